@@ -1,0 +1,43 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "flowspec",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "flowspec", targets: ["flowspec"]),
+        .library(name: "FlowSpecCore", targets: ["FlowSpecCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // libyaml, the C YAML parser, from the system (`apt-get install libyaml-dev`).
+        .systemLibrary(
+            name: "CYAML",
+            pkgConfig: "yaml-0.1",
+            providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
+        ),
+        // Every stage of the pipeline: YAML → spec model → state graph → findings → output.
+        .target(
+            name: "FlowSpecCore",
+            dependencies: ["CYAML"]
+        ),
+        // The command-line tool: a thin layer over FlowSpecCore.
+        .executableTarget(
+            name: "flowspec",
+            dependencies: [
+                "FlowSpecCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "FlowSpecCoreTests",
+            dependencies: ["FlowSpecCore"]
+        ),
+        .testTarget(
+            name: "FlowSpecCLITests",
+            dependencies: ["flowspec"]
+        ),
+    ]
+)

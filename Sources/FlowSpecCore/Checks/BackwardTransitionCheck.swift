@@ -1,0 +1,39 @@
+/// `backward-transition`: in a `forwardOnly` sequence, a transition from a later member to
+/// an earlier one. Every kind of transition counts, machine-wide ones included (reported once
+/// per machine-wide transition, naming the members that inherit it).
+struct BackwardTransitionCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        let graph = analysis.graph
+        for sequence in graph.machine.sequences where sequence.forwardOnly {
+            var position: [Int: Int] = [:]
+            for (offset, member) in sequence.states.enumerated() {
+                if let index = graph.stateIndex[member.value], position[index] == nil { position[index] = offset }
+            }
+            var inheritedSources: [SourceLocation: (edge: Edge, sources: [String])] = [:]
+            var inheritedOrder: [SourceLocation] = []
+            for edge in graph.edges {
+                guard let from = position[edge.source], let to = position[edge.target], to < from else { continue }
+                if edge.isInherited {
+                    if inheritedSources[edge.location] == nil {
+                        inheritedOrder.append(edge.location)
+                        inheritedSources[edge.location] = (edge, [])
+                    }
+                    inheritedSources[edge.location]!.sources.append(graph.name(edge.source))
+                    continue
+                }
+                reporter.report(.backwardTransition,
+                                "the transition \(edge.label) from '\(graph.name(edge.source))' goes back to '\(graph.name(edge.target))', an earlier state of forward-only sequence '\(sequence.name.value)'",
+                                at: edge.location, subjects: [graph.name(edge.source), graph.name(edge.target)],
+                                notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
+            }
+            for location in inheritedOrder {
+                let (edge, sources) = inheritedSources[location]!
+                let target = graph.name(edge.target)
+                reporter.report(.backwardTransition,
+                                "the machine-wide transition \(edge.label) leads back to '\(target)' from later states \(quotedList(sources)) of forward-only sequence '\(sequence.name.value)'",
+                                at: location, subjects: sources + [target],
+                                notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
+            }
+        }
+    }
+}

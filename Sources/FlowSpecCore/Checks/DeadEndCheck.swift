@@ -1,0 +1,22 @@
+/// `dead-end`: a non-terminal state with no outgoing transition at all: no `on` (own or
+/// inherited from machine-wide `on`), no `always`, no `timeout`.
+struct DeadEndCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        let machine = analysis.machine
+        for state in machine.states where state.kind != .terminal && !declaresExit(state, machine: machine) {
+            let message = state.kind == .choice
+                ? "choice state '\(state.name.value)' has no `always` branches, so it can never leave"
+                : "\(state.kind.rawValue) state '\(state.name.value)' has no way out: no `on`, `always` or `timeout`"
+            reporter.report(.deadEnd, message, at: state.name.location, subjects: [state.name.value],
+                            notes: [.init("add a transition, or give it `kind: terminal` if the flow ends here")])
+        }
+    }
+
+    private func declaresExit(_ state: State, machine: Machine) -> Bool {
+        if state.transitions.contains(where: { !$0.candidates.isEmpty }) { return true }
+        if let always = state.always, !always.value.isEmpty { return true }
+        if state.timeoutLocation != nil { return true }
+        let inherits = state.kind == .input || state.kind == .task
+        return inherits && machine.machineWide.contains { !$0.candidates.isEmpty }
+    }
+}

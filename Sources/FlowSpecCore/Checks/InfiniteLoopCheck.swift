@@ -1,0 +1,73 @@
+/// `infinite-loop`: a cycle among states that are neither `input` nor `terminal`, not broken
+/// by a bounded `retry`.
+///
+/// A transition with `retry: { max: N, then: S }` can be taken only N times before the
+/// machine reaches an `input` or `terminal` state again, so it does not close a loop; its
+/// `then` transition is an ordinary edge. One finding per strongly connected group of task
+/// and choice states, listing its states; a cycle made of `choice` states alone is called out
+/// as looping without time passing.
+struct InfiniteLoopCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        let graph = analysis.graph
+        let kinds = graph.machine.states.map(\.kind)
+        let unbounded = graph.digraph { !$0.isBounded }
+        let loops = Self.loops(in: unbounded) { kinds[$0] == .task || kinds[$0] == .choice }
+        guard !loops.isEmpty else { return }
+        var inChoiceCycle = [Bool](repeating: false, count: graph.stateCount)
+        for loop in Self.loops(in: unbounded, among: { kinds[$0] == .choice }) {
+            for state in loop { inChoiceCycle[state] = true }
+        }
+        for loop in loops {
+            report(loop, graph: graph, unbounded: unbounded, inChoiceCycle: inChoiceCycle, &reporter)
+        }
+    }
+
+    /// The strongly connected groups that contain a cycle (more than one state, or a self-loop).
+    static func loops(in digraph: Digraph, among include: (Int) -> Bool) -> [[Int]] {
+        digraph.stronglyConnectedComponents(including: include)
+            .filter { $0.count > 1 || digraph.hasSelfLoop($0[0]) }
+            .sorted { $0[0] < $1[0] }
+    }
+
+    private func report(_ loop: [Int], graph: MachineGraph, unbounded: Digraph, inChoiceCycle: [Bool],
+                        _ reporter: inout MachineReporter) {
+        let names = loop.map(graph.name)
+        let first = graph.state(loop[0])
+        let cycle = Self.cycle(through: loop[0], within: Set(loop), in: unbounded).map(graph.name)
+        let allChoice = loop.allSatisfy { graph.state($0).kind == .choice }
+        let subject = loop.count == 1 ? "state '\(names[0])' loops to itself" : "states \(quotedList(names)) form a loop"
+        let message = allChoice
+            ? "\(subject) through `always` branches without time passing"
+            : "\(subject) that never waits for input and no bounded `retry` breaks"
+        var notes: [Diagnostic.Note] = [.init("loop: \(cycle.joined(separator: " → "))")]
+        let choiceMembers = loop.filter { inChoiceCycle[$0] }
+        if !allChoice, !choiceMembers.isEmpty {
+            notes.append(.init("choice states \(quotedList(choiceMembers.map(graph.name))) loop among themselves without time passing"))
+        }
+        notes.append(.init("bound one transition with `retry: { max: 3, then: someState }`, or let one state wait for the user (`kind: input`)"))
+        reporter.report(.infiniteLoop, message, at: first.name.location, subjects: names, notes: notes)
+    }
+
+    /// A shortest cycle from `start` back to itself using only states of `members`.
+    static func cycle(through start: Int, within members: Set<Int>, in digraph: Digraph) -> [Int] {
+        var parent: [Int: Int] = [:]
+        var queue = [start]
+        var head = 0
+        while head < queue.count {
+            let vertex = queue[head]
+            head += 1
+            for next in digraph.successors(of: vertex).map(Int.init) where members.contains(next) {
+                if next == start {
+                    var path = [vertex]
+                    while path.last! != start { path.append(parent[path.last!]!) }
+                    return path.reversed() + [start]
+                }
+                if parent[next] == nil {
+                    parent[next] = vertex
+                    queue.append(next)
+                }
+            }
+        }
+        return [start]
+    }
+}

@@ -1,0 +1,63 @@
+/// A rule of the language checked on one machine. Checks only read the analysis and report.
+protocol MachineCheck: Sendable {
+    /// Reports every violation of the rule in the machine.
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter)
+}
+
+/// What several checks need about a machine, computed once.
+struct MachineAnalysis {
+    /// The resolved graph.
+    let graph: MachineGraph
+    /// The adjacency of every edge.
+    let digraph: Digraph
+    /// Per state, where a shortest path from `initial` comes from (`nil` where unreachable);
+    /// `nil` when the machine has no valid initial state.
+    let parentsFromInitial: [Int32?]?
+
+    init(graph: MachineGraph) {
+        self.graph = graph
+        let digraph = graph.digraph()
+        self.digraph = digraph
+        self.parentsFromInitial = graph.initial.map { digraph.breadthFirst(from: [$0]) }
+    }
+
+    var machine: Machine { graph.machine }
+
+    /// Whether a path from `initial` reaches the state (false when there is no initial state).
+    func isReachable(_ state: Int) -> Bool {
+        parentsFromInitial?[state] != nil
+    }
+
+    /// A shortest path from `initial` to a reachable state, as state names.
+    func pathFromInitial(to state: Int) -> [String] {
+        guard let parents = parentsFromInitial else { return [] }
+        return Digraph.path(to: state, parents: parents).map(graph.name)
+    }
+}
+
+/// Every check, in the order of the format's rule table.
+enum CheckRegistry {
+    static let all: [any MachineCheck] = [
+        UndeclaredNameCheck(),
+        UnusedNameCheck(),
+        UnreachableStateCheck(),
+        DeadEndCheck(),
+        TerminalExitCheck(),
+        InfiniteLoopCheck(),
+        MissingTimeoutCheck(),
+        MisplacedTimeoutCheck(),
+        NoWayOutCheck(),
+        ShadowedCandidateCheck(),
+        PartialChoiceCheck(),
+        BackwardTransitionCheck(),
+        RequirementCheck(),
+    ]
+}
+
+/// Formats a list of names for messages: `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
+func quotedList(_ names: [String], limit: Int = 8) -> String {
+    var quoted = names.prefix(limit).map { "'\($0)'" }
+    if names.count > limit { quoted.append("\(names.count - limit) more") }
+    guard quoted.count > 1 else { return quoted.first ?? "" }
+    return quoted.dropLast().joined(separator: ", ") + " and " + quoted.last!
+}

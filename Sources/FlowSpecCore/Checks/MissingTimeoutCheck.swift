@@ -1,0 +1,14 @@
+/// `missing-timeout`: a `task` state (one that waits for asynchronous work) with no
+/// `timeout`. States without a kind and without `defaults.kind` are tasks.
+struct MissingTimeoutCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        for state in analysis.machine.states where state.kind == .task && state.timeoutLocation == nil {
+            let name = state.name.value
+            let why = state.kindLocation == nil ? " (states without a `kind` are tasks)" : ""
+            reporter.report(.missingTimeout,
+                            "task state '\(name)' has no timeout, so the flow can wait in it forever\(why)",
+                            at: state.name.location, subjects: [name],
+                            notes: [.init("add `timeout: { after: 10s, to: someState }`, or give it `kind: input` if it waits for the user")])
+        }
+    }
+}

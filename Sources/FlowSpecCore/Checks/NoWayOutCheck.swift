@@ -1,0 +1,19 @@
+/// `no-way-out`: in a machine that has terminal states, a reachable state from which no
+/// terminal and no `input` state can be reached, so the flow can neither end nor hand
+/// control back to the user.
+struct NoWayOutCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        let graph = analysis.graph
+        let states = graph.machine.states
+        guard analysis.parentsFromInitial != nil, states.contains(where: { $0.kind == .terminal }) else { return }
+        let exits = states.indices.filter { states[$0].kind == .terminal || states[$0].kind == .input }
+        let canExit = analysis.digraph.reversed().breadthFirst(from: exits)
+        for index in states.indices where analysis.isReachable(index) && canExit[index] == nil {
+            let name = states[index].name.value
+            reporter.report(.noWayOut,
+                            "from state '\(name)' no terminal and no input state can be reached: the flow can get stuck here",
+                            at: states[index].name.location, subjects: [name],
+                            notes: [.init("reached by: \(analysis.pathFromInitial(to: index).joined(separator: " → "))")])
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/// `partial-choice`: a `choice` state whose last `always` branch has a condition, so that
+/// when no condition holds the state has nowhere to go.
+struct PartialChoiceCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        for state in analysis.machine.states where state.kind == .choice {
+            guard let last = state.always?.value.last, !last.isUnconditional else { continue }
+            reporter.report(.partialChoice,
+                            "the last `always` branch of choice state '\(state.name.value)' has a condition, so when none holds the state has nowhere to go",
+                            at: last.location, subjects: [state.name.value],
+                            notes: [.init("end the list with a branch without `if` or `unless`, such as `- { to: \(last.target.value) }`")])
+        }
+    }
+}

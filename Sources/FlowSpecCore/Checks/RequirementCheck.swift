@@ -1,0 +1,91 @@
+/// `requirement-failed`: a `require` entry that does not hold, with a counterexample path.
+///
+/// - `reachable`: each listed state is reached by some path from `initial`.
+/// - `alwaysReachable`: from every reachable non-terminal state, each listed state can still
+///   be reached (the counterexample is a path to a state from which it cannot).
+/// - `within`: see ``WorstCaseTime``.
+struct RequirementCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        guard let initial = analysis.graph.initial else { return }
+        for requirement in analysis.machine.requirements {
+            switch requirement {
+            case .reachable(let location, let states):
+                checkReachable(states, at: location, initial: initial, analysis, &reporter)
+            case .alwaysReachable(let location, let states):
+                for state in states {
+                    checkAlwaysReachable(state, at: location, analysis, &reporter)
+                }
+            case .within(let location, let from, let to, let max):
+                checkWithin(from: from, to: to, max: max, at: location, analysis, &reporter)
+            }
+        }
+    }
+
+    private func checkReachable(_ states: [Located<String>], at location: SourceLocation, initial: Int,
+                                _ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        let graph = analysis.graph
+        for state in states {
+            guard let index = graph.stateIndex[state.value], !analysis.isReachable(index) else { continue }
+            reporter.report(.requirementFailed,
+                            "requirement failed: '\(state.value)' is not reachable from the initial state '\(graph.name(initial))'",
+                            at: location, subjects: [state.value],
+                            notes: [.init("no path of transitions leads from '\(graph.name(initial))' to '\(state.value)'", at: state.location)])
+        }
+    }
+
+    private func checkAlwaysReachable(_ goal: Located<String>, at location: SourceLocation,
+                                      _ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        let graph = analysis.graph
+        guard let target = graph.stateIndex[goal.value] else { return }
+        let canReach = analysis.digraph.reversed().breadthFirst(from: [target])
+        let stuck = (0..<graph.stateCount).filter {
+            analysis.isReachable($0) && graph.state($0).kind != .terminal && canReach[$0] == nil
+        }
+        guard !stuck.isEmpty else { return }
+        let closest = stuck.min { analysis.pathFromInitial(to: $0).count < analysis.pathFromInitial(to: $1).count }!
+        let path = analysis.pathFromInitial(to: closest)
+        var notes: [Diagnostic.Note] = [
+            .init("counterexample: \(path.joined(separator: " → ")), and from '\(graph.name(closest))' no path leads to '\(goal.value)'",
+                  at: graph.state(closest).name.location),
+        ]
+        if stuck.count > 1 {
+            notes.append(.init("every state that cannot reach it: \(quotedList(stuck.map(graph.name), limit: 20))"))
+        }
+        reporter.report(.requirementFailed,
+                        "requirement failed: '\(goal.value)' cannot always be reached; it is unreachable from \(quotedList(stuck.map(graph.name), limit: 3))",
+                        at: location, subjects: [goal.value] + stuck.map(graph.name), notes: notes)
+    }
+
+    private func checkWithin(from: Located<String>, to: [Located<String>], max: Located<Duration>,
+                             at location: SourceLocation, _ analysis: MachineAnalysis,
+                             _ reporter: inout MachineReporter) {
+        let graph = analysis.graph
+        guard let start = graph.stateIndex[from.value] else { return }
+        let goals = Set(to.compactMap { graph.stateIndex[$0.value] })
+        guard goals.count == to.count else { return }
+        let limit = max.value.specDescription
+        let destinations = quotedList(to.map(\.value)) + " or an input state"
+        switch WorstCaseTime(graph: graph, goals: goals).compute(from: start) {
+        case .bounded(let time, let path):
+            guard time > max.value else { return }
+            reporter.report(.requirementFailed,
+                            "requirement failed: from '\(from.value)' the flow can take \(time.specDescription) to reach \(destinations), more than \(limit)",
+                            at: location, subjects: [from.value] + to.map(\.value),
+                            notes: [.init("worst case: \(WorstCaseTime.describe(path, graph: graph))")])
+        case .unbounded(let path):
+            reporter.report(.requirementFailed,
+                            "requirement failed: from '\(from.value)' the flow can loop forever through timeouts and automatic transitions without reaching \(destinations)",
+                            at: location, subjects: [from.value] + to.map(\.value),
+                            notes: [.init("loop: \(WorstCaseTime.describe(path, graph: graph))")])
+        case .stuck(let path, let reason):
+            reporter.report(.requirementFailed,
+                            "requirement failed: from '\(from.value)' the flow can stop in '\(graph.name(path.last!.state))' without reaching \(destinations) (\(reason))",
+                            at: location, subjects: [from.value] + to.map(\.value),
+                            notes: [.init("counterexample: \(WorstCaseTime.describe(path, graph: graph))")])
+        case .tooComplex:
+            reporter.report(.requirementFailed,
+                            "requirement could not be verified: too many combinations of retry counts between '\(from.value)' and \(destinations)",
+                            at: location, subjects: [from.value] + to.map(\.value))
+        }
+    }
+}

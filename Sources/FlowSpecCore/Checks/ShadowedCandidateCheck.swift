@@ -1,0 +1,31 @@
+/// `shadowed-candidate`: a candidate listed after an unconditional one can never be taken
+/// (in `on`, machine-wide `on` and `always` lists).
+struct ShadowedCandidateCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        let machine = analysis.machine
+        for transition in machine.machineWide {
+            report(transition.candidates, what: "machine-wide event '\(transition.event.value)'", &reporter)
+        }
+        for state in machine.states {
+            for transition in state.transitions {
+                report(transition.candidates,
+                       what: "event '\(transition.event.value)' in state '\(state.name.value)'", &reporter)
+            }
+            if let always = state.always {
+                report(always.value, what: "`always` of state '\(state.name.value)'", &reporter)
+            }
+        }
+    }
+
+    private func report(_ candidates: [Candidate], what: String, _ reporter: inout MachineReporter) {
+        guard let first = candidates.firstIndex(where: \.isUnconditional) else { return }
+        let blocker = candidates[first]
+        for shadowed in candidates[(first + 1)...] {
+            reporter.report(.shadowedCandidate,
+                            "the candidate to '\(shadowed.target.value)' for \(what) can never be taken: an unconditional candidate comes before it",
+                            at: shadowed.location, subjects: [shadowed.target.value],
+                            notes: [.init("the unconditional candidate to '\(blocker.target.value)' is always taken first",
+                                          at: blocker.location)])
+        }
+    }
+}

@@ -1,0 +1,18 @@
+/// `terminal-exit`: a terminal state with its own `on`, `always` or `timeout`. A terminal
+/// state ends the flow: it ignores events and never leaves.
+struct TerminalExitCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        for state in analysis.machine.states where state.kind == .terminal {
+            let name = state.name.value
+            let exits: [(String, SourceLocation?)] = [
+                ("on", state.onLocation), ("always", state.always?.location), ("timeout", state.timeoutLocation),
+            ]
+            for case let (key, location?) in exits {
+                reporter.report(.terminalExit,
+                                "terminal state '\(name)' has its own `\(key)`, but a terminal state never leaves",
+                                at: location, subjects: [name],
+                                notes: [.init("remove `\(key)`, or make '\(name)' an `input` or `task` state")])
+            }
+        }
+    }
+}

@@ -1,0 +1,15 @@
+/// `unused-name`: a declared event, condition or effect that nothing in the machine uses.
+struct UnusedNameCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        let machine = analysis.machine
+        let uses = NameUses(machine)
+        for category in NameUses.Category.allCases {
+            let used = Set(uses[category].map(\.value))
+            for name in category.declared(in: machine) ?? [] where !used.contains(name.value) {
+                reporter.report(.unusedName,
+                                "\(category.rawValue) '\(name.value)' is declared but never used",
+                                at: name.location, subjects: [name.value])
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// One finding: a rule broken at a place in a spec file.
+public struct Diagnostic: Sendable, Equatable {
+    /// A secondary message attached to a finding, optionally at its own place in the same file.
+    public struct Note: Sendable, Equatable {
+        /// What the note says.
+        public var message: String
+        /// Where it points, if anywhere.
+        public var location: SourceLocation?
+
+        /// Creates a note.
+        public init(_ message: String, at location: SourceLocation? = nil) {
+            self.message = message
+            self.location = location
+        }
+    }
+
+    /// The rule the finding belongs to.
+    public var rule: Rule
+    /// The severity after overrides are applied.
+    public var severity: Severity
+    /// A message naming the states, events and values involved.
+    public var message: String
+    /// The spec file's path, as the user gave it.
+    public var file: String
+    /// Where in the file.
+    public var location: SourceLocation
+    /// The machine the finding belongs to, if any.
+    public var machine: String?
+    /// The names the finding is about (the unreachable state, the states of a loop, …).
+    public var subjects: [String]
+    /// Further information: the states of a loop, a counterexample path, an earlier definition.
+    public var notes: [Note]
+
+    /// Creates a diagnostic with the rule's default severity.
+    public init(
+        rule: Rule, message: String, file: String, location: SourceLocation,
+        machine: String? = nil, subjects: [String] = [], notes: [Note] = [],
+        severity: Severity? = nil
+    ) {
+        self.rule = rule
+        self.severity = severity ?? rule.defaultSeverity
+        self.message = message
+        self.file = file
+        self.location = location
+        self.machine = machine
+        self.subjects = subjects
+        self.notes = notes
+    }
+}
+
+/// Collects the findings of one file as the stages of the pipeline produce them.
+public struct DiagnosticSink: Sendable {
+    /// The file every finding in this sink is about.
+    public let file: String
+    /// The findings so far, in the order reported.
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    /// Creates an empty sink for a file.
+    public init(file: String) {
+        self.file = file
+    }
+
+    /// Records a finding.
+    public mutating func report(
+        _ rule: Rule, _ message: String, at location: SourceLocation,
+        machine: String? = nil, subjects: [String] = [], notes: [Diagnostic.Note] = []
+    ) {
+        diagnostics.append(Diagnostic(
+            rule: rule, message: message, file: file, location: location,
+            machine: machine, subjects: subjects, notes: notes))
+    }
+
+    /// Whether any finding so far has the given rule.
+    public func contains(_ rule: Rule) -> Bool {
+        diagnostics.contains { $0.rule == rule }
+    }
+}

@@ -1,0 +1,119 @@
+/// A directed graph over states `0..<count` in compressed adjacency form, with the
+/// iterative algorithms the checks need (no recursion, linear time).
+public struct Digraph: Sendable {
+    /// `targets[offsets[v]..<offsets[v + 1]]` are the successors of `v`.
+    let offsets: [Int32]
+    let targets: [Int32]
+
+    /// The number of vertices.
+    public var count: Int { offsets.count - 1 }
+
+    /// The successors of a vertex.
+    public func successors(of vertex: Int) -> ArraySlice<Int32> {
+        targets[Int(offsets[vertex])..<Int(offsets[vertex + 1])]
+    }
+
+    /// The same graph with every edge reversed.
+    public func reversed() -> Digraph {
+        var inDegree = [Int32](repeating: 0, count: count + 1)
+        for target in targets { inDegree[Int(target) + 1] += 1 }
+        for vertex in 0..<count { inDegree[vertex + 1] += inDegree[vertex] }
+        var fill = inDegree
+        var reversedTargets = [Int32](repeating: 0, count: targets.count)
+        for source in 0..<count {
+            for target in successors(of: source) {
+                reversedTargets[Int(fill[Int(target)])] = Int32(source)
+                fill[Int(target)] += 1
+            }
+        }
+        return Digraph(offsets: inDegree, targets: reversedTargets)
+    }
+
+    /// Breadth-first search from `sources`. Returns, per vertex, the vertex it was first
+    /// reached from (`-1` for a source, `nil` where unreached), so shortest paths can be read back.
+    public func breadthFirst(from sources: [Int]) -> [Int32?] {
+        var parent = [Int32?](repeating: nil, count: count)
+        var queue: [Int32] = []
+        queue.reserveCapacity(count)
+        for source in sources where parent[source] == nil {
+            parent[source] = -1
+            queue.append(Int32(source))
+        }
+        var head = 0
+        while head < queue.count {
+            let vertex = Int(queue[head])
+            head += 1
+            for next in successors(of: vertex) where parent[Int(next)] == nil {
+                parent[Int(next)] = Int32(vertex)
+                queue.append(next)
+            }
+        }
+        return parent
+    }
+
+    /// The shortest path to `vertex` recorded by ``breadthFirst(from:)``, source first.
+    public static func path(to vertex: Int, parents: [Int32?]) -> [Int] {
+        var path = [vertex]
+        var current = vertex
+        while let parent = parents[current], parent >= 0 {
+            current = Int(parent)
+            path.append(current)
+        }
+        return path.reversed()
+    }
+
+    /// Strongly connected components (Tarjan's algorithm, iterative), restricted to the
+    /// vertices for which `include` is true. Each component lists its vertices in ascending
+    /// order; components come in reverse topological order.
+    public func stronglyConnectedComponents(including include: (Int) -> Bool = { _ in true }) -> [[Int]] {
+        let unvisited = Int32(-1)
+        var index = [Int32](repeating: unvisited, count: count)
+        var lowLink = [Int32](repeating: 0, count: count)
+        var onStack = [Bool](repeating: false, count: count)
+        var stack: [Int32] = []
+        var callStack: [(vertex: Int32, next: Int32)] = []
+        var nextIndex: Int32 = 0
+        var components: [[Int]] = []
+
+        for root in 0..<count where include(root) && index[root] == unvisited {
+            callStack.append((Int32(root), offsets[root]))
+            index[root] = nextIndex; lowLink[root] = nextIndex; nextIndex += 1
+            stack.append(Int32(root)); onStack[root] = true
+            while let frame = callStack.last {
+                let vertex = Int(frame.vertex)
+                if frame.next < offsets[vertex + 1] {
+                    callStack[callStack.count - 1].next += 1
+                    let successor = Int(targets[Int(frame.next)])
+                    guard include(successor) else { continue }
+                    if index[successor] == unvisited {
+                        index[successor] = nextIndex; lowLink[successor] = nextIndex; nextIndex += 1
+                        stack.append(Int32(successor)); onStack[successor] = true
+                        callStack.append((Int32(successor), offsets[successor]))
+                    } else if onStack[successor] {
+                        lowLink[vertex] = min(lowLink[vertex], index[successor])
+                    }
+                    continue
+                }
+                callStack.removeLast()
+                if let caller = callStack.last {
+                    lowLink[Int(caller.vertex)] = min(lowLink[Int(caller.vertex)], lowLink[vertex])
+                }
+                if lowLink[vertex] == index[vertex] {
+                    var component: [Int] = []
+                    while let member = stack.popLast() {
+                        onStack[Int(member)] = false
+                        component.append(Int(member))
+                        if Int(member) == vertex { break }
+                    }
+                    components.append(component.sorted())
+                }
+            }
+        }
+        return components
+    }
+
+    /// Whether the vertex has an edge to itself.
+    public func hasSelfLoop(_ vertex: Int) -> Bool {
+        successors(of: vertex).contains(Int32(vertex))
+    }
+}

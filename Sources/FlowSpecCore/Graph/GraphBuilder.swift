@@ -1,0 +1,145 @@
+/// Builds a ``MachineGraph`` from a decoded machine, resolving every state reference once
+/// and reporting each name that is not a state (`undefined-state`, with a suggestion).
+struct GraphBuilder {
+    let machine: Machine
+    var reporter: MachineReporter
+    private var stateIndex: [String: Int] = [:]
+
+    init(machine: Machine, reporter: MachineReporter) {
+        self.machine = machine
+        self.reporter = reporter
+        stateIndex.reserveCapacity(machine.states.count)
+        for (index, state) in machine.states.enumerated() where stateIndex[state.name.value] == nil {
+            stateIndex[state.name.value] = index
+        }
+    }
+
+    /// Builds the graph and checks the state references outside transitions (`initial`,
+    /// sequences, `resume`, requirements).
+    mutating func build() -> MachineGraph {
+        let initial = machine.initial.flatMap { resolve($0, as: "initial state") }
+        var edgesBySource: [[Edge]] = []
+        edgesBySource.reserveCapacity(machine.states.count)
+        let inherited = machine.machineWide
+        for (index, state) in machine.states.enumerated() {
+            var edges: [Edge] = []
+            for transition in state.transitions {
+                addCandidates(transition.candidates, from: index, trigger: .event(transition.event.value),
+                              inherited: false, to: &edges)
+            }
+            if state.kind == .input || state.kind == .task {
+                let own = Set(state.transitions.map(\.event.value))
+                for transition in inherited where !own.contains(transition.event.value) {
+                    addInherited(transition, from: index, to: &edges)
+                }
+            }
+            if let always = state.always {
+                addCandidates(always.value, from: index, trigger: .always, inherited: false, to: &edges)
+            }
+            if let timeout = state.timeout {
+                addTimeout(timeout, from: index, to: &edges)
+            }
+            edgesBySource.append(edges)
+        }
+        resolveOtherReferences()
+        return MachineGraph(machine: machine, stateIndex: stateIndex, initial: initial, edgesBySource: edgesBySource)
+    }
+
+    /// Machine-wide targets are resolved (and reported) once, not once per inheriting state.
+    private var machineWideTargets: [String: Int?] = [:]
+
+    private mutating func addInherited(_ transition: EventTransition, from source: Int, to edges: inout [Edge]) {
+        for candidate in transition.candidates {
+            let key = candidate.target.value
+            let target: Int?
+            if let known = machineWideTargets[key] {
+                target = known
+            } else {
+                target = resolve(candidate.target, as: "target")
+                machineWideTargets[key] = target
+            }
+            if let target {
+                edges.append(Edge(source: source, target: target, trigger: .event(transition.event.value),
+                                  isConditional: !candidate.isUnconditional, isBounded: candidate.retry != nil,
+                                  isRetryFallback: false, isInherited: true, location: candidate.location))
+            }
+            if let retry = candidate.retry {
+                let thenKey = "then:" + retry.then.value
+                let fallback: Int?
+                if let known = machineWideTargets[thenKey] {
+                    fallback = known
+                } else {
+                    fallback = resolve(retry.then, as: "retry's `then`")
+                    machineWideTargets[thenKey] = fallback
+                }
+                if let fallback {
+                    edges.append(Edge(source: source, target: fallback, trigger: .event(transition.event.value),
+                                      isConditional: !candidate.isUnconditional, isBounded: false,
+                                      isRetryFallback: true, isInherited: true, location: retry.location))
+                }
+            }
+        }
+    }
+
+    private mutating func addCandidates(_ candidates: [Candidate], from source: Int, trigger: Edge.Trigger,
+                                        inherited: Bool, to edges: inout [Edge]) {
+        for candidate in candidates {
+            if let target = resolve(candidate.target, as: "target") {
+                edges.append(Edge(source: source, target: target, trigger: trigger,
+                                  isConditional: !candidate.isUnconditional, isBounded: candidate.retry != nil,
+                                  isRetryFallback: false, isInherited: inherited, location: candidate.location))
+            }
+            if let retry = candidate.retry {
+                addFallback(retry, from: source, trigger: trigger, conditional: !candidate.isUnconditional, to: &edges)
+            }
+        }
+    }
+
+    private mutating func addTimeout(_ timeout: Timeout, from source: Int, to edges: inout [Edge]) {
+        let trigger = Edge.Trigger.timeout(timeout.after.value)
+        if let target = resolve(timeout.target, as: "timeout target") {
+            edges.append(Edge(source: source, target: target, trigger: trigger, isConditional: false,
+                              isBounded: timeout.retry != nil, isRetryFallback: false, isInherited: false,
+                              location: timeout.location))
+        }
+        if let retry = timeout.retry {
+            addFallback(retry, from: source, trigger: trigger, conditional: false, to: &edges)
+        }
+    }
+
+    private mutating func addFallback(_ retry: Retry, from source: Int, trigger: Edge.Trigger,
+                                      conditional: Bool, to edges: inout [Edge]) {
+        guard let target = resolve(retry.then, as: "retry's `then`") else { return }
+        edges.append(Edge(source: source, target: target, trigger: trigger, isConditional: conditional,
+                          isBounded: false, isRetryFallback: true, isInherited: false, location: retry.location))
+    }
+
+    private mutating func resolveOtherReferences() {
+        for sequence in machine.sequences {
+            for member in sequence.states { _ = resolve(member, as: "member of sequence '\(sequence.name.value)'") }
+        }
+        for (from, to) in machine.persist?.resume ?? [] {
+            _ = resolve(from, as: "state in `resume`")
+            _ = resolve(to, as: "state in `resume`")
+        }
+        for requirement in machine.requirements {
+            switch requirement {
+            case .reachable(_, let states), .alwaysReachable(_, let states):
+                for state in states { _ = resolve(state, as: "state in a requirement") }
+            case .within(_, let from, let to, _):
+                _ = resolve(from, as: "state in a requirement")
+                for state in to { _ = resolve(state, as: "state in a requirement") }
+            }
+        }
+    }
+
+    /// The index of the named state, or `nil` after reporting `undefined-state`.
+    private mutating func resolve(_ name: Located<String>, as role: String) -> Int? {
+        if let index = stateIndex[name.value] { return index }
+        let hint = Suggestion.hint(for: name.value, among: machine.states.map(\.name.value))
+        reporter.report(.undefinedState,
+                        "\(role) '\(name.value)' is not a state of machine '\(machine.name.value)'\(hint)",
+                        at: name.location, subjects: [name.value])
+        return nil
+    }
+}

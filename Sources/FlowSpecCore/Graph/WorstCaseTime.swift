@@ -1,0 +1,182 @@
+/// The worst-case time from a state until a goal state or any `input` state is reached
+/// through timeouts and `always` branches alone (what `require: within` bounds).
+///
+/// Events are not counted on: the worst case is that none arrives, so each task state waits
+/// for its whole timeout. A bounded `retry` on an automatic transition lets it be taken `max`
+/// times, then its `then` is taken instead; the search keeps one counter per such transition
+/// (counters only start again at `input` or `terminal` states, which end the search). The
+/// search is an iterative depth-first walk over (state, retry counters) with memoised longest
+/// times, so its cost is linear in the configurations it meets; it gives up past a bound.
+struct WorstCaseTime {
+    /// One step of a path: the state reached and how it was reached.
+    struct Step {
+        var state: Int
+        var via: String?
+        var after: Duration
+    }
+
+    enum Outcome {
+        /// The worst case, with its path.
+        case bounded(Duration, [Step])
+        /// Automatic transitions can cycle forever; the path ends where it repeats.
+        case unbounded([Step])
+        /// The flow can stop in a state that is not a goal (a terminal, or a task without timeout).
+        case stuck([Step], reason: String)
+        /// More configurations than the search will explore.
+        case tooComplex
+    }
+
+    let graph: MachineGraph
+    let goals: Set<Int>
+    var maxConfigurations = 200_000
+
+    private struct Move {
+        var target: Int
+        var after: Duration
+        var label: String
+        var counterSlot: Int?
+    }
+
+    /// A state and the retry counters of every bounded automatic transition.
+    private typealias Configuration = [Int32]
+
+    func compute(from start: Int) -> Outcome {
+        let slots = retrySlots()
+        var best: [Configuration: (time: Duration, next: Configuration?, step: Step?)] = [:]
+        var onPath: Set<Configuration> = []
+        let first: Configuration = [Int32(start)] + [Int32](repeating: 0, count: slots.count)
+        var stack: [(config: Configuration, moves: [(Configuration, Step)], next: Int)] = []
+
+        func push(_ config: Configuration, path: [Step]) -> Outcome? {
+            let state = Int(config[0])
+            if goals.contains(state) || graph.state(state).kind == .input {
+                best[config] = (.zero, nil, nil)
+                return nil
+            }
+            switch moves(from: state, config: config, slots: slots) {
+            case .failure(let reason):
+                return .stuck(path, reason: reason)
+            case .success(let moves):
+                stack.append((config, moves, 0))
+                onPath.insert(config)
+                return nil
+            }
+        }
+
+        func currentPath() -> [Step] {
+            var steps = [Step(state: start, via: nil, after: .zero)]
+            for frame in stack.dropLast() { steps.append(frame.moves[frame.next - 1].1) }
+            return steps
+        }
+
+        if let outcome = push(first, path: [Step(state: start, via: nil, after: .zero)]) { return outcome }
+        while let frame = stack.last {
+            if frame.next < frame.moves.count {
+                stack[stack.count - 1].next += 1
+                let (config, step) = frame.moves[frame.next]
+                if onPath.contains(config) { return .unbounded(currentPath() + [step]) }
+                if best[config] != nil { continue }
+                if best.count + stack.count > maxConfigurations { return .tooComplex }
+                if let outcome = push(config, path: currentPath() + [step]) { return outcome }
+                continue
+            }
+            stack.removeLast()
+            onPath.remove(frame.config)
+            var worst: (time: Duration, next: Configuration?, step: Step?) = (.zero, nil, nil)
+            for (config, step) in frame.moves {
+                let total = step.after + best[config]!.time
+                if worst.next == nil || total > worst.time { worst = (total, config, step) }
+            }
+            best[frame.config] = worst
+        }
+        var path = [Step(state: start, via: nil, after: .zero)]
+        var config = first
+        while let entry = best[config], let next = entry.next, let step = entry.step {
+            path.append(step)
+            config = next
+        }
+        return .bounded(best[first]!.time, path)
+    }
+
+    private enum Moves {
+        case success([(Configuration, Step)])
+        case failure(String)
+    }
+
+    private func moves(from state: Int, config: Configuration, slots: [SlotKey: Int]) -> Moves {
+        let model = graph.state(state)
+        var candidates: [(candidate: Candidate?, target: String, retry: Retry?, after: Duration, label: String)] = []
+        switch model.kind {
+        case .terminal:
+            return .failure("it is terminal")
+        case .input:
+            return .success([])
+        case .choice:
+            for candidate in model.always?.value ?? [] {
+                candidates.append((candidate, candidate.target.value, candidate.retry, .zero, "always"))
+            }
+        case .task:
+            guard let timeout = model.timeout else { return .failure("it has no timeout, so it can wait forever") }
+            candidates.append((nil, timeout.target.value, timeout.retry, timeout.after.value,
+                               "after \(timeout.after.value.specDescription)"))
+        }
+        var result: [(Configuration, Step)] = []
+        for (offset, option) in candidates.enumerated() {
+            var next = config
+            var targetName = option.target
+            var label = option.label
+            if let retry = option.retry, let slot = slots[SlotKey(state: state, offset: offset)] {
+                if Int(config[slot]) < retry.max.value {
+                    next[slot] += 1
+                } else {
+                    targetName = retry.then.value
+                    label += " (retries used up)"
+                }
+            }
+            guard let target = graph.stateIndex[targetName] else { continue }
+            next[0] = Int32(target)
+            result.append((next, Step(state: target, via: label, after: option.after)))
+        }
+        if result.isEmpty { return .failure("it has no way out") }
+        return .success(result)
+    }
+
+    private struct SlotKey: Hashable {
+        var state: Int
+        var offset: Int
+    }
+
+    /// One counter slot (an index into the configuration) per bounded automatic transition.
+    private func retrySlots() -> [SlotKey: Int] {
+        var slots: [SlotKey: Int] = [:]
+        for index in 0..<graph.stateCount {
+            let state = graph.state(index)
+            switch state.kind {
+            case .choice:
+                for (offset, candidate) in (state.always?.value ?? []).enumerated() where candidate.retry != nil {
+                    slots[SlotKey(state: index, offset: offset)] = slots.count + 1
+                }
+            case .task:
+                if state.timeout?.retry != nil { slots[SlotKey(state: index, offset: 0)] = slots.count + 1 }
+            default:
+                break
+            }
+        }
+        return slots
+    }
+
+    /// `splash → check (after 2s) → home (always)`, with the total time.
+    static func describe(_ path: [Step], graph: MachineGraph) -> String {
+        var text = ""
+        var total = Duration.zero
+        for step in path {
+            total += step.after
+            if let via = step.via {
+                text += " → \(graph.name(step.state)) (\(via))"
+            } else {
+                text += graph.name(step.state)
+            }
+        }
+        return total > .zero ? "\(text); \(total.specDescription) in all" : text
+    }
+}

@@ -1,0 +1,43 @@
+/// Prints findings as GitHub Actions workflow commands, which the Actions runner turns into
+/// annotations on the spec's lines: `::error file=F,line=L,col=C,title=T::message`.
+enum GitHubRenderer {
+    static func render(_ diagnostics: [Diagnostic]) -> String {
+        var output = ""
+        for diagnostic in diagnostics {
+            let command = diagnostic.severity == .note ? "notice" : diagnostic.severity.rawValue
+            var message = diagnostic.message
+            for note in diagnostic.notes {
+                message += "\n" + (note.location.map { "\($0): " } ?? "") + note.message
+            }
+            let title = "flowspec \(diagnostic.rule.rawValue)"
+            output += "::\(command) file=\(property(diagnostic.file)),line=\(diagnostic.location.line),"
+            output += "col=\(diagnostic.location.column),title=\(property(title))::\(data(message))\n"
+        }
+        return output
+    }
+
+    /// Escapes a command's message (`%`, CR, LF).
+    static func data(_ text: String) -> String {
+        text.replacingAll([("%", "%25"), ("\r", "%0D"), ("\n", "%0A")])
+    }
+
+    /// Escapes a property value (also `:` and `,`).
+    static func property(_ text: String) -> String {
+        data(text).replacingAll([(":", "%3A"), (",", "%2C")])
+    }
+}
+
+extension String {
+    /// Replaces each character of the pairs in turn, first pair first.
+    func replacingAll(_ pairs: [(Character, String)]) -> String {
+        var result = ""
+        for character in self {
+            if let replacement = pairs.first(where: { $0.0 == character })?.1 {
+                result += replacement
+            } else {
+                result.append(character)
+            }
+        }
+        return result
+    }
+}

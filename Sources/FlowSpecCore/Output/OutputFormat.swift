@@ -1,0 +1,25 @@
+/// The ways `flowspec check` can print its findings.
+public enum OutputFormat: String, Sendable, CaseIterable {
+    /// Like the Swift compiler: `path:line:col: error: message [rule]`, source line, caret, notes.
+    case text
+    /// One object `{"diagnostics": [...]}`.
+    case json
+    /// GitHub Actions workflow commands (`::error file=…`).
+    case github
+    /// SARIF 2.1.0, for code scanning.
+    case sarif
+}
+
+/// Turns findings into the text of one output format.
+public enum DiagnosticRenderer {
+    /// Renders `diagnostics` (about the given files) in `format`.
+    public static func render(_ diagnostics: [Diagnostic], files: [SourceFile], format: OutputFormat,
+                              colour: Bool = false) -> String {
+        switch format {
+        case .text: TextRenderer(files: files, colour: colour).render(diagnostics)
+        case .json: JSONRenderer.render(diagnostics)
+        case .github: GitHubRenderer.render(diagnostics)
+        case .sarif: SARIFRenderer.render(diagnostics)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// The `flowspec check` pipeline for one file: bytes → YAML document → spec → state graphs
+/// → findings.
+public struct SpecChecker: Sendable {
+    /// What one file's check produced.
+    public struct Result: Sendable {
+        /// The decoded spec (empty when the YAML could not be read).
+        public var spec: Spec
+        /// The resolved graph of each machine, in source order.
+        public var graphs: [MachineGraph]
+        /// Every finding, with the rule defaults (apply a ``SeverityPolicy`` for the final
+        /// severities), sorted by position.
+        public var diagnostics: [Diagnostic]
+    }
+
+    /// The limits the YAML reader enforces.
+    public var limits: YAMLLimits
+
+    /// Creates a checker.
+    public init(limits: YAMLLimits = YAMLLimits()) {
+        self.limits = limits
+    }
+
+    /// Reads, decodes and checks one spec file.
+    public func check(_ file: SourceFile) -> Result {
+        var sink = DiagnosticSink(file: file.path)
+        guard let document = YAMLReader(limits: limits).read(file.bytes, into: &sink) else {
+            return Result(spec: Spec(), graphs: [], diagnostics: sink.diagnostics)
+        }
+        let spec = SpecDecoder().decode(document, into: &sink)
+        var graphs: [MachineGraph] = []
+        for machine in spec.machines {
+            var reporter = MachineReporter(machine: machine.name.value, sink: sink)
+            var builder = GraphBuilder(machine: machine, reporter: reporter)
+            let graph = builder.build()
+            reporter = builder.reporter
+            let analysis = MachineAnalysis(graph: graph)
+            for check in CheckRegistry.all {
+                check.check(analysis, &reporter)
+            }
+            sink = reporter.sink
+            graphs.append(graph)
+        }
+        return Result(spec: spec, graphs: graphs, diagnostics: Self.sorted(sink.diagnostics))
+    }
+
+    /// Orders findings by position, then rule, then message, so output is deterministic.
+    static func sorted(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { lhs, rhs in
+            let (a, b) = (lhs.element, rhs.element)
+            if a.location != b.location { return a.location < b.location }
+            if a.rule != b.rule { return a.rule < b.rule }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+}

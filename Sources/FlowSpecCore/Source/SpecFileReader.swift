@@ -1,0 +1,60 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a spec file could not be read at all (`flowspec` exits with status 2 for these).
+public struct FileReadError: Error, Sendable, CustomStringConvertible {
+    /// The path as given.
+    public let path: String
+    /// What went wrong, such as `No such file or directory`.
+    public let reason: String
+
+    public var description: String { "cannot read '\(path)': \(reason)" }
+}
+
+/// Reads a spec file's bytes, refusing directories and files over a size limit before
+/// reading them.
+public enum SpecFileReader {
+    /// Reads the file at `path` (relative paths are taken from the current directory).
+    public static func read(_ path: String, maxSize: Int) throws(FileReadError) -> SourceFile {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw FileReadError(path: path, reason: errnoText()) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileReadError(path: path, reason: errnoText()) }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            throw FileReadError(path: path, reason: "it is a directory; name the spec files in it")
+        }
+        if Int(info.st_size) > maxSize {
+            throw FileReadError(path: path, reason: "it is \(info.st_size) bytes, over the limit of \(maxSize) bytes")
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: path, reason: errnoText())
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > maxSize {
+                throw FileReadError(path: path, reason: "it is over the limit of \(maxSize) bytes")
+            }
+        }
+        return SourceFile(path: path, bytes: bytes)
+    }
+
+    private static func errnoText() -> String {
+        String(cString: strerror(errno))
+    }
+}
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

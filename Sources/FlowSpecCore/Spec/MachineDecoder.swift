@@ -1,0 +1,41 @@
+/// Decodes one machine of a spec.
+enum MachineDecoder {
+    static func decode(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader)
+        -> (Machine, [Rule: SeverityLevel]) {
+        var machine = Machine(name: name)
+        var severity: [Rule: SeverityLevel] = [:]
+        guard let fields = reader.fields(body, of: "machine '\(name.value)'", allowed: SpecDecoder.machineKeys) else {
+            return (machine, severity)
+        }
+        if let node = fields["summary"] { machine.summary = reader.text(node, as: "summary") }
+        if let node = fields["initial"] {
+            machine.initial = reader.name(node, as: "initial")
+        } else {
+            reader.missing("initial", in: "machine '\(name.value)'", at: name.location, example: "initial: splash")
+        }
+        if let node = fields["defaults"] { machine.defaultKind = decodeDefaults(node, reader: &reader) }
+        if let node = fields["conditions"] { machine.conditions = reader.declaredNames(node, as: "condition") }
+        if let node = fields["events"] { machine.events = reader.declaredNames(node, as: "event") }
+        if let node = fields["effects"] { machine.effects = reader.declaredNames(node, as: "effect") }
+        if let node = fields["on"] {
+            machine.machineWide = TransitionDecoder.eventTransitions(node, of: "machine-wide `on`", reader: &reader)
+        }
+        if let node = fields["states"] {
+            machine.states = StateDecoder.states(node, defaultKind: machine.defaultKind, reader: &reader)
+        } else {
+            reader.missing("states", in: "machine '\(name.value)'", at: name.location,
+                           example: "states: { splash: { on: { done: home } } }")
+        }
+        if let node = fields["sequences"] { machine.sequences = SectionDecoder.sequences(node, reader: &reader) }
+        if let node = fields["persist"] { machine.persist = SectionDecoder.persist(node, reader: &reader) }
+        if let node = fields["require"] { machine.requirements = SectionDecoder.requirements(node, reader: &reader) }
+        if let node = fields["severity"] { severity = SeverityDecoder.decode(node, reader: &reader) }
+        return (machine, severity)
+    }
+
+    private static func decodeDefaults(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> StateKind? {
+        guard let fields = reader.fields(id, of: "defaults", allowed: ["kind"]),
+              let kind = fields["kind"] else { return nil }
+        return reader.choice(kind, as: "defaults.kind", among: StateKind.allCases)?.value
+    }
+}

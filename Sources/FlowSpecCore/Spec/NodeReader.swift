@@ -1,0 +1,191 @@
+/// Reads typed values out of YAML nodes for the spec decoder, reporting each wrong key,
+/// type or value as a located finding and carrying on.
+struct NodeReader {
+    let document: YAMLDocument
+    var sink: DiagnosticSink
+    /// The machine being decoded, attached to findings.
+    var machine: String?
+
+    /// The keys of one mapping, checked against the keys its context allows.
+    struct Fields {
+        var entries: [(key: Located<String>, value: YAMLDocument.NodeID)] = []
+
+        /// The value node of a key, if present.
+        subscript(key: String) -> YAMLDocument.NodeID? {
+            entries.first { $0.key.value == key }?.value
+        }
+
+        /// The located key, if present.
+        func key(_ key: String) -> Located<String>? {
+            entries.first { $0.key.value == key }?.key
+        }
+    }
+
+    mutating func report(_ rule: Rule, _ message: String, at location: SourceLocation,
+                         subjects: [String] = [], notes: [Diagnostic.Note] = []) {
+        sink.report(rule, message, at: location, machine: machine, subjects: subjects, notes: notes)
+    }
+
+    func location(_ id: YAMLDocument.NodeID) -> SourceLocation { document[id].location }
+
+    /// Describes a node for messages: `a mapping`, `a list`, `the integer 3`.
+    func describe(_ id: YAMLDocument.NodeID) -> String {
+        let node = document[id]
+        switch node.kind {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .scalar: return node.scalarValue.description
+        }
+    }
+
+    /// Reads a mapping whose keys must be among `allowed`; unknown keys are reported with
+    /// a suggestion. Returns `nil` (after reporting) if the node is not a mapping.
+    mutating func fields(_ id: YAMLDocument.NodeID, of what: String, allowed: [String]) -> Fields? {
+        guard let entries = namedEntries(id, of: what) else { return nil }
+        var fields = Fields()
+        for entry in entries {
+            if allowed.contains(entry.key.value) {
+                fields.entries.append(entry)
+            } else {
+                report(.unknownKey,
+                       "\(what) has no key '\(entry.key.value)'\(Suggestion.hint(for: entry.key.value, among: allowed))",
+                       at: entry.key.location, subjects: [entry.key.value],
+                       notes: [.init("allowed keys: \(allowed.joined(separator: ", "))")])
+            }
+        }
+        return fields
+    }
+
+    /// Reads a mapping whose keys are names (states, events, sequences). Non-string keys
+    /// are reported and skipped. Returns `nil` (after reporting) if the node is not a mapping.
+    mutating func namedEntries(_ id: YAMLDocument.NodeID, of what: String)
+        -> [(key: Located<String>, value: YAMLDocument.NodeID)]? {
+        let node = document[id]
+        guard node.kind == .mapping else {
+            report(.invalidValue, "\(what) must be a mapping, not \(describe(id))", at: node.location)
+            return nil
+        }
+        var result: [(key: Located<String>, value: YAMLDocument.NodeID)] = []
+        for (key, value) in document.pairs(of: id) {
+            if let name = name(key, as: "a key in \(what)") {
+                result.append((name, value))
+            }
+        }
+        return result
+    }
+
+    /// Reads a non-empty string scalar.
+    mutating func name(_ id: YAMLDocument.NodeID, as what: String) -> Located<String>? {
+        let node = document[id]
+        guard node.kind == .scalar else {
+            report(.invalidValue, "\(what) must be a name, not \(describe(id))", at: node.location)
+            return nil
+        }
+        switch node.scalarValue {
+        case .string(let text) where !text.isEmpty:
+            return Located(text, at: node.location)
+        case .string, .null:
+            report(.invalidValue, "\(what) is empty; expected a name", at: node.location)
+        default:
+            report(.invalidValue,
+                   "\(what) must be a name, not \(describe(id)); quote it (\"\(node.text)\") to use it as a name",
+                   at: node.location)
+        }
+        return nil
+    }
+
+    /// Reads any string scalar (used for free text such as `summary`).
+    mutating func text(_ id: YAMLDocument.NodeID, as what: String) -> String? {
+        let node = document[id]
+        guard node.kind == .scalar, case .string(let text) = node.scalarValue else {
+            report(.invalidValue, "\(what) must be text, not \(describe(id))", at: node.location)
+            return nil
+        }
+        return text
+    }
+
+    /// Reads a list of names; a single name is accepted as a list of one.
+    mutating func names(_ id: YAMLDocument.NodeID, as what: String) -> [Located<String>] {
+        let node = document[id]
+        switch node.kind {
+        case .scalar:
+            return name(id, as: what).map { [$0] } ?? []
+        case .sequence:
+            return document.children(of: id).compactMap { name($0, as: what) }
+        case .mapping:
+            report(.invalidValue, "\(what) must be a list of names, not a mapping", at: node.location)
+            return []
+        }
+    }
+
+    /// Reads a list of names, reporting a name listed twice.
+    mutating func declaredNames(_ id: YAMLDocument.NodeID, as what: String) -> [Located<String>] {
+        var seen: [String: SourceLocation] = [:]
+        var result: [Located<String>] = []
+        for name in names(id, as: what) {
+            if let first = seen[name.value] {
+                report(.duplicateKey, "'\(name.value)' is listed twice in \(what)s", at: name.location,
+                       subjects: [name.value], notes: [.init("first listed here", at: first)])
+                continue
+            }
+            seen[name.value] = name.location
+            result.append(name)
+        }
+        return result
+    }
+
+    /// Reads a duration such as `250ms`, `2s`, `5m` or `1h`.
+    mutating func duration(_ id: YAMLDocument.NodeID, as what: String) -> Located<Duration>? {
+        let node = document[id]
+        if node.kind == .scalar, case .string(let text) = node.scalarValue,
+           let duration = Duration.parseSpec(text) {
+            return Located(duration, at: node.location)
+        }
+        let written = node.kind == .scalar ? "'\(node.text)'" : describe(id)
+        report(.invalidValue,
+               "\(what) must be a positive whole number with a unit (ms, s, m or h), like 250ms or 2s; found \(written)",
+               at: node.location)
+        return nil
+    }
+
+    /// Reads a positive integer.
+    mutating func positiveInteger(_ id: YAMLDocument.NodeID, as what: String) -> Located<Int>? {
+        let node = document[id]
+        if node.kind == .scalar, case .int(let value) = node.scalarValue, value > 0 {
+            return Located(value, at: node.location)
+        }
+        report(.invalidValue, "\(what) must be a positive whole number, not \(describe(id))", at: node.location)
+        return nil
+    }
+
+    /// Reads a boolean (`true` or `false`).
+    mutating func boolean(_ id: YAMLDocument.NodeID, as what: String) -> Bool? {
+        let node = document[id]
+        if node.kind == .scalar, case .bool(let value) = node.scalarValue {
+            return value
+        }
+        report(.invalidValue, "\(what) must be true or false, not \(describe(id))", at: node.location)
+        return nil
+    }
+
+    /// Reads one of a fixed set of words.
+    mutating func choice<T: RawRepresentable>(_ id: YAMLDocument.NodeID, as what: String,
+                                              among options: [T]) -> Located<T>? where T.RawValue == String {
+        let node = document[id]
+        if node.kind == .scalar, case .string(let text) = node.scalarValue,
+           let value = options.first(where: { $0.rawValue == text }) {
+            return Located(value, at: node.location)
+        }
+        let words = options.map(\.rawValue)
+        let written = node.kind == .scalar ? node.text : ""
+        report(.invalidValue,
+               "\(what) must be one of \(words.joined(separator: ", ")), not \(describe(id))\(Suggestion.hint(for: written, among: words))",
+               at: node.location)
+        return nil
+    }
+
+    /// Reports a required key that is missing from a mapping.
+    mutating func missing(_ key: String, in what: String, at location: SourceLocation, example: String) {
+        report(.invalidValue, "\(what) is missing the required key '\(key)' (for example `\(example)`)", at: location)
+    }
+}

@@ -1,0 +1,101 @@
+/// Decodes a machine's `sequences:`, `persist:` and `require:` sections.
+enum SectionDecoder {
+    static let sequenceKeys = ["states", "forwardOnly"]
+    static let persistKeys = ["rawValue", "restore", "resume"]
+    static let requirementKeys = ["reachable", "alwaysReachable", "within"]
+    static let withinKeys = ["from", "to", "max"]
+
+    static func sequences(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [Sequence] {
+        guard let entries = reader.namedEntries(id, of: "sequences") else { return [] }
+        var result: [Sequence] = []
+        for (name, body) in entries {
+            guard let fields = reader.fields(body, of: "sequence '\(name.value)'", allowed: sequenceKeys) else { continue }
+            guard let statesNode = fields["states"] else {
+                reader.missing("states", in: "sequence '\(name.value)'", at: name.location, example: "states: [a, b, c]")
+                continue
+            }
+            let states = reader.declaredNames(statesNode, as: "state of sequence '\(name.value)'")
+            let forwardOnly = fields["forwardOnly"].flatMap { reader.boolean($0, as: "forwardOnly") } ?? false
+            result.append(Sequence(name: name, states: states, forwardOnly: forwardOnly))
+        }
+        return result
+    }
+
+    static func persist(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Persist? {
+        let location = reader.location(id)
+        guard let fields = reader.fields(id, of: "persist", allowed: persistKeys) else { return nil }
+        guard let rawNode = fields["rawValue"] else {
+            reader.missing("rawValue", in: "persist", at: location, example: "rawValue: int")
+            return nil
+        }
+        guard let rawValue = reader.choice(rawNode, as: "rawValue", among: [Persist.RawValue.int, .string]) else {
+            return nil
+        }
+        var restore = Persist.Restore.initial
+        if let restoreNode = fields["restore"],
+           let value = reader.choice(restoreNode, as: "restore", among: [Persist.Restore.clamp, .initial]) {
+            restore = value.value
+            if restore == .clamp, rawValue.value == .string {
+                reader.report(.invalidValue,
+                              "`restore: clamp` needs `rawValue: int`; strings have no range to clamp into",
+                              at: value.location)
+            }
+        }
+        var resume: [(from: Located<String>, to: Located<String>)] = []
+        if let resumeNode = fields["resume"], let entries = reader.namedEntries(resumeNode, of: "resume") {
+            for (from, toNode) in entries {
+                if let to = reader.name(toNode, as: "the state '\(from.value)' resumes to") {
+                    resume.append((from, to))
+                }
+            }
+        }
+        return Persist(location: location, rawValue: rawValue.value, restore: restore, resume: resume)
+    }
+
+    static func requirements(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [Requirement] {
+        let node = reader.document[id]
+        guard node.kind == .sequence else {
+            reader.report(.invalidValue,
+                          "`require` must be a list of requirements (`- reachable: [state]`), not \(reader.describe(id))",
+                          at: node.location)
+            return []
+        }
+        return reader.document.children(of: id).compactMap { requirement($0, reader: &reader) }
+    }
+
+    static func requirement(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Requirement? {
+        let location = reader.location(id)
+        guard let fields = reader.fields(id, of: "a requirement", allowed: requirementKeys) else { return nil }
+        guard fields.entries.count == 1, let entry = fields.entries.first else {
+            if fields.entries.count > 1 {
+                reader.report(.invalidValue, "each requirement is its own list item; split this one into one `- key:` per requirement",
+                              at: location)
+            } else {
+                reader.report(.invalidValue, "a requirement needs one of: \(requirementKeys.joined(separator: ", "))",
+                              at: location)
+            }
+            return nil
+        }
+        switch entry.key.value {
+        case "reachable":
+            return .reachable(location: entry.key.location, states: reader.names(entry.value, as: "a state"))
+        case "alwaysReachable":
+            return .alwaysReachable(location: entry.key.location, states: reader.names(entry.value, as: "a state"))
+        default:
+            return within(entry.value, key: entry.key, reader: &reader)
+        }
+    }
+
+    static func within(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
+        guard let fields = reader.fields(id, of: "within", allowed: withinKeys) else { return nil }
+        let example = "within: { from: splash, to: [home], max: 12s }"
+        let from: Located<String>? = fields["from"].flatMap { reader.name($0, as: "`from`") }
+        let to = fields["to"].map { reader.names($0, as: "a state") } ?? []
+        let max: Located<Duration>? = fields["max"].flatMap { reader.duration($0, as: "`max`") }
+        for required in withinKeys where fields[required] == nil {
+            reader.missing(required, in: "within", at: reader.location(id), example: example)
+        }
+        guard let from, let max, fields["to"] != nil else { return nil }
+        return .within(location: key.location, from: from, to: to, max: max)
+    }
+}

@@ -1,0 +1,176 @@
+/// A decoded spec file: the typed model of the flowspec language, version 1.
+///
+/// Every element remembers where it was written. Names are kept as written; resolving them
+/// to states happens when the state graph is built.
+public struct Spec: Sendable {
+    /// The machines, in source order.
+    public var machines: [Machine] = []
+    /// The spec's top-level and per-machine `severity:` settings.
+    public var severity = SeveritySettings()
+}
+
+/// One state machine of a spec.
+public struct Machine: Sendable {
+    /// The machine's name (a Swift type name once generated).
+    public var name: Located<String>
+    /// The optional `summary:` text.
+    public var summary: String?
+    /// The `initial:` state's name.
+    public var initial: Located<String>?
+    /// `defaults.kind`, the kind of states that do not give one.
+    public var defaultKind: StateKind?
+    /// The declared `conditions:`, or `nil` when the key is absent.
+    public var conditions: [Located<String>]?
+    /// The declared `events:`, or `nil` when absent (events are then derived from use).
+    public var events: [Located<String>]?
+    /// The declared `effects:`, or `nil` when absent.
+    public var effects: [Located<String>]?
+    /// Machine-wide transitions (`on:` at machine level).
+    public var machineWide: [EventTransition] = []
+    /// The states, in source order.
+    public var states: [State] = []
+    /// The named sequences, in source order.
+    public var sequences: [Sequence] = []
+    /// The `persist:` settings, if any.
+    public var persist: Persist?
+    /// The `require:` entries, in source order.
+    public var requirements: [Requirement] = []
+
+    /// Creates a machine with only a name.
+    public init(name: Located<String>) {
+        self.name = name
+    }
+}
+
+/// What a state waits for.
+public enum StateKind: String, Sendable, CaseIterable {
+    /// Waits for an event from the app or user, for as long as it takes.
+    case input
+    /// Waits for asynchronous work; must have a timeout.
+    case task
+    /// Leaves at once through `always`.
+    case choice
+    /// The flow has ended.
+    case terminal
+}
+
+/// One state of a machine.
+public struct State: Sendable {
+    /// The state's name.
+    public var name: Located<String>
+    /// The state's kind: given, from `defaults.kind`, or `task`.
+    public var kind: StateKind
+    /// Where the kind was written, if the state gave one.
+    public var kindLocation: SourceLocation?
+    /// The optional `summary:` text.
+    public var summary: String?
+    /// Where the state's own `on:` key is, if it has one.
+    public var onLocation: SourceLocation?
+    /// The state's own event transitions.
+    public var transitions: [EventTransition] = []
+    /// The `always:` candidates, with the key's location, if present.
+    public var always: Located<[Candidate]>?
+    /// The `timeout:`, if present.
+    public var timeout: Timeout?
+    /// Where the `timeout:` key is, if present.
+    public var timeoutLocation: SourceLocation?
+
+    /// Creates a state with a name and kind.
+    public init(name: Located<String>, kind: StateKind) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+/// An event and the candidates it may lead to (the first whose condition holds is taken).
+public struct EventTransition: Sendable {
+    /// The event's name.
+    public var event: Located<String>
+    /// The candidates, in order.
+    public var candidates: [Candidate]
+}
+
+/// One possible target of a transition.
+public struct Candidate: Sendable {
+    /// Where the candidate is written.
+    public var location: SourceLocation
+    /// The target state's name.
+    public var target: Located<String>
+    /// The condition that must hold (`if:`).
+    public var condition: Located<String>?
+    /// The condition that must not hold (`unless:`).
+    public var unlessCondition: Located<String>?
+    /// Effects to run, in order.
+    public var effects: [Located<String>] = []
+    /// A bound on how often this transition may be taken in a row.
+    public var retry: Retry?
+
+    /// Whether the candidate is taken whatever the conditions.
+    public var isUnconditional: Bool { condition == nil && unlessCondition == nil }
+}
+
+/// `retry: { max: N, then: S }`.
+public struct Retry: Sendable {
+    /// Where the `retry:` value is written.
+    public var location: SourceLocation
+    /// How many times in a row the transition may be taken.
+    public var max: Located<Int>
+    /// Where the transition goes instead the next time.
+    public var then: Located<String>
+}
+
+/// `timeout: { after: 10s, to: target, effects: [..], retry: {...} }`.
+public struct Timeout: Sendable {
+    /// Where the timeout's value is written.
+    public var location: SourceLocation
+    /// How long the state may be occupied.
+    public var after: Located<Duration>
+    /// The state the timeout leads to.
+    public var target: Located<String>
+    /// Effects to run, in order.
+    public var effects: [Located<String>] = []
+    /// A bound on how often the timeout may fire in a row.
+    public var retry: Retry?
+}
+
+/// `sequences: { name: { states: [..], forwardOnly: true } }`.
+public struct Sequence: Sendable {
+    /// The sequence's name.
+    public var name: Located<String>
+    /// The member states, in order.
+    public var states: [Located<String>]
+    /// Whether transitions from a later to an earlier member are rejected.
+    public var forwardOnly: Bool
+}
+
+/// `persist: { rawValue: int|string, restore: clamp|initial, resume: {..} }`.
+public struct Persist: Sendable {
+    /// The generated `State`'s raw value type.
+    public enum RawValue: String, Sendable {
+        case int, string
+    }
+
+    /// What an out-of-range stored integer restores to.
+    public enum Restore: String, Sendable {
+        case clamp, initial
+    }
+
+    /// Where `persist:` is written.
+    public var location: SourceLocation
+    /// The raw value type.
+    public var rawValue: RawValue
+    /// The restore policy for out-of-range integers.
+    public var restore: Restore
+    /// Where a restored state lands, if not itself: pairs of (restored, landing).
+    public var resume: [(from: Located<String>, to: Located<String>)]
+}
+
+/// One `require:` entry.
+public enum Requirement: Sendable {
+    /// These states can be reached from `initial`.
+    case reachable(location: SourceLocation, states: [Located<String>])
+    /// From every reachable non-terminal state, these states can still be reached.
+    case alwaysReachable(location: SourceLocation, states: [Located<String>])
+    /// The worst-case time from `from` to one of `to` (or any input state) is at most `max`.
+    case within(location: SourceLocation, from: Located<String>, to: [Located<String>], max: Located<Duration>)
+}

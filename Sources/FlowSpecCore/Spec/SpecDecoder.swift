@@ -1,0 +1,78 @@
+/// Decodes a ``YAMLDocument`` into a ``Spec``, reporting every wrong key, type and value
+/// with the format's rule ids and carrying on, so that one run reports as much as it can.
+public struct SpecDecoder {
+    static let topLevelKeys = ["flowspec", "machines", "severity"]
+    static let machineKeys = ["summary", "initial", "defaults", "conditions", "events", "effects",
+                              "on", "states", "sequences", "persist", "require", "severity"]
+
+    /// Creates a decoder.
+    public init() {}
+
+    /// Decodes a document; findings go into `sink`.
+    public func decode(_ document: YAMLDocument, into sink: inout DiagnosticSink) -> Spec {
+        var reader = NodeReader(document: document, sink: sink)
+        defer { sink = reader.sink }
+        var spec = Spec()
+        guard let root = document.root, document[root].kind != .scalar || document[root].scalarValue != .null else {
+            reader.report(.unsupportedVersion, "the file is empty; a spec starts with `flowspec: 1`", at: .start)
+            return spec
+        }
+        guard let fields = reader.fields(root, of: "the spec", allowed: Self.topLevelKeys) else { return spec }
+        decodeVersion(fields, root: root, reader: &reader)
+        if let severity = fields["severity"] {
+            spec.severity.file = SeverityDecoder.decode(severity, reader: &reader)
+        }
+        guard let machinesNode = fields["machines"] else {
+            reader.missing("machines", in: "the spec", at: document[root].location,
+                           example: "machines: { Onboarding: { initial: start, states: { … } } }")
+            return spec
+        }
+        guard let entries = reader.namedEntries(machinesNode, of: "machines") else { return spec }
+        if entries.isEmpty {
+            reader.report(.invalidValue, "`machines` is empty; a spec describes at least one machine",
+                          at: document[machinesNode].location)
+        }
+        for (name, body) in entries {
+            reader.machine = name.value
+            let (machine, severity) = MachineDecoder.decode(name: name, body: body, reader: &reader)
+            spec.machines.append(machine)
+            if !severity.isEmpty { spec.severity.machines[name.value] = severity }
+            reader.machine = nil
+        }
+        return spec
+    }
+
+    private func decodeVersion(_ fields: NodeReader.Fields, root: YAMLDocument.NodeID, reader: inout NodeReader) {
+        guard let version = fields["flowspec"] else {
+            reader.report(.unsupportedVersion, "the spec does not say its format version; add `flowspec: 1` at the top",
+                          at: reader.location(root))
+            return
+        }
+        let node = reader.document[version]
+        if node.kind == .scalar, node.scalarValue == .int(1) { return }
+        reader.report(.unsupportedVersion,
+                      "this flowspec reads format version 1; the spec says \(reader.describe(version))",
+                      at: node.location)
+    }
+}
+
+/// Decodes `severity: { rule-id: error|warning|note|off }`.
+enum SeverityDecoder {
+    static func decode(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [Rule: SeverityLevel] {
+        var result: [Rule: SeverityLevel] = [:]
+        guard let entries = reader.namedEntries(id, of: "severity") else { return result }
+        let ruleNames = Rule.allCases.map(\.rawValue)
+        for (key, value) in entries {
+            guard let rule = Rule(rawValue: key.value) else {
+                reader.report(.unknownKey,
+                              "there is no rule '\(key.value)'\(Suggestion.hint(for: key.value, among: ruleNames))",
+                              at: key.location, subjects: [key.value])
+                continue
+            }
+            if let level = reader.choice(value, as: "the severity of '\(rule.rawValue)'", among: SeverityLevel.allCases) {
+                result[rule] = level.value
+            }
+        }
+        return result
+    }
+}

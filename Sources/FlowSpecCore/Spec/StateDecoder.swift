@@ -1,0 +1,46 @@
+/// Decodes the `states:` of a machine.
+enum StateDecoder {
+    static let stateKeys = ["kind", "summary", "on", "always", "timeout"]
+
+    static func states(_ id: YAMLDocument.NodeID, defaultKind: StateKind?, reader: inout NodeReader) -> [State] {
+        guard let entries = reader.namedEntries(id, of: "states") else { return [] }
+        if entries.isEmpty {
+            reader.report(.invalidValue, "`states` is empty; a machine needs at least its initial state",
+                          at: reader.location(id))
+        }
+        return entries.map { state(name: $0.key, body: $0.value, defaultKind: defaultKind, reader: &reader) }
+    }
+
+    static func state(name: Located<String>, body: YAMLDocument.NodeID, defaultKind: StateKind?,
+                      reader: inout NodeReader) -> State {
+        var state = State(name: name, kind: defaultKind ?? .task)
+        let node = reader.document[body]
+        // `name:` with no value is a state with every default.
+        if node.kind == .scalar, node.scalarValue == .null { return state }
+        guard let fields = reader.fields(body, of: "state '\(name.value)'", allowed: stateKeys) else { return state }
+        if let kind = fields["kind"], let value = reader.choice(kind, as: "kind", among: StateKind.allCases) {
+            state.kind = value.value
+            state.kindLocation = value.location
+        }
+        if let summary = fields["summary"] { state.summary = reader.text(summary, as: "summary") }
+        if let on = fields["on"] {
+            state.onLocation = fields.key("on")?.location
+            state.transitions = TransitionDecoder.eventTransitions(on, of: "`on` of state '\(name.value)'", reader: &reader)
+        }
+        if let always = fields["always"], let key = fields.key("always") {
+            let candidates = TransitionDecoder.candidates(always, reader: &reader)
+            state.always = Located(candidates, at: key.location)
+        }
+        if let timeout = fields["timeout"] {
+            state.timeoutLocation = fields.key("timeout")?.location
+            state.timeout = TransitionDecoder.timeout(timeout, reader: &reader)
+        }
+        if state.kind == .choice, let on = state.onLocation {
+            reader.report(.invalidValue,
+                          "choice state '\(name.value)' leaves at once through `always`; it cannot wait for events in `on`",
+                          at: on, subjects: [name.value],
+                          notes: [.init("make it an `input` or `task` state, or move the branches to `always` with `if:` conditions")])
+        }
+        return state
+    }
+}

@@ -1,0 +1,51 @@
+/// Finds the candidate closest to a misspelt name, for "did you mean" hints.
+enum Suggestion {
+    /// The closest candidate within a small edit distance, or `nil`. Ties go to the
+    /// earliest candidate, so the answer is deterministic.
+    static func closest<S: Swift.Sequence>(to name: String, among candidates: S) -> String?
+    where S.Element == String {
+        let limit = max(1, min(3, name.count / 3))
+        var best: (name: String, distance: Int)?
+        let lowered = name.lowercased()
+        for candidate in candidates where candidate != name {
+            if candidate.lowercased() == lowered { return candidate }
+            let distance = editDistance(name, candidate, cutoff: limit)
+            if distance <= limit, distance < (best?.distance ?? .max) {
+                best = (candidate, distance)
+            }
+        }
+        return best?.name
+    }
+
+    /// `" (did you mean 'x'?)"` or an empty string.
+    static func hint<S: Swift.Sequence>(for name: String, among candidates: S) -> String
+    where S.Element == String {
+        closest(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    /// Edit distance counting an insertion, deletion, substitution or swap of two adjacent
+    /// characters as one edit (optimal string alignment), giving up once it must exceed `cutoff`.
+    static func editDistance(_ a: String, _ b: String, cutoff: Int) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        if abs(a.count - b.count) > cutoff { return cutoff + 1 }
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var beforePrevious = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMinimum = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j - 1] + cost, previous[j] + 1, current[j - 1] + 1)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], beforePrevious[j - 2] + 1)
+                }
+                rowMinimum = min(rowMinimum, current[j])
+            }
+            if rowMinimum > cutoff { return cutoff + 1 }
+            (beforePrevious, previous, current) = (previous, current, beforePrevious)
+        }
+        return previous[b.count]
+    }
+}

@@ -1,0 +1,81 @@
+/// Decodes transitions: `on:` maps, candidate lists, `always:`, `timeout:` and `retry:`.
+enum TransitionDecoder {
+    static let candidateKeys = ["to", "if", "unless", "effects", "retry"]
+    static let timeoutKeys = ["after", "to", "effects", "retry"]
+    static let retryKeys = ["max", "then"]
+
+    /// `event: target`, `event: { to: … }` or `event: [ {…}, {…} ]`, for each event.
+    static func eventTransitions(_ id: YAMLDocument.NodeID, of what: String,
+                                 reader: inout NodeReader) -> [EventTransition] {
+        guard let entries = reader.namedEntries(id, of: what) else { return [] }
+        return entries.map { EventTransition(event: $0.key, candidates: candidates($0.value, reader: &reader)) }
+    }
+
+    /// A target name, one long-form candidate, or a list of them.
+    static func candidates(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [Candidate] {
+        let node = reader.document[id]
+        switch node.kind {
+        case .scalar, .mapping:
+            return candidate(id, reader: &reader).map { [$0] } ?? []
+        case .sequence:
+            let items = reader.document.children(of: id)
+            if items.isEmpty {
+                reader.report(.invalidValue, "the list of candidates is empty; give at least one `{ to: state }`",
+                              at: node.location)
+            }
+            return items.compactMap { candidate($0, reader: &reader) }
+        }
+    }
+
+    static func candidate(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Candidate? {
+        let node = reader.document[id]
+        if node.kind == .scalar {
+            return reader.name(id, as: "a transition's target").map { Candidate(location: node.location, target: $0) }
+        }
+        guard let fields = reader.fields(id, of: "a transition", allowed: candidateKeys) else { return nil }
+        guard let toNode = fields["to"] else {
+            reader.missing("to", in: "a transition", at: node.location, example: "{ to: home }")
+            return nil
+        }
+        guard let target = reader.name(toNode, as: "`to`") else { return nil }
+        var candidate = Candidate(location: node.location, target: target)
+        if let condition = fields["if"] { candidate.condition = reader.name(condition, as: "`if`") }
+        if let condition = fields["unless"] { candidate.unlessCondition = reader.name(condition, as: "`unless`") }
+        if let effects = fields["effects"] { candidate.effects = reader.names(effects, as: "an effect") }
+        if let retry = fields["retry"] { candidate.retry = self.retry(retry, reader: &reader) }
+        return candidate
+    }
+
+    static func timeout(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Timeout? {
+        let location = reader.location(id)
+        guard let fields = reader.fields(id, of: "a timeout", allowed: timeoutKeys) else { return nil }
+        let after: Located<Duration>? = fields["after"].flatMap { reader.duration($0, as: "`after`") }
+        if fields["after"] == nil {
+            reader.missing("after", in: "the timeout", at: location, example: "{ after: 10s, to: failed }")
+        }
+        let target: Located<String>? = fields["to"].flatMap { reader.name($0, as: "the timeout's `to`") }
+        if fields["to"] == nil {
+            reader.missing("to", in: "the timeout", at: location, example: "{ after: 10s, to: failed }")
+        }
+        guard let after, let target else { return nil }
+        var timeout = Timeout(location: location, after: after, target: target)
+        if let effects = fields["effects"] { timeout.effects = reader.names(effects, as: "an effect") }
+        if let retry = fields["retry"] { timeout.retry = self.retry(retry, reader: &reader) }
+        return timeout
+    }
+
+    static func retry(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Retry? {
+        let location = reader.location(id)
+        guard let fields = reader.fields(id, of: "a retry", allowed: retryKeys) else { return nil }
+        let max: Located<Int>? = fields["max"].flatMap { reader.positiveInteger($0, as: "`max`") }
+        if fields["max"] == nil {
+            reader.missing("max", in: "the retry", at: location, example: "{ max: 3, then: failed }")
+        }
+        let then: Located<String>? = fields["then"].flatMap { reader.name($0, as: "`then`") }
+        if fields["then"] == nil {
+            reader.missing("then", in: "the retry", at: location, example: "{ max: 3, then: failed }")
+        }
+        guard let max, let then else { return nil }
+        return Retry(location: location, max: max, then: then)
+    }
+}

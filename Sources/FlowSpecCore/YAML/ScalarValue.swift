@@ -1,0 +1,114 @@
+/// The meaning of a scalar under the YAML 1.2 core schema.
+///
+/// Only `true` and `false` (in their three spellings) are booleans: `on`, `off`, `yes` and
+/// `no` are strings. Quoted and block scalars are always strings.
+public enum ScalarValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    case int(Int)
+    /// An integer outside the range of `Int`, kept as written.
+    case bigInt(String)
+    case float(Double)
+    case string(String)
+
+    /// Resolves a scalar's text by the core schema, honouring an explicit tag.
+    public static func resolve(_ text: String, style: YAMLNode.Style, tag: String?) -> ScalarValue {
+        if let tag {
+            switch tag {
+            case "tag:yaml.org,2002:str", "!": return .string(text)
+            case "tag:yaml.org,2002:null": return .null
+            default: break
+            }
+        }
+        guard style == .plain else { return .string(text) }
+        return resolvePlain(text)
+    }
+
+    /// Resolves a plain (unquoted) scalar.
+    static func resolvePlain(_ text: String) -> ScalarValue {
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .float(.infinity)
+        case "-.inf", "-.Inf", "-.INF": return .float(-.infinity)
+        case ".nan", ".NaN", ".NAN": return .float(.nan)
+        default: break
+        }
+        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+            || first == UInt8(ascii: ".") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+        else { return .string(text) }
+        if let number = integer(text) { return number }
+        if isFloat(text), let value = Double(text) { return .float(value) }
+        return .string(text)
+    }
+
+    private static func integer(_ text: String) -> ScalarValue? {
+        let bytes = Array(text.utf8)
+        if bytes.count > 2, bytes[0] == UInt8(ascii: "0") {
+            if bytes[1] == UInt8(ascii: "o") {
+                return radix(bytes[2...], 8, text)
+            }
+            if bytes[1] == UInt8(ascii: "x") {
+                return radix(bytes[2...], 16, text)
+            }
+        }
+        var digits = bytes[...]
+        if let sign = digits.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        return Int(text).map(ScalarValue.int) ?? .bigInt(text)
+    }
+
+    private static func radix(_ digits: ArraySlice<UInt8>, _ base: Int, _ text: String) -> ScalarValue? {
+        guard let value = Int(String(decoding: digits, as: UTF8.self), radix: base) else {
+            let valid = digits.allSatisfy { Character(UnicodeScalar($0)).hexDigitValue.map { $0 < base } ?? false }
+            return valid ? .bigInt(text) : nil
+        }
+        return .int(value)
+    }
+
+    /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
+    private static func isFloat(_ text: String) -> Bool {
+        var bytes = Array(text.utf8)[...]
+        func digits() -> Int {
+            let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
+            bytes = bytes.dropFirst(count)
+            return count
+        }
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            bytes = bytes.dropFirst()
+        }
+        let whole = digits()
+        var fraction = 0
+        if bytes.first == UInt8(ascii: ".") {
+            bytes = bytes.dropFirst()
+            fraction = digits()
+            if whole == 0 && fraction == 0 { return false }
+        } else if whole == 0 {
+            return false
+        }
+        if let e = bytes.first, e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                bytes = bytes.dropFirst()
+            }
+            if digits() == 0 { return false }
+        }
+        return bytes.isEmpty
+    }
+
+    /// A short description for messages, such as `the integer 3` or `a null value`.
+    public var description: String {
+        switch self {
+        case .null: "an empty (null) value"
+        case .bool(let value): "the boolean \(value)"
+        case .int(let value): "the integer \(value)"
+        case .bigInt(let text): "the integer \(text)"
+        case .float(let value): "the number \(value)"
+        case .string(let text): "the string '\(text)'"
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// A YAML document as a flat arena of nodes, each with its source position.
+///
+/// Collections refer to their children by index, so a document of any depth is freed without
+/// recursion, and an alias is a second reference to the anchored node rather than a copy.
+public struct YAMLDocument: Sendable {
+    /// The index of a node in ``nodes``.
+    public typealias NodeID = Int32
+
+    /// The nodes; a collection's children come before it.
+    public internal(set) var nodes: [YAMLNode] = []
+    /// Children of every collection, contiguous per collection. A mapping's children alternate
+    /// key, value.
+    private var childIndices: [NodeID] = []
+    /// The document's root node, `nil` for an empty stream.
+    public internal(set) var root: NodeID?
+
+    /// The node with the given index.
+    public subscript(id: NodeID) -> YAMLNode { nodes[Int(id)] }
+
+    /// The children of a collection (keys and values interleaved for a mapping).
+    public func children(of id: NodeID) -> ArraySlice<NodeID> {
+        let node = nodes[Int(id)]
+        let start = Int(node.childStart)
+        return childIndices[start..<start + Int(node.childCount)]
+    }
+
+    /// The key–value pairs of a mapping, in source order.
+    public func pairs(of id: NodeID) -> [(key: NodeID, value: NodeID)] {
+        let kids = children(of: id)
+        var result: [(key: NodeID, value: NodeID)] = []
+        result.reserveCapacity(kids.count / 2)
+        var index = kids.startIndex
+        while index + 1 < kids.endIndex {
+            result.append((kids[index], kids[index + 1]))
+            index += 2
+        }
+        return result
+    }
+
+    /// Appends a node and returns its index.
+    mutating func append(_ node: YAMLNode) -> NodeID {
+        nodes.append(node)
+        return NodeID(nodes.count - 1)
+    }
+
+    /// Gives a collection its children.
+    mutating func setChildren(of id: NodeID, _ children: ArraySlice<NodeID>) {
+        nodes[Int(id)].childStart = Int32(childIndices.count)
+        nodes[Int(id)].childCount = Int32(children.count)
+        childIndices.append(contentsOf: children)
+    }
+}
+
+/// One node of a ``YAMLDocument``.
+public struct YAMLNode: Sendable {
+    /// What kind of node this is.
+    public enum Kind: UInt8, Sendable {
+        case scalar, sequence, mapping
+    }
+
+    /// How a scalar was written; only plain scalars are resolved to null, booleans and numbers.
+    public enum Style: UInt8, Sendable {
+        case plain, singleQuoted, doubleQuoted, literal, folded, collection
+    }
+
+    /// Scalar, sequence or mapping.
+    public var kind: Kind
+    /// How the node was written.
+    public var style: Style
+    /// Where the node starts.
+    public var location: SourceLocation
+    /// The scalar's text (empty for collections).
+    public var text: String
+    /// The node's explicit tag, if any, as libyaml resolved it (`tag:yaml.org,2002:str`).
+    public var tag: String?
+    var childStart: Int32 = 0
+    var childCount: Int32 = 0
+    /// How many nodes the node stands for once aliases are expanded.
+    var expandedSize: Int = 1
+
+    /// What the scalar means under the YAML 1.2 core schema.
+    public var scalarValue: ScalarValue {
+        ScalarValue.resolve(text, style: style, tag: tag)
+    }
+}

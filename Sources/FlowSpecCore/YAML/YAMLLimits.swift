@@ -1,0 +1,14 @@
+/// Bounds on what flowspec reads, so that hostile input ends quickly with a located error.
+public struct YAMLLimits: Sendable, Equatable {
+    /// The largest file read, in bytes. Default 256 MiB.
+    public var maxFileSize: Int = 256 << 20
+    /// How deeply collections may nest. Default 256 (a spec needs about 8).
+    public var maxDepth: Int = 256
+    /// How many nodes aliases may add in all once expanded. Default 100,000.
+    public var maxAliasExpansion: Int = 100_000
+    /// The longest scalar, in bytes. Default 1 MiB.
+    public var maxScalarLength: Int = 1 << 20
+
+    /// The default limits.
+    public init() {}
+}

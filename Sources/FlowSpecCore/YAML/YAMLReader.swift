@@ -1,0 +1,259 @@
+import CYAML
+
+/// Reads one YAML document from bytes with libyaml's event API into a ``YAMLDocument``.
+///
+/// The reader never recurses: open collections live on an explicit stack. It reports, as
+/// findings, libyaml's own errors at their position, duplicate keys (keeping the first),
+/// unknown or recursive aliases, a second document, and exceeded ``YAMLLimits``. After an
+/// error that stops parsing, the document holds what was read before it (without a root).
+public struct YAMLReader {
+    private let limits: YAMLLimits
+
+    /// Creates a reader with the given limits.
+    public init(limits: YAMLLimits = YAMLLimits()) {
+        self.limits = limits
+    }
+
+    /// Parses `bytes`, reporting problems into `sink`. Returns `nil` when the YAML could not
+    /// be read to the end.
+    public func read(_ bytes: [UInt8], into sink: inout DiagnosticSink) -> YAMLDocument? {
+        if bytes.count > limits.maxFileSize {
+            sink.report(.limitExceeded,
+                        "the file is \(bytes.count) bytes, over the limit of \(limits.maxFileSize) bytes",
+                        at: .start)
+            return nil
+        }
+        return bytes.withUnsafeBufferPointer { buffer in
+            var builder = Builder(limits: limits)
+            return builder.run(buffer, source: bytes, sink: &sink)
+        }
+    }
+}
+
+/// The state of one parse: the document being built and the stack of open collections.
+private struct Builder {
+    struct Frame {
+        var node: YAMLDocument.NodeID
+        var firstChild: Int
+        var anchor: String?
+    }
+
+    let limits: YAMLLimits
+    var document = YAMLDocument()
+    var stack: [Frame] = []
+    var pending: [YAMLDocument.NodeID] = []
+    var anchors: [String: YAMLDocument.NodeID] = [:]
+    var openAnchors: Set<String> = []
+    var aliasExpansion = 0
+    var documents = 0
+
+    init(limits: YAMLLimits) {
+        self.limits = limits
+    }
+
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>, source: [UInt8],
+                      sink: inout DiagnosticSink) -> YAMLDocument? {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) == 1 else {
+            sink.report(.yamlSyntax, "libyaml could not start (out of memory)", at: .start)
+            return nil
+        }
+        defer { yaml_parser_delete(&parser) }
+        if let base = buffer.baseAddress {
+            yaml_parser_set_input_string(&parser, base, buffer.count)
+        } else {
+            var empty: UInt8 = 0
+            yaml_parser_set_input_string(&parser, &empty, 0)
+        }
+        var event = yaml_event_t()
+        while true {
+            guard yaml_parser_parse(&parser, &event) == 1 else {
+                reportParserError(parser, source: source, sink: &sink)
+                return nil
+            }
+            defer { yaml_event_delete(&event) }
+            switch handle(event, sink: &sink) {
+            case .next: continue
+            case .done: return document
+            case .failed: return nil
+            }
+        }
+    }
+
+    enum Step { case next, done, failed }
+
+    mutating func handle(_ event: yaml_event_t, sink: inout DiagnosticSink) -> Step {
+        let location = SourceLocation(line: Int(event.start_mark.line) + 1,
+                                      column: Int(event.start_mark.column) + 1)
+        switch event.type {
+        case YAML_STREAM_END_EVENT:
+            return .done
+        case YAML_DOCUMENT_START_EVENT:
+            documents += 1
+            if documents > 1 {
+                sink.report(.yamlSyntax,
+                            "a spec file holds one YAML document; a second one starts here",
+                            at: location,
+                            notes: [.init("remove the '---' line and what follows, or move it to its own file")])
+                return .failed
+            }
+        case YAML_SCALAR_EVENT:
+            let scalar = event.data.scalar
+            if Int(scalar.length) > limits.maxScalarLength {
+                sink.report(.limitExceeded,
+                            "a scalar of \(scalar.length) bytes is over the limit of \(limits.maxScalarLength) bytes",
+                            at: location)
+                return .failed
+            }
+            let text = string(scalar.value, length: Int(scalar.length))
+            let node = YAMLNode(kind: .scalar, style: style(of: scalar.style), location: location,
+                                text: text, tag: optionalString(scalar.tag))
+            let id = document.append(node)
+            register(anchor: optionalString(scalar.anchor), for: id)
+            attach(id)
+        case YAML_ALIAS_EVENT:
+            return alias(optionalString(event.data.alias.anchor) ?? "", at: location, sink: &sink)
+        case YAML_SEQUENCE_START_EVENT:
+            let start = event.data.sequence_start
+            return open(.sequence, tag: optionalString(start.tag),
+                        anchor: optionalString(start.anchor), at: location, sink: &sink)
+        case YAML_MAPPING_START_EVENT:
+            let start = event.data.mapping_start
+            return open(.mapping, tag: optionalString(start.tag),
+                        anchor: optionalString(start.anchor), at: location, sink: &sink)
+        case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
+            close(sink: &sink)
+        default:
+            break
+        }
+        return .next
+    }
+
+    mutating func open(_ kind: YAMLNode.Kind, tag: String?, anchor: String?,
+                       at location: SourceLocation, sink: inout DiagnosticSink) -> Step {
+        if stack.count >= limits.maxDepth {
+            sink.report(.limitExceeded,
+                        "collections nest more than \(limits.maxDepth) levels deep here",
+                        at: location,
+                        notes: [.init("a flowspec spec needs fewer than 10 levels")])
+            return .failed
+        }
+        let node = YAMLNode(kind: kind, style: .collection, location: location, text: "", tag: tag)
+        let id = document.append(node)
+        if let anchor { openAnchors.insert(anchor) }
+        stack.append(Frame(node: id, firstChild: pending.count, anchor: anchor))
+        return .next
+    }
+
+    mutating func close(sink: inout DiagnosticSink) {
+        let frame = stack.removeLast()
+        var children = pending[frame.firstChild...]
+        if document[frame.node].kind == .mapping {
+            children = removingDuplicateKeys(children, sink: &sink)
+        }
+        var size = 1
+        for child in children { size += document[child].expandedSize }
+        document.setChildren(of: frame.node, children)
+        setExpandedSize(size, of: frame.node)
+        pending.removeSubrange(frame.firstChild...)
+        if let anchor = frame.anchor { openAnchors.remove(anchor) }
+        register(anchor: frame.anchor, for: frame.node)
+        attach(frame.node)
+    }
+
+    mutating func alias(_ name: String, at location: SourceLocation, sink: inout DiagnosticSink) -> Step {
+        guard let target = anchors[name] else {
+            let problem = openAnchors.contains(name)
+                ? "the alias '*\(name)' refers to a node that contains it; recursive structures are not allowed"
+                : "the alias '*\(name)' refers to no anchor; define '&\(name)' before using it"
+            sink.report(.yamlSyntax, problem, at: location)
+            return .failed
+        }
+        aliasExpansion += document[target].expandedSize
+        if aliasExpansion > limits.maxAliasExpansion {
+            sink.report(.limitExceeded,
+                        "aliases expand to more than \(limits.maxAliasExpansion) nodes (an alias bomb?)",
+                        at: location)
+            return .failed
+        }
+        attach(target)
+        return .next
+    }
+
+    mutating func attach(_ id: YAMLDocument.NodeID) {
+        if stack.isEmpty {
+            document.root = id
+        } else {
+            pending.append(id)
+        }
+    }
+
+    mutating func register(anchor: String?, for id: YAMLDocument.NodeID) {
+        if let anchor { anchors[anchor] = id }
+    }
+
+    mutating func setExpandedSize(_ size: Int, of id: YAMLDocument.NodeID) {
+        document.nodes[Int(id)].expandedSize = size
+    }
+
+    /// Reports each repeated scalar key of a mapping and drops its pair, keeping the first.
+    func removingDuplicateKeys(_ children: ArraySlice<YAMLDocument.NodeID>,
+                               sink: inout DiagnosticSink) -> ArraySlice<YAMLDocument.NodeID> {
+        var seen: [String: SourceLocation] = [:]
+        var kept: [YAMLDocument.NodeID] = []
+        kept.reserveCapacity(children.count)
+        var index = children.startIndex
+        while index + 1 < children.endIndex {
+            let key = document[children[index]]
+            if key.kind == .scalar {
+                if let first = seen[key.text] {
+                    sink.report(.duplicateKey, "the key '\(key.text)' appears twice in this mapping",
+                                at: key.location, subjects: [key.text],
+                                notes: [.init("first written here; only that one is used", at: first)])
+                    index += 2
+                    continue
+                }
+                seen[key.text] = key.location
+            }
+            kept.append(children[index])
+            kept.append(children[index + 1])
+            index += 2
+        }
+        return kept[...]
+    }
+
+    func reportParserError(_ parser: yaml_parser_t, source: [UInt8], sink: inout DiagnosticSink) {
+        let mark = parser.problem_mark
+        let location = SourceLocation(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+        var message = parser.problem.map { String(cString: $0) } ?? "the YAML could not be read"
+        var notes: [Diagnostic.Note] = []
+        if let context = parser.context.map({ String(cString: $0) }) {
+            let contextMark = parser.context_mark
+            notes.append(.init(context, at: SourceLocation(line: Int(contextMark.line) + 1,
+                                                           column: Int(contextMark.column) + 1)))
+        }
+        if Int(mark.index) < source.count, source[Int(mark.index)] == UInt8(ascii: "\t") {
+            message += " (a tab: YAML indents with spaces only)"
+        }
+        sink.report(.yamlSyntax, message, at: location, notes: notes)
+    }
+
+    func style(of style: yaml_scalar_style_t) -> YAMLNode.Style {
+        switch style {
+        case YAML_SINGLE_QUOTED_SCALAR_STYLE: .singleQuoted
+        case YAML_DOUBLE_QUOTED_SCALAR_STYLE: .doubleQuoted
+        case YAML_LITERAL_SCALAR_STYLE: .literal
+        case YAML_FOLDED_SCALAR_STYLE: .folded
+        default: .plain
+        }
+    }
+
+    func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int) -> String {
+        guard let pointer, length > 0 else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    func optionalString(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+        pointer.map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,41 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes to the terminal's streams.
+enum Console {
+    /// Writes text to standard output as is.
+    static func output(_ text: String) {
+        write(text, to: STDOUT_FILENO)
+    }
+
+    /// Writes a line to standard error.
+    static func error(_ line: String) {
+        write(line + "\n", to: STDERR_FILENO)
+    }
+
+    /// Writes all of `text` to a file descriptor, retrying short writes.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Whether standard output is a terminal that wants colour (not `NO_COLOR`, not `TERM=dumb`).
+    static var wantsColour: Bool {
+        isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
+            && (getenv("TERM").map { String(cString: $0) != "dumb" } ?? false)
+    }
+}
+
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}
