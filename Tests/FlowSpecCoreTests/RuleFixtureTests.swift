@@ -2,12 +2,13 @@ import Foundation
 import Testing
 @testable import FlowSpecCore
 
-/// Every fixture under `Tests/Fixtures/rules` and `Tests/Fixtures/input` lists the findings it
+/// Every fixture under `Tests/Fixtures/rules`, `input` and `reference` lists the findings it
 /// must produce in `# expect: rule line:column` comments; the checker must report exactly
 /// those, no more and no fewer. A fixture without expectations must check clean.
 @Suite("Rule fixtures")
 struct RuleFixtureTests {
     static let fixtures = Fixtures.specs(under: "rules") + Fixtures.specs(under: "input")
+        + Fixtures.specs(under: "reference")
 
     @Test("findings match the fixture's expectations", arguments: fixtures)
     func fixtureFindings(path: String) throws {

@@ -52,7 +52,7 @@ struct RequirementCheck: MachineCheck {
             notes.append(.init("every state that cannot reach it: \(quotedList(stuck.map(graph.name), limit: 20))"))
         }
         reporter.report(.requirementFailed,
-                        "requirement failed: '\(goal.value)' cannot always be reached; it is unreachable from \(quotedList(stuck.map(graph.name), limit: 3))",
+                        "requirement failed: '\(goal.value)' is not always reachable: no path leads to it from \(quotedList(stuck.map(graph.name), limit: 3))",
                         at: location, subjects: [goal.value] + stuck.map(graph.name), notes: notes)
     }
 

@@ -1,0 +1,53 @@
+import Testing
+@testable import FlowSpecCore
+
+/// `specs/app.yaml`, the product's three reference flows, must check clean and say what the
+/// reference flows' authors wrote down.
+@Suite("Reference spec")
+struct ReferenceSpecTests {
+    let result: SpecChecker.Result
+
+    init() throws {
+        result = SpecChecker().check(try Fixtures.source("specs/app.yaml"))
+    }
+
+    @Test func checksClean() {
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map { "\($0.location) \($0.message)" })")
+    }
+
+    @Test func describesTheThreeFlows() {
+        #expect(result.spec.machines.map(\.name.value) == ["FirstRun", "LaunchAuth", "Chapters"])
+    }
+
+    @Test func authFlowHasATimeoutOnEveryTaskAndABoundedRetry() throws {
+        let auth = try #require(result.spec.machines.first { $0.name.value == "LaunchAuth" })
+        for state in auth.states where state.kind == .task {
+            #expect(state.timeout != nil, "\(state.name.value) has no timeout")
+        }
+        let loading = try #require(auth.states.first { $0.name.value == "authLoading" })
+        let retry = try #require(loading.transitions.first { $0.event.value == "networkError" }?.candidates.first?.retry)
+        #expect(retry.max.value == 3)
+        #expect(auth.machineWide.map(\.event.value) == ["forceReset"])
+        #expect(auth.machineWide.first?.candidates.first?.target.value == "unauthenticated")
+    }
+
+    @Test func chaptersAreForwardOnlyAndEndInATerminal() throws {
+        let chapters = try #require(result.spec.machines.first { $0.name.value == "Chapters" })
+        #expect(chapters.states.map(\.name.value)
+            == ["handshake", "packetRun", "cipher", "firewall", "blueprint", "eventHorizon"])
+        #expect(chapters.sequences.first?.forwardOnly == true)
+        #expect(chapters.states.last?.kind == .terminal)
+        #expect(chapters.persist?.rawValue == .int)
+        #expect(chapters.persist?.restore == .clamp)
+    }
+
+    @Test func firstRunUsesTheCompletionFlagAsAConditionAndPersistsIt() throws {
+        let firstRun = try #require(result.spec.machines.first { $0.name.value == "FirstRun" })
+        let launch = try #require(firstRun.states.first)
+        #expect(launch.kind == .choice)
+        #expect(launch.always?.value.first?.condition?.value == "onboardingCompleted")
+        let slide2 = try #require(firstRun.states.first { $0.name.value == "slide2" })
+        #expect(slide2.transitions.first?.candidates.first?.effects.map(\.value) == ["persistOnboardingCompleted"])
+        #expect(firstRun.sequences.first?.states.map(\.value) == ["slide0", "slide1", "slide2"])
+    }
+}
