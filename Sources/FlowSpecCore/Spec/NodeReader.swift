@@ -67,6 +67,12 @@ struct NodeReader {
         }
         var result: [(key: Located<String>, value: YAMLDocument.NodeID)] = []
         for (key, value) in document.pairs(of: id) {
+            let keyNode = document[key]
+            if keyNode.kind == .scalar, keyNode.style == .plain, keyNode.text == "<<" {
+                report(.unknownKey, "merge keys (`<<`) are not part of the flowspec language; write the keys out",
+                       at: keyNode.location, subjects: ["<<"])
+                continue
+            }
             if let name = name(key, as: "a key in \(what)") {
                 result.append((name, value))
             }
