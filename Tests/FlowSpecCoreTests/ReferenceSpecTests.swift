@@ -26,7 +26,7 @@ struct ReferenceSpecTests {
         }
         let loading = try #require(auth.states.first { $0.name.value == "authLoading" })
         let retry = try #require(loading.transitions.first { $0.event.value == "networkError" }?.candidates.first?.retry)
-        #expect(retry.max.value == 3)
+        #expect(retry.max?.value == 3)
         #expect(auth.machineWide.map(\.event.value) == ["forceReset"])
         #expect(auth.machineWide.first?.candidates.first?.target.value == "unauthenticated")
     }

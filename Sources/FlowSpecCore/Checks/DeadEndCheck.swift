@@ -3,7 +3,8 @@
 struct DeadEndCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let machine = analysis.machine
-        for state in machine.states where state.kind != .terminal && !declaresExit(state, machine: machine) {
+        for state in machine.states where state.kind != .terminal && !state.isMalformed
+            && !declaresExit(state, machine: machine) {
             let message = state.kind == .choice
                 ? "choice state '\(state.name.value)' has no `always` branches, so it can never leave"
                 : "\(state.kind.rawValue) state '\(state.name.value)' has no way out: no `on`, `always` or `timeout`"

@@ -8,7 +8,7 @@ struct NoWayOutCheck: MachineCheck {
         guard analysis.parentsFromInitial != nil, states.contains(where: { $0.kind == .terminal }) else { return }
         let exits = states.indices.filter { states[$0].kind == .terminal || states[$0].kind == .input }
         let canExit = analysis.digraph.reversed().breadthFirst(from: exits)
-        for index in states.indices where analysis.isReachable(index) && canExit[index] == nil {
+        for index in states.indices where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed {
             let name = states[index].name.value
             reporter.report(.noWayOut,
                             "from state '\(name)' no terminal and no input state can be reached: the flow can get stuck here",

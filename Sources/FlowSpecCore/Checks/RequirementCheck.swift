@@ -82,6 +82,8 @@ struct RequirementCheck: MachineCheck {
                             "requirement failed: from '\(from.value)' the flow can stop in '\(graph.name(path.last!.state))' without reaching \(destinations) (\(reason))",
                             at: location, subjects: [from.value] + to.map(\.value),
                             notes: [.init("counterexample: \(WorstCaseTime.describe(path, graph: graph))")])
+        case .undetermined:
+            return
         case .tooComplex:
             reporter.report(.requirementFailed,
                             "requirement could not be verified: too many combinations of retry counts between '\(from.value)' and \(destinations)",

@@ -96,7 +96,7 @@ struct GraphBuilder {
     }
 
     private mutating func addTimeout(_ timeout: Timeout, from source: Int, to edges: inout [Edge]) {
-        let trigger = Edge.Trigger.timeout(timeout.after.value)
+        let trigger = Edge.Trigger.timeout(timeout.after?.value)
         if let target = resolve(timeout.target, as: "timeout target") {
             edges.append(Edge(source: source, target: target, trigger: trigger, isConditional: false,
                               isBounded: timeout.retry != nil, isRetryFallback: false, isInherited: false,

@@ -68,8 +68,8 @@ public struct Edge: Sendable {
         case event(String)
         /// An `always` branch of a choice state.
         case always
-        /// The state's timeout, after the given duration.
-        case timeout(Duration)
+        /// The state's timeout, after the given duration (`nil` if the duration is invalid).
+        case timeout(Duration?)
     }
 
     /// The source state.
@@ -101,7 +101,7 @@ public struct Edge: Sendable {
         switch trigger {
         case .event(let name): base = "on '\(name)'"
         case .always: base = "always"
-        case .timeout(let after): base = "after \(after.specDescription)"
+        case .timeout(let after): base = after.map { "after \($0.specDescription)" } ?? "on timeout"
         }
         return isRetryFallback ? base + " (retries used up)" : base
     }

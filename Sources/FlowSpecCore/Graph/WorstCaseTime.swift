@@ -24,6 +24,8 @@ struct WorstCaseTime {
         case stuck([Step], reason: String)
         /// More configurations than the search will explore.
         case tooComplex
+        /// A duration or retry bound on the way is invalid (and reported elsewhere).
+        case undetermined
     }
 
     let graph: MachineGraph
@@ -47,7 +49,7 @@ struct WorstCaseTime {
         let first: Configuration = [Int32(start)] + [Int32](repeating: 0, count: slots.count)
         var stack: [(config: Configuration, moves: [(Configuration, Step)], next: Int)] = []
 
-        func push(_ config: Configuration, path: [Step]) -> Outcome? {
+        func push(_ config: Configuration, path: () -> [Step]) -> Outcome? {
             let state = Int(config[0])
             if goals.contains(state) || graph.state(state).kind == .input {
                 best[config] = (.zero, nil, nil)
@@ -55,7 +57,9 @@ struct WorstCaseTime {
             }
             switch moves(from: state, config: config, slots: slots) {
             case .failure(let reason):
-                return .stuck(path, reason: reason)
+                return .stuck(path(), reason: reason)
+            case .undetermined:
+                return .undetermined
             case .success(let moves):
                 stack.append((config, moves, 0))
                 onPath.insert(config)
@@ -69,7 +73,7 @@ struct WorstCaseTime {
             return steps
         }
 
-        if let outcome = push(first, path: [Step(state: start, via: nil, after: .zero)]) { return outcome }
+        if let outcome = push(first, path: { [Step(state: start, via: nil, after: .zero)] }) { return outcome }
         while let frame = stack.last {
             if frame.next < frame.moves.count {
                 stack[stack.count - 1].next += 1
@@ -77,7 +81,7 @@ struct WorstCaseTime {
                 if onPath.contains(config) { return .unbounded(currentPath() + [step]) }
                 if best[config] != nil { continue }
                 if best.count + stack.count > maxConfigurations { return .tooComplex }
-                if let outcome = push(config, path: currentPath() + [step]) { return outcome }
+                if let outcome = push(config, path: { currentPath() + [step] }) { return outcome }
                 continue
             }
             stack.removeLast()
@@ -101,6 +105,7 @@ struct WorstCaseTime {
     private enum Moves {
         case success([(Configuration, Step)])
         case failure(String)
+        case undetermined
     }
 
     private func moves(from state: Int, config: Configuration, slots: [SlotKey: Int]) -> Moves {
@@ -116,9 +121,11 @@ struct WorstCaseTime {
                 candidates.append((candidate, candidate.target.value, candidate.retry, .zero, "always"))
             }
         case .task:
-            guard let timeout = model.timeout else { return .failure("it has no timeout, so it can wait forever") }
-            candidates.append((nil, timeout.target.value, timeout.retry, timeout.after.value,
-                               "after \(timeout.after.value.specDescription)"))
+            if model.timeoutLocation != nil, model.timeout?.after == nil { return .undetermined }
+            guard let timeout = model.timeout, let after = timeout.after?.value else {
+                return .failure("it has no timeout, so it can wait forever")
+            }
+            candidates.append((nil, timeout.target.value, timeout.retry, after, "after \(after.specDescription)"))
         }
         var result: [(Configuration, Step)] = []
         for (offset, option) in candidates.enumerated() {
@@ -126,7 +133,8 @@ struct WorstCaseTime {
             var targetName = option.target
             var label = option.label
             if let retry = option.retry, let slot = slots[SlotKey(state: state, offset: offset)] {
-                if Int(config[slot]) < retry.max.value {
+                guard let max = retry.max?.value else { return .undetermined }
+                if Int(config[slot]) < max {
                     next[slot] += 1
                 } else {
                     targetName = retry.then.value

@@ -14,9 +14,9 @@ enum MachineDecoder {
             reader.missing("initial", in: "machine '\(name.value)'", at: name.location, example: "initial: splash")
         }
         if let node = fields["defaults"] { machine.defaultKind = decodeDefaults(node, reader: &reader) }
-        if let node = fields["conditions"] { machine.conditions = reader.declaredNames(node, as: "condition") }
-        if let node = fields["events"] { machine.events = reader.declaredNames(node, as: "event") }
-        if let node = fields["effects"] { machine.effects = reader.declaredNames(node, as: "effect") }
+        if let node = fields["conditions"] { machine.conditions = reader.declaredNames(node, as: "a condition", in: "`conditions`") }
+        if let node = fields["events"] { machine.events = reader.declaredNames(node, as: "a event", in: "`events`") }
+        if let node = fields["effects"] { machine.effects = reader.declaredNames(node, as: "a effect", in: "`effects`") }
         if let node = fields["on"] {
             machine.machineWide = TransitionDecoder.eventTransitions(node, of: "machine-wide `on`", reader: &reader)
         }

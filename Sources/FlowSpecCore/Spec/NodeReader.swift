@@ -124,13 +124,14 @@ struct NodeReader {
         }
     }
 
-    /// Reads a list of names, reporting a name listed twice.
-    mutating func declaredNames(_ id: YAMLDocument.NodeID, as what: String) -> [Located<String>] {
+    /// Reads a list of names (`what` names one item, `list` the whole list), reporting a name
+    /// listed twice.
+    mutating func declaredNames(_ id: YAMLDocument.NodeID, as what: String, in list: String) -> [Located<String>] {
         var seen: [String: SourceLocation] = [:]
         var result: [Located<String>] = []
         for name in names(id, as: what) {
             if let first = seen[name.value] {
-                report(.duplicateKey, "'\(name.value)' is listed twice in \(what)s", at: name.location,
+                report(.duplicateKey, "'\(name.value)' is listed twice in \(list)", at: name.location,
                        subjects: [name.value], notes: [.init("first listed here", at: first)])
                 continue
             }

@@ -14,7 +14,8 @@ enum SectionDecoder {
                 reader.missing("states", in: "sequence '\(name.value)'", at: name.location, example: "states: [a, b, c]")
                 continue
             }
-            let states = reader.declaredNames(statesNode, as: "state of sequence '\(name.value)'")
+            let states = reader.declaredNames(statesNode, as: "a member of sequence '\(name.value)'",
+                                              in: "sequence '\(name.value)'")
             let forwardOnly = fields["forwardOnly"].flatMap { reader.boolean($0, as: "forwardOnly") } ?? false
             result.append(Sequence(name: name, states: states, forwardOnly: forwardOnly))
         }

@@ -74,6 +74,9 @@ public struct State: Sendable {
     public var timeout: Timeout?
     /// Where the `timeout:` key is, if present.
     public var timeoutLocation: SourceLocation?
+    /// Whether the state's body is not a mapping (already reported as `invalid-value`); the
+    /// structural checks say nothing more about such a state.
+    public var isMalformed = false
 
     /// Creates a state with a name and kind.
     public init(name: Located<String>, kind: StateKind) {
@@ -113,8 +116,9 @@ public struct Candidate: Sendable {
 public struct Retry: Sendable {
     /// Where the `retry:` value is written.
     public var location: SourceLocation
-    /// How many times in a row the transition may be taken.
-    public var max: Located<Int>
+    /// How many times in a row the transition may be taken; `nil` when the written value is
+    /// invalid (already reported), so that `then` still counts as a path.
+    public var max: Located<Int>?
     /// Where the transition goes instead the next time.
     public var then: Located<String>
 }
@@ -123,8 +127,9 @@ public struct Retry: Sendable {
 public struct Timeout: Sendable {
     /// Where the timeout's value is written.
     public var location: SourceLocation
-    /// How long the state may be occupied.
-    public var after: Located<Duration>
+    /// How long the state may be occupied; `nil` when the written duration is invalid (already
+    /// reported), so that the timeout still counts as a path.
+    public var after: Located<Duration>?
     /// The state the timeout leads to.
     public var target: Located<String>
     /// Effects to run, in order.

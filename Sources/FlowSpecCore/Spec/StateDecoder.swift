@@ -17,7 +17,10 @@ enum StateDecoder {
         let node = reader.document[body]
         // `name:` with no value is a state with every default.
         if node.kind == .scalar, node.scalarValue == .null { return state }
-        guard let fields = reader.fields(body, of: "state '\(name.value)'", allowed: stateKeys) else { return state }
+        guard let fields = reader.fields(body, of: "state '\(name.value)'", allowed: stateKeys) else {
+            state.isMalformed = true
+            return state
+        }
         if let kind = fields["kind"], let value = reader.choice(kind, as: "kind", among: StateKind.allCases) {
             state.kind = value.value
             state.kindLocation = value.location

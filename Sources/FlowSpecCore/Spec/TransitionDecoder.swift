@@ -57,7 +57,7 @@ enum TransitionDecoder {
         if fields["to"] == nil {
             reader.missing("to", in: "the timeout", at: location, example: "{ after: 10s, to: failed }")
         }
-        guard let after, let target else { return nil }
+        guard let target else { return nil }
         var timeout = Timeout(location: location, after: after, target: target)
         if let effects = fields["effects"] { timeout.effects = reader.names(effects, as: "an effect") }
         if let retry = fields["retry"] { timeout.retry = self.retry(retry, reader: &reader) }
@@ -75,7 +75,7 @@ enum TransitionDecoder {
         if fields["then"] == nil {
             reader.missing("then", in: "the retry", at: location, example: "{ max: 3, then: failed }")
         }
-        guard let max, let then else { return nil }
+        guard let then else { return nil }
         return Retry(location: location, max: max, then: then)
     }
 }

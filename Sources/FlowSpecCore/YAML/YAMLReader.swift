@@ -224,7 +224,10 @@ private struct Builder {
 
     func reportParserError(_ parser: yaml_parser_t, source: [UInt8], sink: inout DiagnosticSink) {
         let mark = parser.problem_mark
-        let location = SourceLocation(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+        // A reader error (bad encoding, a control character) has a byte offset, not a mark.
+        let location = parser.error == YAML_READER_ERROR
+            ? Self.location(ofByte: Int(parser.problem_offset), in: source)
+            : SourceLocation(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
         var message = parser.problem.map { String(cString: $0) } ?? "the YAML could not be read"
         var notes: [Diagnostic.Note] = []
         if let context = parser.context.map({ String(cString: $0) }) {
@@ -232,10 +235,31 @@ private struct Builder {
             notes.append(.init(context, at: SourceLocation(line: Int(contextMark.line) + 1,
                                                            column: Int(contextMark.column) + 1)))
         }
-        if Int(mark.index) < source.count, source[Int(mark.index)] == UInt8(ascii: "\t") {
+        if parser.error != YAML_READER_ERROR, Int(mark.index) < source.count,
+           source[Int(mark.index)] == UInt8(ascii: "\t") {
             message += " (a tab: YAML indents with spaces only)"
         }
         sink.report(.yamlSyntax, message, at: location, notes: notes)
+    }
+
+    /// The line and column (in characters, after a byte-order mark) of a byte offset.
+    static func location(ofByte offset: Int, in source: [UInt8]) -> SourceLocation {
+        var line = 1
+        var column = 1
+        var index = source.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        let end = min(offset, source.count)
+        while index < end {
+            let byte = source[index]
+            if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r")
+                && (index + 1 >= source.count || source[index + 1] != UInt8(ascii: "\n"))) {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 && byte != UInt8(ascii: "\r") {
+                column += 1
+            }
+            index += 1
+        }
+        return SourceLocation(line: line, column: column)
     }
 
     func style(of style: yaml_scalar_style_t) -> YAMLNode.Style {

@@ -1,0 +1,56 @@
+import Testing
+@testable import FlowSpecCore
+
+/// The graph algorithms are iterative and linear: they must handle very long chains and very
+/// large strongly connected groups without overflowing the stack.
+@Suite("Graph algorithms")
+struct GraphAlgorithmTests {
+    func digraph(_ count: Int, _ edges: [(Int, Int)]) -> Digraph {
+        var adjacency = [[Int32]](repeating: [], count: count)
+        for (from, to) in edges { adjacency[from].append(Int32(to)) }
+        var offsets: [Int32] = [0]
+        var targets: [Int32] = []
+        for list in adjacency {
+            targets += list
+            offsets.append(Int32(targets.count))
+        }
+        return Digraph(offsets: offsets, targets: targets)
+    }
+
+    @Test func stronglyConnectedComponents() {
+        // 0 → 1 → 2 → 0, 2 → 3, 3 → 3, 4 alone
+        let graph = digraph(5, [(0, 1), (1, 2), (2, 0), (2, 3), (3, 3)])
+        let components = graph.stronglyConnectedComponents().map { $0.sorted() }.sorted { $0[0] < $1[0] }
+        #expect(components == [[0, 1, 2], [3], [4]])
+        #expect(graph.hasSelfLoop(3))
+        #expect(!graph.hasSelfLoop(4))
+    }
+
+    @Test func componentsRespectTheVertexFilter() {
+        let graph = digraph(3, [(0, 1), (1, 2), (2, 0)])
+        let components = graph.stronglyConnectedComponents { $0 != 1 }
+        #expect(components.map(\.count) == [1, 1])
+    }
+
+    @Test func breadthFirstGivesShortestPaths() {
+        let graph = digraph(5, [(0, 1), (1, 2), (2, 3), (0, 3), (3, 4)])
+        let parents = graph.breadthFirst(from: [0])
+        #expect(Digraph.path(to: 4, parents: parents) == [0, 3, 4])
+        #expect(graph.reversed().breadthFirst(from: [4])[0] != nil)
+    }
+
+    @Test func aThreeHundredThousandStateChainHasNoStackTrouble() {
+        let count = 300_000
+        let graph = digraph(count, (0..<count - 1).map { ($0, $0 + 1) })
+        #expect(graph.stronglyConnectedComponents().count == count)
+        #expect(graph.breadthFirst(from: [0]).allSatisfy { $0 != nil })
+    }
+
+    @Test func aFortyThousandStateCycleIsOneComponent() {
+        let count = 40_000
+        let graph = digraph(count, (0..<count).map { ($0, ($0 + 1) % count) })
+        let components = graph.stronglyConnectedComponents()
+        #expect(components.count == 1)
+        #expect(components.first?.count == count)
+    }
+}
