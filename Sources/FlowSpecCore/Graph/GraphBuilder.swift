@@ -24,8 +24,7 @@ struct GraphBuilder {
         for (index, state) in machine.states.enumerated() {
             var edges: [Edge] = []
             for transition in state.transitions {
-                addCandidates(transition.candidates, from: index, trigger: .event(transition.event.value),
-                              inherited: false, to: &edges)
+                addCandidates(transition.candidates, from: index, trigger: .event(transition.event.value), to: &edges)
             }
             if state.kind == .input || state.kind == .task {
                 let own = Set(state.transitions.map(\.event.value))
@@ -34,7 +33,7 @@ struct GraphBuilder {
                 }
             }
             if let always = state.always {
-                addCandidates(always.value, from: index, trigger: .always, inherited: false, to: &edges)
+                addCandidates(always.value, from: index, trigger: .always, to: &edges)
             }
             if let timeout = state.timeout {
                 addTimeout(timeout, from: index, to: &edges)
@@ -48,46 +47,37 @@ struct GraphBuilder {
     /// Machine-wide targets are resolved (and reported) once, not once per inheriting state.
     private var machineWideTargets: [String: Int?] = [:]
 
+    private mutating func resolveMachineWide(_ name: Located<String>, as role: String) -> Int? {
+        let key = role + "\u{0}" + name.value
+        if let known = machineWideTargets[key] { return known }
+        let target = resolve(name, as: role)
+        machineWideTargets[key] = target
+        return target
+    }
+
     private mutating func addInherited(_ transition: EventTransition, from source: Int, to edges: inout [Edge]) {
+        let trigger = Edge.Trigger.event(transition.event.value)
         for candidate in transition.candidates {
-            let key = candidate.target.value
-            let target: Int?
-            if let known = machineWideTargets[key] {
-                target = known
-            } else {
-                target = resolve(candidate.target, as: "target")
-                machineWideTargets[key] = target
-            }
-            if let target {
-                edges.append(Edge(source: source, target: target, trigger: .event(transition.event.value),
+            if let target = resolveMachineWide(candidate.target, as: "target") {
+                edges.append(Edge(source: source, target: target, trigger: trigger,
                                   isConditional: !candidate.isUnconditional, isBounded: candidate.retry != nil,
                                   isRetryFallback: false, isInherited: true, location: candidate.location))
             }
-            if let retry = candidate.retry {
-                let thenKey = "then:" + retry.then.value
-                let fallback: Int?
-                if let known = machineWideTargets[thenKey] {
-                    fallback = known
-                } else {
-                    fallback = resolve(retry.then, as: "retry's `then`")
-                    machineWideTargets[thenKey] = fallback
-                }
-                if let fallback {
-                    edges.append(Edge(source: source, target: fallback, trigger: .event(transition.event.value),
-                                      isConditional: !candidate.isUnconditional, isBounded: false,
-                                      isRetryFallback: true, isInherited: true, location: retry.location))
-                }
+            if let retry = candidate.retry, let fallback = resolveMachineWide(retry.then, as: "retry's `then`") {
+                edges.append(Edge(source: source, target: fallback, trigger: trigger,
+                                  isConditional: !candidate.isUnconditional, isBounded: false,
+                                  isRetryFallback: true, isInherited: true, location: retry.location))
             }
         }
     }
 
     private mutating func addCandidates(_ candidates: [Candidate], from source: Int, trigger: Edge.Trigger,
-                                        inherited: Bool, to edges: inout [Edge]) {
+                                        to edges: inout [Edge]) {
         for candidate in candidates {
             if let target = resolve(candidate.target, as: "target") {
                 edges.append(Edge(source: source, target: target, trigger: trigger,
                                   isConditional: !candidate.isUnconditional, isBounded: candidate.retry != nil,
-                                  isRetryFallback: false, isInherited: inherited, location: candidate.location))
+                                  isRetryFallback: false, isInherited: false, location: candidate.location))
             }
             if let retry = candidate.retry {
                 addFallback(retry, from: source, trigger: trigger, conditional: !candidate.isUnconditional, to: &edges)
