@@ -28,7 +28,6 @@ enum SARIFRenderer {
     struct Driver: Encodable {
         var name = "flowspec"
         var version = FlowSpecVersion.current
-        var informationUri = "https://github.com/flowspec/flowspec"
         var rules: [RuleDescriptor]
     }
 
