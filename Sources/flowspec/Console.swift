@@ -29,6 +29,17 @@ enum Console {
         }
     }
 
+    /// Writes text to standard error as is.
+    static func errorText(_ text: String) {
+        write(text, to: STDERR_FILENO)
+    }
+
+    /// Whether standard error is a terminal that wants colour.
+    static var wantsColourOnError: Bool {
+        isatty(STDERR_FILENO) == 1 && getenv("NO_COLOR") == nil
+            && (getenv("TERM").map { String(cString: $0) != "dumb" } ?? false)
+    }
+
     /// Whether standard output is a terminal that wants colour (not `NO_COLOR`, not `TERM=dumb`).
     static var wantsColour: Bool {
         isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil

@@ -51,6 +51,8 @@ enum CheckRegistry {
         PartialChoiceCheck(),
         BackwardTransitionCheck(),
         RequirementCheck(),
+        InvalidIdentifierCheck(),
+        IdentifierCollisionCheck(),
     ]
 }
 

@@ -40,7 +40,24 @@ public struct SpecChecker: Sendable {
             sink = reporter.sink
             graphs.append(graph)
         }
+        Self.checkMachineNameCollisions(spec, into: &sink)
         return Result(spec: spec, graphs: graphs, diagnostics: Self.sorted(sink.diagnostics))
+    }
+
+    /// Machines share the top level of the generated code: two may not map to one type name.
+    static func checkMachineNameCollisions(_ spec: Spec, into sink: inout DiagnosticSink) {
+        var seen: [String: Located<String>] = [:]
+        for machine in spec.machines {
+            guard case .success(let name) = SwiftName.make(machine.name.value, scope: .machine) else { continue }
+            if let first = seen[name.bare] {
+                var reporter = MachineReporter(machine: machine.name.value, sink: sink)
+                IdentifierCollisionCheck.report(kind: "machine", machine.name, first: first,
+                                                identifier: name.bare, &reporter)
+                sink = reporter.sink
+            } else {
+                seen[name.bare] = machine.name
+            }
+        }
     }
 
     /// Orders findings by position, then rule, then message, so output is deterministic.

@@ -1,0 +1,26 @@
+/// `identifier-collision`: two names of one kind in a machine (two states, two events, …)
+/// that become the same Swift identifier, such as `sign-in` and `signIn`. Reported at the
+/// later name, with a note at the earlier one. Machines of one file are checked by
+/// ``SpecChecker`` the same way, since they share the top level.
+struct IdentifierCollisionCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        var seen: [String: Located<String>] = [:]
+        for entry in IdentifierNames(analysis.machine).entries {
+            guard case .success(let swiftName) = SwiftName.make(entry.name.value, scope: entry.scope) else { continue }
+            let key = entry.group + "." + swiftName.bare
+            if let first = seen[key], first.value != entry.name.value {
+                Self.report(kind: entry.kind, entry.name, first: first, identifier: swiftName.bare, &reporter)
+            } else if seen[key] == nil {
+                seen[key] = entry.name
+            }
+        }
+    }
+
+    static func report(kind: String, _ name: Located<String>, first: Located<String>, identifier: String,
+                       _ reporter: inout MachineReporter) {
+        reporter.report(.identifierCollision,
+                        "\(kind) names '\(first.value)' and '\(name.value)' both become the Swift identifier '\(identifier)'",
+                        at: name.location, subjects: [first.value, name.value],
+                        notes: [.init("'\(first.value)' is here; rename one of them", at: first.location)])
+    }
+}

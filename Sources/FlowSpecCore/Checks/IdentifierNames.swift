@@ -1,0 +1,36 @@
+/// Every name of a machine that becomes a Swift identifier, with the scope it lands in.
+struct IdentifierNames {
+    /// One named thing of the machine.
+    struct Entry {
+        var kind: String
+        var name: Located<String>
+        var scope: SwiftName.Scope
+        /// Names in the same group must map to different identifiers.
+        var group: String
+    }
+
+    let entries: [Entry]
+
+    init(_ machine: Machine) {
+        var entries: [Entry] = []
+        for state in machine.states {
+            entries.append(Entry(kind: "state", name: state.name, scope: .enumCase, group: "State"))
+        }
+        var events = machine.events ?? []
+        if machine.events == nil {
+            var seen = Set<String>()
+            for use in NameUses(machine)[.event] where seen.insert(use.value).inserted { events.append(use) }
+        }
+        for event in events { entries.append(Entry(kind: "event", name: event, scope: .enumCase, group: "Event")) }
+        for effect in machine.effects ?? [] {
+            entries.append(Entry(kind: "effect", name: effect, scope: .enumCase, group: "Effect"))
+        }
+        for condition in machine.conditions ?? [] {
+            entries.append(Entry(kind: "condition", name: condition, scope: .property, group: "Conditions"))
+        }
+        for sequence in machine.sequences {
+            entries.append(Entry(kind: "sequence", name: sequence.name, scope: .enumCase, group: "Sequence"))
+        }
+        self.entries = entries
+    }
+}

@@ -1,0 +1,19 @@
+/// `invalid-identifier`: a machine, state, event, condition, effect or sequence name that
+/// cannot become a Swift identifier (see ``SwiftName``).
+struct InvalidIdentifierCheck: MachineCheck {
+    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+        let machine = analysis.machine
+        Self.report(kind: "machine", machine.name, scope: .machine, &reporter)
+        for entry in IdentifierNames(machine).entries {
+            Self.report(kind: entry.kind, entry.name, scope: entry.scope, &reporter)
+        }
+    }
+
+    static func report(kind: String, _ name: Located<String>, scope: SwiftName.Scope,
+                       _ reporter: inout MachineReporter) {
+        guard case .failure(let error) = SwiftName.make(name.value, scope: scope) else { return }
+        reporter.report(.invalidIdentifier,
+                        "\(kind) name '\(name.value)' cannot become a Swift identifier: \(error.explanation)",
+                        at: name.location, subjects: [name.value])
+    }
+}

@@ -1,0 +1,44 @@
+/// Writes Swift source line by line with indentation; the generators build declarations
+/// through it rather than from string templates.
+struct SwiftWriter {
+    private(set) var text = ""
+    private var depth = 0
+
+    /// Appends one line at the current indentation (an empty string gives an empty line).
+    mutating func line(_ content: String = "") {
+        if content.isEmpty {
+            text += "\n"
+        } else {
+            text += String(repeating: "    ", count: depth) + content + "\n"
+        }
+    }
+
+    /// Appends `header {`, the body one level deeper, and `}`.
+    mutating func block(_ header: String, _ body: (inout SwiftWriter) -> Void) {
+        line(header + " {")
+        depth += 1
+        body(&self)
+        depth -= 1
+        line("}")
+    }
+
+    /// Appends `switch subject {`, the cases at the same indentation (Swift's convention), and `}`.
+    mutating func switchBlock(_ header: String, _ body: (inout SwiftWriter) -> Void) {
+        line(header + " {")
+        body(&self)
+        line("}")
+    }
+
+    /// Appends a `///` documentation comment, one line per line of `text`, with control
+    /// characters dropped so no spec text can end the comment or become code.
+    mutating func doc(_ text: String?) {
+        guard let text, !text.isEmpty else { return }
+        for part in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            let clean = String(String.UnicodeScalarView(part.unicodeScalars.filter {
+                $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)
+                    && $0 != "\u{2028}" && $0 != "\u{2029}"
+            }))
+            line(clean.isEmpty ? "///" : "/// " + clean)
+        }
+    }
+}

@@ -1,0 +1,137 @@
+/// Emits a machine's private transition functions as `switch` statements: the step an event
+/// leads to in each state, each choice state's `always` branch, and each state's timeout.
+struct TransitionEmitter {
+    let program: FlowProgram
+
+    func emit(into w: inout SwiftWriter) {
+        emitStepTypes(&w)
+        emitEventSteps(&w)
+        emitAlwaysSteps(&w)
+        emitTimeoutSteps(&w)
+    }
+
+    private func state(_ index: Int) -> String { "." + program.states[index].swiftName.code }
+
+    private func emitStepTypes(_ w: inout SwiftWriter) {
+        w.line()
+        w.doc("A bounded `retry`: its counter, how many times in a row, and where it goes after.")
+        w.block("private struct Retry: Swift.Sendable") { w in
+            w.line("let slot: Swift.Int")
+            w.line("let max: Swift.Int")
+            w.line("let fallback: State")
+        }
+        w.line()
+        w.doc("A transition chosen: where it goes, the effects it runs, and its retry bound.")
+        w.block("private struct Step: Swift.Sendable") { w in
+            w.line("let target: State")
+            w.line("let effects: [Effect]")
+            w.line("let retry: Retry?")
+            w.line()
+            w.block("init(_ target: State, effects: [Effect] = [], retry: Retry? = nil)") { w in
+                w.line("self.target = target")
+                w.line("self.effects = effects")
+                w.line("self.retry = retry")
+            }
+        }
+    }
+
+    private func emitEventSteps(_ w: inout SwiftWriter) {
+        w.line()
+        w.doc("The step `event` leads to in `state`, or `nil` if the state ignores it.")
+        w.block("private static func step(_ state: State, on event: Event, _ conditions: Conditions) -> Step?") { w in
+            guard !program.events.isEmpty else {
+                w.line("switch event {}")
+                return
+            }
+            let handled = program.states.indices.flatMap { index in
+                program.states[index].transitions.map { (state: index, event: $0.event, candidates: $0.candidates) }
+            }
+            guard !handled.isEmpty else {
+                w.line("nil")
+                return
+            }
+            w.switchBlock("switch (state, event)") { w in
+                for entry in handled {
+                    w.line("case (\(state(entry.state)), .\(program.events[entry.event].swiftName.code)):")
+                    candidates(entry.candidates, &w)
+                }
+                if handled.count < program.states.count * program.events.count {
+                    w.line("default:")
+                    w.line("    return nil")
+                }
+            }
+        }
+    }
+
+    private func emitAlwaysSteps(_ w: inout SwiftWriter) {
+        w.line()
+        w.doc("The `always` branch a choice state takes at once, or `nil` for other states.")
+        w.block("private static func always(_ state: State, _ conditions: Conditions) -> Step?") { w in
+            let choices = program.states.indices.filter { !program.states[$0].always.isEmpty }
+            guard !choices.isEmpty else {
+                w.line("nil")
+                return
+            }
+            w.switchBlock("switch state") { w in
+                for index in choices {
+                    w.line("case \(state(index)):")
+                    candidates(program.states[index].always, &w)
+                }
+                if choices.count < program.states.count {
+                    w.line("default:")
+                    w.line("    return nil")
+                }
+            }
+        }
+    }
+
+    private func emitTimeoutSteps(_ w: inout SwiftWriter) {
+        w.line()
+        w.doc("The step the state's timeout takes, or `nil` if it has none.")
+        w.block("private static func timeoutStep(_ state: State) -> Step?") { w in
+            let timed = program.states.indices.filter { program.states[$0].timeout != nil }
+            guard !timed.isEmpty else {
+                w.line("nil")
+                return
+            }
+            w.switchBlock("switch state") { w in
+                for index in timed {
+                    w.line("case \(state(index)): \(step(program.states[index].timeout!.candidate))")
+                }
+                if timed.count < program.states.count { w.line("default: nil") }
+            }
+        }
+    }
+
+    /// The candidates in order: conditional ones as `if`, up to the first unconditional one
+    /// (later ones can never be taken, and emitting them would be unreachable code).
+    private func candidates(_ candidates: [FlowProgram.Candidate], _ w: inout SwiftWriter) {
+        for candidate in candidates {
+            if let condition = condition(candidate) {
+                w.line("    if \(condition) { return \(step(candidate)) }")
+            } else {
+                w.line("    return \(step(candidate))")
+                return
+            }
+        }
+        w.line("    return nil")
+    }
+
+    private func condition(_ candidate: FlowProgram.Candidate) -> String? {
+        let terms = candidate.requires.map { "conditions.\(program.conditions[$0].swiftName.code)" }
+            + candidate.forbids.map { "!conditions.\(program.conditions[$0].swiftName.code)" }
+        return terms.isEmpty ? nil : terms.joined(separator: " && ")
+    }
+
+    private func step(_ candidate: FlowProgram.Candidate) -> String {
+        var arguments = [state(candidate.target)]
+        if !candidate.effects.isEmpty {
+            arguments.append("effects: [" + candidate.effects.map { "." + program.effects[$0].swiftName.code }
+                .joined(separator: ", ") + "]")
+        }
+        if let retry = candidate.retry {
+            arguments.append("retry: Retry(slot: \(retry.slot), max: \(retry.max), fallback: \(state(retry.fallback)))")
+        }
+        return "Step(" + arguments.joined(separator: ", ") + ")"
+    }
+}

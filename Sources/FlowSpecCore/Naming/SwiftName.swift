@@ -1,0 +1,113 @@
+/// Turns spec names into Swift identifiers, in one place, so that no spec can make generated
+/// code mean something other than the spec.
+///
+/// A name is made of ASCII letters, digits and `_`, optionally split by the separators `-`,
+/// `.` and space, which are removed with the next letter capitalised (`slide-0` → `slide0`,
+/// `sign-in` → `signIn`). It must not start with a digit. Anything else (quotes, braces,
+/// emoji, other Unicode) is rejected as `invalid-identifier`, never escaped into code.
+/// Swift keywords are written in backticks (`` `default` ``); names that backticks cannot make
+/// ordinary (`self`, `Self`, `Type`, `init`, …) and names the generated types already use
+/// (`allCases`, `rawValue`, …) get a trailing `_`. Two names that end up as the same
+/// identifier in one scope are an `identifier-collision`.
+public struct SwiftName: Sendable, Hashable {
+    /// The identifier as it appears after a `.` or in a declaration (with backticks if needed).
+    public let code: String
+    /// The identifier without backticks, for collision checks and derived names.
+    public let bare: String
+
+    /// Where a name is used in generated code; each scope reserves the members it generates.
+    public enum Scope: Sendable {
+        /// A machine: a top-level type name.
+        case machine
+        /// A case of the generated `State`, `Event`, `Effect` or `Sequence` enums.
+        case enumCase
+        /// A stored property of the generated `Conditions` struct.
+        case property
+    }
+
+    /// Why a name cannot become an identifier, for the finding's message.
+    public enum Problem: Sendable, Equatable {
+        case empty
+        case startsWithDigit
+        case character(Character)
+        case reserved
+    }
+
+    /// The identifier for `name` in `scope`, or why there is none.
+    public static func make(_ name: String, scope: Scope) -> Result<SwiftName, ProblemError> {
+        var bare = ""
+        var capitaliseNext = false
+        for character in name {
+            if character == "-" || character == "." || character == " " {
+                capitaliseNext = !bare.isEmpty
+                continue
+            }
+            guard character.isASCII, character.isLetter || character.isNumber || character == "_" else {
+                return .failure(ProblemError(problem: .character(character)))
+            }
+            bare.append(capitaliseNext ? Character(character.uppercased()) : character)
+            capitaliseNext = false
+        }
+        guard let first = bare.first else { return .failure(ProblemError(problem: .empty)) }
+        if first.isNumber { return .failure(ProblemError(problem: .startsWithDigit)) }
+        if scope == .machine, reservedTypeNames.contains(bare) {
+            return .failure(ProblemError(problem: .reserved))
+        }
+        if suffixed.contains(bare) || (scope == .enumCase && reservedCaseNames.contains(bare))
+            || (scope == .property && reservedPropertyNames.contains(bare)) {
+            bare += "_"
+        }
+        let code = keywords.contains(bare) ? "`\(bare)`" : bare
+        return .success(SwiftName(code: code, bare: bare))
+    }
+
+    /// A problem as an `Error`, for `Result`.
+    public struct ProblemError: Error, Sendable, Equatable {
+        /// The problem.
+        public let problem: Problem
+
+        /// A sentence for findings.
+        public var explanation: String {
+            let rule = "names use ASCII letters, digits and '_', may be split by '-', '.' or spaces, and do not start with a digit"
+            switch problem {
+            case .empty: return "it has no letters or digits; \(rule)"
+            case .startsWithDigit: return "it starts with a digit; \(rule)"
+            case .character(let character):
+                let shown = character.unicodeScalars.map { scalar in
+                    scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7F
+                        ? "'\(Character(scalar))'" : "U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
+                }.joined(separator: " ")
+                return "it contains \(shown); \(rule)"
+            case .reserved: return "the generated code needs this name for the Swift standard library; choose another"
+            }
+        }
+    }
+
+    /// Swift's keywords (declarations, statements, expressions and types, and contextual ones
+    /// that cannot stand as plain identifiers everywhere).
+    static let keywords: Set<String> = [
+        "associatedtype", "borrowing", "class", "consuming", "deinit", "enum", "extension", "fileprivate",
+        "func", "import", "init", "inout", "internal", "let", "nonisolated", "open", "operator", "private",
+        "precedencegroup", "protocol", "public", "rethrows", "static", "struct", "subscript", "typealias",
+        "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for",
+        "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as", "await",
+        "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "_", "async", "each",
+        "some", "any", "package", "macro", "actor", "consume", "copy", "discard", "sending",
+    ]
+
+    /// Names that stay special even in backticks in some positions; they get a `_` suffix.
+    static let suffixed: Set<String> = [
+        "self", "Self", "Type", "Protocol", "init", "deinit", "subscript", "super", "_", "Any",
+    ]
+
+    /// Members the generated enums have besides their cases.
+    static let reservedCaseNames: Set<String> = [
+        "allCases", "rawValue", "hashValue", "hash", "encode", "description", "debugDescription",
+    ]
+
+    /// Members the generated `Conditions` struct has besides its properties.
+    static let reservedPropertyNames: Set<String> = ["hashValue", "hash", "encode", "none"]
+
+    /// Type names the generated code refers to unqualified or as modules.
+    static let reservedTypeNames: Set<String> = ["Swift", "Foundation", "Glibc", "Darwin"]
+}

@@ -1,0 +1,100 @@
+/// The text of one step of a run, as `flowspec simulate` prints it and as the tests' compiled
+/// drivers print it, so the two can be compared line by line:
+///
+///     splashFinished -> slide0 | effects: - | timeout: -
+///     @timeout -> error | effects: showError | timeout: -
+///     retry -> unauthenticated (ignored) | effects: - | timeout: -
+public enum Trace {
+    /// One line: the input, the state after it, whether it was ignored, the effects in order
+    /// and the timeout armed for the new visit.
+    public static func line(input: String, state: String, ignored: Bool, effects: [String],
+                            timeout: (milliseconds: Int64, target: String)?) -> String {
+        let effectText = effects.isEmpty ? "-" : effects.joined(separator: ", ")
+        let timeoutText = timeout.map { "\($0.milliseconds)ms -> \($0.target)" } ?? "-"
+        return "\(input) -> \(state)\(ignored ? " (ignored)" : "") | effects: \(effectText) | timeout: \(timeoutText)"
+    }
+
+    /// The line for the runtime's current state after an input.
+    static func line(input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]) -> String {
+        let armed = runtime.armedTimeout(program).map { ($0.after.wholeMilliseconds, program.states[$0.target].name) }
+        return line(input: input, state: program.states[runtime.state].name, ignored: ignored,
+                    effects: effects.map { program.effects[$0].name }, timeout: armed)
+    }
+}
+
+/// Runs a machine on a list of inputs and returns the trace, for `flowspec simulate`.
+public struct Simulation {
+    /// One input of a run.
+    public enum Step: Sendable, Equatable {
+        /// An event, by name.
+        case event(String)
+        /// Fire the timeout armed for the current visit.
+        case timeout
+        /// Set a condition (true) or clear it (false) for the steps that follow.
+        case condition(String, Bool)
+    }
+
+    /// Why a run could not be done.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, for the user.
+        public let description: String
+    }
+
+    let program: FlowProgram
+
+    /// A simulation of a checked machine.
+    public init(program: FlowProgram) {
+        self.program = program
+    }
+
+    /// Runs `steps` from the start (or from a restored raw value) and returns the trace.
+    /// Conditions set before the first event or timeout apply to the start.
+    public func run(_ steps: [Step], restoring rawValue: String?? = nil) throws(Failure) -> [String] {
+        var conditions = [Bool](repeating: false, count: program.conditions.count)
+        var pending = steps[...]
+        while case .condition(let name, let value)? = pending.first {
+            conditions[try conditionIndex(name)] = value
+            pending = pending.dropFirst()
+        }
+        var (runtime, effects): (FlowRuntime, [Int])
+        var label = "start"
+        if let rawValue {
+            guard program.persist != nil else {
+                throw Failure(description: "machine '\(program.name.name)' has no `persist`, so nothing can be restored")
+            }
+            (runtime, effects) = FlowRuntime.restore(program, rawValue: rawValue, conditions: conditions)
+            label = "restore(\(rawValue ?? "nil"))"
+        } else {
+            (runtime, effects) = FlowRuntime.start(program, conditions: conditions)
+        }
+        var lines = [Trace.line(input: label, runtime: runtime, program: program, ignored: false, effects: effects)]
+        for step in pending {
+            switch step {
+            case .condition(let name, let value):
+                conditions[try conditionIndex(name)] = value
+            case .event(let name):
+                guard let event = program.events.firstIndex(where: { $0.name == name }) else {
+                    let hint = Suggestion.hint(for: name, among: program.events.map(\.name))
+                    throw Failure(description: "machine '\(program.name.name)' has no event '\(name)'\(hint)")
+                }
+                let result = runtime.send(event, program, conditions: conditions)
+                lines.append(Trace.line(input: name, runtime: runtime, program: program,
+                                        ignored: result == nil, effects: result ?? []))
+            case .timeout:
+                let visit = runtime.visit
+                let result = runtime.fireTimeout(visit: visit, program, conditions: conditions)
+                lines.append(Trace.line(input: "@timeout", runtime: runtime, program: program,
+                                        ignored: result == nil, effects: result ?? []))
+            }
+        }
+        return lines
+    }
+
+    private func conditionIndex(_ name: String) throws(Failure) -> Int {
+        guard let index = program.conditions.firstIndex(where: { $0.name == name }) else {
+            let hint = Suggestion.hint(for: name, among: program.conditions.map(\.name))
+            throw Failure(description: "machine '\(program.name.name)' has no condition '\(name)'\(hint)")
+        }
+        return index
+    }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import FlowSpecCore
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension GenerationOptions.AccessLevel: ExpressibleByArgument {}
+
+/// `flowspec gen`: writes the Swift for every machine of a spec.
+struct GenCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gen",
+        abstract: "Generate Swift from a spec (refuses a spec with errors).",
+        discussion: """
+            --output names a file ending in .swift (every machine in one file) or a directory \
+            (one file per machine, named after its type). Files are written atomically and only \
+            when their bytes change. With --check nothing is written: exit 1 if the files on \
+            disk are missing or out of date, 0 if they are current.
+            """
+    )
+
+    @Argument(help: "The spec file.")
+    var spec: String
+
+    @Option(name: .shortAndLong, help: "A .swift file, or a directory for one file per machine.")
+    var output: String
+
+    @Option(help: "Access level of the generated declarations: public or internal.")
+    var accessLevel: GenerationOptions.AccessLevel = .internal
+
+    @Flag(help: "Check that the files on disk are current instead of writing them (a CI drift gate).")
+    var check = false
+
+    func run() throws {
+        let input = try SpecInput(path: spec)
+        let options = GenerationOptions(sourcePath: SpecGeneration.displayPath(spec, workingDirectory: currentDirectory()),
+                                        accessLevel: accessLevel)
+        let singleFile = output.hasSuffix(".swift")
+        let files = singleFile
+            ? [SpecGeneration.singleFile(named: "", input.programs, options: options)]
+            : SpecGeneration.filePerMachine(input.programs, options: options)
+        let paths = files.map { singleFile ? output : join(output, $0.name) }
+        if check {
+            try checkCurrent(files, paths: paths)
+            return
+        }
+        if !singleFile {
+            do { try FileWriter.makeDirectory(output) } catch {
+                Console.error("flowspec: error: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        for (file, path) in zip(files, paths) {
+            do { try FileWriter.write(file.contents, to: path) } catch {
+                Console.error("flowspec: error: \(error)")
+                throw ExitCode(2)
+            }
+        }
+    }
+
+    /// Exit 1, naming each missing or stale file and its first differing line.
+    private func checkCurrent(_ files: [SpecGeneration.File], paths: [String]) throws {
+        var stale = false
+        for (file, path) in zip(files, paths) {
+            guard let existing = FileWriter.existingContents(path) else {
+                Console.error("flowspec: error: \(path) does not exist; run `flowspec gen \(spec) --output \(output)`")
+                stale = true
+                continue
+            }
+            let current = String(decoding: existing, as: UTF8.self)
+            guard current != file.contents else { continue }
+            stale = true
+            Console.error("flowspec: error: \(path) is out of date with \(spec); run `flowspec gen \(spec) --output \(output)`")
+            Console.error(firstDifference(current, file.contents, path: path))
+        }
+        if stale { throw ExitCode(1) }
+    }
+
+    private func firstDifference(_ old: String, _ new: String, path: String) -> String {
+        let oldLines = old.split(separator: "\n", omittingEmptySubsequences: false)
+        let newLines = new.split(separator: "\n", omittingEmptySubsequences: false)
+        for index in 0..<max(oldLines.count, newLines.count) {
+            let a = index < oldLines.count ? String(oldLines[index]) : "<end of file>"
+            let b = index < newLines.count ? String(newLines[index]) : "<end of file>"
+            if a != b { return "\(path):\(index + 1): on disk:   \(a)\n\(path):\(index + 1): generated: \(b)" }
+        }
+        return ""
+    }
+
+    private func join(_ directory: String, _ name: String) -> String {
+        directory.hasSuffix("/") ? directory + name : directory + "/" + name
+    }
+
+    private func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        guard getcwd(&buffer, buffer.count) != nil else { return "" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

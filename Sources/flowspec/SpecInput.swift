@@ -1,0 +1,36 @@
+import ArgumentParser
+import FlowSpecCore
+
+/// Reads and checks one spec for `gen` and `simulate`, printing its findings (text, to
+/// standard error) the way `check` does. Throws exit code 2 if the file cannot be read and
+/// 1 if it has errors.
+struct SpecInput {
+    let source: SourceFile
+    let result: SpecChecker.Result
+    let programs: [FlowProgram]
+
+    init(path: String, policy: SeverityPolicy = SeverityPolicy()) throws {
+        let checker = SpecChecker()
+        let source: SourceFile
+        do {
+            source = try SpecFileReader.read(path, maxSize: checker.limits.maxFileSize)
+        } catch {
+            Console.error("flowspec: error: \(error)")
+            throw ExitCode(2)
+        }
+        let result = checker.check(source)
+        let diagnostics = policy.apply(to: result.diagnostics, spec: result.spec.severity)
+        if !diagnostics.isEmpty {
+            Console.errorText(DiagnosticRenderer.render(diagnostics, files: [source], format: .text,
+                                                        colour: Console.wantsColourOnError))
+        }
+        guard let programs = SpecGeneration.programs(result, diagnostics: diagnostics) else {
+            let errors = diagnostics.filter { $0.severity == .error }.count
+            Console.error("flowspec: error: \(path) has \(errors) error\(errors == 1 ? "" : "s"); nothing was generated")
+            throw ExitCode(1)
+        }
+        self.source = source
+        self.result = result
+        self.programs = programs
+    }
+}
