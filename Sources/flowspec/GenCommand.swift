@@ -46,8 +46,9 @@ struct GenCommand: ParsableCommand {
             try checkCurrent(files, paths: paths)
             return
         }
-        if !singleFile {
-            do { try FileWriter.makeDirectory(output) } catch {
+        let directory = singleFile ? parentDirectory(of: output) : output
+        if !directory.isEmpty {
+            do { try FileWriter.makeDirectory(directory) } catch {
                 Console.error("flowspec: error: \(error)")
                 throw ExitCode(2)
             }
@@ -87,6 +88,11 @@ struct GenCommand: ParsableCommand {
             if a != b { return "\(path):\(index + 1): on disk:   \(a)\n\(path):\(index + 1): generated: \(b)" }
         }
         return ""
+    }
+
+    private func parentDirectory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return String(path[..<slash])
     }
 
     private func join(_ directory: String, _ name: String) -> String {

@@ -21,7 +21,8 @@ struct SimulateCommand: ParsableCommand {
     @Option(help: "The machine to run (may be left out when the spec has one machine).")
     var machine: String?
 
-    @Option(help: "Start by restoring this stored raw value (see `persist`) instead of from `initial`.")
+    @Option(parsing: .unconditional,
+            help: "Start by restoring this stored raw value (see `persist`) instead of from `initial`.")
     var restore: String?
 
     @Argument(parsing: .allUnrecognized, help: "Inputs: events, @timeout, +condition, -condition.")

@@ -35,7 +35,7 @@ struct RuntimeEmitter {
         w.line()
         w.doc("What can happen to a machine: an event, or the timeout of a visit.")
         w.block("\(access)enum Input: Swift.Sendable, Swift.Hashable") { w in
-            w.line("case event(Event)")
+            if !program.events.isEmpty { w.line("case event(Event)") }
             w.line("case timeout(visit: Swift.Int)")
         }
     }
@@ -82,20 +82,25 @@ struct RuntimeEmitter {
             w.line("guard let timeout = timeout(of: state) else { return nil }")
             w.line("return ArmedTimeout(after: timeout.after, target: timeout.to, visit: visit)")
         }
-        w.line()
-        w.doc("Sends an event; returns the effects to carry out, in order. An event the state does not handle changes nothing.")
-        w.line("@discardableResult")
-        w.block("\(access)mutating func send(_ event: Event, conditions: Conditions = Conditions()) -> [Effect]") { w in
-            w.line("guard let step = step(state, on: event, conditions) else { return [] }")
-            w.line("var effects: [Effect] = []")
-            w.line("take(step, conditions, &effects)")
-            w.line("return effects")
-        }
+        emitSend(&w)
         w.line()
         w.doc("Fires the timeout armed for `visit`; a timeout of an earlier visit changes nothing.")
         w.line("@discardableResult")
         w.block("\(access)mutating func fireTimeout(visit: Swift.Int, conditions: Conditions = Conditions()) -> [Effect]") { w in
             w.line("guard visit == self.visit, let step = timeoutStep(state) else { return [] }")
+            w.line("var effects: [Effect] = []")
+            w.line("take(step, conditions, &effects)")
+            w.line("return effects")
+        }
+    }
+
+    private func emitSend(_ w: inout SwiftWriter) {
+        guard !program.events.isEmpty else { return }
+        w.line()
+        w.doc("Sends an event; returns the effects to carry out, in order. An event the state does not handle changes nothing.")
+        w.line("@discardableResult")
+        w.block("\(access)mutating func send(_ event: Event, conditions: Conditions = Conditions()) -> [Effect]") { w in
+            w.line("guard let step = step(state, on: event, conditions) else { return [] }")
             w.line("var effects: [Effect] = []")
             w.line("take(step, conditions, &effects)")
             w.line("return effects")
@@ -147,9 +152,11 @@ struct RuntimeEmitter {
         w.block("\(access)static func reduce(_ machine: Machine, _ input: Input, conditions: Conditions = Conditions()) -> (machine: Machine, effects: [Effect])") { w in
             w.line("var next = machine")
             w.switchBlock("switch input") { w in
-                w.line("case .event(let event):")
-                w.line("    let effects = next.send(event, conditions: conditions)")
-                w.line("    return (next, effects)")
+                if !program.events.isEmpty {
+                    w.line("case .event(let event):")
+                    w.line("    let effects = next.send(event, conditions: conditions)")
+                    w.line("    return (next, effects)")
+                }
                 w.line("case .timeout(let visit):")
                 w.line("    let effects = next.fireTimeout(visit: visit, conditions: conditions)")
                 w.line("    return (next, effects)")

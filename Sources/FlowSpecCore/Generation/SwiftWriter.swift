@@ -32,7 +32,9 @@ struct SwiftWriter {
     /// Appends a `///` documentation comment, one line per line of `text`, with control
     /// characters dropped so no spec text can end the comment or become code.
     mutating func doc(_ text: String?) {
-        guard let text, !text.isEmpty else { return }
+        guard var text else { return }
+        while let last = text.last, last.isWhitespace { text.removeLast() }
+        guard !text.isEmpty else { return }
         for part in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let clean = String(String.UnicodeScalarView(part.unicodeScalars.filter {
                 $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)

@@ -36,13 +36,12 @@ struct TransitionEmitter {
     }
 
     private func emitEventSteps(_ w: inout SwiftWriter) {
+        // A machine without events (`Event` is `Never`) has no event steps at all: code taking
+        // a `Never` would be unreachable.
+        guard !program.events.isEmpty else { return }
         w.line()
         w.doc("The step `event` leads to in `state`, or `nil` if the state ignores it.")
         w.block("private static func step(_ state: State, on event: Event, _ conditions: Conditions) -> Step?") { w in
-            guard !program.events.isEmpty else {
-                w.line("switch event {}")
-                return
-            }
             let handled = program.states.indices.flatMap { index in
                 program.states[index].transitions.map { (state: index, event: $0.event, candidates: $0.candidates) }
             }

@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+@testable import FlowSpecCore
+
+/// The generated Swift for a few specs is compared byte for byte with reviewed golden files in
+/// `Tests/Fixtures/gen/golden`, and each golden file compiles (Swift 6 mode, warnings as
+/// errors). Re-record deliberately with `FLOWSPEC_RECORD_GOLDEN=1 swift test` and review the diff.
+@Suite("Generated Swift golden files")
+struct GeneratedSwiftGoldenTests {
+    struct Case: Sendable, CustomStringConvertible {
+        var spec: String
+        var golden: String
+        var access: GenerationOptions.AccessLevel
+        var description: String { golden }
+    }
+
+    static let cases = [
+        Case(spec: "specs/app.yaml", golden: "Tests/Fixtures/gen/golden/app.swift.txt", access: .internal),
+        Case(spec: "Tests/Fixtures/gen/golden/features.yaml", golden: "Tests/Fixtures/gen/golden/features.swift.txt",
+             access: .public),
+    ]
+
+    static func generate(_ testCase: Case) throws -> String {
+        let file = try Fixtures.source(testCase.spec)
+        let result = SpecChecker().check(file)
+        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics),
+                                    "\(FlowSpecCoreTestsSupport.describe(result))")
+        return SwiftGenerator.file(for: programs, options: GenerationOptions(sourcePath: testCase.spec,
+                                                                            accessLevel: testCase.access))
+    }
+
+    @Test("generated Swift matches the golden file", arguments: cases)
+    func matchesGolden(testCase: Case) throws {
+        let generated = try Self.generate(testCase)
+        let url = Fixtures.packageRoot.appendingPathComponent(testCase.golden)
+        if Fixtures.recording {
+            try generated.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(generated == expected,
+                "\(testCase.golden) differs; re-record with FLOWSPEC_RECORD_GOLDEN=1 and review\n\(GoldenDiff.lines(expected, generated))")
+    }
+
+    @Test("golden Swift compiles warning-free in Swift 6 mode")
+    func goldenFilesCompile() throws {
+        var files: [String: String] = [:]
+        for testCase in Self.cases {
+            // `app.swift.txt` compiles as `app.swift`.
+            let name = URL(fileURLWithPath: testCase.golden).deletingPathExtension().lastPathComponent
+            files[name] = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(testCase.golden), encoding: .utf8)
+        }
+        files["main.swift"] = """
+            var amped = Amped.Machine.restore(from: "syncing").machine
+            print(amped.state, amped.send(.next, conditions: .init(offline: true)), amped.state)
+            print(Poller.Machine.start().machine.state, FirstRun.Machine.start().machine.state)
+            """
+        let program = try SwiftCompiler.compile(files)
+        let run = try SwiftCompiler.run(program.path)
+        #expect(run.stdout == "questionnaire [] default\nwait splash\n")
+    }
+
+    @Test("generation is deterministic")
+    func deterministic() throws {
+        for testCase in Self.cases {
+            #expect(try Self.generate(testCase) == Self.generate(testCase))
+        }
+    }
+}

@@ -1,0 +1,25 @@
+@testable import FlowSpecCore
+
+/// Small wrappers over the generation pipeline for tests.
+enum FlowSpecCoreTestsSupport {
+    static func source(path: String, text: String) -> SourceFile {
+        SourceFile(path: path, text: text)
+    }
+
+    static func check(_ file: SourceFile) -> SpecChecker.Result {
+        SpecChecker().check(file)
+    }
+
+    static func programs(_ result: SpecChecker.Result) -> [FlowProgram]? {
+        SpecGeneration.programs(result, diagnostics: result.diagnostics)
+    }
+
+    static func describe(_ result: SpecChecker.Result) -> String {
+        result.diagnostics.map { "\($0.location): \($0.severity): \($0.message) [\($0.rule.rawValue)]" }
+            .joined(separator: "\n")
+    }
+
+    static func swift(_ programs: [FlowProgram], path: String, access: GenerationOptions.AccessLevel = .internal) -> String {
+        SwiftGenerator.file(for: programs, options: GenerationOptions(sourcePath: path, accessLevel: access))
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Compiles Swift with the real `swiftc` in Swift 6 language mode, warnings as errors, and
+/// runs the program: how the tests prove generated code compiles and behaves.
+enum SwiftCompiler {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    /// `swiftc` from `PATH`.
+    static let swiftc: String? = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":") {
+            let candidate = "\(directory)/swiftc"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+
+    /// Compiles `files` (name → source) into an executable in a fresh temporary directory and
+    /// returns its path; throws with the compiler's output if it fails or warns.
+    static func compile(_ files: [String: String], optimized: Bool = false) throws -> URL {
+        guard let swiftc else { throw Failure(description: "swiftc is not on PATH") }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("flowspec-swiftc-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var arguments = ["-swift-version", "6", "-warnings-as-errors", "-module-name", "Flows"]
+        arguments.append(optimized ? "-O" : "-Onone")
+        for (name, source) in files.sorted(by: { $0.key < $1.key }) {
+            let url = directory.appendingPathComponent(name)
+            try source.write(to: url, atomically: true, encoding: .utf8)
+            arguments.append(url.path)
+        }
+        let executable = directory.appendingPathComponent("program")
+        arguments += ["-o", executable.path]
+        let result = try run(swiftc, arguments)
+        guard result.status == 0, result.stderr.isEmpty else {
+            throw Failure(description: "swiftc failed (\(result.status)):\n\(result.stderr)\(result.stdout)")
+        }
+        return executable
+    }
+
+    /// Runs a program and collects its output.
+    static func run(_ executable: String, _ arguments: [String] = []) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async {
+            errData = err.fileHandleForReading.readDataToEndOfFile()
+            group.leave()
+        }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                   stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Checks a spec's text and generates its Swift (one file, internal), failing on findings
+    /// that are errors.
+    static func generate(_ specText: String, path: String = "spec.yaml") throws -> String {
+        let file = FlowSpecCoreTestsSupport.source(path: path, text: specText)
+        let result = FlowSpecCoreTestsSupport.check(file)
+        guard let programs = FlowSpecCoreTestsSupport.programs(result) else {
+            throw Failure(description: "the spec has errors:\n\(FlowSpecCoreTestsSupport.describe(result))")
+        }
+        return FlowSpecCoreTestsSupport.swift(programs, path: path)
+    }
+}
