@@ -7,6 +7,7 @@ import Darwin
 #endif
 
 extension GenerationOptions.AccessLevel: ExpressibleByArgument {}
+extension GenerationOptions.Shape: ExpressibleByArgument {}
 
 /// `flowspec gen`: writes the Swift for every machine of a spec.
 struct GenCommand: ParsableCommand {
@@ -30,13 +31,16 @@ struct GenCommand: ParsableCommand {
     @Option(help: "Access level of the generated declarations: public or internal.")
     var accessLevel: GenerationOptions.AccessLevel = .internal
 
+    @Option(help: "Code form: auto (switch statements, tables above 128 states or events), switch or table.")
+    var shape: GenerationOptions.Shape = .automatic
+
     @Flag(help: "Check that the files on disk are current instead of writing them (a CI drift gate).")
     var check = false
 
     func run() throws {
         let input = try SpecInput(path: spec)
         let options = GenerationOptions(sourcePath: SpecGeneration.displayPath(spec, workingDirectory: currentDirectory()),
-                                        accessLevel: accessLevel)
+                                        accessLevel: accessLevel, shape: shape)
         let singleFile = output.hasSuffix(".swift")
         let files = singleFile
             ? [SpecGeneration.singleFile(named: "", input.programs, options: options)]

@@ -4,12 +4,16 @@ import Testing
 
 /// The Swift generated from `specs/app.yaml` is compiled by the real compiler (Swift 6 mode,
 /// warnings as errors) together with `Tests/Fixtures/gen/AppFlowsDriver.swift`, which drives
-/// it through each reference flow's rules, and run.
+/// it through each reference flow's rules, and run — in the switch form and in the table form.
 @Suite("Reference flows, generated and run")
 struct ReferenceFlowBehaviourTests {
-    @Test func generatedReducersFollowEveryRuleOfTheReferenceFlows() throws {
+    @Test("generated reducers follow every rule of the reference flows, in both code forms",
+          arguments: [GenerationOptions.Shape.switches, .tables])
+    func generatedReducersFollowEveryRule(shape: GenerationOptions.Shape) throws {
         let spec = try Fixtures.source("specs/app.yaml")
-        let generated = try SwiftCompiler.generate(String(decoding: spec.bytes, as: UTF8.self), path: "specs/app.yaml")
+        let result = SpecChecker().check(spec)
+        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+        let generated = FlowSpecCoreTestsSupport.swift(programs, path: "specs/app.yaml", shape: shape)
         let driver = try String(contentsOf: Fixtures.root.appendingPathComponent("gen/AppFlowsDriver.swift"), encoding: .utf8)
         let program = try SwiftCompiler.compile(["App.swift": generated, "main.swift": driver])
         let run = try SwiftCompiler.run(program.path)

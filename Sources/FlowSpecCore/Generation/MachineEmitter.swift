@@ -7,8 +7,12 @@
 struct MachineEmitter {
     let program: FlowProgram
     let access: String
+    let requestedShape: GenerationOptions.Shape
 
     static let conformances = "Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable"
+
+    var shape: CodeShape { CodeShape.choose(for: program, requestedShape) }
+    var tables: TableEmitter { TableEmitter(program: program, access: access) }
 
     func emit(into w: inout SwiftWriter) {
         w.doc(program.summary ?? "The \(program.name.name) flow.")
@@ -18,18 +22,41 @@ struct MachineEmitter {
             emitNames(program.effects, type: "Effect", what: "The effects \(program.name.name) asks the app to carry out, in order.", &w)
             emitConditions(&w)
             emitKind(&w)
-            emitQueries(&w)
-            emitSequences(&w)
+            emitInitial(&w)
+            if shape == .tables {
+                tables.emitQueries(&w)
+            } else {
+                emitQueries(&w)
+                emitSequences(&w)
+            }
             emitPersistence(&w)
-            TransitionEmitter(program: program).emit(into: &w)
+            let transitions = TransitionEmitter(program: program)
+            transitions.emitStepTypes(&w)
+            if shape == .tables {
+                tables.emitTransitions(&w)
+                tables.emitDecoders(&w)
+            } else {
+                transitions.emitSteps(&w)
+            }
             RuntimeEmitter(program: program, access: access).emit(into: &w)
         }
     }
 
-    private func state(_ index: Int) -> String { "." + program.states[index].swiftName.code }
+    /// An expression for a state: `.name`, or `State(ordinal: n)` in the table form (whose
+    /// large types have no member names).
+    private func state(_ index: Int) -> String {
+        shape == .tables ? "State(ordinal: \(index))" : "." + program.states[index].swiftName.code
+    }
 
     private func emitState(_ w: inout SwiftWriter) {
         let rawType = program.persist?.rawValue == .int ? "Swift.Int" : "Swift.String"
+        if shape == .tables {
+            let names = program.states.map { FlowProgram.Name(name: $0.name, swiftName: $0.swiftName) }
+            tables.emitIndexedType("State", names: names, intRaw: rawType == "Swift.Int",
+                                   doc: "The states of \(program.name.name), in the order the spec lists them.",
+                                   summaries: program.states.map(\.summary), &w)
+            return
+        }
         w.doc("The states of \(program.name.name), in the order the spec lists them.")
         w.block("\(access)enum State: \(rawType), \(Self.conformances)") { w in
             for (index, state) in program.states.enumerated() {
@@ -45,6 +72,10 @@ struct MachineEmitter {
         if names.isEmpty {
             w.doc("\(program.name.name) has no \(type == "Event" ? "events" : "effects").")
             w.line("\(access)typealias \(type) = Swift.Never")
+            return
+        }
+        if shape == .tables {
+            tables.emitIndexedType(type, names: names, intRaw: false, doc: what, &w)
             return
         }
         w.doc(what)
@@ -67,6 +98,18 @@ struct MachineEmitter {
                     w.line("self.\(condition.swiftName.code) = \(condition.swiftName.code)")
                 }
             }
+            if shape == .tables {
+                w.line()
+                w.doc("A condition by its position in the spec's list (for the transition tables).")
+                w.block("fileprivate subscript(condition index: Swift.Int) -> Swift.Bool") { w in
+                    w.switchBlock("switch index") { w in
+                        for (index, condition) in program.conditions.enumerated() {
+                            w.line("case \(index): \(condition.swiftName.code)")
+                        }
+                        w.line("default: false")
+                    }
+                }
+            }
         }
     }
 
@@ -78,10 +121,13 @@ struct MachineEmitter {
         }
     }
 
-    private func emitQueries(_ w: inout SwiftWriter) {
+    private func emitInitial(_ w: inout SwiftWriter) {
         w.line()
         w.doc("The state every cold start begins in.")
         w.line("\(access)static let initial: State = \(state(program.initial))")
+    }
+
+    private func emitQueries(_ w: inout SwiftWriter) {
         w.line()
         w.doc("What the state waits for.")
         w.block("\(access)static func kind(of state: State) -> Kind") { w in
@@ -178,6 +224,13 @@ struct MachineEmitter {
             let resume = persist.resume.sorted { $0.key < $1.key }
             guard !resume.isEmpty else {
                 w.line("state")
+                return
+            }
+            if shape == .tables {
+                w.switchBlock("switch state.ordinal") { w in
+                    for (from, to) in resume { w.line("case \(from): \(self.state(to))") }
+                    w.line("default: state")
+                }
                 return
             }
             w.switchBlock("switch state") { w in

@@ -23,7 +23,7 @@ public enum SwiftGenerator {
     /// The declarations of one machine (without the file header).
     public static func machine(_ program: FlowProgram, options: GenerationOptions) -> String {
         var writer = SwiftWriter()
-        MachineEmitter(program: program, access: options.access).emit(into: &writer)
+        MachineEmitter(program: program, access: options.access, requestedShape: options.shape).emit(into: &writer)
         return writer.text
     }
 

@@ -22,11 +22,31 @@ struct SwiftWriter {
         line("}")
     }
 
+    /// Appends `opening` as written (such as `list.map { item in`), the body one level deeper,
+    /// and `closing`.
+    mutating func nested(_ opening: String, closing: String = "}", _ body: (inout SwiftWriter) -> Void) {
+        line(opening)
+        depth += 1
+        body(&self)
+        depth -= 1
+        line(closing)
+    }
+
     /// Appends `switch subject {`, the cases at the same indentation (Swift's convention), and `}`.
     mutating func switchBlock(_ header: String, _ body: (inout SwiftWriter) -> Void) {
         line(header + " {")
         body(&self)
         line("}")
+    }
+
+    /// Appends a multi-line string literal: `opening` and `"""`, each line one level deeper,
+    /// then `"""` and `closing` at that depth (so the literal's indentation is stripped).
+    mutating func multilineLiteral(_ opening: String, _ lines: [String], _ closing: String) {
+        line(opening + "\"\"\"")
+        depth += 1
+        for content in lines { line(content) }
+        line("\"\"\"" + closing)
+        depth -= 1
     }
 
     /// Appends a `///` documentation comment, one line per line of `text`, with control

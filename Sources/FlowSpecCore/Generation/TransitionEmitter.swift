@@ -3,8 +3,8 @@
 struct TransitionEmitter {
     let program: FlowProgram
 
-    func emit(into w: inout SwiftWriter) {
-        emitStepTypes(&w)
+    /// The transition functions of the switch form.
+    func emitSteps(_ w: inout SwiftWriter) {
         emitEventSteps(&w)
         emitAlwaysSteps(&w)
         emitTimeoutSteps(&w)
@@ -12,7 +12,8 @@ struct TransitionEmitter {
 
     private func state(_ index: Int) -> String { "." + program.states[index].swiftName.code }
 
-    private func emitStepTypes(_ w: inout SwiftWriter) {
+    /// `Retry` and `Step`, shared by both forms.
+    func emitStepTypes(_ w: inout SwiftWriter) {
         w.line()
         w.doc("A bounded `retry`: its counter, how many times in a row, and where it goes after.")
         w.block("private struct Retry: Swift.Sendable") { w in
