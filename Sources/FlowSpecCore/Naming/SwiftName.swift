@@ -102,7 +102,7 @@ public struct SwiftName: Sendable, Hashable {
 
     /// Members the generated enums have besides their cases.
     static let reservedCaseNames: Set<String> = [
-        "allCases", "rawValue", "hashValue", "hash", "encode", "description", "debugDescription",
+        "allCases", "rawValue", "hashValue", "hash", "encode", "description", "debugDescription", "ordinal",
     ]
 
     /// Members the generated `Conditions` struct has besides its properties.
