@@ -16,11 +16,7 @@ struct IdentifierNames {
         for state in machine.states {
             entries.append(Entry(kind: "state", name: state.name, scope: .enumCase, group: "State"))
         }
-        var events = machine.events ?? []
-        if machine.events == nil {
-            var seen = Set<String>()
-            for use in NameUses(machine)[.event] where seen.insert(use.value).inserted { events.append(use) }
-        }
+        let events = machine.events ?? NameUses.derivedEvents(machine)
         for event in events { entries.append(Entry(kind: "event", name: event, scope: .enumCase, group: "Event")) }
         for effect in machine.effects ?? [] {
             entries.append(Entry(kind: "effect", name: effect, scope: .enumCase, group: "Effect"))

@@ -43,4 +43,14 @@ struct NameUses {
 
     /// The uses of one category.
     subscript(category: Category) -> [Located<String>] { uses[category] ?? [] }
+
+    /// The events of a machine without an `events:` list: each used name once, at its first
+    /// use in the file (machine-wide `on` may come before or after `states`).
+    static func derivedEvents(_ machine: Machine) -> [Located<String>] {
+        let uses = NameUses(machine)[.event].enumerated().sorted {
+            ($0.element.location, $0.offset) < ($1.element.location, $1.offset)
+        }.map(\.element)
+        var seen = Set<String>()
+        return uses.filter { seen.insert($0.value).inserted }
+    }
 }

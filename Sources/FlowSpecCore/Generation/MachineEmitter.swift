@@ -104,7 +104,7 @@ struct MachineEmitter {
                 w.block("fileprivate subscript(condition index: Swift.Int) -> Swift.Bool") { w in
                     w.switchBlock("switch index") { w in
                         for (index, condition) in program.conditions.enumerated() {
-                            w.line("case \(index): \(condition.swiftName.code)")
+                            w.line("case \(index): self.\(condition.swiftName.code)")
                         }
                         w.line("default: false")
                     }

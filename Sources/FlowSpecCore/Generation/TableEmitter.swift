@@ -48,12 +48,12 @@ struct TableEmitter {
             w.line()
             w.line("\(access)var description: Swift.String { Swift.String(\(table)[ordinal]) }")
             w.line()
-            w.line("\(access)static var allCases: [\(type)] { (0..<\(names.count)).map(\(type).init(ordinal:)) }")
+            w.line("\(access)static var allCases: [Self] { (0..<\(names.count)).map(Self.init(ordinal:)) }")
             w.line()
             w.block("\(access)init(from decoder: any Swift.Decoder) throws") { w in
                 w.line("let container = try decoder.singleValueContainer()")
                 w.line("let raw = try container.decode(\(rawType).self)")
-                w.block("guard let value = \(type)(rawValue: raw) else") { w in
+                w.block("guard let value = Self(rawValue: raw) else") { w in
                     w.line("throw Swift.DecodingError.dataCorruptedError(in: container, debugDescription: \"no \(type) \\(raw)\")")
                 }
                 w.line("self = value")
@@ -67,7 +67,7 @@ struct TableEmitter {
             w.line()
             for (index, name) in names.enumerated() {
                 w.doc(index < summaries.count ? summaries[index] : nil)
-                w.line("\(access)static var \(name.swiftName.code): \(type) { \(type)(ordinal: \(index)) }")
+                w.line("\(access)static var \(name.swiftName.code): Self { Self(ordinal: \(index)) }")
             }
         }
         w.line()

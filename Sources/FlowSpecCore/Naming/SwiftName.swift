@@ -100,14 +100,26 @@ public struct SwiftName: Sendable, Hashable {
         "self", "Self", "Type", "Protocol", "init", "deinit", "subscript", "super", "_", "Any",
     ]
 
-    /// Members the generated enums have besides their cases.
+    /// Members the generated enums have besides their cases, and names their bodies use
+    /// unqualified: a case `RawValue` stops `RawRepresentable` being synthesised; in the table
+    /// form (index-backed structs) a member `Swift` would hide the module in `Swift.String(…)`,
+    /// and one named like a names table would hide that table.
     static let reservedCaseNames: Set<String> = [
         "allCases", "rawValue", "hashValue", "hash", "encode", "description", "debugDescription", "ordinal",
+        "RawValue", "Swift", "stateNames", "stateNamesIndex", "eventNames", "eventNamesIndex",
+        "effectNames", "effectNamesIndex",
     ]
 
     /// Members the generated `Conditions` struct has besides its properties.
     static let reservedPropertyNames: Set<String> = ["hashValue", "hash", "encode", "none"]
 
-    /// Type names the generated code refers to unqualified or as modules.
-    static let reservedTypeNames: Set<String> = ["Swift", "Foundation", "Glibc", "Darwin"]
+    /// Type names the generated code refers to unqualified or as modules, and the default
+    /// literal types, which the compiler looks up unqualified in the module: a top-level type
+    /// `FloatLiteralType` breaks every `1.5` in the app, and with `IntegerLiteralType` beside
+    /// it the compiler crashes on the generated `Hashable` conformances.
+    static let reservedTypeNames: Set<String> = [
+        "Swift", "Foundation", "Glibc", "Darwin",
+        "IntegerLiteralType", "FloatLiteralType", "BooleanLiteralType", "StringLiteralType",
+        "UnicodeScalarType", "ExtendedGraphemeClusterType",
+    ]
 }

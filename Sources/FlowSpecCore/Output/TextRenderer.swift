@@ -24,11 +24,11 @@ struct TextRenderer {
         let label = paint(diagnostic.severity.rawValue + ":", diagnostic.severity == .error ? "1;31" :
             diagnostic.severity == .warning ? "1;35" : "1;36")
         output += paint("\(diagnostic.file):\(diagnostic.location):", "1") + " \(label) "
-        output += paint(diagnostic.message, "1") + " [\(diagnostic.rule.rawValue)]\n"
+        output += paint(Self.printable(diagnostic.message), "1") + " [\(diagnostic.rule.rawValue)]\n"
         excerpt(diagnostic.file, at: diagnostic.location, into: &output)
         for note in diagnostic.notes {
             let location = note.location ?? diagnostic.location
-            output += paint("\(diagnostic.file):\(location):", "1") + " \(paint("note:", "1;36")) \(note.message)\n"
+            output += paint("\(diagnostic.file):\(location):", "1") + " \(paint("note:", "1;36")) \(Self.printable(note.message))\n"
             if let noteLocation = note.location, noteLocation != diagnostic.location {
                 excerpt(diagnostic.file, at: noteLocation, into: &output)
             }
@@ -51,13 +51,32 @@ struct TextRenderer {
             scalars = window
         }
         var text = ""
-        text.unicodeScalars.append(contentsOf: scalars)
+        text.unicodeScalars.append(contentsOf: scalars.map { $0 == "\t" || !Self.isControl($0) ? $0 : "�" })
         output += text + "\n"
         var caret = ""
         for scalar in scalars.prefix(column) {
             caret.unicodeScalars.append(scalar == "\t" ? "\t" : " ")
         }
         output += caret + paint("^", "1;32") + "\n"
+    }
+
+    /// A message with line breaks and other control characters (which spec names may hold)
+    /// written as escapes, so that no spec can forge a line of output that Xcode or SwiftPM
+    /// would read as a diagnostic, or send escape sequences to a terminal.
+    static func printable(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            if isControl(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 
     private func paint(_ text: String, _ code: String) -> String {

@@ -103,9 +103,7 @@ public enum FlowProgramBuilder {
             if let declared = machine.events {
                 return declared.compactMap { name($0.value, scope: .enumCase) }
             }
-            var seen = Set<String>()
-            return NameUses(machine)[.event].filter { seen.insert($0.value).inserted }
-                .compactMap { name($0.value, scope: .enumCase) }
+            return NameUses.derivedEvents(machine).compactMap { name($0.value, scope: .enumCase) }
         }
 
         func name(_ text: String, scope: SwiftName.Scope) -> FlowProgram.Name? {
