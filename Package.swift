@@ -7,6 +7,8 @@ let package = Package(
     products: [
         .executable(name: "flowspec", targets: ["flowspec"]),
         .library(name: "FlowSpecCore", targets: ["FlowSpecCore"]),
+        .plugin(name: "FlowSpecGenerate", targets: ["FlowSpecGenerate"]),
+        .plugin(name: "FlowSpecCheck", targets: ["FlowSpecCheck"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -30,6 +32,20 @@ let package = Package(
                 "FlowSpecCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Build plugin: `*.flowspec.yaml` specs in a target become Swift at build time.
+        .plugin(
+            name: "FlowSpecGenerate",
+            capability: .buildTool(),
+            dependencies: ["flowspec"]
+        ),
+        // Command plugin: `swift package flowspec-check` checks every spec of the package.
+        .plugin(
+            name: "FlowSpecCheck",
+            capability: .command(
+                intent: .custom(verb: "flowspec-check", description: "Check every *.flowspec.yaml spec in the package.")
+            ),
+            dependencies: ["flowspec"]
         ),
         .testTarget(
             name: "FlowSpecCoreTests",

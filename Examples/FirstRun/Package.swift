@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The first-run experience: splash, three slides, the "Start Free Demo" CTA. The spec
+// `Sources/FirstRun/FirstRun.flowspec.yaml` becomes Swift at build time through flowspec's
+// build plugin.
+let package = Package(
+    name: "FirstRun",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "flowspec", path: "../.."),
+    ],
+    targets: [
+        .target(
+            name: "FirstRun",
+            plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
+        ),
+        .testTarget(name: "FirstRunTests", dependencies: ["FirstRun"]),
+    ]
+)

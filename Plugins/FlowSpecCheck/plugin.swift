@@ -1,0 +1,42 @@
+import Foundation
+import PackagePlugin
+
+/// `swift package flowspec-check`: checks every `*.flowspec.yaml` spec of the package's
+/// targets (or of the targets named with `--target`) with `flowspec check`, for CI and for
+/// people who never open a terminal tool. Other arguments are passed to `flowspec check`
+/// (for example `--format github` or `--warnings-as-errors`). Fails when any finding is an error.
+@main
+struct FlowSpecCheck: CommandPlugin {
+    func performCommand(context: PluginContext, arguments: [String]) async throws {
+        var extractor = ArgumentExtractor(arguments)
+        let targetNames = extractor.extractOption(named: "target")
+        let targets = try targetNames.isEmpty ? context.package.targets : context.package.targets(named: targetNames)
+        var specs: [String] = []
+        for case let target as SourceModuleTarget in targets {
+            specs += target.sourceFiles.map(\.url).filter(Self.isSpec).map(\.path)
+        }
+        specs.sort()
+        guard !specs.isEmpty else {
+            Diagnostics.remark("flowspec-check: no *.flowspec.yaml specs in \(targetNames.isEmpty ? "the package" : targetNames.joined(separator: ", "))")
+            return
+        }
+        let process = Process()
+        process.executableURL = try context.tool(named: "flowspec").url
+        process.arguments = ["check"] + extractor.remainingArguments + specs
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            Diagnostics.error("flowspec-check: flowspec check exited with status \(process.terminationStatus)")
+            throw CheckFailed(status: process.terminationStatus)
+        }
+    }
+
+    static func isSpec(_ url: URL) -> Bool {
+        url.lastPathComponent.hasSuffix(".flowspec.yaml") || url.lastPathComponent.hasSuffix(".flowspec.yml")
+    }
+}
+
+struct CheckFailed: Error, CustomStringConvertible {
+    let status: Int32
+    var description: String { "flowspec check failed (exit status \(status))" }
+}

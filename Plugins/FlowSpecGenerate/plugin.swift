@@ -1,0 +1,55 @@
+import Foundation
+import PackagePlugin
+
+/// Generates Swift from every `*.flowspec.yaml` spec in a target, at build time.
+///
+/// Each spec becomes one Swift file (named after the spec) in the plugin's work directory,
+/// compiled into the target. `flowspec gen` checks the spec first: its findings appear as
+/// build diagnostics at the spec's file, line and column, and an error fails the build. The
+/// command declares the spec as its input and the Swift file as its output, so an unchanged
+/// spec regenerates nothing on the next build.
+@main
+struct FlowSpecGenerate: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
+        guard let target = target as? SourceModuleTarget else { return [] }
+        let tool = try context.tool(named: "flowspec")
+        return specs(in: target.sourceFiles).map { spec in
+            command(for: spec, tool: tool.url, workDirectory: context.pluginWorkDirectoryURL)
+        }
+    }
+}
+
+/// The spec files among a target's files: `*.flowspec.yaml` or `*.flowspec.yml`, in path order.
+func specs(in files: FileList) -> [URL] {
+    files.map(\.url).filter { isSpec($0) }.sorted { $0.path < $1.path }
+}
+
+func isSpec(_ url: URL) -> Bool {
+    url.lastPathComponent.hasSuffix(".flowspec.yaml") || url.lastPathComponent.hasSuffix(".flowspec.yml")
+}
+
+/// `flowspec gen SPEC --output WORK/NAME.swift`, with its input and output declared.
+func command(for spec: URL, tool: URL, workDirectory: URL) -> Command {
+    let name = spec.lastPathComponent.replacingOccurrences(of: ".flowspec.yaml", with: "")
+        .replacingOccurrences(of: ".flowspec.yml", with: "")
+    let output = workDirectory.appendingPathComponent("\(name).swift")
+    return .buildCommand(
+        displayName: "flowspec: generating \(name).swift from \(spec.lastPathComponent)",
+        executable: tool,
+        arguments: ["gen", spec.path, "--output", output.path],
+        inputFiles: [spec],
+        outputFiles: [output])
+}
+
+#if canImport(XcodeProjectPlugin)
+import XcodeProjectPlugin
+
+extension FlowSpecGenerate: XcodeBuildToolPlugin {
+    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+        let tool = try context.tool(named: "flowspec")
+        return specs(in: target.inputFiles).map { spec in
+            command(for: spec, tool: tool.url, workDirectory: context.pluginWorkDirectoryURL)
+        }
+    }
+}
+#endif
