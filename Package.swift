@@ -47,13 +47,18 @@ let package = Package(
             ),
             dependencies: ["flowspec"]
         ),
+        // Helpers the test targets share (running processes).
+        .target(
+            name: "FlowSpecTestSupport",
+            path: "Tests/Support"
+        ),
         .testTarget(
             name: "FlowSpecCoreTests",
-            dependencies: ["FlowSpecCore"]
+            dependencies: ["FlowSpecCore", "FlowSpecTestSupport"]
         ),
         .testTarget(
             name: "FlowSpecCLITests",
-            dependencies: ["flowspec"]
+            dependencies: ["flowspec", "FlowSpecTestSupport"]
         ),
     ]
 )

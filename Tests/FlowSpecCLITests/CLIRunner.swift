@@ -1,4 +1,5 @@
 import Foundation
+import FlowSpecTestSupport
 
 /// Runs the built `flowspec` executable as a process from the package root.
 enum CLI {
@@ -27,31 +28,8 @@ enum CLI {
     /// Runs `flowspec` with arguments, in `directory` (the package root by default).
     static func run(_ arguments: [String], in directory: URL = packageRoot,
                     environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var env = ProcessInfo.processInfo.environment
-        env.merge(environment) { $1 }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        // Read both pipes to the end before waiting, so a large output cannot block the child.
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus,
-                      stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+        let result = try ProcessRunner.run(executable, arguments, in: directory, environment: environment)
+        return Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Writes a spec into a fresh temporary directory and returns the directory.

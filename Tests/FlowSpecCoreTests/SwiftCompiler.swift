@@ -1,4 +1,5 @@
 import Foundation
+import FlowSpecTestSupport
 
 /// Compiles Swift with the real `swiftc` in Swift 6 language mode, warnings as errors, and
 /// runs the program: how the tests prove generated code compiles and behaves.
@@ -48,25 +49,8 @@ enum SwiftCompiler {
 
     /// Runs a program and collects its output.
     static func run(_ executable: String, _ arguments: [String] = []) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+        let result = try ProcessRunner.run(URL(fileURLWithPath: executable), arguments)
+        return Run(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Checks a spec's text and generates its Swift (one file, internal), failing on findings

@@ -137,11 +137,7 @@ struct MachineEmitter {
                 }
             }
         }
-        w.line()
-        w.doc("Whether the flow has ended in the state (a terminal state ignores every event).")
-        w.block("\(access)static func isTerminal(_ state: State) -> Swift.Bool") { w in
-            w.line("kind(of: state) == .terminal")
-        }
+        MachineEmitter.emitIsTerminal(access: access, &w)
         w.line()
         w.doc("How long the state may be occupied, and where its timeout leads.")
         w.block("\(access)static func timeout(of state: State) -> (after: Swift.Duration, to: State)?") { w in
@@ -237,6 +233,15 @@ struct MachineEmitter {
                 for (from, to) in resume { w.line("case \(self.state(from)): \(self.state(to))") }
                 if resume.count < program.states.count { w.line("default: state") }
             }
+        }
+    }
+
+    /// `isTerminal(_:)`, the same in both forms.
+    static func emitIsTerminal(access: String, _ w: inout SwiftWriter) {
+        w.line()
+        w.doc("Whether the flow has ended in the state (a terminal state ignores every event).")
+        w.block("\(access)static func isTerminal(_ state: State) -> Swift.Bool") { w in
+            w.line("kind(of: state) == .terminal")
         }
     }
 

@@ -90,11 +90,7 @@ struct TableEmitter {
                 w.line("default: .terminal")
             }
         }
-        w.line()
-        w.doc("Whether the flow has ended in the state (a terminal state ignores every event).")
-        w.block("\(access)static func isTerminal(_ state: State) -> Swift.Bool") { w in
-            w.line("kind(of: state) == .terminal")
-        }
+        MachineEmitter.emitIsTerminal(access: access, &w)
         w.line()
         w.doc("How long the state may be occupied, and where its timeout leads.")
         w.block("\(access)static func timeout(of state: State) -> (after: Swift.Duration, to: State)?") { w in

@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Onboarding that survives backgrounding: four steps, restored from `UserDefaults` before the
+// first screen, then the app proper. The spec `Sources/Amped/Amped.flowspec.yaml` becomes
+// Swift at build time through flowspec's build plugin.
+let package = Package(
+    name: "Amped",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "flowspec", path: "../.."),
+    ],
+    targets: [
+        .target(
+            name: "Amped",
+            plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
+        ),
+        .testTarget(name: "AmpedTests", dependencies: ["Amped"]),
+    ]
+)

@@ -1,0 +1,20 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// The six-chapter story progression with a checkpoint. The spec
+// `Sources/Chapters/Chapters.flowspec.yaml` becomes Swift at build time through flowspec's
+// build plugin; the checkpoint lives in an injectable `UserDefaults`.
+let package = Package(
+    name: "Chapters",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(name: "flowspec", path: "../.."),
+    ],
+    targets: [
+        .target(
+            name: "Chapters",
+            plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
+        ),
+        .testTarget(name: "ChaptersTests", dependencies: ["Chapters"]),
+    ]
+)
