@@ -15,8 +15,8 @@ enum MachineDecoder {
         }
         if let node = fields["defaults"] { machine.defaultKind = decodeDefaults(node, reader: &reader) }
         if let node = fields["conditions"] { machine.conditions = reader.declaredNames(node, as: "a condition", in: "`conditions`") }
-        if let node = fields["events"] { machine.events = reader.declaredNames(node, as: "a event", in: "`events`") }
-        if let node = fields["effects"] { machine.effects = reader.declaredNames(node, as: "a effect", in: "`effects`") }
+        if let node = fields["events"] { machine.events = reader.declaredNames(node, as: "an event", in: "`events`") }
+        if let node = fields["effects"] { machine.effects = reader.declaredNames(node, as: "an effect", in: "`effects`") }
         if let node = fields["on"] {
             machine.machineWide = TransitionDecoder.eventTransitions(node, of: "machine-wide `on`", reader: &reader)
         }

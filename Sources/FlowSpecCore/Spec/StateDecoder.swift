@@ -38,6 +38,12 @@ enum StateDecoder {
             state.timeoutLocation = fields.key("timeout")?.location
             state.timeout = TransitionDecoder.timeout(timeout, reader: &reader)
         }
+        if state.kind == .input || state.kind == .task, let always = state.always {
+            reader.report(.invalidValue,
+                          "\(state.kind.rawValue) state '\(name.value)' cannot have `always`: only a choice state leaves at once",
+                          at: always.location, subjects: [name.value],
+                          notes: [.init("give it `kind: choice` (and no `on` or `timeout`), or use `on` or `timeout` transitions")])
+        }
         if state.kind == .choice, let on = state.onLocation {
             reader.report(.invalidValue,
                           "choice state '\(name.value)' leaves at once through `always`; it cannot wait for events in `on`",
