@@ -11,6 +11,6 @@ struct FlowSpecCommand: ParsableCommand {
             do its job (a file that cannot be read, a bad command line).
             """,
         version: FlowSpecVersion.current,
-        subcommands: [CheckCommand.self, GenCommand.self, SimulateCommand.self, RulesCommand.self]
+        subcommands: [CheckCommand.self, GenCommand.self, SimulateCommand.self, GraphCommand.self, RulesCommand.self]
     )
 }

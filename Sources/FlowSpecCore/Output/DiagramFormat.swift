@@ -1,0 +1,15 @@
+/// The diagram languages `flowspec graph` can write.
+public enum DiagramFormat: String, Sendable, CaseIterable {
+    /// A Mermaid state diagram (GitHub renders it in ```` ```mermaid ```` blocks).
+    case mermaid
+    /// A Graphviz `digraph` (`dot -Tsvg`).
+    case dot
+
+    /// Draws one machine's diagram in this format.
+    public func render(_ diagram: FlowDiagram) -> String {
+        switch self {
+        case .mermaid: MermaidRenderer.render(diagram)
+        case .dot: DOTRenderer.render(diagram)
+        }
+    }
+}

@@ -1,0 +1,210 @@
+/// A picture of one machine, independent of the diagram format: its states as nodes, its
+/// transitions as labelled edges, and the states the checker found fault with.
+///
+/// It is built from a ``MachineGraph`` (not a ``FlowProgram``), so a machine with errors can be
+/// drawn too: a transition whose target is not a state is left out.
+///
+/// **Machine-wide transitions** are drawn once, grouped: from one extra node, "any input or
+/// task state", to their target, instead of once from every state that inherits them. When
+/// some input or task states handle the event themselves (and so do not inherit it), the edge
+/// names them: `forceReset (except authLoading)`. A machine-wide event no state inherits is
+/// not drawn.
+///
+/// **Retries** give two edges: the bounded transition, labelled `(retry ×3)`, and its `then`,
+/// labelled `(after 3 retries)` with the same trigger, conditions and effects.
+public struct FlowDiagram: Sendable {
+    /// One end of an edge.
+    public enum Endpoint: Sendable, Hashable {
+        /// A state, by index in the machine.
+        case state(Int)
+        /// The node that stands for every state inheriting a machine-wide transition.
+        case machineWide
+    }
+
+    /// A state.
+    public struct Node: Sendable {
+        /// The state's name as written in the spec.
+        public var name: String
+        /// The state's kind.
+        public var kind: StateKind
+        /// The rules among ``FlowDiagram/highlightedRules`` whose findings name this state,
+        /// in rule order (empty unless the diagram was built with findings).
+        public var findings: [Rule]
+    }
+
+    /// A transition.
+    public struct Edge: Sendable {
+        /// Where it leaves from.
+        public var source: Endpoint
+        /// The state it leads to.
+        public var target: Int
+        /// What it says.
+        public var label: TransitionLabel
+        /// Whether it is a retry's `then`, taken once the bound is used up.
+        public var isRetryFallback: Bool
+        /// Whether it is part of an `infinite-loop` finding (both ends in the loop's group, and
+        /// not bounded by a retry).
+        public var isInLoop: Bool
+    }
+
+    /// The findings that mark states when highlighting.
+    public static let highlightedRules: [Rule] = [.unreachableState, .infiniteLoop, .deadEnd, .noWayOut]
+
+    /// The machine's name.
+    public var machine: String
+    /// The states, in source order (node `i` is state `i`).
+    public var nodes: [Node]
+    /// The initial state, if `initial` names a state.
+    public var initial: Int?
+    /// Every edge: each state's own transitions in source order (events, `always`, timeout),
+    /// then the machine-wide ones.
+    public var edges: [Edge]
+
+    /// Whether any edge leaves from the machine-wide node.
+    public var hasMachineWideNode: Bool {
+        edges.contains { $0.source == .machineWide }
+    }
+
+    /// Whether any state is marked by a finding.
+    public var hasFindings: Bool {
+        nodes.contains { !$0.findings.isEmpty }
+    }
+
+    /// Builds the diagram of a machine. Pass the file's findings (after severity settings) to
+    /// mark the states that ``highlightedRules`` findings of this machine name; pass none for a
+    /// plain picture.
+    public init(graph: MachineGraph, findings: [Diagnostic] = []) {
+        let marks = FindingMarks(graph: graph, diagnostics: findings)
+        machine = graph.machine.name.value
+        nodes = graph.machine.states.enumerated().map { index, state in
+            Node(name: state.name.value, kind: state.kind, findings: marks.rules[index])
+        }
+        initial = graph.initial
+        var collector = EdgeCollector(graph: graph, loopGroup: marks.loopGroup)
+        edges = collector.collect()
+    }
+}
+
+/// Which states the highlighted findings of one machine name, and which loop group each state
+/// belongs to.
+struct FindingMarks {
+    /// Per state, the rules that name it, in rule order.
+    var rules: [[Rule]]
+    /// Per state, the index of the `infinite-loop` finding whose group holds it.
+    var loopGroup: [Int?]
+
+    init(graph: MachineGraph, diagnostics: [Diagnostic]) {
+        rules = Array(repeating: [], count: graph.stateCount)
+        loopGroup = Array(repeating: nil, count: graph.stateCount)
+        let machine = graph.machine.name.value
+        let relevant = diagnostics.filter { $0.machine == machine && FlowDiagram.highlightedRules.contains($0.rule) }
+        for (number, diagnostic) in relevant.enumerated() {
+            for subject in diagnostic.subjects {
+                guard let state = graph.stateIndex[subject] else { continue }
+                mark(state, diagnostic.rule, loop: number)
+            }
+        }
+    }
+
+    private mutating func mark(_ state: Int, _ rule: Rule, loop: Int) {
+        if !rules[state].contains(rule) {
+            rules[state].append(rule)
+            rules[state].sort()
+        }
+        if rule == .infiniteLoop { loopGroup[state] = loop }
+    }
+}
+
+/// Walks a machine's transitions in source order and turns each into the edges it draws.
+struct EdgeCollector {
+    let graph: MachineGraph
+    let loopGroup: [Int?]
+    private var edges: [FlowDiagram.Edge] = []
+
+    init(graph: MachineGraph, loopGroup: [Int?]) {
+        self.graph = graph
+        self.loopGroup = loopGroup
+    }
+
+    mutating func collect() -> [FlowDiagram.Edge] {
+        edges = []
+        for (index, state) in graph.machine.states.enumerated() {
+            collectOwn(state, from: .state(index))
+        }
+        collectMachineWide()
+        return edges
+    }
+
+    private mutating func collectOwn(_ state: State, from source: FlowDiagram.Endpoint) {
+        for transition in state.transitions {
+            add(transition.candidates, from: source, trigger: .event(transition.event.value))
+        }
+        if let always = state.always {
+            add(always.value, from: source, trigger: .always)
+        }
+        if let timeout = state.timeout {
+            let label = TransitionLabel(trigger: .timeout(timeout.after?.value),
+                                        effects: timeout.effects.map(\.value))
+            add(label, from: source, target: timeout.target.value, retry: timeout.retry)
+        }
+    }
+
+    /// One grouped edge set per machine-wide event that at least one state inherits.
+    private mutating func collectMachineWide() {
+        let waiting = graph.machine.states.filter { $0.kind == .input || $0.kind == .task }
+        for transition in graph.machine.machineWide {
+            let event = transition.event.value
+            let handling = waiting.filter { $0.transitions.contains { $0.event.value == event } }
+            guard handling.count < waiting.count else { continue }
+            add(transition.candidates, from: .machineWide, trigger: .event(event),
+                exceptions: handling.map(\.name.value))
+        }
+    }
+
+    private mutating func add(_ candidates: [Candidate], from source: FlowDiagram.Endpoint,
+                              trigger: TransitionLabel.Trigger, exceptions: [String] = []) {
+        for (position, candidate) in candidates.enumerated() {
+            let label = TransitionLabel(trigger: trigger, condition: candidate.condition?.value,
+                                        unlessCondition: candidate.unlessCondition?.value,
+                                        isLaterCandidate: position > 0, effects: candidate.effects.map(\.value),
+                                        exceptions: exceptions)
+            add(label, from: source, target: candidate.target.value, retry: candidate.retry)
+        }
+    }
+
+    /// The transition's edge and, with a retry, its `then` edge; targets that are not states
+    /// draw nothing.
+    private mutating func add(_ label: TransitionLabel, from source: FlowDiagram.Endpoint,
+                              target: String, retry: Retry?) {
+        let max = retry.map { $0.max?.value }
+        if let target = graph.stateIndex[target] {
+            var bounded = label
+            bounded.retry = max.map { .bounded(max: $0) }
+            append(bounded, from: source, to: target, fallback: false)
+        }
+        if let retry, let fallback = graph.stateIndex[retry.then.value] {
+            var exhausted = label
+            exhausted.retry = .exhausted(max: retry.max?.value)
+            append(exhausted, from: source, to: fallback, fallback: true)
+        }
+    }
+
+    private mutating func append(_ label: TransitionLabel, from source: FlowDiagram.Endpoint, to target: Int,
+                                 fallback: Bool) {
+        edges.append(FlowDiagram.Edge(source: source, target: target, label: label, isRetryFallback: fallback,
+                                      isInLoop: inLoop(source, target, bounded: label.retry?.isBounded ?? false)))
+    }
+
+    private func inLoop(_ source: FlowDiagram.Endpoint, _ target: Int, bounded: Bool) -> Bool {
+        guard !bounded, case .state(let from) = source, let group = loopGroup[from] else { return false }
+        return loopGroup[target] == group
+    }
+}
+
+extension TransitionLabel.RetryRole {
+    /// Whether this is the bounded transition (not its `then`).
+    var isBounded: Bool {
+        if case .bounded = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,161 @@
+/// Draws a ``FlowDiagram`` as a Mermaid state diagram (`stateDiagram-v2`), which GitHub renders
+/// in ```` ```mermaid ```` blocks.
+///
+/// - The machine's name is the diagram's title (front matter); the initial state has an entry
+///   arrow from `[*]`, and every terminal state an arrow to `[*]`.
+/// - States are `s0`, `s1`, … in source order, named in quoted labels; kinds are styled with
+///   classes: `task` (blue), `choice` (amber), `terminal` (grey, thick border); `input` states
+///   keep Mermaid's plain look. The grouped machine-wide node is `wide` (dashed).
+/// - Highlighted states get the `finding` class (red, dashed) and their rule ids as a second
+///   line. (Mermaid state diagrams cannot style single transitions; DOT output also marks the
+///   edges of a loop.)
+/// - Spec names are escaped with Mermaid's `#code;` entities, so that any name gives a valid
+///   diagram: only letters, digits, spaces, `_`, `-` and `.` are written as they are.
+public enum MermaidRenderer {
+    /// The diagram's text, ending with a line break.
+    public static func render(_ diagram: FlowDiagram) -> String {
+        var lines = ["---", "title: \(yamlQuoted(diagram.machine))", "---", "stateDiagram-v2"]
+        lines += stateLines(diagram)
+        lines += edgeLines(diagram)
+        lines += classLines(diagram)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The node id of a diagram endpoint.
+    static func id(_ endpoint: FlowDiagram.Endpoint) -> String {
+        switch endpoint {
+        case .state(let index): "s\(index)"
+        case .machineWide: "wide"
+        }
+    }
+
+    private static func stateLines(_ diagram: FlowDiagram) -> [String] {
+        var lines: [String] = []
+        for (index, node) in diagram.nodes.enumerated() {
+            let id = id(.state(index))
+            lines.append("    state \"\(escape(node.name))\" as \(id)")
+            if !node.findings.isEmpty {
+                lines.append("    \(id) : \(node.findings.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        if diagram.hasMachineWideNode {
+            lines.append("    state \"any input or task state\" as \(id(.machineWide))")
+        }
+        return lines
+    }
+
+    private static func edgeLines(_ diagram: FlowDiagram) -> [String] {
+        var lines: [String] = []
+        if let initial = diagram.initial {
+            lines.append("    [*] --> \(id(.state(initial)))")
+        }
+        for edge in diagram.edges {
+            let label = edge.label.text(escapingNames: escape)
+            lines.append("    \(id(edge.source)) --> \(id(.state(edge.target))) : \(label)")
+        }
+        for (index, node) in diagram.nodes.enumerated() where node.kind == .terminal {
+            lines.append("    \(id(.state(index))) --> [*]")
+        }
+        return lines
+    }
+
+    /// `classDef` and `class` lines for the styles in use: kinds first, findings last (so
+    /// that their colours win).
+    private static func classLines(_ diagram: FlowDiagram) -> [String] {
+        var groups: [(name: String, style: String, ids: [String])] = []
+        for (kind, style) in kindStyles {
+            let ids = diagram.nodes.indices.filter { diagram.nodes[$0].kind == kind }.map { id(.state($0)) }
+            groups.append((kind.rawValue, style, ids))
+        }
+        groups.append(("machineWide", machineWideStyle, diagram.hasMachineWideNode ? [id(.machineWide)] : []))
+        let marked = diagram.nodes.indices.filter { !diagram.nodes[$0].findings.isEmpty }.map { id(.state($0)) }
+        groups.append(("finding", findingStyle, marked))
+        var lines: [String] = []
+        for group in groups where !group.ids.isEmpty {
+            lines.append("    classDef \(group.name) \(group.style)")
+            lines.append("    class \(group.ids.joined(separator: ",")) \(group.name)")
+        }
+        return lines
+    }
+
+    static let kindStyles: [(StateKind, String)] = [
+        (.task, "fill:#dbeafe,stroke:#1d4ed8"),
+        (.choice, "fill:#fef3c7,stroke:#b45309"),
+        (.terminal, "fill:#e5e7eb,stroke:#111827,stroke-width:3px"),
+    ]
+    static let machineWideStyle = "fill:#ffffff,stroke:#6b7280,stroke-dasharray:4 4"
+    static let findingStyle = "fill:#fee2e2,stroke:#dc2626,stroke-width:3px,stroke-dasharray:6 3"
+
+    /// Escapes a spec name for a quoted state label or a transition label.
+    ///
+    /// Mermaid turns `#60;` into `<` after parsing, so every character that could mean
+    /// something to its parser or to HTML is written that way: ASCII punctuation other than
+    /// `_`, `-` and `.`, whitespace other than a plain space, invisible characters, and the
+    /// characters of Mermaid's internal entity markers (`ﬂ`, `¶`). A space after the word
+    /// `direction` is escaped too (Mermaid reads `direction TB` anywhere in a line as a layout
+    /// statement), and so is a space at either end of the name (Mermaid trims labels). Control
+    /// characters are first written as `\u{…}`, as in text output.
+    public static func escape(_ name: String) -> String {
+        var result = ""
+        var tail: [UInt8] = []
+        let scalars = Array(TextRenderer.printable(name).unicodeScalars)
+        for (position, scalar) in scalars.enumerated() {
+            let trimmed = scalar == " " && (position == 0 || position == scalars.count - 1)
+            if isLiteral(scalar), !trimmed, !(scalar == " " && tail == directionWord) {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += "#\(scalar.value);"
+            }
+            tail = Array((tail + [scalar.isASCII ? UInt8(scalar.value) | 0x20 : 0]).suffix(directionWord.count))
+        }
+        return result
+    }
+
+    /// `direction`, which Mermaid's lexer matches in any case when whitespace follows it.
+    private static let directionWord = Array("direction".utf8)
+
+    /// Whether a character can stand for itself in a Mermaid label.
+    static func isLiteral(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.isASCII {
+            return ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || scalar == " " || scalar == "_" || scalar == "-" || scalar == "."
+        }
+        if scalar == "\u{FB02}" || scalar == "\u{B6}" || scalar.properties.isWhitespace { return false }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .privateUse,
+             .surrogate, .unassigned:
+            return false
+        default:
+            return true
+        }
+    }
+
+    /// A YAML double-quoted scalar for the front matter's title. `#` and `%` are written as
+    /// `\x23` and `\x25`, which YAML reads back, so that Mermaid's entity and comment handling
+    /// of the raw text cannot touch the title.
+    static func yamlQuoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "#": result += "\\x23"
+            case "%": result += "\\x25"
+            default:
+                if isLiteral(scalar) || (scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7F) {
+                    result.unicodeScalars.append(scalar)
+                } else {
+                    result += yamlEscape(scalar)
+                }
+            }
+        }
+        return result + "\""
+    }
+
+    private static func yamlEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return scalar.value <= 0xFFFF
+            ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
+    }
+}

@@ -1,0 +1,281 @@
+import Foundation
+import Testing
+@testable import FlowSpecCore
+
+/// What `flowspec graph` draws: labels, edges left out for targets that are not states, the
+/// grouped machine-wide node, highlighted findings, and names escaped so that any name a spec
+/// allows gives a valid Mermaid and DOT diagram.
+@Suite("Flow diagrams")
+struct FlowDiagramTests {
+    static func diagrams(_ yaml: String, highlight: Bool = false) -> [FlowDiagram] {
+        let result = SpecChecker().check(SourceFile(path: "test.yaml", bytes: Array(yaml.utf8)))
+        let findings = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity)
+        return result.graphs.map { FlowDiagram(graph: $0, findings: highlight ? findings : []) }
+    }
+
+    static func labels(_ diagram: FlowDiagram) -> [String] {
+        diagram.edges.map { edge in
+            let source = edge.source == .machineWide ? "*" : diagram.nodes[index(edge.source)].name
+            return "\(source) -> \(diagram.nodes[edge.target].name): \(edge.label.text { $0 })"
+        }
+    }
+
+    static func index(_ endpoint: FlowDiagram.Endpoint) -> Int {
+        if case .state(let index) = endpoint { return index }
+        return -1
+    }
+
+    // MARK: Labels
+
+    @Test func labelsShowTriggerGuardsEffectsAndRetries() {
+        let label = TransitionLabel(trigger: .event("go"), condition: "a", unlessCondition: "b", effects: ["x", "y"],
+                                    retry: .bounded(max: 3))
+        #expect(label.text { $0 } == "go [if a] [unless b] / x, y (retry ×3)")
+        #expect(TransitionLabel(trigger: .timeout(.seconds(90)), retry: .exhausted(max: 1)).text { $0 }
+                == "after 90s (after 1 retry)")
+        #expect(TransitionLabel(trigger: .timeout(nil), retry: .bounded(max: nil)).text { $0 } == "timeout (retry)")
+        #expect(TransitionLabel(trigger: .always, retry: .exhausted(max: nil)).text { $0 } == "always (after the retries)")
+        #expect(TransitionLabel(trigger: .always, isLaterCandidate: true).text { $0 } == "always [else]")
+        #expect(TransitionLabel(trigger: .event("e"), unlessCondition: "c", isLaterCandidate: true).text { $0 }
+                == "e [else unless c]")
+        #expect(TransitionLabel(trigger: .event("e"), exceptions: ["p", "q"]).text { "'\($0)'" } == "'e' (except 'p', 'q')")
+    }
+
+    @Test func edgesFollowSourceOrderAndSkipTargetsThatAreNotStates() throws {
+        let diagram = try #require(Self.diagrams("""
+            flowspec: 1
+            machines:
+              M:
+                initial: a
+                states:
+                  a:
+                    kind: task
+                    on:
+                      go: [ { to: b, if: c }, { to: nowhere }, { to: a } ]
+                      fail: { to: a, retry: { max: 2, then: gone } }
+                    timeout: { after: 250ms, to: b, retry: { max: 0, then: b } }
+                  b: { kind: choice, always: [ { to: missing } ] }
+                  z: { kind: terminal }
+            """).first)
+        #expect(Self.labels(diagram) == [
+            "a -> b: go [if c]",
+            "a -> a: go [else]",
+            "a -> a: fail (retry ×2)",
+            "a -> b: after 250ms (retry)",
+            "a -> b: after 250ms (after the retries)",
+        ])
+        #expect(diagram.edges.map(\.isRetryFallback) == [false, false, false, false, true])
+        #expect(diagram.initial == 0)
+        #expect(diagram.nodes.map(\.kind) == [.task, .choice, .terminal])
+    }
+
+    @Test func machineWideTransitionsAreDrawnOnceFromTheGroupNode() throws {
+        let diagram = try #require(Self.diagrams("""
+            flowspec: 1
+            machines:
+              M:
+                initial: a
+                on:
+                  reset: { to: a, effects: [log] }
+                  onlyChoices: a
+                  stop: [ { to: end, if: c }, { to: a } ]
+                effects: [log]
+                conditions: [c]
+                states:
+                  a: { kind: input, on: { reset: a, onlyChoices: end, stop: end } }
+                  b: { kind: task, on: { onlyChoices: end }, timeout: { after: 1s, to: a } }
+                  pick: { kind: choice, always: [a] }
+                  end: { kind: terminal }
+            """).first)
+        #expect(diagram.hasMachineWideNode)
+        // `onlyChoices` is handled by every input and task state itself: no state inherits it;
+        // `stop`, a candidate list, is handled by `a` and inherited by `b`.
+        #expect(Self.labels(diagram).filter { $0.hasPrefix("*") } == [
+            "* -> a: reset / log (except a)", "* -> end: stop [if c] (except a)", "* -> a: stop [else] (except a)",
+        ])
+        let none = try #require(Self.diagrams("""
+            flowspec: 1
+            machines:
+              M:
+                initial: a
+                on: { reset: a }
+                states:
+                  a: { kind: choice, always: [end] }
+                  end: { kind: terminal }
+            """).first)
+        #expect(!none.hasMachineWideNode)
+        #expect(!MermaidRenderer.render(none).contains("wide"))
+        #expect(!DOTRenderer.render(none).contains("wide"))
+    }
+
+    @Test func highlightingMarksOnlyTheChosenRulesAndFollowsSeveritySettings() throws {
+        let spec = """
+            flowspec: 1
+            machines:
+              M:
+                initial: a
+                SEVERITY
+                states:
+                  a: { kind: input, on: { go: [b, d] } }
+                  b: { kind: task, timeout: { after: 1s, to: c } }
+                  c: { kind: task, timeout: { after: 1s, to: b } }
+                  d: { kind: task }
+                  e: { kind: input, on: { go: a } }
+                  f: { kind: terminal }
+            """
+        let marked = try #require(Self.diagrams(spec.replacingOccurrences(of: "SEVERITY", with: ""), highlight: true).first)
+        #expect(marked.nodes.map(\.findings) == [
+            [], [.infiniteLoop, .noWayOut], [.infiniteLoop, .noWayOut], [.deadEnd, .noWayOut], [.unreachableState], [.unreachableState],
+        ])
+        #expect(marked.edges.filter(\.isInLoop).count == 2)
+        // missing-timeout on `d` is a finding too, but not one the picture marks.
+        #expect(!marked.nodes[3].findings.contains(.missingTimeout))
+
+        let quiet = try #require(Self.diagrams(spec.replacingOccurrences(of: "SEVERITY", with: "severity: { no-way-out: off }"),
+                                               highlight: true).first)
+        #expect(quiet.nodes[1].findings == [.infiniteLoop])
+        let plain = try #require(Self.diagrams(spec.replacingOccurrences(of: "SEVERITY", with: "")).first)
+        #expect(!plain.hasFindings && !plain.edges.contains(where: \.isInLoop))
+        #expect(!MermaidRenderer.render(plain).contains("finding"))
+    }
+
+    @Test func aRetryOnALoopEdgeIsNotPartOfTheLoop() throws {
+        let diagram = try #require(Self.diagrams("""
+            flowspec: 1
+            machines:
+              M:
+                initial: a
+                states:
+                  a: { kind: task, on: { x: b, y: { to: a, retry: { max: 2, then: b } } }, timeout: { after: 1s, to: b } }
+                  b: { kind: choice, always: [a] }
+            """, highlight: true).first)
+        #expect(diagram.nodes.map(\.findings) == [[.infiniteLoop], [.infiniteLoop]])
+        #expect(Self.labels(diagram).enumerated().filter { diagram.edges[$0.offset].isInLoop }.map(\.element)
+                == ["a -> b: x", "a -> b: y (after 2 retries)", "a -> b: after 1s", "b -> a: always"])
+    }
+
+    // MARK: Escaping
+
+    @Test func mermaidEscapingKeepsPlainNamesAndEncodesTheRest() {
+        #expect(MermaidRenderer.escape("splash_2.final-step") == "splash_2.final-step")
+        #expect(MermaidRenderer.escape("a:b;c\"d#e%f") == "a#58;b#59;c#34;d#35;e#37;f")
+        #expect(MermaidRenderer.escape("<b> & `x`") == "#60;b#62; #38; #96;x#96;")
+        #expect(MermaidRenderer.escape("[[fork]] <<choice>>") == "#91;#91;fork#93;#93; #60;#60;choice#62;#62;")
+        // Only the space right after `direction` matters to Mermaid's `direction\s+TB` rule.
+        #expect(MermaidRenderer.escape("DIRECTION  tb") == "DIRECTION#32; tb")
+        #expect(MermaidRenderer.escape("my direction") == "my direction")
+        #expect(MermaidRenderer.escape("line\nbreak\ttab") == "line#92;u#123;A#125;break#92;u#123;9#125;tab")
+        #expect(MermaidRenderer.escape("nb\u{A0}sp zw\u{200B}j ls\u{2028}") == "nb#160;sp zw#8203;j ls#92;u#123;2028#125;")
+        #expect(MermaidRenderer.escape("ﬂ°°60¶ß") == "#64258;°°60#182;ß")
+        #expect(MermaidRenderer.escape("é 🚀 日本") == "é 🚀 日本")
+        #expect(MermaidRenderer.escape("\"\u{301}") == "#34;\u{301}")
+        #expect(MermaidRenderer.escape(" padded  name ") == "#32;padded  name#32;")
+        #expect(MermaidRenderer.escape(" ") == "#32;")
+    }
+
+    @Test func mermaidTitlesAreYAMLStringsThatMermaidLeavesAlone() throws {
+        let title = MermaidRenderer.yamlQuoted("Odd \"m\" \\ #1; 100% a\nb")
+        #expect(title == #""Odd \"m\" \\ \x231; 100\x25 a\u000Ab""#)
+        #expect(try MermaidSyntax.title("title: " + title) == "Odd \"m\" \\ #1; 100% a\nb")
+    }
+
+    @Test func dotEscapingHandlesQuotesBackslashesEntitiesAndCombiningMarks() {
+        #expect(DOTRenderer.escape(#"say "hi" \N &lt;"#) == #"say \"hi\" \\N &amp;lt;"#)
+        #expect(DOTRenderer.escape("\"\u{301}") == "\\\"\u{301}")
+        #expect(DOTRenderer.escape("a\nb") == #"a\\u{A}b"#)
+        #expect(DOTRenderer.escape("<b>{x}|y") == "<b>{x}|y")
+    }
+
+    @Test func theMermaidCheckerRejectsWhatMermaidWouldMisread() {
+        let header = "---\ntitle: \"T\"\n---\nstateDiagram-v2\n    state \"a\" as s0\n    state \"b\" as s1\n"
+        let bad = [
+            "    state \"direction TB\" as s2", "    s0 --> s1 : a:b", "    s0 --> s1 : a;b", "    s0 --> s1 : x %% y",
+            "    state \"[[fork]]\" as s2", "    state \"a \"b\" c\" as s2", "    s0 --> s1 : #notanentity",
+            "    s0 --> s9 : go", "    s0 --> s1", "    s0 --> s1 : <b>", "    class s0 undefined",
+            "    s0 --> s1 : tab\there", "    state \" a\" as s2",
+        ]
+        for line in bad {
+            #expect(throws: MermaidSyntax.Problem.self, "accepted: \(line)") { try MermaidSyntax.parse(header + line + "\n") }
+        }
+        #expect(throws: Never.self) { try MermaidSyntax.parse(header + "    s0 --> s1 : a#58;b [if c] / d, e (retry ×3)\n") }
+    }
+
+    /// Names built from everything that means something to Mermaid, Graphviz, HTML, YAML or a
+    /// terminal, drawn in both formats: Mermaid must pass the checker and DOT must pass Graphviz,
+    /// and both must show every name as written.
+    @Test func randomHostileNamesGiveValidDiagramsInBothFormats() throws {
+        let names = Self.hostileNames(count: 60)
+        let yaml = Self.chainSpec(names)
+        let diagram = try #require(Self.diagrams(yaml).first)
+        #expect(diagram.nodes.map(\.name) == names)
+
+        let mermaid = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        for (index, name) in names.enumerated() {
+            #expect(mermaid.states["s\(index)"] == [TextRenderer.printable(name)])
+        }
+        #expect(mermaid.edges.compactMap(\.label) == diagram.edges.map { $0.label.text(escapingNames: TextRenderer.printable) })
+
+        guard let dot = Graphviz.executable else {
+            Issue.record(Comment(rawValue: Graphviz.missingMessage))
+            return
+        }
+        let output = try Graphviz.svg(DOTRenderer.render(diagram), executable: dot)
+        #expect(output.status == 0, "\(output.stderr)")
+        let texts = Set(Graphviz.texts(inSVG: output.stdout))
+        for name in names where name.unicodeScalars.allSatisfy({ $0 != " " }) {
+            // Graphviz writes runs of spaces as no-break spaces; names without spaces compare exactly.
+            #expect(texts.contains(TextRenderer.printable(name)), "'\(name)' is not shown as written")
+        }
+    }
+
+    static let hazards = [
+        " ", "\t", "\n", "\r\n", "\"", "\\", "#", "#35;", ";", ":", "%", "%%", "<", ">", "&", "&lt;", "`", "'", "[", "]",
+        "{", "}", "*", "[*]", "-->", "|", "direction", "direction TB", " lr", "ﬂ", "°", "¶", "ß", "é", "🚀", "\u{301}",
+        "\u{200B}", "\u{200D}", "\u{A0}", "\u{2028}", "\u{7}", "\u{D4E}", "\u{1B}[31m", "a", "Z", "0", "_", ".", "style", "classDef", "default",
+        "state", "end note", "<<choice>>", "[[fork]]", "\\N", "\\n", "fill:#f00;",
+    ]
+
+    /// Distinct random names from ``hazards`` (a fixed seed, so the test is repeatable).
+    static func hostileNames(count: Int) -> [String] {
+        var random = SplitMix(seed: 0xF105_BEC)
+        var names: [String] = []
+        while names.count < count {
+            let parts = (0..<Int(random.next() % 5 + 1)).map { _ in hazards[Int(random.next() % UInt64(hazards.count))] }
+            let name = parts.joined()
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// A machine whose states (input, then a terminal) are the names, each leading to the next
+    /// through an event of the next state's name, with every name written as YAML escapes.
+    static func chainSpec(_ names: [String]) -> String {
+        var yaml = "flowspec: 1\nmachines:\n  M:\n    initial: \(yamlString(names[0]))\n    states:\n"
+        for (index, name) in names.enumerated() {
+            yaml += "      \(yamlString(name)):\n"
+            if index + 1 < names.count {
+                yaml += "        kind: input\n        on: { \(yamlString(names[index + 1])): \(yamlString(names[index + 1])) }\n"
+            } else {
+                yaml += "        kind: terminal\n"
+            }
+        }
+        return yaml
+    }
+
+    static func yamlString(_ text: String) -> String {
+        "\"" + text.unicodeScalars.map { String(format: "\\U%08X", $0.value) }.joined() + "\""
+    }
+}
+
+/// A small, seeded random number generator.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

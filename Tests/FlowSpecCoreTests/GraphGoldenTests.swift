@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+@testable import FlowSpecCore
+
+/// `flowspec graph` output for every machine of `specs/app.yaml` and of the fixtures in
+/// `Tests/Fixtures/graph` (`findings.yaml` with `--highlight`, `names.yaml` with names that
+/// mean something to Mermaid, Graphviz or HTML), compared byte for byte with the goldens beside
+/// them: `SPEC.MACHINE[.highlight].mmd` and `.dot`. Re-record deliberately with
+/// `FLOWSPEC_RECORD_GOLDEN=1 swift test` and review the diff. Every DOT golden must render with
+/// Graphviz, and every Mermaid golden must pass ``MermaidSyntax`` and show each name as written.
+@Suite("Graph diagrams (golden)")
+struct GraphGoldenTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var spec: String
+        var machine: String
+        var machineIndex: Int
+        var format: DiagramFormat
+        var highlight: Bool
+
+        /// `Tests/Fixtures/graph/BASE.MACHINE[.highlight].mmd|dot`; a machine whose name is not
+        /// plain letters, digits and `_` is named `machineN` by its position.
+        var golden: String {
+            let base = (spec as NSString).lastPathComponent.replacingOccurrences(of: ".yaml", with: "")
+            let plain = machine.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+            let name = plain && !machine.isEmpty ? machine : "machine\(machineIndex)"
+            let ext = format == .mermaid ? "mmd" : "dot"
+            return "Tests/Fixtures/graph/\(base).\(name)\(highlight ? ".highlight" : "").\(ext)"
+        }
+
+        var testDescription: String { golden }
+    }
+
+    static let specs: [(path: String, highlight: Bool)] = [
+        ("specs/app.yaml", false),
+        ("Tests/Fixtures/graph/findings.yaml", true),
+        ("Tests/Fixtures/graph/names.yaml", false),
+    ]
+
+    static let cases: [Case] = specs.flatMap { spec, highlight -> [Case] in
+        let machines = (try? check(spec).graphs.map(\.machine.name.value)) ?? []
+        return DiagramFormat.allCases.flatMap { format in
+            machines.enumerated().map { Case(spec: spec, machine: $1, machineIndex: $0, format: format, highlight: highlight) }
+        }
+    }
+
+    static func check(_ spec: String) throws -> SpecChecker.Result {
+        SpecChecker().check(try Fixtures.source(spec))
+    }
+
+    /// What `flowspec graph SPEC --format F --machine M [--highlight]` prints.
+    static func render(_ testCase: Case) throws -> (text: String, diagram: FlowDiagram) {
+        let result = try check(testCase.spec)
+        let findings = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity)
+        let graph = try #require(result.graphs.first { $0.machine.name.value == testCase.machine })
+        let diagram = FlowDiagram(graph: graph, findings: testCase.highlight ? findings : [])
+        return (testCase.format.render(diagram), diagram)
+    }
+
+    static func read(_ relativePath: String) throws -> String {
+        try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(relativePath), encoding: .utf8)
+    }
+
+    @Test("the fixtures have the machines the goldens are for")
+    func casesAreComplete() {
+        #expect(Self.cases.count == 2 * (3 + 2 + 2))
+        #expect(Self.cases.filter { $0.spec == "specs/app.yaml" }.map(\.machine)
+                == ["FirstRun", "LaunchAuth", "Chapters", "FirstRun", "LaunchAuth", "Chapters"])
+    }
+
+    @Test("output matches the golden file", arguments: cases)
+    func matchesGolden(_ testCase: Case) throws {
+        let output = try Self.render(testCase).text
+        let golden = Fixtures.packageRoot.appendingPathComponent(testCase.golden)
+        if Fixtures.recording {
+            try output.write(to: golden, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(output == expected, "\(testCase.golden) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))")
+    }
+
+    @Test("no golden is left without a case")
+    func noStrayGoldens() throws {
+        let folder = Fixtures.root.appendingPathComponent("graph")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix(".mmd") || $0.hasSuffix(".dot") }
+            .map { "Tests/Fixtures/graph/\($0)" }
+        #expect(Set(files) == Set(Self.cases.map(\.golden)))
+    }
+
+    @Test("every DOT golden renders with Graphviz (dot -Tsvg)", arguments: cases.filter { $0.format == .dot })
+    func dotGoldenRenders(_ testCase: Case) throws {
+        guard let dot = Graphviz.executable else {
+            Issue.record(Comment(rawValue: Graphviz.missingMessage))
+            return
+        }
+        let output = try Graphviz.svg(try Self.read(testCase.golden), executable: dot)
+        #expect(output.status == 0, "dot -Tsvg failed on \(testCase.golden):\n\(output.stderr)")
+        #expect(output.stdout.contains("</svg>"))
+        #expect(output.stderr.isEmpty, "dot warned about \(testCase.golden):\n\(output.stderr)")
+    }
+
+    @Test("every Mermaid golden is well-formed and shows each name as written",
+          arguments: cases.filter { $0.format == .mermaid })
+    func mermaidGoldenIsWellFormed(_ testCase: Case) throws {
+        let parsed = try MermaidSyntax.parse(try Self.read(testCase.golden))
+        let diagram = try Self.render(testCase).diagram
+        #expect(parsed.title == diagram.machine)
+        for (index, node) in diagram.nodes.enumerated() {
+            let findings = node.findings.isEmpty ? [] : [node.findings.map(\.rawValue).joined(separator: ", ")]
+            #expect(parsed.states["s\(index)"] == [TextRenderer.printable(node.name)] + findings)
+        }
+        let labels = parsed.edges.compactMap(\.label)
+        #expect(labels == diagram.edges.map { $0.label.text(escapingNames: TextRenderer.printable) })
+        #expect(parsed.edges.filter { $0.from == "[*]" }.map(\.to) == diagram.initial.map { ["s\($0)"] } ?? [])
+        #expect(parsed.edges.filter { $0.to == "[*]" }.map(\.from)
+                == diagram.nodes.indices.filter { diagram.nodes[$0].kind == .terminal }.map { "s\($0)" })
+    }
+
+    @Test("every DOT golden shows each name as written once Graphviz has read it",
+          arguments: cases.filter { $0.format == .dot })
+    func dotGoldenShowsNames(_ testCase: Case) throws {
+        guard let dot = Graphviz.executable else {
+            Issue.record(Comment(rawValue: Graphviz.missingMessage))
+            return
+        }
+        let texts = Graphviz.texts(inSVG: try Graphviz.svg(try Self.read(testCase.golden), executable: dot).stdout)
+        let diagram = try Self.render(testCase).diagram
+        for node in diagram.nodes {
+            #expect(texts.contains(TextRenderer.printable(node.name)), "'\(node.name)' is not shown as written")
+        }
+        for edge in diagram.edges {
+            let label = edge.label.text(escapingNames: TextRenderer.printable)
+            #expect(texts.contains(label), "edge label '\(label)' is not shown as written")
+        }
+    }
+}
