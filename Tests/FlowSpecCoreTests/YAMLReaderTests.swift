@@ -35,6 +35,7 @@ struct YAMLReaderTests {
         ("0o17", .int(15)), ("1.5", .float(1.5)), ("2s", .string("2s")), ("'true'", .string("true")),
         ("\"42\"", .string("42")), ("!!str 7", .string("7")), ("12e3", .float(12000)),
         ("99999999999999999999", .bigInt("99999999999999999999")),
+        ("0x-1", .string("0x-1")), ("0o+7", .string("0o+7")), ("0x+1F", .string("0x+1F")), ("0x", .string("0x")),
     ])
     func coreSchema(text: String, expected: ScalarValue) throws {
         let (document, diagnostics) = read("k: \(text)\n")

@@ -62,12 +62,11 @@ public enum ScalarValue: Sendable, Equatable {
         return Int(text).map(ScalarValue.int) ?? .bigInt(text)
     }
 
+    /// `0o[0-7]+` or `0x[0-9a-fA-F]+`: digits only (`Int(_:radix:)` would also take a sign).
     private static func radix(_ digits: ArraySlice<UInt8>, _ base: Int, _ text: String) -> ScalarValue? {
-        guard let value = Int(String(decoding: digits, as: UTF8.self), radix: base) else {
-            let valid = digits.allSatisfy { Character(UnicodeScalar($0)).hexDigitValue.map { $0 < base } ?? false }
-            return valid ? .bigInt(text) : nil
-        }
-        return .int(value)
+        guard digits.allSatisfy({ Character(UnicodeScalar($0)).hexDigitValue.map { $0 < base } ?? false })
+        else { return nil }
+        return Int(String(decoding: digits, as: UTF8.self), radix: base).map(ScalarValue.int) ?? .bigInt(text)
     }
 
     /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
