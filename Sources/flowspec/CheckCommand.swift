@@ -30,13 +30,16 @@ struct CheckCommand: ParsableCommand {
     @Option(help: "Colour: auto (only on a terminal), always or never.")
     var color: ColourChoice = .auto
 
+    @OptionGroup(title: "Limits")
+    var limitOptions: LimitOptions
+
     mutating func validate() throws {
         guard !files.isEmpty else { throw ValidationError("Name at least one spec file.") }
         _ = try severityOverrides()
     }
 
     func run() throws {
-        let checker = SpecChecker()
+        let checker = SpecChecker(limits: limitOptions.limits)
         let policy = SeverityPolicy(commandLine: try severityOverrides(), warningsAsErrors: warningsAsErrors)
         var sources: [SourceFile] = []
         var diagnostics: [Diagnostic] = []

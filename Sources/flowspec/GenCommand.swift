@@ -34,11 +34,14 @@ struct GenCommand: ParsableCommand {
     @Option(help: "Code form: auto (switch statements, tables above 128 states or events), switch or table.")
     var shape: GenerationOptions.Shape = .automatic
 
+    @OptionGroup(title: "Limits")
+    var limitOptions: LimitOptions
+
     @Flag(help: "Check that the files on disk are current instead of writing them (a CI drift gate).")
     var check = false
 
     func run() throws {
-        let input = try SpecInput(path: spec)
+        let input = try SpecInput(path: spec, limits: limitOptions.limits)
         let options = GenerationOptions(sourcePath: SpecGeneration.displayPath(spec, workingDirectory: currentDirectory()),
                                         accessLevel: accessLevel, shape: shape)
         let singleFile = output.hasSuffix(".swift")

@@ -30,11 +30,14 @@ struct GraphCommand: ParsableCommand {
     @Option(help: "Draw only this machine.")
     var machine: String?
 
+    @OptionGroup(title: "Limits")
+    var limitOptions: LimitOptions
+
     @Flag(help: "Mark the states that findings are about (unreachable, infinite loop, dead end, no way out).")
     var highlight = false
 
     func run() throws {
-        let checker = SpecChecker()
+        let checker = SpecChecker(limits: limitOptions.limits)
         let source: SourceFile
         do {
             source = try SpecFileReader.read(spec, maxSize: checker.limits.maxFileSize)

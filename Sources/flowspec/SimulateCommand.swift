@@ -25,11 +25,14 @@ struct SimulateCommand: ParsableCommand {
             help: "Start by restoring this stored raw value (see `persist`) instead of from `initial`.")
     var restore: String?
 
+    @OptionGroup(title: "Limits")
+    var limitOptions: LimitOptions
+
     @Argument(parsing: .allUnrecognized, help: "Inputs: events, @timeout, +condition, -condition.")
     var inputs: [String] = []
 
     func run() throws {
-        let input = try SpecInput(path: spec)
+        let input = try SpecInput(path: spec, limits: limitOptions.limits, refusal: "it cannot be simulated")
         let program = try chooseMachine(input.programs)
         let steps = inputs.map { token -> Simulation.Step in
             if token == "@timeout" { return .timeout }

@@ -9,8 +9,9 @@ struct SpecInput {
     let result: SpecChecker.Result
     let programs: [FlowProgram]
 
-    init(path: String, policy: SeverityPolicy = SeverityPolicy()) throws {
-        let checker = SpecChecker()
+    init(path: String, limits: YAMLLimits = YAMLLimits(), policy: SeverityPolicy = SeverityPolicy(),
+         refusal: String = "nothing was generated") throws {
+        let checker = SpecChecker(limits: limits)
         let source: SourceFile
         do {
             source = try SpecFileReader.read(path, maxSize: checker.limits.maxFileSize)
@@ -26,7 +27,7 @@ struct SpecInput {
         }
         guard let programs = SpecGeneration.programs(result, diagnostics: diagnostics) else {
             let errors = diagnostics.filter { $0.severity == .error }.count
-            Console.error("flowspec: error: \(path) has \(errors) error\(errors == 1 ? "" : "s"); nothing was generated")
+            Console.error("flowspec: error: \(path) has \(errors) error\(errors == 1 ? "" : "s"); \(refusal)")
             throw ExitCode(1)
         }
         self.source = source

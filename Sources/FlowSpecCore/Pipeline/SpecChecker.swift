@@ -26,9 +26,9 @@ public struct SpecChecker: Sendable {
         guard let document = YAMLReader(limits: limits).read(file.bytes, into: &sink) else {
             return Result(spec: Spec(), graphs: [], diagnostics: sink.diagnostics)
         }
-        let spec = SpecDecoder().decode(document, into: &sink)
+        let spec = SpecDecoder().decode(document, limits: limits, into: &sink)
         var graphs: [MachineGraph] = []
-        for machine in spec.machines {
+        for machine in spec.machines where !machine.exceedsLimits {
             var reporter = MachineReporter(machine: machine.name.value, sink: sink)
             var builder = GraphBuilder(machine: machine, reporter: reporter)
             let graph = builder.build()

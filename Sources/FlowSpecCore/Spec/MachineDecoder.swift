@@ -21,6 +21,14 @@ enum MachineDecoder {
             machine.machineWide = TransitionDecoder.eventTransitions(node, of: "machine-wide `on`", reader: &reader)
         }
         if let node = fields["states"] {
+            let count = reader.document.children(of: node).count / 2
+            if reader.document[node].kind == .mapping, count > reader.limits.maxStates {
+                reader.report(.limitExceeded,
+                              "machine '\(name.value)' has \(count) states, over the limit of \(reader.limits.maxStates) (raise it with --max-states)",
+                              at: fields.key("states")?.location ?? reader.location(node), subjects: [name.value])
+                machine.exceedsLimits = true
+                return (machine, severity)
+            }
             machine.states = StateDecoder.states(node, defaultKind: machine.defaultKind, reader: &reader)
         } else {
             reader.missing("states", in: "machine '\(name.value)'", at: name.location,
@@ -30,7 +38,23 @@ enum MachineDecoder {
         if let node = fields["persist"] { machine.persist = SectionDecoder.persist(node, reader: &reader) }
         if let node = fields["require"] { machine.requirements = SectionDecoder.requirements(node, reader: &reader) }
         if let node = fields["severity"] { severity = SeverityDecoder.decode(node, reader: &reader) }
+        checkTransitionCount(&machine, reader: &reader)
         return (machine, severity)
+    }
+
+    /// Reports a machine with more transitions than the limit allows.
+    private static func checkTransitionCount(_ machine: inout Machine, reader: inout NodeReader) {
+        let inheritors = machine.states.filter { $0.kind == .input || $0.kind == .task }.count
+        var count = machine.machineWide.reduce(0) { $0 + $1.candidates.count } * inheritors
+        for state in machine.states {
+            count += state.transitions.reduce(0) { $0 + $1.candidates.count }
+            count += (state.always?.value.count ?? 0) + (state.timeout == nil ? 0 : 1)
+        }
+        guard count > reader.limits.maxTransitions else { return }
+        reader.report(.limitExceeded,
+                      "machine '\(machine.name.value)' has \(count) transitions, over the limit of \(reader.limits.maxTransitions) (raise it with --max-transitions)",
+                      at: machine.name.location, subjects: [machine.name.value])
+        machine.exceedsLimits = true
     }
 
     private static func decodeDefaults(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> StateKind? {

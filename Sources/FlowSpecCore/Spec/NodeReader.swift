@@ -3,6 +3,8 @@
 struct NodeReader {
     let document: YAMLDocument
     var sink: DiagnosticSink
+    /// The limits on states and transitions.
+    var limits = YAMLLimits()
     /// The machine being decoded, attached to findings.
     var machine: String?
 

@@ -35,6 +35,9 @@ public struct Machine: Sendable {
     public var persist: Persist?
     /// The `require:` entries, in source order.
     public var requirements: [Requirement] = []
+    /// Whether the machine has more states or transitions than the limits allow (reported as
+    /// `limit-exceeded`); such a machine is not checked further.
+    public var exceedsLimits = false
 
     /// Creates a machine with only a name.
     public init(name: Located<String>) {

@@ -9,8 +9,9 @@ public struct SpecDecoder {
     public init() {}
 
     /// Decodes a document; findings go into `sink`.
-    public func decode(_ document: YAMLDocument, into sink: inout DiagnosticSink) -> Spec {
-        var reader = NodeReader(document: document, sink: sink)
+    public func decode(_ document: YAMLDocument, limits: YAMLLimits = YAMLLimits(),
+                       into sink: inout DiagnosticSink) -> Spec {
+        var reader = NodeReader(document: document, sink: sink, limits: limits)
         defer { sink = reader.sink }
         var spec = Spec()
         guard let root = document.root, document[root].kind != .scalar || document[root].scalarValue != .null else {

@@ -1,4 +1,6 @@
-/// Bounds on what flowspec reads, so that hostile input ends quickly with a located error.
+/// Bounds on what flowspec reads, so that hostile input ends quickly with a located
+/// `limit-exceeded` error. The YAML reader enforces the sizes; the spec decoder the number of
+/// states and transitions of a machine (a machine over either is not checked further).
 public struct YAMLLimits: Sendable, Equatable {
     /// The largest file read, in bytes. Default 256 MiB.
     public var maxFileSize: Int = 256 << 20
@@ -8,6 +10,11 @@ public struct YAMLLimits: Sendable, Equatable {
     public var maxAliasExpansion: Int = 100_000
     /// The longest scalar, in bytes. Default 1 MiB.
     public var maxScalarLength: Int = 1 << 20
+    /// The most states one machine may have. Default 1,000,000.
+    public var maxStates: Int = 1_000_000
+    /// The most transitions one machine may have, counting every candidate, `always` branch,
+    /// timeout and each inherited machine-wide candidate. Default 10,000,000.
+    public var maxTransitions: Int = 10_000_000
 
     /// The default limits.
     public init() {}
