@@ -1,0 +1,410 @@
+#!/usr/bin/env python3
+"""The measurements of the flowspec benchmark. Run it through Benchmarks/run.sh, which builds
+flowspec (release) and the libyaml floor first, then calls:
+
+    bench.py --flowspec PATH --floor PATH --work DIR [--quick]
+
+Every CPU time and peak memory figure comes from `/usr/bin/time -f '%e %U %S %M'` (wall,
+user, system, peak RSS); CPU is user + system. Each figure is the median of several runs,
+and every ratio is against a baseline measured in the same run, because the machine is
+noisy. Runs shorter than about 0.3 s are batched (k runs under one /usr/bin/time, divided
+by k) so that its 10 ms resolution does not swamp them.
+"""
+import argparse
+import datetime
+import hashlib
+import math
+import os
+import platform
+import shlex
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+# Targets. Where the design notes (shared/design/perf-notes.md) measured what a good
+# implementation reaches on this kind of machine, the target is that figure.
+TARGET_CHECK_FLOOR = 2.0        # check CPU ÷ libyaml event loop CPU ("plus name resolution and reachability ~2.0")
+TARGET_RSS_PER_BYTE = 4.0       # check peak RSS ÷ file size (notes: 200 MB at 50 MB), judged from 5 MB up
+RSS_JUDGED_FROM = 5e6
+TARGET_SCALING_SLACK = 1.1      # check CPU at the big size ÷ the middle size ≤ 1.1 × the ratio of their bytes
+TARGET_APP_MS = 20.0            # median wall of `check specs/app.yaml` above /bin/true's, in ms
+TARGET_COMPILE_FLAT = 2.0       # swiftc -O CPU of each generated file ÷ that of 50 states × 20 events
+TARGET_DISPATCH_NS = 5.0        # Machine.send at 5,000 states, ns/event (notes: table lookup 3.3 ns)
+TARGET_LINEAR = 12.0            # check CPU at N ÷ at N/10 for the chain and the loop (10× the states)
+TARGET_PYYAML_SPEEDUP = 10.0    # PyYAML script CPU ÷ flowspec check CPU (notes: ~80× vs ~2× the floor)
+
+
+# ---------------------------------------------------------------------------------------
+# Running and timing
+
+
+class Sample:
+    def __init__(self, wall, user, system, rss_kb, status):
+        self.wall, self.user, self.system, self.rss_kb, self.status = wall, user, system, rss_kb, status
+
+    @property
+    def cpu(self):
+        return self.user + self.system
+
+
+def time_once(argv, batch=1, cwd=ROOT):
+    """One /usr/bin/time measurement of `argv` (run `batch` times in a row); output discarded."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
+        command = argv
+        if batch > 1:
+            loop = 'i=0; while [ $i -lt %d ]; do "$@" >/dev/null 2>&1; i=$((i+1)); done' % batch
+            command = ["sh", "-c", loop, "sh"] + argv
+        with open(os.devnull, "w") as null:
+            result = subprocess.run(["/usr/bin/time", "-f", "%e %U %S %M", "-o", out.name] + command,
+                                    stdout=null, stderr=null, cwd=cwd)
+        lines = [line for line in out.read().splitlines() if line.strip()]
+    wall, user, system, rss = lines[-1].split()
+    return Sample(float(wall) / batch, float(user) / batch, float(system) / batch, int(rss), result.returncode)
+
+
+def measure(argv, reps, expect=(0,), min_seconds=0.3):
+    """Median wall, CPU and peak RSS of `reps` runs. Short commands are batched."""
+    first = time_once(argv)
+    if first.status not in expect:
+        raise SystemExit("bench: %s exited with %d (expected %s)" % (" ".join(argv), first.status, expect))
+    batch = 1
+    if first.cpu < min_seconds and first.wall < min_seconds:
+        batch = min(50, max(2, math.ceil(min_seconds / max(first.wall, 0.005))))
+    samples = [first] if batch == 1 else []
+    while len(samples) < reps:
+        samples.append(time_once(argv, batch))
+    return {
+        "wall": statistics.median(s.wall for s in samples),
+        "cpu": statistics.median(s.cpu for s in samples),
+        "rss": max(s.rss_kb for s in samples) * 1024,
+        "status": first.status,
+        "runs": len(samples) * batch,
+    }
+
+
+def spawn_wall(argv):
+    """Wall time of one run, process start included, to the microsecond."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        actions = [(os.POSIX_SPAWN_DUP2, null, 1), (os.POSIX_SPAWN_DUP2, null, 2)]
+        start = time.perf_counter()
+        pid = os.posix_spawn(argv[0], argv, os.environ, file_actions=actions)
+        os.waitpid(pid, 0)
+        return time.perf_counter() - start
+    finally:
+        os.close(null)
+
+
+def run(argv, **kwargs):
+    result = subprocess.run(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, **kwargs)
+    if result.returncode != 0:
+        sys.stdout.write(result.stdout)
+        raise SystemExit("bench: failed: %s" % " ".join(shlex.quote(a) for a in argv))
+    return result.stdout
+
+
+# ---------------------------------------------------------------------------------------
+# Report
+
+
+class Report:
+    def __init__(self):
+        self.rows = []
+        self.met = 0
+        self.missed = 0
+
+    def section(self, title):
+        self.rows.append(("section", title))
+        print("  … %s" % title, file=sys.stderr, flush=True)
+
+    def row(self, what, figure, baseline="", ratio="", target="", met=None):
+        verdict = "" if met is None else ("met" if met else "NOT MET")
+        if met is True:
+            self.met += 1
+        elif met is False:
+            self.missed += 1
+        self.rows.append(("row", (what, figure, baseline, ratio, target, verdict)))
+
+    def print(self, header):
+        widths = [0] * 6
+        titles = ("measurement", "figure", "baseline (same run)", "ratio", "target", "")
+        rows = [r for kind, r in self.rows if kind == "row"] + [titles]
+        for r in rows:
+            for i, cell in enumerate(r):
+                widths[i] = max(widths[i], len(cell))
+
+        def line(cells):
+            return "  ".join(cell.ljust(widths[i]) for i, cell in enumerate(cells)).rstrip()
+
+        print(header)
+        print()
+        print(line(titles))
+        print(line(["-" * w for w in widths[:5]] + ["-------"]))
+        for kind, r in self.rows:
+            if kind == "section":
+                print("[%s]" % r)
+            else:
+                print(line(r))
+        print()
+        print("targets: %d met, %d NOT MET" % (self.met, self.missed))
+
+
+def seconds(value):
+    return "%.3f s" % value if value < 10 else "%.1f s" % value
+
+
+def ms(value):
+    return "%.2f ms" % (value * 1000)
+
+
+def megabytes(n):
+    return "%.1f MB" % (n / 1e6)
+
+
+def times(value):
+    return "%.2f×" % value
+
+
+# ---------------------------------------------------------------------------------------
+# Inputs
+
+
+def generator_digest():
+    with open(os.path.join(HERE, "gen_specs.py"), "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:10]
+
+
+def make_input(work, kind, states, events=None):
+    folder = os.path.join(work, "inputs-" + generator_digest())
+    os.makedirs(folder, exist_ok=True)
+    name = "%s-%d%s.yaml" % (kind, states, "x%d" % events if events else "")
+    path = os.path.join(folder, name)
+    if not os.path.exists(path):
+        argv = [sys.executable, os.path.join(HERE, "gen_specs.py"), kind, "--states", str(states)]
+        if events:
+            argv += ["--events", str(events)]
+        run(argv + [path + ".tmp"])
+        os.replace(path + ".tmp", path)
+    return path
+
+
+# ---------------------------------------------------------------------------------------
+# Measurements
+
+
+def bench_read(report, args, flows, reps):
+    """check vs the libyaml floor: CPU, memory, scaling; returns the check figures by size."""
+    report.section("flowspec check on flow specs vs libyaml's bare event loop (CPU = user + sys, median)")
+    figures = {}
+    for states, path in flows:
+        size = os.path.getsize(path)
+        label = "%s (%s states)" % (megabytes(size), format(states, ","))
+        floor = measure([args.floor, path], reps)
+        check = measure([args.flowspec, "check", path], reps)
+        figures[states] = (size, check, floor)
+        ratio = check["cpu"] / max(floor["cpu"], 1e-9)
+        report.row("check CPU, %s" % label, seconds(check["cpu"]), "libyaml loop %s" % seconds(floor["cpu"]),
+                   times(ratio), "≤ %.1f×" % TARGET_CHECK_FLOOR, ratio <= TARGET_CHECK_FLOOR)
+    report.section("peak memory (max RSS) vs file size")
+    for states, path in flows:
+        size, check, floor = figures[states]
+        ratio = check["rss"] / size
+        judged = size >= RSS_JUDGED_FROM  # below that, the runtime's fixed ~20 MB dominates
+        report.row("check peak RSS, %s" % megabytes(size), megabytes(check["rss"]),
+                   "file %s; libyaml loop %s" % (megabytes(size), megabytes(floor["rss"])),
+                   "%s file" % times(ratio), "≤ %.1f× file" % TARGET_RSS_PER_BYTE if judged else "",
+                   ratio <= TARGET_RSS_PER_BYTE if judged else None)
+    report.section("scaling: biggest vs middle size")
+    (mid_states, _), (big_states, _) = flows[-2], flows[-1]
+    mid_size, mid_check, mid_floor = figures[mid_states]
+    big_size, big_check, big_floor = figures[big_states]
+    size_ratio = big_size / mid_size
+    allowed = size_ratio * TARGET_SCALING_SLACK
+    ratio = big_check["cpu"] / mid_check["cpu"]
+    report.row("check CPU %s ÷ %s" % (megabytes(big_size), megabytes(mid_size)), times(ratio),
+               "bytes %s; libyaml loop %s" % (times(size_ratio), times(big_floor["cpu"] / max(mid_floor["cpu"], 1e-9))),
+               "", "≤ %.2f×" % allowed, ratio <= allowed)
+    return figures
+
+
+def bench_app(report, args, runs):
+    report.section("flowspec check specs/app.yaml: wall time, process start included (median of %d runs)" % runs)
+    app = [args.flowspec, "check", os.path.join(ROOT, "specs", "app.yaml")]
+    version = [args.flowspec, "--version"]
+    true = ["/bin/true"]
+    for argv in (app, version, true):
+        spawn_wall(argv)  # warm the page cache
+    walls = {"app": [], "version": [], "true": []}
+    for _ in range(runs):  # interleaved, so that noise hits all three alike
+        walls["app"].append(spawn_wall(app))
+        walls["version"].append(spawn_wall(version))
+        walls["true"].append(spawn_wall(true))
+    app_ms, version_ms, true_ms = (statistics.median(walls[k]) for k in ("app", "version", "true"))
+    above = app_ms - true_ms
+    report.row("check specs/app.yaml, median wall", ms(app_ms), "/bin/true %s" % ms(true_ms),
+               times(app_ms / true_ms), "", None)
+    report.row("  the same, above /bin/true", ms(above), "", "", "≤ %.0f ms" % TARGET_APP_MS,
+               above * 1000 <= TARGET_APP_MS)
+    report.row("  of which Swift process start", ms(version_ms - true_ms),
+               "`flowspec --version` %s" % ms(version_ms), "", "", None)
+
+
+def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
+    work = os.path.join(args.work, "codegen")
+    os.makedirs(work, exist_ok=True)
+    report.section("generated Swift: `swiftc -O` CPU of the `flowspec gen` output (median of %d)" % reps)
+    empty = os.path.join(work, "Empty.swift")
+    with open(empty, "w") as f:
+        f.write("struct Empty {}\n")
+
+    def compile_argv(source):
+        return ["swiftc", "-O", "-parse-as-library", "-c", source, "-o", source[:-6] + ".o"]
+
+    floor = measure(compile_argv(empty), reps, min_seconds=0)
+    sources = {}
+    for states, events in shapes:
+        spec = make_input(args.work, "reducer", states, events)
+        source = os.path.join(work, "Big-%dx%d.swift" % (states, events))
+        run([args.flowspec, "gen", spec, "--output", source])
+        sources[(states, events)] = source
+    base = None
+    for states, events in shapes:
+        source = sources[(states, events)]
+        result = measure(compile_argv(source), reps, min_seconds=0)
+        label = "%s states × %d events" % (format(states, ","), events)
+        if base is None:
+            base = result
+            report.row("swiftc -O, %s" % label, "%s (wall %s)" % (seconds(result["cpu"]), seconds(result["wall"])),
+                       "empty file %s" % seconds(floor["cpu"]), times(result["cpu"] / floor["cpu"]), "", None)
+            continue
+        ratio = result["cpu"] / base["cpu"]
+        report.row("swiftc -O, %s" % label, "%s (wall %s)" % (seconds(result["cpu"]), seconds(result["wall"])),
+                   "50×20 %s" % seconds(base["cpu"]), times(ratio), "≤ %.1f×" % TARGET_COMPILE_FLAT,
+                   ratio <= TARGET_COMPILE_FLAT)
+
+    report.section("generated Swift: Machine.send, %s pre-generated random events (ContinuousClock, median of 5)"
+                   % format(dispatch_events, ","))
+    driver = os.path.join(HERE, "DispatchDriver.swift")
+    for states, events in dispatch_shapes:
+        source = sources.get((states, events))
+        if source is None:
+            spec = make_input(args.work, "reducer", states, events)
+            source = os.path.join(work, "Big-%dx%d.swift" % (states, events))
+            run([args.flowspec, "gen", spec, "--output", source])
+        binary = os.path.join(work, "dispatch-%dx%d" % (states, events))
+        run(["swiftc", "-O", "-wmo", "-parse-as-library", source, driver, "-o", binary])
+        out = run([binary, str(dispatch_events)]).split()
+        values = dict(zip(out[0::2], out[1::2]))
+        send, cpu, floor_ns, equal = (float(values[k]) for k in ("send", "cpu", "floor", "equal"))
+        label = "%s states × %d events" % (format(states, ","), events)
+        report.row("send, %s" % label, "%.1f ns/event (CPU %.1f)" % (send, cpu),
+                   "loop alone %.2f ns" % floor_ns, "", "≤ %.0f ns" % TARGET_DISPATCH_NS, send <= TARGET_DISPATCH_NS)
+        report.row("  Event == Event, %s" % label, "%.1f ns" % equal, "", "", "", None)
+
+
+def bench_graphs(report, args, chain_sizes, scc_sizes, reps):
+    report.section("large graphs: check CPU, N vs N/10 states (linear, no stack overflow)")
+    results = {}
+    for kind, sizes, expect in (("chain", chain_sizes, 0), ("scc", scc_sizes, 1)):
+        small, big = sizes
+        figures = []
+        for states in (small, big):
+            path = make_input(args.work, kind, states)
+            result = measure([args.flowspec, "check", path], reps, expect=(expect,))
+            if kind == "scc":
+                out = subprocess.run([args.flowspec, "check", "--format", "json", path], capture_output=True, text=True)
+                found = out.stdout.count('"infinite-loop"')
+                if found != 1:
+                    raise SystemExit("bench: expected one infinite-loop finding in %s, got %d" % (path, found))
+            figures.append((states, path, result))
+        (s_states, _, s_result), (b_states, b_path, b_result) = figures
+        floor = measure([args.floor, b_path], reps)
+        name = "chain of task states" if kind == "chain" else "one loop of task states"
+        report.row("check, %s, %s states" % (name, format(b_states, ",")),
+                   "%s (%.1f µs/state)" % (seconds(b_result["cpu"]), b_result["cpu"] / b_states * 1e6),
+                   "libyaml loop %s" % seconds(floor["cpu"]), times(b_result["cpu"] / floor["cpu"]),
+                   "exit %d" % expect, b_result["status"] == expect)
+        ratio = b_result["cpu"] / s_result["cpu"]
+        report.row("  %s ÷ %s states" % (format(b_states, ","), format(s_states, ",")), times(ratio),
+                   "%s states %s" % (format(s_states, ","), seconds(s_result["cpu"])), "",
+                   "≤ %.0f×" % TARGET_LINEAR, ratio <= TARGET_LINEAR)
+        results[kind] = (b_states, b_path, b_result)
+    return results
+
+
+def bench_pyyaml(report, args, flows, figures, graphs, reps_small):
+    report.section("what a user might write instead: PyYAML C loader + BFS + Tarjan (Benchmarks/pyyaml_check.py)")
+    script = [sys.executable, os.path.join(HERE, "pyyaml_check.py")]
+    if args.quick:
+        flows = flows[-1:]
+    cases = [("flow %s" % megabytes(figures[s][0]), path, figures[s][1], 0) for s, path in flows]
+    for kind, (states, path, result) in sorted(graphs.items()):
+        cases.append(("%s %s states" % (kind, format(states, ",")), path, result, 0 if kind == "chain" else 1))
+    for label, path, check, expect in cases:
+        reps = reps_small if os.path.getsize(path) < 5e6 else 1
+        py = measure(script + [path], reps, expect=(expect,))
+        speedup = py["cpu"] / check["cpu"]
+        report.row("PyYAML script CPU, %s" % label, "%s, %s peak" % (seconds(py["cpu"]), megabytes(py["rss"])),
+                   "flowspec %s, %s" % (seconds(check["cpu"]), megabytes(check["rss"])),
+                   "%s slower" % times(speedup), "≥ %.0f×" % TARGET_PYYAML_SPEEDUP, speedup >= TARGET_PYYAML_SPEEDUP)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--flowspec", required=True)
+    parser.add_argument("--floor", required=True)
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--quick", action="store_true")
+    args = parser.parse_args()
+    args.flowspec, args.floor, args.work = (os.path.abspath(p) for p in (args.flowspec, args.floor, args.work))
+
+    if args.quick:
+        flow_states = [641, 6410, 32051]           # about 0.1, 1 and 5 MB
+        reps, app_runs = 3, 40
+        shapes = [(50, 20), (5000, 500)]
+        compile_reps = 1
+        dispatch_shapes, dispatch_events = [(5000, 20), (5000, 500)], 1_000_000
+        chain_sizes, scc_sizes = (3000, 30000), (2000, 20000)
+    else:
+        flow_states = [6410, 64102, 320512]        # about 1, 10 and 50 MB
+        reps, app_runs = 5, 200
+        shapes = [(50, 20), (50, 500), (500, 20), (500, 500), (5000, 20), (5000, 500)]
+        compile_reps = 3
+        dispatch_shapes, dispatch_events = [(5000, 20), (5000, 500)], 10_000_000
+        chain_sizes, scc_sizes = (30000, 300000), (4000, 40000)
+
+    started = time.time()
+    print("bench: generating inputs into %s" % os.path.relpath(args.work, ROOT), file=sys.stderr, flush=True)
+    flows = [(n, make_input(args.work, "flow", n)) for n in flow_states]
+    for kind, sizes in (("chain", chain_sizes), ("scc", scc_sizes)):
+        for n in sizes:
+            make_input(args.work, kind, n)
+
+    report = Report()
+    figures = bench_read(report, args, flows, reps)
+    bench_app(report, args, app_runs)
+    graphs = bench_graphs(report, args, chain_sizes, scc_sizes, reps)
+    bench_pyyaml(report, args, flows, figures, graphs, 3)
+    bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)
+
+    swift = subprocess.run(["swiftc", "--version"], capture_output=True, text=True).stdout.splitlines()
+    swift = swift[0] if swift else "swiftc ?"
+    libyaml = subprocess.run(["pkg-config", "--modversion", "yaml-0.1"], capture_output=True, text=True).stdout.strip()
+    load = os.getloadavg()[0]
+    commit = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or "?"
+    header = ("flowspec benchmark (%s) — %s, commit %s — %d-core %s, load %.1f — %s, libyaml %s, Python %s — %.0f s"
+              % ("--quick" if args.quick else "full", datetime.date.today().isoformat(), commit, os.cpu_count(),
+                 platform.system(), load, swift.replace("Swift version ", "Swift ").split(" (")[0],
+                 libyaml or "?", platform.python_version(), time.time() - started))
+    print()
+    report.print(header)
+
+
+if __name__ == "__main__":
+    main()
