@@ -9,16 +9,19 @@ struct BackwardTransitionCheck: MachineCheck {
             for (offset, member) in sequence.states.enumerated() {
                 if let index = graph.stateIndex[member.value], position[index] == nil { position[index] = offset }
             }
-            var inheritedSources: [SourceLocation: (edge: Edge, sources: [String])] = [:]
-            var inheritedOrder: [SourceLocation] = []
+            // One machine-wide transition is one (place, event) pair: an alias can put two
+            // events' transitions at the same place.
+            var inheritedSources: [InheritedKey: (edge: Edge, sources: [String])] = [:]
+            var inheritedOrder: [InheritedKey] = []
             for edge in graph.edges {
                 guard let from = position[edge.source], let to = position[edge.target], to < from else { continue }
                 if edge.isInherited {
-                    if inheritedSources[edge.location] == nil {
-                        inheritedOrder.append(edge.location)
-                        inheritedSources[edge.location] = (edge, [])
+                    let key = InheritedKey(location: edge.location, label: edge.label)
+                    if inheritedSources[key] == nil {
+                        inheritedOrder.append(key)
+                        inheritedSources[key] = (edge, [])
                     }
-                    inheritedSources[edge.location]!.sources.append(graph.name(edge.source))
+                    inheritedSources[key]!.sources.append(graph.name(edge.source))
                     continue
                 }
                 reporter.report(.backwardTransition,
@@ -26,8 +29,9 @@ struct BackwardTransitionCheck: MachineCheck {
                                 at: edge.location, subjects: [graph.name(edge.source), graph.name(edge.target)],
                                 notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
             }
-            for location in inheritedOrder {
-                let (edge, sources) = inheritedSources[location]!
+            for key in inheritedOrder {
+                let (edge, sources) = inheritedSources[key]!
+                let location = key.location
                 let target = graph.name(edge.target)
                 reporter.report(.backwardTransition,
                                 "the machine-wide transition \(edge.label) leads back to '\(target)' from later states \(quotedList(sources)) of forward-only sequence '\(sequence.name.value)'",
@@ -36,4 +40,10 @@ struct BackwardTransitionCheck: MachineCheck {
             }
         }
     }
+}
+
+/// Identifies one machine-wide transition among the edges states inherit from it.
+private struct InheritedKey: Hashable {
+    var location: SourceLocation
+    var label: String
 }

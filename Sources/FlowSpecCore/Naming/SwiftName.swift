@@ -37,15 +37,15 @@ public struct SwiftName: Sendable, Hashable {
     public static func make(_ name: String, scope: Scope) -> Result<SwiftName, ProblemError> {
         var bare = ""
         var capitaliseNext = false
-        for character in name {
-            if character == "-" || character == "." || character == " " {
+        for scalar in name.unicodeScalars {
+            if scalar == "-" || scalar == "." || scalar == " " {
                 capitaliseNext = !bare.isEmpty
                 continue
             }
-            guard character.isASCII, character.isLetter || character.isNumber || character == "_" else {
-                return .failure(ProblemError(problem: .character(character)))
+            guard isASCIILetterOrDigit(scalar) || scalar == "_" else {
+                return .failure(ProblemError(problem: .character(Character(scalar))))
             }
-            bare.append(capitaliseNext ? Character(character.uppercased()) : character)
+            bare.unicodeScalars.append(capitaliseNext ? uppercased(scalar) : scalar)
             capitaliseNext = false
         }
         guard let first = bare.first else { return .failure(ProblemError(problem: .empty)) }
@@ -59,6 +59,14 @@ public struct SwiftName: Sendable, Hashable {
         }
         let code = keywords.contains(bare) ? "`\(bare)`" : bare
         return .success(SwiftName(code: code, bare: bare))
+    }
+
+    private static func isASCIILetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+        ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+    }
+
+    private static func uppercased(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        ("a"..."z").contains(scalar) ? Unicode.Scalar(scalar.value - 32)! : scalar
     }
 
     /// A problem as an `Error`, for `Result`.
