@@ -115,12 +115,11 @@ struct RuntimeEmitter {
                 w.line("effects += step.effects")
                 w.line("var target = step.target")
                 w.block("if let retry = step.retry") { w in
-                    w.block("if retries[retry.slot] < retry.max") { w in
-                        w.line("retries[retry.slot] += 1")
-                    }
-                    w.block("else") { w in
-                        w.line("target = retry.fallback")
-                    }
+                    w.line("if retries[retry.slot] < retry.max {")
+                    w.line("    retries[retry.slot] += 1")
+                    w.line("} else {")
+                    w.line("    target = retry.fallback")
+                    w.line("}")
                 }
                 w.line("state = target")
                 w.line("visit += 1")
