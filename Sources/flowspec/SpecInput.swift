@@ -27,6 +27,10 @@ struct SpecInput {
         }
         guard let programs = SpecGeneration.programs(result, diagnostics: diagnostics) else {
             let errors = diagnostics.filter { $0.severity == .error }.count
+            if errors == 0 {
+                Console.error("flowspec: internal error: \(path) has no errors but its machines could not be resolved; \(refusal) (please report this as a flowspec bug)")
+                throw ExitCode(2)
+            }
             Console.error("flowspec: error: \(path) has \(errors) error\(errors == 1 ? "" : "s"); \(refusal)")
             throw ExitCode(1)
         }

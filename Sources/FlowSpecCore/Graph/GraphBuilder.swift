@@ -105,6 +105,14 @@ struct GraphBuilder {
     }
 
     private mutating func resolveOtherReferences() {
+        // Machine-wide targets are checked even when every state overrides the event (or no
+        // state inherits it): a wrong name is wrong wherever it is written.
+        for transition in machine.machineWide {
+            for candidate in transition.candidates {
+                _ = resolveMachineWide(candidate.target, as: "target")
+                if let retry = candidate.retry { _ = resolveMachineWide(retry.then, as: "retry's `then`") }
+            }
+        }
         for sequence in machine.sequences {
             for member in sequence.states { _ = resolve(member, as: "member of sequence '\(sequence.name.value)'") }
         }
