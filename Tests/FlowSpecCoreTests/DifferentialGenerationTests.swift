@@ -1,4 +1,5 @@
 import Foundation
+import FlowSpecTestSupport
 import Testing
 @testable import FlowSpecCore
 
@@ -232,31 +233,8 @@ struct DifferentialGenerationTests {
 
 /// The random spec generator, input sequences and the driver program of the differential test.
 enum DifferentialSpecs {
-    /// SplitMix64: a tiny, seeded, deterministic generator.
-    struct SplitMix64 {
-        var state: UInt64
-
-        init(seed: UInt64) { state = seed }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-
-        /// A number in `0..<bound`.
-        mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-        /// True with the given chance in percent.
-        mutating func percent(_ chance: Int) -> Bool { below(100) < chance }
-        mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-        mutating func shuffled<T>(_ items: [T]) -> [T] {
-            var items = items
-            for index in stride(from: items.count - 1, to: 0, by: -1) { items.swapAt(index, below(index + 1)) }
-            return items
-        }
-    }
+    /// The shared seeded generator (Tests/Support).
+    typealias SplitMix64 = FlowSpecTestSupport.SplitMix64
 
     // MARK: The spec model
 

@@ -1,4 +1,5 @@
 import Foundation
+import FlowSpecTestSupport
 import Testing
 @testable import FlowSpecCore
 
@@ -12,49 +13,8 @@ import Testing
 
 // MARK: - Random numbers
 
-/// SplitMix64: small, fast and deterministic on every platform.
-struct ReferenceRandom {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A whole number in `0..<bound`.
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
-    }
-
-    /// A whole number in `range`.
-    mutating func inRange(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + below(range.count)
-    }
-
-    /// True with probability `probability`.
-    mutating func chance(_ probability: Double) -> Bool {
-        Double(next() >> 11) / Double(UInt64(1) << 53) < probability
-    }
-
-    mutating func pick<T>(_ items: [T]) -> T {
-        items[below(items.count)]
-    }
-
-    /// `count` distinct items of `items`, in random order.
-    mutating func distinct<T>(_ count: Int, of items: [T]) -> [T] {
-        var pool = items
-        var chosen: [T] = []
-        for _ in 0..<min(count, pool.count) {
-            chosen.append(pool.remove(at: below(pool.count)))
-        }
-        return chosen
-    }
-}
+/// The shared seeded generator (Tests/Support).
+typealias ReferenceRandom = SplitMix64
 
 // MARK: - The model of a generated spec
 
