@@ -25,6 +25,10 @@
 //
 // With FLOWSPEC_FUZZ_VERBOSE=1 in the environment (for triage, when running single inputs) it
 // prints the findings and each simulation trace to standard error.
+//
+// With FLOWSPEC_FUZZ_STAGES=check it stops after step 1 and the text rendering of step 3: the
+// reader, decoder, graph builder and checks, several times faster than the whole pipeline (for
+// long runs that hammer the front end; `bash Fuzz/run.sh --check-only` sets it).
 
 #if canImport(Glibc)
 import Glibc
@@ -65,6 +69,10 @@ struct FuzzPipeline {
 
         let result = SpecChecker().check(source)
         checkInvariants(result)
+        if Self.checkOnly {
+            consume(DiagnosticRenderer.render(result.diagnostics, files: [source], format: .text))
+            return
+        }
 
         // Findings, as `check` prints them: every format once (the renderers do not look at
         // severities beyond printing them, so one policy is enough; SARIF, through Foundation's
@@ -192,6 +200,7 @@ struct SplitMix {
 
 extension FuzzPipeline {
     static let verbose = getenv("FLOWSPEC_FUZZ_VERBOSE") != nil
+    static let checkOnly = getenv("FLOWSPEC_FUZZ_STAGES").map { String(cString: $0) == "check" } ?? false
 
     func log(_ text: String) {
         var text = text

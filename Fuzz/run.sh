@@ -6,6 +6,7 @@
 #   bash Fuzz/run.sh .build-fuzz/crashes/crash-XXXX     # reproduce one input
 #   bash Fuzz/run.sh -minimize_crash=1 -runs=100000 .build-fuzz/crashes/crash-XXXX
 #   bash Fuzz/run.sh --build                           # only build .build-fuzz/flowspec-fuzz
+#   bash Fuzz/run.sh --check-only -runs=5000000        # front end and checks only (faster)
 #
 # Every option is passed to libFuzzer and wins over the defaults below. Without a file
 # argument the fuzzer runs on the corpus .build-fuzz/corpus (kept between runs; new inputs go
@@ -42,6 +43,10 @@ if [ "$stale" = 1 ]; then
   mv "$binary.tmp" "$binary"
 fi
 if [ "${1:-}" = "--build" ]; then exit 0; fi
+if [ "${1:-}" = "--check-only" ]; then
+  export FLOWSPEC_FUZZ_STAGES=check
+  shift
+fi
 
 # Swift's own crash backtracer would run inside ASan's and trip it; libFuzzer prints the stack.
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
