@@ -4,10 +4,16 @@
 /// ``SpecChecker`` the same way, since they share the top level.
 struct IdentifierCollisionCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
-        var seen: [String: Located<String>] = [:]
-        for entry in IdentifierNames(analysis.machine).entries {
+        struct Key: Hashable {
+            var group: String
+            var identifier: String
+        }
+        var seen: [Key: Located<String>] = [:]
+        let names = analysis.identifierNames
+        seen.reserveCapacity(names.entries.count)
+        for entry in names.entries {
             guard case .success(let swiftName) = SwiftName.make(entry.name.value, scope: entry.scope) else { continue }
-            let key = entry.group + "." + swiftName.bare
+            let key = Key(group: entry.group, identifier: swiftName.bare)
             if let first = seen[key], first.value != entry.name.value {
                 Self.report(kind: entry.kind, entry.name, first: first, identifier: swiftName.bare, &reporter)
             } else if seen[key] == nil {

@@ -11,12 +11,14 @@ struct IdentifierNames {
 
     let entries: [Entry]
 
-    init(_ machine: Machine) {
+    /// The names of a machine; `uses` gives the events when the machine does not list them.
+    init(_ machine: Machine, events uses: @autoclosure () -> NameUses) {
         var entries: [Entry] = []
+        entries.reserveCapacity(machine.states.count)
         for state in machine.states {
             entries.append(Entry(kind: "state", name: state.name, scope: .enumCase, group: "State"))
         }
-        let events = machine.events ?? NameUses.derivedEvents(machine)
+        let events = machine.events ?? uses().derivedEvents
         for event in events { entries.append(Entry(kind: "event", name: event, scope: .enumCase, group: "Event")) }
         for effect in machine.effects ?? [] {
             entries.append(Entry(kind: "effect", name: effect, scope: .enumCase, group: "Effect"))

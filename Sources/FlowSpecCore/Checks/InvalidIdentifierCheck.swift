@@ -4,7 +4,7 @@ struct InvalidIdentifierCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let machine = analysis.machine
         Self.report(kind: "machine", machine.name, scope: .machine, &reporter)
-        for entry in IdentifierNames(machine).entries {
+        for entry in analysis.identifierNames.entries {
             Self.report(kind: entry.kind, entry.name, scope: entry.scope, &reporter)
         }
     }

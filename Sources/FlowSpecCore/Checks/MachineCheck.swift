@@ -13,9 +13,16 @@ struct MachineAnalysis {
     /// Per state, where a shortest path from `initial` comes from (`nil` where unreachable);
     /// `nil` when the machine has no valid initial state.
     let parentsFromInitial: [Int32?]?
+    /// Every use of an event, condition and effect name.
+    let nameUses: NameUses
+    /// Every name that becomes a Swift identifier.
+    let identifierNames: IdentifierNames
 
     init(graph: MachineGraph) {
         self.graph = graph
+        let nameUses = NameUses(graph.machine)
+        self.nameUses = nameUses
+        self.identifierNames = IdentifierNames(graph.machine, events: nameUses)
         let digraph = graph.digraph()
         self.digraph = digraph
         self.parentsFromInitial = graph.initial.map { digraph.breadthFirst(from: [$0]) }

@@ -17,7 +17,9 @@ struct NameUses {
         }
     }
 
-    private(set) var uses: [Category: [Located<String>]] = [:]
+    private(set) var events: [Located<String>] = []
+    private(set) var conditions: [Located<String>] = []
+    private(set) var effects: [Located<String>] = []
 
     init(_ machine: Machine) {
         for transition in machine.machineWide { add(transition) }
@@ -25,29 +27,40 @@ struct NameUses {
             for transition in state.transitions { add(transition) }
             for candidate in state.always?.value ?? [] { add(candidate) }
             if let timeout = state.timeout {
-                uses[.effect, default: []].append(contentsOf: timeout.effects)
+                effects.append(contentsOf: timeout.effects)
             }
         }
     }
 
     private mutating func add(_ transition: EventTransition) {
-        uses[.event, default: []].append(transition.event)
+        events.append(transition.event)
         for candidate in transition.candidates { add(candidate) }
     }
 
     private mutating func add(_ candidate: Candidate) {
-        if let condition = candidate.condition { uses[.condition, default: []].append(condition) }
-        if let condition = candidate.unlessCondition { uses[.condition, default: []].append(condition) }
-        uses[.effect, default: []].append(contentsOf: candidate.effects)
+        if let condition = candidate.condition { conditions.append(condition) }
+        if let condition = candidate.unlessCondition { conditions.append(condition) }
+        effects.append(contentsOf: candidate.effects)
     }
 
     /// The uses of one category.
-    subscript(category: Category) -> [Located<String>] { uses[category] ?? [] }
+    subscript(category: Category) -> [Located<String>] {
+        switch category {
+        case .event: events
+        case .condition: conditions
+        case .effect: effects
+        }
+    }
 
     /// The events of a machine without an `events:` list: each used name once, at its first
     /// use in the file (machine-wide `on` may come before or after `states`).
     static func derivedEvents(_ machine: Machine) -> [Located<String>] {
-        let uses = NameUses(machine)[.event].enumerated().sorted {
+        NameUses(machine).derivedEvents
+    }
+
+    /// ``derivedEvents(_:)`` from these uses.
+    var derivedEvents: [Located<String>] {
+        let uses = events.enumerated().sorted {
             ($0.element.location, $0.offset) < ($1.element.location, $1.offset)
         }.map(\.element)
         var seen = Set<String>()

@@ -17,12 +17,12 @@ struct ShadowedCandidateCheck: MachineCheck {
         }
     }
 
-    private func report(_ candidates: [Candidate], what: String, _ reporter: inout MachineReporter) {
+    private func report(_ candidates: [Candidate], what: @autoclosure () -> String, _ reporter: inout MachineReporter) {
         guard let first = candidates.firstIndex(where: \.isUnconditional) else { return }
         let blocker = candidates[first]
         for shadowed in candidates[(first + 1)...] {
             reporter.report(.shadowedCandidate,
-                            "the candidate to '\(shadowed.target.value)' for \(what) can never be taken: an unconditional candidate comes before it",
+                            "the candidate to '\(shadowed.target.value)' for \(what()) can never be taken: an unconditional candidate comes before it",
                             at: shadowed.location, subjects: [shadowed.target.value],
                             notes: [.init("the unconditional candidate to '\(blocker.target.value)' is always taken first",
                                           at: blocker.location)])

@@ -4,7 +4,7 @@
 struct UndeclaredNameCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let machine = analysis.machine
-        let uses = NameUses(machine)
+        let uses = analysis.nameUses
         for category in NameUses.Category.allCases {
             let declared = category.declared(in: machine)
             if category == .event && declared == nil { continue }

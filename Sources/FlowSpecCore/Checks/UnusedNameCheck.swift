@@ -2,7 +2,7 @@
 struct UnusedNameCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let machine = analysis.machine
-        let uses = NameUses(machine)
+        let uses = analysis.nameUses
         for category in NameUses.Category.allCases {
             let used = Set(uses[category].map(\.value))
             for name in category.declared(in: machine) ?? [] where !used.contains(name.value) {

@@ -1,21 +1,33 @@
 /// A position in a spec file: 1-based line and column (the column counts characters).
 public struct SourceLocation: Sendable, Hashable, Comparable, CustomStringConvertible {
+    // Stored as 32 bits each: every node, name and finding carries a location, so this halves
+    // their footprint. A spec file is at most 256 MiB by default; larger values saturate.
+    private var storedLine: UInt32
+    private var storedColumn: UInt32
+
     /// The 1-based line.
-    public var line: Int
+    public var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = UInt32(clamping: newValue) }
+    }
+
     /// The 1-based column, in characters.
-    public var column: Int
+    public var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = UInt32(clamping: newValue) }
+    }
 
     /// Creates a location from a 1-based line and column.
     public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
+        storedLine = UInt32(clamping: line)
+        storedColumn = UInt32(clamping: column)
     }
 
     /// The start of a file.
     public static let start = SourceLocation(line: 1, column: 1)
 
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
-        (lhs.line, lhs.column) < (rhs.line, rhs.column)
+        (lhs.storedLine, lhs.storedColumn) < (rhs.storedLine, rhs.storedColumn)
     }
 
     public var description: String { "\(line):\(column)" }

@@ -26,7 +26,7 @@ struct GraphBuilder {
             for transition in state.transitions {
                 addCandidates(transition.candidates, from: index, trigger: .event(transition.event.value), to: &edges)
             }
-            if state.kind == .input || state.kind == .task {
+            if !inherited.isEmpty, state.kind == .input || state.kind == .task {
                 let own = Set(state.transitions.map(\.event.value))
                 for transition in inherited where !own.contains(transition.event.value) {
                     addInherited(transition, from: index, to: &edges)
@@ -132,11 +132,11 @@ struct GraphBuilder {
     }
 
     /// The index of the named state, or `nil` after reporting `undefined-state`.
-    private mutating func resolve(_ name: Located<String>, as role: String) -> Int? {
+    private mutating func resolve(_ name: Located<String>, as role: @autoclosure () -> String) -> Int? {
         if let index = stateIndex[name.value] { return index }
         let hint = Suggestion.hint(for: name.value, among: machine.states.map(\.name.value))
         reporter.report(.undefinedState,
-                        "\(role) '\(name.value)' is not a state of machine '\(machine.name.value)'\(hint)",
+                        "\(role()) '\(name.value)' is not a state of machine '\(machine.name.value)'\(hint)",
                         at: name.location, subjects: [name.value])
         return nil
     }

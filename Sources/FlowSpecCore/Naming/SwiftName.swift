@@ -35,21 +35,12 @@ public struct SwiftName: Sendable, Hashable {
 
     /// The identifier for `name` in `scope`, or why there is none.
     public static func make(_ name: String, scope: Scope) -> Result<SwiftName, ProblemError> {
-        var bare = ""
-        var capitaliseNext = false
-        for scalar in name.unicodeScalars {
-            if scalar == "-" || scalar == "." || scalar == " " {
-                capitaliseNext = !bare.isEmpty
-                continue
-            }
-            guard isASCIILetterOrDigit(scalar) || scalar == "_" else {
-                return .failure(ProblemError(problem: .character(Character(scalar))))
-            }
-            bare.unicodeScalars.append(capitaliseNext ? uppercased(scalar) : scalar)
-            capitaliseNext = false
+        var bare = isPlainIdentifier(name) ? name : ""
+        if bare.isEmpty, let problem = joinWords(name, into: &bare) { return .failure(problem) }
+        guard let first = bare.utf8.first else { return .failure(ProblemError(problem: .empty)) }
+        if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") {
+            return .failure(ProblemError(problem: .startsWithDigit))
         }
-        guard let first = bare.first else { return .failure(ProblemError(problem: .empty)) }
-        if first.isNumber { return .failure(ProblemError(problem: .startsWithDigit)) }
         if scope == .machine, reservedTypeNames.contains(bare) {
             return .failure(ProblemError(problem: .reserved))
         }
@@ -59,6 +50,33 @@ public struct SwiftName: Sendable, Hashable {
         }
         let code = keywords.contains(bare) ? "`\(bare)`" : bare
         return .success(SwiftName(code: code, bare: bare))
+    }
+
+    /// Whether a name is already an identifier's text: only ASCII letters, digits and `_`
+    /// (most names are; they need no rewriting).
+    private static func isPlainIdentifier(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.allSatisfy { byte in
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+        }
+    }
+
+    /// Removes the separators `-`, `.` and space, capitalising the letter after each, into
+    /// `bare`; returns the problem when the name has any other character.
+    private static func joinWords(_ name: String, into bare: inout String) -> ProblemError? {
+        var capitaliseNext = false
+        for scalar in name.unicodeScalars {
+            if scalar == "-" || scalar == "." || scalar == " " {
+                capitaliseNext = !bare.isEmpty
+                continue
+            }
+            guard isASCIILetterOrDigit(scalar) || scalar == "_" else {
+                return ProblemError(problem: .character(Character(scalar)))
+            }
+            bare.unicodeScalars.append(capitaliseNext ? uppercased(scalar) : scalar)
+            capitaliseNext = false
+        }
+        return nil
     }
 
     private static func isASCIILetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {

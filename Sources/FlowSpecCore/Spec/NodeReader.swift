@@ -42,15 +42,15 @@ struct NodeReader {
 
     /// Reads a mapping whose keys must be among `allowed`; unknown keys are reported with
     /// a suggestion. Returns `nil` (after reporting) if the node is not a mapping.
-    mutating func fields(_ id: YAMLDocument.NodeID, of what: String, allowed: [String]) -> Fields? {
-        guard let entries = namedEntries(id, of: what) else { return nil }
+    mutating func fields(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String, allowed: [String]) -> Fields? {
+        guard let entries = namedEntries(id, of: what()) else { return nil }
         var fields = Fields()
         for entry in entries {
             if allowed.contains(entry.key.value) {
                 fields.entries.append(entry)
             } else {
                 report(.unknownKey,
-                       "\(what) has no key '\(entry.key.value)'\(Suggestion.hint(for: entry.key.value, among: allowed))",
+                       "\(what()) has no key '\(entry.key.value)'\(Suggestion.hint(for: entry.key.value, among: allowed))",
                        at: entry.key.location, subjects: [entry.key.value],
                        notes: [.init("allowed keys: \(allowed.joined(separator: ", "))")])
             }
@@ -60,11 +60,11 @@ struct NodeReader {
 
     /// Reads a mapping whose keys are names (states, events, sequences). Non-string keys
     /// are reported and skipped. Returns `nil` (after reporting) if the node is not a mapping.
-    mutating func namedEntries(_ id: YAMLDocument.NodeID, of what: String)
+    mutating func namedEntries(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String)
         -> [(key: Located<String>, value: YAMLDocument.NodeID)]? {
         let node = document[id]
         guard node.kind == .mapping else {
-            report(.invalidValue, "\(what) must be a mapping, not \(describe(id))", at: node.location)
+            report(.invalidValue, "\(what()) must be a mapping, not \(describe(id))", at: node.location)
             return nil
         }
         var result: [(key: Located<String>, value: YAMLDocument.NodeID)] = []
@@ -75,7 +75,7 @@ struct NodeReader {
                        at: keyNode.location, subjects: ["<<"])
                 continue
             }
-            if let name = name(key, as: "a key in \(what)") {
+            if let name = name(key, as: "a key in \(what())") {
                 result.append((name, value))
             }
         }
@@ -83,55 +83,55 @@ struct NodeReader {
     }
 
     /// Reads a non-empty string scalar.
-    mutating func name(_ id: YAMLDocument.NodeID, as what: String) -> Located<String>? {
+    mutating func name(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> Located<String>? {
         let node = document[id]
         guard node.kind == .scalar else {
-            report(.invalidValue, "\(what) must be a name, not \(describe(id))", at: node.location)
+            report(.invalidValue, "\(what()) must be a name, not \(describe(id))", at: node.location)
             return nil
         }
         switch node.scalarValue {
         case .string(let text) where !text.isEmpty:
             return Located(text, at: node.location)
         case .string, .null:
-            report(.invalidValue, "\(what) is empty; expected a name", at: node.location)
+            report(.invalidValue, "\(what()) is empty; expected a name", at: node.location)
         default:
             report(.invalidValue,
-                   "\(what) must be a name, not \(describe(id)); quote it (\"\(node.text)\") to use it as a name",
+                   "\(what()) must be a name, not \(describe(id)); quote it (\"\(node.text)\") to use it as a name",
                    at: node.location)
         }
         return nil
     }
 
     /// Reads any string scalar (used for free text such as `summary`).
-    mutating func text(_ id: YAMLDocument.NodeID, as what: String) -> String? {
+    mutating func text(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> String? {
         let node = document[id]
         guard node.kind == .scalar, case .string(let text) = node.scalarValue else {
-            report(.invalidValue, "\(what) must be text, not \(describe(id))", at: node.location)
+            report(.invalidValue, "\(what()) must be text, not \(describe(id))", at: node.location)
             return nil
         }
         return text
     }
 
     /// Reads a list of names; a single name is accepted as a list of one.
-    mutating func names(_ id: YAMLDocument.NodeID, as what: String) -> [Located<String>] {
+    mutating func names(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> [Located<String>] {
         let node = document[id]
         switch node.kind {
         case .scalar:
-            return name(id, as: what).map { [$0] } ?? []
+            return name(id, as: what()).map { [$0] } ?? []
         case .sequence:
-            return document.children(of: id).compactMap { name($0, as: what) }
+            return document.children(of: id).compactMap { name($0, as: what()) }
         case .mapping:
-            report(.invalidValue, "\(what) must be a list of names, not a mapping", at: node.location)
+            report(.invalidValue, "\(what()) must be a list of names, not a mapping", at: node.location)
             return []
         }
     }
 
     /// Reads a list of names (`what` names one item, `list` the whole list), reporting a name
     /// listed twice.
-    mutating func declaredNames(_ id: YAMLDocument.NodeID, as what: String, in list: String) -> [Located<String>] {
+    mutating func declaredNames(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String, in list: String) -> [Located<String>] {
         var seen: [String: SourceLocation] = [:]
         var result: [Located<String>] = []
-        for name in names(id, as: what) {
+        for name in names(id, as: what()) {
             if let first = seen[name.value] {
                 report(.duplicateKey, "'\(name.value)' is listed twice in \(list)", at: name.location,
                        subjects: [name.value], notes: [.init("first listed here", at: first)])
@@ -144,7 +144,7 @@ struct NodeReader {
     }
 
     /// Reads a duration such as `250ms`, `2s`, `5m` or `1h`.
-    mutating func duration(_ id: YAMLDocument.NodeID, as what: String) -> Located<Duration>? {
+    mutating func duration(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> Located<Duration>? {
         let node = document[id]
         if node.kind == .scalar, case .string(let text) = node.scalarValue,
            let duration = Duration.parseSpec(text) {
@@ -152,33 +152,33 @@ struct NodeReader {
         }
         let written = node.kind == .scalar ? "'\(node.text)'" : describe(id)
         report(.invalidValue,
-               "\(what) must be a positive whole number with a unit (ms, s, m or h), like 250ms or 2s; found \(written)",
+               "\(what()) must be a positive whole number with a unit (ms, s, m or h), like 250ms or 2s; found \(written)",
                at: node.location)
         return nil
     }
 
     /// Reads a positive integer.
-    mutating func positiveInteger(_ id: YAMLDocument.NodeID, as what: String) -> Located<Int>? {
+    mutating func positiveInteger(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> Located<Int>? {
         let node = document[id]
         if node.kind == .scalar, case .int(let value) = node.scalarValue, value > 0 {
             return Located(value, at: node.location)
         }
-        report(.invalidValue, "\(what) must be a positive whole number, not \(describe(id))", at: node.location)
+        report(.invalidValue, "\(what()) must be a positive whole number, not \(describe(id))", at: node.location)
         return nil
     }
 
     /// Reads a boolean (`true` or `false`).
-    mutating func boolean(_ id: YAMLDocument.NodeID, as what: String) -> Bool? {
+    mutating func boolean(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> Bool? {
         let node = document[id]
         if node.kind == .scalar, case .bool(let value) = node.scalarValue {
             return value
         }
-        report(.invalidValue, "\(what) must be true or false, not \(describe(id))", at: node.location)
+        report(.invalidValue, "\(what()) must be true or false, not \(describe(id))", at: node.location)
         return nil
     }
 
     /// Reads one of a fixed set of words.
-    mutating func choice<T: RawRepresentable>(_ id: YAMLDocument.NodeID, as what: String,
+    mutating func choice<T: RawRepresentable>(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String,
                                               among options: [T]) -> Located<T>? where T.RawValue == String {
         let node = document[id]
         if node.kind == .scalar, case .string(let text) = node.scalarValue,
@@ -188,13 +188,13 @@ struct NodeReader {
         let words = options.map(\.rawValue)
         let written = node.kind == .scalar ? node.text : ""
         report(.invalidValue,
-               "\(what) must be one of \(words.joined(separator: ", ")), not \(describe(id))\(Suggestion.hint(for: written, among: words))",
+               "\(what()) must be one of \(words.joined(separator: ", ")), not \(describe(id))\(Suggestion.hint(for: written, among: words))",
                at: node.location)
         return nil
     }
 
     /// Reports a required key that is missing from a mapping.
-    mutating func missing(_ key: String, in what: String, at location: SourceLocation, example: String) {
-        report(.invalidValue, "\(what) is missing the required key '\(key)' (for example `\(example)`)", at: location)
+    mutating func missing(_ key: String, in what: @autoclosure () -> String, at location: SourceLocation, example: String) {
+        report(.invalidValue, "\(what()) is missing the required key '\(key)' (for example `\(example)`)", at: location)
     }
 }

@@ -5,9 +5,9 @@ enum TransitionDecoder {
     static let retryKeys = ["max", "then"]
 
     /// `event: target`, `event: { to: … }` or `event: [ {…}, {…} ]`, for each event.
-    static func eventTransitions(_ id: YAMLDocument.NodeID, of what: String,
+    static func eventTransitions(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String,
                                  reader: inout NodeReader) -> [EventTransition] {
-        guard let entries = reader.namedEntries(id, of: what) else { return [] }
+        guard let entries = reader.namedEntries(id, of: what()) else { return [] }
         return entries.map { EventTransition(event: $0.key, candidates: candidates($0.value, reader: &reader)) }
     }
 

@@ -12,13 +12,11 @@ public enum ScalarValue: Sendable, Equatable {
     case string(String)
 
     /// Resolves a scalar's text by the core schema, honouring an explicit tag.
-    public static func resolve(_ text: String, style: YAMLNode.Style, tag: String?) -> ScalarValue {
-        if let tag {
-            switch tag {
-            case "tag:yaml.org,2002:str", "!": return .string(text)
-            case "tag:yaml.org,2002:null": return .null
-            default: break
-            }
+    public static func resolve(_ text: String, style: YAMLNode.Style, tag: YAMLNode.Tag) -> ScalarValue {
+        switch tag {
+        case .string: return .string(text)
+        case .null: return .null
+        case .none, .other: break
         }
         guard style == .plain else { return .string(text) }
         return resolvePlain(text)
@@ -26,6 +24,16 @@ public enum ScalarValue: Sendable, Equatable {
 
     /// Resolves a plain (unquoted) scalar.
     static func resolvePlain(_ text: String) -> ScalarValue {
+        // Most plain scalars are names: only these first bytes can start anything else.
+        guard let first = text.utf8.first else { return .null }
+        switch first {
+        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
+             UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            break
+        default:
+            return .string(text)
+        }
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
@@ -35,7 +43,7 @@ public enum ScalarValue: Sendable, Equatable {
         case ".nan", ".NaN", ".NAN": return .float(.nan)
         default: break
         }
-        guard let first = text.utf8.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+        guard first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
             || first == UInt8(ascii: ".") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
         else { return .string(text) }
         if let number = integer(text) { return number }

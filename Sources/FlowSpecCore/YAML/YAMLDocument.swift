@@ -63,20 +63,42 @@ public struct YAMLNode: Sendable {
         case plain, singleQuoted, doubleQuoted, literal, folded, collection
     }
 
+    /// What an explicit tag on a node means to the core schema.
+    public enum Tag: UInt8, Sendable {
+        /// No tag.
+        case none
+        /// `!!str` or the non-specific `!`: the scalar is a string whatever it looks like.
+        case string
+        /// `!!null`.
+        case null
+        /// Any other tag; the scalar resolves as if untagged.
+        case other
+
+        /// The meaning of a tag as libyaml resolved it (`tag:yaml.org,2002:str`).
+        init(resolved tag: String?) {
+            switch tag {
+            case nil: self = .none
+            case "tag:yaml.org,2002:str", "!": self = .string
+            case "tag:yaml.org,2002:null": self = .null
+            default: self = .other
+            }
+        }
+    }
+
     /// Scalar, sequence or mapping.
     public var kind: Kind
     /// How the node was written.
     public var style: Style
+    /// The node's explicit tag, if any.
+    public var tag: Tag
     /// Where the node starts.
     public var location: SourceLocation
     /// The scalar's text (empty for collections).
     public var text: String
-    /// The node's explicit tag, if any, as libyaml resolved it (`tag:yaml.org,2002:str`).
-    public var tag: String?
     var childStart: Int32 = 0
     var childCount: Int32 = 0
-    /// How many nodes the node stands for once aliases are expanded.
-    var expandedSize: Int = 1
+    /// How many nodes the node stands for once aliases are expanded (saturating).
+    var expandedSize: UInt32 = 1
 
     /// What the scalar means under the YAML 1.2 core schema.
     public var scalarValue: ScalarValue {

@@ -106,8 +106,8 @@ private struct Builder {
                 return .failed
             }
             let text = string(scalar.value, length: Int(scalar.length))
-            let node = YAMLNode(kind: .scalar, style: style(of: scalar.style), location: location,
-                                text: text, tag: optionalString(scalar.tag))
+            let node = YAMLNode(kind: .scalar, style: style(of: scalar.style), tag: tag(scalar.tag),
+                                location: location, text: text)
             let id = document.append(node)
             register(anchor: optionalString(scalar.anchor), for: id)
             attach(id)
@@ -115,11 +115,11 @@ private struct Builder {
             return alias(optionalString(event.data.alias.anchor) ?? "", at: location, sink: &sink)
         case YAML_SEQUENCE_START_EVENT:
             let start = event.data.sequence_start
-            return open(.sequence, tag: optionalString(start.tag),
+            return open(.sequence, tag: tag(start.tag),
                         anchor: optionalString(start.anchor), at: location, sink: &sink)
         case YAML_MAPPING_START_EVENT:
             let start = event.data.mapping_start
-            return open(.mapping, tag: optionalString(start.tag),
+            return open(.mapping, tag: tag(start.tag),
                         anchor: optionalString(start.anchor), at: location, sink: &sink)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             close(sink: &sink)
@@ -129,7 +129,7 @@ private struct Builder {
         return .next
     }
 
-    mutating func open(_ kind: YAMLNode.Kind, tag: String?, anchor: String?,
+    mutating func open(_ kind: YAMLNode.Kind, tag: YAMLNode.Tag, anchor: String?,
                        at location: SourceLocation, sink: inout DiagnosticSink) -> Step {
         if stack.count >= limits.maxDepth {
             sink.report(.limitExceeded,
@@ -138,7 +138,7 @@ private struct Builder {
                         notes: [.init("a flowspec spec needs fewer than 10 levels")])
             return .failed
         }
-        let node = YAMLNode(kind: kind, style: .collection, location: location, text: "", tag: tag)
+        let node = YAMLNode(kind: kind, style: .collection, tag: tag, location: location, text: "")
         let id = document.append(node)
         if let anchor { openAnchors.insert(anchor) }
         stack.append(Frame(node: id, firstChild: pending.count, anchor: anchor))
@@ -147,15 +147,17 @@ private struct Builder {
 
     mutating func close(sink: inout DiagnosticSink) {
         let frame = stack.removeLast()
-        var children = pending[frame.firstChild...]
         if document[frame.node].kind == .mapping {
-            children = removingDuplicateKeys(children, sink: &sink)
+            removeDuplicateKeys(from: frame.firstChild, sink: &sink)
         }
-        var size = 1
-        for child in children { size += document[child].expandedSize }
-        document.setChildren(of: frame.node, children)
+        var size: UInt32 = 1
+        for index in frame.firstChild..<pending.count {
+            let (sum, overflow) = size.addingReportingOverflow(document[pending[index]].expandedSize)
+            size = overflow ? .max : sum
+        }
+        document.setChildren(of: frame.node, pending[frame.firstChild...])
         setExpandedSize(size, of: frame.node)
-        pending.removeSubrange(frame.firstChild...)
+        pending.removeLast(pending.count - frame.firstChild)
         if let anchor = frame.anchor { openAnchors.remove(anchor) }
         register(anchor: frame.anchor, for: frame.node)
         attach(frame.node)
@@ -169,7 +171,7 @@ private struct Builder {
             sink.report(.yamlSyntax, problem, at: location)
             return .failed
         }
-        aliasExpansion += document[target].expandedSize
+        aliasExpansion += Int(document[target].expandedSize)
         if aliasExpansion > limits.maxAliasExpansion {
             sink.report(.limitExceeded,
                         "aliases expand to more than \(limits.maxAliasExpansion) nodes (an alias bomb?)",
@@ -192,34 +194,50 @@ private struct Builder {
         if let anchor { anchors[anchor] = id }
     }
 
-    mutating func setExpandedSize(_ size: Int, of id: YAMLDocument.NodeID) {
+    mutating func setExpandedSize(_ size: UInt32, of id: YAMLDocument.NodeID) {
         document.nodes[Int(id)].expandedSize = size
     }
 
-    /// Reports each repeated scalar key of a mapping and drops its pair, keeping the first.
-    func removingDuplicateKeys(_ children: ArraySlice<YAMLDocument.NodeID>,
-                               sink: inout DiagnosticSink) -> ArraySlice<YAMLDocument.NodeID> {
+    /// Reports each repeated scalar key of the mapping whose pairs are `pending[start...]` and
+    /// drops its pair, keeping the first. Small mappings (most of a spec) are compared pairwise;
+    /// large ones (`states:`) through a dictionary.
+    mutating func removeDuplicateKeys(from start: Int, sink: inout DiagnosticSink) {
+        let pairs = (pending.count - start) / 2
         var seen: [String: SourceLocation] = [:]
-        var kept: [YAMLDocument.NodeID] = []
-        kept.reserveCapacity(children.count)
-        var index = children.startIndex
-        while index + 1 < children.endIndex {
-            let key = document[children[index]]
+        let hashed = pairs > 12
+        if hashed { seen.reserveCapacity(pairs) }
+        var kept = start
+        var index = start
+        while index + 1 < pending.count {
+            let key = document[pending[index]]
             if key.kind == .scalar {
-                if let first = seen[key.text] {
+                let first = hashed ? seen[key.text] : firstKey(key.text, in: start..<kept)
+                if let first {
                     sink.report(.duplicateKey, "the key '\(key.text)' appears twice in this mapping",
                                 at: key.location, subjects: [key.text],
                                 notes: [.init("first written here; only that one is used", at: first)])
                     index += 2
                     continue
                 }
-                seen[key.text] = key.location
+                if hashed { seen[key.text] = key.location }
             }
-            kept.append(children[index])
-            kept.append(children[index + 1])
+            pending[kept] = pending[index]
+            pending[kept + 1] = pending[index + 1]
+            kept += 2
             index += 2
         }
-        return kept[...]
+        pending.removeLast(pending.count - kept)
+    }
+
+    /// Where a scalar key with this text is among the kept pairs `pending[range]`, if it is.
+    func firstKey(_ text: String, in range: Range<Int>) -> SourceLocation? {
+        var index = range.lowerBound
+        while index < range.upperBound {
+            let key = document[pending[index]]
+            if key.kind == .scalar, key.text == text { return key.location }
+            index += 2
+        }
+        return nil
     }
 
     func reportParserError(_ parser: yaml_parser_t, source: [UInt8], sink: inout DiagnosticSink) {
@@ -275,6 +293,10 @@ private struct Builder {
     func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?, length: Int) -> String {
         guard let pointer, length > 0 else { return "" }
         return String(decoding: UnsafeBufferPointer(start: pointer, count: length), as: UTF8.self)
+    }
+
+    func tag(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> YAMLNode.Tag {
+        pointer == nil ? .none : YAMLNode.Tag(resolved: optionalString(pointer))
     }
 
     func optionalString(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
