@@ -12,7 +12,7 @@ struct IdentifierCollisionCheck: MachineCheck {
         let names = analysis.identifierNames
         seen.reserveCapacity(names.entries.count)
         for entry in names.entries {
-            guard case .success(let swiftName) = SwiftName.make(entry.name.value, scope: entry.scope) else { continue }
+            guard case .success(let swiftName) = entry.identifier else { continue }
             let key = Key(group: entry.group, identifier: swiftName.bare)
             if let first = seen[key], first.value != entry.name.value {
                 Self.report(kind: entry.kind, entry.name, first: first, identifier: swiftName.bare, &reporter)

@@ -7,6 +7,16 @@ struct IdentifierNames {
         var scope: SwiftName.Scope
         /// Names in the same group must map to different identifiers.
         var group: String
+        /// The Swift identifier the name becomes, or why it cannot.
+        var identifier: Result<SwiftName, SwiftName.ProblemError>
+
+        init(kind: String, name: Located<String>, scope: SwiftName.Scope, group: String) {
+            self.kind = kind
+            self.name = name
+            self.scope = scope
+            self.group = group
+            self.identifier = SwiftName.make(name.value, scope: scope)
+        }
     }
 
     let entries: [Entry]

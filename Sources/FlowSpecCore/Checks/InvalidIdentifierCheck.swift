@@ -3,15 +3,15 @@
 struct InvalidIdentifierCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let machine = analysis.machine
-        Self.report(kind: "machine", machine.name, scope: .machine, &reporter)
+        Self.report(kind: "machine", machine.name, SwiftName.make(machine.name.value, scope: .machine), &reporter)
         for entry in analysis.identifierNames.entries {
-            Self.report(kind: entry.kind, entry.name, scope: entry.scope, &reporter)
+            Self.report(kind: entry.kind, entry.name, entry.identifier, &reporter)
         }
     }
 
-    static func report(kind: String, _ name: Located<String>, scope: SwiftName.Scope,
+    static func report(kind: String, _ name: Located<String>, _ identifier: Result<SwiftName, SwiftName.ProblemError>,
                        _ reporter: inout MachineReporter) {
-        guard case .failure(let error) = SwiftName.make(name.value, scope: scope) else { return }
+        guard case .failure(let error) = identifier else { return }
         reporter.report(.invalidIdentifier,
                         "\(kind) name '\(name.value)' cannot become a Swift identifier: \(error.explanation)",
                         at: name.location, subjects: [name.value])

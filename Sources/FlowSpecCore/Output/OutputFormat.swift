@@ -16,7 +16,7 @@ public enum DiagnosticRenderer {
     public static func render(_ diagnostics: [Diagnostic], files: [SourceFile], format: OutputFormat,
                               colour: Bool = false) -> String {
         switch format {
-        case .text: TextRenderer(files: files, colour: colour).render(diagnostics)
+        case .text: TextRenderer(files: files, colour: colour, diagnostics: diagnostics).render(diagnostics)
         case .json: JSONRenderer.render(diagnostics)
         case .github: GitHubRenderer.render(diagnostics)
         case .sarif: SARIFRenderer.render(diagnostics)

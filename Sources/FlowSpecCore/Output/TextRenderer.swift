@@ -5,9 +5,12 @@ struct TextRenderer {
     let colour: Bool
     private var lines: [String: LineIndex] = [:]
 
-    init(files: [SourceFile], colour: Bool) {
+    /// Indexes the lines of the files that the diagnostics point into (only those: indexing
+    /// a big file that checked clean would be wasted work).
+    init(files: [SourceFile], colour: Bool, diagnostics: [Diagnostic]) {
         self.colour = colour
-        for file in files where lines[file.path] == nil {
+        let mentioned = Set(diagnostics.map(\.file))
+        for file in files where lines[file.path] == nil && mentioned.contains(file.path) {
             lines[file.path] = LineIndex(file)
         }
     }

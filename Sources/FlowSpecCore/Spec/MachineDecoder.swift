@@ -44,12 +44,14 @@ enum MachineDecoder {
 
     /// Reports a machine with more transitions than the limit allows.
     private static func checkTransitionCount(_ machine: inout Machine, reader: inout NodeReader) {
-        let inheritors = machine.states.filter { $0.kind == .input || $0.kind == .task }.count
-        var count = machine.machineWide.reduce(0) { $0 + $1.candidates.count } * inheritors
-        for state in machine.states {
-            count += state.transitions.reduce(0) { $0 + $1.candidates.count }
-            count += (state.always?.value.count ?? 0) + (state.timeout == nil ? 0 : 1)
+        var inheritors = 0
+        var count = 0
+        for index in machine.states.indices {
+            if machine.states[index].kind == .input || machine.states[index].kind == .task { inheritors += 1 }
+            for transition in machine.states[index].transitions { count += transition.candidates.count }
+            count += (machine.states[index].always?.value.count ?? 0) + (machine.states[index].timeout == nil ? 0 : 1)
         }
+        count += machine.machineWide.reduce(0) { $0 + $1.candidates.count } * inheritors
         guard count > reader.limits.maxTransitions else { return }
         reader.report(.limitExceeded,
                       "machine '\(machine.name.value)' has \(count) transitions, over the limit of \(reader.limits.maxTransitions) (raise it with --max-transitions)",

@@ -68,7 +68,10 @@ struct NodeReader {
             return nil
         }
         var result: [(key: Located<String>, value: YAMLDocument.NodeID)] = []
-        for (key, value) in document.pairs(of: id) {
+        let children = document.children(of: id)
+        result.reserveCapacity(children.count / 2)
+        for index in stride(from: children.startIndex, to: children.endIndex - 1, by: 2) {
+            let (key, value) = (children[index], children[index + 1])
             let keyNode = document[key]
             if keyNode.kind == .scalar, keyNode.style == .plain, keyNode.text == "<<" {
                 report(.unknownKey, "merge keys (`<<`) are not part of the flowspec language; write the keys out",

@@ -74,7 +74,13 @@ public struct State: Sendable {
     /// The `always:` candidates, with the key's location, if present.
     public var always: Located<[Candidate]>?
     /// The `timeout:`, if present.
-    public var timeout: Timeout?
+    public var timeout: Timeout? {
+        get { timeoutStorage?.value }
+        set { timeoutStorage = newValue.map(Box.init) }
+    }
+    // Boxed: a timeout is large and many states have none; inline, it would double every
+    // state's size.
+    private var timeoutStorage: Box<Timeout>?
     /// Where the `timeout:` key is, if present.
     public var timeoutLocation: SourceLocation?
     /// Whether the state's body is not a mapping (already reported as `invalid-value`); the
@@ -109,7 +115,23 @@ public struct Candidate: Sendable {
     /// Effects to run, in order.
     public var effects: [Located<String>] = []
     /// A bound on how often this transition may be taken in a row.
-    public var retry: Retry?
+    public var retry: Retry? {
+        get { retryStorage?.value }
+        set { retryStorage = newValue.map(Box.init) }
+    }
+    // Boxed: most candidates have no retry.
+    private var retryStorage: Box<Retry>?
+
+    /// Creates a candidate.
+    public init(location: SourceLocation, target: Located<String>, condition: Located<String>? = nil,
+                unlessCondition: Located<String>? = nil, effects: [Located<String>] = [], retry: Retry? = nil) {
+        self.location = location
+        self.target = target
+        self.condition = condition
+        self.unlessCondition = unlessCondition
+        self.effects = effects
+        self.retry = retry
+    }
 
     /// Whether the candidate is taken whatever the conditions.
     public var isUnconditional: Bool { condition == nil && unlessCondition == nil }
@@ -181,4 +203,14 @@ public enum Requirement: Sendable {
     case alwaysReachable(location: SourceLocation, states: [Located<String>])
     /// The worst-case time from `from` to one of `to` (or any input state) is at most `max`.
     case within(location: SourceLocation, from: Located<String>, to: [Located<String>], max: Located<Duration>)
+}
+
+/// An immutable value on the heap, for rarely present parts of the model that would otherwise
+/// make every element larger.
+final class Box<Value: Sendable>: Sendable {
+    let value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
 }

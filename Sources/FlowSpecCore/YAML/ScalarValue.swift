@@ -34,21 +34,37 @@ public enum ScalarValue: Sendable, Equatable {
         default:
             return .string(text)
         }
-        switch text {
-        case "", "~", "null", "Null", "NULL": return .null
-        case "true", "True", "TRUE": return .bool(true)
-        case "false", "False", "FALSE": return .bool(false)
-        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .float(.infinity)
-        case "-.inf", "-.Inf", "-.INF": return .float(-.infinity)
-        case ".nan", ".NaN", ".NAN": return .float(.nan)
-        default: break
-        }
+        // The special words are at most five bytes long.
+        if text.utf8.count <= 5, let special = resolveWord(text) { return special }
         guard first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
             || first == UInt8(ascii: ".") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
         else { return .string(text) }
         if let number = integer(text) { return number }
         if isFloat(text), let value = Double(text) { return .float(value) }
         return .string(text)
+    }
+
+    /// The core schema's null, boolean, infinity and not-a-number spellings (at most one or
+    /// two comparisons per scalar: the first byte picks the candidates).
+    private static func resolveWord(_ text: String) -> ScalarValue? {
+        func matches(_ words: StaticString...) -> Bool {
+            words.contains { word in
+                word.withUTF8Buffer { bytes in text.utf8.elementsEqual(bytes) }
+            }
+        }
+        switch text.utf8.first {
+        case nil: return .null
+        case UInt8(ascii: "~"): return text.utf8.count == 1 ? .null : nil
+        case UInt8(ascii: "n"), UInt8(ascii: "N"): return matches("null", "Null", "NULL") ? .null : nil
+        case UInt8(ascii: "t"), UInt8(ascii: "T"): return matches("true", "True", "TRUE") ? .bool(true) : nil
+        case UInt8(ascii: "f"), UInt8(ascii: "F"): return matches("false", "False", "FALSE") ? .bool(false) : nil
+        case UInt8(ascii: "."):
+            if matches(".inf", ".Inf", ".INF") { return .float(.infinity) }
+            return matches(".nan", ".NaN", ".NAN") ? .float(.nan) : nil
+        case UInt8(ascii: "+"): return matches("+.inf", "+.Inf", "+.INF") ? .float(.infinity) : nil
+        case UInt8(ascii: "-"): return matches("-.inf", "-.Inf", "-.INF") ? .float(-.infinity) : nil
+        default: return nil
+        }
     }
 
     private static func integer(_ text: String) -> ScalarValue? {

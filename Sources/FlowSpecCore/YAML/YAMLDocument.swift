@@ -37,6 +37,12 @@ public struct YAMLDocument: Sendable {
         return result
     }
 
+    /// Makes room for about `count` nodes.
+    mutating func reserveCapacity(nodes count: Int) {
+        nodes.reserveCapacity(count)
+        childIndices.reserveCapacity(count)
+    }
+
     /// Appends a node and returns its index.
     mutating func append(_ node: YAMLNode) -> NodeID {
         nodes.append(node)
