@@ -43,13 +43,22 @@ struct YAMLReaderTests {
         #expect(try value(try #require(document), "k").scalarValue == expected)
     }
 
-    @Test func aliasesReferToTheAnchoredNode() throws {
+    @Test func aliasesShareTheAnchoredNodesChildrenButStandWhereTheyAreWritten() throws {
         let (document, diagnostics) = read("base: &b { to: home }\ncopy: *b\n")
         #expect(diagnostics.isEmpty)
         let document_ = try #require(document)
+        let base = try value(document_, "base")
         let copy = try value(document_, "copy")
         #expect(copy.kind == .mapping)
-        #expect(copy.location == SourceLocation(line: 1, column: 7))
+        // Findings about this use of the node point at `*b`, its contents where they are written.
+        #expect(copy.location == SourceLocation(line: 2, column: 7))
+        #expect(base.location == SourceLocation(line: 1, column: 7))
+        let root = try #require(document_.root)
+        let ids = Dictionary(uniqueKeysWithValues: document_.pairs(of: root).map { (document_[$0.key].text, $0.value) })
+        let baseChildren = document_.children(of: try #require(ids["base"]))
+        let copyChildren = document_.children(of: try #require(ids["copy"]))
+        #expect(Array(baseChildren) == Array(copyChildren))
+        #expect(document_[copyChildren.first!].location == SourceLocation(line: 1, column: 12))
     }
 
     @Test func duplicateKeysAreReportedAndTheFirstIsKept() throws {

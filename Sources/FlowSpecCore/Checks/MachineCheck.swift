@@ -17,6 +17,10 @@ struct MachineAnalysis {
     let nameUses: NameUses
     /// Every name that becomes a Swift identifier.
     let identifierNames: IdentifierNames
+    /// Whether a reachable state may lack an edge the author wrote, because a transition of it
+    /// (or a machine-wide one it inherits) could not be read. Findings about paths from
+    /// `initial` (unreachable states, no way out, requirements) wait until that is fixed.
+    let mayLackPaths: Bool
 
     init(graph: MachineGraph) {
         self.graph = graph
@@ -25,10 +29,21 @@ struct MachineAnalysis {
         self.identifierNames = IdentifierNames(graph.machine, events: nameUses)
         let digraph = graph.digraph()
         self.digraph = digraph
-        self.parentsFromInitial = graph.initial.map { digraph.breadthFirst(from: [$0]) }
+        let parents = graph.initial.map { digraph.breadthFirst(from: [$0]) }
+        self.parentsFromInitial = parents
+        let machine = graph.machine
+        self.mayLackPaths = machine.states.indices.contains { index in
+            parents?[index] != nil && Self.mayLackEdges(machine.states[index], in: machine)
+        }
     }
 
     var machine: Machine { graph.machine }
+
+    /// Whether a state may lack an edge the author wrote (see ``State/hasLostTransitions``).
+    static func mayLackEdges(_ state: State, in machine: Machine) -> Bool {
+        state.hasLostTransitions
+            || (machine.lostMachineWideTransitions && (state.kind == .input || state.kind == .task))
+    }
 
     /// Whether a path from `initial` reaches the state (false when there is no initial state).
     func isReachable(_ state: Int) -> Bool {

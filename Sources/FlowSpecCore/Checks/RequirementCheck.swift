@@ -6,7 +6,7 @@
 /// - `within`: see ``WorstCaseTime``.
 struct RequirementCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
-        guard let initial = analysis.graph.initial else { return }
+        guard !analysis.mayLackPaths, let initial = analysis.graph.initial else { return }
         for requirement in analysis.machine.requirements {
             switch requirement {
             case .reachable(let location, let states):

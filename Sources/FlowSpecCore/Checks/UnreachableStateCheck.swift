@@ -4,7 +4,7 @@
 /// as a path, whatever its condition.
 struct UnreachableStateCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
-        guard analysis.parentsFromInitial != nil, let initial = analysis.machine.initial else { return }
+        guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil, let initial = analysis.machine.initial else { return }
         let graph = analysis.graph
         var hasIncoming = [Bool](repeating: false, count: graph.stateCount)
         for edge in graph.edges where edge.source != edge.target { hasIncoming[edge.target] = true }

@@ -33,6 +33,19 @@ extension Duration {
         return .milliseconds(milliseconds)
     }
 
+    /// The longest duration a spec may give (durations are kept as nanoseconds in 64 bits).
+    public static let longestSpec = Duration.milliseconds(Int64.max / 1_000_000 / 3_600_000 * 3_600_000)
+
+    /// Whether the text is a well-formed spec duration (digits and a unit) that is too long to
+    /// represent, so that the finding can say so rather than call it malformed.
+    public static func specOverflows(_ text: String) -> Bool {
+        let digits = text.utf8.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        let unit = text.utf8.dropFirst(digits.count)
+        guard !digits.isEmpty, digits.contains(where: { $0 != UInt8(ascii: "0") }),
+              ["ms", "s", "m", "h"].contains(where: { unit.elementsEqual($0.utf8) }) else { return false }
+        return parseSpec(text) == nil
+    }
+
     /// The duration in whole milliseconds.
     public var wholeMilliseconds: Int64 {
         components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000

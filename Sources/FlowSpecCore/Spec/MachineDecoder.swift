@@ -18,7 +18,9 @@ enum MachineDecoder {
         if let node = fields["events"] { machine.events = reader.declaredNames(node, as: "an event", in: "`events`") }
         if let node = fields["effects"] { machine.effects = reader.declaredNames(node, as: "an effect", in: "`effects`") }
         if let node = fields["on"] {
+            reader.lostTransitions = false
             machine.machineWide = TransitionDecoder.eventTransitions(node, of: "machine-wide `on`", reader: &reader)
+            machine.lostMachineWideTransitions = reader.lostTransitions
         }
         if let node = fields["states"] {
             let count = reader.document.children(of: node).count / 2
@@ -34,6 +36,7 @@ enum MachineDecoder {
             reader.missing("states", in: "machine '\(name.value)'", at: name.location,
                            example: "states: { splash: { on: { done: home } } }")
         }
+        machine.hasNoReadableStates = machine.states.isEmpty
         if let node = fields["sequences"] { machine.sequences = SectionDecoder.sequences(node, reader: &reader) }
         if let node = fields["persist"] { machine.persist = SectionDecoder.persist(node, reader: &reader) }
         if let node = fields["require"] { machine.requirements = SectionDecoder.requirements(node, reader: &reader) }

@@ -7,6 +7,9 @@ struct NodeReader {
     var limits = YAMLLimits()
     /// The machine being decoded, attached to findings.
     var machine: String?
+    /// Set by the decoders when something that would have been an edge or a bound of the
+    /// state graph could not be read (see ``State/hasLostTransitions``).
+    var lostTransitions = false
 
     /// The keys of one mapping, checked against the keys its context allows.
     struct Fields {
@@ -29,6 +32,10 @@ struct NodeReader {
     }
 
     func location(_ id: YAMLDocument.NodeID) -> SourceLocation { document[id].location }
+
+    /// How many findings have been reported so far; decoders compare it before and after a
+    /// part to learn whether that part could be read.
+    var findingCount: Int { sink.diagnostics.count }
 
     /// Describes a node for messages: `a mapping`, `a list`, `the integer 3`.
     func describe(_ id: YAMLDocument.NodeID) -> String {
@@ -95,6 +102,12 @@ struct NodeReader {
         switch node.scalarValue {
         case .string(let text) where !text.isEmpty:
             return Located(text, at: node.location)
+        case .null where node.tag == .null:
+            report(.invalidValue, "\(what()) is tagged `!!null`, so it has no value; remove the tag", at: node.location)
+        case .null where !node.text.isEmpty:
+            report(.invalidValue,
+                   "\(what()) is null ('\(node.text)' means no value in YAML); quote it (\"\(node.text)\") to use it as a name",
+                   at: node.location)
         case .string, .null:
             report(.invalidValue, "\(what()) is empty; expected a name", at: node.location)
         default:
@@ -115,8 +128,10 @@ struct NodeReader {
         return text
     }
 
-    /// Reads a list of names; a single name is accepted as a list of one.
-    mutating func names(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> [Located<String>] {
+    /// Reads a list of names; a single name is accepted as a list of one. `what` describes one
+    /// item (`an effect`), `list` the whole value (`` `effects` ``).
+    mutating func names(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String,
+                        list: @autoclosure () -> String) -> [Located<String>] {
         let node = document[id]
         switch node.kind {
         case .scalar:
@@ -124,7 +139,7 @@ struct NodeReader {
         case .sequence:
             return document.children(of: id).compactMap { name($0, as: what()) }
         case .mapping:
-            report(.invalidValue, "\(what()) must be a list of names, not a mapping", at: node.location)
+            report(.invalidValue, "\(list()) must be a name or a list of names, not a mapping", at: node.location)
             return []
         }
     }
@@ -134,7 +149,7 @@ struct NodeReader {
     mutating func declaredNames(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String, in list: String) -> [Located<String>] {
         var seen: [String: SourceLocation] = [:]
         var result: [Located<String>] = []
-        for name in names(id, as: what()) {
+        for name in names(id, as: what(), list: list) {
             if let first = seen[name.value] {
                 report(.duplicateKey, "'\(name.value)' is listed twice in \(list)", at: name.location,
                        subjects: [name.value], notes: [.init("first listed here", at: first)])
@@ -154,6 +169,12 @@ struct NodeReader {
             return Located(duration, at: node.location)
         }
         let written = node.kind == .scalar ? "'\(node.text)'" : describe(id)
+        if node.kind == .scalar, Duration.specOverflows(node.text) {
+            report(.invalidValue,
+                   "\(what()) '\(node.text)' is too long; the longest duration is \(Duration.longestSpec.specDescription)",
+                   at: node.location)
+            return nil
+        }
         report(.invalidValue,
                "\(what()) must be a positive whole number with a unit (ms, s, m or h), like 250ms or 2s; found \(written)",
                at: node.location)
@@ -165,6 +186,11 @@ struct NodeReader {
         let node = document[id]
         if node.kind == .scalar, case .int(let value) = node.scalarValue, value > 0 {
             return Located(value, at: node.location)
+        }
+        if node.kind == .scalar, case .bigInt = node.scalarValue {
+            report(.invalidValue, "\(what()) is too large: \(node.text) is over the largest whole number, \(Int.max)",
+                   at: node.location)
+            return nil
         }
         report(.invalidValue, "\(what()) must be a positive whole number, not \(describe(id))", at: node.location)
         return nil

@@ -15,7 +15,7 @@ enum SectionDecoder {
                 continue
             }
             let states = reader.declaredNames(statesNode, as: "a member of sequence '\(name.value)'",
-                                              in: "sequence '\(name.value)'")
+                                              in: "the `states` of sequence '\(name.value)'")
             let forwardOnly = fields["forwardOnly"].flatMap { reader.boolean($0, as: "forwardOnly") } ?? false
             result.append(Sequence(name: name, states: states, forwardOnly: forwardOnly))
         }
@@ -25,18 +25,16 @@ enum SectionDecoder {
     static func persist(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Persist? {
         let location = reader.location(id)
         guard let fields = reader.fields(id, of: "persist", allowed: persistKeys) else { return nil }
-        guard let rawNode = fields["rawValue"] else {
+        // Every key is read (and its problems reported) even when `rawValue` is wrong.
+        let rawValue = fields["rawValue"].flatMap { reader.choice($0, as: "rawValue", among: [Persist.RawValue.int, .string]) }
+        if fields["rawValue"] == nil {
             reader.missing("rawValue", in: "persist", at: location, example: "rawValue: int")
-            return nil
-        }
-        guard let rawValue = reader.choice(rawNode, as: "rawValue", among: [Persist.RawValue.int, .string]) else {
-            return nil
         }
         var restore = Persist.Restore.initial
         if let restoreNode = fields["restore"],
            let value = reader.choice(restoreNode, as: "restore", among: [Persist.Restore.clamp, .initial]) {
             restore = value.value
-            if restore == .clamp, rawValue.value == .string {
+            if restore == .clamp, rawValue?.value == .string {
                 reader.report(.invalidValue,
                               "`restore: clamp` needs `rawValue: int`; strings have no range to clamp into",
                               at: value.location)
@@ -50,6 +48,7 @@ enum SectionDecoder {
                 }
             }
         }
+        guard let rawValue else { return nil }
         return Persist(location: location, rawValue: rawValue.value, restore: restore, resume: resume)
     }
 
@@ -79,9 +78,10 @@ enum SectionDecoder {
         }
         switch entry.key.value {
         case "reachable":
-            return .reachable(location: entry.key.location, states: reader.names(entry.value, as: "a state"))
+            return .reachable(location: entry.key.location, states: reader.names(entry.value, as: "a state", list: "`reachable`"))
         case "alwaysReachable":
-            return .alwaysReachable(location: entry.key.location, states: reader.names(entry.value, as: "a state"))
+            return .alwaysReachable(location: entry.key.location,
+                                    states: reader.names(entry.value, as: "a state", list: "`alwaysReachable`"))
         default:
             return within(entry.value, key: entry.key, reader: &reader)
         }
@@ -91,7 +91,7 @@ enum SectionDecoder {
         guard let fields = reader.fields(id, of: "within", allowed: withinKeys) else { return nil }
         let example = "within: { from: splash, to: [home], max: 12s }"
         let from: Located<String>? = fields["from"].flatMap { reader.name($0, as: "`from`") }
-        let to = fields["to"].map { reader.names($0, as: "a state") } ?? []
+        let to = fields["to"].map { reader.names($0, as: "a state", list: "`to`") } ?? []
         let max: Located<Duration>? = fields["max"].flatMap { reader.duration($0, as: "`max`") }
         for required in withinKeys where fields[required] == nil {
             reader.missing(required, in: "within", at: reader.location(id), example: example)

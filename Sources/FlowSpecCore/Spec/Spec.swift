@@ -38,6 +38,12 @@ public struct Machine: Sendable {
     /// Whether the machine has more states or transitions than the limits allow (reported as
     /// `limit-exceeded`); such a machine is not checked further.
     public var exceedsLimits = false
+    /// Whether `states` is missing or none of its entries could be read (already reported);
+    /// such a machine has no graph to check.
+    public var hasNoReadableStates = false
+    /// Whether a machine-wide transition could not be read (already reported): every state
+    /// that inherits them may lack an edge the author wrote.
+    public var lostMachineWideTransitions = false
 
     /// Creates a machine with only a name.
     public init(name: Located<String>) {
@@ -83,9 +89,14 @@ public struct State: Sendable {
     private var timeoutStorage: Box<Timeout>?
     /// Where the `timeout:` key is, if present.
     public var timeoutLocation: SourceLocation?
-    /// Whether the state's body is not a mapping (already reported as `invalid-value`); the
-    /// structural checks say nothing more about such a state.
+    /// Whether the state's body, or a part of it, could not be read (already reported, as
+    /// `invalid-value`, `unknown-key`, …): its kind, transitions or timeout may not be what
+    /// the author meant, so the structural checks say nothing more about such a state.
     public var isMalformed = false
+    /// Whether a transition, `always` branch, timeout, retry or the kind of this state could not
+    /// be read (already reported): the graph may lack an edge or a bound the author wrote, so
+    /// path findings that such an edge could change are held back until the error is fixed.
+    public var hasLostTransitions = false
 
     /// Creates a state with a name and kind.
     public init(name: Located<String>, kind: StateKind) {

@@ -4,7 +4,7 @@ enum StateDecoder {
 
     static func states(_ id: YAMLDocument.NodeID, defaultKind: StateKind?, reader: inout NodeReader) -> [State] {
         guard let entries = reader.namedEntries(id, of: "states") else { return [] }
-        if entries.isEmpty {
+        if reader.document.children(of: id).isEmpty {
             reader.report(.invalidValue, "`states` is empty; a machine needs at least its initial state",
                           at: reader.location(id))
         }
@@ -13,17 +13,35 @@ enum StateDecoder {
 
     static func state(name: Located<String>, body: YAMLDocument.NodeID, defaultKind: StateKind?,
                       reader: inout NodeReader) -> State {
+        let findingsBefore = reader.findingCount
+        reader.lostTransitions = false
+        var state = decodeBody(name: name, body: body, defaultKind: defaultKind, reader: &reader)
+        if reader.findingCount > findingsBefore { state.isMalformed = true }
+        state.hasLostTransitions = reader.lostTransitions
+        return state
+    }
+
+    private static func decodeBody(name: Located<String>, body: YAMLDocument.NodeID, defaultKind: StateKind?,
+                                   reader: inout NodeReader) -> State {
         var state = State(name: name, kind: defaultKind ?? .task)
         let node = reader.document[body]
         // `name:` with no value is a state with every default.
         if node.kind == .scalar, node.scalarValue == .null { return state }
         guard let fields = reader.fields(body, of: "state '\(name.value)'", allowed: stateKeys) else {
             state.isMalformed = true
+            reader.lostTransitions = true
             return state
         }
-        if let kind = fields["kind"], let value = reader.choice(kind, as: "kind", among: StateKind.allCases) {
-            state.kind = value.value
-            state.kindLocation = value.location
+        // A key that could not be read (unknown, misspelt, not a string) may have been meant
+        // as `on`, `always` or `timeout`.
+        if fields.entries.count * 2 != reader.document.children(of: body).count { reader.lostTransitions = true }
+        if let kind = fields["kind"] {
+            if let value = reader.choice(kind, as: "kind", among: StateKind.allCases) {
+                state.kind = value.value
+                state.kindLocation = value.location
+            } else {
+                reader.lostTransitions = true
+            }
         }
         if let summary = fields["summary"] { state.summary = reader.text(summary, as: "summary") }
         if let on = fields["on"] {

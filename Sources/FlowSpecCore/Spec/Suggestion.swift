@@ -1,13 +1,20 @@
 /// Finds the candidate closest to a misspelt name, for "did you mean" hints.
 enum Suggestion {
+    /// The longest name, in Unicode scalars, that is given a hint.
+    static let maxLength = 100
+
     /// The closest candidate within a small edit distance, or `nil`. Ties go to the
     /// earliest candidate, so the answer is deterministic.
     static func closest<S: Swift.Sequence>(to name: String, among candidates: S) -> String?
     where S.Element == String {
+        // Names are short; a long one gets no hint, so that hostile names of megabytes cannot
+        // make the search (quadratic in the length) take minutes.
+        let length = name.unicodeScalars.count
+        guard length <= maxLength else { return nil }
         let limit = max(1, min(3, name.count / 3))
         var best: (name: String, distance: Int)?
         let lowered = name.lowercased()
-        for candidate in candidates where candidate != name {
+        for candidate in candidates where candidate != name && candidate.utf8.count <= 4 * (maxLength + limit) {
             if candidate.lowercased() == lowered { return candidate }
             let distance = editDistance(name, candidate, cutoff: limit)
             if distance <= limit, distance < (best?.distance ?? .max) {

@@ -7,7 +7,11 @@ enum TransitionDecoder {
     /// `event: target`, `event: { to: … }` or `event: [ {…}, {…} ]`, for each event.
     static func eventTransitions(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String,
                                  reader: inout NodeReader) -> [EventTransition] {
-        guard let entries = reader.namedEntries(id, of: what()) else { return [] }
+        guard let entries = reader.namedEntries(id, of: what()) else {
+            reader.lostTransitions = true
+            return []
+        }
+        if entries.count * 2 != reader.document.children(of: id).count { reader.lostTransitions = true }
         return entries.map { EventTransition(event: $0.key, candidates: candidates($0.value, reader: &reader)) }
     }
 
@@ -16,14 +20,20 @@ enum TransitionDecoder {
         let node = reader.document[id]
         switch node.kind {
         case .scalar, .mapping:
-            return candidate(id, reader: &reader).map { [$0] } ?? []
+            guard let candidate = candidate(id, reader: &reader) else {
+                reader.lostTransitions = true
+                return []
+            }
+            return [candidate]
         case .sequence:
             let items = reader.document.children(of: id)
             if items.isEmpty {
                 reader.report(.invalidValue, "the list of candidates is empty; give at least one `{ to: state }`",
                               at: node.location)
             }
-            return items.compactMap { candidate($0, reader: &reader) }
+            let candidates = items.compactMap { candidate($0, reader: &reader) }
+            if candidates.isEmpty || candidates.count != items.count { reader.lostTransitions = true }
+            return candidates
         }
     }
 
@@ -41,14 +51,20 @@ enum TransitionDecoder {
         var candidate = Candidate(location: node.location, target: target)
         if let condition = fields["if"] { candidate.condition = reader.name(condition, as: "`if`") }
         if let condition = fields["unless"] { candidate.unlessCondition = reader.name(condition, as: "`unless`") }
-        if let effects = fields["effects"] { candidate.effects = reader.names(effects, as: "an effect") }
-        if let retry = fields["retry"] { candidate.retry = self.retry(retry, reader: &reader) }
+        if let effects = fields["effects"] { candidate.effects = reader.names(effects, as: "an effect", list: "`effects`") }
+        if let retry = fields["retry"] {
+            candidate.retry = self.retry(retry, reader: &reader)
+            if candidate.retry == nil { reader.lostTransitions = true }
+        }
         return candidate
     }
 
     static func timeout(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Timeout? {
         let location = reader.location(id)
-        guard let fields = reader.fields(id, of: "a timeout", allowed: timeoutKeys) else { return nil }
+        guard let fields = reader.fields(id, of: "a timeout", allowed: timeoutKeys) else {
+            reader.lostTransitions = true
+            return nil
+        }
         let after: Located<Duration>? = fields["after"].flatMap { reader.duration($0, as: "`after`") }
         if fields["after"] == nil {
             reader.missing("after", in: "the timeout", at: location, example: "{ after: 10s, to: failed }")
@@ -57,10 +73,16 @@ enum TransitionDecoder {
         if fields["to"] == nil {
             reader.missing("to", in: "the timeout", at: location, example: "{ after: 10s, to: failed }")
         }
-        guard let target else { return nil }
+        guard let target else {
+            reader.lostTransitions = true
+            return nil
+        }
         var timeout = Timeout(location: location, after: after, target: target)
-        if let effects = fields["effects"] { timeout.effects = reader.names(effects, as: "an effect") }
-        if let retry = fields["retry"] { timeout.retry = self.retry(retry, reader: &reader) }
+        if let effects = fields["effects"] { timeout.effects = reader.names(effects, as: "an effect", list: "`effects`") }
+        if let retry = fields["retry"] {
+            timeout.retry = self.retry(retry, reader: &reader)
+            if timeout.retry == nil { reader.lostTransitions = true }
+        }
         return timeout
     }
 

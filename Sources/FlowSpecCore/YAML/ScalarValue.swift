@@ -16,10 +16,23 @@ public enum ScalarValue: Sendable, Equatable {
         switch tag {
         case .string: return .string(text)
         case .null: return .null
+        case .bool, .int, .float: return resolve(text, as: tag)
         case .none, .other: break
         }
         guard style == .plain else { return .string(text) }
         return resolvePlain(text)
+    }
+
+    /// Resolves a scalar tagged `!!bool`, `!!int` or `!!float` by the core schema's rules for
+    /// that type, whatever its style; text that is not such a value stays a string (and is
+    /// reported where a value of another type is expected).
+    private static func resolve(_ text: String, as tag: YAMLNode.Tag) -> ScalarValue {
+        let value = resolvePlain(text)
+        switch (tag, value) {
+        case (.bool, .bool), (.int, .int), (.int, .bigInt), (.float, .float): return value
+        case (.float, .int(let whole)): return .float(Double(whole))
+        default: return .string(text)
+        }
     }
 
     /// Resolves a plain (unquoted) scalar.

@@ -77,6 +77,8 @@ public struct YAMLNode: Sendable {
         case string
         /// `!!null`.
         case null
+        /// `!!bool`, `!!int`, `!!float`: the scalar is read as that type even when quoted.
+        case bool, int, float
         /// Any other tag; the scalar resolves as if untagged.
         case other
 
@@ -86,6 +88,9 @@ public struct YAMLNode: Sendable {
             case nil: self = .none
             case "tag:yaml.org,2002:str", "!": self = .string
             case "tag:yaml.org,2002:null": self = .null
+            case "tag:yaml.org,2002:bool": self = .bool
+            case "tag:yaml.org,2002:int": self = .int
+            case "tag:yaml.org,2002:float": self = .float
             default: self = .other
             }
         }

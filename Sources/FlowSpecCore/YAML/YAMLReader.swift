@@ -24,7 +24,7 @@ public struct YAMLReader {
             return nil
         }
         return bytes.withUnsafeBufferPointer { buffer in
-            var builder = Builder(limits: limits)
+            var builder = Builder(limits: limits, marks: MarkMapper(buffer))
             // About one node per 8 bytes of a typical spec; reserving up front saves copying the
             // arena as it grows (pages not reached are never touched, so they cost no memory).
             builder.document.reserveCapacity(nodes: bytes.count / 8)
@@ -42,6 +42,7 @@ private struct Builder {
     }
 
     let limits: YAMLLimits
+    var marks: MarkMapper
     var document = YAMLDocument()
     var stack: [Frame] = []
     var pending: [YAMLDocument.NodeID] = []
@@ -50,8 +51,9 @@ private struct Builder {
     var aliasExpansion = 0
     var documents = 0
 
-    init(limits: YAMLLimits) {
+    init(limits: YAMLLimits, marks: MarkMapper) {
         self.limits = limits
+        self.marks = marks
     }
 
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>, source: [UInt8],
@@ -86,8 +88,7 @@ private struct Builder {
     enum Step { case next, done, failed }
 
     mutating func handle(_ event: yaml_event_t, sink: inout DiagnosticSink) -> Step {
-        let location = SourceLocation(line: Int(event.start_mark.line) + 1,
-                                      column: Int(event.start_mark.column) + 1)
+        let location = marks.location(event.start_mark)
         switch event.type {
         case YAML_STREAM_END_EVENT:
             return .done
@@ -181,7 +182,11 @@ private struct Builder {
                         at: location)
             return .failed
         }
-        attach(target)
+        // A copy of the node placed where the alias is written, so that findings about this
+        // use point at the `*name`, not at the anchor (a collection's children are shared).
+        var use = document[target]
+        use.location = location
+        attach(document.append(use))
         return .next
     }
 
@@ -244,23 +249,50 @@ private struct Builder {
     }
 
     func reportParserError(_ parser: yaml_parser_t, source: [UInt8], sink: inout DiagnosticSink) {
-        let mark = parser.problem_mark
         // A reader error (bad encoding, a control character) has a byte offset, not a mark.
         let location = parser.error == YAML_READER_ERROR
             ? Self.location(ofByte: Int(parser.problem_offset), in: source)
-            : SourceLocation(line: Int(mark.line) + 1, column: Int(mark.column) + 1)
+            : marks.location(parser.problem_mark)
         var message = parser.problem.map { String(cString: $0) } ?? "the YAML could not be read"
         var notes: [Diagnostic.Note] = []
         if let context = parser.context.map({ String(cString: $0) }) {
-            let contextMark = parser.context_mark
-            notes.append(.init(context, at: SourceLocation(line: Int(contextMark.line) + 1,
-                                                           column: Int(contextMark.column) + 1)))
+            let contextLocation = marks.location(parser.context_mark)
+            notes.append(.init(context, at: contextLocation))
+            if context == "while scanning a simple key", contextLocation.line == location.line,
+               location.column - contextLocation.column >= 1024 {
+                notes.append(.init("a key written without `?` is at most 1024 characters long; write a longer one as `? key` with its value on the next line as `: value`"))
+            }
         }
-        if parser.error != YAML_READER_ERROR, Int(mark.index) < source.count,
-           source[Int(mark.index)] == UInt8(ascii: "\t") {
+        if let separator = marks.firstYAML11Break {
+            notes.append(.init("libyaml reads U+2028, U+2029 and U+0085 as line breaks (YAML 1.1), even in comments and quotes; the first is here: replace it with a space or a real line break", at: separator))
+        }
+        if parser.error != YAML_READER_ERROR, Self.character(at: location, in: source) == UInt8(ascii: "\t") {
             message += " (a tab: YAML indents with spaces only)"
         }
         sink.report(.yamlSyntax, message, at: location, notes: notes)
+    }
+
+    /// The first byte of the character at an editor position, if there is one.
+    static func character(at location: SourceLocation, in source: [UInt8]) -> UInt8? {
+        var line = 1
+        var column = 1
+        var index = source.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        while index < source.count {
+            let byte = source[index]
+            if line == location.line && column == location.column { return byte }
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                if line == location.line { return nil }
+                if byte == UInt8(ascii: "\r"), index + 1 < source.count, source[index + 1] == UInt8(ascii: "\n") {
+                    index += 1
+                }
+                line += 1
+                column = 1
+            } else if index + 1 >= source.count || source[index + 1] & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// The line and column (in characters, after a byte-order mark) of a byte offset.
