@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Profiles `flowspec check` on a generated flow spec: instruction counts with callgrind (exact
+# and repeatable, unlike times on a shared machine) against the libyaml floor, the hottest
+# functions, and a perf profile by symbol when perf works here.
+#
+#   bash Benchmarks/profile.sh              # the 1 MB spec (6,410 states)
+#   bash Benchmarks/profile.sh 64102        # the 10 MB spec (callgrind takes about a minute)
+#
+# Uses the release build and inputs of Benchmarks/run.sh (.build-bench/); run that once first
+# (or `bash Benchmarks/run.sh --quick`). Needs valgrind; perf is optional.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+states="${1:-6410}"
+work=.build-bench
+flowspec="$(swift build -c release --product flowspec --scratch-path "$work/swift" --show-bin-path)/flowspec"
+floor="$work/libyaml_floor"
+spec="$(ls "$work"/inputs-*/flow-"$states".yaml 2>/dev/null | head -1 || true)"
+if [ ! -x "$flowspec" ] || [ ! -x "$floor" ] || [ -z "$spec" ]; then
+  echo "profile: run 'bash Benchmarks/run.sh --quick' first (it builds flowspec and the floor and writes the inputs)" >&2
+  exit 2
+fi
+command -v valgrind >/dev/null || { echo "profile: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
+
+out="$work/profile"
+mkdir -p "$out"
+instructions() {
+  valgrind --tool=callgrind --callgrind-out-file="$1" "${@:2}" 2>&1 >/dev/null \
+    | awk '/Collected/ { print $4 }'
+}
+echo "profile: callgrind on $spec" >&2
+ours=$(instructions "$out/flowspec.callgrind" "$flowspec" check "$spec")
+base=$(instructions "$out/floor.callgrind" "$floor" "$spec")
+awk -v a="$ours" -v b="$base" 'BEGIN {
+  printf "instructions: flowspec check %\047d, libyaml floor %\047d, ratio %.2fx\n", a, b, a / b }'
+
+echo
+echo "hottest functions, inclusive (callgrind_annotate $out/flowspec.callgrind):"
+callgrind_annotate --inclusive=yes "$out/flowspec.callgrind" 2>/dev/null \
+  | grep -E '^ *[0-9,]+ +\(' | grep -E 'FlowSpecCore|yaml_parser_parse|malloc|free|swift_(retain|release)' \
+  | sed -E 's/\[[^]]*\]$//' | cut -c1-160 | head -25
+
+if perf record -q -o "$out/perf.data" -g "$flowspec" check "$spec" >/dev/null 2>&1; then
+  echo
+  echo "perf, self time by shared object (perf report -i $out/perf.data):"
+  perf report -i "$out/perf.data" --no-children --sort dso 2>/dev/null | grep -E '^ +[0-9]' | head -8
+fi
