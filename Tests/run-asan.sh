@@ -8,10 +8,10 @@
 # builds as subprocesses, which ASan does not instrument; they are skipped unless --all is
 # given (they pass under ASan too, slowly).
 #
-# Leaks: LeakSanitizer checks the test process at exit. The only leaks it finds are in the
-# test runner and in Foundation (swift-corelibs-foundation's `Data(contentsOf:)` buffers and
-# XCTest's observers), which Tests/lsan-suppressions.txt lists; any leak from flowspec's own
-# code fails the run.
+# Leaks: LeakSanitizer checks the test process and every `flowspec` it runs (built with ASan
+# too) at exit; a leak makes a process exit non-zero, so a leak in flowspec fails its test.
+# The only leaks it finds are Foundation's, as the tests use it (file-reading buffers and
+# Process.run's side table): Tests/lsan-suppressions.txt lists exactly those.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,12 +1,5 @@
 import ArgumentParser
 import FlowSpecCore
-#if canImport(Glibc)
-import Glibc
-private let exitProcess = Glibc.exit
-#elseif canImport(Darwin)
-import Darwin
-private let exitProcess = Darwin.exit
-#endif
 
 extension OutputFormat: ExpressibleByArgument {}
 
@@ -51,12 +44,10 @@ struct CheckCommand: ParsableCommand {
         var sources: [SourceFile] = []
         var diagnostics: [Diagnostic] = []
         var unreadable = false
-        var results: [SpecChecker.Result] = []
         for path in files {
             do {
                 let source = try SpecFileReader.read(path, maxSize: checker.limits.maxFileSize)
                 let result = checker.check(source)
-                results.append(result)
                 sources.append(source)
                 diagnostics += policy.apply(to: result.diagnostics, spec: result.spec.severity)
             } catch {
@@ -71,11 +62,8 @@ struct CheckCommand: ParsableCommand {
             Console.error(summary(errors: errors, warnings: diagnostics.filter { $0.severity == .warning }.count,
                                   files: sources.count))
         }
-        // Exit here, with the results still alive: freeing a big spec's model object by object
-        // would cost a tenth of the run for nothing (the output is written unbuffered).
-        withExtendedLifetime(results) {
-            exitProcess(unreadable ? 2 : errors > 0 ? 1 : 0)
-        }
+        if unreadable { throw ExitCode(2) }
+        if errors > 0 { throw ExitCode(1) }
     }
 
     private func summary(errors: Int, warnings: Int, files: Int) -> String {
