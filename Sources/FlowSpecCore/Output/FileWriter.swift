@@ -30,7 +30,7 @@ public enum FileWriter {
 
     /// The current contents of a file, or `nil` if it does not exist or cannot be read.
     public static func existingContents(_ path: String) -> [UInt8]? {
-        try? SpecFileReader.read(path, maxSize: Int.max).bytes
+        try? SpecFileReader.readBytes(path, maxSize: Int.max)
     }
 
     /// Writes `contents` to `path` unless it already holds exactly those bytes.

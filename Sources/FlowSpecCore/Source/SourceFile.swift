@@ -1,19 +1,116 @@
-/// A spec file's path (as the user gave it) and its bytes.
+/// A spec file's path (as the user gave it) and its bytes, as UTF-8.
+///
+/// A file that starts with a UTF-16 byte-order mark (`FF FE` little-endian, `FE FF`
+/// big-endian) is transcoded to UTF-8 when the `SourceFile` is made, keeping the mark (as the
+/// UTF-8 mark `EF BB BF`), so that the YAML reader, its positions and the excerpts under
+/// findings all see the same UTF-8 text. See ``UTF16Transcoder`` for what happens to invalid
+/// UTF-16.
 public struct SourceFile: Sendable {
+    /// How a file's bytes were encoded before they were read.
+    public enum Encoding: Sendable, Equatable {
+        /// UTF-8, with or without a byte-order mark (also any file that does not start with a
+        /// UTF-16 byte-order mark; invalid UTF-8 is left for the YAML reader to report).
+        case utf8
+        /// UTF-16 little-endian, with a byte-order mark.
+        case utf16LittleEndian
+        /// UTF-16 big-endian, with a byte-order mark.
+        case utf16BigEndian
+    }
+
     /// The path as given on the command line; printed in findings as is.
     public let path: String
-    /// The file's contents.
+    /// The file's contents, as UTF-8 (a UTF-16 file transcoded).
     public let bytes: [UInt8]
+    /// How the file was encoded.
+    public let encoding: Encoding
 
-    /// Creates a source file from bytes.
+    /// Creates a source file from a file's bytes, transcoding UTF-16 to UTF-8.
     public init(path: String, bytes: [UInt8]) {
         self.path = path
-        self.bytes = bytes
+        if let transcoded = UTF16Transcoder.transcode(bytes) {
+            self.encoding = transcoded.encoding
+            self.bytes = transcoded.utf8
+        } else {
+            self.bytes = bytes
+            self.encoding = .utf8
+        }
     }
 
     /// Creates a source file from text.
     public init(path: String, text: String) {
         self.init(path: path, bytes: Array(text.utf8))
+    }
+}
+
+/// Turns a UTF-16 file (one that starts with a byte-order mark) into UTF-8.
+///
+/// Valid UTF-16 becomes the same text in UTF-8, after the UTF-8 byte-order mark. Invalid
+/// UTF-16 is never repaired silently: an unpaired surrogate is written as the three bytes its
+/// code point would take in UTF-8 (`ED A0 80` for U+D800, as WTF-8 does), and a last, odd
+/// byte as those of U+DFFF. Neither is valid UTF-8, so the YAML reader reports "invalid
+/// Unicode character" at that line and column, as it does for the same bytes in a UTF-8 file.
+enum UTF16Transcoder {
+    /// The encoding and the UTF-8 bytes of a file that starts with a UTF-16 byte-order mark;
+    /// `nil` for any other file.
+    static func transcode(_ bytes: [UInt8]) -> (encoding: SourceFile.Encoding, utf8: [UInt8])? {
+        guard bytes.count >= 2 else { return nil }
+        let bigEndian: Bool
+        switch (bytes[0], bytes[1]) {
+        case (0xFF, 0xFE): bigEndian = false
+        case (0xFE, 0xFF): bigEndian = true
+        default: return nil
+        }
+        return (bigEndian ? .utf16BigEndian : .utf16LittleEndian, utf8(bytes, bigEndian: bigEndian))
+    }
+
+    private static func utf8(_ bytes: [UInt8], bigEndian: Bool) -> [UInt8] {
+        var output: [UInt8] = []
+        // Two UTF-16 bytes become at most three UTF-8 bytes (a pair of four bytes, four).
+        output.reserveCapacity(bytes.count / 2 * 3 + 3)
+        output.append(contentsOf: [0xEF, 0xBB, 0xBF])
+        let unitCount = bytes.count / 2
+        func unit(_ index: Int) -> UInt32 {
+            let first = UInt32(bytes[2 * index])
+            let second = UInt32(bytes[2 * index + 1])
+            return bigEndian ? first << 8 | second : second << 8 | first
+        }
+        var index = 1 // after the byte-order mark
+        while index < unitCount {
+            let value = unit(index)
+            index += 1
+            if (0xD800...0xDBFF).contains(value), index < unitCount, (0xDC00...0xDFFF).contains(unit(index)) {
+                let low = unit(index)
+                index += 1
+                append(0x10000 + ((value - 0xD800) << 10 | (low - 0xDC00)), to: &output)
+            } else {
+                // A scalar, or an unpaired surrogate written as if it were one.
+                append(value, to: &output)
+            }
+        }
+        if bytes.count % 2 == 1 {
+            append(0xDFFF, to: &output)
+        }
+        return output
+    }
+
+    /// Appends the UTF-8 form of a code point (surrogates included, as WTF-8 writes them).
+    private static func append(_ value: UInt32, to output: inout [UInt8]) {
+        switch value {
+        case 0..<0x80:
+            output.append(UInt8(value))
+        case 0x80..<0x800:
+            output.append(UInt8(0xC0 | value >> 6))
+            output.append(UInt8(0x80 | value & 0x3F))
+        case 0x800..<0x10000:
+            output.append(UInt8(0xE0 | value >> 12))
+            output.append(UInt8(0x80 | value >> 6 & 0x3F))
+            output.append(UInt8(0x80 | value & 0x3F))
+        default:
+            output.append(UInt8(0xF0 | value >> 18))
+            output.append(UInt8(0x80 | value >> 12 & 0x3F))
+            output.append(UInt8(0x80 | value >> 6 & 0x3F))
+            output.append(UInt8(0x80 | value & 0x3F))
+        }
     }
 }
 

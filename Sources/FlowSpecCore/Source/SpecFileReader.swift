@@ -19,8 +19,15 @@ public struct FileReadError: Error, Sendable, CustomStringConvertible {
 /// Reads a spec file's bytes, refusing directories and files over a size limit before
 /// reading them.
 public enum SpecFileReader {
-    /// Reads the file at `path` (relative paths are taken from the current directory).
+    /// Reads the file at `path` (relative paths are taken from the current directory). A
+    /// UTF-16 file is transcoded to UTF-8 (see ``SourceFile``); the size limit applies to the
+    /// bytes on disk.
     public static func read(_ path: String, maxSize: Int) throws(FileReadError) -> SourceFile {
+        SourceFile(path: path, bytes: try readBytes(path, maxSize: maxSize))
+    }
+
+    /// The bytes of the file at `path`, exactly as they are on disk.
+    static func readBytes(_ path: String, maxSize: Int) throws(FileReadError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileReadError(path: path, reason: errnoText()) }
         defer { close(descriptor) }
@@ -47,7 +54,7 @@ public enum SpecFileReader {
                 throw FileReadError(path: path, reason: "it is over the limit of \(maxSize) bytes")
             }
         }
-        return SourceFile(path: path, bytes: bytes)
+        return bytes
     }
 
     private static func errnoText() -> String {

@@ -127,6 +127,19 @@ CASES["082-utf16be-bom-finding.yaml"] = "\ufeff".encode("utf-16-be") + lf(
     ["# UTF-16 big-endian with a byte-order mark, with an unreachable state on line 10."] + FINDING
 ).decode().encode("utf-16-be")
 CASES["083-only-bom.yaml"] = BOM
+# Invalid UTF-16: an unpaired surrogate inside a target on line 8, and an odd last byte.
+def utf16_with(comment, unit, big_endian):
+    codec = "utf-16-be" if big_endian else "utf-16-le"
+    head = lf([f"# {comment}"] + CLEAN[:6]).decode() + "      a: { on: { go: b"
+    tail = " } }\n" + lf(CLEAN[7:]).decode()
+    return ("\ufeff" + head).encode(codec) + unit.to_bytes(2, "big" if big_endian else "little") + tail.encode(codec)
+CASES["133-utf16le-unpaired-high-surrogate.yaml"] = utf16_with(
+    "UTF-16LE with a high surrogate (D83D) not followed by a low one, inside a target on line 8.", 0xD83D, False)
+CASES["134-utf16be-unpaired-low-surrogate.yaml"] = utf16_with(
+    "UTF-16BE with a low surrogate (DE00) not preceded by a high one, inside a target on line 8.", 0xDE00, True)
+CASES["135-utf16le-odd-length.yaml"] = "\ufeff".encode("utf-16-le") + lf(
+    ["# UTF-16LE whose last byte is half a code unit (the file has an odd length)."] + CLEAN
+).decode().encode("utf-16-le") + b"x"
 CASES["084-bom-twice.yaml"] = BOM + BOM + lf(CLEAN)
 
 # NUL and other control bytes.
