@@ -1,13 +1,17 @@
 /// Prints findings as GitHub Actions workflow commands, which the Actions runner turns into
 /// annotations on the spec's lines: `::error file=F,line=L,col=C,title=T::message`.
+///
+/// The message and each note are escaped as in text output (control, invisible and
+/// bidirectional characters become `\u{…}`), so a name cannot pass for another in an
+/// annotation either; the notes follow the message on lines of their own.
 enum GitHubRenderer {
     static func render(_ diagnostics: [Diagnostic]) -> String {
         var output = ""
         for diagnostic in diagnostics {
             let command = diagnostic.severity == .note ? "notice" : diagnostic.severity.rawValue
-            var message = diagnostic.message
+            var message = TextRenderer.visible(diagnostic.message)
             for note in diagnostic.notes {
-                message += "\n" + (note.location.map { "\($0): " } ?? "") + note.message
+                message += "\n" + (note.location.map { "\($0): " } ?? "") + TextRenderer.visible(note.message)
             }
             let title = "flowspec \(diagnostic.rule.rawValue)"
             output += "::\(command) file=\(property(diagnostic.file)),line=\(diagnostic.location.line),"

@@ -27,11 +27,11 @@ struct TextRenderer {
         let label = paint(diagnostic.severity.rawValue + ":", diagnostic.severity == .error ? "1;31" :
             diagnostic.severity == .warning ? "1;35" : "1;36")
         output += paint("\(diagnostic.file):\(diagnostic.location):", "1") + " \(label) "
-        output += paint(Self.printable(diagnostic.message), "1") + " [\(diagnostic.rule.rawValue)]\n"
+        output += paint(Self.visible(diagnostic.message), "1") + " [\(diagnostic.rule.rawValue)]\n"
         excerpt(diagnostic.file, at: diagnostic.location, into: &output)
         for note in diagnostic.notes {
             let location = note.location ?? diagnostic.location
-            output += paint("\(diagnostic.file):\(location):", "1") + " \(paint("note:", "1;36")) \(Self.printable(note.message))\n"
+            output += paint("\(diagnostic.file):\(location):", "1") + " \(paint("note:", "1;36")) \(Self.visible(note.message))\n"
             if let noteLocation = note.location, noteLocation != diagnostic.location {
                 excerpt(diagnostic.file, at: noteLocation, into: &output)
             }
@@ -39,7 +39,9 @@ struct TextRenderer {
     }
 
     /// The source line and a caret under the column (tabs kept so the caret lines up). A long
-    /// line is clipped to a window around the column, marked with `…`.
+    /// line is clipped to a window around the column, marked with `…`. Control characters are
+    /// shown as `�`; invisible and bidirectional characters as escapes (see ``visible(_:)``),
+    /// with the caret moved right by the escapes' extra width.
     private func excerpt(_ file: String, at location: SourceLocation, into output: inout String) {
         guard let line = lines[file]?.line(location.line) else { return }
         var scalars = Array(line.unicodeScalars)
@@ -54,23 +56,39 @@ struct TextRenderer {
             scalars = window
         }
         var text = ""
-        text.unicodeScalars.append(contentsOf: scalars.map { $0 == "\t" || !Self.isControl($0) ? $0 : "�" })
-        output += text + "\n"
         var caret = ""
-        for scalar in scalars.prefix(column) {
-            caret.unicodeScalars.append(scalar == "\t" ? "\t" : " ")
+        for index in scalars.indices {
+            let scalar = scalars[index]
+            let shown: String
+            if scalar == "\t" {
+                shown = "\t"
+            } else if Self.isControl(scalar) {
+                shown = "�"
+            } else if Self.isInvisible(scalars, at: index) {
+                shown = Self.escape(scalar)
+            } else {
+                text.unicodeScalars.append(scalar)
+                if index < column { caret.unicodeScalars.append(" ") }
+                continue
+            }
+            text += shown
+            if index < column {
+                caret += scalar == "\t" ? "\t" : String(repeating: " ", count: shown.unicodeScalars.count)
+            }
         }
+        output += text + "\n"
         output += caret + paint("^", "1;32") + "\n"
     }
 
     /// A message with line breaks and other control characters (which spec names may hold)
     /// written as escapes, so that no spec can forge a line of output that Xcode or SwiftPM
-    /// would read as a diagnostic, or send escape sequences to a terminal.
+    /// would read as a diagnostic, or send escape sequences to a terminal. (Diagrams use this;
+    /// findings use ``visible(_:)``.)
     static func printable(_ text: String) -> String {
         var result = ""
         for scalar in text.unicodeScalars {
             if isControl(scalar) {
-                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                result += escape(scalar)
             } else {
                 result.unicodeScalars.append(scalar)
             }
@@ -78,8 +96,69 @@ struct TextRenderer {
         return result
     }
 
+    /// A message as ``printable(_:)`` writes it, and with invisible and bidirectional
+    /// characters written as escapes too (`sta\u{200B}rt`, see ``isInvisible(_:at:)``), so
+    /// that no name in a finding can look like another or reorder the line it is printed on.
+    static func visible(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        // Nearly every message is printable ASCII: nothing to do.
+        if scalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) { return text }
+        let array = Array(scalars)
+        var result = ""
+        for index in array.indices {
+            let scalar = array[index]
+            if isControl(scalar) || isInvisible(array, at: index) {
+                result += escape(scalar)
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// A scalar as a Swift escape: `\u{200B}`.
+    static func escape(_ scalar: Unicode.Scalar) -> String {
+        "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+    }
+
     static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
+    /// Whether the scalar at `index` is invisible or changes how text around it is shown:
+    /// a format character (Unicode category Cf: zero-width spaces and joiners, U+2060 WORD
+    /// JOINER, U+FEFF, the bidirectional controls U+202A–U+202E and U+2066–U+2069, U+00AD SOFT
+    /// HYPHEN, …), any other default-ignorable code point (variation selectors, Hangul fillers,
+    /// …), a noncharacter, or a space other than U+0020 (U+00A0 NO-BREAK SPACE, …). A zero-width
+    /// joiner between two emoji, a variation selector after an emoji and the tag characters of
+    /// a flag (🏴 and its tags) are part of the picture they draw and are kept.
+    static func isInvisible(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        let scalar = scalars[index]
+        if scalar.value < 0xA0 { return false }
+        let properties = scalar.properties
+        guard properties.generalCategory == .format || properties.isDefaultIgnorableCodePoint
+            || properties.isNoncharacterCodePoint || properties.generalCategory == .spaceSeparator
+        else { return false }
+        switch scalar.value {
+        case 0x200D: // ZERO WIDTH JOINER, between two emoji.
+            var before = index - 1
+            while before >= 0, scalars[before] == "\u{FE0F}" { before -= 1 }
+            return !(before >= 0 && isPictographic(scalars[before])
+                && index + 1 < scalars.count && isPictographic(scalars[index + 1]))
+        case 0xFE0E, 0xFE0F: // VARIATION SELECTOR-15 and -16 (text and emoji style), after an emoji.
+            return !(index > 0 && scalars[index - 1].properties.isEmoji)
+        case 0xE0020...0xE007F: // Tag characters, after 🏴 U+1F3F4 (subdivision flags).
+            var before = index - 1
+            while before >= 0, (0xE0020...0xE007F).contains(scalars[before].value) { before -= 1 }
+            return !(before >= 0 && scalars[before] == "\u{1F3F4}")
+        default:
+            return true
+        }
+    }
+
+    /// An emoji that is a picture (not an ASCII digit, `#` or `*`, which are emoji too).
+    private static func isPictographic(_ scalar: Unicode.Scalar) -> Bool {
+        !scalar.isASCII && scalar.properties.isEmoji
     }
 
     private func paint(_ text: String, _ code: String) -> String {
