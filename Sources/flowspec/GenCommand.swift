@@ -16,9 +16,11 @@ struct GenCommand: ParsableCommand {
         abstract: "Generate Swift from a spec (refuses a spec with errors).",
         discussion: """
             --output names a file ending in .swift (every machine in one file) or a directory \
-            (one file per machine, named after its type). Files are written atomically and only \
-            when their bytes change. With --check nothing is written: exit 1 if the files on \
-            disk are missing or out of date, 0 if they are current.
+            (one file per machine, named after its type; a name that would make a file name \
+            over 255 bytes, or one that differs from another only in case, is an error). Files \
+            are written atomically and only when their bytes change; if one cannot be written, \
+            none is. With --check nothing is written: exit 1 if the files on disk are missing or \
+            out of date, 0 if they are current.
             """
     )
 
@@ -49,23 +51,49 @@ struct GenCommand: ParsableCommand {
             ? [SpecGeneration.singleFile(named: "", input.programs, options: options)]
             : SpecGeneration.filePerMachine(input.programs, options: options)
         let paths = files.map { singleFile ? output : join(output, $0.name) }
+        if !singleFile {
+            try refuseUnwritableFileNames(input)
+        }
         if check {
             try checkCurrent(files, paths: paths)
             return
         }
+        // Nothing is created before every path is known to be writable as far as lengths go.
+        for path in paths {
+            if let problem = FileWriter.lengthProblem(writing: path) {
+                Console.error("flowspec: error: cannot write '\(path)': \(problem); nothing was generated")
+                throw ExitCode(2)
+            }
+        }
         let directory = singleFile ? parentDirectory(of: output) : output
+        var created: [String] = []
         if !directory.isEmpty {
-            do { try FileWriter.makeDirectory(directory) } catch {
-                Console.error("flowspec: error: \(error)")
+            do { created = try FileWriter.makeDirectory(directory) } catch {
+                Console.error("flowspec: error: \(error); nothing was generated")
                 throw ExitCode(2)
             }
         }
-        for (file, path) in zip(files, paths) {
-            do { try FileWriter.write(file.contents, to: path) } catch {
-                Console.error("flowspec: error: \(error)")
-                throw ExitCode(2)
-            }
+        do {
+            try FileWriter.writeAll(zip(paths, files).map { (path: $0, contents: $1.contents) })
+        } catch {
+            FileWriter.removeDirectories(created)
+            Console.error("flowspec: error: \(error); nothing was generated")
+            throw ExitCode(2)
         }
+    }
+
+    /// Exit 1, with a located finding at each machine whose file (one per machine in a
+    /// directory) could not be written: a name too long for a file, or one that is another's
+    /// on a case-insensitive file system.
+    private func refuseUnwritableFileNames(_ input: SpecInput) throws {
+        let findings = SpecGeneration.filePerMachineFindings(input.programs, of: input.result, file: input.source.path)
+        guard !findings.isEmpty else { return }
+        Console.errorText(DiagnosticRenderer.render(findings, files: [input.source], format: .text,
+                                                    colour: Console.wantsColourOnError))
+        let count = Set(findings.map(\.location)).count
+        Console.error("flowspec: error: \(spec) has \(count) machine name\(count == 1 ? "" : "s") that cannot be "
+            + "\(count == 1 ? "a file name" : "file names") in \(output); nothing was generated")
+        throw ExitCode(1)
     }
 
     /// Exit 1, naming each missing or stale file and its first differing line.

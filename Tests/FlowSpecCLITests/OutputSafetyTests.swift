@@ -33,7 +33,8 @@ struct OutputSafetyTests {
     /// Machine names that try to become paths. All but the last three are not Swift
     /// identifiers (`invalid-identifier`, so `gen` refuses with exit 1 and writes nothing):
     /// `evil.swift` and `.hidden` become the types `evilSwift` and `hidden`, and the 300-letter
-    /// name is an identifier too long for a file name.
+    /// name is an identifier too long for a file name (refused by `gen` into a directory, see
+    /// `veryLongMachineNameIsALocatedRefusal`).
     static let trickyNames: [String] = [
         "../evil", "../../evil", "/etc/x", "/tmp/evil", "a/b", "..", ".", "a\\0b", "evil\\0.swift",
         "a\u{2215}b", "..\u{2215}evil", "~", "$HOME", "a\\\\b", "C:\\\\evil",
@@ -106,12 +107,50 @@ struct OutputSafetyTests {
         }
     }
 
+    /// Expects a run to have left the tree as it was.
+    static func expectUnchanged(_ before: TreeSnapshot, _ root: URL, _ what: String) {
+        let (added, changed, removed) = before.changes(to: TreeSnapshot(of: root))
+        #expect(added.isEmpty && changed.isEmpty && removed.isEmpty,
+                "\(what): added \(added), changed \(changed), removed \(removed)")
+    }
+
+    /// Runs `gen spec.yaml --output new/out` in a sandbox whose `new` does not exist, then
+    /// `--check`, and expects both to refuse with exit 1, a located finding, and no file or
+    /// directory created or changed; returns standard error of the first.
+    static func expectLocatedRefusal(spec: String, _ located: String) throws -> String {
+        let sandbox = try Sandbox(spec: spec)
+        defer { sandbox.remove() }
+        let before = TreeSnapshot(of: sandbox.root)
+        let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "new/out"], in: sandbox.parent)
+        #expect(result.exited(with: [1]), "\(result)")
+        #expect(result.stderrText.contains(located), "\(result.stderrText)")
+        #expect(result.stderrText.hasSuffix("; nothing was generated\n"), "\(result.stderrText)")
+        Self.expectUnchanged(before, sandbox.root, "gen --output new/out refused")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.parent.appendingPathComponent("new").path),
+                "gen refused but created its output directory")
+        // Into the existing `out` (holding `Existing.txt`): the same, and the old files stay.
+        let intoExisting = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "out"], in: sandbox.parent)
+        #expect(intoExisting.exited(with: [1]), "\(intoExisting)")
+        Self.expectUnchanged(before, sandbox.root, "gen --output out refused")
+        // The drift gate refuses the same way.
+        let check = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "out", "--check"], in: sandbox.parent)
+        #expect(check.exited(with: [1]), "\(check)")
+        #expect(check.stderrText.contains(located), "\(check.stderrText)")
+        return result.stderrText
+    }
+
     /// A machine name of 300 letters is a valid identifier but too long for a file name (most
-    /// file systems allow 255 bytes). Today `check` accepts it and `gen` into a directory fails
-    /// with exit 2 ("File name too long") after writing the machines before it; the single-file
-    /// form works. Either way nothing lands outside the output.
-    @Test func veryLongMachineNameNeverEscapes() throws {
+    /// file systems allow 255 bytes). `gen` into a directory refuses before writing anything,
+    /// with a finding at the name; the single-file form works.
+    @Test func veryLongMachineNameIsALocatedRefusal() throws {
         let name = Self.longName
+        let clipped = String(repeating: "L", count: 40) + "…"
+        let stderr = try Self.expectLocatedRefusal(spec: Self.spec(machineNamed: name), """
+            spec.yaml:9:3: error: machine name '\(clipped)' is 300 bytes long; as a file name '\(clipped).swift' \
+            (306 bytes) it exceeds 255 bytes; shorten it [limit-exceeded]
+            """)
+        #expect(stderr.hasSuffix("flowspec: error: spec.yaml has 1 machine name that cannot be a file name in new/out; nothing was generated\n"))
+
         let sandbox = try Sandbox(spec: Self.spec(machineNamed: name))
         defer { sandbox.remove() }
         let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "out/All.swift"], in: sandbox.parent)
@@ -120,10 +159,26 @@ struct OutputSafetyTests {
         #expect(all.contains(name))
     }
 
-    /// `Auth` and `auth` are different Swift types; on a case-sensitive file system they are two
-    /// files. On a case-insensitive one (macOS by default) the second would silently replace the
-    /// first: that must be a located error instead.
-    @Test func namesThatDifferOnlyByCaseAreNeverASilentOverwrite() throws {
+    /// The longest name that fits: 249 letters + `.swift` is 255 bytes, and is written (its
+    /// temporary sibling is cut short to fit); one more letter is refused.
+    @Test func aFileNameOfExactly255BytesIsWritten() throws {
+        let longest = String(repeating: "N", count: 249)
+        let sandbox = try Sandbox(spec: Self.spec(machineNamed: longest))
+        defer { sandbox.remove() }
+        let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "new/out"], in: sandbox.parent)
+        #expect(result.exited(with: [0]), "\(result)")
+        let written = try FileManager.default.contentsOfDirectory(atPath: sandbox.parent.appendingPathComponent("new/out").path)
+        #expect(written.sorted() == ["\(longest).swift", "Plain.swift"], "\(written)")
+
+        _ = try Self.expectLocatedRefusal(spec: Self.spec(machineNamed: longest + "N"),
+                                          "spec.yaml:9:3: error: machine name '")
+    }
+
+    /// `Auth` and `auth` are different Swift types; on a case-sensitive file system they would
+    /// be two files, on a case-insensitive one (macOS by default) the second would silently
+    /// replace the first. `gen` into a directory refuses on every system, with a finding at the
+    /// second name and a note at the first; the single-file form works.
+    @Test func namesThatDifferOnlyByCaseAreALocatedRefusal() throws {
         let spec = """
             flowspec: 1
             machines:
@@ -141,27 +196,55 @@ struct OutputSafetyTests {
                   y: { kind: terminal }
 
             """
+        let stderr = try Self.expectLocatedRefusal(spec: spec, """
+            spec.yaml:9:3: error: machine names 'Auth' and 'auth' would be written to Auth.swift and auth.swift, \
+            which are the same file on case-insensitive file systems (macOS); rename one [identifier-collision]
+              auth:
+              ^
+            spec.yaml:3:3: note: 'Auth' is here
+              Auth:
+              ^
+
+            """)
+        #expect(stderr.hasSuffix("flowspec: error: spec.yaml has 1 machine name that cannot be a file name in new/out; nothing was generated\n"))
+
         let sandbox = try Sandbox(spec: spec)
         defer { sandbox.remove() }
-        let probe = sandbox.output.appendingPathComponent("CaseProbe")
-        try Data().write(to: probe)
-        let caseSensitive = !FileManager.default.fileExists(atPath: sandbox.output.appendingPathComponent("caseprobe").path)
-        try FileManager.default.removeItem(at: probe)
+        let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "out/All.swift"], in: sandbox.parent)
+        #expect(result.exited(with: [0]), "\(result)")
+        let all = try String(contentsOf: sandbox.output.appendingPathComponent("All.swift"), encoding: .utf8)
+        #expect(all.contains("enum Auth") && all.contains("enum auth"))
+    }
 
+    /// When a file cannot be written (here a directory stands where it goes), no other file is
+    /// written either (every file goes to its temporary sibling before any is renamed), and no
+    /// temporary file is left behind.
+    @Test func aFailedWriteWritesNothing() throws {
+        let sandbox = try Sandbox(spec: Self.spec(machineNamed: "Zed"))
+        defer { sandbox.remove() }
+        // `Plain` comes first: its file would be written before `Zed`'s fails.
+        try FileManager.default.createDirectory(at: sandbox.output.appendingPathComponent("Zed.swift"),
+                                                withIntermediateDirectories: true)
+        let before = TreeSnapshot(of: sandbox.root)
         let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "out"], in: sandbox.parent)
-        #expect(result.exited(with: [0, 1]), "\(result)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: sandbox.output.path).filter { $0.hasSuffix(".swift") }.sorted()
-        if result.status == 0 {
-            #expect(caseSensitive, "Auth and auth were generated on a case-insensitive file system: one overwrote the other (\(files))")
-            #expect(files == ["Auth.swift", "auth.swift"])
-            let upper = try String(contentsOf: sandbox.output.appendingPathComponent("Auth.swift"), encoding: .utf8)
-            let lower = try String(contentsOf: sandbox.output.appendingPathComponent("auth.swift"), encoding: .utf8)
-            #expect(upper.contains("enum Auth") || upper.contains("struct Auth"), "Auth.swift does not hold Auth")
-            #expect(lower.contains("enum auth") || lower.contains("struct auth"), "auth.swift does not hold auth")
-            #expect(upper != lower)
-        } else {
-            #expect(files.isEmpty, "gen failed but wrote \(files)")
-            #expect(result.stderrText.contains("spec.yaml:"), "the refusal is not located: \(result.stderrText)")
+        #expect(result.exited(with: [2]), "\(result)")
+        #expect(result.stderrText.contains("cannot write 'out/Zed.swift': it is a directory; nothing was generated"),
+                "\(result.stderrText)")
+        Self.expectUnchanged(before, sandbox.root, "a failed gen")
+    }
+
+    /// A path too long for the system (a name over 255 bytes in `--output`) is refused before
+    /// any directory is created.
+    @Test func anOutputPathTooLongIsRefusedBeforeCreatingAnything() throws {
+        let sandbox = try Sandbox(spec: Self.spec(machineNamed: "Zed"))
+        defer { sandbox.remove() }
+        let before = TreeSnapshot(of: sandbox.root)
+        let long = String(repeating: "d", count: 300)
+        for output in ["new/\(long)/out", "new/" + String(repeating: "d/", count: 2_100) + "out"] {
+            let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", output], in: sandbox.parent)
+            #expect(result.exited(with: [2]), "\(result)")
+            #expect(result.stderrText.contains("nothing was generated"), "\(result.stderrText.prefix(300))")
+            Self.expectUnchanged(before, sandbox.root, "gen --output \(output.prefix(40))… refused")
         }
     }
 

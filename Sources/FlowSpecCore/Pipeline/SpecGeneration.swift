@@ -25,6 +25,50 @@ public enum SpecGeneration {
         }
     }
 
+    /// Findings that keep ``filePerMachine(_:options:)`` from writing its files safely, each
+    /// at a machine's name: a file name longer than ``FileWriter/maxNameLength`` bytes
+    /// (`limit-exceeded`), and two file names that differ only in case, which are one file on
+    /// a case-insensitive file system such as macOS's default (`identifier-collision`, at the
+    /// later machine, with a note at the earlier). `gen` checks these before it writes
+    /// anything, wherever it runs, since a spec is shared between systems.
+    ///
+    /// - Parameters:
+    ///   - programs: the programs of `result` (from ``programs(_:diagnostics:)``).
+    ///   - result: the checked spec, for the machines' names and where they are written.
+    ///   - file: the spec's path, for the findings.
+    public static func filePerMachineFindings(_ programs: [FlowProgram], of result: SpecChecker.Result,
+                                              file: String) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        var seen: [String: (name: Located<String>, file: String)] = [:]
+        for (program, graph) in zip(programs, result.graphs) {
+            let name = graph.machine.name
+            let fileName = program.name.swiftName.bare + ".swift"
+            let shownFile = FileWriter.clipped(program.name.swiftName.bare) + ".swift"
+            if fileName.utf8.count > FileWriter.maxNameLength {
+                findings.append(Diagnostic(
+                    rule: .limitExceeded,
+                    message: "machine name '\(FileWriter.clipped(name.value))' is \(name.value.utf8.count) bytes long; "
+                        + "as a file name '\(shownFile)' (\(fileName.utf8.count) bytes) it exceeds "
+                        + "\(FileWriter.maxNameLength) bytes; shorten it",
+                    file: file, location: name.location, machine: name.value, subjects: [name.value]))
+            }
+            let folded = fileName.lowercased()
+            if let first = seen[folded] {
+                findings.append(Diagnostic(
+                    rule: .identifierCollision,
+                    message: "machine names '\(FileWriter.clipped(first.name.value))' and '\(FileWriter.clipped(name.value))' "
+                        + "would be written to \(first.file) and \(shownFile), which are the same file on "
+                        + "case-insensitive file systems (macOS); rename one",
+                    file: file, location: name.location, machine: name.value,
+                    subjects: [first.name.value, name.value],
+                    notes: [.init("'\(FileWriter.clipped(first.name.value))' is here", at: first.name.location)]))
+            } else {
+                seen[folded] = (name, shownFile)
+            }
+        }
+        return findings
+    }
+
     /// One file with every machine.
     public static func singleFile(named name: String, _ programs: [FlowProgram], options: GenerationOptions) -> File {
         File(name: name, contents: SwiftGenerator.file(for: programs, options: options))
