@@ -55,7 +55,11 @@ struct MarkMapper {
 
     /// The editor position of libyaml's 0-based line and column.
     func location(line: Int, column: Int) -> SourceLocation {
-        guard line < lineStarts.count else { return SourceLocation(line: line + 1, column: column + 1) }
+        guard let last = lineStarts.last else { return SourceLocation(line: line + 1, column: column + 1) }
+        // libyaml puts the end of the stream on a line after the last one.
+        guard line < lineStarts.count else {
+            return SourceLocation(line: last.line + line - (lineStarts.count - 1), column: column + 1)
+        }
         let start = lineStarts[line]
         return SourceLocation(line: start.line, column: start.column + column + 1)
     }

@@ -250,13 +250,16 @@ private struct Builder {
 
     func reportParserError(_ parser: yaml_parser_t, source: [UInt8], sink: inout DiagnosticSink) {
         // A reader error (bad encoding, a control character) has a byte offset, not a mark.
-        let location = parser.error == YAML_READER_ERROR
+        // libyaml places the end of the input on a line of its own, after the last one; such
+        // an error is shown at the end of the last line instead.
+        let end = Self.location(ofByte: source.count, in: source)
+        let location = min(end, parser.error == YAML_READER_ERROR
             ? Self.location(ofByte: Int(parser.problem_offset), in: source)
-            : marks.location(parser.problem_mark)
+            : marks.location(parser.problem_mark))
         var message = parser.problem.map { String(cString: $0) } ?? "the YAML could not be read"
         var notes: [Diagnostic.Note] = []
         if let context = parser.context.map({ String(cString: $0) }) {
-            let contextLocation = marks.location(parser.context_mark)
+            let contextLocation = min(end, marks.location(parser.context_mark))
             notes.append(.init(context, at: contextLocation))
             if context == "while scanning a simple key", contextLocation.line == location.line,
                location.column - contextLocation.column >= 1024 {
