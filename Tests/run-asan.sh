@@ -18,7 +18,11 @@ cd "$(dirname "$0")/.."
 skip=(--skip "DifferentialGeneration|HostileNameGeneration")
 if [ "${1:-}" = "--all" ]; then skip=(); fi
 
-export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=0}"
+# The toolchain's llvm-symbolizer, named explicitly: otherwise every ASan process (each
+# `flowspec` the tests run) looks for it along PATH, which the output-safety tests, tracing
+# the files flowspec touches, would rightly report.
+symbolizer="$(dirname "$(readlink -f "$(command -v swift)")")/llvm-symbolizer"
+export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:halt_on_error=1:abort_on_error=0:external_symbolizer_path=$symbolizer}"
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$PWD/Tests/lsan-suppressions.txt:print_suppressions=0}"
 # Swift's crash backtracer would run inside ASan's handler; ASan prints the stack itself.
 export SWIFT_BACKTRACE="${SWIFT_BACKTRACE:-enable=no}"
