@@ -664,11 +664,12 @@ enum DifferentialSpecs {
                 var driveArmed: Swift.String { get }
             }
 
-            func driveNames<E: Swift.RawRepresentable>(_ effects: [E]) -> [Swift.String] where E.RawValue == Swift.String {
+            func driveNames<C: Swift.Collection>(_ effects: C) -> [Swift.String]
+                where C.Element: Swift.RawRepresentable, C.Element.RawValue == Swift.String {
                 effects.map(\\.rawValue)
             }
 
-            func driveNames(_ effects: [Swift.Never]) -> [Swift.String] { [] }
+            func driveNames<C: Swift.Collection>(_ effects: C) -> [Swift.String] where C.Element == Swift.Never { [] }
 
             func driveMilliseconds(_ duration: Swift.Duration) -> Swift.Int64 {
                 let components = duration.components

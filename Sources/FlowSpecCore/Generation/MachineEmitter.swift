@@ -11,8 +11,17 @@ struct MachineEmitter {
 
     static let conformances = "Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable"
 
-    var shape: CodeShape { CodeShape.choose(for: program, requestedShape) }
-    var tables: TableEmitter { TableEmitter(program: program, access: access) }
+    let shape: CodeShape
+    /// The table form's emitter (its tables are built once), for a machine in that form.
+    let tables: TableEmitter?
+
+    init(program: FlowProgram, access: String, requestedShape: GenerationOptions.Shape) {
+        self.program = program
+        self.access = access
+        self.requestedShape = requestedShape
+        shape = CodeShape.choose(for: program, requestedShape)
+        tables = shape == .tables ? TableEmitter(program: program, access: access) : nil
+    }
 
     func emit(into w: inout SwiftWriter) {
         w.doc(program.summary ?? "The \(program.name.name) flow.")
@@ -23,22 +32,22 @@ struct MachineEmitter {
             emitConditions(&w)
             emitKind(&w)
             emitInitial(&w)
-            if shape == .tables {
+            if let tables {
                 tables.emitQueries(&w)
             } else {
                 emitQueries(&w)
                 emitSequences(&w)
             }
             emitPersistence(&w)
-            let transitions = TransitionEmitter(program: program)
-            transitions.emitStepTypes(&w)
-            if shape == .tables {
-                tables.emitTransitions(&w)
+            if let tables {
+                tables.emitTable(&w)
                 tables.emitDecoders(&w)
             } else {
+                let transitions = TransitionEmitter(program: program)
+                transitions.emitStepTypes(&w)
                 transitions.emitSteps(&w)
             }
-            RuntimeEmitter(program: program, access: access).emit(into: &w)
+            RuntimeEmitter(program: program, access: access, tables: tables).emit(into: &w)
         }
     }
 
@@ -50,7 +59,7 @@ struct MachineEmitter {
 
     private func emitState(_ w: inout SwiftWriter) {
         let rawType = program.persist?.rawValue == .int ? "Swift.Int" : "Swift.String"
-        if shape == .tables {
+        if let tables {
             let names = program.states.map { FlowProgram.Name(name: $0.name, swiftName: $0.swiftName) }
             tables.emitIndexedType("State", names: names, intRaw: rawType == "Swift.Int",
                                    doc: "The states of \(program.name.name), in the order the spec lists them.",
@@ -74,7 +83,7 @@ struct MachineEmitter {
             w.line("\(access)typealias \(type) = Swift.Never")
             return
         }
-        if shape == .tables {
+        if let tables {
             tables.emitIndexedType(type, names: names, intRaw: false, doc: what, &w)
             return
         }

@@ -1,15 +1,44 @@
 /// Emits the table form of a large machine (see ``CodeShape``): index-backed `State`, `Event`
-/// and `Effect` structs, the queries, and the transition functions reading integer tables.
+/// and `Effect` structs, the queries, and the `Machine` steps reading one integer table.
 ///
-/// Tables are comma-separated integers inside multi-line string literals, decoded once on
-/// first use into `[Int32]`. Each candidate takes ``candidateWidth`` integers: target; first
-/// and count of required conditions; first and count of forbidden conditions; first and count
-/// of effects (the three ranges index `lists`); retry slot (-1 for none), retry max, fallback.
+/// The table's sections are comma-separated integers inside multi-line string literals,
+/// decoded once (on first use) into one `[Int32]`, `sharedTable`, which every `Machine` holds
+/// as `table`: a step reads `self.table` (a bounds-checked load) rather than a `static let`,
+/// whose every read goes through a `swift_once` check. Sections, in order (see ``Tables``):
+///
+/// - states: per state, a header of ``headerWidth`` integers at `ordinal * 4` (16 bytes, never
+///   across two cache lines): its kind (0 input, 1 task, 2 choice, 3 terminal); a filter of
+///   the events it handles (bit `event % 32`); its first row; the group of its `always`
+///   branches (choice states) or -1. One more header ends the last state's rows;
+/// - rows: per handled event, the event and an action: the target state (≥ 0) when the first
+///   candidate has no condition, effect or retry (the usual case), else `~group`. A state's
+///   rows are ordered by `event % 32`, so when no two of its events share a filter bit an
+///   event's row is the state's first row plus the number of filter bits below the event's.
+///   An ignored event costs one load and a bit test; a handled one a row more, no search;
+/// - timeouts: per state, the group of its timeout (-1 for none), milliseconds / 10⁹ and
+///   milliseconds % 10⁹;
+/// - candidates: groups, each a count then that many candidates of ``candidateWidth``
+///   integers: target; first and count of required conditions; first and count of forbidden
+///   conditions; first and count of effects (the three ranges index `lists`); retry slot (-1
+///   for none), retry max, fallback;
+/// - lists: condition and effect ordinals;
+/// - sequence members, when the machine has sequences.
+///
+/// `send` is `@inline(__always)`: inlined into the caller it takes about 3 ns at 5,000 states,
+/// and a call would add about one more (`Benchmarks/run.sh`).
 struct TableEmitter {
     let program: FlowProgram
     let access: String
+    let tables: Tables
+
+    init(program: FlowProgram, access: String) {
+        self.program = program
+        self.access = access
+        self.tables = Tables(program: program)
+    }
 
     static let candidateWidth = 10
+    static let headerWidth = 4
 
     /// Up to this many values, an index-backed type has one named static member per value
     /// (`.splash`). Each member costs about a millisecond of compile time, so larger types
@@ -88,7 +117,7 @@ struct TableEmitter {
         w.line()
         w.doc("What the state waits for.")
         w.block("\(access)static func kind(of state: State) -> Kind") { w in
-            w.switchBlock("switch kinds[state.ordinal]") { w in
+            w.switchBlock("switch sharedTable[state.ordinal * \(Self.headerWidth)]") { w in
                 w.line("case 0: .input")
                 w.line("case 1: .task")
                 w.line("case 2: .choice")
@@ -99,11 +128,11 @@ struct TableEmitter {
         w.line()
         w.doc("How long the state may be occupied, and where its timeout leads.")
         w.block("\(access)static func timeout(of state: State) -> (after: Swift.Duration, to: State)?") { w in
-            w.line("let base = state.ordinal * 3")
-            w.line("let candidate = Swift.Int(timeouts[base])")
-            w.line("guard candidate >= 0 else { return nil }")
-            w.line("let milliseconds = Swift.Int64(timeouts[base + 1]) * 1_000_000_000 + Swift.Int64(timeouts[base + 2])")
-            w.line("return (.milliseconds(milliseconds), State(ordinal: Swift.Int(candidates[candidate * \(Self.candidateWidth)])))")
+            w.line("let base = timeoutsStart + state.ordinal * 3")
+            w.line("let group = Swift.Int(sharedTable[base])")
+            w.line("guard group >= 0 else { return nil }")
+            w.line("let milliseconds = Swift.Int64(sharedTable[base + 1]) * 1_000_000_000 + Swift.Int64(sharedTable[base + 2])")
+            w.line("return (.milliseconds(milliseconds), State(ordinal: Swift.Int(sharedTable[candidatesStart + group + 1])))")
         }
         guard !program.sequences.isEmpty else { return }
         w.line()
@@ -125,7 +154,7 @@ struct TableEmitter {
         w.doc("The state's position in the sequence, from 0, or `nil` if it is not a member.")
         w.block("\(access)static func position(of state: State, in sequence: Sequence) -> Swift.Int?") { w in
             w.line("let range = members(of: sequence)")
-            w.line("return range.firstIndex { Swift.Int(sequenceMembers[$0]) == state.ordinal }.map { $0 - range.lowerBound }")
+            w.line("return range.firstIndex { Swift.Int(sharedTable[sequencesStart + $0]) == state.ordinal }.map { $0 - range.lowerBound }")
         }
         w.line()
         w.doc("How many states the sequence has (for a progress indicator).")
@@ -134,106 +163,184 @@ struct TableEmitter {
         }
     }
 
-    // MARK: Transitions
+    // MARK: The table
 
-    func emitTransitions(_ w: inout SwiftWriter) {
-        let tables = Tables(program: program)
-        emitTable("stateRows", tables.stateRows, doc: "Where each state's rows start in `rows` (one more entry at the end).", &w)
-        emitTable("rows", tables.rows, doc: "Per handled event: event ordinal, first candidate, candidate count.", &w)
-        emitTable("alwaysRanges", tables.alwaysRanges, doc: "Per state: first `always` candidate and count.", &w)
-        emitTable("timeouts", tables.timeouts, doc: "Per state: timeout candidate (-1 for none), milliseconds / 10⁹, milliseconds % 10⁹.", &w)
-        emitTable("kinds", tables.kinds, doc: "Per state: 0 input, 1 task, 2 choice, 3 terminal.", &w)
-        emitTable("candidates", tables.candidates, doc: "Candidates, \(Self.candidateWidth) integers each (see the generator's TableEmitter).", &w)
-        emitTable("lists", tables.lists, doc: "Condition and effect ordinals that candidates refer to by range.", &w)
-        if !program.sequences.isEmpty {
-            emitTable("sequenceMembers", tables.sequenceMembers, doc: "The members of every sequence, in order.", &w)
+    func emitTable(_ w: inout SwiftWriter) {
+        let sections = tables.sections(withSequences: !program.sequences.isEmpty)
+        for section in sections {
+            w.line()
+            w.doc(section.doc)
+            var lines: [String] = []
+            var index = 0
+            while index < section.values.count {
+                lines.append(section.values[index..<min(index + 24, section.values.count)].map(String.init).joined(separator: ",") + ",")
+                index += 24
+            }
+            w.multilineLiteral("private static let \(section.name)Section: Swift.StaticString = ", lines.isEmpty ? [""] : lines, "")
         }
-        emitLookups(&w)
-    }
-
-    private func emitTable(_ name: String, _ values: [Int], doc: String, _ w: inout SwiftWriter) {
         w.line()
-        w.doc(doc)
-        var lines: [String] = []
-        var index = 0
-        while index < values.count {
-            lines.append(values[index..<min(index + 24, values.count)].map(String.init).joined(separator: ",") + ",")
-            index += 24
+        w.doc("Where the sections start in `sharedTable`.")
+        var start = 0
+        for section in sections {
+            if section.name != "states" {
+                w.line("private static let \(section.name)Start = \(start)")
+            }
+            start += section.values.count
         }
-        w.multilineLiteral("private static let \(name): [Swift.Int32] = integers(", lines.isEmpty ? [""] : lines, ")")
+        w.line()
+        w.doc("The sections, decoded once, end to end; every `Machine` holds it (as `table`).")
+        w.line("private static let sharedTable: [Swift.Int32] = integers("
+            + sections.map { $0.name + "Section" }.joined(separator: ", ") + ")")
     }
 
-    private func emitLookups(_ w: inout SwiftWriter) {
-        let width = Self.candidateWidth
+    // MARK: Machine
+
+    /// `send` and `fireTimeout` of the table form.
+    func emitInputs(_ w: inout SwiftWriter) {
         if !program.events.isEmpty {
             w.line()
-            w.doc("The step `event` leads to in `state`, or `nil` if the state ignores it.")
-            w.block("private static func step(_ state: State, on event: Event, _ conditions: Conditions) -> Step?") { w in
-                w.line("var row = Swift.Int(stateRows[state.ordinal])")
-                w.line("let end = Swift.Int(stateRows[state.ordinal + 1])")
-                w.block("while row < end") { w in
-                    w.block("if Swift.Int(rows[row * 3]) == event.ordinal") { w in
-                        w.line("return firstHolding(Swift.Int(rows[row * 3 + 1]), Swift.Int(rows[row * 3 + 2]), conditions)")
-                    }
-                    w.line("row += 1")
+            w.doc(RuntimeEmitter.sendDoc)
+            w.line("@discardableResult @inline(__always)")
+            w.block("\(access)mutating func send(_ event: Event, conditions: Conditions = Conditions()) -> Effects") { w in
+                w.line("var effects = Effects()")
+                w.line("let header = state.ordinal &* \(Self.headerWidth)")
+                w.line("let bit = Swift.UInt32(truncatingIfNeeded: event.ordinal) & 31")
+                w.line("let filter = Swift.UInt32(bitPattern: table[header &+ 1])")
+                w.line("guard (filter >> bit) & 1 != 0 else { return effects }")
+                w.line("var row = rowsStart &+ (Swift.Int(table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* 2")
+                w.block("if Swift.Int(table[row]) != event.ordinal") { w in
+                    w.line("row = search(event, header)")
+                    w.line("if row < 0 { return effects }")
                 }
-                w.line("return nil")
+                w.line("let action = Swift.Int(table[row &+ 1])")
+                w.line("if action >= 0 {")
+                w.line("    state = State(ordinal: action)")
+                w.line("    visit += 1")
+                w.line("    let next = enter(conditions)")
+                w.line("    if next >= 0 { take(next, conditions, &effects) }")
+                w.line("} else {")
+                w.line("    take(firstHolding(~action, conditions), conditions, &effects)")
+                w.line("}")
+                w.line("return effects")
+            }
+            w.line()
+            w.doc("The row of `event` among the rows of the state whose header is at `header`, or -1 (when two of its events share a filter bit).")
+            w.block("private func search(_ event: Event, _ header: Swift.Int) -> Swift.Int") { w in
+                w.line("var row = rowsStart &+ Swift.Int(table[header &+ 2]) &* 2")
+                w.line("let end = rowsStart &+ Swift.Int(table[header &+ \(Self.headerWidth + 2)]) &* 2")
+                w.block("while row < end") { w in
+                    w.line("if Swift.Int(table[row]) == event.ordinal { return row }")
+                    w.line("row &+= 2")
+                }
+                w.line("return -1")
             }
         }
         w.line()
-        w.doc("The `always` branch a choice state takes at once, or `nil` for other states.")
-        w.block("private static func always(_ state: State, _ conditions: Conditions) -> Step?") { w in
-            w.line("firstHolding(Swift.Int(alwaysRanges[state.ordinal * 2]), Swift.Int(alwaysRanges[state.ordinal * 2 + 1]), conditions)")
+        w.doc(RuntimeEmitter.fireTimeoutDoc)
+        w.line("@discardableResult")
+        w.block("\(access)mutating func fireTimeout(visit: Swift.Int, conditions: Conditions = Conditions()) -> Effects") { w in
+            w.line("var effects = Effects()")
+            w.line("let group = Swift.Int(table[timeoutsStart &+ state.ordinal &* 3])")
+            w.line("if visit == self.visit, group >= 0 { take(candidatesStart &+ group &+ 1, conditions, &effects) }")
+            w.line("return effects")
         }
+    }
+
+    /// `take`, `enter`, `settle`, `firstHolding` and `holds` of the table form, reading `table`.
+    /// A candidate is the position of its record in `table`, -1 for none.
+    func emitStepping(_ w: inout SwiftWriter) {
+        let width = Self.candidateWidth
+        let retries = program.retrySlotCount > 0
         w.line()
-        w.doc("The step the state's timeout takes, or `nil` if it has none.")
-        w.block("private static func timeoutStep(_ state: State) -> Step?") { w in
-            w.line("let candidate = Swift.Int(timeouts[state.ordinal * 3])")
-            w.line("return candidate >= 0 ? makeStep(candidate * \(width)) : nil")
-        }
-        w.line()
-        w.doc("The first of `count` candidates from `first` whose conditions hold.")
-        w.block("private static func firstHolding(_ first: Swift.Int, _ count: Swift.Int, _ conditions: Conditions) -> Step?") { w in
-            w.block("for candidate in first..<(first + count)") { w in
-                w.line("let base = candidate * \(width)")
-                w.line("if holds(base, conditions) { return makeStep(base) }")
+        w.doc("Takes `candidate` (if not -1), then the `always` branch of each choice state it reaches.")
+        w.block("private mutating func take(_ candidate: Swift.Int, _ conditions: Conditions, _ effects: inout Effects)") { w in
+            w.line("var next = candidate")
+            w.block("while next >= 0") { w in
+                if !program.effects.isEmpty {
+                    w.line("effects.append(Swift.Int(table[next &+ 5]), Swift.Int(table[next &+ 6]))")
+                }
+                if retries {
+                    w.line("var target = Swift.Int(table[next])")
+                    w.line("let slot = Swift.Int(table[next &+ 7])")
+                    w.block("if slot >= 0") { w in
+                        w.line("if retries[slot] < Swift.Int(table[next &+ 8]) {")
+                        w.line("    retries[slot] += 1")
+                        w.line("} else {")
+                        w.line("    target = Swift.Int(table[next &+ 9])")
+                        w.line("}")
+                    }
+                    w.line("state = State(ordinal: target)")
+                } else {
+                    w.line("state = State(ordinal: Swift.Int(table[next]))")
+                }
+                w.line("visit += 1")
+                w.line("next = enter(conditions)")
             }
-            w.line("return nil")
         }
         w.line()
-        w.block("private static func holds(_ base: Swift.Int, _ conditions: Conditions) -> Swift.Bool") { w in
-            w.block("for item in Swift.Int(candidates[base + 1])..<Swift.Int(candidates[base + 1] + candidates[base + 2])") { w in
-                w.line("if !conditions[condition: Swift.Int(lists[item])] { return false }")
+        w.doc("""
+            Entering a state: input and terminal states reset the retry counters; a choice state \
+            returns the `always` branch it takes at once (-1 for none, as for other states).
+            """)
+        w.block("private mutating func enter(_ conditions: Conditions) -> Swift.Int") { w in
+            w.line("let header = state.ordinal &* \(Self.headerWidth)")
+            w.switchBlock("switch table[header]") { w in
+                w.line("case 1:")
+                w.line("    return -1")
+                w.line("case 2:")
+                w.line("    return firstHolding(Swift.Int(table[header &+ 3]), conditions)")
+                w.line("default:")
+                if retries {
+                    w.line("    for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }")
+                }
+                w.line("    return -1")
             }
-            w.block("for item in Swift.Int(candidates[base + 3])..<Swift.Int(candidates[base + 3] + candidates[base + 4])") { w in
-                w.line("if conditions[condition: Swift.Int(lists[item])] { return false }")
+        }
+        w.line()
+        w.block("private mutating func settle(_ conditions: Conditions, _ effects: inout Effects)") { w in
+            w.line("take(enter(conditions), conditions, &effects)")
+        }
+        w.line()
+        w.doc("The first candidate of the group at `group` in the candidates section whose conditions hold, or -1.")
+        w.block("private func firstHolding(_ group: Swift.Int, _ conditions: Conditions) -> Swift.Int") { w in
+            w.line("let count = candidatesStart &+ group")
+            if program.conditions.isEmpty {
+                w.line("return table[count] > 0 ? count &+ 1 : -1")
+                return
+            }
+            w.line("var candidate = count &+ 1")
+            w.line("let end = candidate &+ Swift.Int(table[count]) &* \(width)")
+            w.block("while candidate < end") { w in
+                w.line("if holds(candidate, conditions) { return candidate }")
+                w.line("candidate &+= \(width)")
+            }
+            w.line("return -1")
+        }
+        guard !program.conditions.isEmpty else { return }
+        w.line()
+        w.block("private func holds(_ candidate: Swift.Int, _ conditions: Conditions) -> Swift.Bool") { w in
+            w.line("let required = listsStart &+ Swift.Int(table[candidate &+ 1])")
+            w.block("for item in required..<(required &+ Swift.Int(table[candidate &+ 2]))") { w in
+                w.line("if !conditions[condition: Swift.Int(table[item])] { return false }")
+            }
+            w.line("let forbidden = listsStart &+ Swift.Int(table[candidate &+ 3])")
+            w.block("for item in forbidden..<(forbidden &+ Swift.Int(table[candidate &+ 4]))") { w in
+                w.line("if conditions[condition: Swift.Int(table[item])] { return false }")
             }
             w.line("return true")
-        }
-        w.line()
-        w.block("private static func makeStep(_ base: Swift.Int) -> Step") { w in
-            if program.effects.isEmpty {
-                w.line("let effects: [Effect] = []")
-            } else {
-                w.line("let first = Swift.Int(candidates[base + 5])")
-                w.line("let effects = (first..<(first + Swift.Int(candidates[base + 6]))).map { Effect(ordinal: Swift.Int(lists[$0])) }")
-            }
-            w.line("let slot = Swift.Int(candidates[base + 7])")
-            w.line("let retry = slot < 0 ? nil : Retry(slot: slot, max: Swift.Int(candidates[base + 8]), fallback: State(ordinal: Swift.Int(candidates[base + 9])))")
-            w.line("return Step(State(ordinal: Swift.Int(candidates[base])), effects: effects, retry: retry)")
         }
     }
 
     /// The decoders every table-shaped machine carries, private to its namespace.
     func emitDecoders(_ w: inout SwiftWriter) {
         w.line()
-        w.doc("Decodes a table written as comma-separated integers.")
-        w.block("private static func integers(_ text: Swift.StaticString) -> [Swift.Int32]") { w in
+        w.doc("Decodes sections written as comma-separated integers, one after the other.")
+        w.block("private static func integers(_ sections: Swift.StaticString...) -> [Swift.Int32]") { w in
             w.line("var values: [Swift.Int32] = []")
             w.line("var current: Swift.Int32 = 0")
             w.line("var negative = false")
             w.line("var inNumber = false")
-            w.nested("text.withUTF8Buffer { buffer in") { w in
+            w.nested("for text in sections { text.withUTF8Buffer { buffer in", closing: "} }") { w in
                 w.block("for byte in buffer") { w in
                     w.switchBlock("switch byte") { w in
                         w.line("case 48...57:")
@@ -242,14 +349,14 @@ struct TableEmitter {
                         w.line("case 45:")
                         w.line("    negative = true")
                         w.line("default:")
-                        w.line("    if inNumber { values.append(negative ? -current : current) }")
+                        w.line("    if inNumber { values.append(negative ? 0 &- current : current) }")
                         w.line("    current = 0")
                         w.line("    negative = false")
                         w.line("    inNumber = false")
                     }
                 }
             }
-            w.line("if inNumber { values.append(negative ? -current : current) }")
+            w.line("if inNumber { values.append(negative ? 0 &- current : current) }")
             w.line("return values")
         }
         w.line()
@@ -268,38 +375,67 @@ struct TableEmitter {
 }
 
 /// The integer tables of a machine, in the layout ``TableEmitter`` documents.
-private struct Tables {
-    var stateRows: [Int] = [0]
-    var rows: [Int] = []
-    var alwaysRanges: [Int] = []
+struct Tables {
+    var states: [Int] = []
     var timeouts: [Int] = []
-    var kinds: [Int] = []
     var candidates: [Int] = []
     var lists: [Int] = []
     var sequenceMembers: [Int] = []
 
+    var rows: [Int] = []
+
     init(program: FlowProgram) {
         for state in program.states {
-            for transition in state.transitions {
-                let first = add(transition.candidates)
-                rows += [transition.event, first, transition.candidates.count]
+            var filter: UInt32 = 0
+            for transition in state.transitions { filter |= 1 << UInt32(transition.event % 32) }
+            let always = state.kind == .choice ? add(state.always) : -1
+            states += [[StateKind.input, .task, .choice, .terminal].firstIndex(of: state.kind)!,
+                       Int(Int32(bitPattern: filter)), rows.count / 2, always]
+            let ordered = state.transitions.sorted { ($0.event % 32, $0.event) < ($1.event % 32, $1.event) }
+            for transition in ordered {
+                rows += [transition.event, action(transition.candidates)]
             }
-            stateRows.append(rows.count / 3)
-            alwaysRanges += [add(state.always), state.always.count]
             if let timeout = state.timeout {
                 let milliseconds = timeout.after.wholeMilliseconds
                 timeouts += [add([timeout.candidate]), Int(milliseconds / 1_000_000_000), Int(milliseconds % 1_000_000_000)]
             } else {
                 timeouts += [-1, 0, 0]
             }
-            kinds.append([StateKind.input, .task, .choice, .terminal].firstIndex(of: state.kind)!)
         }
+        states += [0, 0, rows.count / 2, -1]
         for sequence in program.sequences { sequenceMembers += sequence.members }
     }
 
-    /// Appends candidates and returns the index of the first.
+    /// The sections in the order they are laid end to end, with their documentation.
+    func sections(withSequences: Bool) -> [(name: String, values: [Int], doc: String)] {
+        var sections = [
+            ("states", states, "Per state: kind (0 input, 1 task, 2 choice, 3 terminal), filter of the events handled "
+                + "(bit `event % 32`), first row, `always` group in candidates (choice states) or -1; then the end of the rows."),
+            ("rows", rows, "Per handled event, by `event % 32`: the event, then the target state (≥ 0: no condition, "
+                + "effect or retry) or `~group` in candidates."),
+            ("timeouts", timeouts, "Per state: the group of its timeout in candidates (-1 for none), milliseconds / 10⁹, milliseconds % 10⁹."),
+            ("candidates", candidates, "Groups: a count, then that many candidates of \(TableEmitter.candidateWidth) integers (see the generator's TableEmitter)."),
+            ("lists", lists, "Condition and effect ordinals that candidates refer to by range."),
+        ]
+        if withSequences {
+            sections.append(("sequences", sequenceMembers, "The members of every sequence, in order."))
+        }
+        return sections
+    }
+
+    /// A row's action: the target of a first candidate without condition, effect or retry
+    /// (later candidates can never be taken), else `~group` of all the candidates.
+    private mutating func action(_ list: [FlowProgram.Candidate]) -> Int {
+        if let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.effects.isEmpty, first.retry == nil {
+            return first.target
+        }
+        return ~add(list)
+    }
+
+    /// Appends a group (a count, then the candidates) and returns its position in candidates.
     private mutating func add(_ list: [FlowProgram.Candidate]) -> Int {
-        let first = candidates.count / TableEmitter.candidateWidth
+        let group = candidates.count
+        candidates.append(list.count)
         for candidate in list {
             let requires = lists.count
             lists += candidate.requires
@@ -311,6 +447,6 @@ private struct Tables {
                            effects, candidate.effects.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
                            candidate.retry?.fallback ?? 0]
         }
-        return first
+        return group
     }
 }

@@ -2,6 +2,30 @@
 /// leads to in each state, each choice state's `always` branch, and each state's timeout.
 struct TransitionEmitter {
     let program: FlowProgram
+    /// Every distinct list of effects a candidate runs, in order of first use (own transitions,
+    /// then `always` branches, then timeouts), and the run of `effectList` each one has.
+    let effectLists: [[Int]]
+    let effectRanges: [[Int]: Range<Int>]
+
+    init(program: FlowProgram) {
+        self.program = program
+        var lists: [[Int]] = []
+        var ranges: [[Int]: Range<Int>] = [:]
+        var next = 0
+        func add(_ candidate: FlowProgram.Candidate) {
+            guard !candidate.effects.isEmpty, ranges[candidate.effects] == nil else { return }
+            ranges[candidate.effects] = next..<(next + candidate.effects.count)
+            next += candidate.effects.count
+            lists.append(candidate.effects)
+        }
+        for state in program.states {
+            for transition in state.transitions { transition.candidates.forEach(add) }
+        }
+        for state in program.states { state.always.forEach(add) }
+        for state in program.states { if let timeout = state.timeout { add(timeout.candidate) } }
+        effectLists = lists
+        effectRanges = ranges
+    }
 
     /// The transition functions of the switch form.
     func emitSteps(_ w: inout SwiftWriter) {
@@ -12,28 +36,51 @@ struct TransitionEmitter {
 
     private func state(_ index: Int) -> String { "." + program.states[index].swiftName.code }
 
-    /// `Retry` and `Step`, shared by both forms.
+    /// `Retry` and `Step` of the switch form. A step names its effects as a range of
+    /// `effectList`, so choosing one allocates nothing.
     func emitStepTypes(_ w: inout SwiftWriter) {
-        w.line()
-        w.doc("A bounded `retry`: its counter, how many times in a row, and where it goes after.")
-        w.block("private struct Retry: Swift.Sendable") { w in
-            w.line("let slot: Swift.Int")
-            w.line("let max: Swift.Int")
-            w.line("let fallback: State")
-        }
-        w.line()
-        w.doc("A transition chosen: where it goes, the effects it runs, and its retry bound.")
-        w.block("private struct Step: Swift.Sendable") { w in
-            w.line("let target: State")
-            w.line("let effects: [Effect]")
-            w.line("let retry: Retry?")
+        let retries = program.retrySlotCount > 0
+        let effects = !program.effects.isEmpty
+        if retries {
             w.line()
-            w.block("init(_ target: State, effects: [Effect] = [], retry: Retry? = nil)") { w in
-                w.line("self.target = target")
-                w.line("self.effects = effects")
-                w.line("self.retry = retry")
+            w.doc("A bounded `retry`: its counter, how many times in a row, and where it goes after.")
+            w.block("private struct Retry: Swift.Sendable") { w in
+                w.line("let slot: Swift.Int")
+                w.line("let max: Swift.Int")
+                w.line("let fallback: State")
             }
         }
+        w.line()
+        w.doc("A transition chosen: where it goes" + (effects ? ", the effects it runs (a range of `effectList`)" : "")
+            + (retries ? ", and its retry bound" : "") + ".")
+        w.block("private struct Step: Swift.Sendable") { w in
+            w.line("let target: State")
+            if effects { w.line("let effects: Swift.Range<Swift.Int>") }
+            if retries { w.line("let retry: Retry?") }
+            w.line()
+            var parameters = ["_ target: State"]
+            if effects { parameters.append("effects: Swift.Range<Swift.Int> = 0..<0") }
+            if retries { parameters.append("retry: Retry? = nil") }
+            w.block("init(\(parameters.joined(separator: ", ")))") { w in
+                w.line("self.target = target")
+                if effects { w.line("self.effects = effects") }
+                if retries { w.line("self.retry = retry") }
+            }
+        }
+        emitEffectList(&w)
+    }
+
+    private func emitEffectList(_ w: inout SwiftWriter) {
+        guard !program.effects.isEmpty else { return }
+        w.line()
+        w.doc("The effects of the transitions, each list once: a step runs a range of it.")
+        w.line("private static let effectList: [Effect] = [")
+        for list in effectLists {
+            let range = effectRanges[list]!
+            w.line("    " + list.map { "." + program.effects[$0].swiftName.code + "," }.joined(separator: " ")
+                + " // \(range.lowerBound)..<\(range.upperBound)")
+        }
+        w.line("]")
     }
 
     private func emitEventSteps(_ w: inout SwiftWriter) {
@@ -96,7 +143,8 @@ struct TransitionEmitter {
             }
             w.switchBlock("switch state") { w in
                 for index in timed {
-                    w.line("case \(state(index)): \(step(program.states[index].timeout!.candidate))")
+                    let candidate = program.states[index].timeout!.candidate
+                    w.line("case \(state(index)): \(step(candidate))" + effectsComment(candidate))
                 }
                 if timed.count < program.states.count { w.line("default: nil") }
             }
@@ -108,9 +156,9 @@ struct TransitionEmitter {
     private func candidates(_ candidates: [FlowProgram.Candidate], _ w: inout SwiftWriter) {
         for candidate in candidates {
             if let condition = condition(candidate) {
-                w.line("    if \(condition) { return \(step(candidate)) }")
+                w.line("    if \(condition) { return \(step(candidate)) }" + effectsComment(candidate))
             } else {
-                w.line("    return \(step(candidate))")
+                w.line("    return \(step(candidate))" + effectsComment(candidate))
                 return
             }
         }
@@ -125,13 +173,18 @@ struct TransitionEmitter {
 
     private func step(_ candidate: FlowProgram.Candidate) -> String {
         var arguments = [state(candidate.target)]
-        if !candidate.effects.isEmpty {
-            arguments.append("effects: [" + candidate.effects.map { "." + program.effects[$0].swiftName.code }
-                .joined(separator: ", ") + "]")
+        if let range = effectRanges[candidate.effects] {
+            arguments.append("effects: \(range.lowerBound)..<\(range.upperBound)")
         }
         if let retry = candidate.retry {
             arguments.append("retry: Retry(slot: \(retry.slot), max: \(retry.max), fallback: \(state(retry.fallback)))")
         }
         return "Step(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    /// A comment naming the candidate's effects, for the end of its line (empty without effects).
+    private func effectsComment(_ candidate: FlowProgram.Candidate) -> String {
+        candidate.effects.isEmpty ? ""
+            : " // " + candidate.effects.map { program.effects[$0].swiftName.code }.joined(separator: ", ")
     }
 }

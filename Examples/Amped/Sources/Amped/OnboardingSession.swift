@@ -83,7 +83,7 @@ final class OnboardingSession {
         perform(flow.send(event, conditions: conditions))
     }
 
-    private func perform(_ effects: [Amped.Effect]) {
+    private func perform(_ effects: Amped.Effects) {
         for effect in effects {
             switch effect {
             case .saveStep:

@@ -42,7 +42,7 @@ public final class ChapterProgress {
         carryOut(flow.send(.completeCurrentChapter))
     }
 
-    private func carryOut(_ effects: [Chapters.Effect]) {
+    private func carryOut(_ effects: Chapters.Effects) {
         for effect in effects {
             switch effect {
             case .saveCheckpoint:

@@ -90,7 +90,7 @@ final class OnboardingContainer {
 
     /// Runs one input on the flow: starts the timer of a newly entered page that has a
     /// timeout, then carries out the effects, in order.
-    private func apply(_ input: (inout CoreKit.Machine) -> [CoreKit.Effect]) {
+    private func apply(_ input: (inout CoreKit.Machine) -> CoreKit.Effects) {
         let visit = flow.visit
         let effects = input(&flow)
         if flow.visit != visit, let timeout = flow.armedTimeout {

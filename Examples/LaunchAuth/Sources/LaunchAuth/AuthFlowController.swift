@@ -111,7 +111,7 @@ final class AuthFlowController {
         armTimeout()
     }
 
-    private func carryOut(_ effects: [LaunchAuth.Effect], failedIn state: LaunchAuth.State) {
+    private func carryOut(_ effects: LaunchAuth.Effects, failedIn state: LaunchAuth.State) {
         for effect in effects {
             switch effect {
             case .showError:
