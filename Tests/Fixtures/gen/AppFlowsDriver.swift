@@ -36,7 +36,14 @@ do {
     }
     expect(flow.send(.slideAdvance), [], "no fourth slide")
     expect(flow.state, .slide2, "the last slide stays on slideAdvance")
-    expect(flow.send(.onboardingComplete), [.persistOnboardingCompleted], "completing persists the flag")
+    let completed = flow.send(.onboardingComplete)
+    expect(completed, [.persistOnboardingCompleted], "completing persists the flag")
+    // `Effects` is a collection: as an array, counted, hashed and printed like the literal.
+    expect(Array(completed), [FirstRun.Effect.persistOnboardingCompleted], "the effects as an array")
+    expect(completed.count, 1, "one effect")
+    expect(Set([completed, [.persistOnboardingCompleted]]).count, 1, "equal effects hash alike")
+    expect(completed.description, ([.persistOnboardingCompleted] as FirstRun.Effects).description, "effects print like the literal")
+    expect(completed == [], false, "the effects are not empty")
     expect(flow.state, .demoCTA, "completing leads to the CTA")
     expect(FirstRun.position(of: .demoCTA, in: .slides), nil, "the CTA is not a slide")
     flow.send(.startDemo)
