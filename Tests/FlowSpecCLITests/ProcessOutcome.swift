@@ -1,4 +1,5 @@
 import Foundation
+import FlowSpecTestSupport
 
 /// Runs a program like ``CLI/run(_:in:environment:)`` but also says how it ended (an exit or a
 /// signal) and stops it after a time limit, so a test can tell a crash or a hang from an exit
@@ -29,51 +30,11 @@ enum ProcessOutcome {
     /// Runs `executable` with `arguments` in `directory`, killing it after `seconds`.
     static func run(_ executable: URL, _ arguments: [String], in directory: URL,
                     timeLimit seconds: Double = 60) throws -> Result {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        var environment = ProcessInfo.processInfo.environment
-        environment["NO_COLOR"] = "1"
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let killed = KilledFlag()
-        nonisolated(unsafe) let running = process
-        let timer = DispatchWorkItem {
-            if running.isRunning {
-                killed.set()
-                running.terminate()
-            }
-        }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: timer)
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        group.enter()
-        DispatchQueue.global().async {
-            errData = err.fileHandleForReading.readDataToEndOfFile()
-            group.leave()
-        }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        process.waitUntilExit()
-        timer.cancel()
-        return Result(status: process.terminationStatus,
-                      signalled: process.terminationReason == .uncaughtSignal,
-                      timedOut: killed.value, stdout: outData, stderr: errData)
+        let run = try ProcessRunner.capture(executable, arguments, in: directory,
+                                            environment: ["NO_COLOR": "1"], timeLimit: seconds)
+        return Result(status: run.status, signalled: run.signalled, timedOut: run.timedOut,
+                      stdout: run.stdout, stderr: run.stderr)
     }
-}
-
-/// Set once by the time-limit timer when it kills the process.
-private final class KilledFlag: @unchecked Sendable {
-    private let lock = NSLock()
-    private var killed = false
-
-    func set() { lock.lock(); killed = true; lock.unlock() }
-    var value: Bool { lock.lock(); defer { lock.unlock() }; return killed }
 }
 
 /// A snapshot of every file and folder below a directory: path (relative) → kind, size and a
