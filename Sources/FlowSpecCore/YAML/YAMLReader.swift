@@ -27,7 +27,8 @@ public struct YAMLReader {
             var builder = Builder(limits: limits, marks: MarkMapper(buffer))
             // About one node per 8 bytes of a typical spec; reserving up front saves copying the
             // arena as it grows (pages not reached are never touched, so they cost no memory).
-            builder.document.reserveCapacity(nodes: bytes.count / 8)
+            // Capped, so that a huge file does not ask for gigabytes of address space at once.
+            builder.document.reserveCapacity(nodes: min(bytes.count / 8, 8_000_000))
             return builder.run(buffer, source: bytes, sink: &sink)
         }
     }
