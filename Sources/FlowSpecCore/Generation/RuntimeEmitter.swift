@@ -232,6 +232,16 @@ struct RuntimeEmitter {
         }
     }
 
+    /// Counts one more use of a retry `slot`, or, once `max` uses are spent, sends `target` to
+    /// the `fallback` instead (the same in both code forms; the arguments are Swift expressions).
+    static func emitRetryCount(slot: String, max: String, fallback: String, _ w: inout SwiftWriter) {
+        w.line("if retries[\(slot)] < \(max) {")
+        w.line("    retries[\(slot)] += 1")
+        w.line("} else {")
+        w.line("    target = \(fallback)")
+        w.line("}")
+    }
+
     static let sendDoc = "Sends an event; returns the effects to carry out, in order. An event the state does not handle changes nothing."
     static let fireTimeoutDoc = "Fires the timeout armed for `visit`; a timeout of an earlier visit changes nothing."
 
@@ -247,11 +257,7 @@ struct RuntimeEmitter {
                 if hasRetries {
                     w.line("var target = step.target")
                     w.block("if let retry = step.retry") { w in
-                        w.line("if retries[retry.slot] < retry.max {")
-                        w.line("    retries[retry.slot] += 1")
-                        w.line("} else {")
-                        w.line("    target = retry.fallback")
-                        w.line("}")
+                        Self.emitRetryCount(slot: "retry.slot", max: "retry.max", fallback: "retry.fallback", &w)
                     }
                     w.line("state = target")
                 } else {

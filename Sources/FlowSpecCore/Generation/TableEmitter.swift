@@ -263,11 +263,8 @@ struct TableEmitter {
                     w.line("var target = Swift.Int(table[next])")
                     w.line("let slot = Swift.Int(table[next &+ 7])")
                     w.block("if slot >= 0") { w in
-                        w.line("if retries[slot] < Swift.Int(table[next &+ 8]) {")
-                        w.line("    retries[slot] += 1")
-                        w.line("} else {")
-                        w.line("    target = Swift.Int(table[next &+ 9])")
-                        w.line("}")
+                        RuntimeEmitter.emitRetryCount(slot: "slot", max: "Swift.Int(table[next &+ 8])",
+                                                      fallback: "Swift.Int(table[next &+ 9])", &w)
                     }
                     w.line("state = State(ordinal: target)")
                 } else {

@@ -28,8 +28,9 @@ public struct SpecChecker: Sendable {
         }
         let spec = SpecDecoder().decode(document, limits: limits, into: &sink)
         var graphs: [MachineGraph] = []
-        // A machine whose `states` could not be read at all has no graph to check.
-        for machine in spec.machines where !machine.exceedsLimits && !machine.hasNoReadableStates {
+        // A machine without states (`states` missing, empty or unreadable, already reported)
+        // has no graph to check.
+        for machine in spec.machines where !machine.exceedsLimits && !machine.states.isEmpty {
             var reporter = MachineReporter(machine: machine.name.value, sink: sink)
             var builder = GraphBuilder(machine: machine, reporter: reporter)
             let graph = builder.build()

@@ -36,7 +36,6 @@ enum MachineDecoder {
             reader.missing("states", in: "machine '\(name.value)'", at: name.location,
                            example: "states: { splash: { on: { done: home } } }")
         }
-        machine.hasNoReadableStates = machine.states.isEmpty
         if let node = fields["sequences"] { machine.sequences = SectionDecoder.sequences(node, reader: &reader) }
         if let node = fields["persist"] { machine.persist = SectionDecoder.persist(node, reader: &reader) }
         if let node = fields["require"] { machine.requirements = SectionDecoder.requirements(node, reader: &reader) }

@@ -38,9 +38,6 @@ public struct Machine: Sendable {
     /// Whether the machine has more states or transitions than the limits allow (reported as
     /// `limit-exceeded`); such a machine is not checked further.
     public var exceedsLimits = false
-    /// Whether `states` is missing or none of its entries could be read (already reported);
-    /// such a machine has no graph to check.
-    public var hasNoReadableStates = false
     /// Whether a machine-wide transition could not be read (already reported): every state
     /// that inherits them may lack an edge the author wrote.
     public var lostMachineWideTransitions = false

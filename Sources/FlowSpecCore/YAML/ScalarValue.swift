@@ -37,16 +37,7 @@ public enum ScalarValue: Sendable, Equatable {
 
     /// Resolves a plain (unquoted) scalar.
     static func resolvePlain(_ text: String) -> ScalarValue {
-        // Most plain scalars are names: only these first bytes can start anything else.
         guard let first = text.utf8.first else { return .null }
-        switch first {
-        case UInt8(ascii: "~"), UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"),
-             UInt8(ascii: "f"), UInt8(ascii: "F"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "-"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"):
-            break
-        default:
-            return .string(text)
-        }
         // The special words are at most five bytes long.
         if text.utf8.count <= 5, let special = resolveWord(text) { return special }
         guard first == UInt8(ascii: "-") || first == UInt8(ascii: "+")

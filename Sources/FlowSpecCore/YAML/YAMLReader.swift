@@ -270,33 +270,16 @@ private struct Builder {
         if let separator = marks.firstYAML11Break {
             notes.append(.init("libyaml reads U+2028, U+2029 and U+0085 as line breaks (YAML 1.1), even in comments and quotes; the first is here: replace it with a space or a real line break", at: separator))
         }
-        if parser.error != YAML_READER_ERROR, Self.character(at: location, in: source) == UInt8(ascii: "\t") {
+        if parser.error != YAML_READER_ERROR, Self.isTab(at: location, in: source) {
             message += " (a tab: YAML indents with spaces only)"
         }
         sink.report(.yamlSyntax, message, at: location, notes: notes)
     }
 
-    /// The first byte of the character at an editor position, if there is one.
-    static func character(at location: SourceLocation, in source: [UInt8]) -> UInt8? {
-        var line = 1
-        var column = 1
-        var index = source.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        while index < source.count {
-            let byte = source[index]
-            if line == location.line && column == location.column { return byte }
-            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-                if line == location.line { return nil }
-                if byte == UInt8(ascii: "\r"), index + 1 < source.count, source[index + 1] == UInt8(ascii: "\n") {
-                    index += 1
-                }
-                line += 1
-                column = 1
-            } else if index + 1 >= source.count || source[index + 1] & 0xC0 != 0x80 {
-                column += 1
-            }
-            index += 1
-        }
-        return nil
+    /// Whether the character at an editor position is a tab.
+    static func isTab(at location: SourceLocation, in source: [UInt8]) -> Bool {
+        guard let line = LineIndex(SourceFile(path: "", bytes: source)).line(location.line) else { return false }
+        return line.unicodeScalars.dropFirst(location.column - 1).first == "\t"
     }
 
     /// The line and column (in characters, after a byte-order mark) of a byte offset.
