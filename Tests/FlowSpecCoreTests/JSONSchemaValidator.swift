@@ -439,6 +439,8 @@ struct SpecJSON: Sendable {
             case .float(let value): return .double(value)
             case .string(let text): return .string(text)
             }
+        case .taken:
+            return .null  // only a reader given a subtree taker leaves these; this one has none
         case .sequence:
             return .array(document.children(of: id).map { convert($0, in: document) })
         case .mapping:

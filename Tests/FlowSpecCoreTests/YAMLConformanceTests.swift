@@ -554,6 +554,8 @@ indirect enum SuiteValue: Equatable, CustomStringConvertible {
             self = SuiteValue(node.scalarValue)
         case .sequence:
             self = .array(try document.children(of: id).map { try SuiteValue(document, $0, depth: depth + 1) })
+        case .taken:
+            throw Unreadable(description: "a subtree taken while reading (this reader takes none)")
         case .mapping:
             var members: [String: SuiteValue] = [:]
             for (key, value) in document.pairs(of: id) {

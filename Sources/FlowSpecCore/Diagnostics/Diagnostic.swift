@@ -70,6 +70,11 @@ public struct DiagnosticSink: Sendable {
             machine: machine, subjects: subjects, notes: notes))
     }
 
+    /// Records findings made earlier into another sink for the same file.
+    mutating func append(contentsOf findings: [Diagnostic]) {
+        diagnostics.append(contentsOf: findings)
+    }
+
     /// Whether any finding so far has the given rule.
     public func contains(_ rule: Rule) -> Bool {
         diagnostics.contains { $0.rule == rule }

@@ -23,10 +23,12 @@ public struct SpecChecker: Sendable {
     /// Reads, decodes and checks one spec file.
     public func check(_ file: SourceFile) -> Result {
         var sink = DiagnosticSink(file: file.path)
-        guard let document = YAMLReader(limits: limits).read(file.bytes, into: &sink) else {
+        // States are decoded as they are read, so the YAML tree never holds them all.
+        var streamer = StateStreamer(limits: limits, file: file.path)
+        guard let document = YAMLReader(limits: limits).read(file.bytes, taking: &streamer, into: &sink) else {
             return Result(spec: Spec(), graphs: [], diagnostics: sink.diagnostics)
         }
-        let spec = SpecDecoder().decode(document, limits: limits, into: &sink)
+        let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: &sink)
         var graphs: [MachineGraph] = []
         // A machine without states (`states` missing, empty or unreadable, already reported)
         // has no graph to check.

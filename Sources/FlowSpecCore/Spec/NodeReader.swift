@@ -3,6 +3,8 @@
 struct NodeReader {
     let document: YAMLDocument
     var sink: DiagnosticSink
+    /// The states decoded while the document was read, for its ``YAMLNode/Kind/taken`` nodes.
+    var streamedStates: StreamedStates?
     /// The limits on states and transitions.
     var limits = YAMLLimits()
     /// The machine being decoded, attached to findings.
@@ -43,6 +45,7 @@ struct NodeReader {
         switch node.kind {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
+        case .taken: return "a state"
         case .scalar: return node.scalarValue.description
         }
     }
@@ -138,7 +141,7 @@ struct NodeReader {
             return name(id, as: what()).map { [$0] } ?? []
         case .sequence:
             return document.children(of: id).compactMap { name($0, as: what()) }
-        case .mapping:
+        case .mapping, .taken:
             report(.invalidValue, "\(list()) must be a name or a list of names, not a mapping", at: node.location)
             return []
         }

@@ -11,7 +11,14 @@ public struct SpecDecoder {
     /// Decodes a document; findings go into `sink`.
     public func decode(_ document: YAMLDocument, limits: YAMLLimits = YAMLLimits(),
                        into sink: inout DiagnosticSink) -> Spec {
+        decode(document, streamedStates: nil, limits: limits, into: &sink)
+    }
+
+    /// Decodes a document read with a ``StateStreamer``, whose states it holds.
+    func decode(_ document: YAMLDocument, streamedStates: StreamedStates?, limits: YAMLLimits,
+                into sink: inout DiagnosticSink) -> Spec {
         var reader = NodeReader(document: document, sink: sink, limits: limits)
+        reader.streamedStates = streamedStates
         defer { sink = reader.sink }
         var spec = Spec()
         guard let root = document.root, document[root].kind != .scalar || document[root].scalarValue != .null else {

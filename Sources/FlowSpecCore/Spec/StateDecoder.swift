@@ -11,19 +11,54 @@ enum StateDecoder {
         return entries.map { state(name: $0.key, body: $0.value, defaultKind: defaultKind, reader: &reader) }
     }
 
+    /// One state: decoded here, or earlier by ``StateStreamer`` (its findings are reported now).
     static func state(name: Located<String>, body: YAMLDocument.NodeID, defaultKind: StateKind?,
                       reader: inout NodeReader) -> State {
+        var state: State
+        if reader.document[body].kind == .taken, let streamed = reader.streamedStates?.remove(reader.document[body].token) {
+            reader.sink.append(contentsOf: streamed.findings)
+            state = streamed.state
+        } else {
+            state = decoded(name: name, body: body, reader: &reader)
+        }
+        applyKind(to: &state, defaultKind: defaultKind, reader: &reader)
+        return state
+    }
+
+    /// A state as its body says, before the machine's `defaults.kind` applies: a state that
+    /// gives no (valid) kind is a `task` for now.
+    static func decoded(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
         let findingsBefore = reader.findingCount
         reader.lostTransitions = false
-        var state = decodeBody(name: name, body: body, defaultKind: defaultKind, reader: &reader)
+        var state = decodeBody(name: name, body: body, reader: &reader)
         if reader.findingCount > findingsBefore { state.isMalformed = true }
         state.hasLostTransitions = reader.lostTransitions
         return state
     }
 
-    private static func decodeBody(name: Located<String>, body: YAMLDocument.NodeID, defaultKind: StateKind?,
-                                   reader: inout NodeReader) -> State {
-        var state = State(name: name, kind: defaultKind ?? .task)
+    /// Gives a state without a kind of its own the machine's default, then reports what its
+    /// kind does not allow.
+    static func applyKind(to state: inout State, defaultKind: StateKind?, reader: inout NodeReader) {
+        if state.kindLocation == nil { state.kind = defaultKind ?? .task }
+        let name = state.name.value
+        if state.kind == .input || state.kind == .task, let always = state.always {
+            reader.report(.invalidValue,
+                          "\(state.kind.rawValue) state '\(name)' cannot have `always`: only a choice state leaves at once",
+                          at: always.location, subjects: [name],
+                          notes: [.init("give it `kind: choice` (and no `on` or `timeout`), or use `on` or `timeout` transitions")])
+            state.isMalformed = true
+        }
+        if state.kind == .choice, let on = state.onLocation {
+            reader.report(.invalidValue,
+                          "choice state '\(name)' leaves at once through `always`; it cannot wait for events in `on`",
+                          at: on, subjects: [name],
+                          notes: [.init("make it an `input` or `task` state, or move the branches to `always` with `if:` conditions")])
+            state.isMalformed = true
+        }
+    }
+
+    private static func decodeBody(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
+        var state = State(name: name, kind: .task)
         let node = reader.document[body]
         // `name:` with no value is a state with every default.
         if node.kind == .scalar, node.scalarValue == .null { return state }
@@ -55,18 +90,6 @@ enum StateDecoder {
         if let timeout = fields["timeout"] {
             state.timeoutLocation = fields.key("timeout")?.location
             state.timeout = TransitionDecoder.timeout(timeout, reader: &reader)
-        }
-        if state.kind == .input || state.kind == .task, let always = state.always {
-            reader.report(.invalidValue,
-                          "\(state.kind.rawValue) state '\(name.value)' cannot have `always`: only a choice state leaves at once",
-                          at: always.location, subjects: [name.value],
-                          notes: [.init("give it `kind: choice` (and no `on` or `timeout`), or use `on` or `timeout` transitions")])
-        }
-        if state.kind == .choice, let on = state.onLocation {
-            reader.report(.invalidValue,
-                          "choice state '\(name.value)' leaves at once through `always`; it cannot wait for events in `on`",
-                          at: on, subjects: [name.value],
-                          notes: [.init("make it an `input` or `task` state, or move the branches to `always` with `if:` conditions")])
         }
         return state
     }

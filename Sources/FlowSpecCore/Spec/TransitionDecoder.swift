@@ -19,7 +19,7 @@ enum TransitionDecoder {
     static func candidates(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [Candidate] {
         let node = reader.document[id]
         switch node.kind {
-        case .scalar, .mapping:
+        case .scalar, .mapping, .taken:
             guard let candidate = candidate(id, reader: &reader) else {
                 reader.lostTransitions = true
                 return []

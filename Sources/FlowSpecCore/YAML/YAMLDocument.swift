@@ -49,6 +49,16 @@ public struct YAMLDocument: Sendable {
         return NodeID(nodes.count - 1)
     }
 
+    /// How many child indices all collections hold, a mark for ``truncate(nodes:children:)``.
+    var childIndexCount: Int { childIndices.count }
+
+    /// Drops the nodes from `nodes` on and the child indices from `children` on: a finished
+    /// subtree, when nothing was appended after it.
+    mutating func truncate(nodes first: NodeID, children: Int) {
+        nodes.removeSubrange(Int(first)...)
+        childIndices.removeSubrange(children...)
+    }
+
     /// Gives a collection its children.
     mutating func setChildren(of id: NodeID, _ children: ArraySlice<NodeID>) {
         nodes[Int(id)].childStart = Int32(childIndices.count)
@@ -62,6 +72,9 @@ public struct YAMLNode: Sendable {
     /// What kind of node this is.
     public enum Kind: UInt8, Sendable {
         case scalar, sequence, mapping
+        /// A collection a ``YAMLSubtreeTaker`` took while the document was read; ``token``
+        /// is the number the taker gave it.
+        case taken
     }
 
     /// How a scalar was written; only plain scalars are resolved to null, booleans and numbers.
@@ -110,6 +123,9 @@ public struct YAMLNode: Sendable {
     var childCount: Int32 = 0
     /// How many nodes the node stands for once aliases are expanded (saturating).
     var expandedSize: UInt32 = 1
+
+    /// The number a ``YAMLSubtreeTaker`` gave a ``Kind/taken`` node.
+    public var token: Int32 { childStart }
 
     /// What the scalar means under the YAML 1.2 core schema.
     public var scalarValue: ScalarValue {

@@ -17,6 +17,14 @@ public struct YAMLReader {
     /// Parses `bytes`, reporting problems into `sink`. Returns `nil` when the YAML could not
     /// be read to the end.
     public func read(_ bytes: [UInt8], into sink: inout DiagnosticSink) -> YAMLDocument? {
+        var taker = NoSubtreeTaker()
+        return read(bytes, taking: &taker, into: &sink)
+    }
+
+    /// Parses `bytes` like ``read(_:into:)``, letting `taker` take finished subtrees out of the
+    /// document as they are read (see ``YAMLSubtreeTaker``).
+    public func read<Taker: YAMLSubtreeTaker>(_ bytes: [UInt8], taking taker: inout Taker,
+                                              into sink: inout DiagnosticSink) -> YAMLDocument? {
         if bytes.count > limits.maxFileSize {
             sink.report(.limitExceeded,
                         "the file is \(bytes.count) bytes, over the limit of \(limits.maxFileSize) bytes",
@@ -24,37 +32,54 @@ public struct YAMLReader {
             return nil
         }
         return bytes.withUnsafeBufferPointer { buffer in
-            var builder = Builder(limits: limits, marks: MarkMapper(buffer))
-            // About one node per 8 bytes of a typical spec; reserving up front saves copying the
-            // arena as it grows (pages not reached are never touched, so they cost no memory).
-            // Capped, so that a huge file does not ask for gigabytes of address space at once.
-            builder.document.reserveCapacity(nodes: min(bytes.count / 8, 8_000_000))
+            var builder = Builder(limits: limits, marks: MarkMapper(buffer), taker: taker)
+            defer { taker = builder.taker }
+            // About one node per 8 bytes of a typical spec when nothing is taken; reserving up
+            // front saves copying the arena as it grows. Capped, so that a huge file does not ask
+            // for gigabytes of address space at once. A taker keeps the arena small.
+            if taker.path.isEmpty {
+                builder.document.reserveCapacity(nodes: min(bytes.count / 8, 8_000_000))
+            }
             return builder.run(buffer, source: bytes, sink: &sink)
         }
     }
 }
 
 /// The state of one parse: the document being built and the stack of open collections.
-private struct Builder {
+private struct Builder<Taker: YAMLSubtreeTaker> {
     struct Frame {
         var node: YAMLDocument.NodeID
         var firstChild: Int
         var anchor: String?
+        /// How many leading keys of the taker's path lead to this collection (-1: off the path).
+        var matched: Int
+        /// The document's child-index count and the anchors defined when the collection opened.
+        var childMark: Int
+        var anchorsBefore: Int
     }
 
     let limits: YAMLLimits
     var marks: MarkMapper
+    var taker: Taker
+    let path: [String?]
     var document = YAMLDocument()
     var stack: [Frame] = []
     var pending: [YAMLDocument.NodeID] = []
     var anchors: [String: YAMLDocument.NodeID] = [:]
     var openAnchors: Set<String> = []
+    /// Anchors defined so far, and open collections that carry one.
+    var anchorsDefined = 0
+    var openAnchoredFrames = 0
+    /// The key nodes along the taker's path to the innermost matched collection.
+    var keyPath: [YAMLDocument.NodeID] = []
     var aliasExpansion = 0
     var documents = 0
 
-    init(limits: YAMLLimits, marks: MarkMapper) {
+    init(limits: YAMLLimits, marks: MarkMapper, taker: Taker) {
         self.limits = limits
         self.marks = marks
+        self.taker = taker
+        self.path = taker.path
     }
 
     mutating func run(_ buffer: UnsafeBufferPointer<UInt8>, source: [UInt8],
@@ -144,10 +169,30 @@ private struct Builder {
             return .failed
         }
         let node = YAMLNode(kind: kind, style: .collection, tag: tag, location: location, text: "")
+        let matched = pathMatch(opening: kind)
         let id = document.append(node)
-        if let anchor { openAnchors.insert(anchor) }
-        stack.append(Frame(node: id, firstChild: pending.count, anchor: anchor))
+        if let anchor {
+            openAnchors.insert(anchor)
+            openAnchoredFrames += 1
+        }
+        stack.append(Frame(node: id, firstChild: pending.count, anchor: anchor, matched: matched,
+                           childMark: document.childIndexCount, anchorsBefore: anchorsDefined))
         return .next
+    }
+
+    /// How many keys of the taker's path lead to a collection opening now, updating
+    /// ``keyPath``; -1 when it is off the path.
+    mutating func pathMatch(opening kind: YAMLNode.Kind) -> Int {
+        guard !path.isEmpty else { return -1 }
+        guard let parent = stack.last else { return kind == .mapping ? 0 : -1 }
+        let depth = parent.matched
+        guard depth >= 0, depth < path.count, document[parent.node].kind == .mapping,
+              (pending.count - parent.firstChild) % 2 == 1, let key = pending.last else { return -1 }
+        let keyNode = document[key]
+        guard keyNode.kind == .scalar, path[depth].map({ keyNode.text == $0 }) ?? true else { return -1 }
+        keyPath.removeLast(keyPath.count - depth)
+        keyPath.append(key)
+        return depth + 1
     }
 
     mutating func close(sink: inout DiagnosticSink) {
@@ -163,9 +208,26 @@ private struct Builder {
         document.setChildren(of: frame.node, pending[frame.firstChild...])
         setExpandedSize(size, of: frame.node)
         pending.removeLast(pending.count - frame.firstChild)
-        if let anchor = frame.anchor { openAnchors.remove(anchor) }
+        if let anchor = frame.anchor {
+            openAnchors.remove(anchor)
+            openAnchoredFrames -= 1
+        }
         register(anchor: frame.anchor, for: frame.node)
-        attach(frame.node)
+        attach(offer(frame) ?? frame.node)
+    }
+
+    /// Offers a finished collection at the end of the taker's path to the taker; if taken, its
+    /// nodes leave the document and the placeholder's index is returned.
+    mutating func offer(_ frame: Frame) -> YAMLDocument.NodeID? {
+        guard frame.matched == path.count, frame.matched > 0, frame.anchor == nil,
+              openAnchoredFrames == 0, anchorsDefined == frame.anchorsBefore,
+              let token = taker.take(frame.node, keys: keyPath, in: document) else { return nil }
+        var placeholder = document[frame.node]
+        placeholder.kind = .taken
+        placeholder.childStart = token
+        placeholder.childCount = 0
+        document.truncate(nodes: frame.node, children: frame.childMark)
+        return document.append(placeholder)
     }
 
     mutating func alias(_ name: String, at location: SourceLocation, sink: inout DiagnosticSink) -> Step {
@@ -200,7 +262,9 @@ private struct Builder {
     }
 
     mutating func register(anchor: String?, for id: YAMLDocument.NodeID) {
-        if let anchor { anchors[anchor] = id }
+        guard let anchor else { return }
+        anchors[anchor] = id
+        anchorsDefined += 1
     }
 
     mutating func setExpandedSize(_ size: UInt32, of id: YAMLDocument.NodeID) {

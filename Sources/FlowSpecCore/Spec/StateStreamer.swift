@@ -1,0 +1,76 @@
+/// Decodes each state of a spec as soon as the YAML reader has read it, so that the YAML
+/// document never holds more than one state's nodes: a spec of 300,000 states is read in the
+/// memory of its decoded model, not of its whole YAML tree.
+///
+/// A state decoded here is exactly what ``StateDecoder`` would decode in place: its findings
+/// are held back with it and reported only when the spec decoder reaches the state, so a
+/// state the decoder never reads (under a repeated key, say) reports nothing. What depends on
+/// the rest of the machine (`defaults.kind`) is applied then too.
+struct StateStreamer: YAMLSubtreeTaker {
+    let path: [String?] = ["machines", nil, "states", nil]
+    let limits: YAMLLimits
+    /// The file findings are about.
+    let file: String
+    /// The states decoded so far, by the token their placeholders keep.
+    private(set) var states = StreamedStates()
+    /// The `states` key being read, and how many of its states were taken.
+    private var statesKey: YAMLDocument.NodeID = -1
+    private var taken = 0
+
+    init(limits: YAMLLimits, file: String) {
+        self.limits = limits
+        self.file = file
+    }
+
+    mutating func take(_ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
+                       in document: YAMLDocument) -> Int32? {
+        // Only states the decoder will read as such: a named machine's named state.
+        guard keys.count == 4, let machine = Self.name(keys[1], in: document),
+              let name = Self.name(keys[3], in: document) else { return nil }
+        if keys[2] != statesKey {
+            statesKey = keys[2]
+            taken = 0
+        }
+        // A machine over the limit is not decoded; its states stay for the decoder to count.
+        taken += 1
+        guard taken <= limits.maxStates else { return nil }
+        var reader = NodeReader(document: document, sink: DiagnosticSink(file: file), limits: limits)
+        reader.machine = machine
+        let state = StateDecoder.decoded(name: Located(name, at: document[keys[3]].location), body: value,
+                                         reader: &reader)
+        return states.append(StreamedStates.Entry(state: state, findings: reader.sink.diagnostics))
+    }
+
+    /// The text of a key that ``NodeReader/namedEntries(_:of:)`` reads as a name, if it is one.
+    static func name(_ id: YAMLDocument.NodeID, in document: YAMLDocument) -> String? {
+        let node = document[id]
+        guard node.kind == .scalar, !(node.style == .plain && node.text == "<<"),
+              case .string(let text) = node.scalarValue, !text.isEmpty else { return nil }
+        return text
+    }
+}
+
+/// States decoded while the YAML was read, each handed over once, to the spec decoder.
+final class StreamedStates {
+    /// A decoded state with the findings its decoding made.
+    struct Entry {
+        var state: State
+        var findings: [Diagnostic]
+    }
+
+    private var entries: [Entry?] = []
+
+    /// Keeps an entry; returns its token.
+    func append(_ entry: Entry) -> Int32 {
+        entries.append(entry)
+        return Int32(entries.count - 1)
+    }
+
+    /// Hands over the entry of a token, leaving nothing behind (a taken subtree is in the
+    /// document once, so the decoder reaches each token once).
+    func remove(_ token: Int32) -> Entry? {
+        guard entries.indices.contains(Int(token)) else { return nil }
+        defer { entries[Int(token)] = nil }
+        return entries[Int(token)]
+    }
+}

@@ -1,0 +1,167 @@
+import Testing
+@testable import FlowSpecCore
+
+/// `flowspec check` decodes each state while the YAML is read (``StateStreamer``) so that the
+/// YAML tree never holds a whole large spec. These tests hold it to the promise that this
+/// changes nothing a user sees: every fixture decodes to the same model with the same findings
+/// as when the whole tree is read first, and the tricky cases (a repeated key, an anchor, an
+/// alias, `defaults` after `states`, a machine over the state limit) are exercised directly.
+@Suite("State streaming")
+struct StateStreamingTests {
+    static let fixtures = ["adversarial", "rules", "input", "golden", "graph", "reference"]
+        .flatMap { Fixtures.specs(under: $0) }
+
+    /// Decoded from the whole tree, as before streaming.
+    static func wholeTree(_ bytes: [UInt8], limits: YAMLLimits = YAMLLimits()) -> (Spec, [Diagnostic]) {
+        var sink = DiagnosticSink(file: "spec.yaml")
+        guard let document = YAMLReader(limits: limits).read(bytes, into: &sink) else { return (Spec(), sink.diagnostics) }
+        let spec = SpecDecoder().decode(document, limits: limits, into: &sink)
+        return (spec, sink.diagnostics)
+    }
+
+    /// Decoded with states streamed, as `check` does; also returns the document's node count.
+    static func streamed(_ bytes: [UInt8], limits: YAMLLimits = YAMLLimits()) -> (Spec, [Diagnostic], nodes: Int) {
+        var sink = DiagnosticSink(file: "spec.yaml")
+        var streamer = StateStreamer(limits: limits, file: "spec.yaml")
+        guard let document = YAMLReader(limits: limits).read(bytes, taking: &streamer, into: &sink) else {
+            return (Spec(), sink.diagnostics, 0)
+        }
+        let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: &sink)
+        return (spec, sink.diagnostics, document.nodes.count)
+    }
+
+    /// Every part of the model a check or the generator reads, as text.
+    static func describe(_ spec: Spec) -> String {
+        var lines: [String] = []
+        for machine in spec.machines {
+            lines.append("machine \(machine.name) exceeds=\(machine.exceedsLimits) default=\(String(describing: machine.defaultKind))")
+            for state in machine.states {
+                lines.append("  state \(state.name) \(state.kind) kindAt=\(String(describing: state.kindLocation)) "
+                    + "malformed=\(state.isMalformed) lost=\(state.hasLostTransitions) on=\(String(describing: state.onLocation))")
+                for transition in state.transitions {
+                    lines.append("    on \(transition.event): " + transition.candidates.map(describe).joined(separator: " | "))
+                }
+                if let always = state.always {
+                    lines.append("    always@\(always.location): " + always.value.map(describe).joined(separator: " | "))
+                }
+                if let timeout = state.timeout {
+                    lines.append("    timeout \(String(describing: timeout.after)) -> \(timeout.target) effects=\(timeout.effects) "
+                        + "retry=\(String(describing: timeout.retry.map { "\(String(describing: $0.max)) \($0.then)" }))")
+                }
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func describe(_ candidate: Candidate) -> String {
+        "\(candidate.target)@\(candidate.location) if=\(String(describing: candidate.condition)) "
+            + "unless=\(String(describing: candidate.unlessCondition)) effects=\(candidate.effects) "
+            + "retry=\(String(describing: candidate.retry.map { "\(String(describing: $0.max)) \($0.then)" }))"
+    }
+
+    static func expectSame(_ bytes: [UInt8], limits: YAMLLimits = YAMLLimits(),
+                           sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+        let (wholeSpec, wholeFindings) = wholeTree(bytes, limits: limits)
+        let (streamedSpec, streamedFindings, _) = streamed(bytes, limits: limits)
+        #expect(describe(streamedSpec) == describe(wholeSpec), sourceLocation: sourceLocation)
+        #expect(streamedFindings == wholeFindings, sourceLocation: sourceLocation)
+    }
+
+    @Test("every fixture decodes to the same model and findings", arguments: fixtures)
+    func sameAsWholeTree(spec: String) throws {
+        Self.expectSame(try Fixtures.source(spec).bytes)
+    }
+
+    @Test("the tree keeps two nodes per streamed state, not the state's body")
+    func treeStaysSmall() {
+        var text = "flowspec: 1\nmachines:\n  Big:\n    initial: s0\n    states:\n"
+        for index in 0..<500 {
+            text += "      s\(index):\n        kind: input\n        on: { go: s\((index + 1) % 500), stop: { to: s0, effects: [log] } }\n"
+        }
+        let (spec, findings, nodes) = Self.streamed(Array(text.utf8))
+        #expect(spec.machines.first?.states.count == 500)
+        #expect(findings.isEmpty)
+        #expect(nodes < 2 * 500 + 20, "the bodies of streamed states must leave the tree")
+        Self.expectSame(Array(text.utf8))
+    }
+
+    @Test("defaults written after states still give streamed states their kind")
+    func defaultsAfterStates() {
+        let text = """
+        flowspec: 1
+        machines:
+          M:
+            initial: a
+            states:
+              a: { on: { go: b } }
+              b: { always: [ { to: a } ] }
+            defaults: { kind: input }
+        """
+        let (spec, findings, _) = Self.streamed(Array(text.utf8))
+        #expect(spec.machines[0].states.map(\.kind) == [.input, .input])
+        #expect(findings.contains { $0.message.hasPrefix("input state 'b' cannot have `always`") })
+        #expect(spec.machines[0].states[1].isMalformed)
+        Self.expectSame(Array(text.utf8))
+    }
+
+    @Test("a state under a repeated key reports nothing, as the key is not read")
+    func repeatedKeys() {
+        let text = """
+        flowspec: 1
+        machines:
+          M:
+            initial: a
+            states:
+              a: { on: { go: a } }
+              a: { kind: bogus, on: { go: nowhere } }
+            states:
+              z: { kind: alsoBogus }
+          M:
+            initial: q
+            states:
+              q: { kind: wrong }
+        """
+        let (_, findings, _) = Self.streamed(Array(text.utf8))
+        #expect(findings.map(\.rule) == [.duplicateKey, .duplicateKey, .duplicateKey])
+        Self.expectSame(Array(text.utf8))
+    }
+
+    @Test("anchors, aliases and merge keys decode as in the whole tree")
+    func anchorsAndAliases() {
+        let text = """
+        flowspec: 1
+        machines:
+          M: &machine
+            initial: a
+            states:
+              a: &body { kind: input, on: { go: b } }
+              b: *body
+              c: { on: *events, kind: input }
+              <<: { kind: input }
+              d: { kind: input, on: &events { go: a, stop: { to: zz } } }
+              e: { kind: input, on: *events }
+          N: *machine
+        """
+        Self.expectSame(Array(text.utf8))
+    }
+
+    @Test("a machine over the state limit is reported and not decoded, as before")
+    func overTheStateLimit() {
+        var limits = YAMLLimits()
+        limits.maxStates = 2
+        let text = """
+        flowspec: 1
+        machines:
+          M:
+            initial: a
+            states: { a: { kind: nope }, b: { kind: input }, c: { kind: input } }
+          N:
+            initial: a
+            states: { a: { kind: input, on: { go: b } }, b: { kind: terminal } }
+        """
+        let (spec, findings, _) = Self.streamed(Array(text.utf8), limits: limits)
+        #expect(findings.map(\.rule) == [.limitExceeded])
+        #expect(spec.machines.map(\.states.count) == [0, 2])
+        Self.expectSame(Array(text.utf8), limits: limits)
+    }
+}
