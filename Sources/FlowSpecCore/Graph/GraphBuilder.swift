@@ -18,11 +18,13 @@ struct GraphBuilder {
     /// sequences, `resume`, requirements).
     mutating func build() -> MachineGraph {
         let initial = machine.initial.flatMap { resolve($0, as: "initial state") }
-        var edgesBySource: [[Edge]] = []
-        edgesBySource.reserveCapacity(machine.states.count)
+        // One flat array, grouped by source: no array per state.
+        var edges: [Edge] = []
+        edges.reserveCapacity(Self.ownEdgeCount(machine))
+        var edgeStart: [Int] = [0]
+        edgeStart.reserveCapacity(machine.states.count + 1)
         let inherited = machine.machineWide
         for (index, state) in machine.states.enumerated() {
-            var edges: [Edge] = []
             for transition in state.transitions {
                 addCandidates(transition.candidates, from: index, trigger: .event(transition.event.value), to: &edges)
             }
@@ -38,10 +40,21 @@ struct GraphBuilder {
             if let timeout = state.timeout {
                 addTimeout(timeout, from: index, to: &edges)
             }
-            edgesBySource.append(edges)
+            edgeStart.append(edges.count)
         }
         resolveOtherReferences()
-        return MachineGraph(machine: machine, stateIndex: stateIndex, initial: initial, edgesBySource: edgesBySource)
+        return MachineGraph(machine: machine, stateIndex: stateIndex, initial: initial, edges: edges, edgeStart: edgeStart)
+    }
+
+    /// How many edges the states' own candidates, `always` branches and timeouts make (retry
+    /// fallbacks and inherited transitions add more).
+    private static func ownEdgeCount(_ machine: Machine) -> Int {
+        var count = 0
+        for state in machine.states {
+            for transition in state.transitions { count += transition.candidates.count }
+            count += (state.always?.value.count ?? 0) + (state.timeout == nil ? 0 : 1)
+        }
+        return count
     }
 
     /// Machine-wide targets are resolved (and reported) once, not once per inheriting state.
@@ -71,7 +84,7 @@ struct GraphBuilder {
         }
     }
 
-    private mutating func addCandidates(_ candidates: [Candidate], from source: Int, trigger: Edge.Trigger,
+    private mutating func addCandidates(_ candidates: Candidates, from source: Int, trigger: Edge.Trigger,
                                         to edges: inout [Edge]) {
         for candidate in candidates {
             if let target = resolve(candidate.target, as: "target") {

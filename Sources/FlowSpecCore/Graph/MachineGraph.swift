@@ -29,19 +29,13 @@ public struct MachineGraph: Sendable {
         edges[edgeStart[state]..<edgeStart[state + 1]]
     }
 
-    init(machine: Machine, stateIndex: [String: Int], initial: Int?, edgesBySource: [[Edge]]) {
+    /// `edges` grouped by source state, `edgeStart` as the property says.
+    init(machine: Machine, stateIndex: [String: Int], initial: Int?, edges: [Edge], edgeStart: [Int]) {
         self.machine = machine
         self.stateIndex = stateIndex
         self.initial = initial
-        var edges: [Edge] = []
-        var start: [Int] = [0]
-        start.reserveCapacity(edgesBySource.count + 1)
-        for group in edgesBySource {
-            edges.append(contentsOf: group)
-            start.append(edges.count)
-        }
         self.edges = edges
-        self.edgeStart = start
+        self.edgeStart = edgeStart
     }
 
     /// The adjacency of the edges that satisfy `include`, for the graph algorithms.
@@ -73,9 +67,18 @@ public struct Edge: Sendable {
     }
 
     /// The source state.
-    public var source: Int
+    public var source: Int {
+        get { Int(storedSource) }
+        set { storedSource = Int32(clamping: newValue) }
+    }
     /// The target state.
-    public var target: Int
+    public var target: Int {
+        get { Int(storedTarget) }
+        set { storedTarget = Int32(clamping: newValue) }
+    }
+    // 32 bits each (a spec file cannot hold 2^31 states): a large machine has millions of edges.
+    private var storedSource: Int32
+    private var storedTarget: Int32
     /// What triggers it.
     public var trigger: Trigger
     /// Whether it has an `if`/`unless` condition.
@@ -88,6 +91,19 @@ public struct Edge: Sendable {
     public var isInherited: Bool
     /// Where the transition is written.
     public var location: SourceLocation
+
+    /// Creates an edge.
+    public init(source: Int, target: Int, trigger: Trigger, isConditional: Bool, isBounded: Bool,
+                isRetryFallback: Bool, isInherited: Bool, location: SourceLocation) {
+        storedSource = Int32(clamping: source)
+        storedTarget = Int32(clamping: target)
+        self.trigger = trigger
+        self.isConditional = isConditional
+        self.isBounded = isBounded
+        self.isRetryFallback = isRetryFallback
+        self.isInherited = isInherited
+        self.location = location
+    }
 
     /// Whether it happens without any event (a timeout or an `always` branch).
     public var isAutomatic: Bool {

@@ -161,7 +161,7 @@ struct EdgeCollector {
         }
     }
 
-    private mutating func add(_ candidates: [Candidate], from source: FlowDiagram.Endpoint,
+    private mutating func add(_ candidates: Candidates, from source: FlowDiagram.Endpoint,
                               trigger: TransitionLabel.Trigger, exceptions: [String] = []) {
         for (position, candidate) in candidates.enumerated() {
             let label = TransitionLabel(trigger: trigger, condition: candidate.condition?.value,

@@ -75,7 +75,7 @@ public struct State: Sendable {
     /// The state's own event transitions.
     public var transitions: [EventTransition] = []
     /// The `always:` candidates, with the key's location, if present.
-    public var always: Located<[Candidate]>?
+    public var always: Located<Candidates>?
     /// The `timeout:`, if present.
     public var timeout: Timeout? {
         get { timeoutStorage?.value }
@@ -107,7 +107,42 @@ public struct EventTransition: Sendable {
     /// The event's name.
     public var event: Located<String>
     /// The candidates, in order.
-    public var candidates: [Candidate]
+    public var candidates: Candidates
+}
+
+/// The candidates of a transition, in order. Nearly every transition has exactly one, so the
+/// first is held inline and only further ones take an array: a machine of a million
+/// transitions does not make a million tiny allocations.
+public struct Candidates: RandomAccessCollection, ExpressibleByArrayLiteral, Sendable {
+    private var head: Candidate?
+    private var tail: [Candidate] = []
+
+    /// Creates the list from an array.
+    public init(_ candidates: [Candidate]) {
+        head = candidates.first
+        tail = Array(candidates.dropFirst())
+    }
+
+    /// Creates a list of one candidate.
+    public init(_ candidate: Candidate) {
+        head = candidate
+    }
+
+    /// Creates the list from a literal.
+    public init(arrayLiteral candidates: Candidate...) {
+        self.init(candidates)
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { head == nil ? 0 : 1 + tail.count }
+
+    public subscript(position: Int) -> Candidate {
+        guard position != 0 else {
+            guard let head else { preconditionFailure("index out of range") }
+            return head
+        }
+        return tail[position - 1]
+    }
 }
 
 /// One possible target of a transition.
@@ -117,32 +152,55 @@ public struct Candidate: Sendable {
     /// The target state's name.
     public var target: Located<String>
     /// The condition that must hold (`if:`).
-    public var condition: Located<String>?
+    public var condition: Located<String>? {
+        get { extras?.value.condition }
+        set { updateExtras { $0.condition = newValue } }
+    }
     /// The condition that must not hold (`unless:`).
-    public var unlessCondition: Located<String>?
+    public var unlessCondition: Located<String>? {
+        get { extras?.value.unlessCondition }
+        set { updateExtras { $0.unlessCondition = newValue } }
+    }
     /// Effects to run, in order.
-    public var effects: [Located<String>] = []
+    public var effects: [Located<String>] {
+        get { extras?.value.effects ?? [] }
+        set { updateExtras { $0.effects = newValue } }
+    }
     /// A bound on how often this transition may be taken in a row.
     public var retry: Retry? {
-        get { retryStorage?.value }
-        set { retryStorage = newValue.map(Box.init) }
+        get { extras?.value.retry }
+        set { updateExtras { $0.retry = newValue } }
     }
-    // Boxed: most candidates have no retry.
-    private var retryStorage: Box<Retry>?
+
+    /// What most candidates do not have, in one box: a candidate is then a target and a place.
+    private struct Extras: Sendable {
+        var condition: Located<String>?
+        var unlessCondition: Located<String>?
+        var effects: [Located<String>] = []
+        var retry: Retry?
+
+        var isEmpty: Bool { condition == nil && unlessCondition == nil && effects.isEmpty && retry == nil }
+    }
+
+    private var extras: Box<Extras>?
+
+    private mutating func updateExtras(_ change: (inout Extras) -> Void) {
+        var value = extras?.value ?? Extras()
+        change(&value)
+        extras = value.isEmpty ? nil : Box(value)
+    }
 
     /// Creates a candidate.
     public init(location: SourceLocation, target: Located<String>, condition: Located<String>? = nil,
                 unlessCondition: Located<String>? = nil, effects: [Located<String>] = [], retry: Retry? = nil) {
         self.location = location
         self.target = target
-        self.condition = condition
-        self.unlessCondition = unlessCondition
-        self.effects = effects
-        self.retry = retry
+        let extras = Extras(condition: condition, unlessCondition: unlessCondition, effects: effects, retry: retry)
+        self.extras = extras.isEmpty ? nil : Box(extras)
     }
 
     /// Whether the candidate is taken whatever the conditions.
-    public var isUnconditional: Bool { condition == nil && unlessCondition == nil }
+    public var isUnconditional: Bool { extras.map { $0.value.condition == nil && $0.value.unlessCondition == nil } ?? true }
 }
 
 /// `retry: { max: N, then: S }`.

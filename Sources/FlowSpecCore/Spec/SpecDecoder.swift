@@ -19,7 +19,10 @@ public struct SpecDecoder {
                 into sink: inout DiagnosticSink) -> Spec {
         var reader = NodeReader(document: document, sink: sink, limits: limits)
         reader.streamedStates = streamedStates
-        defer { sink = reader.sink }
+        defer {
+            sink = reader.sink
+            streamedStates?.removeAll()
+        }
         var spec = Spec()
         guard let root = document.root, document[root].kind != .scalar || document[root].scalarValue != .null else {
             reader.report(.unsupportedVersion, "the file is empty; a spec starts with `flowspec: 1`", at: .start)

@@ -60,6 +60,11 @@ final class StreamedStates {
 
     private var entries: [Entry?] = []
 
+    /// Forgets every entry (the ones the decoder never reached).
+    func removeAll() {
+        entries = []
+    }
+
     /// Keeps an entry; returns its token.
     func append(_ entry: Entry) -> Int32 {
         entries.append(entry)
@@ -70,7 +75,8 @@ final class StreamedStates {
     /// document once, so the decoder reaches each token once).
     func remove(_ token: Int32) -> Entry? {
         guard entries.indices.contains(Int(token)) else { return nil }
-        defer { entries[Int(token)] = nil }
-        return entries[Int(token)]
+        var entry: Entry?
+        swap(&entry, &entries[Int(token)])
+        return entry
     }
 }

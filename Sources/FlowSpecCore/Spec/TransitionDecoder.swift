@@ -16,7 +16,7 @@ enum TransitionDecoder {
     }
 
     /// A target name, one long-form candidate, or a list of them.
-    static func candidates(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [Candidate] {
+    static func candidates(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Candidates {
         let node = reader.document[id]
         switch node.kind {
         case .scalar, .mapping, .taken:
@@ -24,7 +24,7 @@ enum TransitionDecoder {
                 reader.lostTransitions = true
                 return []
             }
-            return [candidate]
+            return Candidates(candidate)
         case .sequence:
             let items = reader.document.children(of: id)
             if items.isEmpty {
@@ -33,7 +33,7 @@ enum TransitionDecoder {
             }
             let candidates = items.compactMap { candidate($0, reader: &reader) }
             if candidates.isEmpty || candidates.count != items.count { reader.lostTransitions = true }
-            return candidates
+            return Candidates(candidates)
         }
     }
 
