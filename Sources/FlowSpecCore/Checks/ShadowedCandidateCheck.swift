@@ -18,7 +18,7 @@ struct ShadowedCandidateCheck: MachineCheck {
     }
 
     private func report(_ candidates: Candidates, what: @autoclosure () -> String, _ reporter: inout MachineReporter) {
-        guard let first = candidates.firstIndex(where: \.isUnconditional) else { return }
+        guard candidates.count > 1, let first = candidates.firstIndex(where: \.isUnconditional) else { return }
         let blocker = candidates[first]
         for shadowed in candidates[(first + 1)...] {
             reporter.report(.shadowedCandidate,

@@ -46,15 +46,16 @@ struct GraphBuilder {
         return MachineGraph(machine: machine, stateIndex: stateIndex, initial: initial, edges: edges, edgeStart: edgeStart)
     }
 
-    /// How many edges the states' own candidates, `always` branches and timeouts make (retry
-    /// fallbacks and inherited transitions add more).
+    /// About how many edges the states make: one per candidate, `always` branch and timeout,
+    /// and an eighth more for retry fallbacks (inherited transitions may add more). Counting
+    /// the retries exactly costs more than the rare growth of the array.
     private static func ownEdgeCount(_ machine: Machine) -> Int {
         var count = 0
-        for state in machine.states {
-            for transition in state.transitions { count += transition.candidates.count }
-            count += (state.always?.value.count ?? 0) + (state.timeout == nil ? 0 : 1)
+        for index in machine.states.indices {
+            for transition in machine.states[index].transitions { count += transition.candidates.count }
+            count += (machine.states[index].always?.value.count ?? 0) + (machine.states[index].timeoutLocation == nil ? 0 : 1)
         }
-        return count
+        return count + count / 8 + 16
     }
 
     /// Machine-wide targets are resolved (and reported) once, not once per inheriting state.

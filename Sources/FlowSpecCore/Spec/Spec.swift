@@ -75,7 +75,12 @@ public struct State: Sendable {
     /// The state's own event transitions.
     public var transitions: [EventTransition] = []
     /// The `always:` candidates, with the key's location, if present.
-    public var always: Located<Candidates>?
+    public var always: Located<Candidates>? {
+        get { alwaysStorage?.value }
+        set { alwaysStorage = newValue.map(Box.init) }
+    }
+    // Boxed: only choice states have it, and every check that walks the states copies them.
+    private var alwaysStorage: Box<Located<Candidates>>?
     /// The `timeout:`, if present.
     public var timeout: Timeout? {
         get { timeoutStorage?.value }

@@ -48,25 +48,22 @@ public enum ScalarValue: Sendable, Equatable {
         return .string(text)
     }
 
-    /// The core schema's null, boolean, infinity and not-a-number spellings (at most one or
-    /// two comparisons per scalar: the first byte picks the candidates).
+    /// The core schema's null, boolean, infinity and not-a-number spellings (the first byte
+    /// picks the candidates; comparing short strings is a comparison of their inline bytes).
     private static func resolveWord(_ text: String) -> ScalarValue? {
-        func matches(_ words: StaticString...) -> Bool {
-            words.contains { word in
-                word.withUTF8Buffer { bytes in text.utf8.elementsEqual(bytes) }
-            }
-        }
         switch text.utf8.first {
         case nil: return .null
-        case UInt8(ascii: "~"): return text.utf8.count == 1 ? .null : nil
-        case UInt8(ascii: "n"), UInt8(ascii: "N"): return matches("null", "Null", "NULL") ? .null : nil
-        case UInt8(ascii: "t"), UInt8(ascii: "T"): return matches("true", "True", "TRUE") ? .bool(true) : nil
-        case UInt8(ascii: "f"), UInt8(ascii: "F"): return matches("false", "False", "FALSE") ? .bool(false) : nil
+        case UInt8(ascii: "~"): return text == "~" ? .null : nil
+        case UInt8(ascii: "n"), UInt8(ascii: "N"): return text == "null" || text == "Null" || text == "NULL" ? .null : nil
+        case UInt8(ascii: "t"), UInt8(ascii: "T"):
+            return text == "true" || text == "True" || text == "TRUE" ? .bool(true) : nil
+        case UInt8(ascii: "f"), UInt8(ascii: "F"):
+            return text == "false" || text == "False" || text == "FALSE" ? .bool(false) : nil
         case UInt8(ascii: "."):
-            if matches(".inf", ".Inf", ".INF") { return .float(.infinity) }
-            return matches(".nan", ".NaN", ".NAN") ? .float(.nan) : nil
-        case UInt8(ascii: "+"): return matches("+.inf", "+.Inf", "+.INF") ? .float(.infinity) : nil
-        case UInt8(ascii: "-"): return matches("-.inf", "-.Inf", "-.INF") ? .float(-.infinity) : nil
+            if text == ".inf" || text == ".Inf" || text == ".INF" { return .float(.infinity) }
+            return text == ".nan" || text == ".NaN" || text == ".NAN" ? .float(.nan) : nil
+        case UInt8(ascii: "+"): return text == "+.inf" || text == "+.Inf" || text == "+.INF" ? .float(.infinity) : nil
+        case UInt8(ascii: "-"): return text == "-.inf" || text == "-.Inf" || text == "-.INF" ? .float(-.infinity) : nil
         default: return nil
         }
     }

@@ -186,7 +186,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         guard !path.isEmpty else { return -1 }
         guard let parent = stack.last else { return kind == .mapping ? 0 : -1 }
         let depth = parent.matched
-        guard depth >= 0, depth < path.count, document[parent.node].kind == .mapping,
+        guard depth >= 0, depth < path.count, document.nodes[Int(parent.node)].kind == .mapping,
               (pending.count - parent.firstChild) % 2 == 1, let key = pending.last else { return -1 }
         let keyNode = document[key]
         guard keyNode.kind == .scalar, path[depth].map({ keyNode.text == $0 }) ?? true else { return -1 }
@@ -197,12 +197,12 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
 
     mutating func close(sink: inout DiagnosticSink) {
         let frame = stack.removeLast()
-        if document[frame.node].kind == .mapping {
+        if document.nodes[Int(frame.node)].kind == .mapping {
             removeDuplicateKeys(from: frame.firstChild, sink: &sink)
         }
         var size: UInt32 = 1
         for index in frame.firstChild..<pending.count {
-            let (sum, overflow) = size.addingReportingOverflow(document[pending[index]].expandedSize)
+            let (sum, overflow) = size.addingReportingOverflow(document.nodes[Int(pending[index])].expandedSize)
             size = overflow ? .max : sum
         }
         document.setChildren(of: frame.node, pending[frame.firstChild...])
@@ -282,17 +282,19 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         var kept = start
         var index = start
         while index + 1 < pending.count {
-            let key = document[pending[index]]
-            if key.kind == .scalar {
-                let first = hashed ? seen[key.text] : firstKey(key.text, in: start..<kept)
+            // Read in place: copying whole nodes is most of the cost of this loop.
+            if document.nodes[Int(pending[index])].kind == .scalar {
+                let text = document.nodes[Int(pending[index])].text
+                let first = hashed ? seen[text] : firstKey(text, in: start..<kept)
                 if let first {
+                    let key = document[pending[index]]
                     sink.report(.duplicateKey, "the key '\(key.text)' appears twice in this mapping",
                                 at: key.location, subjects: [key.text],
                                 notes: [.init("first written here; only that one is used", at: first)])
                     index += 2
                     continue
                 }
-                if hashed { seen[key.text] = key.location }
+                if hashed { seen[text] = document.nodes[Int(pending[index])].location }
             }
             pending[kept] = pending[index]
             pending[kept + 1] = pending[index + 1]
@@ -306,8 +308,8 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     func firstKey(_ text: String, in range: Range<Int>) -> SourceLocation? {
         var index = range.lowerBound
         while index < range.upperBound {
-            let key = document[pending[index]]
-            if key.kind == .scalar, key.text == text { return key.location }
+            let id = Int(pending[index])
+            if document.nodes[id].kind == .scalar, document.nodes[id].text == text { return document.nodes[id].location }
             index += 2
         }
         return nil
