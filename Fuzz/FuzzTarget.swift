@@ -69,6 +69,8 @@ struct FuzzPipeline {
 
         let result = SpecChecker().check(source)
         checkInvariants(result)
+        checkStreamingMatchesWholeTree(limits: YAMLLimits())
+        checkStreamingMatchesWholeTree(limits: Self.tightLimits)
         if Self.checkOnly {
             consume(DiagnosticRenderer.render(result.diagnostics, files: [source], format: .text))
             return
@@ -109,6 +111,26 @@ struct FuzzPipeline {
         if !result.diagnostics.contains(where: { $0.severity == .error }),
            SpecGeneration.programs(result, diagnostics: result.diagnostics) == nil {
             fatalError("fuzz invariant: a spec without errors produced no programs")
+        }
+    }
+
+    /// Decoding each state while it is read (as `check` does) finds exactly what decoding the
+    /// whole tree finds, and keeps the same states.
+    func checkStreamingMatchesWholeTree(limits: YAMLLimits) {
+        var wholeSink = DiagnosticSink(file: source.path)
+        let whole = YAMLReader(limits: limits).read(source.bytes, into: &wholeSink)
+            .map { SpecDecoder().decode($0, limits: limits, into: &wholeSink) }
+        var streamedSink = DiagnosticSink(file: source.path)
+        var streamer = StateStreamer(limits: limits, file: source.path)
+        let streamed = YAMLReader(limits: limits).read(source.bytes, taking: &streamer, into: &streamedSink)
+            .map { SpecDecoder().decode($0, streamedStates: streamer.states, limits: limits, into: &streamedSink) }
+        func shape(_ spec: Spec?) -> [[String]]? {
+            spec?.machines.map { machine in
+                machine.states.map { "\($0.name.value) \($0.kind) \($0.transitions.count) \($0.isMalformed) \($0.hasLostTransitions)" }
+            }
+        }
+        guard wholeSink.diagnostics == streamedSink.diagnostics, shape(whole) == shape(streamed) else {
+            fatalError("fuzz invariant: decoding states while reading differs from decoding the whole tree")
         }
     }
 

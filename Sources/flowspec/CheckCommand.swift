@@ -102,9 +102,12 @@ struct RulesCommand: ParsableCommand {
 
     func run() {
         for rule in Rule.allCases {
-            let id = rule.rawValue.padding(toLength: 22, withPad: " ", startingAt: 0)
-            let severity = rule.defaultSeverity.rawValue.padding(toLength: 8, withPad: " ", startingAt: 0)
-            Console.output("\(id) \(severity) \(rule.summary)\n")
+            Console.output("\(padded(rule.rawValue, to: 22)) \(padded(rule.defaultSeverity.rawValue, to: 8)) \(rule.summary)\n")
         }
+    }
+
+    /// The text followed by spaces up to `width` characters.
+    private func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
     }
 }

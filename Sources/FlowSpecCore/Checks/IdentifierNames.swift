@@ -23,12 +23,14 @@ struct IdentifierNames {
 
     /// The names of a machine; `uses` gives the events when the machine does not list them.
     init(_ machine: Machine, events uses: @autoclosure () -> NameUses) {
-        var entries: [Entry] = []
-        entries.reserveCapacity(machine.states.count)
-        for state in machine.states {
-            entries.append(Entry(kind: "state", name: state.name, scope: .enumCase, group: "State"))
-        }
         let events = machine.events ?? uses().derivedEvents
+        var entries: [Entry] = []
+        // Exactly: growing past a guess would double the largest array of the analysis.
+        entries.reserveCapacity(machine.states.count + events.count + (machine.effects?.count ?? 0)
+                                + (machine.conditions?.count ?? 0) + machine.sequences.count)
+        for index in machine.states.indices {
+            entries.append(Entry(kind: "state", name: machine.states[index].name, scope: .enumCase, group: "State"))
+        }
         for event in events { entries.append(Entry(kind: "event", name: event, scope: .enumCase, group: "Event")) }
         for effect in machine.effects ?? [] {
             entries.append(Entry(kind: "effect", name: effect, scope: .enumCase, group: "Effect"))

@@ -1,4 +1,10 @@
+// FoundationEssentials where it exists (Linux): the same JSONEncoder without loading all of
+// Foundation and ICU, which would add about 7 MB and 2 ms to every run of `flowspec`.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Prints findings as one JSON object, `{"diagnostics": [...]}`; each diagnostic has `rule`,
 /// `severity`, `message`, `file`, `line`, `column`, `machine` (when it belongs to one),
