@@ -3,8 +3,9 @@
 struct DeadEndCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let machine = analysis.machine
-        for state in machine.states where state.kind != .terminal && !state.isMalformed
-            && !declaresExit(state, machine: machine) {
+        for index in machine.states.indices where machine.states[index].kind != .terminal
+            && !machine.states[index].isMalformed && !declaresExit(index, machine: machine) {
+            let state = machine.states[index]
             let message = state.kind == .choice
                 ? "choice state '\(state.name.value)' has no `always` branches, so it can never leave"
                 : "\(state.kind.rawValue) state '\(state.name.value)' has no way out: no `on`, `always` or `timeout`"
@@ -13,11 +14,11 @@ struct DeadEndCheck: MachineCheck {
         }
     }
 
-    private func declaresExit(_ state: State, machine: Machine) -> Bool {
-        if state.transitions.contains(where: { !$0.candidates.isEmpty }) { return true }
-        if let always = state.always, !always.value.isEmpty { return true }
-        if state.timeoutLocation != nil { return true }
-        let inherits = state.kind == .input || state.kind == .task
+    private func declaresExit(_ index: Int, machine: Machine) -> Bool {
+        if machine.states[index].transitions.contains(where: { !$0.candidates.isEmpty }) { return true }
+        if let always = machine.states[index].always, !always.value.isEmpty { return true }
+        if machine.states[index].timeoutLocation != nil { return true }
+        let inherits = machine.states[index].kind == .input || machine.states[index].kind == .task
         return inherits && machine.machineWide.contains { !$0.candidates.isEmpty }
     }
 }

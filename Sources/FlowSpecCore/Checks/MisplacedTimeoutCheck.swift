@@ -2,8 +2,11 @@
 /// `terminal` state (which never leaves).
 struct MisplacedTimeoutCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
-        for state in analysis.machine.states {
-            guard let location = state.timeoutLocation, state.kind == .choice || state.kind == .terminal else { continue }
+        let states = analysis.machine.states
+        for index in states.indices {
+            guard let location = states[index].timeoutLocation,
+                  states[index].kind == .choice || states[index].kind == .terminal else { continue }
+            let state = states[index]
             let why = state.kind == .choice ? "leaves at once through `always`" : "never leaves"
             reporter.report(.misplacedTimeout,
                             "\(state.kind.rawValue) state '\(state.name.value)' cannot have a timeout: it \(why)",

@@ -2,7 +2,10 @@
 /// `timeout`. States without a kind and without `defaults.kind` are tasks.
 struct MissingTimeoutCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
-        for state in analysis.machine.states where state.kind == .task && state.timeoutLocation == nil && !state.isMalformed {
+        let states = analysis.machine.states
+        for index in states.indices where states[index].kind == .task && states[index].timeoutLocation == nil
+            && !states[index].isMalformed {
+            let state = states[index]
             let name = state.name.value
             let why = state.kindLocation == nil ? " (states without a `kind` are tasks)" : ""
             reporter.report(.missingTimeout,

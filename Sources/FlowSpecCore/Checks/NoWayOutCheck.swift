@@ -5,7 +5,8 @@ struct NoWayOutCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let graph = analysis.graph
         let states = graph.machine.states
-        guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil, states.contains(where: { $0.kind == .terminal }) else { return }
+        guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil,
+              states.indices.contains(where: { states[$0].kind == .terminal }) else { return }
         let exits = states.indices.filter { states[$0].kind == .terminal || states[$0].kind == .input }
         let canExit = analysis.digraph.reversed().breadthFirst(from: exits)
         for index in states.indices where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed {

@@ -2,7 +2,9 @@
 /// when no condition holds the state has nowhere to go.
 struct PartialChoiceCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
-        for state in analysis.machine.states where state.kind == .choice {
+        let states = analysis.machine.states
+        for index in states.indices where states[index].kind == .choice {
+            let state = states[index]
             guard let last = state.always?.value.last, !last.isUnconditional else { continue }
             reporter.report(.partialChoice,
                             "the last `always` branch of choice state '\(state.name.value)' has a condition, so when none holds the state has nowhere to go",

@@ -6,13 +6,13 @@ struct ShadowedCandidateCheck: MachineCheck {
         for transition in machine.machineWide {
             report(transition.candidates, what: "machine-wide event '\(transition.event.value)'", &reporter)
         }
-        for state in machine.states {
-            for transition in state.transitions {
+        for index in machine.states.indices {
+            for transition in machine.states[index].transitions where transition.candidates.count > 1 {
                 report(transition.candidates,
-                       what: "event '\(transition.event.value)' in state '\(state.name.value)'", &reporter)
+                       what: "event '\(transition.event.value)' in state '\(machine.states[index].name.value)'", &reporter)
             }
-            if let always = state.always {
-                report(always.value, what: "`always` of state '\(state.name.value)'", &reporter)
+            if let always = machine.states[index].always {
+                report(always.value, what: "`always` of state '\(machine.states[index].name.value)'", &reporter)
             }
         }
     }

@@ -2,7 +2,9 @@
 /// state ends the flow: it ignores events and never leaves.
 struct TerminalExitCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
-        for state in analysis.machine.states where state.kind == .terminal {
+        let states = analysis.machine.states
+        for index in states.indices where states[index].kind == .terminal {
+            let state = states[index]
             let name = state.name.value
             let exits: [(String, SourceLocation?)] = [
                 ("on", state.onLocation), ("always", state.always?.location), ("timeout", state.timeoutLocation),

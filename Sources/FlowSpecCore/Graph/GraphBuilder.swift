@@ -9,8 +9,9 @@ struct GraphBuilder {
         self.machine = machine
         self.reporter = reporter
         stateIndex.reserveCapacity(machine.states.count)
-        for (index, state) in machine.states.enumerated() where stateIndex[state.name.value] == nil {
-            stateIndex[state.name.value] = index
+        // Backwards, so that the first state of a name wins with one hash per state.
+        for index in machine.states.indices.reversed() {
+            stateIndex[machine.states[index].name.value] = index
         }
     }
 
@@ -24,20 +25,23 @@ struct GraphBuilder {
         var edgeStart: [Int] = [0]
         edgeStart.reserveCapacity(machine.states.count + 1)
         let inherited = machine.machineWide
-        for (index, state) in machine.states.enumerated() {
-            for transition in state.transitions {
+        // States are read in place (`machine.states[index].…`): binding a whole state copies it,
+        // which on a large machine costs more than everything else done here.
+        for index in machine.states.indices {
+            for transition in machine.states[index].transitions {
                 addCandidates(transition.candidates, from: index, trigger: .event(transition.event.value), to: &edges)
             }
-            if !inherited.isEmpty, state.kind == .input || state.kind == .task {
-                let own = Set(state.transitions.map(\.event.value))
+            let kind = machine.states[index].kind
+            if !inherited.isEmpty, kind == .input || kind == .task {
+                let own = Set(machine.states[index].transitions.map(\.event.value))
                 for transition in inherited where !own.contains(transition.event.value) {
                     addInherited(transition, from: index, to: &edges)
                 }
             }
-            if let always = state.always {
+            if let always = machine.states[index].always {
                 addCandidates(always.value, from: index, trigger: .always, to: &edges)
             }
-            if let timeout = state.timeout {
+            if let timeout = machine.states[index].timeout {
                 addTimeout(timeout, from: index, to: &edges)
             }
             edgeStart.append(edges.count)

@@ -38,7 +38,7 @@ struct StateStreamer: YAMLSubtreeTaker {
         reader.machine = machine
         let state = StateDecoder.decoded(name: Located(name, at: document[keys[3]].location), body: value,
                                          reader: &reader)
-        return states.append(StreamedStates.Entry(state: state, findings: reader.sink.diagnostics))
+        return states.append(state, findings: reader.sink.diagnostics)
     }
 
     /// The text of a key that ``NodeReader/namedEntries(_:of:)`` reads as a name, if it is one.
@@ -52,31 +52,33 @@ struct StateStreamer: YAMLSubtreeTaker {
 
 /// States decoded while the YAML was read, each handed over once, to the spec decoder.
 final class StreamedStates {
-    /// A decoded state with the findings its decoding made.
-    struct Entry {
-        var state: State
-        var findings: [Diagnostic]
-    }
+    private var states: [State?] = []
+    /// The findings decoding each state made.
+    private var findings: [[Diagnostic]] = []
 
-    private var entries: [Entry?] = []
-
-    /// Forgets every entry (the ones the decoder never reached).
+    /// Forgets every state (the ones the decoder never reached).
     func removeAll() {
-        entries = []
+        states = []
+        findings = []
     }
 
-    /// Keeps an entry; returns its token.
-    func append(_ entry: Entry) -> Int32 {
-        entries.append(entry)
-        return Int32(entries.count - 1)
+    /// Keeps a state and its findings; returns its token.
+    func append(_ state: State, findings: [Diagnostic]) -> Int32 {
+        states.append(state)
+        self.findings.append(findings)
+        return Int32(states.count - 1)
     }
 
-    /// Hands over the entry of a token, leaving nothing behind (a taken subtree is in the
-    /// document once, so the decoder reaches each token once).
-    func remove(_ token: Int32) -> Entry? {
-        guard entries.indices.contains(Int(token)) else { return nil }
-        var entry: Entry?
-        swap(&entry, &entries[Int(token)])
-        return entry
+    /// Hands over the state of a token, moved out rather than copied, and leaves nothing
+    /// behind (a taken subtree is in the document once, so the decoder reaches each token once).
+    func remove(_ token: Int32) -> (state: State, findings: [Diagnostic])? {
+        let index = Int(token)
+        guard states.indices.contains(index) else { return nil }
+        var state: State?
+        swap(&state, &states[index])
+        var found: [Diagnostic] = []
+        swap(&found, &findings[index])
+        guard let state else { return nil }
+        return (state, found)
     }
 }

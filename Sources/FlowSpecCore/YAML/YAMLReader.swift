@@ -285,8 +285,11 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
             // Read in place: copying whole nodes is most of the cost of this loop.
             if document.nodes[Int(pending[index])].kind == .scalar {
                 let text = document.nodes[Int(pending[index])].text
-                let first = hashed ? seen[text] : firstKey(text, in: start..<kept)
+                // One hash per key: remember this key's place, putting the first back if it repeats.
+                let first = hashed ? seen.updateValue(document.nodes[Int(pending[index])].location, forKey: text)
+                                   : firstKey(text, in: start..<kept)
                 if let first {
+                    if hashed { seen[text] = first }
                     let key = document[pending[index]]
                     sink.report(.duplicateKey, "the key '\(key.text)' appears twice in this mapping",
                                 at: key.location, subjects: [key.text],
@@ -294,7 +297,6 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
                     index += 2
                     continue
                 }
-                if hashed { seen[text] = document.nodes[Int(pending[index])].location }
             }
             pending[kept] = pending[index]
             pending[kept + 1] = pending[index + 1]
