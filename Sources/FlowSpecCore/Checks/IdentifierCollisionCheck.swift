@@ -4,20 +4,21 @@
 /// ``SpecChecker`` the same way, since they share the top level.
 struct IdentifierCollisionCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
-        struct Key: Hashable {
-            var group: String
-            var identifier: String
-        }
-        var seen: [Key: Located<String>] = [:]
-        let names = analysis.identifierNames
-        seen.reserveCapacity(names.entries.count)
-        for entry in names.entries {
+        // Entries come group by group, so one table of identifiers at a time is enough.
+        var seen: [String: Located<String>] = [:]
+        var group = ""
+        for entry in analysis.identifierNames.entries {
+            if entry.group != group {
+                group = entry.group
+                seen = [:]
+            }
             guard case .success(let swiftName) = entry.identifier else { continue }
-            let key = Key(group: entry.group, identifier: swiftName.bare)
-            if let first = seen[key], first.value != entry.name.value {
-                Self.report(kind: entry.kind, entry.name, first: first, identifier: swiftName.bare, &reporter)
-            } else if seen[key] == nil {
-                seen[key] = entry.name
+            if let first = seen[swiftName.bare] {
+                if first.value != entry.name.value {
+                    Self.report(kind: entry.kind, entry.name, first: first, identifier: swiftName.bare, &reporter)
+                }
+            } else {
+                seen[swiftName.bare] = entry.name
             }
         }
     }

@@ -19,6 +19,7 @@ struct IdentifierNames {
         }
     }
 
+    /// The entries, group by group: states, events, effects, conditions, sequences.
     let entries: [Entry]
 
     /// The names of a machine; `uses` gives the events when the machine does not list them.

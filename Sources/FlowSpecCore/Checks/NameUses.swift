@@ -22,11 +22,15 @@ struct NameUses {
     private(set) var effects: [Located<String>] = []
 
     init(_ machine: Machine) {
+        // Exactly, as growing would copy the largest list of the analysis several times.
+        events.reserveCapacity(machine.states.indices.reduce(machine.machineWide.count) {
+            $0 + machine.states[$1].transitions.count
+        })
         for transition in machine.machineWide { add(transition) }
-        for state in machine.states {
-            for transition in state.transitions { add(transition) }
-            for candidate in state.always?.value ?? [] { add(candidate) }
-            if let timeout = state.timeout {
+        for index in machine.states.indices {
+            for transition in machine.states[index].transitions { add(transition) }
+            for candidate in machine.states[index].always?.value ?? [] { add(candidate) }
+            if let timeout = machine.states[index].timeout {
                 effects.append(contentsOf: timeout.effects)
             }
         }
