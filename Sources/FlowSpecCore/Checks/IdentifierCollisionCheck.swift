@@ -7,10 +7,12 @@ struct IdentifierCollisionCheck: MachineCheck {
         // Entries come group by group, so one table of identifiers at a time is enough.
         var seen: [String: Located<String>] = [:]
         var group = ""
-        for entry in analysis.identifierNames.entries {
+        let entries = analysis.identifierNames.entries
+        for (index, entry) in entries.enumerated() {
             if entry.group != group {
                 group = entry.group
                 seen = [:]
+                seen.reserveCapacity(entries[index...].prefix { $0.group == group }.count)
             }
             guard case .success(let swiftName) = entry.identifier else { continue }
             if let first = seen[swiftName.bare] {
