@@ -7,7 +7,7 @@ struct ShadowedCandidateCheck: MachineCheck {
             report(transition.candidates, what: "machine-wide event '\(transition.event.value)'", &reporter)
         }
         for index in machine.states.indices {
-            for transition in machine.states[index].transitions where transition.candidates.count > 1 {
+            for transition in machine.states[index].transitions {
                 report(transition.candidates,
                        what: "event '\(transition.event.value)' in state '\(machine.states[index].name.value)'", &reporter)
             }

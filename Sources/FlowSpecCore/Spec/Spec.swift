@@ -79,7 +79,7 @@ public struct State: Sendable {
         get { alwaysStorage?.value }
         set { alwaysStorage = newValue.map(Box.init) }
     }
-    // Boxed: only choice states have it, and every check that walks the states copies them.
+    // Boxed: only choice states have it, and inline it would make every state much larger.
     private var alwaysStorage: Box<Located<Candidates>>?
     /// The `timeout:`, if present.
     public var timeout: Timeout? {
@@ -138,9 +138,12 @@ public struct Candidates: RandomAccessCollection, ExpressibleByArrayLiteral, Sen
         self.init(candidates)
     }
 
+    /// The first position, 0.
     public var startIndex: Int { 0 }
+    /// The position after the last candidate (the number of candidates).
     public var endIndex: Int { head == nil ? 0 : 1 + tail.count }
 
+    /// The candidate at a position.
     public subscript(position: Int) -> Candidate {
         guard position != 0 else {
             guard let head else { preconditionFailure("index out of range") }
