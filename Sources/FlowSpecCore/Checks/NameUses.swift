@@ -26,9 +26,9 @@ struct NameUses {
         events.reserveCapacity(machine.states.indices.reduce(machine.machineWide.count) {
             $0 + machine.states[$1].transitions.count
         })
-        for transition in machine.machineWide { add(transition) }
+        add(machine.machineWide)
         for index in machine.states.indices {
-            for transition in machine.states[index].transitions { add(transition) }
+            add(machine.states[index].transitions)
             for candidate in machine.states[index].always?.value ?? [] { add(candidate) }
             if let timeout = machine.states[index].timeout {
                 effects.append(contentsOf: timeout.effects)
@@ -36,9 +36,13 @@ struct NameUses {
         }
     }
 
-    private mutating func add(_ transition: EventTransition) {
-        events.append(transition.event)
-        for candidate in transition.candidates { add(candidate) }
+    /// Reads the transitions in place: copying each one costs more than the rest of this pass.
+    private mutating func add(_ transitions: [EventTransition]) {
+        for position in transitions.indices {
+            events.append(transitions[position].event)
+            guard transitions[position].candidates.contains(where: \.hasExtras) else { continue }
+            for candidate in transitions[position].candidates { add(candidate) }
+        }
     }
 
     private mutating func add(_ candidate: Candidate) {

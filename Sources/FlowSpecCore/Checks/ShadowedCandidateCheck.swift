@@ -7,7 +7,11 @@ struct ShadowedCandidateCheck: MachineCheck {
             report(transition.candidates, what: "machine-wide event '\(transition.event.value)'", &reporter)
         }
         for index in machine.states.indices {
-            for transition in machine.states[index].transitions {
+            // Only lists of two or more can shadow; looking at the count in place keeps this
+            // pass from copying every transition of a large machine.
+            let transitions = machine.states[index].transitions
+            for position in transitions.indices where transitions[position].candidates.count > 1 {
+                let transition = transitions[position]
                 report(transition.candidates,
                        what: "event '\(transition.event.value)' in state '\(machine.states[index].name.value)'", &reporter)
             }

@@ -28,8 +28,10 @@ struct GraphBuilder {
         // States are read in place (`machine.states[index].…`): binding a whole state copies it,
         // which on a large machine costs more than everything else done here.
         for index in machine.states.indices {
-            for transition in machine.states[index].transitions {
-                addCandidates(transition.candidates, from: index, trigger: .event(transition.event.value), to: &edges)
+            let transitions = machine.states[index].transitions
+            for position in transitions.indices {
+                addCandidates(transitions[position].candidates, from: index,
+                              trigger: .event(transitions[position].event.value), to: &edges)
             }
             let kind = machine.states[index].kind
             if !inherited.isEmpty, kind == .input || kind == .task {

@@ -192,6 +192,9 @@ public struct Candidate: Sendable {
 
     private var extras: Box<Extras>?
 
+    /// Whether the candidate has a condition, effects or a retry (most have none).
+    var hasExtras: Bool { extras != nil }
+
     private mutating func updateExtras(_ change: (inout Extras) -> Void) {
         var value = extras?.value ?? Extras()
         change(&value)
