@@ -8,19 +8,20 @@ struct IdentifierCollisionCheck: MachineCheck {
         var seen: [String: Located<String>] = [:]
         var group = ""
         let entries = analysis.identifierNames.entries
-        for (index, entry) in entries.enumerated() {
-            if entry.group != group {
-                group = entry.group
+        for index in entries.indices {  // entries are read in place, not copied
+            if entries[index].group != group {
+                group = entries[index].group
                 seen = [:]
                 seen.reserveCapacity(entries[index...].prefix { $0.group == group }.count)
             }
-            guard case .success(let swiftName) = entry.identifier else { continue }
+            guard case .success(let swiftName) = entries[index].identifier else { continue }
             if let first = seen[swiftName.bare] {
-                if first.value != entry.name.value {
-                    Self.report(kind: entry.kind, entry.name, first: first, identifier: swiftName.bare, &reporter)
+                if first.value != entries[index].name.value {
+                    Self.report(kind: entries[index].kind, entries[index].name, first: first,
+                                identifier: swiftName.bare, &reporter)
                 }
             } else {
-                seen[swiftName.bare] = entry.name
+                seen[swiftName.bare] = entries[index].name
             }
         }
     }

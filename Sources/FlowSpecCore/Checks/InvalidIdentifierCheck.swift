@@ -4,8 +4,11 @@ struct InvalidIdentifierCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let machine = analysis.machine
         Self.report(kind: "machine", machine.name, SwiftName.make(machine.name.value, scope: .machine), &reporter)
-        for entry in analysis.identifierNames.entries {
-            Self.report(kind: entry.kind, entry.name, entry.identifier, &reporter)
+        // In place: only the rare invalid name is looked at whole.
+        let entries = analysis.identifierNames.entries
+        for index in entries.indices {
+            guard case .failure = entries[index].identifier else { continue }
+            Self.report(kind: entries[index].kind, entries[index].name, entries[index].identifier, &reporter)
         }
     }
 

@@ -82,10 +82,9 @@ struct NodeReader {
         result.reserveCapacity(children.count / 2)
         for index in stride(from: children.startIndex, to: children.endIndex - 1, by: 2) {
             let (key, value) = (children[index], children[index + 1])
-            let keyNode = document[key]
-            if keyNode.kind == .scalar, keyNode.style == .plain, keyNode.text == "<<" {
+            if document[key].kind == .scalar, document[key].style == .plain, document[key].text == "<<" {
                 report(.unknownKey, "merge keys (`<<`) are not part of the flowspec language; write the keys out",
-                       at: keyNode.location, subjects: ["<<"])
+                       at: document[key].location, subjects: ["<<"])
                 continue
             }
             if let name = name(key, as: "a key in \(what())") {
@@ -97,6 +96,10 @@ struct NodeReader {
 
     /// Reads a non-empty string scalar.
     mutating func name(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> Located<String>? {
+        // The common case, read in place; the rest reads the node whole to explain the problem.
+        if document[id].kind == .scalar, case .string(let text) = document[id].scalarValue, !text.isEmpty {
+            return Located(text, at: document[id].location)
+        }
         let node = document[id]
         guard node.kind == .scalar else {
             report(.invalidValue, "\(what()) must be a name, not \(describe(id))", at: node.location)

@@ -17,8 +17,7 @@ enum TransitionDecoder {
 
     /// A target name, one long-form candidate, or a list of them.
     static func candidates(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Candidates {
-        let node = reader.document[id]
-        switch node.kind {
+        switch reader.document[id].kind {
         case .scalar, .mapping, .taken:
             guard let candidate = candidate(id, reader: &reader) else {
                 reader.lostTransitions = true
@@ -29,7 +28,7 @@ enum TransitionDecoder {
             let items = reader.document.children(of: id)
             if items.isEmpty {
                 reader.report(.invalidValue, "the list of candidates is empty; give at least one `{ to: state }`",
-                              at: node.location)
+                              at: reader.location(id))
             }
             let candidates = items.compactMap { candidate($0, reader: &reader) }
             if candidates.isEmpty || candidates.count != items.count { reader.lostTransitions = true }
@@ -38,17 +37,17 @@ enum TransitionDecoder {
     }
 
     static func candidate(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Candidate? {
-        let node = reader.document[id]
-        if node.kind == .scalar {
-            return reader.name(id, as: "a transition's target").map { Candidate(location: node.location, target: $0) }
+        let location = reader.location(id)
+        if reader.document[id].kind == .scalar {
+            return reader.name(id, as: "a transition's target").map { Candidate(location: location, target: $0) }
         }
         guard let fields = reader.fields(id, of: "a transition", allowed: candidateKeys) else { return nil }
         guard let toNode = fields["to"] else {
-            reader.missing("to", in: "a transition", at: node.location, example: "{ to: home }")
+            reader.missing("to", in: "a transition", at: location, example: "{ to: home }")
             return nil
         }
         guard let target = reader.name(toNode, as: "`to`") else { return nil }
-        var candidate = Candidate(location: node.location, target: target)
+        var candidate = Candidate(location: location, target: target)
         if let condition = fields["if"] { candidate.condition = reader.name(condition, as: "`if`") }
         if let condition = fields["unless"] { candidate.unlessCondition = reader.name(condition, as: "`unless`") }
         if let effects = fields["effects"] { candidate.effects = reader.names(effects, as: "an effect", list: "`effects`") }

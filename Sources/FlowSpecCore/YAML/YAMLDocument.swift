@@ -14,8 +14,10 @@ public struct YAMLDocument: Sendable {
     /// The document's root node, `nil` for an empty stream.
     public internal(set) var root: NodeID?
 
-    /// The node with the given index.
-    public subscript(id: NodeID) -> YAMLNode { nodes[Int(id)] }
+    /// The node with the given index. Read in place: `document[id].kind` copies nothing.
+    public subscript(id: NodeID) -> YAMLNode {
+        _read { yield nodes[Int(id)] }
+    }
 
     /// The children of a collection (keys and values interleaved for a mapping).
     public func children(of id: NodeID) -> ArraySlice<NodeID> {
