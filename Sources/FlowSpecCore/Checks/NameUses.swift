@@ -1,4 +1,8 @@
-/// Every use of an event, condition and effect name in a machine, in source order.
+/// The event, condition and effect names a machine uses: each distinct name with its first use,
+/// and every use the machine's declared lists do not cover.
+///
+/// A large machine uses a handful of names hundreds of thousands of times, so the uses are
+/// summarised as they are met (one hash per use) rather than kept.
 struct NameUses {
     /// The three lists a machine may declare.
     enum Category: String, CaseIterable {
@@ -17,21 +21,53 @@ struct NameUses {
         }
     }
 
-    private(set) var events: [Located<String>] = []
-    private(set) var conditions: [Located<String>] = []
-    private(set) var effects: [Located<String>] = []
+    /// The uses of one category.
+    struct Uses {
+        /// Each name used, with where it is first used in the file and whether the declared
+        /// list has it.
+        fileprivate(set) var names: [String: (first: SourceLocation, declared: Bool)] = [:]
+        /// Every use the declared list does not cover, in the order met: uses of names it lacks,
+        /// or all uses when conditions or effects have no list (events need none).
+        fileprivate(set) var undeclared: [Located<String>] = []
+        /// The declared names, when the machine gives a list.
+        fileprivate let declared: Set<String>?
+        fileprivate let listRequired: Bool
+
+        fileprivate init(_ category: Category, in machine: Machine) {
+            declared = category.declared(in: machine).map { Set($0.map(\.value)) }
+            listRequired = category != .event
+        }
+
+        /// Whether the name is used anywhere.
+        func isUsed(_ name: String) -> Bool { names[name] != nil }
+
+        fileprivate mutating func record(_ use: Located<String>) {
+            let covered: Bool
+            if let known = names[use.value] {
+                covered = known.declared
+                if use.location < known.first { names[use.value] = (use.location, known.declared) }
+            } else {
+                covered = declared.map { $0.contains(use.value) } ?? !listRequired
+                names[use.value] = (use.location, covered)
+            }
+            if !covered { undeclared.append(use) }
+        }
+    }
+
+    private(set) var events: Uses
+    private(set) var conditions: Uses
+    private(set) var effects: Uses
 
     init(_ machine: Machine) {
-        // Exactly, as growing would copy the largest list of the analysis several times.
-        events.reserveCapacity(machine.states.indices.reduce(machine.machineWide.count) {
-            $0 + machine.states[$1].transitions.count
-        })
+        events = Uses(.event, in: machine)
+        conditions = Uses(.condition, in: machine)
+        effects = Uses(.effect, in: machine)
         add(machine.machineWide)
         for index in machine.states.indices {
             add(machine.states[index].transitions)
             for candidate in machine.states[index].always?.value ?? [] { add(candidate) }
             if let timeout = machine.states[index].timeout {
-                effects.append(contentsOf: timeout.effects)
+                for effect in timeout.effects { effects.record(effect) }
             }
         }
     }
@@ -39,20 +75,20 @@ struct NameUses {
     /// Reads the transitions in place: copying each one costs more than the rest of this pass.
     private mutating func add(_ transitions: [EventTransition]) {
         for position in transitions.indices {
-            events.append(transitions[position].event)
+            events.record(transitions[position].event)
             guard transitions[position].candidates.contains(where: \.hasExtras) else { continue }
             for candidate in transitions[position].candidates { add(candidate) }
         }
     }
 
     private mutating func add(_ candidate: Candidate) {
-        if let condition = candidate.condition { conditions.append(condition) }
-        if let condition = candidate.unlessCondition { conditions.append(condition) }
-        effects.append(contentsOf: candidate.effects)
+        if let condition = candidate.condition { conditions.record(condition) }
+        if let condition = candidate.unlessCondition { conditions.record(condition) }
+        for effect in candidate.effects { effects.record(effect) }
     }
 
     /// The uses of one category.
-    subscript(category: Category) -> [Located<String>] {
+    subscript(category: Category) -> Uses {
         switch category {
         case .event: events
         case .condition: conditions
@@ -66,12 +102,10 @@ struct NameUses {
         NameUses(machine).derivedEvents
     }
 
-    /// ``derivedEvents(_:)`` from these uses.
+    /// ``derivedEvents(_:)`` from these uses, in the order of their first uses (no two names
+    /// are first used at one place; the name breaks a tie all the same, for determinism).
     var derivedEvents: [Located<String>] {
-        let uses = events.enumerated().sorted {
-            ($0.element.location, $0.offset) < ($1.element.location, $1.offset)
-        }.map(\.element)
-        var seen = Set<String>()
-        return uses.filter { seen.insert($0.value).inserted }
+        events.names.map { Located($0.key, at: $0.value.first) }
+            .sorted { ($0.location, $0.value) < ($1.location, $1.value) }
     }
 }

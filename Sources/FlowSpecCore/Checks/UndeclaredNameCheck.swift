@@ -7,9 +7,7 @@ struct UndeclaredNameCheck: MachineCheck {
         let uses = analysis.nameUses
         for category in NameUses.Category.allCases {
             let declared = category.declared(in: machine)
-            if category == .event && declared == nil { continue }
-            let names = Set((declared ?? []).map(\.value))
-            for use in uses[category] where !names.contains(use.value) {
+            for use in uses[category].undeclared {
                 let message: String
                 if declared == nil {
                     message = "\(category.rawValue) '\(use.value)' is used, but machine '\(machine.name.value)' declares no `\(category.key)`; add `\(category.key): [\(use.value)]`"

@@ -4,10 +4,7 @@ struct UnusedNameCheck: MachineCheck {
         let machine = analysis.machine
         let uses = analysis.nameUses
         for category in NameUses.Category.allCases {
-            // Built use by use: a machine has few distinct names but may use them a million times.
-            var used = Set<String>()
-            for use in uses[category] { used.insert(use.value) }
-            for name in category.declared(in: machine) ?? [] where !used.contains(name.value) {
+            for name in category.declared(in: machine) ?? [] where !uses[category].isUsed(name.value) {
                 reporter.report(.unusedName,
                                 "\(category.rawValue) '\(name.value)' is declared but never used",
                                 at: name.location, subjects: [name.value])
