@@ -56,11 +56,7 @@ struct GraphBuilder {
     /// and an eighth more for retry fallbacks (inherited transitions may add more). Counting
     /// the retries exactly costs more than the rare growth of the array.
     private static func ownEdgeCount(_ machine: Machine) -> Int {
-        var count = 0
-        for index in machine.states.indices {
-            for transition in machine.states[index].transitions { count += transition.candidates.count }
-            count += (machine.states[index].always?.value.count ?? 0) + (machine.states[index].timeoutLocation == nil ? 0 : 1)
-        }
+        let count = machine.states.indices.reduce(0) { $0 + machine.states[$1].ownTransitionCount }
         return count + count / 8 + 16
     }
 

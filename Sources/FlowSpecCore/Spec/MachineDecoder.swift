@@ -50,8 +50,7 @@ enum MachineDecoder {
         var count = 0
         for index in machine.states.indices {
             if machine.states[index].kind == .input || machine.states[index].kind == .task { inheritors += 1 }
-            for transition in machine.states[index].transitions { count += transition.candidates.count }
-            count += (machine.states[index].always?.value.count ?? 0) + (machine.states[index].timeout == nil ? 0 : 1)
+            count += machine.states[index].ownTransitionCount
         }
         count += machine.machineWide.reduce(0) { $0 + $1.candidates.count } * inheritors
         guard count > reader.limits.maxTransitions else { return }

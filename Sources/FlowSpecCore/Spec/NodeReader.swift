@@ -82,7 +82,7 @@ struct NodeReader {
         result.reserveCapacity(children.count / 2)
         for index in stride(from: children.startIndex, to: children.endIndex - 1, by: 2) {
             let (key, value) = (children[index], children[index + 1])
-            if document[key].kind == .scalar, document[key].style == .plain, document[key].text == "<<" {
+            if Self.isMergeKey(key, in: document) {
                 report(.unknownKey, "merge keys (`<<`) are not part of the flowspec language; write the keys out",
                        at: document[key].location, subjects: ["<<"])
                 continue
@@ -97,9 +97,7 @@ struct NodeReader {
     /// Reads a non-empty string scalar.
     mutating func name(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> Located<String>? {
         // The common case, read in place; the rest reads the node whole to explain the problem.
-        if document[id].kind == .scalar, case .string(let text) = document[id].scalarValue, !text.isEmpty {
-            return Located(text, at: document[id].location)
-        }
+        if let text = Self.nameText(id, in: document) { return Located(text, at: document[id].location) }
         let node = document[id]
         guard node.kind == .scalar else {
             report(.invalidValue, "\(what()) must be a name, not \(describe(id))", at: node.location)
@@ -122,6 +120,18 @@ struct NodeReader {
                    at: node.location)
         }
         return nil
+    }
+
+    /// The text of a scalar that reads as a name (a non-empty string), if it is one.
+    static func nameText(_ id: YAMLDocument.NodeID, in document: YAMLDocument) -> String? {
+        guard document[id].kind == .scalar, case .string(let text) = document[id].scalarValue, !text.isEmpty
+        else { return nil }
+        return text
+    }
+
+    /// Whether a key is a merge key (`<<`), which the flowspec language does not have.
+    static func isMergeKey(_ id: YAMLDocument.NodeID, in document: YAMLDocument) -> Bool {
+        document[id].kind == .scalar && document[id].style == .plain && document[id].text == "<<"
     }
 
     /// Reads any string scalar (used for free text such as `summary`).

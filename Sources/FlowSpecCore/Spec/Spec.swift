@@ -100,6 +100,14 @@ public struct State: Sendable {
     /// path findings that such an edge could change are held back until the error is fixed.
     public var hasLostTransitions = false
 
+    /// How many transitions the state writes itself: each candidate of its `on`, each `always`
+    /// branch and its timeout (not the machine-wide ones it inherits).
+    var ownTransitionCount: Int {
+        var count = (always?.value.count ?? 0) + (timeoutStorage == nil ? 0 : 1)
+        for position in transitions.indices { count += transitions[position].candidates.count }
+        return count
+    }
+
     /// Creates a state with a name and kind.
     public init(name: Located<String>, kind: StateKind) {
         self.name = name

@@ -43,10 +43,7 @@ struct StateStreamer: YAMLSubtreeTaker {
 
     /// The text of a key that ``NodeReader/namedEntries(_:of:)`` reads as a name, if it is one.
     static func name(_ id: YAMLDocument.NodeID, in document: YAMLDocument) -> String? {
-        let node = document[id]
-        guard node.kind == .scalar, !(node.style == .plain && node.text == "<<"),
-              case .string(let text) = node.scalarValue, !text.isEmpty else { return nil }
-        return text
+        NodeReader.isMergeKey(id, in: document) ? nil : NodeReader.nameText(id, in: document)
     }
 }
 
