@@ -13,8 +13,10 @@ struct StateStreamer: YAMLSubtreeTaker {
     let file: String
     /// The states decoded so far, by the token their placeholders keep.
     private(set) var states = StreamedStates()
-    /// The `states` key being read, and how many of its states were taken.
+    /// The `states` key being read, its machine's name (if the decoder reads it as one), and how
+    /// many of its states were taken.
     private var statesKey: YAMLDocument.NodeID = -1
+    private var machine: String?
     private var taken = 0
 
     init(limits: YAMLLimits, file: String) {
@@ -24,13 +26,14 @@ struct StateStreamer: YAMLSubtreeTaker {
 
     mutating func take(_ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
                        in document: YAMLDocument) -> Int32? {
-        // Only states the decoder will read as such: a named machine's named state.
-        guard keys.count == 4, let machine = Self.name(keys[1], in: document),
-              let name = Self.name(keys[3], in: document) else { return nil }
+        guard keys.count == 4 else { return nil }
         if keys[2] != statesKey {
             statesKey = keys[2]
+            machine = Self.name(keys[1], in: document)
             taken = 0
         }
+        // Only states the decoder will read as such: a named machine's named state.
+        guard let machine, let name = Self.name(keys[3], in: document) else { return nil }
         // A machine over the limit is not decoded; its states stay for the decoder to count.
         taken += 1
         guard taken <= limits.maxStates else { return nil }
