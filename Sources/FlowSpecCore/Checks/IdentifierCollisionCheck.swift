@@ -4,26 +4,33 @@
 /// ``SpecChecker`` the same way, since they share the top level.
 struct IdentifierCollisionCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
-        // Entries come group by group, so one table of identifiers at a time is enough.
+        let names = analysis.identifierNames
+        // Two names collide only if one of them is irregular (see ``IdentifierNames``): only
+        // the identifiers of irregular names are looked at, in a table keyed by group.
+        var contested = Set<String>()
+        for index in names.irregular.indices {
+            guard case .success(let swiftName) = names.irregular[index].identifier else { continue }
+            contested.insert(Self.key(names.irregular[index].kind.group, swiftName.bare))
+        }
+        guard !contested.isEmpty else { return }
         var seen: [String: Located<String>] = [:]
-        var group = ""
-        let entries = analysis.identifierNames.entries
-        for index in entries.indices {  // entries are read in place, not copied
-            if entries[index].group != group {
-                group = entries[index].group
-                seen = [:]
-                seen.reserveCapacity(entries[index...].prefix { $0.group == group }.count)
-            }
-            guard case .success(let swiftName) = entries[index].identifier else { continue }
-            if let first = seen[swiftName.bare] {
-                if first.value != entries[index].name.value {
-                    Self.report(kind: entries[index].kind, entries[index].name, first: first,
-                                identifier: swiftName.bare, &reporter)
+        names.forEachName { kind, name, bareIdentifier in
+            guard let identifier = bareIdentifier else { return }
+            let key = Self.key(kind.group, identifier)
+            guard contested.contains(key) else { return }
+            if let first = seen[key] {
+                if first.value != name.value {
+                    Self.report(kind: kind.word, name, first: first, identifier: identifier, &reporter)
                 }
             } else {
-                seen[swiftName.bare] = entries[index].name
+                seen[key] = name
             }
         }
+    }
+
+    /// Identifiers of different groups never collide: the group is part of the key.
+    private static func key(_ group: String, _ identifier: String) -> String {
+        group + "\u{0}" + identifier
     }
 
     static func report(kind: String, _ name: Located<String>, first: Located<String>, identifier: String,

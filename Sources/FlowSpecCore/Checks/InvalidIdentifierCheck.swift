@@ -4,11 +4,9 @@ struct InvalidIdentifierCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let machine = analysis.machine
         Self.report(kind: "machine", machine.name, SwiftName.make(machine.name.value, scope: .machine), &reporter)
-        // In place: only the rare invalid name is looked at whole.
-        let entries = analysis.identifierNames.entries
-        for index in entries.indices {
-            guard case .failure = entries[index].identifier else { continue }
-            Self.report(kind: entries[index].kind, entries[index].name, entries[index].identifier, &reporter)
+        // Only an irregular name (see ``IdentifierNames``) can be invalid.
+        for name in analysis.identifierNames.irregular {
+            Self.report(kind: name.kind.word, name.name, name.identifier, &reporter)
         }
     }
 
