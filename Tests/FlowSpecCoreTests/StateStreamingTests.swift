@@ -67,6 +67,31 @@ struct StateStreamingTests {
         #expect(streamedFindings == wholeFindings, sourceLocation: sourceLocation)
     }
 
+    @Test func aMachinesStatesAreHandedOverAsOneArrayWhenNothingWasLeftOut() throws {
+        let spec = """
+            flowspec: 1
+            machines:
+              A:
+                initial: a
+                states: { a: { on: { go: b } }, b: { kind: terminal } }
+              B:
+                initial: x
+                states:
+                  x: { on: { go: y } }
+                  x: { on: { go: x } }
+                  y: { kind: terminal }
+
+            """
+        var sink = DiagnosticSink(file: "spec.yaml")
+        var streamer = StateStreamer(limits: YAMLLimits(), file: "spec.yaml")
+        let document = try #require(YAMLReader().read(Array(spec.utf8), taking: &streamer, into: &sink))
+        let decoded = SpecDecoder().decode(document, streamedStates: streamer.states, limits: YAMLLimits(), into: &sink)
+        // A's states whole; B's one by one, since its repeated `x` was left out of the mapping.
+        #expect(streamer.states.segmentsHandedOverWhole == 1)
+        #expect(decoded.machines.map { $0.states.map(\.name.value) } == [["a", "b"], ["x", "y"]])
+        Self.expectSame(Array(spec.utf8))
+    }
+
     @Test("every fixture decodes to the same model and findings", arguments: fixtures)
     func sameAsWholeTree(spec: String) throws {
         Self.expectSame(try Fixtures.source(spec).bytes)

@@ -16,7 +16,7 @@ struct BackwardTransitionCheck: MachineCheck {
             for edge in graph.edges {
                 guard let from = position[edge.source], let to = position[edge.target], to < from else { continue }
                 if edge.isInherited {
-                    let key = InheritedKey(location: edge.location, label: edge.label)
+                    let key = InheritedKey(location: edge.location, label: graph.label(of: edge))
                     if inheritedSources[key] == nil {
                         inheritedOrder.append(key)
                         inheritedSources[key] = (edge, [])
@@ -25,7 +25,7 @@ struct BackwardTransitionCheck: MachineCheck {
                     continue
                 }
                 reporter.report(.backwardTransition,
-                                "the transition \(edge.label) from '\(graph.name(edge.source))' goes back to '\(graph.name(edge.target))', an earlier state of forward-only sequence '\(sequence.name.value)'",
+                                "the transition \(graph.label(of: edge)) from '\(graph.name(edge.source))' goes back to '\(graph.name(edge.target))', an earlier state of forward-only sequence '\(sequence.name.value)'",
                                 at: edge.location, subjects: [graph.name(edge.source), graph.name(edge.target)],
                                 notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
             }
@@ -34,7 +34,7 @@ struct BackwardTransitionCheck: MachineCheck {
                 let location = key.location
                 let target = graph.name(edge.target)
                 reporter.report(.backwardTransition,
-                                "the machine-wide transition \(edge.label) leads back to '\(target)' from later states \(quotedList(sources)) of forward-only sequence '\(sequence.name.value)'",
+                                "the machine-wide transition \(graph.label(of: edge)) leads back to '\(target)' from later states \(quotedList(sources)) of forward-only sequence '\(sequence.name.value)'",
                                 at: location, subjects: sources + [target],
                                 notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
             }

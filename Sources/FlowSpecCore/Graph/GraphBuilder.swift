@@ -30,14 +30,14 @@ struct GraphBuilder {
         for index in machine.states.indices {
             let transitions = machine.states[index].transitions
             for position in transitions.indices {
-                addCandidates(transitions[position].candidates, from: index,
-                              trigger: .event(transitions[position].event.value), to: &edges)
+                addCandidates(transitions[position].candidates, from: index, trigger: .event,
+                              transitionIndex: position, to: &edges)
             }
             let kind = machine.states[index].kind
             if !inherited.isEmpty, kind == .input || kind == .task {
                 let own = Set(machine.states[index].transitions.map(\.event.value))
-                for transition in inherited where !own.contains(transition.event.value) {
-                    addInherited(transition, from: index, to: &edges)
+                for position in inherited.indices where !own.contains(inherited[position].event.value) {
+                    addInherited(inherited[position], at: position, from: index, to: &edges)
                 }
             }
             if let always = machine.states[index].always {
@@ -71,53 +71,56 @@ struct GraphBuilder {
         return target
     }
 
-    private mutating func addInherited(_ transition: EventTransition, from source: Int, to edges: inout [Edge]) {
-        let trigger = Edge.Trigger.event(transition.event.value)
+    /// `position` is the transition's index in the machine's `machineWide`.
+    private mutating func addInherited(_ transition: EventTransition, at position: Int, from source: Int,
+                                       to edges: inout [Edge]) {
         for candidate in transition.candidates {
             if let target = resolveMachineWide(candidate.target, as: "target") {
-                edges.append(Edge(source: source, target: target, trigger: trigger,
+                edges.append(Edge(source: source, target: target, trigger: .event, transitionIndex: position,
                                   isConditional: !candidate.isUnconditional, isBounded: candidate.retry != nil,
                                   isRetryFallback: false, isInherited: true, location: candidate.location))
             }
             if let retry = candidate.retry, let fallback = resolveMachineWide(retry.then, as: "retry's `then`") {
-                edges.append(Edge(source: source, target: fallback, trigger: trigger,
+                edges.append(Edge(source: source, target: fallback, trigger: .event, transitionIndex: position,
                                   isConditional: !candidate.isUnconditional, isBounded: false,
                                   isRetryFallback: true, isInherited: true, location: retry.location))
             }
         }
     }
 
-    private mutating func addCandidates(_ candidates: Candidates, from source: Int, trigger: Edge.Trigger,
-                                        to edges: inout [Edge]) {
+    /// `transitionIndex` is the index of an event's transition in the state's `transitions`.
+    private mutating func addCandidates(_ candidates: Candidates, from source: Int, trigger: Edge.TriggerKind,
+                                        transitionIndex: Int = 0, to edges: inout [Edge]) {
         for candidate in candidates {
             if let target = resolve(candidate.target, as: "target") {
-                edges.append(Edge(source: source, target: target, trigger: trigger,
+                edges.append(Edge(source: source, target: target, trigger: trigger, transitionIndex: transitionIndex,
                                   isConditional: !candidate.isUnconditional, isBounded: candidate.retry != nil,
                                   isRetryFallback: false, isInherited: false, location: candidate.location))
             }
             if let retry = candidate.retry {
-                addFallback(retry, from: source, trigger: trigger, conditional: !candidate.isUnconditional, to: &edges)
+                addFallback(retry, from: source, trigger: trigger, transitionIndex: transitionIndex,
+                            conditional: !candidate.isUnconditional, to: &edges)
             }
         }
     }
 
     private mutating func addTimeout(_ timeout: Timeout, from source: Int, to edges: inout [Edge]) {
-        let trigger = Edge.Trigger.timeout(timeout.after?.value)
         if let target = resolve(timeout.target, as: "timeout target") {
-            edges.append(Edge(source: source, target: target, trigger: trigger, isConditional: false,
+            edges.append(Edge(source: source, target: target, trigger: .timeout, isConditional: false,
                               isBounded: timeout.retry != nil, isRetryFallback: false, isInherited: false,
                               location: timeout.location))
         }
         if let retry = timeout.retry {
-            addFallback(retry, from: source, trigger: trigger, conditional: false, to: &edges)
+            addFallback(retry, from: source, trigger: .timeout, conditional: false, to: &edges)
         }
     }
 
-    private mutating func addFallback(_ retry: Retry, from source: Int, trigger: Edge.Trigger,
-                                      conditional: Bool, to edges: inout [Edge]) {
+    private mutating func addFallback(_ retry: Retry, from source: Int, trigger: Edge.TriggerKind,
+                                      transitionIndex: Int = 0, conditional: Bool, to edges: inout [Edge]) {
         guard let target = resolve(retry.then, as: "retry's `then`") else { return }
-        edges.append(Edge(source: source, target: target, trigger: trigger, isConditional: conditional,
-                          isBounded: false, isRetryFallback: true, isInherited: false, location: retry.location))
+        edges.append(Edge(source: source, target: target, trigger: trigger, transitionIndex: transitionIndex,
+                          isConditional: conditional, isBounded: false, isRetryFallback: true, isInherited: false,
+                          location: retry.location))
     }
 
     private mutating func resolveOtherReferences() {

@@ -38,6 +38,31 @@ public struct MachineGraph: Sendable {
         self.edgeStart = edgeStart
     }
 
+    /// What makes an edge happen.
+    public func trigger(of edge: Edge) -> Edge.Trigger {
+        switch edge.triggerKind {
+        case .event:
+            let index = Int(edge.transitionIndex)
+            return .event(edge.isInherited ? machine.machineWide[index].event.value
+                                           : machine.states[edge.source].transitions[index].event.value)
+        case .always:
+            return .always
+        case .timeout:
+            return .timeout(machine.states[edge.source].timeout?.after?.value)
+        }
+    }
+
+    /// A short description of an edge, such as `on 'submit'`, `always` or `after 2s`.
+    public func label(of edge: Edge) -> String {
+        let base: String
+        switch trigger(of: edge) {
+        case .event(let name): base = "on '\(name)'"
+        case .always: base = "always"
+        case .timeout(let after): base = after.map { "after \($0.specDescription)" } ?? "on timeout"
+        }
+        return edge.isRetryFallback ? base + " (retries used up)" : base
+    }
+
     /// The adjacency of the edges that satisfy `include`, for the graph algorithms.
     public func digraph(including include: (Edge) -> Bool = { _ in true }) -> Digraph {
         var targets: [Int32] = []
@@ -55,6 +80,9 @@ public struct MachineGraph: Sendable {
 }
 
 /// One way of leaving a state.
+///
+/// 24 bytes, with no reference to count: a large machine has millions of edges. The event's
+/// name is not stored but found through the transition (``MachineGraph/trigger(of:)``).
 public struct Edge: Sendable {
     /// What makes the transition happen.
     public enum Trigger: Sendable, Equatable {
@@ -66,59 +94,49 @@ public struct Edge: Sendable {
         case timeout(Duration?)
     }
 
-    /// The source state.
-    public var source: Int {
-        get { Int(storedSource) }
-        set { storedSource = Int32(clamping: newValue) }
+    /// What makes the transition happen, short of the event's name.
+    enum TriggerKind: UInt8, Sendable {
+        case event, always, timeout
     }
-    /// The target state.
-    public var target: Int {
-        get { Int(storedTarget) }
-        set { storedTarget = Int32(clamping: newValue) }
-    }
-    // 32 bits each (a spec file cannot hold 2^31 states): a large machine has millions of edges.
+
+    // 32 bits each (a spec file cannot hold 2^31 states).
     private var storedSource: Int32
     private var storedTarget: Int32
-    /// What triggers it.
-    public var trigger: Trigger
-    /// Whether it has an `if`/`unless` condition.
-    public var isConditional: Bool
-    /// Whether a bounded `retry` limits how often it is taken in a row.
-    public var isBounded: Bool
-    /// Whether it is a retry's `then`, taken once the bound is reached.
-    public var isRetryFallback: Bool
-    /// Whether the state inherits it from machine-wide `on`.
-    public var isInherited: Bool
     /// Where the transition is written.
     public var location: SourceLocation
+    /// What kind of thing triggers it.
+    let triggerKind: TriggerKind
+    private var flags: UInt8
+    /// For an event's edge: the index of its transition in the source state's `transitions`,
+    /// or in the machine's `machineWide` when inherited.
+    let transitionIndex: Int32
 
-    /// Creates an edge.
-    public init(source: Int, target: Int, trigger: Trigger, isConditional: Bool, isBounded: Bool,
-                isRetryFallback: Bool, isInherited: Bool, location: SourceLocation) {
+    private static let conditional: UInt8 = 1, bounded: UInt8 = 2, retryFallback: UInt8 = 4, inherited: UInt8 = 8
+
+    /// The source state.
+    public var source: Int { Int(storedSource) }
+    /// The target state.
+    public var target: Int { Int(storedTarget) }
+    /// Whether it has an `if`/`unless` condition.
+    public var isConditional: Bool { flags & Self.conditional != 0 }
+    /// Whether a bounded `retry` limits how often it is taken in a row.
+    public var isBounded: Bool { flags & Self.bounded != 0 }
+    /// Whether it is a retry's `then`, taken once the bound is reached.
+    public var isRetryFallback: Bool { flags & Self.retryFallback != 0 }
+    /// Whether the state inherits it from machine-wide `on`.
+    public var isInherited: Bool { flags & Self.inherited != 0 }
+    /// Whether it happens without any event (a timeout or an `always` branch).
+    public var isAutomatic: Bool { triggerKind != .event }
+
+    /// Creates an edge; `transitionIndex` as the property says (0 for an automatic edge).
+    init(source: Int, target: Int, trigger: TriggerKind, transitionIndex: Int = 0, isConditional: Bool,
+         isBounded: Bool, isRetryFallback: Bool, isInherited: Bool, location: SourceLocation) {
         storedSource = Int32(clamping: source)
         storedTarget = Int32(clamping: target)
-        self.trigger = trigger
-        self.isConditional = isConditional
-        self.isBounded = isBounded
-        self.isRetryFallback = isRetryFallback
-        self.isInherited = isInherited
         self.location = location
-    }
-
-    /// Whether it happens without any event (a timeout or an `always` branch).
-    public var isAutomatic: Bool {
-        if case .event = trigger { return false }
-        return true
-    }
-
-    /// A short description, such as `on 'submit'`, `always` or `after 2s`.
-    public var label: String {
-        let base: String
-        switch trigger {
-        case .event(let name): base = "on '\(name)'"
-        case .always: base = "always"
-        case .timeout(let after): base = after.map { "after \($0.specDescription)" } ?? "on timeout"
-        }
-        return isRetryFallback ? base + " (retries used up)" : base
+        self.triggerKind = trigger
+        self.transitionIndex = Int32(clamping: transitionIndex)
+        flags = (isConditional ? Self.conditional : 0) | (isBounded ? Self.bounded : 0)
+            | (isRetryFallback ? Self.retryFallback : 0) | (isInherited ? Self.inherited : 0)
     }
 }

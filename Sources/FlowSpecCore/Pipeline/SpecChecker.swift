@@ -25,7 +25,13 @@ public struct SpecChecker: Sendable {
         var sink = DiagnosticSink(file: file.path)
         // States are decoded as they are read, so the YAML tree never holds them all.
         var streamer = StateStreamer(limits: limits, file: file.path)
-        guard let document = YAMLReader(limits: limits).read(file.bytes, taking: &streamer, into: &sink) else {
+        // A large file's pages are given back as libyaml reads past them, and all of them once
+        // read: the rest works on the decoded spec.
+        let read = file.withBytes { bytes in
+            YAMLReader(limits: limits).read(bytes, taking: &streamer, into: &sink) { file.releaseMemory(ofFirst: $0) }
+        }
+        file.releaseMemory()
+        guard let document = read else {
             return Result(spec: Spec(), graphs: [], diagnostics: sink.diagnostics)
         }
         let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: &sink)

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A spec file's path (as the user gave it) and its bytes, as UTF-8.
 ///
 /// A file that starts with a UTF-16 byte-order mark (`FF FE` little-endian, `FE FF`
@@ -5,6 +13,10 @@
 /// UTF-8 mark `EF BB BF`), so that the YAML reader, its positions and the excerpts under
 /// findings all see the same UTF-8 text. See ``UTF16Transcoder`` for what happens to invalid
 /// UTF-16.
+///
+/// The bytes are in memory, or, for a large file read by ``SpecFileReader``, mapped from
+/// the file: then ``releaseMemory()`` gives back the memory of the pages read so far, and the
+/// system reads them again from its cache if they are needed (for an excerpt under a finding).
 public struct SourceFile: Sendable {
     /// How a file's bytes were encoded before they were read.
     public enum Encoding: Sendable, Equatable {
@@ -19,26 +31,83 @@ public struct SourceFile: Sendable {
 
     /// The path as given on the command line; printed in findings as is.
     public let path: String
-    /// The file's contents, as UTF-8 (a UTF-16 file transcoded).
-    public let bytes: [UInt8]
     /// How the file was encoded.
     public let encoding: Encoding
+    private let storage: Storage
+
+    /// The file's contents, as UTF-8 (a UTF-16 file transcoded). For a mapped file this is a
+    /// copy; ``withBytes(_:)`` reads the bytes in place.
+    public var bytes: [UInt8] {
+        storage.array ?? withBytes { Array($0) }
+    }
 
     /// Creates a source file from a file's bytes, transcoding UTF-16 to UTF-8.
     public init(path: String, bytes: [UInt8]) {
         self.path = path
         if let transcoded = UTF16Transcoder.transcode(bytes) {
             self.encoding = transcoded.encoding
-            self.bytes = transcoded.utf8
+            self.storage = Storage(array: transcoded.utf8)
         } else {
-            self.bytes = bytes
             self.encoding = .utf8
+            self.storage = Storage(array: bytes)
         }
     }
 
     /// Creates a source file from text.
     public init(path: String, text: String) {
         self.init(path: path, bytes: Array(text.utf8))
+    }
+
+    /// A source file over a mapping of UTF-8 bytes, which it unmaps when it is gone.
+    init(path: String, mapping: UnsafeRawBufferPointer) {
+        self.path = path
+        self.encoding = .utf8
+        self.storage = Storage(mapping: mapping)
+    }
+
+    /// Whether the bytes are mapped from the file rather than held in memory.
+    var isMapped: Bool { storage.mapping != nil }
+
+    /// Calls `body` with the bytes in place.
+    public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        if let mapping = storage.mapping {
+            return try body(mapping.bindMemory(to: UInt8.self))
+        }
+        return try storage.array!.withUnsafeBufferPointer(body)
+    }
+
+    /// Gives back the memory of a mapped file's pages (nothing for bytes held in memory), of
+    /// the whole file or of the pages wholly within its first `byteCount` bytes: the bytes stay
+    /// readable, and are read again from the system's cache when they are.
+    public func releaseMemory(ofFirst byteCount: Int = .max) {
+        guard let mapping = storage.mapping, let base = mapping.baseAddress else { return }
+        let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let length = byteCount >= mapping.count ? mapping.count : byteCount / pageSize * pageSize
+        guard length > 0 else { return }
+        _ = madvise(UnsafeMutableRawPointer(mutating: base), length, Int32(MADV_DONTNEED))
+    }
+
+    /// The bytes: an array, or a read-only private mapping of the file.
+    private final class Storage: @unchecked Sendable {
+        // Immutable after init; a mapping is only read, and unmapped once, in deinit.
+        let array: [UInt8]?
+        let mapping: UnsafeRawBufferPointer?
+
+        init(array: [UInt8]) {
+            self.array = array
+            self.mapping = nil
+        }
+
+        init(mapping: UnsafeRawBufferPointer) {
+            self.array = nil
+            self.mapping = mapping
+        }
+
+        deinit {
+            if let mapping, let base = mapping.baseAddress {
+                munmap(UnsafeMutableRawPointer(mutating: base), mapping.count)
+            }
+        }
     }
 }
 
@@ -119,13 +188,27 @@ enum UTF16Transcoder {
 /// Line breaks are `\n`, `\r\n` and a lone `\r`, as in YAML; a byte-order mark at the start of
 /// the file is not part of line 1.
 public struct LineIndex: Sendable {
-    private let bytes: [UInt8]
+    private let file: SourceFile
     private let starts: [Int]
 
     /// Indexes the lines of a file.
     public init(_ file: SourceFile) {
-        bytes = file.bytes
-        var starts = [file.bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
+        self.file = file
+        starts = file.withBytes(Self.lineStarts)
+    }
+
+    /// The text of a 1-based line without its line break, or `nil` past the end.
+    public func line(_ number: Int) -> String? {
+        file.withBytes { Self.line(number, starts: starts, in: $0) }
+    }
+
+    /// The text of a 1-based line of `bytes`, without an index kept for another line.
+    static func line(_ number: Int, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        line(number, starts: lineStarts(bytes), in: bytes)
+    }
+
+    private static func lineStarts(_ bytes: UnsafeBufferPointer<UInt8>) -> [Int] {
+        var starts = [bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0]
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]
@@ -137,16 +220,15 @@ public struct LineIndex: Sendable {
             }
             index += 1
         }
-        self.starts = starts
+        return starts
     }
 
-    /// The text of a 1-based line without its line break, or `nil` past the end.
-    public func line(_ number: Int) -> String? {
+    private static func line(_ number: Int, starts: [Int], in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         guard number >= 1, number <= starts.count else { return nil }
         let start = starts[number - 1]
         guard start < bytes.count || number == 1 else { return nil }
         var end = start
         while end < bytes.count, bytes[end] != UInt8(ascii: "\n"), bytes[end] != UInt8(ascii: "\r") { end += 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
     }
 }

@@ -19,15 +19,15 @@ public struct FileReadError: Error, Sendable, CustomStringConvertible {
 /// Reads a spec file's bytes, refusing directories and files over a size limit before
 /// reading them.
 public enum SpecFileReader {
+    /// Regular UTF-8 files of at least this many bytes are mapped rather than copied into
+    /// memory, so that ``SourceFile/releaseMemory()`` can give their pages back once read.
+    /// Smaller files, every hand-written spec, are read: a mapping saves them nothing.
+    public static let mappingThreshold = 1 << 20
+
     /// Reads the file at `path` (relative paths are taken from the current directory). A
     /// UTF-16 file is transcoded to UTF-8 (see ``SourceFile``); the size limit applies to the
     /// bytes on disk.
     public static func read(_ path: String, maxSize: Int) throws(FileReadError) -> SourceFile {
-        SourceFile(path: path, bytes: try readBytes(path, maxSize: maxSize))
-    }
-
-    /// The bytes of the file at `path`, exactly as they are on disk.
-    static func readBytes(_ path: String, maxSize: Int) throws(FileReadError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileReadError(path: path, reason: errnoText()) }
         defer { close(descriptor) }
@@ -39,8 +39,43 @@ public enum SpecFileReader {
         if Int(info.st_size) > maxSize {
             throw FileReadError(path: path, reason: "it is \(info.st_size) bytes, over the limit of \(maxSize) bytes")
         }
+        if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) >= mappingThreshold,
+           let mapping = mapUTF8(descriptor, size: Int(info.st_size)) {
+            return SourceFile(path: path, mapping: mapping)
+        }
+        return SourceFile(path: path, bytes: try readBytes(descriptor, path: path, size: Int(info.st_size),
+                                                           maxSize: maxSize))
+    }
+
+    /// The bytes of the file at `path`, exactly as they are on disk.
+    static func readBytes(_ path: String, maxSize: Int) throws(FileReadError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw FileReadError(path: path, reason: errnoText()) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw FileReadError(path: path, reason: errnoText()) }
+        return try readBytes(descriptor, path: path, size: Int(info.st_size), maxSize: maxSize)
+    }
+
+    /// A read-only private mapping of a whole file, unless it starts with a UTF-16 byte-order
+    /// mark (which is transcoded into memory instead) or cannot be mapped (then it is read).
+    private static func mapUTF8(_ descriptor: Int32, size: Int) -> UnsafeRawBufferPointer? {
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
+            return nil
+        }
+        let mapping = UnsafeRawBufferPointer(start: base, count: size)
+        if (mapping[0] == 0xFF && mapping[1] == 0xFE) || (mapping[0] == 0xFE && mapping[1] == 0xFF) {
+            munmap(base, size)
+            return nil
+        }
+        return mapping
+    }
+
+    /// The bytes of an open file of about `size` bytes, exactly as they are on disk.
+    private static func readBytes(_ descriptor: Int32, path: String, size: Int,
+                                  maxSize: Int) throws(FileReadError) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
+        bytes.reserveCapacity(size)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }

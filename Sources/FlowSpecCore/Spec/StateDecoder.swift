@@ -8,7 +8,30 @@ enum StateDecoder {
             reader.report(.invalidValue, "`states` is empty; a machine needs at least its initial state",
                           at: reader.location(id))
         }
+        if let states = streamedWhole(entries, defaultKind: defaultKind, reader: &reader) { return states }
         return entries.map { state(name: $0.key, body: $0.value, defaultKind: defaultKind, reader: &reader) }
+    }
+
+    /// The states of a mapping that ``StateStreamer`` took entry by entry, in order: handed
+    /// over as one array, finished exactly as ``state(name:body:defaultKind:reader:)`` would.
+    private static func streamedWhole(_ entries: [(key: Located<String>, value: YAMLDocument.NodeID)],
+                                      defaultKind: StateKind?, reader: inout NodeReader) -> [State]? {
+        guard let streamed = reader.streamedStates, let first = entries.first?.value,
+              reader.document[first].kind == .taken else { return nil }
+        let firstToken = reader.document[first].token
+        for offset in entries.indices {
+            let body = entries[offset].value
+            guard reader.document[body].kind == .taken, reader.document[body].token == firstToken + Int32(offset) else {
+                return nil
+            }
+        }
+        // Changed in place: a second binding of the array would make the first change copy it.
+        guard var segment = streamed.removeSegment(first: firstToken, count: entries.count) else { return nil }
+        for index in segment.states.indices {
+            reader.sink.append(contentsOf: segment.findings[index])
+            applyKind(to: &segment.states[index], defaultKind: defaultKind, reader: &reader)
+        }
+        return segment.states
     }
 
     /// One state: decoded here, or earlier by ``StateStreamer`` (its findings are reported now).

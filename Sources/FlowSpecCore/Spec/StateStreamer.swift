@@ -31,6 +31,7 @@ struct StateStreamer: YAMLSubtreeTaker {
             statesKey = keys[2]
             machine = Self.name(keys[1], in: document)
             taken = 0
+            states.startSegment()
         }
         // Only states the decoder will read as such: a named machine's named state.
         guard let machine, let name = Self.name(keys[3], in: document) else { return nil }
@@ -51,34 +52,83 @@ struct StateStreamer: YAMLSubtreeTaker {
 }
 
 /// States decoded while the YAML was read, each handed over once, to the spec decoder.
+///
+/// States are kept in segments, one per `states` mapping. When the decoder finds that a
+/// mapping is exactly a segment (the usual case), it takes the segment's array whole, so the
+/// states are never copied into a second array.
 final class StreamedStates {
-    private var states: [State?] = []
-    /// The findings decoding each state made.
-    private var findings: [[Diagnostic]] = []
+    /// The states of one `states` mapping, with the findings decoding each one made.
+    private struct Segment {
+        let firstToken: Int
+        var states: [State] = []
+        var findings: [[Diagnostic]] = []
+        /// Whether states were handed over one by one (then the segment is not taken whole).
+        var isBroken = false
+    }
+
+    private var segments: [Segment] = []
+    private var count = 0
+    /// How many segments were handed over whole.
+    private(set) var segmentsHandedOverWhole = 0
+    /// The tokens of the states handed over one by one.
+    private var handedOver = Set<Int32>()
 
     /// Forgets every state (the ones the decoder never reached).
     func removeAll() {
-        states = []
-        findings = []
+        segments = []
+        handedOver = []
     }
 
-    /// Keeps a state and its findings; returns its token.
+    /// Starts the segment of another `states` mapping.
+    func startSegment() {
+        segments.append(Segment(firstToken: count))
+    }
+
+    /// Keeps a state and its findings in the current segment; returns its token.
     func append(_ state: State, findings: [Diagnostic]) -> Int32 {
-        states.append(state)
-        self.findings.append(findings)
-        return Int32(states.count - 1)
+        if segments.isEmpty { startSegment() }
+        segments[segments.count - 1].states.append(state)
+        segments[segments.count - 1].findings.append(findings)
+        count += 1
+        return Int32(count - 1)
     }
 
-    /// Hands over the state of a token, moved out rather than copied, and leaves nothing
-    /// behind (a taken subtree is in the document once, so the decoder reaches each token once).
+    /// Hands over the states of tokens `first..<first + count` as one array, moved rather than
+    /// copied, if they are exactly one segment that nothing was taken from; else `nil`.
+    func removeSegment(first: Int32, count: Int) -> (states: [State], findings: [[Diagnostic]])? {
+        guard let index = segmentIndex(of: first), segments[index].firstToken == Int(first),
+              segments[index].states.count == count, !segments[index].isBroken else { return nil }
+        var taken = Segment(firstToken: Int(first))
+        swap(&taken, &segments[index])
+        segments[index].isBroken = true
+        segmentsHandedOverWhole += 1
+        return (taken.states, taken.findings)
+    }
+
+    /// Hands over the state of a token and leaves nothing behind (a taken subtree is in the
+    /// document once, so the decoder reaches each token once).
     func remove(_ token: Int32) -> (state: State, findings: [Diagnostic])? {
-        let index = Int(token)
-        guard states.indices.contains(index) else { return nil }
-        var state: State?
-        swap(&state, &states[index])
+        guard let index = segmentIndex(of: token), !handedOver.contains(token) else { return nil }
+        let position = Int(token) - segments[index].firstToken
+        guard position < segments[index].states.count else { return nil }
+        handedOver.insert(token)
+        segments[index].isBroken = true
+        var state = State(name: Located("", at: .start), kind: .task)
+        swap(&state, &segments[index].states[position])
         var found: [Diagnostic] = []
-        swap(&found, &findings[index])
-        guard let state else { return nil }
+        swap(&found, &segments[index].findings[position])
         return (state, found)
+    }
+
+    /// The segment that holds a token (binary search: segments are in token order).
+    private func segmentIndex(of token: Int32) -> Int? {
+        guard token >= 0, Int(token) < count else { return nil }
+        var low = 0
+        var high = segments.count
+        while high - low > 1 {
+            let middle = (low + high) / 2
+            if segments[middle].firstToken <= Int(token) { low = middle } else { high = middle }
+        }
+        return segments.isEmpty ? nil : low
     }
 }

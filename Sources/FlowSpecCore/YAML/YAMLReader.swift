@@ -25,23 +25,31 @@ public struct YAMLReader {
     /// document as they are read (see ``YAMLSubtreeTaker``).
     public func read<Taker: YAMLSubtreeTaker>(_ bytes: [UInt8], taking taker: inout Taker,
                                               into sink: inout DiagnosticSink) -> YAMLDocument? {
+        bytes.withUnsafeBufferPointer { read($0, taking: &taker, into: &sink) }
+    }
+
+    /// Parses the bytes of a buffer like ``read(_:taking:into:)``. Now and then, `done` is
+    /// told how many leading bytes the reader is done with for now: all of them once the
+    /// positions are mapped (libyaml reads them in turn), then those libyaml has read past.
+    func read<Taker: YAMLSubtreeTaker>(_ bytes: UnsafeBufferPointer<UInt8>, taking taker: inout Taker,
+                                       into sink: inout DiagnosticSink,
+                                       done: (_ byteCount: Int) -> Void = { _ in }) -> YAMLDocument? {
         if bytes.count > limits.maxFileSize {
             sink.report(.limitExceeded,
                         "the file is \(bytes.count) bytes, over the limit of \(limits.maxFileSize) bytes",
                         at: .start)
             return nil
         }
-        return bytes.withUnsafeBufferPointer { buffer in
-            var builder = Builder(limits: limits, marks: MarkMapper(buffer), taker: taker)
-            defer { taker = builder.taker }
-            // About one node per 8 bytes of a typical spec when nothing is taken; reserving up
-            // front saves copying the arena as it grows. Capped, so that a huge file does not ask
-            // for gigabytes of address space at once. A taker keeps the arena small.
-            if taker.path.isEmpty {
-                builder.document.reserveCapacity(nodes: min(bytes.count / 8, 8_000_000))
-            }
-            return builder.run(buffer, source: bytes, sink: &sink)
+        var builder = Builder(limits: limits, marks: MarkMapper(bytes), taker: taker)
+        done(bytes.count)
+        defer { taker = builder.taker }
+        // About one node per 8 bytes of a typical spec when nothing is taken; reserving up
+        // front saves copying the arena as it grows. Capped, so that a huge file does not ask
+        // for gigabytes of address space at once. A taker keeps the arena small.
+        if taker.path.isEmpty {
+            builder.document.reserveCapacity(nodes: min(bytes.count / 8, 8_000_000))
         }
+        return builder.run(bytes, sink: &sink, done: done)
     }
 }
 
@@ -82,8 +90,11 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         self.path = taker.path
     }
 
-    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>, source: [UInt8],
-                      sink: inout DiagnosticSink) -> YAMLDocument? {
+    /// How many bytes libyaml reads between two calls of `run`'s `done`.
+    static var doneInterval: Int { 1 << 20 }
+
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>, sink: inout DiagnosticSink,
+                      done: (Int) -> Void) -> YAMLDocument? {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             sink.report(.yamlSyntax, "libyaml could not start (out of memory)", at: .start)
@@ -97,9 +108,14 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
             yaml_parser_set_input_string(&parser, &empty, 0)
         }
         var event = yaml_event_t()
+        var nextDone = Self.doneInterval
         while true {
+            if parser.offset >= nextDone {
+                done(parser.offset)
+                nextDone = parser.offset + Self.doneInterval
+            }
             guard yaml_parser_parse(&parser, &event) == 1 else {
-                reportParserError(parser, source: source, sink: &sink)
+                reportParserError(parser, source: buffer, sink: &sink)
                 return nil
             }
             defer { yaml_event_delete(&event) }
@@ -317,7 +333,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         return nil
     }
 
-    func reportParserError(_ parser: yaml_parser_t, source: [UInt8], sink: inout DiagnosticSink) {
+    func reportParserError(_ parser: yaml_parser_t, source: UnsafeBufferPointer<UInt8>, sink: inout DiagnosticSink) {
         // A reader error (bad encoding, a control character) has a byte offset, not a mark.
         // libyaml places the end of the input on a line of its own, after the last one; such
         // an error is shown at the end of the last line instead.
@@ -345,13 +361,13 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     }
 
     /// Whether the character at an editor position is a tab.
-    static func isTab(at location: SourceLocation, in source: [UInt8]) -> Bool {
-        guard let line = LineIndex(SourceFile(path: "", bytes: source)).line(location.line) else { return false }
+    static func isTab(at location: SourceLocation, in source: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let line = LineIndex.line(location.line, in: source) else { return false }
         return line.unicodeScalars.dropFirst(location.column - 1).first == "\t"
     }
 
     /// The line and column (in characters, after a byte-order mark) of a byte offset.
-    static func location(ofByte offset: Int, in source: [UInt8]) -> SourceLocation {
+    static func location(ofByte offset: Int, in source: UnsafeBufferPointer<UInt8>) -> SourceLocation {
         var line = 1
         var column = 1
         var index = source.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
