@@ -26,6 +26,14 @@ struct GraphAlgorithmTests {
         #expect(!graph.hasSelfLoop(4))
     }
 
+    @Test func cyclicComponentsLeaveOutSingleVerticesWithoutASelfLoop() {
+        // 0 → 1 → 2 → 0, 2 → 3, 3 → 3, 3 → 4, 4 alone
+        let graph = digraph(5, [(0, 1), (1, 2), (2, 0), (2, 3), (3, 3), (3, 4)])
+        let components = graph.stronglyConnectedComponents(cyclicOnly: true).sorted { $0[0] < $1[0] }
+        #expect(components == [[0, 1, 2], [3]])
+        #expect(graph.stronglyConnectedComponents(including: { $0 != 3 }, cyclicOnly: true) == [[0, 1, 2]])
+    }
+
     @Test func componentsRespectTheVertexFilter() {
         let graph = digraph(3, [(0, 1), (1, 2), (2, 0)])
         let components = graph.stronglyConnectedComponents { $0 != 1 }

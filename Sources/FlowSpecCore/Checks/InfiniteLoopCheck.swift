@@ -26,9 +26,7 @@ struct InfiniteLoopCheck: MachineCheck {
 
     /// The strongly connected groups that contain a cycle (more than one state, or a self-loop).
     static func loops(in digraph: Digraph, among include: (Int) -> Bool) -> [[Int]] {
-        digraph.stronglyConnectedComponents(including: include)
-            .filter { $0.count > 1 || digraph.hasSelfLoop($0[0]) }
-            .sorted { $0[0] < $1[0] }
+        digraph.stronglyConnectedComponents(including: include, cyclicOnly: true).sorted { $0[0] < $1[0] }
     }
 
     private func report(_ loop: [Int], graph: MachineGraph, unbounded: Digraph, inChoiceCycle: [Bool],

@@ -64,8 +64,11 @@ public struct Digraph: Sendable {
 
     /// Strongly connected components (Tarjan's algorithm, iterative), restricted to the
     /// vertices for which `include` is true. Each component lists its vertices in ascending
-    /// order; components come in reverse topological order.
-    public func stronglyConnectedComponents(including include: (Int) -> Bool = { _ in true }) -> [[Int]] {
+    /// order; components come in reverse topological order. With `cyclicOnly`, only the
+    /// components that hold a cycle (more than one vertex, or one with an edge to itself) are
+    /// listed, and no array is made for the others.
+    public func stronglyConnectedComponents(including include: (Int) -> Bool = { _ in true },
+                                            cyclicOnly: Bool = false) -> [[Int]] {
         let unvisited = Int32(-1)
         var index = [Int32](repeating: unvisited, count: count)
         var lowLink = [Int32](repeating: 0, count: count)
@@ -99,13 +102,14 @@ public struct Digraph: Sendable {
                     lowLink[Int(caller.vertex)] = min(lowLink[Int(caller.vertex)], lowLink[vertex])
                 }
                 if lowLink[vertex] == index[vertex] {
-                    var component: [Int] = []
-                    while let member = stack.popLast() {
-                        onStack[Int(member)] = false
-                        component.append(Int(member))
-                        if Int(member) == vertex { break }
+                    // The component is the top of the stack, down to the vertex.
+                    var start = stack.count - 1
+                    while stack[start] != frame.vertex { start -= 1 }
+                    for member in stack[start...] { onStack[Int(member)] = false }
+                    if !cyclicOnly || start < stack.count - 1 || hasSelfLoop(vertex) {
+                        components.append(stack[start...].map(Int.init).sorted())
                     }
-                    components.append(component.sorted())
+                    stack.removeSubrange(start...)
                 }
             }
         }

@@ -3,16 +3,12 @@
 struct GraphBuilder {
     let machine: Machine
     var reporter: MachineReporter
-    private var stateIndex: [String: Int] = [:]
+    private let stateIndex: StateIndex
 
     init(machine: Machine, reporter: MachineReporter) {
         self.machine = machine
         self.reporter = reporter
-        stateIndex.reserveCapacity(machine.states.count)
-        // Backwards, so that the first state of a name wins with one hash per state.
-        for index in machine.states.indices.reversed() {
-            stateIndex[machine.states[index].name.value] = index
-        }
+        stateIndex = StateIndex(machine.states)
     }
 
     /// Builds the graph and checks the state references outside transitions (`initial`,

@@ -7,7 +7,7 @@ public struct MachineGraph: Sendable {
     /// The machine as decoded.
     public let machine: Machine
     /// State names to indices.
-    public let stateIndex: [String: Int]
+    public let stateIndex: StateIndex
     /// The initial state's index, if `initial` names a state.
     public let initial: Int?
     /// All edges, grouped by source state in source order.
@@ -30,7 +30,7 @@ public struct MachineGraph: Sendable {
     }
 
     /// `edges` grouped by source state, `edgeStart` as the property says.
-    init(machine: Machine, stateIndex: [String: Int], initial: Int?, edges: [Edge], edgeStart: [Int]) {
+    init(machine: Machine, stateIndex: StateIndex, initial: Int?, edges: [Edge], edgeStart: [Int]) {
         self.machine = machine
         self.stateIndex = stateIndex
         self.initial = initial

@@ -64,14 +64,23 @@ public enum StateKind: String, Sendable, CaseIterable {
 public struct State: Sendable {
     /// The state's name.
     public var name: Located<String>
-    /// The state's kind: given, from `defaults.kind`, or `task`.
-    public var kind: StateKind
     /// Where the kind was written, if the state gave one.
-    public var kindLocation: SourceLocation?
+    public var kindLocation: SourceLocation? {
+        get { packedKindLocation.value }
+        set { packedKindLocation = PackedLocation(newValue) }
+    }
     /// The optional `summary:` text.
     public var summary: String?
     /// Where the state's own `on:` key is, if it has one.
-    public var onLocation: SourceLocation?
+    public var onLocation: SourceLocation? {
+        get { packedOnLocation.value }
+        set { packedOnLocation = PackedLocation(newValue) }
+    }
+    // Locations in 8 bytes rather than 12: with the one-byte fields last, a state is 96 bytes,
+    // not 112.
+    private var packedKindLocation = PackedLocation(nil)
+    private var packedOnLocation = PackedLocation(nil)
+    private var packedTimeoutLocation = PackedLocation(nil)
     /// The state's own event transitions.
     public var transitions: [EventTransition] = []
     /// The `always:` candidates, with the key's location, if present.
@@ -90,7 +99,13 @@ public struct State: Sendable {
     // state's size.
     private var timeoutStorage: Box<Timeout>?
     /// Where the `timeout:` key is, if present.
-    public var timeoutLocation: SourceLocation?
+    public var timeoutLocation: SourceLocation? {
+        get { packedTimeoutLocation.value }
+        set { packedTimeoutLocation = PackedLocation(newValue) }
+    }
+    /// The state's kind: given, from `defaults.kind`, or `task`. (The one-byte fields come
+    /// last, where they fill what would be padding.)
+    public var kind: StateKind
     /// Whether the state's body, or a part of it, could not be read (already reported, as
     /// `invalid-value`, `unknown-key`, …): its kind, transitions or timeout may not be what
     /// the author meant, so the structural checks say nothing more about such a state.
@@ -113,6 +128,17 @@ public struct State: Sendable {
         self.name = name
         self.kind = kind
     }
+}
+
+/// A `SourceLocation?` in the 8 bytes of a location: line 0, which no position has, is none.
+struct PackedLocation: Sendable {
+    private let location: SourceLocation
+
+    init(_ location: SourceLocation?) {
+        self.location = location ?? SourceLocation(line: 0, column: 0)
+    }
+
+    var value: SourceLocation? { location.line == 0 ? nil : location }
 }
 
 /// An event and the candidates it may lead to (the first whose condition holds is taken).
@@ -245,7 +271,22 @@ public struct Timeout: Sendable {
     /// Effects to run, in order.
     public var effects: [Located<String>] = []
     /// A bound on how often the timeout may fire in a row.
-    public var retry: Retry?
+    public var retry: Retry? {
+        get { retryStorage?.value }
+        set { retryStorage = newValue.map(Box.init) }
+    }
+    // Boxed: few timeouts retry, and inline it would nearly double every timeout's size.
+    private var retryStorage: Box<Retry>?
+
+    /// Creates a timeout.
+    public init(location: SourceLocation, after: Located<Duration>?, target: Located<String>,
+                effects: [Located<String>] = [], retry: Retry? = nil) {
+        self.location = location
+        self.after = after
+        self.target = target
+        self.effects = effects
+        self.retryStorage = retry.map(Box.init)
+    }
 }
 
 /// `sequences: { name: { states: [..], forwardOnly: true } }`.

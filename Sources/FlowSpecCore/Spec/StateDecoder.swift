@@ -3,30 +3,34 @@ enum StateDecoder {
     static let stateKeys = ["kind", "summary", "on", "always", "timeout"]
 
     static func states(_ id: YAMLDocument.NodeID, defaultKind: StateKind?, reader: inout NodeReader) -> [State] {
+        if let states = streamedWhole(id, defaultKind: defaultKind, reader: &reader) { return states }
         guard let entries = reader.namedEntries(id, of: "states") else { return [] }
         if reader.document.children(of: id).isEmpty {
             reader.report(.invalidValue, "`states` is empty; a machine needs at least its initial state",
                           at: reader.location(id))
         }
-        if let states = streamedWhole(entries, defaultKind: defaultKind, reader: &reader) { return states }
         return entries.map { state(name: $0.key, body: $0.value, defaultKind: defaultKind, reader: &reader) }
     }
 
-    /// The states of a mapping that ``StateStreamer`` took entry by entry, in order: handed
-    /// over as one array, finished exactly as ``state(name:body:defaultKind:reader:)`` would.
-    private static func streamedWhole(_ entries: [(key: Located<String>, value: YAMLDocument.NodeID)],
-                                      defaultKind: StateKind?, reader: inout NodeReader) -> [State]? {
-        guard let streamed = reader.streamedStates, let first = entries.first?.value,
-              reader.document[first].kind == .taken else { return nil }
-        let firstToken = reader.document[first].token
-        for offset in entries.indices {
-            let body = entries[offset].value
-            guard reader.document[body].kind == .taken, reader.document[body].token == firstToken + Int32(offset) else {
+    /// The states of a mapping whose every state ``StateStreamer`` took, in order: handed over
+    /// as one array, finished exactly as ``state(name:body:defaultKind:reader:)`` would. (The
+    /// streamer takes a state only under a key that ``NodeReader/namedEntries(_:of:)`` reads as
+    /// a name, without a finding, and names the state after it.)
+    private static func streamedWhole(_ id: YAMLDocument.NodeID, defaultKind: StateKind?,
+                                      reader: inout NodeReader) -> [State]? {
+        let children = reader.document.children(of: id)
+        guard let streamed = reader.streamedStates, reader.document[id].kind == .mapping, children.count >= 2,
+              reader.document[children[children.startIndex + 1]].kind == .taken else { return nil }
+        let firstToken = reader.document[children[children.startIndex + 1]].token
+        var expected = firstToken
+        for index in stride(from: children.startIndex + 1, to: children.endIndex, by: 2) {
+            guard reader.document[children[index]].kind == .taken, reader.document[children[index]].token == expected else {
                 return nil
             }
+            expected += 1
         }
         // Changed in place: a second binding of the array would make the first change copy it.
-        guard var segment = streamed.removeSegment(first: firstToken, count: entries.count) else { return nil }
+        guard var segment = streamed.removeSegment(first: firstToken, count: children.count / 2) else { return nil }
         for index in segment.states.indices {
             reader.sink.append(contentsOf: segment.findings[index])
             applyKind(to: &segment.states[index], defaultKind: defaultKind, reader: &reader)

@@ -111,20 +111,30 @@ public struct YAMLNode: Sendable {
         }
     }
 
+    // Largest fields first, the one-byte ones last: 40 bytes rather than 48.
+    /// The scalar's text (empty for collections).
+    public var text: String
+    /// Where the node starts.
+    public var location: SourceLocation
+    var childStart: Int32 = 0
+    var childCount: Int32 = 0
+    /// How many nodes the node stands for once aliases are expanded (saturating).
+    var expandedSize: UInt32 = 1
     /// Scalar, sequence or mapping.
     public var kind: Kind
     /// How the node was written.
     public var style: Style
     /// The node's explicit tag, if any.
     public var tag: Tag
-    /// Where the node starts.
-    public var location: SourceLocation
-    /// The scalar's text (empty for collections).
-    public var text: String
-    var childStart: Int32 = 0
-    var childCount: Int32 = 0
-    /// How many nodes the node stands for once aliases are expanded (saturating).
-    var expandedSize: UInt32 = 1
+
+    /// Creates a node without children.
+    init(kind: Kind, style: Style, tag: Tag, location: SourceLocation, text: String) {
+        self.text = text
+        self.location = location
+        self.kind = kind
+        self.style = style
+        self.tag = tag
+    }
 
     /// The number a ``YAMLSubtreeTaker`` gave a ``Kind/taken`` node.
     public var token: Int32 { childStart }
