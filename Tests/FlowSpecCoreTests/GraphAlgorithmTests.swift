@@ -62,3 +62,27 @@ struct GraphAlgorithmTests {
         #expect(components.first?.count == count)
     }
 }
+
+/// ``StateIndex`` finds every state by its name, as a dictionary would: names compare as Swift
+/// strings (canonically equivalent spellings are one name) and the first of a repeated name wins.
+@Suite("State index")
+struct StateIndexTests {
+    static func states(_ names: [String]) -> [State] {
+        names.map { State(name: Located($0, at: .start), kind: .input) }
+    }
+
+    @Test func findsEveryStateAndNothingElse() {
+        let names = (0..<5_000).map { "s\($0)" }
+        let index = StateIndex(Self.states(names))
+        for (position, name) in names.enumerated() { #expect(index[name] == position) }
+        #expect(index["s5000"] == nil && index[""] == nil && index["S0"] == nil)
+        #expect(StateIndex([])["a"] == nil)
+    }
+
+    @Test func theFirstOfARepeatedNameWinsAndEquivalentSpellingsAreOneName() {
+        let index = StateIndex(Self.states(["caf\u{E9}", "b", "cafe\u{301}", "b"]))
+        #expect(index["caf\u{E9}"] == 0)
+        #expect(index["cafe\u{301}"] == 0)
+        #expect(index["b"] == 1)
+    }
+}

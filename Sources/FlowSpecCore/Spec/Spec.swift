@@ -190,9 +190,17 @@ public struct Candidates: RandomAccessCollection, ExpressibleByArrayLiteral, Sen
 /// One possible target of a transition.
 public struct Candidate: Sendable {
     /// Where the candidate is written.
-    public var location: SourceLocation
+    public var location: SourceLocation {
+        get { extras?.value.location ?? target.location }
+        set { updateExtras { $0.location = newValue } }
+    }
     /// The target state's name.
-    public var target: Located<String>
+    public var target: Located<String> {
+        didSet {
+            // The candidate stays where it was written.
+            if extras?.value.location == nil { updateExtras { $0.location = oldValue.location } }
+        }
+    }
     /// The condition that must hold (`if:`).
     public var condition: Located<String>? {
         get { extras?.value.condition }
@@ -220,27 +228,33 @@ public struct Candidate: Sendable {
         var unlessCondition: Located<String>?
         var effects: [Located<String>] = []
         var retry: Retry?
+        /// Where the candidate is written, when that is not where its target is (`{ to: … }`):
+        /// most candidates are a bare target name, so they keep one location, not two.
+        var location: SourceLocation?
 
-        var isEmpty: Bool { condition == nil && unlessCondition == nil && effects.isEmpty && retry == nil }
+        /// Whether there is a condition, an effect or a retry.
+        var hasAny: Bool { condition != nil || unlessCondition != nil || !effects.isEmpty || retry != nil }
+        var isEmpty: Bool { !hasAny && location == nil }
     }
 
     private var extras: Box<Extras>?
 
     /// Whether the candidate has a condition, effects or a retry (most have none).
-    var hasExtras: Bool { extras != nil }
+    var hasExtras: Bool { extras?.value.hasAny ?? false }
 
     private mutating func updateExtras(_ change: (inout Extras) -> Void) {
         var value = extras?.value ?? Extras()
         change(&value)
+        if value.location == target.location { value.location = nil }
         extras = value.isEmpty ? nil : Box(value)
     }
 
     /// Creates a candidate.
     public init(location: SourceLocation, target: Located<String>, condition: Located<String>? = nil,
                 unlessCondition: Located<String>? = nil, effects: [Located<String>] = [], retry: Retry? = nil) {
-        self.location = location
         self.target = target
-        let extras = Extras(condition: condition, unlessCondition: unlessCondition, effects: effects, retry: retry)
+        let extras = Extras(condition: condition, unlessCondition: unlessCondition, effects: effects, retry: retry,
+                            location: location == target.location ? nil : location)
         self.extras = extras.isEmpty ? nil : Box(extras)
     }
 

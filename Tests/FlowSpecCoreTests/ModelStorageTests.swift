@@ -1,0 +1,51 @@
+import Testing
+@testable import FlowSpecCore
+
+/// The model keeps rare parts out of line (a candidate's conditions, effects, retry and a
+/// location of its own; a state's timeout; a timeout's retry) and optional locations packed.
+/// Whatever is stored where, every property reads back exactly what was set.
+@Suite("Model storage")
+struct ModelStorageTests {
+    static let here = SourceLocation(line: 3, column: 7)
+    static let there = SourceLocation(line: 4, column: 11)
+
+    @Test func aCandidateKeepsItsOwnLocationWhereItDiffersFromItsTarget() {
+        let bare = Candidate(location: Self.there, target: Located("b", at: Self.there))
+        #expect(bare.location == Self.there && !bare.hasExtras)
+
+        var long = Candidate(location: Self.here, target: Located("b", at: Self.there))
+        #expect(long.location == Self.here && long.target.location == Self.there && !long.hasExtras)
+        long.effects = [Located("log", at: Self.there)]
+        long.effects = []
+        #expect(long.location == Self.here && !long.hasExtras)
+        long.target = Located("c", at: SourceLocation(line: 9, column: 1))
+        #expect(long.location == Self.here)
+        long.location = SourceLocation(line: 9, column: 1)
+        #expect(long.location == SourceLocation(line: 9, column: 1))
+
+        var moved = bare
+        moved.target = Located("c", at: Self.here)
+        #expect(moved.location == Self.there && moved.target.location == Self.here)
+    }
+
+    @Test func aStatesOptionalLocationsReadBackAsSet() {
+        var state = State(name: Located("a", at: Self.here), kind: .input)
+        #expect(state.kindLocation == nil && state.onLocation == nil && state.timeoutLocation == nil)
+        state.kindLocation = Self.here
+        state.onLocation = Self.there
+        state.timeoutLocation = SourceLocation(line: 1, column: 1)
+        #expect(state.kindLocation == Self.here && state.onLocation == Self.there)
+        #expect(state.timeoutLocation == SourceLocation(line: 1, column: 1))
+        state.onLocation = nil
+        #expect(state.onLocation == nil && state.kindLocation == Self.here)
+    }
+
+    @Test func aTimeoutsRetryReadsBackAsSet() {
+        var timeout = Timeout(location: Self.here, after: nil, target: Located("b", at: Self.there))
+        #expect(timeout.retry == nil)
+        timeout.retry = Retry(location: Self.there, max: Located(3, at: Self.there), then: Located("c", at: Self.here))
+        #expect(timeout.retry?.max?.value == 3 && timeout.retry?.then.value == "c")
+        timeout.retry = nil
+        #expect(timeout.retry == nil)
+    }
+}
