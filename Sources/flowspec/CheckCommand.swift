@@ -50,6 +50,7 @@ struct CheckCommand: ParsableCommand {
                 let result = checker.check(source)
                 sources.append(source)
                 diagnostics += policy.apply(to: result.diagnostics, spec: result.spec.severity)
+                ProcessLifetime.keep(result)
             } catch {
                 Console.error("flowspec: error: \(error)")
                 unreadable = true

@@ -53,45 +53,60 @@ struct NodeReader {
     /// Reads a mapping whose keys must be among `allowed`; unknown keys are reported with
     /// a suggestion. Returns `nil` (after reporting) if the node is not a mapping.
     mutating func fields(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String, allowed: [String]) -> Fields? {
-        guard let entries = namedEntries(id, of: what()) else { return nil }
-        var fields = Fields()
-        for entry in entries {
-            if allowed.contains(entry.key.value) {
-                fields.entries.append(entry)
+        guard var entries = namedEntries(id, of: what()) else { return nil }
+        // The entries are kept as they are unless a key is unknown (one array, not two).
+        var kept = 0
+        for index in entries.indices {
+            if allowed.contains(entries[index].key.value) {
+                if kept != index { entries[kept] = entries[index] }
+                kept += 1
             } else {
+                let key = entries[index].key
                 report(.unknownKey,
-                       "\(what()) has no key '\(entry.key.value)'\(Suggestion.hint(for: entry.key.value, among: allowed))",
-                       at: entry.key.location, subjects: [entry.key.value],
+                       "\(what()) has no key '\(key.value)'\(Suggestion.hint(for: key.value, among: allowed))",
+                       at: key.location, subjects: [key.value],
                        notes: [.init("allowed keys: \(allowed.joined(separator: ", "))")])
             }
         }
-        return fields
+        entries.removeLast(entries.count - kept)
+        return Fields(entries: entries)
     }
 
     /// Reads a mapping whose keys are names (states, events, sequences). Non-string keys
     /// are reported and skipped. Returns `nil` (after reporting) if the node is not a mapping.
     mutating func namedEntries(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String)
         -> [(key: Located<String>, value: YAMLDocument.NodeID)]? {
-        let node = document[id]
-        guard node.kind == .mapping else {
-            report(.invalidValue, "\(what()) must be a mapping, not \(describe(id))", at: node.location)
-            return nil
-        }
+        guard let children = mappingChildren(id, of: what()) else { return nil }
         var result: [(key: Located<String>, value: YAMLDocument.NodeID)] = []
-        let children = document.children(of: id)
         result.reserveCapacity(children.count / 2)
         for index in stride(from: children.startIndex, to: children.endIndex - 1, by: 2) {
-            let (key, value) = (children[index], children[index + 1])
-            if Self.isMergeKey(key, in: document) {
-                report(.unknownKey, "merge keys (`<<`) are not part of the flowspec language; write the keys out",
-                       at: document[key].location, subjects: ["<<"])
-                continue
-            }
-            if let name = name(key, as: "a key in \(what())") {
-                result.append((name, value))
+            if let name = entryName(children[index], in: what()) {
+                result.append((name, children[index + 1]))
             }
         }
         return result
+    }
+
+    /// The children of a mapping, keys and values interleaved; `nil` (after reporting) if the
+    /// node is not a mapping.
+    mutating func mappingChildren(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String)
+        -> ArraySlice<YAMLDocument.NodeID>? {
+        guard document[id].kind == .mapping else {
+            report(.invalidValue, "\(what()) must be a mapping, not \(describe(id))", at: location(id))
+            return nil
+        }
+        return document.children(of: id)
+    }
+
+    /// A key of the mapping `what` read as a name, as ``namedEntries(_:of:)`` reads each key;
+    /// `nil` (after reporting) for a merge key or a key that is not a name.
+    mutating func entryName(_ key: YAMLDocument.NodeID, in what: @autoclosure () -> String) -> Located<String>? {
+        if Self.isMergeKey(key, in: document) {
+            report(.unknownKey, "merge keys (`<<`) are not part of the flowspec language; write the keys out",
+                   at: document[key].location, subjects: ["<<"])
+            return nil
+        }
+        return name(key, as: "a key in \(what())")
     }
 
     /// Reads a non-empty string scalar.

@@ -7,12 +7,19 @@ enum TransitionDecoder {
     /// `event: target`, `event: { to: … }` or `event: [ {…}, {…} ]`, for each event.
     static func eventTransitions(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String,
                                  reader: inout NodeReader) -> [EventTransition] {
-        guard let entries = reader.namedEntries(id, of: what()) else {
+        guard let children = reader.mappingChildren(id, of: what()) else {
             reader.lostTransitions = true
             return []
         }
-        if entries.count * 2 != reader.document.children(of: id).count { reader.lostTransitions = true }
-        return entries.map { EventTransition(event: $0.key, candidates: candidates($0.value, reader: &reader)) }
+        // Read entry by entry, as ``NodeReader/namedEntries(_:of:)`` would, without listing them first.
+        var transitions: [EventTransition] = []
+        transitions.reserveCapacity(children.count / 2)
+        for index in stride(from: children.startIndex, to: children.endIndex - 1, by: 2) {
+            guard let event = reader.entryName(children[index], in: what()) else { continue }
+            transitions.append(EventTransition(event: event, candidates: candidates(children[index + 1], reader: &reader)))
+        }
+        if transitions.count * 2 != children.count { reader.lostTransitions = true }
+        return transitions
     }
 
     /// A target name, one long-form candidate, or a list of them.

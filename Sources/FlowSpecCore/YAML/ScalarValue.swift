@@ -68,14 +68,16 @@ public enum ScalarValue: Sendable, Equatable {
         }
     }
 
+    // The UTF-8 views are read in place: a copy into an array would allocate for every number.
     private static func integer(_ text: String) -> ScalarValue? {
-        let bytes = Array(text.utf8)
-        if bytes.count > 2, bytes[0] == UInt8(ascii: "0") {
-            if bytes[1] == UInt8(ascii: "o") {
-                return radix(bytes[2...], 8, text)
+        let bytes = text.utf8
+        if bytes.count > 2, bytes.first == UInt8(ascii: "0") {
+            let second = bytes[bytes.index(after: bytes.startIndex)]
+            if second == UInt8(ascii: "o") {
+                return radix(bytes.dropFirst(2), 8, text)
             }
-            if bytes[1] == UInt8(ascii: "x") {
-                return radix(bytes[2...], 16, text)
+            if second == UInt8(ascii: "x") {
+                return radix(bytes.dropFirst(2), 16, text)
             }
         }
         var digits = bytes[...]
@@ -88,7 +90,7 @@ public enum ScalarValue: Sendable, Equatable {
     }
 
     /// `0o[0-7]+` or `0x[0-9a-fA-F]+`: digits only (`Int(_:radix:)` would also take a sign).
-    private static func radix(_ digits: ArraySlice<UInt8>, _ base: Int, _ text: String) -> ScalarValue? {
+    private static func radix(_ digits: Substring.UTF8View, _ base: Int, _ text: String) -> ScalarValue? {
         guard digits.allSatisfy({ Character(UnicodeScalar($0)).hexDigitValue.map { $0 < base } ?? false })
         else { return nil }
         return Int(String(decoding: digits, as: UTF8.self), radix: base).map(ScalarValue.int) ?? .bigInt(text)
@@ -96,7 +98,7 @@ public enum ScalarValue: Sendable, Equatable {
 
     /// `[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?`
     private static func isFloat(_ text: String) -> Bool {
-        var bytes = Array(text.utf8)[...]
+        var bytes = text.utf8[...]
         func digits() -> Int {
             let count = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }.count
             bytes = bytes.dropFirst(count)
