@@ -441,6 +441,13 @@ struct HostileNameGenerationTests {
 
         """
 
+    @Test func noSpecialWordHasADigitSoNamesWithOneSkipTheLookups() throws {
+        // SwiftName.make looks a name up among the special words only when it has no digit.
+        #expect(SwiftName.specialWords.allSatisfy { word in !word.contains(where: \.isNumber) })
+        #expect(try SwiftName.make("step1", scope: .enumCase).get() == SwiftName.make("step1", scope: .property).get())
+        #expect(try SwiftName.make("default", scope: .enumCase).get().code == "`default`")
+    }
+
     @Test("the hostile spec checks clean and generates")
     func hostileSpecChecksClean() throws {
         let result = SpecChecker().check(SourceFile(path: "hostile.yaml", text: Self.spec))

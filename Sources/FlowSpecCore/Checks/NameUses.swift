@@ -76,7 +76,7 @@ struct NameUses {
     private mutating func add(_ transitions: [EventTransition]) {
         for position in transitions.indices {
             events.record(transitions[position].event)
-            guard transitions[position].candidates.contains(where: \.hasExtras) else { continue }
+            guard transitions[position].candidates.anyHasExtras else { continue }
             for candidate in transitions[position].candidates { add(candidate) }
         }
     }

@@ -41,6 +41,11 @@ public struct SwiftName: Sendable, Hashable {
         if first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") {
             return .failure(ProblemError(problem: .startsWithDigit))
         }
+        // Most names are no special word: one lookup (none for a name with a digit) says so.
+        guard !bare.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
+              specialWords.contains(bare) else {
+            return .success(SwiftName(code: bare, bare: bare))
+        }
         if scope == .machine, reservedTypeNames.contains(bare) {
             return .failure(ProblemError(problem: .reserved))
         }
@@ -51,6 +56,10 @@ public struct SwiftName: Sendable, Hashable {
         let code = keywords.contains(bare) ? "`\(bare)`" : bare
         return .success(SwiftName(code: code, bare: bare))
     }
+
+    /// Every word of the lists below. None has a digit (a test holds them to it).
+    static let specialWords = keywords.union(suffixed).union(reservedCaseNames).union(reservedPropertyNames)
+        .union(reservedTypeNames)
 
     /// Whether a name is already an identifier's text: only ASCII letters, digits and `_`
     /// (most names are; they need no rewriting).

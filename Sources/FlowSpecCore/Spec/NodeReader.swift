@@ -139,9 +139,28 @@ struct NodeReader {
 
     /// The text of a scalar that reads as a name (a non-empty string), if it is one.
     static func nameText(_ id: YAMLDocument.NodeID, in document: YAMLDocument) -> String? {
-        guard document[id].kind == .scalar, case .string(let text) = document[id].scalarValue, !text.isEmpty
-        else { return nil }
+        guard document[id].kind == .scalar else { return nil }
+        if document[id].tag == .none, isStringAsWritten(document[id].text, style: document[id].style) {
+            return document[id].text
+        }
+        guard case .string(let text) = document[id].scalarValue, !text.isEmpty else { return nil }
         return text
+    }
+
+    /// Whether an untagged scalar is certainly a non-empty string, without resolving it: quoted,
+    /// or plain and starting with a letter that starts no null or boolean (`null`, `true`,
+    /// `false`) or with `_` (numbers and the other special words start with a digit or `.+-~`).
+    private static func isStringAsWritten(_ text: String, style: YAMLNode.Style) -> Bool {
+        guard let first = text.utf8.first else { return false }
+        if style != .plain { return true }
+        switch first {
+        case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
+            return false
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
     }
 
     /// Whether a key is a merge key (`<<`), which the flowspec language does not have.
