@@ -19,7 +19,8 @@ struct LimitOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Most states in one machine (default 1000000).", valueName: "count"))
     var maxStates: Int?
 
-    @Option(help: ArgumentHelp("Most transitions in one machine (default 10000000).", valueName: "count"))
+    @Option(help: ArgumentHelp("Most transitions in one machine (default 10000000, at most 536870911).",
+                               valueName: "count"))
     var maxTransitions: Int?
 
     func validate() throws {
@@ -27,6 +28,9 @@ struct LimitOptions: ParsableArguments {
                               ("--max-alias-expansion", maxAliasExpansion), ("--max-scalar-length", maxScalarLength),
                               ("--max-states", maxStates), ("--max-transitions", maxTransitions)] {
             if let value, value < 1 { throw ValidationError("\(name) must be at least 1; got \(value).") }
+        }
+        if let maxTransitions, maxTransitions > Edge.maximumIndex {
+            throw ValidationError("--max-transitions can be at most \(Edge.maximumIndex); got \(maxTransitions).")
         }
     }
 

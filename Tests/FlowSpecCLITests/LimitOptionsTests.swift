@@ -55,4 +55,12 @@ struct LimitOptionsTests {
         }
         #expect(try CLI.run(["check", "--max-states", "0", "spec.yaml"], in: directory).status == 2)
     }
+
+    @Test func theTransitionLimitCannotBeRaisedPastWhatAnEdgeNumbers() throws {
+        let directory = try CLI.temporaryDirectory(with: ["spec.yaml": Self.spec])
+        #expect(try CLI.run(["check", "--max-transitions", "536870911", "spec.yaml"], in: directory).status == 0)
+        let over = try CLI.run(["check", "--max-transitions", "536870912", "spec.yaml"], in: directory)
+        #expect(over.status == 2)
+        #expect(over.stderr.contains("--max-transitions can be at most 536870911; got 536870912."))
+    }
 }

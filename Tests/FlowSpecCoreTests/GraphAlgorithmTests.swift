@@ -86,3 +86,52 @@ struct StateIndexTests {
         #expect(index["b"] == 1)
     }
 }
+
+/// An edge stores no event name and no location: ``MachineGraph`` finds them through the
+/// edge's candidate. Every kind of edge gives the place its transition is written.
+@Suite("Edges")
+struct EdgeTests {
+    static let spec = """
+        flowspec: 1
+        machines:
+          M:
+            initial: a
+            conditions: [x]
+            on: { reset: { to: a } }
+            states:
+              a:
+                on:
+                  go: b
+                  try: { to: c, retry: { max: 2, then: d } }
+              b:
+                kind: choice
+                always: [{ to: c, if: x }, { to: d }]
+              c:
+                kind: task
+                timeout: { after: 2s, to: d, retry: { max: 1, then: a } }
+              d: { kind: terminal }
+
+        """
+
+    @Test func everyEdgeKnowsItsTriggerAndWhereItIsWritten() throws {
+        let result = SpecChecker().check(SourceFile(path: "spec.yaml", text: Self.spec))
+        let graph = try #require(result.graphs.first)
+        let described = graph.edges.map { edge in
+            "\(graph.name(edge.source)) -> \(graph.name(edge.target)) \(graph.label(of: edge)) at \(graph.location(of: edge))"
+                + (edge.isInherited ? " inherited" : "") + (edge.isBounded ? " bounded" : "")
+        }
+        #expect(described == [
+            // A bare target is written where its name is; a long form at its `{`, its retry's
+            // `then` at the retry's `{`.
+            "a -> b on 'go' at 10:15",
+            "a -> c on 'try' at 11:16 bounded",
+            "a -> d on 'try' (retries used up) at 11:32",
+            "a -> a on 'reset' at 6:18 inherited",
+            "b -> c always at 14:18",
+            "b -> d always at 14:36",
+            "c -> a on 'reset' at 6:18 inherited",
+            "c -> d after 2s at 17:18 bounded",
+            "c -> a after 2s (retries used up) at 17:45",
+        ])
+    }
+}

@@ -16,7 +16,7 @@ struct BackwardTransitionCheck: MachineCheck {
             for edge in graph.edges {
                 guard let from = position[edge.source], let to = position[edge.target], to < from else { continue }
                 if edge.isInherited {
-                    let key = InheritedKey(location: edge.location, label: graph.label(of: edge))
+                    let key = InheritedKey(location: graph.location(of: edge), label: graph.label(of: edge))
                     if inheritedSources[key] == nil {
                         inheritedOrder.append(key)
                         inheritedSources[key] = (edge, [])
@@ -26,7 +26,7 @@ struct BackwardTransitionCheck: MachineCheck {
                 }
                 reporter.report(.backwardTransition,
                                 "the transition \(graph.label(of: edge)) from '\(graph.name(edge.source))' goes back to '\(graph.name(edge.target))', an earlier state of forward-only sequence '\(sequence.name.value)'",
-                                at: edge.location, subjects: [graph.name(edge.source), graph.name(edge.target)],
+                                at: graph.location(of: edge), subjects: [graph.name(edge.source), graph.name(edge.target)],
                                 notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
             }
             for key in inheritedOrder {

@@ -70,16 +70,16 @@ struct GraphBuilder {
     /// `position` is the transition's index in the machine's `machineWide`.
     private mutating func addInherited(_ transition: EventTransition, at position: Int, from source: Int,
                                        to edges: inout [Edge]) {
-        for candidate in transition.candidates {
+        for (index, candidate) in transition.candidates.enumerated() {
             if let target = resolveMachineWide(candidate.target, as: "target") {
                 edges.append(Edge(source: source, target: target, trigger: .event, transitionIndex: position,
-                                  isConditional: !candidate.isUnconditional, isBounded: candidate.retry != nil,
-                                  isRetryFallback: false, isInherited: true, location: candidate.location))
+                                  candidateIndex: index, isConditional: !candidate.isUnconditional,
+                                  isBounded: candidate.retry != nil, isRetryFallback: false, isInherited: true))
             }
             if let retry = candidate.retry, let fallback = resolveMachineWide(retry.then, as: "retry's `then`") {
                 edges.append(Edge(source: source, target: fallback, trigger: .event, transitionIndex: position,
-                                  isConditional: !candidate.isUnconditional, isBounded: false,
-                                  isRetryFallback: true, isInherited: true, location: retry.location))
+                                  candidateIndex: index, isConditional: !candidate.isUnconditional, isBounded: false,
+                                  isRetryFallback: true, isInherited: true))
             }
         }
     }
@@ -87,15 +87,16 @@ struct GraphBuilder {
     /// `transitionIndex` is the index of an event's transition in the state's `transitions`.
     private mutating func addCandidates(_ candidates: Candidates, from source: Int, trigger: Edge.TriggerKind,
                                         transitionIndex: Int = 0, to edges: inout [Edge]) {
-        for candidate in candidates {
+        for (index, candidate) in candidates.enumerated() {
             if let target = resolve(candidate.target, as: "target") {
                 edges.append(Edge(source: source, target: target, trigger: trigger, transitionIndex: transitionIndex,
-                                  isConditional: !candidate.isUnconditional, isBounded: candidate.retry != nil,
-                                  isRetryFallback: false, isInherited: false, location: candidate.location))
+                                  candidateIndex: index, isConditional: !candidate.isUnconditional,
+                                  isBounded: candidate.retry != nil, isRetryFallback: false, isInherited: false))
             }
-            if let retry = candidate.retry {
-                addFallback(retry, from: source, trigger: trigger, transitionIndex: transitionIndex,
-                            conditional: !candidate.isUnconditional, to: &edges)
+            if let retry = candidate.retry, let fallback = resolve(retry.then, as: "retry's `then`") {
+                edges.append(Edge(source: source, target: fallback, trigger: trigger, transitionIndex: transitionIndex,
+                                  candidateIndex: index, isConditional: !candidate.isUnconditional, isBounded: false,
+                                  isRetryFallback: true, isInherited: false))
             }
         }
     }
@@ -103,20 +104,12 @@ struct GraphBuilder {
     private mutating func addTimeout(_ timeout: Timeout, from source: Int, to edges: inout [Edge]) {
         if let target = resolve(timeout.target, as: "timeout target") {
             edges.append(Edge(source: source, target: target, trigger: .timeout, isConditional: false,
-                              isBounded: timeout.retry != nil, isRetryFallback: false, isInherited: false,
-                              location: timeout.location))
+                              isBounded: timeout.retry != nil, isRetryFallback: false, isInherited: false))
         }
-        if let retry = timeout.retry {
-            addFallback(retry, from: source, trigger: .timeout, conditional: false, to: &edges)
+        if let retry = timeout.retry, let fallback = resolve(retry.then, as: "retry's `then`") {
+            edges.append(Edge(source: source, target: fallback, trigger: .timeout, isConditional: false,
+                              isBounded: false, isRetryFallback: true, isInherited: false))
         }
-    }
-
-    private mutating func addFallback(_ retry: Retry, from source: Int, trigger: Edge.TriggerKind,
-                                      transitionIndex: Int = 0, conditional: Bool, to edges: inout [Edge]) {
-        guard let target = resolve(retry.then, as: "retry's `then`") else { return }
-        edges.append(Edge(source: source, target: target, trigger: trigger, transitionIndex: transitionIndex,
-                          isConditional: conditional, isBounded: false, isRetryFallback: true, isInherited: false,
-                          location: retry.location))
     }
 
     private mutating func resolveOtherReferences() {

@@ -52,6 +52,25 @@ public struct MachineGraph: Sendable {
         }
     }
 
+    /// Where the transition an edge stands for is written: its candidate, or its retry for the
+    /// retry's `then`, or the timeout.
+    public func location(of edge: Edge) -> SourceLocation {
+        let state = edge.source
+        let candidate: Candidate?
+        switch edge.triggerKind {
+        case .timeout:
+            let timeout = machine.states[state].timeout
+            return (edge.isRetryFallback ? timeout?.retry?.location : timeout?.location) ?? machine.states[state].name.location
+        case .always:
+            candidate = machine.states[state].always?.value[edge.candidateIndex]
+        case .event:
+            candidate = edge.isInherited
+                ? machine.machineWide[edge.transitionIndex].candidates[edge.candidateIndex]
+                : machine.states[state].transitions[edge.transitionIndex].candidates[edge.candidateIndex]
+        }
+        return (edge.isRetryFallback ? candidate?.retry?.location : candidate?.location) ?? machine.states[state].name.location
+    }
+
     /// A short description of an edge, such as `on 'submit'`, `always` or `after 2s`.
     public func label(of edge: Edge) -> String {
         let base: String
@@ -81,8 +100,10 @@ public struct MachineGraph: Sendable {
 
 /// One way of leaving a state.
 ///
-/// 24 bytes, with no reference to count: a large machine has millions of edges. The event's
-/// name is not stored but found through the transition (``MachineGraph/trigger(of:)``).
+/// 16 bytes, with no reference to count: a large machine has millions of edges. What the
+/// model already says is not stored but found through the edge's candidate: the event's name
+/// (``MachineGraph/trigger(of:)``) and where the transition is written
+/// (``MachineGraph/location(of:)``).
 public struct Edge: Sendable {
     /// What makes the transition happen.
     public enum Trigger: Sendable, Equatable {
@@ -95,48 +116,57 @@ public struct Edge: Sendable {
     }
 
     /// What makes the transition happen, short of the event's name.
-    enum TriggerKind: UInt8, Sendable {
+    enum TriggerKind: UInt64, Sendable {
         case event, always, timeout
     }
 
-    // 32 bits each (a spec file cannot hold 2^31 states).
-    private var storedSource: Int32
-    private var storedTarget: Int32
-    /// Where the transition is written.
-    public var location: SourceLocation
-    /// What kind of thing triggers it.
-    let triggerKind: TriggerKind
-    private var flags: UInt8
-    /// For an event's edge: the index of its transition in the source state's `transitions`,
-    /// or in the machine's `machineWide` when inherited.
-    let transitionIndex: Int32
+    /// The largest transition or candidate index an edge holds; a machine has at most this many
+    /// transitions (``YAMLLimits/maxTransitions`` cannot be raised past it).
+    public static let maximumIndex = (1 << 29) - 1
 
-    private static let conditional: UInt8 = 1, bounded: UInt8 = 2, retryFallback: UInt8 = 4, inherited: UInt8 = 8
+    // 32 bits each (a spec file cannot hold 2^31 states).
+    private let storedSource: Int32
+    private let storedTarget: Int32
+    /// From the low bits: the transition's index (29 bits), the candidate's index (29 bits), the
+    /// trigger kind (2 bits) and the four flags.
+    private let origin: UInt64
+
+    private static let conditional: UInt64 = 1 << 60, bounded: UInt64 = 1 << 61
+    private static let retryFallback: UInt64 = 1 << 62, inherited: UInt64 = 1 << 63
 
     /// The source state.
     public var source: Int { Int(storedSource) }
     /// The target state.
     public var target: Int { Int(storedTarget) }
     /// Whether it has an `if`/`unless` condition.
-    public var isConditional: Bool { flags & Self.conditional != 0 }
+    public var isConditional: Bool { origin & Self.conditional != 0 }
     /// Whether a bounded `retry` limits how often it is taken in a row.
-    public var isBounded: Bool { flags & Self.bounded != 0 }
+    public var isBounded: Bool { origin & Self.bounded != 0 }
     /// Whether it is a retry's `then`, taken once the bound is reached.
-    public var isRetryFallback: Bool { flags & Self.retryFallback != 0 }
+    public var isRetryFallback: Bool { origin & Self.retryFallback != 0 }
     /// Whether the state inherits it from machine-wide `on`.
-    public var isInherited: Bool { flags & Self.inherited != 0 }
+    public var isInherited: Bool { origin & Self.inherited != 0 }
     /// Whether it happens without any event (a timeout or an `always` branch).
     public var isAutomatic: Bool { triggerKind != .event }
 
-    /// Creates an edge; `transitionIndex` as the property says (0 for an automatic edge).
-    init(source: Int, target: Int, trigger: TriggerKind, transitionIndex: Int = 0, isConditional: Bool,
-         isBounded: Bool, isRetryFallback: Bool, isInherited: Bool, location: SourceLocation) {
+    /// What kind of thing triggers it.
+    var triggerKind: TriggerKind { TriggerKind(rawValue: origin >> 58 & 3) ?? .event }
+    /// For an event's edge: the index of its transition in the source state's `transitions`,
+    /// or in the machine's `machineWide` when inherited (0 for other edges).
+    var transitionIndex: Int { Int(origin & UInt64(Self.maximumIndex)) }
+    /// The index of its candidate among the transition's (or the `always` branches); 0 for a
+    /// timeout.
+    var candidateIndex: Int { Int(origin >> 29 & UInt64(Self.maximumIndex)) }
+
+    /// Creates an edge; the indices as the properties say, at most ``maximumIndex``.
+    init(source: Int, target: Int, trigger: TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0,
+         isConditional: Bool, isBounded: Bool, isRetryFallback: Bool, isInherited: Bool) {
+        precondition(transitionIndex <= Self.maximumIndex && candidateIndex <= Self.maximumIndex,
+                     "a machine's transitions are limited to Edge.maximumIndex")
         storedSource = Int32(clamping: source)
         storedTarget = Int32(clamping: target)
-        self.location = location
-        self.triggerKind = trigger
-        self.transitionIndex = Int32(clamping: transitionIndex)
-        flags = (isConditional ? Self.conditional : 0) | (isBounded ? Self.bounded : 0)
+        origin = UInt64(transitionIndex) | UInt64(candidateIndex) << 29 | trigger.rawValue << 58
+            | (isConditional ? Self.conditional : 0) | (isBounded ? Self.bounded : 0)
             | (isRetryFallback ? Self.retryFallback : 0) | (isInherited ? Self.inherited : 0)
     }
 }

@@ -53,9 +53,11 @@ enum MachineDecoder {
             count += machine.states[index].ownTransitionCount
         }
         count += machine.machineWide.reduce(0) { $0 + $1.candidates.count } * inheritors
-        guard count > reader.limits.maxTransitions else { return }
+        // An edge of the graph numbers its transition and candidate in 29 bits each.
+        let limit = min(reader.limits.maxTransitions, Edge.maximumIndex)
+        guard count > limit else { return }
         reader.report(.limitExceeded,
-                      "machine '\(machine.name.value)' has \(count) transitions, over the limit of \(reader.limits.maxTransitions) (raise it with --max-transitions)",
+                      "machine '\(machine.name.value)' has \(count) transitions, over the limit of \(limit) (raise it with --max-transitions)",
                       at: machine.name.location, subjects: [machine.name.value])
         machine.exceedsLimits = true
     }

@@ -13,7 +13,8 @@ public struct YAMLLimits: Sendable, Equatable {
     /// The most states one machine may have. Default 1,000,000.
     public var maxStates: Int = 1_000_000
     /// The most transitions one machine may have, counting every candidate, `always` branch,
-    /// timeout and each inherited machine-wide candidate. Default 10,000,000.
+    /// timeout and each inherited machine-wide candidate. Default 10,000,000; at most
+    /// 536,870,911 (``Edge/maximumIndex``) whatever is set.
     public var maxTransitions: Int = 10_000_000
 
     /// The default limits.
