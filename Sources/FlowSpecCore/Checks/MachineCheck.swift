@@ -12,7 +12,7 @@ struct MachineAnalysis {
     let digraph: Digraph
     /// Per state, where a shortest path from `initial` comes from (`nil` where unreachable);
     /// `nil` when the machine has no valid initial state.
-    let parentsFromInitial: [Int32?]?
+    let parentsFromInitial: BreadthFirstParents?
     /// Every use of an event, condition and effect name.
     let nameUses: NameUses
     /// Every name that becomes a Swift identifier.

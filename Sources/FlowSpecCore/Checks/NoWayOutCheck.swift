@@ -7,7 +7,8 @@ struct NoWayOutCheck: MachineCheck {
         let states = graph.machine.states
         guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil,
               states.indices.contains(where: { states[$0].kind == .terminal }) else { return }
-        let exits = states.indices.filter { states[$0].kind == .terminal || states[$0].kind == .input }
+        // Lazily: most states of a large machine are exits, and their list would be large.
+        let exits = states.indices.lazy.filter { states[$0].kind == .terminal || states[$0].kind == .input }
         let canExit = analysis.digraph.reversed().breadthFirst(from: exits)
         for index in states.indices where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed {
             let name = states[index].name.value

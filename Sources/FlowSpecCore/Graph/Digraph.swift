@@ -31,11 +31,11 @@ public struct Digraph: Sendable {
 
     /// Breadth-first search from `sources`. Returns, per vertex, the vertex it was first
     /// reached from (`-1` for a source, `nil` where unreached), so shortest paths can be read back.
-    public func breadthFirst(from sources: [Int]) -> [Int32?] {
-        var parent = [Int32?](repeating: nil, count: count)
+    public func breadthFirst(from sources: some Swift.Sequence<Int>) -> BreadthFirstParents {
+        var parent = [Int32](repeating: BreadthFirstParents.unreached, count: count)
         var queue: [Int32] = []
         queue.reserveCapacity(count)
-        for source in sources where parent[source] == nil {
+        for source in sources where parent[source] == BreadthFirstParents.unreached {
             parent[source] = -1
             queue.append(Int32(source))
         }
@@ -43,16 +43,16 @@ public struct Digraph: Sendable {
         while head < queue.count {
             let vertex = Int(queue[head])
             head += 1
-            for next in successors(of: vertex) where parent[Int(next)] == nil {
+            for next in successors(of: vertex) where parent[Int(next)] == BreadthFirstParents.unreached {
                 parent[Int(next)] = Int32(vertex)
                 queue.append(next)
             }
         }
-        return parent
+        return BreadthFirstParents(parent)
     }
 
     /// The shortest path to `vertex` recorded by ``breadthFirst(from:)``, source first.
-    public static func path(to vertex: Int, parents: [Int32?]) -> [Int] {
+    public static func path(to vertex: Int, parents: BreadthFirstParents) -> [Int] {
         var path = [vertex]
         var current = vertex
         while let parent = parents[current], parent >= 0 {
@@ -119,5 +119,24 @@ public struct Digraph: Sendable {
     /// Whether the vertex has an edge to itself.
     public func hasSelfLoop(_ vertex: Int) -> Bool {
         successors(of: vertex).contains(Int32(vertex))
+    }
+}
+
+/// What ``Digraph/breadthFirst(from:)`` found: per vertex, the vertex it was first reached
+/// from, `-1` for a source and `nil` where unreached, in 4 bytes a vertex.
+public struct BreadthFirstParents: RandomAccessCollection, Sendable {
+    fileprivate static let unreached: Int32 = -2
+    private let parents: [Int32]
+
+    fileprivate init(_ parents: [Int32]) {
+        self.parents = parents
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { parents.count }
+
+    /// The vertex `vertex` was first reached from: `-1` for a source, `nil` if unreached.
+    public subscript(vertex: Int) -> Int32? {
+        parents[vertex] == Self.unreached ? nil : parents[vertex]
     }
 }

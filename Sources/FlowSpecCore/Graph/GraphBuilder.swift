@@ -18,7 +18,7 @@ struct GraphBuilder {
         // One flat array, grouped by source: no array per state.
         var edges: [Edge] = []
         edges.reserveCapacity(Self.ownEdgeCount(machine))
-        var edgeStart: [Int] = [0]
+        var edgeStart: [Int32] = [0]
         edgeStart.reserveCapacity(machine.states.count + 1)
         let inherited = machine.machineWide
         // States are read in place (`machine.states[index].…`): binding a whole state copies it,
@@ -42,7 +42,7 @@ struct GraphBuilder {
             if let timeout = machine.states[index].timeout {
                 addTimeout(timeout, from: index, to: &edges)
             }
-            edgeStart.append(edges.count)
+            edgeStart.append(Int32(edges.count))
         }
         resolveOtherReferences()
         return MachineGraph(machine: machine, stateIndex: stateIndex, initial: initial, edges: edges, edgeStart: edgeStart)

@@ -13,7 +13,7 @@ public struct MachineGraph: Sendable {
     /// All edges, grouped by source state in source order.
     public let edges: [Edge]
     /// `edges[edgeStart[s]..<edgeStart[s + 1]]` are the edges leaving state `s`.
-    let edgeStart: [Int]
+    let edgeStart: [Int32]
 
     /// The number of states.
     public var stateCount: Int { machine.states.count }
@@ -26,11 +26,11 @@ public struct MachineGraph: Sendable {
 
     /// The edges leaving a state.
     public func edges(from state: Int) -> ArraySlice<Edge> {
-        edges[edgeStart[state]..<edgeStart[state + 1]]
+        edges[Int(edgeStart[state])..<Int(edgeStart[state + 1])]
     }
 
     /// `edges` grouped by source state, `edgeStart` as the property says.
-    init(machine: Machine, stateIndex: StateIndex, initial: Int?, edges: [Edge], edgeStart: [Int]) {
+    init(machine: Machine, stateIndex: StateIndex, initial: Int?, edges: [Edge], edgeStart: [Int32]) {
         self.machine = machine
         self.stateIndex = stateIndex
         self.initial = initial
@@ -82,8 +82,17 @@ public struct MachineGraph: Sendable {
         return edge.isRetryFallback ? base + " (retries used up)" : base
     }
 
+    /// The adjacency of every edge, for the graph algorithms.
+    public func digraph() -> Digraph {
+        // Edges are grouped by source already: their starts are the adjacency's offsets.
+        var targets: [Int32] = []
+        targets.reserveCapacity(edges.count)
+        for index in edges.indices { targets.append(Int32(edges[index].target)) }
+        return Digraph(offsets: edgeStart, targets: targets)
+    }
+
     /// The adjacency of the edges that satisfy `include`, for the graph algorithms.
-    public func digraph(including include: (Edge) -> Bool = { _ in true }) -> Digraph {
+    public func digraph(including include: (Edge) -> Bool) -> Digraph {
         var targets: [Int32] = []
         targets.reserveCapacity(edges.count)
         var offsets: [Int32] = [0]

@@ -31,8 +31,12 @@ enum StateDecoder {
         }
         // Changed in place: a second binding of the array would make the first change copy it.
         guard var segment = streamed.removeSegment(first: firstToken, count: children.count / 2) else { return nil }
+        var next = 0  // the next state with findings
         for index in segment.states.indices {
-            reader.sink.append(contentsOf: segment.findings[index])
+            if next < segment.findings.count, segment.findings[next].position == index {
+                reader.sink.append(contentsOf: segment.findings[next].diagnostics)
+                next += 1
+            }
             applyKind(to: &segment.states[index], defaultKind: defaultKind, reader: &reader)
         }
         return segment.states

@@ -58,10 +58,12 @@ struct StateStreamer: YAMLSubtreeTaker {
 /// states are never copied into a second array.
 final class StreamedStates {
     /// The states of one `states` mapping, with the findings decoding each one made.
-    private struct Segment {
+    struct Segment {
         let firstToken: Int
         var states: [State] = []
-        var findings: [[Diagnostic]] = []
+        /// The findings of the states that have any, by position in `states`, in order (most
+        /// states have none, and an empty list for each would cost 8 bytes a state).
+        var findings: [(position: Int, diagnostics: [Diagnostic])] = []
         /// Whether states were handed over one by one (then the segment is not taken whole).
         var isBroken = false
     }
@@ -87,22 +89,24 @@ final class StreamedStates {
     /// Keeps a state and its findings in the current segment; returns its token.
     func append(_ state: State, findings: [Diagnostic]) -> Int32 {
         if segments.isEmpty { startSegment() }
+        if !findings.isEmpty {
+            segments[segments.count - 1].findings.append((segments[segments.count - 1].states.count, findings))
+        }
         segments[segments.count - 1].states.append(state)
-        segments[segments.count - 1].findings.append(findings)
         count += 1
         return Int32(count - 1)
     }
 
     /// Hands over the states of tokens `first..<first + count` as one array, moved rather than
     /// copied, if they are exactly one segment that nothing was taken from; else `nil`.
-    func removeSegment(first: Int32, count: Int) -> (states: [State], findings: [[Diagnostic]])? {
+    func removeSegment(first: Int32, count: Int) -> Segment? {
         guard let index = segmentIndex(of: first), segments[index].firstToken == Int(first),
               segments[index].states.count == count, !segments[index].isBroken else { return nil }
         var taken = Segment(firstToken: Int(first))
         swap(&taken, &segments[index])
         segments[index].isBroken = true
         segmentsHandedOverWhole += 1
-        return (taken.states, taken.findings)
+        return taken
     }
 
     /// Hands over the state of a token and leaves nothing behind (a taken subtree is in the
@@ -115,9 +119,19 @@ final class StreamedStates {
         segments[index].isBroken = true
         var state = State(name: Located("", at: .start), kind: .task)
         swap(&state, &segments[index].states[position])
-        var found: [Diagnostic] = []
-        swap(&found, &segments[index].findings[position])
-        return (state, found)
+        return (state, Self.findings(at: position, in: segments[index].findings))
+    }
+
+    /// The findings of the state at a position of a segment (binary search: they are in order).
+    private static func findings(at position: Int, in findings: [(position: Int, diagnostics: [Diagnostic])])
+        -> [Diagnostic] {
+        var low = 0
+        var high = findings.count
+        while low < high {
+            let middle = (low + high) / 2
+            if findings[middle].position < position { low = middle + 1 } else { high = middle }
+        }
+        return low < findings.count && findings[low].position == position ? findings[low].diagnostics : []
     }
 
     /// The segment that holds a token (binary search: segments are in token order).
