@@ -10,8 +10,11 @@ struct InfiniteLoopCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let graph = analysis.graph
         let kinds = graph.machine.states.map(\.kind)
-        let unbounded = graph.digraph { !$0.isBounded }
-        let loops = Self.loops(in: unbounded) { kinds[$0] == .task || kinds[$0] == .choice }
+        let canLoop = { (state: Int) in kinds[state] == .task || kinds[state] == .choice }
+        // Loops are among task and choice states only: the other edges are left out (most of a
+        // large machine's, as most states wait for input).
+        let unbounded = graph.digraph { !$0.isBounded && canLoop($0.source) && canLoop($0.target) }
+        let loops = Self.loops(in: unbounded, among: canLoop)
         guard !loops.isEmpty else { return }
         var inChoiceCycle = [Bool](repeating: false, count: graph.stateCount)
         for loop in Self.loops(in: unbounded, among: { kinds[$0] == .choice }) {
