@@ -358,14 +358,42 @@ def bench_pyyaml(report, args, flows, figures, graphs, reps_small):
                    "%s slower" % times(speedup), "", None)
 
 
+def bench_static(report, args, flows, figures, reps, runs):
+    """The same `check`, built with the Swift runtime linked in (informative: targets are
+    judged on the default build, the one `swift build` and the build plugin make)."""
+    report.section("the same, built with `swift build -c release --static-swift-stdlib` (informative)")
+    for states, path in flows[1:]:
+        size, check, floor = figures[states]
+        static = measure([args.flowspec_static, "check", path], reps)
+        report.row("check CPU, %s, static" % megabytes(size), seconds(static["cpu"]),
+                   "libyaml loop %s; default build %s" % (seconds(floor["cpu"]), seconds(check["cpu"])),
+                   times(static["cpu"] / max(floor["cpu"], 1e-9)), "", None)
+        report.row("check peak RSS, %s, static" % megabytes(size), megabytes(static["rss"]),
+                   "default build %s" % megabytes(check["rss"]), "%s file" % times(static["rss"] / size), "", None)
+    app = [args.flowspec_static, "check", os.path.join(ROOT, "specs", "app.yaml")]
+    default = [args.flowspec, "check", os.path.join(ROOT, "specs", "app.yaml")]
+    spawn_wall(app)
+    spawn_wall(default)
+    walls = {"static": [], "default": []}
+    for _ in range(runs):  # interleaved, so that noise hits both alike
+        walls["static"].append(spawn_wall(app))
+        walls["default"].append(spawn_wall(default))
+    static_ms, default_ms = (statistics.median(walls[k]) for k in ("static", "default"))
+    report.row("check specs/app.yaml, median wall, static", ms(static_ms), "default build %s" % ms(default_ms),
+               times(static_ms / default_ms), "", None)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--flowspec", required=True)
+    parser.add_argument("--flowspec-static", help="flowspec built with --static-swift-stdlib")
     parser.add_argument("--floor", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     args.flowspec, args.floor, args.work = (os.path.abspath(p) for p in (args.flowspec, args.floor, args.work))
+    if args.flowspec_static:
+        args.flowspec_static = os.path.abspath(args.flowspec_static)
 
     if args.quick:
         flow_states = [641, 6410, 32051]           # about 0.1, 1 and 5 MB
@@ -392,6 +420,8 @@ def main():
     report = Report()
     figures = bench_read(report, args, flows, reps)
     bench_app(report, args, app_runs)
+    if args.flowspec_static:
+        bench_static(report, args, flows, figures, reps, app_runs)
     graphs = bench_graphs(report, args, chain_sizes, scc_sizes, reps)
     bench_pyyaml(report, args, flows, figures, graphs, 3)
     bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)

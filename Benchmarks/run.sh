@@ -6,7 +6,8 @@
 #   bash Benchmarks/run.sh --quick   # smaller sizes, fewer repetitions (about a minute once built)
 #
 # Builds flowspec in release into .build-bench/swift (its own build folder, so it does not
-# wait on or disturb a developer's .build), builds the libyaml floor with cc, generates the
+# wait on or disturb a developer's .build), and again with --static-swift-stdlib into
+# .build-bench/swift-static for informative rows, builds the libyaml floor with cc, generates the
 # inputs deterministically into .build-bench/ (gitignored), then runs Benchmarks/bench.py.
 # Needs: swift, cc, libyaml-dev, pkg-config, GNU time (/usr/bin/time), python3 with PyYAML
 # built against libyaml (yaml.CLoader).
@@ -42,8 +43,20 @@ if ! swift build -c release --product flowspec --scratch-path "$work/swift" >"$w
 fi
 flowspec="$(swift build -c release --product flowspec --scratch-path "$work/swift" --show-bin-path)/flowspec"
 
+# The same with the Swift runtime linked in, for the informative rows that show what it saves.
+static=()
+echo "bench: swift build -c release --static-swift-stdlib --product flowspec --scratch-path $work/swift-static" >&2
+if swift build -c release --static-swift-stdlib --product flowspec --scratch-path "$work/swift-static" \
+    >"$work/build-static.log" 2>&1; then
+  static=(--flowspec-static "$(swift build -c release --static-swift-stdlib --product flowspec \
+    --scratch-path "$work/swift-static" --show-bin-path)/flowspec")
+else
+  echo "bench: the --static-swift-stdlib build failed (log: $work/build-static.log); its rows are left out" >&2
+fi
+
 echo "bench: cc -O2 Benchmarks/libyaml_floor.c -lyaml" >&2
 # shellcheck disable=SC2046
 cc -O2 -o "$work/libyaml_floor" Benchmarks/libyaml_floor.c $(pkg-config --cflags --libs yaml-0.1)
 
-exec python3 Benchmarks/bench.py --flowspec "$flowspec" --floor "$work/libyaml_floor" --work "$work" "${quick[@]}"
+exec python3 Benchmarks/bench.py --flowspec "$flowspec" "${static[@]}" --floor "$work/libyaml_floor" --work "$work" \
+  "${quick[@]}"
