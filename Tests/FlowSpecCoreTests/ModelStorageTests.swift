@@ -2,7 +2,8 @@ import Testing
 @testable import FlowSpecCore
 
 /// The model keeps rare parts out of line (a candidate's conditions, effects, retry and a
-/// location of its own; a state's timeout; a timeout's retry) and optional locations packed.
+/// location of its own; a state's summary and timeout; a timeout's retry) and optional
+/// locations packed.
 /// Whatever is stored where, every property reads back exactly what was set.
 @Suite("Model storage")
 struct ModelStorageTests {
@@ -38,6 +39,32 @@ struct ModelStorageTests {
         #expect(state.timeoutLocation == SourceLocation(line: 1, column: 1))
         state.onLocation = nil
         #expect(state.onLocation == nil && state.kindLocation == Self.here)
+        #expect(state.summary == nil)
+        state.summary = "Shows the welcome screen"
+        #expect(state.summary == "Shows the welcome screen")
+        state.summary = nil
+        #expect(state.summary == nil)
+    }
+
+    @Test func aTimeoutsDurationReadsBackAsSet() {
+        var timeout = Timeout(location: Self.here, after: Located(.seconds(2), at: Self.there),
+                              target: Located("b", at: Self.there))
+        #expect(timeout.after?.value == .seconds(2) && timeout.after?.location == Self.there)
+        timeout.after = nil
+        #expect(timeout.after == nil)
+        timeout.after = Located(.zero, at: Self.here)
+        #expect(timeout.after?.value == .zero && timeout.after?.location == Self.here)
+    }
+
+    @Test func aCandidatesRetryReadsBackAsSetBesideItsOtherParts() {
+        var candidate = Candidate(location: Self.here, target: Located("b", at: Self.there),
+                                  effects: [Located("log", at: Self.there)],
+                                  retry: Retry(location: Self.there, max: nil, then: Located("c", at: Self.here)))
+        #expect(candidate.retry?.then.value == "c" && candidate.effects.map(\.value) == ["log"])
+        candidate.retry = nil
+        #expect(candidate.retry == nil && candidate.hasExtras && candidate.location == Self.here)
+        candidate.effects = []
+        #expect(!candidate.hasExtras && candidate.location == Self.here)
     }
 
     @Test func aTimeoutsRetryReadsBackAsSet() {

@@ -70,14 +70,19 @@ public struct State: Sendable {
         set { packedKindLocation = PackedLocation(newValue) }
     }
     /// The optional `summary:` text.
-    public var summary: String?
+    public var summary: String? {
+        get { summaryStorage?.value }
+        set { summaryStorage = newValue.map(Box.init) }
+    }
+    // Boxed: few states of a large machine have one, and inline it takes 16 bytes of each.
+    private var summaryStorage: Box<String>?
     /// Where the state's own `on:` key is, if it has one.
     public var onLocation: SourceLocation? {
         get { packedOnLocation.value }
         set { packedOnLocation = PackedLocation(newValue) }
     }
-    // Locations in 8 bytes rather than 12: with the one-byte fields last, a state is 96 bytes,
-    // not 112.
+    // Locations in 8 bytes rather than 12: with the summary boxed and the one-byte fields last,
+    // a state is 88 bytes, not 112.
     private var packedKindLocation = PackedLocation(nil)
     private var packedOnLocation = PackedLocation(nil)
     private var packedTimeoutLocation = PackedLocation(nil)
@@ -232,7 +237,12 @@ public struct Candidate: Sendable {
         var condition: Located<String>?
         var unlessCondition: Located<String>?
         var effects: [Located<String>] = []
-        var retry: Retry?
+        var retry: Retry? {
+            get { retryStorage?.value }
+            set { retryStorage = newValue.map(Box.init) }
+        }
+        // Boxed again: few candidates retry, and inline it would make these extras half as large again.
+        private var retryStorage: Box<Retry>?
         /// Where the candidate is written, when that is not where its target is (`{ to: … }`):
         /// most candidates are a bare target name, so they keep one location, not two.
         var location: SourceLocation?
@@ -240,6 +250,15 @@ public struct Candidate: Sendable {
         /// Whether there is a condition, an effect or a retry.
         var hasAny: Bool { condition != nil || unlessCondition != nil || !effects.isEmpty || retry != nil }
         var isEmpty: Bool { !hasAny && location == nil }
+
+        init(condition: Located<String>? = nil, unlessCondition: Located<String>? = nil,
+             effects: [Located<String>] = [], retry: Retry? = nil, location: SourceLocation? = nil) {
+            self.condition = condition
+            self.unlessCondition = unlessCondition
+            self.effects = effects
+            self.retryStorage = retry.map(Box.init)
+            self.location = location
+        }
     }
 
     private var extras: Box<Extras>?
@@ -284,7 +303,16 @@ public struct Timeout: Sendable {
     public var location: SourceLocation
     /// How long the state may be occupied; `nil` when the written duration is invalid (already
     /// reported), so that the timeout still counts as a path.
-    public var after: Located<Duration>?
+    public var after: Located<Duration>? {
+        get { afterLocation.value.map { Located(afterDuration, at: $0) } }
+        set {
+            afterDuration = newValue?.value ?? .zero
+            afterLocation = PackedLocation(newValue?.location)
+        }
+    }
+    // The duration and a packed location rather than an optional `Located`: 24 bytes, not 32.
+    private var afterDuration: Duration = .zero
+    private var afterLocation = PackedLocation(nil)
     /// The state the timeout leads to.
     public var target: Located<String>
     /// Effects to run, in order.
@@ -301,10 +329,10 @@ public struct Timeout: Sendable {
     public init(location: SourceLocation, after: Located<Duration>?, target: Located<String>,
                 effects: [Located<String>] = [], retry: Retry? = nil) {
         self.location = location
-        self.after = after
         self.target = target
         self.effects = effects
         self.retryStorage = retry.map(Box.init)
+        self.after = after
     }
 }
 
