@@ -139,11 +139,17 @@ struct NodeReader {
 
     /// The text of a scalar that reads as a name (a non-empty string), if it is one.
     static func nameText(_ id: YAMLDocument.NodeID, in document: YAMLDocument) -> String? {
-        guard document[id].kind == .scalar else { return nil }
-        if document[id].tag == .none, isStringAsWritten(document[id].text, style: document[id].style) {
-            return document[id].text
+        // The node's fields are read in place from the arena: reading them through the
+        // document's subscript copied the whole node each time.
+        let index = Int(id)
+        guard document.nodes[index].kind == .scalar else { return nil }
+        if document.nodes[index].tag == .none,
+           isStringAsWritten(document.nodes[index].text, style: document.nodes[index].style) {
+            return document.nodes[index].text
         }
-        guard case .string(let text) = document[id].scalarValue, !text.isEmpty else { return nil }
+        let value = ScalarValue.resolve(document.nodes[index].text, style: document.nodes[index].style,
+                                        tag: document.nodes[index].tag)
+        guard case .string(let text) = value, !text.isEmpty else { return nil }
         return text
     }
 
