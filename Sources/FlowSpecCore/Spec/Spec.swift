@@ -64,50 +64,22 @@ public enum StateKind: String, Sendable, CaseIterable {
 public struct State: Sendable {
     /// The state's name.
     public var name: Located<String>
+    // Locations packed into 8 bytes rather than 12, the rare parts out of line, and the
+    // one-byte fields last: a state is 88 bytes, not 112.
     /// Where the kind was written, if the state gave one.
-    public var kindLocation: SourceLocation? {
-        get { packedKindLocation.value }
-        set { packedKindLocation = PackedLocation(newValue) }
-    }
-    /// The optional `summary:` text.
-    public var summary: String? {
-        get { summaryStorage?.value }
-        set { summaryStorage = newValue.map(Box.init) }
-    }
-    // Boxed: few states of a large machine have one, and inline it takes 16 bytes of each.
-    private var summaryStorage: Box<String>?
+    @PackedLocation public var kindLocation: SourceLocation? = nil
+    /// The optional `summary:` text (out of line: few states of a large machine have one).
+    @OutOfLine public var summary: String? = nil
     /// Where the state's own `on:` key is, if it has one.
-    public var onLocation: SourceLocation? {
-        get { packedOnLocation.value }
-        set { packedOnLocation = PackedLocation(newValue) }
-    }
-    // Locations in 8 bytes rather than 12: with the summary boxed and the one-byte fields last,
-    // a state is 88 bytes, not 112.
-    private var packedKindLocation = PackedLocation(nil)
-    private var packedOnLocation = PackedLocation(nil)
-    private var packedTimeoutLocation = PackedLocation(nil)
+    @PackedLocation public var onLocation: SourceLocation? = nil
     /// The state's own event transitions.
     public var transitions: [EventTransition] = []
-    /// The `always:` candidates, with the key's location, if present.
-    public var always: Located<Candidates>? {
-        get { alwaysStorage?.value }
-        set { alwaysStorage = newValue.map(Box.init) }
-    }
-    // Boxed: only choice states have it, and inline it would make every state much larger.
-    private var alwaysStorage: Box<Located<Candidates>>?
-    /// The `timeout:`, if present.
-    public var timeout: Timeout? {
-        get { timeoutStorage?.value }
-        set { timeoutStorage = newValue.map(Box.init) }
-    }
-    // Boxed: a timeout is large and many states have none; inline, it would double every
-    // state's size.
-    private var timeoutStorage: Box<Timeout>?
+    /// The `always:` candidates, with the key's location, if present (only choice states).
+    @OutOfLine public var always: Located<Candidates>? = nil
+    /// The `timeout:`, if present (a timeout is large, and many states have none).
+    @OutOfLine public var timeout: Timeout? = nil
     /// Where the `timeout:` key is, if present.
-    public var timeoutLocation: SourceLocation? {
-        get { packedTimeoutLocation.value }
-        set { packedTimeoutLocation = PackedLocation(newValue) }
-    }
+    @PackedLocation public var timeoutLocation: SourceLocation? = nil
     /// The state's kind: given, from `defaults.kind`, or `task`. (The one-byte fields come
     /// last, where they fill what would be padding.)
     public var kind: StateKind
@@ -123,7 +95,7 @@ public struct State: Sendable {
     /// How many transitions the state writes itself: each candidate of its `on`, each `always`
     /// branch and its timeout (not the machine-wide ones it inherits).
     var ownTransitionCount: Int {
-        var count = (always?.value.count ?? 0) + (timeoutStorage == nil ? 0 : 1)
+        var count = (always?.value.count ?? 0) + (_timeout.isNone ? 0 : 1)
         for position in transitions.indices { count += transitions[position].candidates.count }
         return count
     }
@@ -136,14 +108,41 @@ public struct State: Sendable {
 }
 
 /// A `SourceLocation?` in the 8 bytes of a location: line 0, which no position has, is none.
-struct PackedLocation: Sendable {
-    private let location: SourceLocation
+@propertyWrapper
+public struct PackedLocation: Sendable {
+    private var location: SourceLocation
 
-    init(_ location: SourceLocation?) {
-        self.location = location ?? SourceLocation(line: 0, column: 0)
+    /// Packs a location.
+    public init(wrappedValue: SourceLocation?) {
+        location = wrappedValue ?? SourceLocation(line: 0, column: 0)
     }
 
-    var value: SourceLocation? { location.line == 0 ? nil : location }
+    /// The location, if there is one.
+    public var wrappedValue: SourceLocation? {
+        get { location.line == 0 ? nil : location }
+        set { location = newValue ?? SourceLocation(line: 0, column: 0) }
+    }
+}
+
+/// An optional value kept out of line, in a box: 8 bytes in its owner, for what is large and
+/// rare.
+@propertyWrapper
+public struct OutOfLine<Value: Sendable>: Sendable {
+    private var box: Box<Value>?
+
+    /// Keeps a value out of line.
+    public init(wrappedValue: Value?) {
+        box = wrappedValue.map(Box.init)
+    }
+
+    /// The value, if there is one.
+    public var wrappedValue: Value? {
+        get { box?.value }
+        set { box = newValue.map(Box.init) }
+    }
+
+    /// Whether there is no value, without reading the box.
+    var isNone: Bool { box == nil }
 }
 
 /// An event and the candidates it may lead to (the first whose condition holds is taken).
@@ -237,12 +236,9 @@ public struct Candidate: Sendable {
         var condition: Located<String>?
         var unlessCondition: Located<String>?
         var effects: [Located<String>] = []
-        var retry: Retry? {
-            get { retryStorage?.value }
-            set { retryStorage = newValue.map(Box.init) }
-        }
-        // Boxed again: few candidates retry, and inline it would make these extras half as large again.
-        private var retryStorage: Box<Retry>?
+        /// Out of line again: few candidates retry, and inline it would make these extras half as
+        /// large again.
+        @OutOfLine var retry: Retry? = nil
         /// Where the candidate is written, when that is not where its target is (`{ to: … }`):
         /// most candidates are a bare target name, so they keep one location, not two.
         var location: SourceLocation?
@@ -256,7 +252,7 @@ public struct Candidate: Sendable {
             self.condition = condition
             self.unlessCondition = unlessCondition
             self.effects = effects
-            self.retryStorage = retry.map(Box.init)
+            self.retry = retry
             self.location = location
         }
     }
@@ -304,26 +300,22 @@ public struct Timeout: Sendable {
     /// How long the state may be occupied; `nil` when the written duration is invalid (already
     /// reported), so that the timeout still counts as a path.
     public var after: Located<Duration>? {
-        get { afterLocation.value.map { Located(afterDuration, at: $0) } }
+        get { afterLocation.map { Located(afterDuration, at: $0) } }
         set {
             afterDuration = newValue?.value ?? .zero
-            afterLocation = PackedLocation(newValue?.location)
+            afterLocation = newValue?.location
         }
     }
     // The duration and a packed location rather than an optional `Located`: 24 bytes, not 32.
     private var afterDuration: Duration = .zero
-    private var afterLocation = PackedLocation(nil)
+    @PackedLocation private var afterLocation: SourceLocation? = nil
     /// The state the timeout leads to.
     public var target: Located<String>
     /// Effects to run, in order.
     public var effects: [Located<String>] = []
-    /// A bound on how often the timeout may fire in a row.
-    public var retry: Retry? {
-        get { retryStorage?.value }
-        set { retryStorage = newValue.map(Box.init) }
-    }
-    // Boxed: few timeouts retry, and inline it would nearly double every timeout's size.
-    private var retryStorage: Box<Retry>?
+    /// A bound on how often the timeout may fire in a row (out of line: few timeouts retry, and
+    /// inline it would nearly double every timeout's size).
+    @OutOfLine public var retry: Retry? = nil
 
     /// Creates a timeout.
     public init(location: SourceLocation, after: Located<Duration>?, target: Located<String>,
@@ -331,7 +323,7 @@ public struct Timeout: Sendable {
         self.location = location
         self.target = target
         self.effects = effects
-        self.retryStorage = retry.map(Box.init)
+        self.retry = retry
         self.after = after
     }
 }
