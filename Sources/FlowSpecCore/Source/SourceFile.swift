@@ -38,7 +38,10 @@ public struct SourceFile: Sendable {
     /// The file's contents, as UTF-8 (a UTF-16 file transcoded). For a mapped file this is a
     /// copy; ``withBytes(_:)`` reads the bytes in place.
     public var bytes: [UInt8] {
-        storage.array ?? withBytes { Array($0) }
+        switch storage {
+        case .array(let bytes): bytes
+        case .mapping(let mapping): Array(mapping.bytes)
+        }
     }
 
     /// Creates a source file from a file's bytes, transcoding UTF-16 to UTF-8.
@@ -46,10 +49,10 @@ public struct SourceFile: Sendable {
         self.path = path
         if let transcoded = UTF16Transcoder.transcode(bytes) {
             self.encoding = transcoded.encoding
-            self.storage = Storage(array: transcoded.utf8)
+            self.storage = .array(transcoded.utf8)
         } else {
             self.encoding = .utf8
-            self.storage = Storage(array: bytes)
+            self.storage = .array(bytes)
         }
     }
 
@@ -62,50 +65,52 @@ public struct SourceFile: Sendable {
     init(path: String, mapping: UnsafeRawBufferPointer) {
         self.path = path
         self.encoding = .utf8
-        self.storage = Storage(mapping: mapping)
+        self.storage = .mapping(Mapping(mapping))
     }
 
     /// Whether the bytes are mapped from the file rather than held in memory.
-    var isMapped: Bool { storage.mapping != nil }
+    var isMapped: Bool {
+        if case .mapping = storage { return true }
+        return false
+    }
 
     /// Calls `body` with the bytes in place.
     public func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        if let mapping = storage.mapping {
-            return try body(mapping.bindMemory(to: UInt8.self))
+        switch storage {
+        case .array(let bytes): try bytes.withUnsafeBufferPointer(body)
+        case .mapping(let mapping): try body(mapping.bytes)
         }
-        return try storage.array!.withUnsafeBufferPointer(body)
     }
 
     /// Gives back the memory of a mapped file's pages (nothing for bytes held in memory), of
     /// the whole file or of the pages wholly within its first `byteCount` bytes: the bytes stay
     /// readable, and are read again from the system's cache when they are.
     public func releaseMemory(ofFirst byteCount: Int = .max) {
-        guard let mapping = storage.mapping, let base = mapping.baseAddress else { return }
+        guard case .mapping(let mapping) = storage, let base = mapping.bytes.baseAddress else { return }
         let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let length = byteCount >= mapping.count ? mapping.count : byteCount / pageSize * pageSize
+        let length = byteCount >= mapping.bytes.count ? mapping.bytes.count : byteCount / pageSize * pageSize
         guard length > 0 else { return }
         _ = madvise(UnsafeMutableRawPointer(mutating: base), length, Int32(MADV_DONTNEED))
     }
 
     /// The bytes: an array, or a read-only private mapping of the file.
-    private final class Storage: @unchecked Sendable {
-        // Immutable after init; a mapping is only read, and unmapped once, in deinit.
-        let array: [UInt8]?
-        let mapping: UnsafeRawBufferPointer?
+    private enum Storage: Sendable {
+        case array([UInt8])
+        case mapping(Mapping)
+    }
 
-        init(array: [UInt8]) {
-            self.array = array
-            self.mapping = nil
-        }
+    /// A read-only mapping of a whole file, unmapped when the last source file using it goes.
+    private final class Mapping: @unchecked Sendable {
+        // Immutable: the mapping is only read, and unmapped once, in deinit.
+        let bytes: UnsafeBufferPointer<UInt8>
 
-        init(mapping: UnsafeRawBufferPointer) {
-            self.array = nil
-            self.mapping = mapping
+        init(_ mapping: UnsafeRawBufferPointer) {
+            bytes = mapping.bindMemory(to: UInt8.self)
         }
 
         deinit {
-            if let mapping, let base = mapping.baseAddress {
-                munmap(UnsafeMutableRawPointer(mutating: base), mapping.count)
+            if let base = bytes.baseAddress {
+                munmap(UnsafeMutableRawPointer(mutating: base), bytes.count)
             }
         }
     }

@@ -109,8 +109,8 @@ final class StreamedStates {
         return taken
     }
 
-    /// Hands over the state of a token and leaves nothing behind (a taken subtree is in the
-    /// document once, so the decoder reaches each token once).
+    /// Hands over the state of a token, once: a second request gets `nil` (a taken subtree is
+    /// in the document once, so the decoder reaches each token once).
     func remove(_ token: Int32) -> (state: State, findings: [Diagnostic])? {
         guard let index = segmentIndex(of: token), !handedOver.contains(token) else { return nil }
         let position = Int(token) - segments[index].firstToken
