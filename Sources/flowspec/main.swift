@@ -8,6 +8,7 @@ import Darwin
 
 // Exit codes are part of the contract: 0 clean, 1 an error finding, 2 flowspec could not do
 // its job. ArgumentParser's own usage errors (64) are mapped to 2.
+TruncatedSpecGuard.install()
 do {
     var command = try FlowSpecCommand.parseAsRoot()
     try command.run()

@@ -23,6 +23,31 @@ struct BadInputTests {
         #expect(first.line >= 1 && first.column >= 1)
     }
 
+    /// A large spec is mapped while it is read; one that another program truncates meanwhile
+    /// ends with a clear error and status 2, not with the bus error reading past its end raises.
+    @Test func aLargeSpecTruncatedWhileItIsReadIsAnErrorNotACrash() throws {
+        var text = "flowspec: 1\nmachines:\n  Big:\n    initial: s0\n    defaults: { kind: input }\n    states:\n"
+        for index in 0..<400_000 { text += "      s\(index): { on: { go: s\(index + 1) } }\n" }
+        text += "      s400000: { kind: terminal }\n"
+        let directory = try CLI.temporaryDirectory(with: ["big.yaml": text])
+        let path = directory.appendingPathComponent("big.yaml").path
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["check", path]
+        let errors = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        try process.run()
+        // Reading 16 MB takes the (debug) flowspec seconds: it is mid-file when the file shrinks.
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(truncate(path, 100) == 0)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "ended by signal \(process.terminationStatus)")
+        #expect(process.terminationStatus == 2, "\(message)")
+        #expect(message.contains("flowspec: error: a spec file shrank while it was being read"))
+    }
+
     @Test func emptyFileSaysItIsEmpty() throws {
         let directory = try CLI.temporaryDirectory(with: ["empty.yaml": ""])
         let output = try CLI.run(["check", "empty.yaml"], in: directory)

@@ -59,8 +59,9 @@ public enum SpecFileReader {
 
     /// A read-only private mapping of a whole file, unless it starts with a UTF-16 byte-order
     /// mark (which is transcoded into memory instead) or cannot be mapped (then it is read).
-    /// As with compilers that map their sources, a file another process truncates while it is
-    /// being checked ends the process (SIGBUS); only generated specs of a MiB or more are mapped.
+    /// As with compilers that map their sources, a file another program truncates while it is
+    /// being read raises SIGBUS when a page past its new end is read; the `flowspec` command
+    /// turns that into an error (exit 2). Only specs of a MiB or more, generated ones, are mapped.
     private static func mapUTF8(_ descriptor: Int32, size: Int) -> UnsafeRawBufferPointer? {
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
             return nil
