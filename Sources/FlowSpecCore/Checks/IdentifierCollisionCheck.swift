@@ -7,16 +7,16 @@ struct IdentifierCollisionCheck: MachineCheck {
         let names = analysis.identifierNames
         // Two names collide only if one of them is irregular (see ``IdentifierNames``): only
         // the identifiers of irregular names are looked at, in a table keyed by group.
-        var contested = Set<String>()
+        var contested = Set<Key>()
         for index in names.irregular.indices {
             guard case .success(let swiftName) = names.irregular[index].identifier else { continue }
-            contested.insert(Self.key(names.irregular[index].kind.group, swiftName.bare))
+            contested.insert(Key(group: names.irregular[index].kind.group, identifier: swiftName.bare))
         }
         guard !contested.isEmpty else { return }
-        var seen: [String: Located<String>] = [:]
+        var seen: [Key: Located<String>] = [:]
         names.forEachName { kind, name, bareIdentifier in
             guard let identifier = bareIdentifier else { return }
-            let key = Self.key(kind.group, identifier)
+            let key = Key(group: kind.group, identifier: identifier)
             guard contested.contains(key) else { return }
             if let first = seen[key] {
                 if first.value != name.value {
@@ -29,8 +29,9 @@ struct IdentifierCollisionCheck: MachineCheck {
     }
 
     /// Identifiers of different groups never collide: the group is part of the key.
-    private static func key(_ group: String, _ identifier: String) -> String {
-        group + "\u{0}" + identifier
+    private struct Key: Hashable {
+        var group: String
+        var identifier: String
     }
 
     static func report(kind: String, _ name: Located<String>, first: Located<String>, identifier: String,

@@ -71,16 +71,9 @@ struct GraphBuilder {
     private mutating func addInherited(_ transition: EventTransition, at position: Int, from source: Int,
                                        to edges: inout [Edge]) {
         for (index, candidate) in transition.candidates.enumerated() {
-            if let target = resolveMachineWide(candidate.target, as: "target") {
-                edges.append(Edge(source: source, target: target, trigger: .event, transitionIndex: position,
-                                  candidateIndex: index, isConditional: !candidate.isUnconditional,
-                                  isBounded: candidate.retry != nil, isRetryFallback: false, isInherited: true))
-            }
-            if let retry = candidate.retry, let fallback = resolveMachineWide(retry.then, as: "retry's `then`") {
-                edges.append(Edge(source: source, target: fallback, trigger: .event, transitionIndex: position,
-                                  candidateIndex: index, isConditional: !candidate.isUnconditional, isBounded: false,
-                                  isRetryFallback: true, isInherited: true))
-            }
+            addTransition(to: candidate.target, as: "target", retry: candidate.retry, from: source, trigger: .event,
+                          transitionIndex: position, candidateIndex: index,
+                          conditional: !candidate.isUnconditional, inherited: true, to: &edges)
         }
     }
 
@@ -88,27 +81,34 @@ struct GraphBuilder {
     private mutating func addCandidates(_ candidates: Candidates, from source: Int, trigger: Edge.TriggerKind,
                                         transitionIndex: Int = 0, to edges: inout [Edge]) {
         for (index, candidate) in candidates.enumerated() {
-            if let target = resolve(candidate.target, as: "target") {
-                edges.append(Edge(source: source, target: target, trigger: trigger, transitionIndex: transitionIndex,
-                                  candidateIndex: index, isConditional: !candidate.isUnconditional,
-                                  isBounded: candidate.retry != nil, isRetryFallback: false, isInherited: false))
-            }
-            if let retry = candidate.retry, let fallback = resolve(retry.then, as: "retry's `then`") {
-                edges.append(Edge(source: source, target: fallback, trigger: trigger, transitionIndex: transitionIndex,
-                                  candidateIndex: index, isConditional: !candidate.isUnconditional, isBounded: false,
-                                  isRetryFallback: true, isInherited: false))
-            }
+            addTransition(to: candidate.target, as: "target", retry: candidate.retry, from: source, trigger: trigger,
+                          transitionIndex: transitionIndex, candidateIndex: index,
+                          conditional: !candidate.isUnconditional, to: &edges)
         }
     }
 
     private mutating func addTimeout(_ timeout: Timeout, from source: Int, to edges: inout [Edge]) {
-        if let target = resolve(timeout.target, as: "timeout target") {
-            edges.append(Edge(source: source, target: target, trigger: .timeout, isConditional: false,
-                              isBounded: timeout.retry != nil, isRetryFallback: false, isInherited: false))
+        addTransition(to: timeout.target, as: "timeout target", retry: timeout.retry, from: source, trigger: .timeout,
+                      conditional: false, to: &edges)
+    }
+
+    /// The edge to a target and, with a retry, the edge to its `then` once the retries are used
+    /// up; a name that is not a state is reported and makes no edge. Machine-wide names
+    /// (`inherited`) are resolved once for all the states that inherit them.
+    private mutating func addTransition(to target: Located<String>, as role: String, retry: Retry?, from source: Int,
+                                        trigger: Edge.TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0,
+                                        conditional: Bool, inherited: Bool = false, to edges: inout [Edge]) {
+        if let resolved = inherited ? resolveMachineWide(target, as: role) : resolve(target, as: role) {
+            edges.append(Edge(source: source, target: resolved, trigger: trigger, transitionIndex: transitionIndex,
+                              candidateIndex: candidateIndex, isConditional: conditional, isBounded: retry != nil,
+                              isRetryFallback: false, isInherited: inherited))
         }
-        if let retry = timeout.retry, let fallback = resolve(retry.then, as: "retry's `then`") {
-            edges.append(Edge(source: source, target: fallback, trigger: .timeout, isConditional: false,
-                              isBounded: false, isRetryFallback: true, isInherited: false))
+        guard let retry else { return }
+        let role = "retry's `then`"
+        if let fallback = inherited ? resolveMachineWide(retry.then, as: role) : resolve(retry.then, as: role) {
+            edges.append(Edge(source: source, target: fallback, trigger: trigger, transitionIndex: transitionIndex,
+                              candidateIndex: candidateIndex, isConditional: conditional, isBounded: false,
+                              isRetryFallback: true, isInherited: inherited))
         }
     }
 

@@ -176,12 +176,12 @@ public struct Candidates: RandomAccessCollection, ExpressibleByArrayLiteral, Sen
         self.init(candidates)
     }
 
-    /// The first position, 0.
     /// Whether any candidate has a condition, effects or a retry, read in place.
     var anyHasExtras: Bool {
         (head?.hasExtras ?? false) || tail.contains(where: \.hasExtras)
     }
 
+    /// The first position, 0.
     public var startIndex: Int { 0 }
     /// The position after the last candidate (the number of candidates).
     public var endIndex: Int { head == nil ? 0 : 1 + tail.count }
