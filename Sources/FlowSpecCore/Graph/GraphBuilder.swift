@@ -80,10 +80,12 @@ struct GraphBuilder {
     /// `transitionIndex` is the index of an event's transition in the state's `transitions`.
     private mutating func addCandidates(_ candidates: Candidates, from source: Int, trigger: Edge.TriggerKind,
                                         transitionIndex: Int = 0, to edges: inout [Edge]) {
-        for (index, candidate) in candidates.enumerated() {
-            addTransition(to: candidate.target, as: "target", retry: candidate.retry, from: source, trigger: trigger,
-                          transitionIndex: transitionIndex, candidateIndex: index,
-                          conditional: !candidate.isUnconditional, to: &edges)
+        // By position, not by element: iterating copies each candidate twice.
+        for index in candidates.indices {
+            let facts = candidates[index].edgeFacts
+            addTransition(to: candidates[index].target, as: "target", retry: facts.retry, from: source,
+                          trigger: trigger, transitionIndex: transitionIndex, candidateIndex: index,
+                          conditional: facts.isConditional, to: &edges)
         }
     }
 

@@ -262,6 +262,13 @@ public struct Candidate: Sendable {
     /// Whether the candidate has a condition, effects or a retry (most have none).
     var hasExtras: Bool { extras?.value.hasAny ?? false }
 
+    /// What the state graph needs of a candidate besides its target, read from the box in
+    /// place: the getters above copy the extras whole, which costs more than the graph's edge.
+    var edgeFacts: (retry: Retry?, isConditional: Bool) {
+        guard let box = extras else { return (nil, false) }
+        return (box.value.retry, box.value.condition != nil || box.value.unlessCondition != nil)
+    }
+
     private mutating func updateExtras(_ change: (inout Extras) -> Void) {
         var value = extras?.value ?? Extras()
         change(&value)
@@ -273,6 +280,11 @@ public struct Candidate: Sendable {
     public init(location: SourceLocation, target: Located<String>, condition: Located<String>? = nil,
                 unlessCondition: Located<String>? = nil, effects: [Located<String>] = [], retry: Retry? = nil) {
         self.target = target
+        // Most candidates are a bare target: no extras to build and drop.
+        if condition == nil, unlessCondition == nil, effects.isEmpty, retry == nil, location == target.location {
+            extras = nil
+            return
+        }
         let extras = Extras(condition: condition, unlessCondition: unlessCondition, effects: effects, retry: retry,
                             location: location == target.location ? nil : location)
         self.extras = extras.isEmpty ? nil : Box(extras)

@@ -48,6 +48,12 @@ public enum ScalarValue: Sendable, Equatable {
         return .string(text)
     }
 
+    /// Whether a plain scalar is one of the core schema's null, boolean, infinity or
+    /// not-a-number spellings (`null`, `True`, `.nan`).
+    static func isSpecialWord(_ text: String) -> Bool {
+        resolveWord(text) != nil
+    }
+
     /// The core schema's null, boolean, infinity and not-a-number spellings (the first byte
     /// picks the candidates; comparing short strings is a comparison of their inline bytes).
     private static func resolveWord(_ text: String) -> ScalarValue? {
