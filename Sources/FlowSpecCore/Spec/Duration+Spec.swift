@@ -3,30 +3,33 @@ extension Duration {
     /// (`250ms`, `2s`, `5m`). Returns `nil` for anything else, including zero and values too
     /// large to represent.
     public static func parseSpec(_ text: String) -> Duration? {
-        var rest = text.utf8[...]
         var value: Int64 = 0
         var digits = 0
         var overflow = false
-        while let byte = rest.first, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-            let (shifted, shiftOverflow) = value.multipliedReportingOverflow(by: 10)
-            let (sum, addOverflow) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
-            overflow = overflow || shiftOverflow || addOverflow
-            value = sum
-            digits += 1
-            rest = rest.dropFirst()
+        // The unit's bytes, at most two (`ms`), packed into one number; 0 for none.
+        var unit: UInt32 = 0
+        var unitLength = 0
+        for byte in text.utf8 {
+            if unitLength == 0, byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+                let (shifted, shiftOverflow) = value.multipliedReportingOverflow(by: 10)
+                let (sum, addOverflow) = shifted.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+                overflow = overflow || shiftOverflow || addOverflow
+                value = sum
+                digits += 1
+            } else {
+                unitLength += 1
+                guard unitLength <= 2, byte != 0 else { return nil }
+                unit = unit << 8 | UInt32(byte)
+            }
         }
         guard digits > 0, !overflow, value > 0 else { return nil }
         let millisecondsPerUnit: Int64
-        if rest.elementsEqual("ms".utf8) {
-            millisecondsPerUnit = 1
-        } else if rest.elementsEqual("s".utf8) {
-            millisecondsPerUnit = 1_000
-        } else if rest.elementsEqual("m".utf8) {
-            millisecondsPerUnit = 60_000
-        } else if rest.elementsEqual("h".utf8) {
-            millisecondsPerUnit = 3_600_000
-        } else {
-            return nil
+        switch unit {
+        case UInt32(UInt8(ascii: "m")) << 8 | UInt32(UInt8(ascii: "s")): millisecondsPerUnit = 1
+        case UInt32(UInt8(ascii: "s")): millisecondsPerUnit = 1_000
+        case UInt32(UInt8(ascii: "m")): millisecondsPerUnit = 60_000
+        case UInt32(UInt8(ascii: "h")): millisecondsPerUnit = 3_600_000
+        default: return nil
         }
         let (milliseconds, unitOverflow) = value.multipliedReportingOverflow(by: millisecondsPerUnit)
         guard !unitOverflow, milliseconds <= Int64.max / 1_000_000 else { return nil }

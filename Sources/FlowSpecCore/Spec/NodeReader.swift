@@ -221,11 +221,14 @@ struct NodeReader {
 
     /// Reads a duration such as `250ms`, `2s`, `5m` or `1h`.
     mutating func duration(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> Located<Duration>? {
-        let node = document[id]
-        if node.kind == .scalar, case .string(let text) = node.scalarValue,
-           let duration = Duration.parseSpec(text) {
-            return Located(duration, at: node.location)
+        // Text a duration is made of (digits, then a unit) is a string whatever its style and
+        // any tag but `!!null`: it is parsed at once, without resolving it first.
+        let index = Int(id)
+        if document.nodes[index].kind == .scalar, document.nodes[index].tag != .null,
+           let duration = Duration.parseSpec(document.nodes[index].text) {
+            return Located(duration, at: document.nodes[index].location)
         }
+        let node = document[id]
         let written = node.kind == .scalar ? "'\(node.text)'" : describe(id)
         if node.kind == .scalar, Duration.specOverflows(node.text) {
             report(.invalidValue,

@@ -299,11 +299,17 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         var index = start
         while index + 1 < pending.count {
             // Read in place: copying whole nodes is most of the cost of this loop.
-            if document.nodes[Int(pending[index])].kind == .scalar {
-                let text = document.nodes[Int(pending[index])].text
-                // One hash per key: remember this key's place, putting the first back if it repeats.
-                let first = hashed ? seen.updateValue(document.nodes[Int(pending[index])].location, forKey: text)
-                                   : firstKey(text, in: start..<kept)
+            let node = Int(pending[index])
+            if document.nodes[node].kind == .scalar {
+                let text = document.nodes[node].text
+                let first: SourceLocation?
+                if hashed {
+                    // One hash per key: remember this key's place, putting the first back if it repeats.
+                    let location = document.nodes[node].location
+                    first = seen.updateValue(location, forKey: text)
+                } else {
+                    first = firstKey(text, in: start..<kept)
+                }
                 if let first {
                     if hashed { seen[text] = first }
                     let key = document[pending[index]]
