@@ -292,6 +292,8 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     /// large ones (`states:`) through a dictionary.
     mutating func removeDuplicateKeys(from start: Int, sink: inout DiagnosticSink) {
         let pairs = (pending.count - start) / 2
+        // One key repeats nothing (many mappings of a spec have one key: `on:`, `{ to: … }`).
+        guard pairs > 1 else { return }
         var seen: [String: SourceLocation] = [:]
         let hashed = pairs > 12
         if hashed { seen.reserveCapacity(pairs) }
@@ -330,13 +332,18 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
 
     /// Where a scalar key with this text is among the kept pairs `pending[range]`, if it is.
     func firstKey(_ text: String, in range: Range<Int>) -> SourceLocation? {
-        var index = range.lowerBound
-        while index < range.upperBound {
-            let id = Int(pending[index])
-            if document.nodes[id].kind == .scalar, document.nodes[id].text == text { return document.nodes[id].location }
-            index += 2
+        // Through buffers: indexing the arrays here copied each node compared.
+        document.nodes.withUnsafeBufferPointer { nodes in
+            pending.withUnsafeBufferPointer { pending in
+                var index = range.lowerBound
+                while index < range.upperBound {
+                    let id = Int(pending[index])
+                    if nodes[id].kind == .scalar, nodes[id].text == text { return nodes[id].location }
+                    index += 2
+                }
+                return nil
+            }
         }
-        return nil
     }
 
     func reportParserError(_ parser: yaml_parser_t, source: UnsafeBufferPointer<UInt8>, sink: inout DiagnosticSink) {
