@@ -88,7 +88,8 @@ struct StateIndexTests {
 }
 
 /// An edge stores no event name and no location: ``MachineGraph`` finds them through the
-/// edge's candidate. Every kind of edge gives the place its transition is written.
+/// edge's candidate. Every kind of edge gives the place its transition is written, and whether
+/// it is conditional, bounded by a retry or inherited.
 @Suite("Edges")
 struct EdgeTests {
     static let spec = """
@@ -105,7 +106,7 @@ struct EdgeTests {
                   try: { to: c, retry: { max: 2, then: d } }
               b:
                 kind: choice
-                always: [{ to: c, if: x }, { to: d }]
+                always: [{ to: c, if: x }, { to: a, unless: x }, { to: d }]
               c:
                 kind: task
                 timeout: { after: 2s, to: d, retry: { max: 1, then: a } }
@@ -119,6 +120,7 @@ struct EdgeTests {
         let described = graph.edges.map { edge in
             "\(graph.name(edge.source)) -> \(graph.name(edge.target)) \(graph.label(of: edge)) at \(graph.location(of: edge))"
                 + (edge.isInherited ? " inherited" : "") + (edge.isBounded ? " bounded" : "")
+                + (edge.isConditional ? " conditional" : "")
         }
         #expect(described == [
             // A bare target is written where its name is; a long form at its `{`, its retry's
@@ -127,8 +129,10 @@ struct EdgeTests {
             "a -> c on 'try' at 11:16 bounded",
             "a -> d on 'try' (retries used up) at 11:32",
             "a -> a on 'reset' at 6:18 inherited",
-            "b -> c always at 14:18",
-            "b -> d always at 14:36",
+            // `if:` and `unless:` make an edge conditional; the fallback after them is not.
+            "b -> c always at 14:18 conditional",
+            "b -> a always at 14:36 conditional",
+            "b -> d always at 14:58",
             "c -> a on 'reset' at 6:18 inherited",
             "c -> d after 2s at 17:18 bounded",
             "c -> a after 2s (retries used up) at 17:45",

@@ -67,6 +67,22 @@ struct ModelStorageTests {
         #expect(!candidate.hasExtras && candidate.location == Self.here)
     }
 
+    /// A candidate given exactly one extra part when made keeps it (a bare one builds no box).
+    @Test func aCandidateMadeWithOnePartKeepsIt() {
+        let target = Located("b", at: Self.there)
+        let retry = Retry(location: Self.here, max: Located(2, at: Self.here), then: Located("c", at: Self.here))
+        #expect(Candidate(location: Self.there, target: target, retry: retry).retry?.then.value == "c")
+        #expect(Candidate(location: Self.there, target: target, condition: Located("x", at: Self.here)).condition?.value == "x")
+        #expect(Candidate(location: Self.there, target: target,
+                          unlessCondition: Located("y", at: Self.here)).unlessCondition?.value == "y")
+        #expect(Candidate(location: Self.there, target: target, effects: [Located("log", at: Self.here)])
+            .effects.map(\.value) == ["log"])
+        let facts = Candidate(location: Self.there, target: target, unlessCondition: Located("y", at: Self.here),
+                              retry: retry).edgeFacts
+        #expect(facts.isConditional && facts.retry?.max?.value == 2)
+        #expect(!Candidate(location: Self.there, target: target).edgeFacts.isConditional)
+    }
+
     @Test func aTimeoutsRetryReadsBackAsSet() {
         var timeout = Timeout(location: Self.here, after: nil, target: Located("b", at: Self.there))
         #expect(timeout.retry == nil)
