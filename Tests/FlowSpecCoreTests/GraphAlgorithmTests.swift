@@ -1,5 +1,6 @@
 import Testing
 @testable import FlowSpecCore
+import FlowSpecTestSupport
 
 /// The graph algorithms are iterative and linear: they must handle very long chains and very
 /// large strongly connected groups without overflowing the stack.
@@ -77,6 +78,25 @@ struct StateIndexTests {
         for (position, name) in names.enumerated() { #expect(index[name] == position) }
         #expect(index["s5000"] == nil && index[""] == nil && index["S0"] == nil)
         #expect(StateIndex([])["a"] == nil)
+    }
+
+    /// Short random names from a small alphabet: many repeats, many names sharing a slot, and
+    /// with tags of 0 to 2 bits many sharing a tag. Every lookup, present or absent, agrees with
+    /// a dictionary of first positions.
+    @Test(arguments: [1, 2, 3, 100, 20_000], [0, 1, 2, 31])
+    func agreesWithADictionary(count: Int, tagBits: Int) {
+        var random = SplitMix64(seed: UInt64(count))
+        // `é` written two ways: equal names, one state.
+        let pieces = ["a", "b", "\u{E9}", "e\u{301}"]
+        func name() -> String { (0..<random.next() % 4 + 1).map { _ in pieces[Int(random.next() % 4)] }.joined() }
+        let names = (0..<count).map { _ in name() }
+        var first: [String: Int] = [:]
+        for (position, name) in names.enumerated() where first[name] == nil { first[name] = position }
+        let index = StateIndex(Self.states(names), maxTagBits: tagBits)
+        for _ in 0..<count * 2 {
+            let probe = name()
+            #expect(index[probe] == first[probe], "\(probe)")
+        }
     }
 
     @Test func theFirstOfARepeatedNameWinsAndEquivalentSpellingsAreOneName() {
