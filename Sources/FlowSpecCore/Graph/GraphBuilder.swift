@@ -33,7 +33,8 @@ struct GraphBuilder {
             if !inherited.isEmpty, kind == .input || kind == .task {
                 let own = Set(machine.states[index].transitions.map(\.event.value))
                 for position in inherited.indices where !own.contains(inherited[position].event.value) {
-                    addInherited(inherited[position], at: position, from: index, to: &edges)
+                    addCandidates(inherited[position].candidates, from: index, trigger: .event,
+                                  transitionIndex: position, inherited: true, to: &edges)
                 }
             }
             if let always = machine.states[index].always {
@@ -67,25 +68,16 @@ struct GraphBuilder {
         return target
     }
 
-    /// `position` is the transition's index in the machine's `machineWide`.
-    private mutating func addInherited(_ transition: EventTransition, at position: Int, from source: Int,
-                                       to edges: inout [Edge]) {
-        for (index, candidate) in transition.candidates.enumerated() {
-            addTransition(to: candidate.target, as: "target", retry: candidate.retry, from: source, trigger: .event,
-                          transitionIndex: position, candidateIndex: index,
-                          conditional: !candidate.isUnconditional, inherited: true, to: &edges)
-        }
-    }
-
-    /// `transitionIndex` is the index of an event's transition in the state's `transitions`.
+    /// `transitionIndex` is the index of an event's transition in the state's `transitions`, or
+    /// in the machine's `machineWide` for an `inherited` one.
     private mutating func addCandidates(_ candidates: Candidates, from source: Int, trigger: Edge.TriggerKind,
-                                        transitionIndex: Int = 0, to edges: inout [Edge]) {
+                                        transitionIndex: Int = 0, inherited: Bool = false, to edges: inout [Edge]) {
         // By position, not by element: iterating copies each candidate twice.
         for index in candidates.indices {
             let facts = candidates[index].edgeFacts
             addTransition(to: candidates[index].target, as: "target", retry: facts.retry, from: source,
                           trigger: trigger, transitionIndex: transitionIndex, candidateIndex: index,
-                          conditional: facts.isConditional, to: &edges)
+                          conditional: facts.isConditional, inherited: inherited, to: &edges)
         }
     }
 

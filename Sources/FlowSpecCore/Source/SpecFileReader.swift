@@ -28,11 +28,8 @@ public enum SpecFileReader {
     /// UTF-16 file is transcoded to UTF-8 (see ``SourceFile``); the size limit applies to the
     /// bytes on disk.
     public static func read(_ path: String, maxSize: Int) throws(FileReadError) -> SourceFile {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw FileReadError(path: path, reason: errnoText()) }
+        let (descriptor, info) = try openFile(path)
         defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileReadError(path: path, reason: errnoText()) }
         if (info.st_mode & S_IFMT) == S_IFDIR {
             throw FileReadError(path: path, reason: "it is a directory; name the spec files in it")
         }
@@ -49,12 +46,22 @@ public enum SpecFileReader {
 
     /// The bytes of the file at `path`, exactly as they are on disk.
     static func readBytes(_ path: String, maxSize: Int) throws(FileReadError) -> [UInt8] {
+        let (descriptor, info) = try openFile(path)
+        defer { close(descriptor) }
+        return try readBytes(descriptor, path: path, size: Int(info.st_size), maxSize: maxSize)
+    }
+
+    /// The file at `path`, opened for reading, and what `fstat` says of it; the caller closes it.
+    private static func openFile(_ path: String) throws(FileReadError) -> (descriptor: Int32, info: stat) {
         let descriptor = open(path, O_RDONLY)
         guard descriptor >= 0 else { throw FileReadError(path: path, reason: errnoText()) }
-        defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw FileReadError(path: path, reason: errnoText()) }
-        return try readBytes(descriptor, path: path, size: Int(info.st_size), maxSize: maxSize)
+        guard fstat(descriptor, &info) == 0 else {
+            let error = FileReadError(path: path, reason: errnoText())
+            close(descriptor)
+            throw error
+        }
+        return (descriptor, info)
     }
 
     /// A read-only private mapping of a whole file, unless it starts with a UTF-16 byte-order

@@ -285,13 +285,12 @@ public struct Candidate: Sendable {
             extras = nil
             return
         }
-        let extras = Extras(condition: condition, unlessCondition: unlessCondition, effects: effects, retry: retry,
-                            location: location == target.location ? nil : location)
-        self.extras = extras.isEmpty ? nil : Box(extras)
+        extras = Box(Extras(condition: condition, unlessCondition: unlessCondition, effects: effects, retry: retry,
+                            location: location == target.location ? nil : location))
     }
 
     /// Whether the candidate is taken whatever the conditions.
-    public var isUnconditional: Bool { extras.map { $0.value.condition == nil && $0.value.unlessCondition == nil } ?? true }
+    public var isUnconditional: Bool { !edgeFacts.isConditional }
 }
 
 /// `retry: { max: N, then: S }`.
