@@ -124,9 +124,20 @@ struct FuzzPipeline {
         var streamer = StateStreamer(limits: limits, file: source.path)
         let streamed = YAMLReader(limits: limits).read(source.bytes, taking: &streamer, into: &streamedSink)
             .map { SpecDecoder().decode($0, streamedStates: streamer.states, limits: limits, into: &streamedSink) }
+        // Names are compared as text: the two ways intern them in different orders.
         func shape(_ spec: Spec?) -> [[String]]? {
             spec?.machines.map { machine in
-                machine.states.map { "\($0.name.value) \($0.kind) \($0.transitions.count) \($0.isMalformed) \($0.hasLostTransitions)" }
+                machine.states.map { state in
+                    let transitions = state.transitions.map { transition in
+                        machine.names[transition.event.value] + ">"
+                            + transition.candidates.map { machine.names[$0.target.value] }.joined(separator: ",")
+                    }
+                    let timeout = state.timeout.map { timeout in
+                        machine.names[timeout.target.value] + (timeout.retry.map { "/" + machine.names[$0.then.value] } ?? "")
+                    }
+                    return "\(state.name.value) \(state.kind) \(transitions) \(timeout ?? "-") \(state.isMalformed) "
+                        + "\(state.hasLostTransitions)"
+                }
             }
         }
         guard wholeSink.diagnostics == streamedSink.diagnostics, shape(whole) == shape(streamed) else {

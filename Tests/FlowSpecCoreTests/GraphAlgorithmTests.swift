@@ -92,11 +92,24 @@ struct StateIndexTests {
         let names = (0..<count).map { _ in name() }
         var first: [String: Int] = [:]
         for (position, name) in names.enumerated() where first[name] == nil { first[name] = position }
-        let index = StateIndex(Self.states(names), maxTagBits: tagBits)
+        // A table that keeps `tagBits` bits of each hash: with few, many names share a hash.
+        let index = StateIndex(Self.states(names), names: NameTable(hashBits: tagBits))
         for _ in 0..<count * 2 {
             let probe = name()
             #expect(index[probe] == first[probe], "\(probe)")
         }
+    }
+
+    /// A decoded machine's table holds names that are not states (an undefined target) beside
+    /// the states' names, in any order: states are found by their `Name` and by their text.
+    @Test func findsStatesByTheirNameInTheMachinesTable() {
+        var table = NameTable()
+        let missing = table.intern("nowhere")
+        let second = table.intern("b")
+        let index = StateIndex(Self.states(["a", "b"]), names: table)
+        #expect(index[second] == 1 && index[missing] == nil)
+        #expect(index["a"] == 0 && index["b"] == 1 && index["nowhere"] == nil)
+        #expect(index[Name(index: 99)] == nil)
     }
 
     @Test func theFirstOfARepeatedNameWinsAndEquivalentSpellingsAreOneName() {

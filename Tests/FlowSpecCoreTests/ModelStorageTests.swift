@@ -9,23 +9,26 @@ import Testing
 struct ModelStorageTests {
     static let here = SourceLocation(line: 3, column: 7)
     static let there = SourceLocation(line: 4, column: 11)
+    /// Names as a machine's table would number them.
+    static let b = Name(index: 1)
+    static let c = Name(index: 2)
 
     @Test func aCandidateKeepsItsOwnLocationWhereItDiffersFromItsTarget() {
-        let bare = Candidate(location: Self.there, target: Located("b", at: Self.there))
+        let bare = Candidate(location: Self.there, target: Located(Self.b, at: Self.there))
         #expect(bare.location == Self.there && !bare.hasExtras)
 
-        var long = Candidate(location: Self.here, target: Located("b", at: Self.there))
+        var long = Candidate(location: Self.here, target: Located(Self.b, at: Self.there))
         #expect(long.location == Self.here && long.target.location == Self.there && !long.hasExtras)
         long.effects = [Located("log", at: Self.there)]
         long.effects = []
         #expect(long.location == Self.here && !long.hasExtras)
-        long.target = Located("c", at: SourceLocation(line: 9, column: 1))
+        long.target = Located(Self.c, at: SourceLocation(line: 9, column: 1))
         #expect(long.location == Self.here)
         long.location = SourceLocation(line: 9, column: 1)
         #expect(long.location == SourceLocation(line: 9, column: 1))
 
         var moved = bare
-        moved.target = Located("c", at: Self.here)
+        moved.target = Located(Self.c, at: Self.here)
         #expect(moved.location == Self.there && moved.target.location == Self.here)
     }
 
@@ -48,7 +51,7 @@ struct ModelStorageTests {
 
     @Test func aTimeoutsDurationReadsBackAsSet() {
         var timeout = Timeout(location: Self.here, after: Located(.seconds(2), at: Self.there),
-                              target: Located("b", at: Self.there))
+                              target: Located(Self.b, at: Self.there))
         #expect(timeout.after?.value == .seconds(2) && timeout.after?.location == Self.there)
         timeout.after = nil
         #expect(timeout.after == nil)
@@ -57,10 +60,10 @@ struct ModelStorageTests {
     }
 
     @Test func aCandidatesRetryReadsBackAsSetBesideItsOtherParts() {
-        var candidate = Candidate(location: Self.here, target: Located("b", at: Self.there),
+        var candidate = Candidate(location: Self.here, target: Located(Self.b, at: Self.there),
                                   effects: [Located("log", at: Self.there)],
-                                  retry: Retry(location: Self.there, max: nil, then: Located("c", at: Self.here)))
-        #expect(candidate.retry?.then.value == "c" && candidate.effects.map(\.value) == ["log"])
+                                  retry: Retry(location: Self.there, max: nil, then: Located(Self.c, at: Self.here)))
+        #expect(candidate.retry?.then.value == Self.c && candidate.effects.map(\.value) == ["log"])
         candidate.retry = nil
         #expect(candidate.retry == nil && candidate.hasExtras && candidate.location == Self.here)
         candidate.effects = []
@@ -69,9 +72,9 @@ struct ModelStorageTests {
 
     /// A candidate given exactly one extra part when made keeps it (a bare one builds no box).
     @Test func aCandidateMadeWithOnePartKeepsIt() {
-        let target = Located("b", at: Self.there)
-        let retry = Retry(location: Self.here, max: Located(2, at: Self.here), then: Located("c", at: Self.here))
-        #expect(Candidate(location: Self.there, target: target, retry: retry).retry?.then.value == "c")
+        let target = Located(Self.b, at: Self.there)
+        let retry = Retry(location: Self.here, max: Located(2, at: Self.here), then: Located(Self.c, at: Self.here))
+        #expect(Candidate(location: Self.there, target: target, retry: retry).retry?.then.value == Self.c)
         #expect(Candidate(location: Self.there, target: target, condition: Located("x", at: Self.here)).condition?.value == "x")
         #expect(Candidate(location: Self.there, target: target,
                           unlessCondition: Located("y", at: Self.here)).unlessCondition?.value == "y")
@@ -84,11 +87,34 @@ struct ModelStorageTests {
     }
 
     @Test func aTimeoutsRetryReadsBackAsSet() {
-        var timeout = Timeout(location: Self.here, after: nil, target: Located("b", at: Self.there))
+        var timeout = Timeout(location: Self.here, after: nil, target: Located(Self.b, at: Self.there))
         #expect(timeout.retry == nil)
-        timeout.retry = Retry(location: Self.there, max: Located(3, at: Self.there), then: Located("c", at: Self.here))
-        #expect(timeout.retry?.max?.value == 3 && timeout.retry?.then.value == "c")
+        timeout.retry = Retry(location: Self.there, max: Located(3, at: Self.there), then: Located(Self.c, at: Self.here))
+        #expect(timeout.retry?.max?.value == 3 && timeout.retry?.then.value == Self.c)
         timeout.retry = nil
         #expect(timeout.retry == nil)
+    }
+
+    /// A transition of one bare target keeps it inline; any other list of candidates is boxed.
+    /// Either way the candidates read back as set, and setting them again moves between the two.
+    @Test func aTransitionsCandidatesReadBackAsSetInlineOrBoxed() {
+        let event = Located(Name(index: 0), at: Self.here)
+        let bare = Candidate(location: Self.there, target: Located(Self.b, at: Self.there))
+        let long = Candidate(location: Self.here, target: Located(Self.c, at: Self.there))
+        let guarded = Candidate(location: Self.there, target: Located(Self.c, at: Self.there),
+                                condition: Located("ready", at: Self.here))
+        func describe(_ candidates: Candidates) -> [String] {
+            candidates.map { "\($0.target.value.index)@\($0.target.location) at \($0.location) if \($0.condition?.value ?? "-")" }
+        }
+        for candidates: Candidates in [[bare], [long], [guarded], [bare, guarded], [guarded, bare], []] {
+            var transition = EventTransition(event: event, candidates: candidates)
+            #expect(describe(transition.candidates) == describe(candidates))
+            #expect(transition.event == event)
+            transition.candidates = [bare]
+            #expect(describe(transition.candidates) == describe([bare]))
+            transition.candidates = candidates
+            #expect(describe(transition.candidates) == describe(candidates))
+        }
+        #expect(MemoryLayout<EventTransition>.size == 32)
     }
 }

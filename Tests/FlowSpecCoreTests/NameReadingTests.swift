@@ -13,8 +13,11 @@ struct NameReadingTests {
         var sink = DiagnosticSink(file: "t.yaml")
         guard let document = YAMLReader().read(Array(yaml.utf8), into: &sink) else { return (nil, ["unreadable"]) }
         let spec = SpecDecoder().decode(document, into: &sink)
-        let name = spec.machines.first?.states.first?.transitions.first?.candidates.first?.target.value
-        return (name, sink.diagnostics.map(\.message))
+        guard let machine = spec.machines.first,
+              let target = machine.states.first?.transitions.first?.candidates.first?.target else {
+            return (nil, sink.diagnostics.map(\.message))
+        }
+        return (machine.names[target.value], sink.diagnostics.map(\.message))
     }
 
     @Test("null and boolean spellings are not names", arguments: [

@@ -25,10 +25,10 @@ struct ReferenceSpecTests {
             #expect(state.timeout != nil, "\(state.name.value) has no timeout")
         }
         let loading = try #require(auth.states.first { $0.name.value == "authLoading" })
-        let retry = try #require(loading.transitions.first { $0.event.value == "networkError" }?.candidates.first?.retry)
+        let retry = try #require(loading.transitions.first { auth.names[$0.event.value] == "networkError" }?.candidates.first?.retry)
         #expect(retry.max?.value == 3)
-        #expect(auth.machineWide.map(\.event.value) == ["forceReset"])
-        #expect(auth.machineWide.first?.candidates.first?.target.value == "unauthenticated")
+        #expect(auth.machineWide.map { auth.names[$0.event.value] } == ["forceReset"])
+        #expect(auth.machineWide.first?.candidates.first.map { auth.names[$0.target.value] } == "unauthenticated")
     }
 
     @Test func chaptersAreForwardOnlyAndEndInATerminal() throws {

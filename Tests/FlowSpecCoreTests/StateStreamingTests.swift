@@ -30,7 +30,8 @@ struct StateStreamingTests {
         return (spec, sink.diagnostics, document.nodes.count)
     }
 
-    /// Every part of the model a check or the generator reads, as text.
+    /// Every part of the model a check or the generator reads, as text (names as their text:
+    /// streaming interns them in another order).
     static func describe(_ spec: Spec) -> String {
         var lines: [String] = []
         for machine in spec.machines {
@@ -38,25 +39,27 @@ struct StateStreamingTests {
             for state in machine.states {
                 lines.append("  state \(state.name) \(state.kind) kindAt=\(String(describing: state.kindLocation)) "
                     + "malformed=\(state.isMalformed) lost=\(state.hasLostTransitions) on=\(String(describing: state.onLocation))")
+                let names = machine.names
                 for transition in state.transitions {
-                    lines.append("    on \(transition.event): " + transition.candidates.map(describe).joined(separator: " | "))
+                    lines.append("    on \(names.text(transition.event)): "
+                        + transition.candidates.map { describe($0, names) }.joined(separator: " | "))
                 }
                 if let always = state.always {
-                    lines.append("    always@\(always.location): " + always.value.map(describe).joined(separator: " | "))
+                    lines.append("    always@\(always.location): " + always.value.map { describe($0, names) }.joined(separator: " | "))
                 }
                 if let timeout = state.timeout {
-                    lines.append("    timeout \(String(describing: timeout.after)) -> \(timeout.target) effects=\(timeout.effects) "
-                        + "retry=\(String(describing: timeout.retry.map { "\(String(describing: $0.max)) \($0.then)" }))")
+                    lines.append("    timeout \(String(describing: timeout.after)) -> \(names.text(timeout.target)) effects=\(timeout.effects) "
+                        + "retry=\(String(describing: timeout.retry.map { "\(String(describing: $0.max)) \(names.text($0.then))" }))")
                 }
             }
         }
         return lines.joined(separator: "\n")
     }
 
-    static func describe(_ candidate: Candidate) -> String {
-        "\(candidate.target)@\(candidate.location) if=\(String(describing: candidate.condition)) "
+    static func describe(_ candidate: Candidate, _ names: NameTable) -> String {
+        "\(names.text(candidate.target))@\(candidate.location) if=\(String(describing: candidate.condition)) "
             + "unless=\(String(describing: candidate.unlessCondition)) effects=\(candidate.effects) "
-            + "retry=\(String(describing: candidate.retry.map { "\(String(describing: $0.max)) \($0.then)" }))"
+            + "retry=\(String(describing: candidate.retry.map { "\(String(describing: $0.max)) \(names.text($0.then))" }))"
     }
 
     static func expectSame(_ bytes: [UInt8], limits: YAMLLimits = YAMLLimits(),

@@ -1,5 +1,6 @@
 import Testing
 @testable import FlowSpecCore
+import FlowSpecTestSupport
 
 /// The YAML front end: positions, the core schema, anchors and aliases, duplicates, limits.
 @Suite("YAML reader")
@@ -67,6 +68,51 @@ struct YAMLReaderTests {
         #expect(diagnostics.first?.location == SourceLocation(line: 3, column: 1))
         #expect(diagnostics.first?.notes.first?.location == SourceLocation(line: 1, column: 1))
         #expect(try value(try #require(document), "a").text == "1")
+    }
+
+    /// A mapping of more than a dozen keys (like `states:`) finds repeats through a hash set
+    /// rather than pairwise: the same findings, the first of each key kept, the order of the
+    /// rest unchanged (a complex key and a canonically equivalent spelling among them).
+    @Test func repeatedKeysOfALargeMappingAreFoundAsInASmallOne() throws {
+        var random = SplitMix64(seed: 0x0DD_C0DE)
+        let keys = (0..<300).map { _ in ["k\(random.next() % 120)", "caf\u{E9}", "cafe\u{301}", "[x]"][Int(random.next() % 4 == 0 ? random.next() % 4 : 0)] }
+        let text = keys.enumerated().map { "\($0.element): \($0.offset)" }.joined(separator: "\n")
+        let (document, diagnostics) = read(text)
+        var first: [String: Int] = [:]
+        var expected: [(line: Int, firstLine: Int)] = []
+        var keptValues: [String] = []
+        for (line, key) in keys.enumerated() {
+            if key == "[x]" { keptValues.append("\(line)"); continue }
+            if let earlier = first[key] { expected.append((line + 1, earlier + 1)); continue }
+            first[key] = line
+            keptValues.append("\(line)")
+        }
+        #expect(diagnostics.map(\.location.line) == expected.map(\.line))
+        #expect(diagnostics.map { $0.notes.first?.location?.line } == expected.map(\.firstLine))
+        #expect(diagnostics.allSatisfy { $0.rule == .duplicateKey })
+        let document_ = try #require(document)
+        let root = try #require(document_.root)
+        #expect(document_.pairs(of: root).map { document_[$0.value].text } == keptValues)
+    }
+
+    /// The set behind it agrees with a dictionary of first ordinals, with tags of 0 to 31 bits
+    /// (with none, every probe compares keys).
+    @Test(arguments: [0, 1, 31])
+    func theKeySetAgreesWithADictionary(tagBits: Int) {
+        var random = SplitMix64(seed: UInt64(tagBits))
+        let texts = (0..<2_000).map { _ in "k\(random.next() % 700)" }
+        var set = KeySet(pairs: texts.count, maxTagBits: tagBits)
+        var kept: [String] = []
+        var first: [String: Int] = [:]
+        for text in texts {
+            let found = set.firstOrInsert(ordinal: kept.count, hash: text.hashValue) { kept[$0] == text }
+            #expect(found == first[text])
+            if found == nil {
+                first[text] = kept.count
+                kept.append(text)
+            }
+        }
+        #expect(kept.count == Set(texts).count)
     }
 
     @Test func aliasExpansionIsBounded() {

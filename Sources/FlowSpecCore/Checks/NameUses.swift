@@ -32,6 +32,9 @@ struct NameUses {
         /// The declared names, when the machine gives a list.
         fileprivate let declared: Set<String>?
         fileprivate let listRequired: Bool
+        /// Uses recorded by their interned name (events), summarised by the name's index until
+        /// ``mergeInterned(_:)`` moves them into `names`: an array read per use, not a hash.
+        private var interned: [(first: SourceLocation, declared: Bool)?] = []
 
         fileprivate init(_ category: Category, in machine: Machine) {
             declared = category.declared(in: machine).map { Set($0.map(\.value)) }
@@ -52,6 +55,31 @@ struct NameUses {
             }
             if !covered { undeclared.append(use) }
         }
+
+        fileprivate mutating func record(_ use: Located<Name>, in table: NameTable) {
+            if interned.count < table.count { interned.append(contentsOf: repeatElement(nil, count: table.count - interned.count)) }
+            let index = Int(use.value.index)
+            let covered: Bool
+            if let known = interned[index] {
+                covered = known.declared
+                if use.location < known.first { interned[index] = (use.location, known.declared) }
+            } else {
+                covered = declared.map { $0.contains(table[use.value]) } ?? !listRequired
+                interned[index] = (use.location, covered)
+            }
+            if !covered { undeclared.append(table.text(use)) }
+        }
+
+        /// Moves the uses recorded by interned name into `names`.
+        fileprivate mutating func mergeInterned(_ table: NameTable) {
+            for index in interned.indices {
+                guard let use = interned[index] else { continue }
+                let text = table.texts[index]
+                if let known = names[text], known.first < use.first { continue }
+                names[text] = use
+            }
+            interned = []
+        }
     }
 
     private(set) var events: Uses
@@ -62,20 +90,21 @@ struct NameUses {
         events = Uses(.event, in: machine)
         conditions = Uses(.condition, in: machine)
         effects = Uses(.effect, in: machine)
-        add(machine.machineWide)
+        add(machine.machineWide, names: machine.names)
         for index in machine.states.indices {
-            add(machine.states[index].transitions)
+            add(machine.states[index].transitions, names: machine.names)
             for candidate in machine.states[index].always?.value ?? [] { add(candidate) }
             if let timeout = machine.states[index].timeout {
                 for effect in timeout.effects { effects.record(effect) }
             }
         }
+        events.mergeInterned(machine.names)
     }
 
     /// Reads the transitions in place: copying each one costs more than the rest of this pass.
-    private mutating func add(_ transitions: [EventTransition]) {
+    private mutating func add(_ transitions: [EventTransition], names: NameTable) {
         for position in transitions.indices {
-            events.record(transitions[position].event)
+            events.record(transitions[position].event, in: names)
             guard transitions[position].candidates.anyHasExtras else { continue }
             for candidate in transitions[position].candidates { add(candidate) }
         }

@@ -9,7 +9,7 @@ struct PartialChoiceCheck: MachineCheck {
             reporter.report(.partialChoice,
                             "the last `always` branch of choice state '\(state.name.value)' has a condition, so when none holds the state has nowhere to go",
                             at: last.location, subjects: [state.name.value],
-                            notes: [.init("end the list with a branch without `if` or `unless`, such as `- { to: \(last.target.value) }`")])
+                            notes: [.init("end the list with a branch without `if` or `unless`, such as `- { to: \(analysis.machine.names[last.target.value]) }`")])
         }
     }
 }

@@ -4,7 +4,8 @@ struct ShadowedCandidateCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let machine = analysis.machine
         for transition in machine.machineWide {
-            report(transition.candidates, what: "machine-wide event '\(transition.event.value)'", &reporter)
+            report(transition.candidates, what: "machine-wide event '\(machine.names[transition.event.value])'",
+                   names: machine.names, &reporter)
         }
         for index in machine.states.indices {
             // Only lists of two or more can shadow; looking at the count in place keeps this
@@ -13,22 +14,25 @@ struct ShadowedCandidateCheck: MachineCheck {
             for position in transitions.indices where transitions[position].candidates.count > 1 {
                 let transition = transitions[position]
                 report(transition.candidates,
-                       what: "event '\(transition.event.value)' in state '\(machine.states[index].name.value)'", &reporter)
+                       what: "event '\(machine.names[transition.event.value])' in state '\(machine.states[index].name.value)'",
+                       names: machine.names, &reporter)
             }
             if let always = machine.states[index].always {
-                report(always.value, what: "`always` of state '\(machine.states[index].name.value)'", &reporter)
+                report(always.value, what: "`always` of state '\(machine.states[index].name.value)'", names: machine.names,
+                       &reporter)
             }
         }
     }
 
-    private func report(_ candidates: Candidates, what: @autoclosure () -> String, _ reporter: inout MachineReporter) {
+    private func report(_ candidates: Candidates, what: @autoclosure () -> String, names: NameTable,
+                        _ reporter: inout MachineReporter) {
         guard candidates.count > 1, let first = candidates.firstIndex(where: \.isUnconditional) else { return }
         let blocker = candidates[first]
         for shadowed in candidates[(first + 1)...] {
             reporter.report(.shadowedCandidate,
-                            "the candidate to '\(shadowed.target.value)' for \(what()) can never be taken: an unconditional candidate comes before it",
-                            at: shadowed.location, subjects: [shadowed.target.value],
-                            notes: [.init("the unconditional candidate to '\(blocker.target.value)' is always taken first",
+                            "the candidate to '\(names[shadowed.target.value])' for \(what()) can never be taken: an unconditional candidate comes before it",
+                            at: shadowed.location, subjects: [names[shadowed.target.value]],
+                            notes: [.init("the unconditional candidate to '\(names[blocker.target.value])' is always taken first",
                                           at: blocker.location)])
         }
     }

@@ -8,7 +8,7 @@ struct GraphBuilder {
     init(machine: Machine, reporter: MachineReporter) {
         self.machine = machine
         self.reporter = reporter
-        stateIndex = StateIndex(machine.states)
+        stateIndex = StateIndex(machine)
     }
 
     /// Builds the graph and checks the state references outside transitions (`initial`,
@@ -57,15 +57,19 @@ struct GraphBuilder {
         return count + count / 8 + 16
     }
 
-    /// Machine-wide targets are resolved (and reported) once, not once per inheriting state.
-    private var machineWideTargets: [String: Int?] = [:]
+    /// The machine-wide names reported as not states, by role: each is reported once, not once
+    /// per inheriting state.
+    private var reportedMachineWide: Set<MachineWideName> = []
 
-    private mutating func resolveMachineWide(_ name: Located<String>, as role: String) -> Int? {
-        let key = role + "\u{0}" + name.value
-        if let known = machineWideTargets[key] { return known }
-        let target = resolve(name, as: role)
-        machineWideTargets[key] = target
-        return target
+    private struct MachineWideName: Hashable {
+        let role: String
+        let name: Name
+    }
+
+    private mutating func resolveMachineWide(_ name: Located<Name>, as role: String) -> Int? {
+        if let index = stateIndex[name.value] { return index }
+        guard reportedMachineWide.insert(MachineWideName(role: role, name: name.value)).inserted else { return nil }
+        return resolve(name, as: role)
     }
 
     /// `transitionIndex` is the index of an event's transition in the state's `transitions`, or
@@ -89,7 +93,7 @@ struct GraphBuilder {
     /// The edge to a target and, with a retry, the edge to its `then` once the retries are used
     /// up; a name that is not a state is reported and makes no edge. Machine-wide names
     /// (`inherited`) are resolved once for all the states that inherit them.
-    private mutating func addTransition(to target: Located<String>, as role: String, retry: Retry?, from source: Int,
+    private mutating func addTransition(to target: Located<Name>, as role: String, retry: Retry?, from source: Int,
                                         trigger: Edge.TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0,
                                         conditional: Bool, inherited: Bool = false, to edges: inout [Edge]) {
         if let resolved = inherited ? resolveMachineWide(target, as: role) : resolve(target, as: role) {
@@ -133,12 +137,22 @@ struct GraphBuilder {
         }
     }
 
+    /// The index of the state a transition names, or `nil` after reporting `undefined-state`.
+    private mutating func resolve(_ name: Located<Name>, as role: @autoclosure () -> String) -> Int? {
+        if let index = stateIndex[name.value] { return index }
+        return reportUndefined(machine.names.text(name), as: role())
+    }
+
     /// The index of the named state, or `nil` after reporting `undefined-state`.
     private mutating func resolve(_ name: Located<String>, as role: @autoclosure () -> String) -> Int? {
         if let index = stateIndex[name.value] { return index }
+        return reportUndefined(name, as: role())
+    }
+
+    private mutating func reportUndefined(_ name: Located<String>, as role: String) -> Int? {
         let hint = Suggestion.hint(for: name.value, among: machine.states.map(\.name.value))
         reporter.report(.undefinedState,
-                        "\(role()) '\(name.value)' is not a state of machine '\(machine.name.value)'\(hint)",
+                        "\(role) '\(name.value)' is not a state of machine '\(machine.name.value)'\(hint)",
                         at: name.location, subjects: [name.value])
         return nil
     }

@@ -43,8 +43,8 @@ public struct MachineGraph: Sendable {
         switch edge.triggerKind {
         case .event:
             let index = Int(edge.transitionIndex)
-            return .event(edge.isInherited ? machine.machineWide[index].event.value
-                                           : machine.states[edge.source].transitions[index].event.value)
+            return .event(machine.names[edge.isInherited ? machine.machineWide[index].event.value
+                                                         : machine.states[edge.source].transitions[index].event.value])
         case .always:
             return .always
         case .timeout:

@@ -1,68 +1,39 @@
-/// A machine's state names to their indices.
-///
-/// An open-addressing table of 32-bit entries that compares with the states' own names, so no
-/// name is kept twice: a quarter of the memory of a `[String: Int]` of a large machine.
-/// When two states share a name, the first one is found.
-///
-/// The bits of an entry that the state's index does not need hold a few bits of the name's hash
-/// (its tag): a probe reads a state's name only when the tags agree. On a large machine the
-/// states do not fit in the processor's caches, and each name read is a wait on memory.
+/// A machine's state names to their indices, through the machine's ``NameTable``: finding a
+/// state by its ``Name`` is reading an array, and by its text one lookup in the table. When two
+/// states share a name, the first one is found.
 public struct StateIndex: Sendable {
-    /// How an entry holds a state's index (its low bits) and a tag (the bits above, below the
-    /// sign: an entry is never negative, and -1 marks an empty slot).
-    private struct Entry: Sendable {
-        let indexBits: Int
-        let tagBits: Int
+    private let names: NameTable
+    /// By name: the index of the first state of that name, or -1.
+    private let stateOfName: [Int32]
 
-        var indexMask: Int32 { Int32(truncatingIfNeeded: 1 << indexBits - 1) }
-
-        /// A hash's tag, in place above the index bits: its top bits (its low bits pick the slot).
-        func tag(_ hash: Int) -> Int32 {
-            guard tagBits > 0 else { return 0 }
-            return Int32(truncatingIfNeeded: UInt(bitPattern: hash) >> (UInt.bitWidth - tagBits)) << indexBits
-        }
+    /// Indexes a machine's states.
+    init(_ machine: Machine) {
+        self.init(machine.states, names: machine.names)
     }
 
-    private let states: [State]
-    /// Entries by hash, -1 where empty; the count is a power of two.
-    private let slots: [Int32]
-    private let entry: Entry
-
-    /// Indexes the states by name; `maxTagBits` lets tests make tags collide.
-    init(_ states: [State], maxTagBits: Int = 31) {
-        self.states = states
-        let indexBits = max(1, Int.bitWidth - states.count.leadingZeroBitCount)
-        let entry = Entry(indexBits: indexBits, tagBits: min(maxTagBits, 31 - indexBits))
-        // At most three quarters full, so that a probe for a missing name ends soon.
-        var count = 4
-        while count * 3 < states.count * 4 { count *= 2 }
-        var slots = [Int32](repeating: -1, count: count)
+    /// Indexes states whose names `names` holds (a decoded machine's do); any it does not are
+    /// added to this index's copy.
+    init(_ states: [State], names: NameTable = NameTable()) {
+        var names = names
+        var stateOfName = [Int32](repeating: -1, count: names.count)
         for index in states.indices {
-            let name = states[index].name.value
-            let hash = name.hashValue
-            let found = Self.probe(name, hash: hash, slots: slots, states: states, entry: entry)
-            if slots[found] < 0 { slots[found] = entry.tag(hash) | Int32(index) }
+            let name = Int(names.intern(states[index].name.value).index)
+            if name >= stateOfName.count { stateOfName.append(contentsOf: repeatElement(-1, count: name + 1 - stateOfName.count)) }
+            if stateOfName[name] < 0 { stateOfName[name] = Int32(index) }
         }
-        self.slots = slots
-        self.entry = entry
+        self.names = names
+        self.stateOfName = stateOfName
     }
 
     /// The index of the first state with this name, if there is one.
     public subscript(name: String) -> Int? {
-        let slot = Self.probe(name, hash: name.hashValue, slots: slots, states: states, entry: entry)
-        return slots[slot] < 0 ? nil : Int(slots[slot] & entry.indexMask)
+        names.name(name).flatMap { self[$0] }
     }
 
-    /// The slot of the state with this name, or the empty slot where it would go.
-    private static func probe(_ name: String, hash: Int, slots: [Int32], states: [State], entry: Entry) -> Int {
-        let mask = slots.count - 1
-        let tag = entry.tag(hash)
-        let indexMask = entry.indexMask
-        var slot = hash & mask
-        while slots[slot] >= 0 {
-            if slots[slot] & ~indexMask == tag, states[Int(slots[slot] & indexMask)].name.value == name { break }
-            slot = (slot + 1) & mask
-        }
-        return slot
+    /// The index of the first state with this name of the machine's table, if there is one.
+    public subscript(name: Name) -> Int? {
+        let position = Int(name.index)
+        guard position >= 0, position < stateOfName.count, stateOfName[position] >= 0 else { return nil }
+        return Int(stateOfName[position])
     }
 }

@@ -110,7 +110,7 @@ struct WorstCaseTime {
 
     private func moves(from state: Int, config: Configuration, slots: [SlotKey: Int]) -> Moves {
         let model = graph.state(state)
-        var candidates: [(candidate: Candidate?, target: String, retry: Retry?, after: Duration, label: String)] = []
+        var candidates: [(candidate: Candidate?, target: Name, retry: Retry?, after: Duration, label: String)] = []
         switch model.kind {
         case .terminal:
             return .failure("it is terminal")

@@ -137,7 +137,7 @@ struct EdgeCollector {
 
     private mutating func collectOwn(_ state: State, from source: FlowDiagram.Endpoint) {
         for transition in state.transitions {
-            add(transition.candidates, from: source, trigger: .event(transition.event.value))
+            add(transition.candidates, from: source, trigger: .event(graph.machine.names[transition.event.value]))
         }
         if let always = state.always {
             add(always.value, from: source, trigger: .always)
@@ -156,7 +156,7 @@ struct EdgeCollector {
             let event = transition.event.value
             let handling = waiting.filter { $0.transitions.contains { $0.event.value == event } }
             guard handling.count < waiting.count else { continue }
-            add(transition.candidates, from: .machineWide, trigger: .event(event),
+            add(transition.candidates, from: .machineWide, trigger: .event(graph.machine.names[event]),
                 exceptions: handling.map(\.name.value))
         }
     }
@@ -175,7 +175,7 @@ struct EdgeCollector {
     /// The transition's edge and, with a retry, its `then` edge; targets that are not states
     /// draw nothing.
     private mutating func add(_ label: TransitionLabel, from source: FlowDiagram.Endpoint,
-                              target: String, retry: Retry?) {
+                              target: Name, retry: Retry?) {
         let max = retry.map { $0.max?.value }
         if let target = graph.stateIndex[target] {
             var bounded = label

@@ -55,7 +55,7 @@ public enum FlowProgramBuilder {
                                retrySlotCount: retrySlots, persist: persistence)
         }
 
-        mutating func resolve(_ state: State, inherited: [(event: String, candidates: [FlowProgram.Candidate])])
+        mutating func resolve(_ state: State, inherited: [(event: Name, candidates: [FlowProgram.Candidate])])
             -> FlowProgram.State {
             var transitions: [(event: Int, candidates: [FlowProgram.Candidate])] = []
             for transition in state.transitions {
@@ -116,7 +116,12 @@ public enum FlowProgramBuilder {
             return index
         }
 
-        mutating func event(_ name: String) -> Int { lookup(name, in: eventIndex) }
+        mutating func index(_ state: Name) -> Int? {
+            guard let index = graph.stateIndex[state] else { failed = true; return nil }
+            return index
+        }
+
+        mutating func event(_ name: Name) -> Int { lookup(machine.names[name], in: eventIndex) }
         mutating func condition(_ name: String) -> Int { lookup(name, in: conditionIndex) }
         mutating func effect(_ name: String) -> Int { lookup(name, in: effectIndex) }
 

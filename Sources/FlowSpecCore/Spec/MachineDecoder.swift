@@ -2,11 +2,23 @@
 enum MachineDecoder {
     static func decode(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader)
         -> (Machine, [Rule: SeverityLevel]) {
+        reader.nameTable = NameTable()
+        var (machine, severity) = decodeFields(name: name, body: body, reader: &reader)
+        swap(&machine.names, &reader.nameTable)
+        return (machine, severity)
+    }
+
+    /// The machine, its names interned in `reader.nameTable`.
+    private static func decodeFields(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader)
+        -> (Machine, [Rule: SeverityLevel]) {
         var machine = Machine(name: name)
         var severity: [Rule: SeverityLevel] = [:]
         guard let fields = reader.fields(body, of: "machine '\(name.value)'", allowed: SpecDecoder.machineKeys) else {
             return (machine, severity)
         }
+        // States decoded as the YAML was read refer to names in their own table: it becomes the
+        // machine's before anything else is interned.
+        if let states = fields["states"], let names = streamedNames(states, reader: reader) { reader.nameTable = names }
         if let node = fields["summary"] { machine.summary = reader.text(node, as: "summary") }
         if let node = fields["initial"] {
             machine.initial = reader.name(node, as: "initial")
@@ -42,6 +54,15 @@ enum MachineDecoder {
         if let node = fields["severity"] { severity = SeverityDecoder.decode(node, reader: &reader) }
         checkTransitionCount(&machine, reader: &reader)
         return (machine, severity)
+    }
+
+    /// The names of the states ``StateStreamer`` decoded in a `states` mapping, if it did.
+    private static func streamedNames(_ states: YAMLDocument.NodeID, reader: NodeReader) -> NameTable? {
+        guard let streamed = reader.streamedStates, reader.document[states].kind == .mapping else { return nil }
+        for child in reader.document.children(of: states) where reader.document[child].kind == .taken {
+            return streamed.removeNames(of: reader.document[child].token)
+        }
+        return nil
     }
 
     /// Reports a machine with more transitions than the limit allows.

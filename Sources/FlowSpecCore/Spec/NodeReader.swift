@@ -9,6 +9,8 @@ struct NodeReader {
     var limits = YAMLLimits()
     /// The machine being decoded, attached to findings.
     var machine: String?
+    /// The names of the machine being decoded that its transitions use.
+    var nameTable = NameTable()
     /// Set by the decoders when something that would have been an edge or a bound of the
     /// state graph could not be read (see ``State/hasLostTransitions``).
     var lostTransitions = false
@@ -135,6 +137,11 @@ struct NodeReader {
                    at: node.location)
         }
         return nil
+    }
+
+    /// Reads a name a transition refers to (an event or a target), interned in ``nameTable``.
+    mutating func nameReference(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String) -> Located<Name>? {
+        name(id, as: what()).map { Located(nameTable.intern($0.value), at: $0.location) }
     }
 
     /// The text of a scalar that reads as a name (a non-empty string), if it is one.

@@ -1,7 +1,9 @@
 /// A decoded spec file: the typed model of the flowspec language, version 1.
 ///
-/// Every element remembers where it was written. Names are kept as written; resolving them
-/// to states happens when the state graph is built.
+/// Every element remembers where it was written. The names transitions refer to (events,
+/// targets, retry fallbacks) are ``Name``s of their machine's ``Machine/names``, interned as
+/// they are read; the rest are kept as written. Resolving names to states happens when the
+/// state graph is built.
 public struct Spec: Sendable {
     /// The machines, in source order.
     public var machines: [Machine] = []
@@ -13,6 +15,8 @@ public struct Spec: Sendable {
 public struct Machine: Sendable {
     /// The machine's name (a Swift type name once generated).
     public var name: Located<String>
+    /// The texts of the names its transitions use (events, targets, retry fallbacks).
+    public var names = NameTable()
     /// The optional `summary:` text.
     public var summary: String?
     /// The `initial:` state's name.
@@ -148,9 +152,35 @@ public struct OutOfLine<Value: Sendable>: Sendable {
 /// An event and the candidates it may lead to (the first whose condition holds is taken).
 public struct EventTransition: Sendable {
     /// The event's name.
-    public var event: Located<String>
+    public var event: Located<Name>
+    // Most transitions are one bare target (`event: state`): that target is kept inline, and
+    // only other lists of candidates are boxed, so a transition is 32 bytes.
+    /// The target of a transition of one bare candidate.
+    private var bareTarget: Located<Name>
+    /// The candidates of any other transition.
+    private var otherCandidates: Box<Candidates>?
+
+    /// Creates a transition.
+    public init(event: Located<Name>, candidates: Candidates) {
+        self.event = event
+        if let target = candidates.bareTarget {
+            bareTarget = target
+            otherCandidates = nil
+        } else {
+            bareTarget = event  // not read: the boxed candidates are
+            otherCandidates = Box(candidates)
+        }
+    }
+
     /// The candidates, in order.
-    public var candidates: Candidates
+    public var candidates: Candidates {
+        get {
+            otherCandidates?.value ?? Candidates(Candidate(location: bareTarget.location, target: bareTarget))
+        }
+        set {
+            self = EventTransition(event: event, candidates: newValue)
+        }
+    }
 }
 
 /// The candidates of a transition, in order. Nearly every transition has exactly one, so the
@@ -174,6 +204,12 @@ public struct Candidates: RandomAccessCollection, ExpressibleByArrayLiteral, Sen
     /// Creates the list from a literal.
     public init(arrayLiteral candidates: Candidate...) {
         self.init(candidates)
+    }
+
+    /// The target of a list of one bare candidate (see ``Candidate/isBare``), read in place.
+    var bareTarget: Located<Name>? {
+        guard tail.isEmpty, let head, head.isBare else { return nil }
+        return head.target
     }
 
     /// Whether any candidate has a condition, effects or a retry, read in place.
@@ -204,7 +240,7 @@ public struct Candidate: Sendable {
         set { updateExtras { $0.location = newValue } }
     }
     /// The target state's name.
-    public var target: Located<String> {
+    public var target: Located<Name> {
         didSet {
             // The candidate stays where it was written.
             if extras?.value.location == nil { updateExtras { $0.location = oldValue.location } }
@@ -262,6 +298,9 @@ public struct Candidate: Sendable {
     /// Whether the candidate has a condition, effects or a retry (most have none).
     var hasExtras: Bool { extras?.value.hasAny ?? false }
 
+    /// Whether the candidate is only a target, written where the target is.
+    var isBare: Bool { extras == nil }
+
     /// What the state graph needs of a candidate besides its target, read from the box in
     /// place: the getters above copy the extras whole, which costs more than the graph's edge.
     var edgeFacts: (retry: Retry?, isConditional: Bool) {
@@ -277,7 +316,7 @@ public struct Candidate: Sendable {
     }
 
     /// Creates a candidate.
-    public init(location: SourceLocation, target: Located<String>, condition: Located<String>? = nil,
+    public init(location: SourceLocation, target: Located<Name>, condition: Located<String>? = nil,
                 unlessCondition: Located<String>? = nil, effects: [Located<String>] = [], retry: Retry? = nil) {
         self.target = target
         // Most candidates are a bare target: no extras to build and drop.
@@ -301,7 +340,7 @@ public struct Retry: Sendable {
     /// invalid (already reported), so that `then` still counts as a path.
     public var max: Located<Int>?
     /// Where the transition goes instead the next time.
-    public var then: Located<String>
+    public var then: Located<Name>
 }
 
 /// `timeout: { after: 10s, to: target, effects: [..], retry: {...} }`.
@@ -321,7 +360,7 @@ public struct Timeout: Sendable {
     private var afterDuration: Duration = .zero
     @PackedLocation private var afterLocation: SourceLocation? = nil
     /// The state the timeout leads to.
-    public var target: Located<String>
+    public var target: Located<Name>
     /// Effects to run, in order.
     public var effects: [Located<String>] = []
     /// A bound on how often the timeout may fire in a row (out of line: few timeouts retry, and
@@ -329,7 +368,7 @@ public struct Timeout: Sendable {
     @OutOfLine public var retry: Retry? = nil
 
     /// Creates a timeout.
-    public init(location: SourceLocation, after: Located<Duration>?, target: Located<String>,
+    public init(location: SourceLocation, after: Located<Duration>?, target: Located<Name>,
                 effects: [Located<String>] = [], retry: Retry? = nil) {
         self.location = location
         self.target = target

@@ -61,6 +61,8 @@ enum StateDecoder {
     static func decoded(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
         let findingsBefore = reader.findingCount
         reader.lostTransitions = false
+        // Every state's name is in the machine's table, so that states are found by name there.
+        _ = reader.nameTable.intern(name.value)
         var state = decodeBody(name: name, body: body, reader: &reader)
         if reader.findingCount > findingsBefore { state.isMalformed = true }
         state.hasLostTransitions = reader.lostTransitions

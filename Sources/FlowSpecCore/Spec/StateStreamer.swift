@@ -40,8 +40,11 @@ struct StateStreamer: YAMLSubtreeTaker {
         guard taken <= limits.maxStates else { return nil }
         var reader = NodeReader(document: document, sink: DiagnosticSink(file: file), limits: limits)
         reader.machine = machine
+        // The state's names go into its machine's table, which the reader holds meanwhile.
+        states.swapNames(with: &reader.nameTable)
         let state = StateDecoder.decoded(name: Located(name, at: document[keys[3]].location), body: value,
                                          reader: &reader)
+        states.swapNames(with: &reader.nameTable)
         return states.append(state, findings: reader.sink.diagnostics)
     }
 
@@ -53,7 +56,8 @@ struct StateStreamer: YAMLSubtreeTaker {
 
 /// States decoded while the YAML was read, each handed over once, to the spec decoder.
 ///
-/// States are kept in segments, one per `states` mapping. When the decoder finds that a
+/// States are kept in segments, one per `states` mapping, with the names their transitions use
+/// (which the machine that holds the mapping takes as its own). When the decoder finds that a
 /// mapping is exactly a segment (the usual case), it takes the segment's array whole, so the
 /// states are never copied into a second array.
 final class StreamedStates {
@@ -61,6 +65,8 @@ final class StreamedStates {
     struct Segment {
         let firstToken: Int
         var states: [State] = []
+        /// The names the states' transitions use.
+        var names = NameTable()
         /// The findings of the states that have any, by position in `states`, in order (most
         /// states have none, and an empty list for each would cost 8 bytes a state).
         var findings: [(position: Int, diagnostics: [Diagnostic])] = []
@@ -86,6 +92,22 @@ final class StreamedStates {
         segments.append(Segment(firstToken: count))
     }
 
+    /// Exchanges the current segment's names with `names` (moved, not copied: the table is
+    /// then changed in place).
+    func swapNames(with names: inout NameTable) {
+        if segments.isEmpty { startSegment() }
+        swap(&names, &segments[segments.count - 1].names)
+    }
+
+    /// Hands over the names of the segment that holds a token, once: the states of that segment
+    /// refer to them, whether they are handed over whole or one by one.
+    func removeNames(of token: Int32) -> NameTable? {
+        guard let index = segmentIndex(of: token) else { return nil }
+        var names = NameTable()
+        swap(&names, &segments[index].names)
+        return names
+    }
+
     /// Keeps a state and its findings in the current segment; returns its token.
     func append(_ state: State, findings: [Diagnostic]) -> Int32 {
         if segments.isEmpty { startSegment() }
@@ -104,6 +126,7 @@ final class StreamedStates {
               segments[index].states.count == count, !segments[index].isBroken else { return nil }
         var taken = Segment(firstToken: Int(first))
         swap(&taken, &segments[index])
+        swap(&taken.names, &segments[index].names)  // the names are handed over on their own
         segments[index].isBroken = true
         segmentsHandedOverWhole += 1
         return taken

@@ -16,7 +16,8 @@ enum TransitionDecoder {
         transitions.reserveCapacity(children.count / 2)
         for index in stride(from: children.startIndex, to: children.endIndex - 1, by: 2) {
             guard let event = reader.entryName(children[index], in: what()) else { continue }
-            transitions.append(EventTransition(event: event, candidates: candidates(children[index + 1], reader: &reader)))
+            let name = Located(reader.nameTable.intern(event.value), at: event.location)
+            transitions.append(EventTransition(event: name, candidates: candidates(children[index + 1], reader: &reader)))
         }
         if transitions.count * 2 != children.count { reader.lostTransitions = true }
         return transitions
@@ -46,14 +47,14 @@ enum TransitionDecoder {
     static func candidate(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Candidate? {
         let location = reader.location(id)
         if reader.document[id].kind == .scalar {
-            return reader.name(id, as: "a transition's target").map { Candidate(location: location, target: $0) }
+            return reader.nameReference(id, as: "a transition's target").map { Candidate(location: location, target: $0) }
         }
         guard let fields = reader.fields(id, of: "a transition", allowed: candidateKeys) else { return nil }
         guard let toNode = fields["to"] else {
             reader.missing("to", in: "a transition", at: location, example: "{ to: home }")
             return nil
         }
-        guard let target = reader.name(toNode, as: "`to`") else { return nil }
+        guard let target = reader.nameReference(toNode, as: "`to`") else { return nil }
         var candidate = Candidate(location: location, target: target)
         if let condition = fields["if"] { candidate.condition = reader.name(condition, as: "`if`") }
         if let condition = fields["unless"] { candidate.unlessCondition = reader.name(condition, as: "`unless`") }
@@ -75,7 +76,7 @@ enum TransitionDecoder {
         if fields["after"] == nil {
             reader.missing("after", in: "the timeout", at: location, example: "{ after: 10s, to: failed }")
         }
-        let target: Located<String>? = fields["to"].flatMap { reader.name($0, as: "the timeout's `to`") }
+        let target: Located<Name>? = fields["to"].flatMap { reader.nameReference($0, as: "the timeout's `to`") }
         if fields["to"] == nil {
             reader.missing("to", in: "the timeout", at: location, example: "{ after: 10s, to: failed }")
         }
@@ -99,7 +100,7 @@ enum TransitionDecoder {
         if fields["max"] == nil {
             reader.missing("max", in: "the retry", at: location, example: "{ max: 3, then: failed }")
         }
-        let then: Located<String>? = fields["then"].flatMap { reader.name($0, as: "`then`") }
+        let then: Located<Name>? = fields["then"].flatMap { reader.nameReference($0, as: "`then`") }
         if fields["then"] == nil {
             reader.missing("then", in: "the retry", at: location, example: "{ max: 3, then: failed }")
         }

@@ -289,14 +289,13 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
 
     /// Reports each repeated scalar key of the mapping whose pairs are `pending[start...]` and
     /// drops its pair, keeping the first. Small mappings (most of a spec) are compared pairwise;
-    /// large ones (`states:`) through a dictionary.
+    /// large ones (`states:`) through a hash set of the kept keys.
     mutating func removeDuplicateKeys(from start: Int, sink: inout DiagnosticSink) {
         let pairs = (pending.count - start) / 2
         // One key repeats nothing (many mappings of a spec have one key: `on:`, `{ to: … }`).
         guard pairs > 1 else { return }
-        var seen: [String: SourceLocation] = [:]
         let hashed = pairs > 12
-        if hashed { seen.reserveCapacity(pairs) }
+        var keys = KeySet(pairs: hashed ? pairs : 0)
         var kept = start
         var index = start
         while index + 1 < pending.count {
@@ -306,14 +305,14 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
                 let text = document.nodes[node].text
                 let first: SourceLocation?
                 if hashed {
-                    // One hash per key: remember this key's place, putting the first back if it repeats.
-                    let location = document.nodes[node].location
-                    first = seen.updateValue(location, forKey: text)
+                    let ordinal = keys.firstOrInsert(ordinal: (kept - start) / 2, hash: text.hashValue) { ordinal in
+                        document.nodes[Int(pending[start + 2 * ordinal])].text == text
+                    }
+                    first = ordinal.map { document.nodes[Int(pending[start + 2 * $0])].location }
                 } else {
                     first = firstKey(text, in: start..<kept)
                 }
                 if let first {
-                    if hashed { seen[text] = first }
                     let key = document[pending[index]]
                     sink.report(.duplicateKey, "the key '\(key.text)' appears twice in this mapping",
                                 at: key.location, subjects: [key.text],
