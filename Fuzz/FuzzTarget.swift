@@ -127,8 +127,9 @@ struct FuzzPipeline {
         // Names are compared as text: the two ways intern them in different orders.
         func shape(_ spec: Spec?) -> [[String]]? {
             spec?.machines.map { machine in
-                machine.states.map { state in
-                    let transitions = state.transitions.map { transition in
+                machine.states.indices.map { index in
+                    let state = machine.states[index]
+                    let transitions = machine.transitions(of: index).map { transition in
                         machine.names[transition.event.value] + ">"
                             + transition.candidates.map { machine.names[$0.target.value] }.joined(separator: ",")
                     }

@@ -117,4 +117,57 @@ struct ModelStorageTests {
         }
         #expect(MemoryLayout<EventTransition>.size == 32)
     }
+
+    static func streamed(_ yaml: String) -> (Spec, [Diagnostic]) {
+        let read = StateStreamingTests.streamed(Array(yaml.utf8))
+        return (read.0, read.1)
+    }
+
+    /// A store keeps each run in one chunk: runs that fill chunks, empty runs and a run larger
+    /// than a chunk all read back as appended, numbered from 0.
+    @Test func aTransitionStoreReadsEveryRunBackAsAppended() {
+        var store = TransitionStore()
+        var runs: [(TransitionStore.Run, [Int32])] = []
+        var next: Int32 = 0
+        for count in [3, 0, 2_000, 1, 47, 0, 5_000, 2_048, 2, 2_047, 1] {
+            var run = store.startRun(reserving: count)
+            var events: [Int32] = []
+            for _ in 0..<count {
+                let name = Located(Name(index: next), at: Self.here)
+                store.append(EventTransition(event: name, candidates: [Candidate(location: Self.there, target: name)]))
+                events.append(next)
+                next += 1
+            }
+            run = store.endRun(startedAt: run)
+            runs.append((run, events))
+        }
+        for (run, events) in runs {
+            let transitions = store[run]
+            #expect(Int(run.count) == events.count && transitions.count == events.count)
+            #expect(transitions.map(\.event.value.index) == events)
+            #expect(transitions.indices == 0..<events.count)
+        }
+    }
+
+    /// Decoded end to end, each state of a machine larger than a chunk of the store has its own
+    /// transitions, whether the states were decoded while the YAML was read or afterwards.
+    @Test func eachStateOfALargeMachineHasItsOwnTransitions() throws {
+        let count = 1_500
+        var yaml = "flowspec: 1\nmachines:\n  M:\n    initial: s0\n    defaults: { kind: input }\n    states:\n"
+        for index in 0..<count {
+            yaml += "      s\(index): { on: { a\(index % 7): s\((index + 1) % count), b: s\(index / 2), c: s0 } }\n"
+        }
+        for streamed in [false, true] {
+            let (spec, findings) = streamed ? Self.streamed(yaml) : StateStreamingTests.wholeTree(Array(yaml.utf8))
+            #expect(findings.isEmpty)
+            let machine = try #require(spec.machines.first)
+            #expect(machine.states.count == count)
+            for index in 0..<count {
+                let transitions = machine.transitions(of: index)
+                #expect(transitions.map { machine.names[$0.event.value] } == ["a\(index % 7)", "b", "c"])
+                #expect(transitions.map { machine.names[$0.candidates[0].target.value] }
+                    == ["s\((index + 1) % count)", "s\(index / 2)", "s0"])
+            }
+        }
+    }
 }

@@ -14,7 +14,7 @@ struct NameReadingTests {
         guard let document = YAMLReader().read(Array(yaml.utf8), into: &sink) else { return (nil, ["unreadable"]) }
         let spec = SpecDecoder().decode(document, into: &sink)
         guard let machine = spec.machines.first,
-              let target = machine.states.first?.transitions.first?.candidates.first?.target else {
+              !machine.states.isEmpty, let target = machine.transitions(of: 0).first?.candidates.first?.target else {
             return (nil, sink.diagnostics.map(\.message))
         }
         return (machine.names[target.value], sink.diagnostics.map(\.message))

@@ -24,8 +24,8 @@ struct ReferenceSpecTests {
         for state in auth.states where state.kind == .task {
             #expect(state.timeout != nil, "\(state.name.value) has no timeout")
         }
-        let loading = try #require(auth.states.first { $0.name.value == "authLoading" })
-        let retry = try #require(loading.transitions.first { auth.names[$0.event.value] == "networkError" }?.candidates.first?.retry)
+        let loading = try #require(auth.states.firstIndex { $0.name.value == "authLoading" })
+        let retry = try #require(auth.transitions(of: loading).first { auth.names[$0.event.value] == "networkError" }?.candidates.first?.retry)
         #expect(retry.max?.value == 3)
         #expect(auth.machineWide.map { auth.names[$0.event.value] } == ["forceReset"])
         #expect(auth.machineWide.first?.candidates.first.map { auth.names[$0.target.value] } == "unauthenticated")
@@ -46,8 +46,8 @@ struct ReferenceSpecTests {
         let launch = try #require(firstRun.states.first)
         #expect(launch.kind == .choice)
         #expect(launch.always?.value.first?.condition?.value == "onboardingCompleted")
-        let slide2 = try #require(firstRun.states.first { $0.name.value == "slide2" })
-        #expect(slide2.transitions.first?.candidates.first?.effects.map(\.value) == ["persistOnboardingCompleted"])
+        let slide2 = try #require(firstRun.states.firstIndex { $0.name.value == "slide2" })
+        #expect(firstRun.transitions(of: slide2).first?.candidates.first?.effects.map(\.value) == ["persistOnboardingCompleted"])
         #expect(firstRun.sequences.first?.states.map(\.value) == ["slide0", "slide1", "slide2"])
     }
 }

@@ -36,11 +36,11 @@ struct StateStreamingTests {
         var lines: [String] = []
         for machine in spec.machines {
             lines.append("machine \(machine.name) exceeds=\(machine.exceedsLimits) default=\(String(describing: machine.defaultKind))")
-            for state in machine.states {
+            for (index, state) in machine.states.enumerated() {
                 lines.append("  state \(state.name) \(state.kind) kindAt=\(String(describing: state.kindLocation)) "
                     + "malformed=\(state.isMalformed) lost=\(state.hasLostTransitions) on=\(String(describing: state.onLocation))")
                 let names = machine.names
-                for transition in state.transitions {
+                for transition in machine.transitions(of: index) {
                     lines.append("    on \(names.text(transition.event)): "
                         + transition.candidates.map { describe($0, names) }.joined(separator: " | "))
                 }

@@ -15,7 +15,7 @@ struct DeadEndCheck: MachineCheck {
     }
 
     private func declaresExit(_ index: Int, machine: Machine) -> Bool {
-        if machine.states[index].transitions.contains(where: { !$0.candidates.isEmpty }) { return true }
+        if machine.transitions(of: index).contains(where: { !$0.candidates.isEmpty }) { return true }
         if let always = machine.states[index].always, !always.value.isEmpty { return true }
         if machine.states[index].timeoutLocation != nil { return true }
         let inherits = machine.states[index].kind == .input || machine.states[index].kind == .task

@@ -92,7 +92,7 @@ struct NameUses {
         effects = Uses(.effect, in: machine)
         add(machine.machineWide, names: machine.names)
         for index in machine.states.indices {
-            add(machine.states[index].transitions, names: machine.names)
+            add(machine.transitions(of: index), names: machine.names)
             for candidate in machine.states[index].always?.value ?? [] { add(candidate) }
             if let timeout = machine.states[index].timeout {
                 for effect in timeout.effects { effects.record(effect) }
@@ -102,7 +102,8 @@ struct NameUses {
     }
 
     /// Reads the transitions in place: copying each one costs more than the rest of this pass.
-    private mutating func add(_ transitions: [EventTransition], names: NameTable) {
+    private mutating func add<Transitions: RandomAccessCollection<EventTransition>>(_ transitions: Transitions,
+                                                                                names: NameTable) {
         for position in transitions.indices {
             events.record(transitions[position].event, in: names)
             guard transitions[position].candidates.anyHasExtras else { continue }

@@ -10,7 +10,7 @@ struct ShadowedCandidateCheck: MachineCheck {
         for index in machine.states.indices {
             // Only lists of two or more can shadow; looking at the count in place keeps this
             // pass from copying every transition of a large machine.
-            let transitions = machine.states[index].transitions
+            let transitions = machine.transitions(of: index)
             for position in transitions.indices where transitions[position].candidates.count > 1 {
                 let transition = transitions[position]
                 report(transition.candidates,

@@ -24,14 +24,14 @@ struct GraphBuilder {
         // States are read in place (`machine.states[index].…`): binding a whole state copies it,
         // which on a large machine costs more than everything else done here.
         for index in machine.states.indices {
-            let transitions = machine.states[index].transitions
+            let transitions = machine.transitions(of: index)
             for position in transitions.indices {
                 addCandidates(transitions[position].candidates, from: index, trigger: .event,
                               transitionIndex: position, to: &edges)
             }
             let kind = machine.states[index].kind
             if !inherited.isEmpty, kind == .input || kind == .task {
-                let own = Set(machine.states[index].transitions.map(\.event.value))
+                let own = Set(transitions.map(\.event.value))
                 for position in inherited.indices where !own.contains(inherited[position].event.value) {
                     addCandidates(inherited[position].candidates, from: index, trigger: .event,
                                   transitionIndex: position, inherited: true, to: &edges)
@@ -53,7 +53,7 @@ struct GraphBuilder {
     /// and an eighth more for retry fallbacks (inherited transitions may add more). Counting
     /// the retries exactly costs more than the rare growth of the array.
     private static func ownEdgeCount(_ machine: Machine) -> Int {
-        let count = machine.states.indices.reduce(0) { $0 + machine.states[$1].ownTransitionCount }
+        let count = machine.states.indices.reduce(0) { $0 + machine.ownTransitionCount(of: $1) }
         return count + count / 8 + 16
     }
 

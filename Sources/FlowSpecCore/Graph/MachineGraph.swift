@@ -44,7 +44,7 @@ public struct MachineGraph: Sendable {
         case .event:
             let index = Int(edge.transitionIndex)
             return .event(machine.names[edge.isInherited ? machine.machineWide[index].event.value
-                                                         : machine.states[edge.source].transitions[index].event.value])
+                                                         : machine.transitions(of: edge.source)[index].event.value])
         case .always:
             return .always
         case .timeout:
@@ -66,7 +66,7 @@ public struct MachineGraph: Sendable {
         case .event:
             candidate = edge.isInherited
                 ? machine.machineWide[edge.transitionIndex].candidates[edge.candidateIndex]
-                : machine.states[state].transitions[edge.transitionIndex].candidates[edge.candidateIndex]
+                : machine.transitions(of: state)[edge.transitionIndex].candidates[edge.candidateIndex]
         }
         return (edge.isRetryFallback ? candidate?.retry?.location : candidate?.location) ?? machine.states[state].name.location
     }

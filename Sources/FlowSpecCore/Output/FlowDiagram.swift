@@ -128,15 +128,17 @@ struct EdgeCollector {
 
     mutating func collect() -> [FlowDiagram.Edge] {
         edges = []
-        for (index, state) in graph.machine.states.enumerated() {
-            collectOwn(state, from: .state(index))
+        for index in graph.machine.states.indices {
+            collectOwn(index)
         }
         collectMachineWide()
         return edges
     }
 
-    private mutating func collectOwn(_ state: State, from source: FlowDiagram.Endpoint) {
-        for transition in state.transitions {
+    private mutating func collectOwn(_ index: Int) {
+        let state = graph.machine.states[index]
+        let source = FlowDiagram.Endpoint.state(index)
+        for transition in graph.machine.transitions(of: index) {
             add(transition.candidates, from: source, trigger: .event(graph.machine.names[transition.event.value]))
         }
         if let always = state.always {
@@ -151,13 +153,14 @@ struct EdgeCollector {
 
     /// One grouped edge set per machine-wide event that at least one state inherits.
     private mutating func collectMachineWide() {
-        let waiting = graph.machine.states.filter { $0.kind == .input || $0.kind == .task }
-        for transition in graph.machine.machineWide {
+        let machine = graph.machine
+        let waiting = machine.states.indices.filter { machine.states[$0].kind == .input || machine.states[$0].kind == .task }
+        for transition in machine.machineWide {
             let event = transition.event.value
-            let handling = waiting.filter { $0.transitions.contains { $0.event.value == event } }
+            let handling = waiting.filter { machine.transitions(of: $0).contains { $0.event.value == event } }
             guard handling.count < waiting.count else { continue }
-            add(transition.candidates, from: .machineWide, trigger: .event(graph.machine.names[event]),
-                exceptions: handling.map(\.name.value))
+            add(transition.candidates, from: .machineWide, trigger: .event(machine.names[event]),
+                exceptions: handling.map { machine.states[$0].name.value })
         }
     }
 

@@ -34,8 +34,8 @@ public enum FlowProgramBuilder {
                 (event: transition.event.value, candidates: transition.candidates.map { resolve($0) })
             }
             var states: [FlowProgram.State] = []
-            for state in machine.states {
-                states.append(resolve(state, inherited: inherited))
+            for index in machine.states.indices {
+                states.append(resolve(machine.states[index], transitions: machine.transitions(of: index), inherited: inherited))
             }
             let sequences = machine.sequences.compactMap { sequence -> FlowProgram.Sequence? in
                 guard let swiftName = name(sequence.name.value, scope: .enumCase)?.swiftName else { return nil }
@@ -55,15 +55,15 @@ public enum FlowProgramBuilder {
                                retrySlotCount: retrySlots, persist: persistence)
         }
 
-        mutating func resolve(_ state: State, inherited: [(event: Name, candidates: [FlowProgram.Candidate])])
-            -> FlowProgram.State {
+        mutating func resolve(_ state: State, transitions own: TransitionStore.Transitions,
+                              inherited: [(event: Name, candidates: [FlowProgram.Candidate])]) -> FlowProgram.State {
             var transitions: [(event: Int, candidates: [FlowProgram.Candidate])] = []
-            for transition in state.transitions {
+            for transition in own {
                 transitions.append((event(transition.event.value), transition.candidates.map { resolve($0) }))
             }
             if state.kind == .input || state.kind == .task {
-                let own = Set(state.transitions.map(\.event.value))
-                for transition in inherited where !own.contains(transition.event) {
+                let overridden = Set(own.map(\.event.value))
+                for transition in inherited where !overridden.contains(transition.event) {
                     transitions.append((event(transition.event), transition.candidates))
                 }
             }

@@ -3,8 +3,13 @@ enum MachineDecoder {
     static func decode(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader)
         -> (Machine, [Rule: SeverityLevel]) {
         reader.nameTable = NameTable()
+        reader.transitionStore = TransitionStore()
         var (machine, severity) = decodeFields(name: name, body: body, reader: &reader)
         swap(&machine.names, &reader.nameTable)
+        swap(&machine.transitionStore, &reader.transitionStore)
+        if !machine.exceedsLimits { checkTransitionCount(&machine, reader: &reader) }
+        // A machine over the limits keeps no states, so none of their transitions either.
+        if machine.exceedsLimits { machine.transitionStore = TransitionStore() }
         return (machine, severity)
     }
 
@@ -16,9 +21,12 @@ enum MachineDecoder {
         guard let fields = reader.fields(body, of: "machine '\(name.value)'", allowed: SpecDecoder.machineKeys) else {
             return (machine, severity)
         }
-        // States decoded as the YAML was read refer to names in their own table: it becomes the
-        // machine's before anything else is interned.
-        if let states = fields["states"], let names = streamedNames(states, reader: reader) { reader.nameTable = names }
+        // States decoded as the YAML was read refer to names and transitions of their own: they
+        // become the machine's before anything else is read.
+        if let states = fields["states"], let streamed = streamedParts(states, reader: reader) {
+            reader.nameTable = streamed.names
+            reader.transitionStore = streamed.transitions
+        }
         if let node = fields["summary"] { machine.summary = reader.text(node, as: "summary") }
         if let node = fields["initial"] {
             machine.initial = reader.name(node, as: "initial")
@@ -31,7 +39,7 @@ enum MachineDecoder {
         if let node = fields["effects"] { machine.effects = reader.declaredNames(node, as: "an effect", in: "`effects`") }
         if let node = fields["on"] {
             reader.lostTransitions = false
-            machine.machineWide = TransitionDecoder.eventTransitions(node, of: "machine-wide `on`", reader: &reader)
+            machine.machineWide = TransitionDecoder.machineWideTransitions(node, reader: &reader)
             machine.lostMachineWideTransitions = reader.lostTransitions
         }
         if let node = fields["states"] {
@@ -52,15 +60,16 @@ enum MachineDecoder {
         if let node = fields["persist"] { machine.persist = SectionDecoder.persist(node, reader: &reader) }
         if let node = fields["require"] { machine.requirements = SectionDecoder.requirements(node, reader: &reader) }
         if let node = fields["severity"] { severity = SeverityDecoder.decode(node, reader: &reader) }
-        checkTransitionCount(&machine, reader: &reader)
         return (machine, severity)
     }
 
-    /// The names of the states ``StateStreamer`` decoded in a `states` mapping, if it did.
-    private static func streamedNames(_ states: YAMLDocument.NodeID, reader: NodeReader) -> NameTable? {
+    /// The names and transitions of the states ``StateStreamer`` decoded in a `states` mapping,
+    /// if it did.
+    private static func streamedParts(_ states: YAMLDocument.NodeID, reader: NodeReader)
+        -> (names: NameTable, transitions: TransitionStore)? {
         guard let streamed = reader.streamedStates, reader.document[states].kind == .mapping else { return nil }
         for child in reader.document.children(of: states) where reader.document[child].kind == .taken {
-            return streamed.removeNames(of: reader.document[child].token)
+            return streamed.removeShared(of: reader.document[child].token)
         }
         return nil
     }
@@ -71,7 +80,7 @@ enum MachineDecoder {
         var count = 0
         for index in machine.states.indices {
             if machine.states[index].kind == .input || machine.states[index].kind == .task { inheritors += 1 }
-            count += machine.states[index].ownTransitionCount
+            count += machine.ownTransitionCount(of: index)
         }
         count += machine.machineWide.reduce(0) { $0 + $1.candidates.count } * inheritors
         // An edge of the graph numbers its transition and candidate in 29 bits each.

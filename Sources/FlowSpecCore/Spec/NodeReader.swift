@@ -11,6 +11,8 @@ struct NodeReader {
     var machine: String?
     /// The names of the machine being decoded that its transitions use.
     var nameTable = NameTable()
+    /// The event transitions of the machine's states decoded so far.
+    var transitionStore = TransitionStore()
     /// Set by the decoders when something that would have been an edge or a bound of the
     /// state graph could not be read (see ``State/hasLostTransitions``).
     var lostTransitions = false

@@ -15,8 +15,11 @@ public struct Spec: Sendable {
 public struct Machine: Sendable {
     /// The machine's name (a Swift type name once generated).
     public var name: Located<String>
-    /// The texts of the names its transitions use (events, targets, retry fallbacks).
+    /// The texts of the names its transitions use (events, targets, retry fallbacks) and of
+    /// its states.
     public var names = NameTable()
+    /// The states' own event transitions (each state knows its run).
+    public var transitionStore = TransitionStore()
     /// The optional `summary:` text.
     public var summary: String?
     /// The `initial:` state's name.
@@ -50,6 +53,20 @@ public struct Machine: Sendable {
     public init(name: Located<String>) {
         self.name = name
     }
+
+    /// The own event transitions of the state at an index.
+    public func transitions(of state: Int) -> TransitionStore.Transitions {
+        transitionStore[states[state].transitionRun]
+    }
+
+    /// How many transitions the state at an index writes itself: each candidate of its `on`,
+    /// each `always` branch and its timeout (not the machine-wide ones it inherits).
+    func ownTransitionCount(of state: Int) -> Int {
+        var count = (states[state].always?.value.count ?? 0) + (states[state].hasTimeout ? 1 : 0)
+        let transitions = transitions(of: state)
+        for position in transitions.indices { count += transitions[position].candidates.count }
+        return count
+    }
 }
 
 /// What a state waits for.
@@ -76,8 +93,9 @@ public struct State: Sendable {
     @OutOfLine public var summary: String? = nil
     /// Where the state's own `on:` key is, if it has one.
     @PackedLocation public var onLocation: SourceLocation? = nil
-    /// The state's own event transitions.
-    public var transitions: [EventTransition] = []
+    /// Where the state's own event transitions are in its machine's ``Machine/transitionStore``
+    /// (see ``Machine/transitions(of:)``).
+    public var transitionRun = TransitionStore.Run()
     /// The `always:` candidates, with the key's location, if present (only choice states).
     @OutOfLine public var always: Located<Candidates>? = nil
     /// The `timeout:`, if present (a timeout is large, and many states have none).
@@ -96,13 +114,9 @@ public struct State: Sendable {
     /// path findings that such an edge could change are held back until the error is fixed.
     public var hasLostTransitions = false
 
-    /// How many transitions the state writes itself: each candidate of its `on`, each `always`
-    /// branch and its timeout (not the machine-wide ones it inherits).
-    var ownTransitionCount: Int {
-        var count = (always?.value.count ?? 0) + (_timeout.isNone ? 0 : 1)
-        for position in transitions.indices { count += transitions[position].candidates.count }
-        return count
-    }
+
+    /// Whether the state has a timeout, without reading its box.
+    var hasTimeout: Bool { !_timeout.isNone }
 
     /// Creates a state with a name and kind.
     public init(name: Located<String>, kind: StateKind) {

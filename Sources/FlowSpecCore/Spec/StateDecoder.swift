@@ -114,7 +114,7 @@ enum StateDecoder {
         if let summary = fields["summary"] { state.summary = reader.text(summary, as: "summary") }
         if let on = fields["on"] {
             state.onLocation = fields.key("on")?.location
-            state.transitions = TransitionDecoder.eventTransitions(on, of: "`on` of state '\(name.value)'", reader: &reader)
+            state.transitionRun = TransitionDecoder.eventTransitions(on, of: "`on` of state '\(name.value)'", reader: &reader)
         }
         if let always = fields["always"], let key = fields.key("always") {
             let candidates = TransitionDecoder.candidates(always, reader: &reader)

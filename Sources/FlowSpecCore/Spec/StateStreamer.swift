@@ -40,11 +40,12 @@ struct StateStreamer: YAMLSubtreeTaker {
         guard taken <= limits.maxStates else { return nil }
         var reader = NodeReader(document: document, sink: DiagnosticSink(file: file), limits: limits)
         reader.machine = machine
-        // The state's names go into its machine's table, which the reader holds meanwhile.
-        states.swapNames(with: &reader.nameTable)
+        // The state's names and transitions go where its machine will find them; the reader
+        // holds them meanwhile.
+        states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)
         let state = StateDecoder.decoded(name: Located(name, at: document[keys[3]].location), body: value,
                                          reader: &reader)
-        states.swapNames(with: &reader.nameTable)
+        states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)
         return states.append(state, findings: reader.sink.diagnostics)
     }
 
@@ -56,8 +57,8 @@ struct StateStreamer: YAMLSubtreeTaker {
 
 /// States decoded while the YAML was read, each handed over once, to the spec decoder.
 ///
-/// States are kept in segments, one per `states` mapping, with the names their transitions use
-/// (which the machine that holds the mapping takes as its own). When the decoder finds that a
+/// States are kept in segments, one per `states` mapping, with the names and the transitions
+/// they refer to (which the machine that holds the mapping takes as its own). When the decoder finds that a
 /// mapping is exactly a segment (the usual case), it takes the segment's array whole, so the
 /// states are never copied into a second array.
 final class StreamedStates {
@@ -65,8 +66,10 @@ final class StreamedStates {
     struct Segment {
         let firstToken: Int
         var states: [State] = []
-        /// The names the states' transitions use.
+        /// The names the states use.
         var names = NameTable()
+        /// The states' event transitions.
+        var transitions = TransitionStore()
         /// The findings of the states that have any, by position in `states`, in order (most
         /// states have none, and an empty list for each would cost 8 bytes a state).
         var findings: [(position: Int, diagnostics: [Diagnostic])] = []
@@ -92,20 +95,22 @@ final class StreamedStates {
         segments.append(Segment(firstToken: count))
     }
 
-    /// Exchanges the current segment's names with `names` (moved, not copied: the table is
-    /// then changed in place).
-    func swapNames(with names: inout NameTable) {
+    /// Exchanges the current segment's names and transitions with these (moved, not copied:
+    /// they are then changed in place).
+    func swapShared(names: inout NameTable, transitions: inout TransitionStore) {
         if segments.isEmpty { startSegment() }
         swap(&names, &segments[segments.count - 1].names)
+        swap(&transitions, &segments[segments.count - 1].transitions)
     }
 
-    /// Hands over the names of the segment that holds a token, once: the states of that segment
-    /// refer to them, whether they are handed over whole or one by one.
-    func removeNames(of token: Int32) -> NameTable? {
+    /// Hands over the names and transitions of the segment that holds a token, once: the
+    /// states of that segment refer to them, whether they are handed over whole or one by one.
+    func removeShared(of token: Int32) -> (names: NameTable, transitions: TransitionStore)? {
         guard let index = segmentIndex(of: token) else { return nil }
-        var names = NameTable()
-        swap(&names, &segments[index].names)
-        return names
+        var shared = (names: NameTable(), transitions: TransitionStore())
+        swap(&shared.names, &segments[index].names)
+        swap(&shared.transitions, &segments[index].transitions)
+        return shared
     }
 
     /// Keeps a state and its findings in the current segment; returns its token.
@@ -126,7 +131,9 @@ final class StreamedStates {
               segments[index].states.count == count, !segments[index].isBroken else { return nil }
         var taken = Segment(firstToken: Int(first))
         swap(&taken, &segments[index])
-        swap(&taken.names, &segments[index].names)  // the names are handed over on their own
+        // The names and transitions are handed over on their own.
+        swap(&taken.names, &segments[index].names)
+        swap(&taken.transitions, &segments[index].transitions)
         segments[index].isBroken = true
         segmentsHandedOverWhole += 1
         return taken

@@ -4,22 +4,35 @@ enum TransitionDecoder {
     static let timeoutKeys = ["after", "to", "effects", "retry"]
     static let retryKeys = ["max", "then"]
 
-    /// `event: target`, `event: { to: … }` or `event: [ {…}, {…} ]`, for each event.
+    /// A machine's own `on:`, for each event `event: target`, `event: { to: … }` or
+    /// `event: [ {…}, {…} ]`.
+    static func machineWideTransitions(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [EventTransition] {
+        // Read into a store of their own, then kept as an array: a machine has one such list.
+        var store = TransitionStore()
+        swap(&store, &reader.transitionStore)
+        let run = eventTransitions(id, of: "machine-wide `on`", reader: &reader)
+        swap(&store, &reader.transitionStore)
+        return Array(store[run])
+    }
+
+    /// `event: target`, `event: { to: … }` or `event: [ {…}, {…} ]`, for each event: appended
+    /// to the reader's store as one run.
     static func eventTransitions(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String,
-                                 reader: inout NodeReader) -> [EventTransition] {
+                                 reader: inout NodeReader) -> TransitionStore.Run {
         guard let children = reader.mappingChildren(id, of: what()) else {
             reader.lostTransitions = true
-            return []
+            return TransitionStore.Run()
         }
         // Read entry by entry, as ``NodeReader/namedEntries(_:of:)`` would, without listing them first.
-        var transitions: [EventTransition] = []
-        transitions.reserveCapacity(children.count / 2)
+        let run = reader.transitionStore.startRun(reserving: children.count / 2)
         for index in stride(from: children.startIndex, to: children.endIndex - 1, by: 2) {
             guard let event = reader.entryName(children[index], in: what()) else { continue }
             let name = Located(reader.nameTable.intern(event.value), at: event.location)
-            transitions.append(EventTransition(event: name, candidates: candidates(children[index + 1], reader: &reader)))
+            let candidates = candidates(children[index + 1], reader: &reader)
+            reader.transitionStore.append(EventTransition(event: name, candidates: candidates))
         }
-        if transitions.count * 2 != children.count { reader.lostTransitions = true }
+        let transitions = reader.transitionStore.endRun(startedAt: run)
+        if Int(transitions.count) * 2 != children.count { reader.lostTransitions = true }
         return transitions
     }
 
