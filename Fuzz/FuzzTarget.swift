@@ -136,7 +136,7 @@ struct FuzzPipeline {
                     let timeout = state.timeout.map { timeout in
                         machine.names[timeout.target.value] + (timeout.retry.map { "/" + machine.names[$0.then.value] } ?? "")
                     }
-                    return "\(state.name.value) \(state.kind) \(transitions) \(timeout ?? "-") \(state.isMalformed) "
+                    return "\(machine.name(of: index)) \(state.kind) \(transitions) \(timeout ?? "-") \(state.isMalformed) "
                         + "\(state.hasLostTransitions)"
                 }
             }

@@ -68,16 +68,23 @@ struct GraphAlgorithmTests {
 /// strings (canonically equivalent spellings are one name) and the first of a repeated name wins.
 @Suite("State index")
 struct StateIndexTests {
-    static func states(_ names: [String]) -> [State] {
-        names.map { State(name: Located($0, at: .start), kind: .input) }
+    /// States of these names, interned in `table` as a decoder would.
+    static func states(_ names: [String], in table: inout NameTable) -> [State] {
+        names.map { State(name: Located(table.intern($0), at: .start), kind: .input) }
+    }
+
+    static func index(_ names: [String], table: NameTable = NameTable()) -> StateIndex {
+        var table = table
+        let states = Self.states(names, in: &table)
+        return StateIndex(states, names: table)
     }
 
     @Test func findsEveryStateAndNothingElse() {
         let names = (0..<5_000).map { "s\($0)" }
-        let index = StateIndex(Self.states(names))
+        let index = Self.index(names)
         for (position, name) in names.enumerated() { #expect(index[name] == position) }
         #expect(index["s5000"] == nil && index[""] == nil && index["S0"] == nil)
-        #expect(StateIndex([])["a"] == nil)
+        #expect(Self.index([])["a"] == nil)
     }
 
     /// Short random names from a small alphabet: many repeats, many names sharing a slot, and
@@ -93,7 +100,7 @@ struct StateIndexTests {
         var first: [String: Int] = [:]
         for (position, name) in names.enumerated() where first[name] == nil { first[name] = position }
         // A table that keeps `tagBits` bits of each hash: with few, many names share a hash.
-        let index = StateIndex(Self.states(names), names: NameTable(hashBits: tagBits))
+        let index = Self.index(names, table: NameTable(hashBits: tagBits))
         for _ in 0..<count * 2 {
             let probe = name()
             #expect(index[probe] == first[probe], "\(probe)")
@@ -106,14 +113,14 @@ struct StateIndexTests {
         var table = NameTable()
         let missing = table.intern("nowhere")
         let second = table.intern("b")
-        let index = StateIndex(Self.states(["a", "b"]), names: table)
+        let index = Self.index(["a", "b"], table: table)
         #expect(index[second] == 1 && index[missing] == nil)
         #expect(index["a"] == 0 && index["b"] == 1 && index["nowhere"] == nil)
         #expect(index[Name(index: 99)] == nil)
     }
 
     @Test func theFirstOfARepeatedNameWinsAndEquivalentSpellingsAreOneName() {
-        let index = StateIndex(Self.states(["caf\u{E9}", "b", "cafe\u{301}", "b"]))
+        let index = Self.index(["caf\u{E9}", "b", "cafe\u{301}", "b"])
         #expect(index["caf\u{E9}"] == 0)
         #expect(index["cafe\u{301}"] == 0)
         #expect(index["b"] == 1)

@@ -33,7 +33,7 @@ struct ModelStorageTests {
     }
 
     @Test func aStatesOptionalLocationsReadBackAsSet() {
-        var state = State(name: Located("a", at: Self.here), kind: .input)
+        var state = State(name: Located(Name(index: 0), at: Self.here), kind: .input)
         #expect(state.kindLocation == nil && state.onLocation == nil && state.timeoutLocation == nil)
         state.kindLocation = Self.here
         state.onLocation = Self.there
@@ -116,6 +116,14 @@ struct ModelStorageTests {
             #expect(describe(transition.candidates) == describe(candidates))
         }
         #expect(MemoryLayout<EventTransition>.size == 32)
+    }
+
+    /// The sizes the README's performance notes give (a large machine holds one state and a
+    /// few transitions per state): a field added or moved carelessly grows them.
+    @Test func theModelKeepsItsSizes() {
+        #expect(MemoryLayout<State>.stride == 80)
+        #expect(MemoryLayout<EventTransition>.stride == 32)
+        #expect(MemoryLayout<Edge>.stride == 16)
     }
 
     static func streamed(_ yaml: String) -> (Spec, [Diagnostic]) {

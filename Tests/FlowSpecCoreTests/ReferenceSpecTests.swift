@@ -21,10 +21,10 @@ struct ReferenceSpecTests {
 
     @Test func authFlowHasATimeoutOnEveryTaskAndABoundedRetry() throws {
         let auth = try #require(result.spec.machines.first { $0.name.value == "LaunchAuth" })
-        for state in auth.states where state.kind == .task {
-            #expect(state.timeout != nil, "\(state.name.value) has no timeout")
+        for (index, state) in auth.states.enumerated() where state.kind == .task {
+            #expect(state.timeout != nil, "\(auth.name(of: index)) has no timeout")
         }
-        let loading = try #require(auth.states.firstIndex { $0.name.value == "authLoading" })
+        let loading = try #require(auth.states.indices.first { auth.name(of: $0) == "authLoading" })
         let retry = try #require(auth.transitions(of: loading).first { auth.names[$0.event.value] == "networkError" }?.candidates.first?.retry)
         #expect(retry.max?.value == 3)
         #expect(auth.machineWide.map { auth.names[$0.event.value] } == ["forceReset"])
@@ -33,7 +33,7 @@ struct ReferenceSpecTests {
 
     @Test func chaptersAreForwardOnlyAndEndInATerminal() throws {
         let chapters = try #require(result.spec.machines.first { $0.name.value == "Chapters" })
-        #expect(chapters.states.map(\.name.value)
+        #expect(chapters.states.indices.map(chapters.name(of:))
             == ["handshake", "packetRun", "cipher", "firewall", "blueprint", "eventHorizon"])
         #expect(chapters.sequences.first?.forwardOnly == true)
         #expect(chapters.states.last?.kind == .terminal)
@@ -46,7 +46,7 @@ struct ReferenceSpecTests {
         let launch = try #require(firstRun.states.first)
         #expect(launch.kind == .choice)
         #expect(launch.always?.value.first?.condition?.value == "onboardingCompleted")
-        let slide2 = try #require(firstRun.states.firstIndex { $0.name.value == "slide2" })
+        let slide2 = try #require(firstRun.states.indices.first { firstRun.name(of: $0) == "slide2" })
         #expect(firstRun.transitions(of: slide2).first?.candidates.first?.effects.map(\.value) == ["persistOnboardingCompleted"])
         #expect(firstRun.sequences.first?.states.map(\.value) == ["slide0", "slide1", "slide2"])
     }

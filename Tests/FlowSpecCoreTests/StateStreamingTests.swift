@@ -37,7 +37,7 @@ struct StateStreamingTests {
         for machine in spec.machines {
             lines.append("machine \(machine.name) exceeds=\(machine.exceedsLimits) default=\(String(describing: machine.defaultKind))")
             for (index, state) in machine.states.enumerated() {
-                lines.append("  state \(state.name) \(state.kind) kindAt=\(String(describing: state.kindLocation)) "
+                lines.append("  state \(machine.names.text(state.name)) \(state.kind) kindAt=\(String(describing: state.kindLocation)) "
                     + "malformed=\(state.isMalformed) lost=\(state.hasLostTransitions) on=\(String(describing: state.onLocation))")
                 let names = machine.names
                 for transition in machine.transitions(of: index) {
@@ -91,7 +91,7 @@ struct StateStreamingTests {
         let decoded = SpecDecoder().decode(document, streamedStates: streamer.states, limits: YAMLLimits(), into: &sink)
         // A's states whole; B's one by one, since its repeated `x` was left out of the mapping.
         #expect(streamer.states.segmentsHandedOverWhole == 1)
-        #expect(decoded.machines.map { $0.states.map(\.name.value) } == [["a", "b"], ["x", "y"]])
+        #expect(decoded.machines.map { machine in machine.states.indices.map(machine.name(of:)) } == [["a", "b"], ["x", "y"]])
         Self.expectSame(Array(spec.utf8))
     }
 

@@ -7,9 +7,9 @@ struct DeadEndCheck: MachineCheck {
             && !machine.states[index].isMalformed && !declaresExit(index, machine: machine) {
             let state = machine.states[index]
             let message = state.kind == .choice
-                ? "choice state '\(state.name.value)' has no `always` branches, so it can never leave"
-                : "\(state.kind.rawValue) state '\(state.name.value)' has no way out: no `on`, `always` or `timeout`"
-            reporter.report(.deadEnd, message, at: state.name.location, subjects: [state.name.value],
+                ? "choice state '\(machine.name(of: index))' has no `always` branches, so it can never leave"
+                : "\(state.kind.rawValue) state '\(machine.name(of: index))' has no way out: no `on`, `always` or `timeout`"
+            reporter.report(.deadEnd, message, at: state.name.location, subjects: [machine.name(of: index)],
                             notes: [.init("add a transition, or give it `kind: terminal` if the flow ends here")])
         }
     }

@@ -75,7 +75,7 @@ struct IdentifierNames {
     private static func forEachName(_ machine: Machine, events: [Located<String>],
                                     _ body: (Kind, Located<String>) -> Void) {
         // States are read in place: binding a whole state copies it.
-        for index in machine.states.indices { body(.state, machine.states[index].name) }
+        for index in machine.states.indices { body(.state, machine.names.text(machine.states[index].name)) }
         for event in events { body(.event, event) }
         for effect in machine.effects ?? [] { body(.effect, effect) }
         for condition in machine.conditions ?? [] { body(.condition, condition) }

@@ -9,8 +9,8 @@ struct MisplacedTimeoutCheck: MachineCheck {
             let state = states[index]
             let why = state.kind == .choice ? "leaves at once through `always`" : "never leaves"
             reporter.report(.misplacedTimeout,
-                            "\(state.kind.rawValue) state '\(state.name.value)' cannot have a timeout: it \(why)",
-                            at: location, subjects: [state.name.value])
+                            "\(state.kind.rawValue) state '\(analysis.machine.name(of: index))' cannot have a timeout: it \(why)",
+                            at: location, subjects: [analysis.machine.name(of: index)])
         }
     }
 }

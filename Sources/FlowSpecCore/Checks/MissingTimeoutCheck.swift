@@ -6,7 +6,7 @@ struct MissingTimeoutCheck: MachineCheck {
         for index in states.indices where states[index].kind == .task && states[index].timeoutLocation == nil
             && !states[index].isMalformed {
             let state = states[index]
-            let name = state.name.value
+            let name = analysis.machine.name(of: index)
             let why = state.kindLocation == nil ? " (states without a `kind` are tasks)" : ""
             reporter.report(.missingTimeout,
                             "task state '\(name)' has no timeout, so the flow can wait in it forever\(why)",

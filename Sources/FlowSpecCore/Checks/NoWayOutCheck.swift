@@ -8,10 +8,14 @@ struct NoWayOutCheck: MachineCheck {
         guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil,
               states.indices.contains(where: { states[$0].kind == .terminal }) else { return }
         // Lazily: most states of a large machine are exits, and their list would be large.
-        let exits = states.indices.lazy.filter { states[$0].kind == .terminal || states[$0].kind == .input }
-        let canExit = analysis.digraph.reversed().breadthFirst(from: exits)
+        let isExit = { (state: Int) in states[state].kind == .terminal || states[state].kind == .input }
+        let exits = states.indices.lazy.filter(isExit)
+        // Searched backwards from the exits. An exit is reached from the start, so the edges
+        // that leave one are never followed: left out, they leave little to reverse on a large
+        // machine (most of its states wait for input).
+        let canExit = graph.reversedDigraph { !isExit($0.source) }.breadthFirst(from: exits)
         for index in states.indices where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed {
-            let name = states[index].name.value
+            let name = graph.name(index)
             reporter.report(.noWayOut,
                             "from state '\(name)' no terminal and no input state can be reached: the flow can get stuck here",
                             at: states[index].name.location, subjects: [name],

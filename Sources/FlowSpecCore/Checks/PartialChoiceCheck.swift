@@ -7,8 +7,8 @@ struct PartialChoiceCheck: MachineCheck {
             let state = states[index]
             guard let last = state.always?.value.last, !last.isUnconditional else { continue }
             reporter.report(.partialChoice,
-                            "the last `always` branch of choice state '\(state.name.value)' has a condition, so when none holds the state has nowhere to go",
-                            at: last.location, subjects: [state.name.value],
+                            "the last `always` branch of choice state '\(analysis.machine.name(of: index))' has a condition, so when none holds the state has nowhere to go",
+                            at: last.location, subjects: [analysis.machine.name(of: index)],
                             notes: [.init("end the list with a branch without `if` or `unless`, such as `- { to: \(analysis.machine.names[last.target.value]) }`")])
         }
     }

@@ -14,11 +14,11 @@ struct ShadowedCandidateCheck: MachineCheck {
             for position in transitions.indices where transitions[position].candidates.count > 1 {
                 let transition = transitions[position]
                 report(transition.candidates,
-                       what: "event '\(machine.names[transition.event.value])' in state '\(machine.states[index].name.value)'",
+                       what: "event '\(machine.names[transition.event.value])' in state '\(machine.name(of: index))'",
                        names: machine.names, &reporter)
             }
             if let always = machine.states[index].always {
-                report(always.value, what: "`always` of state '\(machine.states[index].name.value)'", names: machine.names,
+                report(always.value, what: "`always` of state '\(machine.name(of: index))'", names: machine.names,
                        &reporter)
             }
         }

@@ -5,7 +5,7 @@ struct TerminalExitCheck: MachineCheck {
         let states = analysis.machine.states
         for index in states.indices where states[index].kind == .terminal {
             let state = states[index]
-            let name = state.name.value
+            let name = analysis.machine.name(of: index)
             let exits: [(String, SourceLocation?)] = [
                 ("on", state.onLocation), ("always", state.always?.location), ("timeout", state.timeoutLocation),
             ]

@@ -14,8 +14,8 @@ struct UnreachableStateCheck: MachineCheck {
                 ? "only states that are themselves unreachable lead to it"
                 : "no transition leads to it"
             reporter.report(.unreachableState,
-                            "state '\(state.name.value)' can never be reached from the initial state '\(initial.value)'",
-                            at: state.name.location, subjects: [state.name.value], notes: [.init(why)])
+                            "state '\(graph.name(index))' can never be reached from the initial state '\(initial.value)'",
+                            at: state.name.location, subjects: [graph.name(index)], notes: [.init(why)])
         }
     }
 }

@@ -17,7 +17,7 @@ struct GraphBuilder {
         let initial = machine.initial.flatMap { resolve($0, as: "initial state") }
         // One flat array, grouped by source: no array per state.
         var edges: [Edge] = []
-        edges.reserveCapacity(Self.ownEdgeCount(machine))
+        edges.reserveCapacity(Self.edgeCount(machine))
         var edgeStart: [Int32] = [0]
         edgeStart.reserveCapacity(machine.states.count + 1)
         let inherited = machine.machineWide
@@ -49,12 +49,26 @@ struct GraphBuilder {
         return MachineGraph(machine: machine, stateIndex: stateIndex, initial: initial, edges: edges, edgeStart: edgeStart)
     }
 
-    /// About how many edges the states make: one per candidate, `always` branch and timeout,
-    /// and an eighth more for retry fallbacks (inherited transitions may add more). Counting
-    /// the retries exactly costs more than the rare growth of the array.
-    private static func ownEdgeCount(_ machine: Machine) -> Int {
-        let count = machine.states.indices.reduce(0) { $0 + machine.ownTransitionCount(of: $1) }
-        return count + count / 8 + 16
+    /// How many edges the states can make: one per candidate, `always` branch and timeout,
+    /// one more for each retry, and the machine-wide ones for every state that may inherit them
+    /// (fewer where names are not states or a state handles the event itself). The edges are
+    /// the graph's largest part: room for exactly as many saves a tenth of it.
+    private static func edgeCount(_ machine: Machine) -> Int {
+        var count = 0
+        var inheritors = 0
+        for index in machine.states.indices {
+            let transitions = machine.transitions(of: index)
+            for position in transitions.indices { count += edgeCount(transitions[position].candidates) }
+            if let always = machine.states[index].always { count += edgeCount(always.value) }
+            if machine.states[index].hasTimeout { count += machine.states[index].timeout?.retry == nil ? 1 : 2 }
+            if machine.states[index].kind == .input || machine.states[index].kind == .task { inheritors += 1 }
+        }
+        let machineWide = machine.machineWide.reduce(0) { $0 + edgeCount($1.candidates) }
+        return count + machineWide * inheritors
+    }
+
+    private static func edgeCount(_ candidates: Candidates) -> Int {
+        candidates.indices.reduce(0) { $0 + (candidates[$1].edgeFacts.retry == nil ? 1 : 2) }
     }
 
     /// The machine-wide names reported as not states, by role: each is reported once, not once
@@ -150,7 +164,7 @@ struct GraphBuilder {
     }
 
     private mutating func reportUndefined(_ name: Located<String>, as role: String) -> Int? {
-        let hint = Suggestion.hint(for: name.value, among: machine.states.map(\.name.value))
+        let hint = Suggestion.hint(for: name.value, among: machine.states.indices.map(machine.name(of:)))
         reporter.report(.undefinedState,
                         "\(role) '\(name.value)' is not a state of machine '\(machine.name.value)'\(hint)",
                         at: name.location, subjects: [name.value])

@@ -22,7 +22,7 @@ public struct MachineGraph: Sendable {
     public func state(_ index: Int) -> State { machine.states[index] }
 
     /// The name of the state at an index.
-    public func name(_ index: Int) -> String { machine.states[index].name.value }
+    public func name(_ index: Int) -> String { machine.name(of: index) }
 
     /// The edges leaving a state.
     public func edges(from state: Int) -> ArraySlice<Edge> {
@@ -91,10 +91,31 @@ public struct MachineGraph: Sendable {
         return Digraph(offsets: edgeStart, targets: targets)
     }
 
+    /// The adjacency of the edges that satisfy `include`, each reversed (from its target to its
+    /// source), for searches that go backwards.
+    public func reversedDigraph(including include: (Edge) -> Bool) -> Digraph {
+        // Counted first, so that the arrays are made once and exactly as large as needed.
+        var offsets = [Int32](repeating: 0, count: stateCount + 1)
+        for index in edges.indices where include(edges[index]) { offsets[edges[index].target + 1] += 1 }
+        for state in 0..<stateCount { offsets[state + 1] += offsets[state] }
+        var next = offsets
+        var sources = [Int32](repeating: 0, count: Int(offsets[stateCount]))
+        for index in edges.indices where include(edges[index]) {
+            let target = edges[index].target
+            sources[Int(next[target])] = Int32(edges[index].source)
+            next[target] += 1
+        }
+        return Digraph(offsets: offsets, targets: sources)
+    }
+
     /// The adjacency of the edges that satisfy `include`, for the graph algorithms.
     public func digraph(including include: (Edge) -> Bool) -> Digraph {
+        // Counted first: often few edges are included, and room for all of them would be most
+        // of the memory this takes.
+        var count = 0
+        for index in edges.indices where include(edges[index]) { count += 1 }
         var targets: [Int32] = []
-        targets.reserveCapacity(edges.count)
+        targets.reserveCapacity(count)
         var offsets: [Int32] = [0]
         offsets.reserveCapacity(stateCount + 1)
         for state in 0..<stateCount {

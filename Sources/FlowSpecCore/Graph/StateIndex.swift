@@ -11,14 +11,13 @@ public struct StateIndex: Sendable {
         self.init(machine.states, names: machine.names)
     }
 
-    /// Indexes states whose names `names` holds (a decoded machine's do); any it does not are
-    /// added to this index's copy.
-    init(_ states: [State], names: NameTable = NameTable()) {
-        var names = names
+    /// Indexes states named in `names`.
+    init(_ states: [State], names: NameTable) {
         var stateOfName = [Int32](repeating: -1, count: names.count)
         for index in states.indices {
-            let name = Int(names.intern(states[index].name.value).index)
-            if name >= stateOfName.count { stateOfName.append(contentsOf: repeatElement(-1, count: name + 1 - stateOfName.count)) }
+            let name = Int(states[index].name.value.index)
+            // A state's name is in its machine's table (the decoders put it there).
+            guard name < stateOfName.count else { continue }
             if stateOfName[name] < 0 { stateOfName[name] = Int32(index) }
         }
         self.names = names

@@ -77,7 +77,7 @@ public struct FlowDiagram: Sendable {
         let marks = FindingMarks(graph: graph, diagnostics: findings)
         machine = graph.machine.name.value
         nodes = graph.machine.states.enumerated().map { index, state in
-            Node(name: state.name.value, kind: state.kind, findings: marks.rules[index])
+            Node(name: graph.name(index), kind: state.kind, findings: marks.rules[index])
         }
         initial = graph.initial
         var collector = EdgeCollector(graph: graph, loopGroup: marks.loopGroup)
@@ -160,7 +160,7 @@ struct EdgeCollector {
             let handling = waiting.filter { machine.transitions(of: $0).contains { $0.event.value == event } }
             guard handling.count < waiting.count else { continue }
             add(transition.candidates, from: .machineWide, trigger: .event(machine.names[event]),
-                exceptions: handling.map { machine.states[$0].name.value })
+                exceptions: handling.map { machine.name(of: $0) })
         }
     }
 

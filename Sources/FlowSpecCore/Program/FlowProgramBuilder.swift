@@ -78,8 +78,9 @@ public enum FlowProgramBuilder {
                 failed = true
             }
             var swiftName = SwiftName.placeholder
-            if let mapped = name(state.name.value, scope: .enumCase) { swiftName = mapped.swiftName } else { failed = true }
-            return FlowProgram.State(name: state.name.value, swiftName: swiftName, kind: state.kind,
+            let stateName = machine.names[state.name.value]
+            if let mapped = name(stateName, scope: .enumCase) { swiftName = mapped.swiftName } else { failed = true }
+            return FlowProgram.State(name: stateName, swiftName: swiftName, kind: state.kind,
                                      summary: state.summary, transitions: transitions, always: always,
                                      timeout: timeout)
         }

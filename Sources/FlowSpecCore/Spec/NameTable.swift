@@ -9,27 +9,28 @@ public struct Name: Hashable, Sendable {
 
 /// The texts of a machine's names, each kept once, and the ``Name`` of each.
 ///
-/// An open-addressing table whose slots hold a name's position and 32 bits of its hash: a
-/// probe compares texts only when the hashes agree, and the table grows without hashing a
-/// text again. Names are numbered in the order they were first interned, so nothing about
-/// them depends on the process's hash seed.
+/// An open-addressing table of 32-bit slots that compares with the texts themselves, so no
+/// text is kept twice. A slot holds a name's position and, in the bits the position does not
+/// need, a tag of its text's hash: a probe compares texts only when the tags agree. Names are
+/// numbered in the order they were first interned, so nothing about them depends on the
+/// process's hash seed.
 public struct NameTable: Sendable {
     /// The texts, by ``Name/index``.
     public private(set) var texts: [String] = []
-    /// `0` where empty, else the hash's low 32 bits above the position plus one.
-    private var slots: [UInt64] = []
-    /// Which bits of a text's hash are kept (all 32 but in tests that make hashes collide).
-    private let hashMask: UInt32
+    /// `-1` where empty, else a tag above a position; the count is a power of two (or 0).
+    private var slots: [Int32] = []
+    /// Which bits of a text's hash are kept (all but in tests that make hashes collide).
+    private let hashMask: Int
 
     /// Creates an empty table.
     public init() {
-        hashMask = .max
+        hashMask = -1
     }
 
     /// Creates an empty table that keeps only `hashBits` bits of each hash, so that tests can
-    /// make every text share a slot.
+    /// make every text share a slot and a tag.
     init(hashBits: Int) {
-        hashMask = hashBits >= 32 ? .max : UInt32(1 << hashBits - 1)
+        hashMask = hashBits >= Int.bitWidth ? -1 : (1 << hashBits) - 1
     }
 
     /// How many names the table holds.
@@ -47,7 +48,7 @@ public struct NameTable: Sendable {
     public func name(_ text: String) -> Name? {
         guard !slots.isEmpty else { return nil }
         let slot = probe(text, hash: hash(text))
-        return slots[slot] == 0 ? nil : Name(index: Self.position(slots[slot]))
+        return slots[slot] < 0 ? nil : Name(index: slots[slot] & positionMask)
     }
 
     /// The name with this text, added if the table does not hold it yet.
@@ -55,47 +56,53 @@ public struct NameTable: Sendable {
         let hash = self.hash(text)
         if !slots.isEmpty {
             let slot = probe(text, hash: hash)
-            if slots[slot] != 0 { return Name(index: Self.position(slots[slot])) }
+            if slots[slot] >= 0 { return Name(index: slots[slot] & positionMask) }
         }
         // At most half full, so that a probe for a missing name ends soon.
         if (texts.count + 1) * 2 > slots.count { grow() }
         let slot = probe(text, hash: hash)
         let index = Int32(texts.count)
         texts.append(text)
-        slots[slot] = UInt64(hash) << 32 | UInt64(index + 1)
+        slots[slot] = tag(hash) | index
         return Name(index: index)
     }
 
+    /// Positions take the low bits of a slot: fewer than half the slots' count.
+    private var positionBits: Int { max(1, Int.bitWidth - slots.count.leadingZeroBitCount - 1) }
+    private var positionMask: Int32 { Int32(truncatingIfNeeded: 1 << positionBits - 1) }
+
+    /// A hash's tag, in place above the position bits: its top bits (its low bits pick the slot).
+    private func tag(_ hash: Int) -> Int32 {
+        let tagBits = 31 - positionBits
+        guard tagBits > 0 else { return 0 }
+        return Int32(truncatingIfNeeded: UInt(bitPattern: hash) >> (UInt.bitWidth - tagBits)) << positionBits
+    }
+
     /// The slot that holds the text, or the empty slot where it would go.
-    private func probe(_ text: String, hash: UInt32) -> Int {
+    private func probe(_ text: String, hash: Int) -> Int {
         let mask = slots.count - 1
-        var slot = Int(hash) & mask
-        while slots[slot] != 0 {
-            if UInt32(truncatingIfNeeded: slots[slot] >> 32) == hash, texts[Int(Self.position(slots[slot]))] == text {
-                break
-            }
+        let tag = self.tag(hash)
+        let positionMask = self.positionMask
+        var slot = hash & mask
+        while slots[slot] >= 0 {
+            if slots[slot] & ~positionMask == tag, texts[Int(slots[slot] & positionMask)] == text { break }
             slot = (slot + 1) & mask
         }
         return slot
     }
 
-    /// Doubles the slots (16 to start), placing each entry again by the hash it keeps.
+    /// Doubles the slots (16 to start) and places every name again, hashing its text anew: a
+    /// table of n names hashes about 2n texts in all, and keeps no hash.
     private mutating func grow() {
-        var larger = [UInt64](repeating: 0, count: max(16, slots.count * 2))
-        let mask = larger.count - 1
-        for entry in slots where entry != 0 {
-            var slot = Int(UInt32(truncatingIfNeeded: entry >> 32)) & mask
-            while larger[slot] != 0 { slot = (slot + 1) & mask }
-            larger[slot] = entry
+        slots = [Int32](repeating: -1, count: max(16, slots.count * 2))
+        for index in texts.indices {
+            let hash = self.hash(texts[index])
+            let slot = probe(texts[index], hash: hash)
+            slots[slot] = tag(hash) | Int32(index)
         }
-        slots = larger
     }
 
-    private func hash(_ text: String) -> UInt32 {
-        UInt32(truncatingIfNeeded: text.hashValue) & hashMask
-    }
-
-    private static func position(_ entry: UInt64) -> Int32 {
-        Int32(truncatingIfNeeded: entry & 0xFFFF_FFFF) - 1
+    private func hash(_ text: String) -> Int {
+        text.hashValue & hashMask
     }
 }

@@ -54,6 +54,11 @@ public struct Machine: Sendable {
         self.name = name
     }
 
+    /// The name of the state at an index.
+    public func name(of state: Int) -> String {
+        names[states[state].name.value]
+    }
+
     /// The own event transitions of the state at an index.
     public func transitions(of state: Int) -> TransitionStore.Transitions {
         transitionStore[states[state].transitionRun]
@@ -83,25 +88,26 @@ public enum StateKind: String, Sendable, CaseIterable {
 
 /// One state of a machine.
 public struct State: Sendable {
-    /// The state's name.
-    public var name: Located<String>
+    /// The state's name, in its machine's ``Machine/names``.
+    public var name: Located<Name>
     // Locations packed into 8 bytes rather than 12, the rare parts out of line, and the
-    // one-byte fields last: a state is 88 bytes, not 112.
+    // one-byte fields last, names interned: a state is 80 bytes, not 112.
     /// Where the kind was written, if the state gave one.
     @PackedLocation public var kindLocation: SourceLocation? = nil
     /// The optional `summary:` text (out of line: few states of a large machine have one).
     @OutOfLine public var summary: String? = nil
     /// Where the state's own `on:` key is, if it has one.
     @PackedLocation public var onLocation: SourceLocation? = nil
-    /// Where the state's own event transitions are in its machine's ``Machine/transitionStore``
-    /// (see ``Machine/transitions(of:)``).
-    public var transitionRun = TransitionStore.Run()
     /// The `always:` candidates, with the key's location, if present (only choice states).
     @OutOfLine public var always: Located<Candidates>? = nil
     /// The `timeout:`, if present (a timeout is large, and many states have none).
     @OutOfLine public var timeout: Timeout? = nil
     /// Where the `timeout:` key is, if present.
     @PackedLocation public var timeoutLocation: SourceLocation? = nil
+    /// Where the state's own event transitions are in its machine's ``Machine/transitionStore``
+    /// (see ``Machine/transitions(of:)``). After the 8-byte fields, where its 12 bytes leave no
+    /// padding.
+    public var transitionRun = TransitionStore.Run()
     /// The state's kind: given, from `defaults.kind`, or `task`. (The one-byte fields come
     /// last, where they fill what would be padding.)
     public var kind: StateKind
@@ -119,7 +125,7 @@ public struct State: Sendable {
     var hasTimeout: Bool { !_timeout.isNone }
 
     /// Creates a state with a name and kind.
-    public init(name: Located<String>, kind: StateKind) {
+    public init(name: Located<Name>, kind: StateKind) {
         self.name = name
         self.kind = kind
     }

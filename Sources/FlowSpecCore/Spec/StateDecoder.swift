@@ -61,8 +61,6 @@ enum StateDecoder {
     static func decoded(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
         let findingsBefore = reader.findingCount
         reader.lostTransitions = false
-        // Every state's name is in the machine's table, so that states are found by name there.
-        _ = reader.nameTable.intern(name.value)
         var state = decodeBody(name: name, body: body, reader: &reader)
         if reader.findingCount > findingsBefore { state.isMalformed = true }
         state.hasLostTransitions = reader.lostTransitions
@@ -73,7 +71,7 @@ enum StateDecoder {
     /// kind does not allow.
     static func applyKind(to state: inout State, defaultKind: StateKind?, reader: inout NodeReader) {
         if state.kindLocation == nil { state.kind = defaultKind ?? .task }
-        let name = state.name.value
+        let name = reader.nameTable[state.name.value]
         if state.kind == .input || state.kind == .task, let always = state.always {
             reader.report(.invalidValue,
                           "\(state.kind.rawValue) state '\(name)' cannot have `always`: only a choice state leaves at once",
@@ -91,7 +89,7 @@ enum StateDecoder {
     }
 
     private static func decodeBody(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
-        var state = State(name: name, kind: .task)
+        var state = State(name: Located(reader.nameTable.intern(name.value), at: name.location), kind: .task)
         let node = reader.document[body]
         // `name:` with no value is a state with every default.
         if node.kind == .scalar, node.scalarValue == .null { return state }

@@ -147,7 +147,7 @@ final class StreamedStates {
         guard position < segments[index].states.count else { return nil }
         handedOver.insert(token)
         segments[index].isBroken = true
-        var state = State(name: Located("", at: .start), kind: .task)
+        var state = State(name: Located(Name(index: 0), at: .start), kind: .task)  // a placeholder, swapped out
         swap(&state, &segments[index].states[position])
         return (state, Self.findings(at: position, in: segments[index].findings))
     }

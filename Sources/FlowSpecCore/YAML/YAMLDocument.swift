@@ -65,6 +65,12 @@ public struct YAMLDocument: Sendable {
     mutating func setChildren(of id: NodeID, _ children: ArraySlice<NodeID>) {
         nodes[Int(id)].childStart = Int32(childIndices.count)
         nodes[Int(id)].childCount = Int32(children.count)
+        // A collection larger than all the others so far (`states:` of a large spec) gets the
+        // room it needs and a sixteenth more for the collections that hold it: growing by
+        // doubling would leave up to half of it empty (and copy it while both are held).
+        if children.count > childIndices.count, childIndices.capacity - childIndices.count < children.count {
+            childIndices.reserveCapacity(childIndices.count + children.count + children.count / 16)
+        }
         childIndices.append(contentsOf: children)
     }
 }
