@@ -178,4 +178,20 @@ struct EdgeTests {
             "c -> a after 2s (retries used up) at 17:45",
         ])
     }
+
+    /// A machine's graph of some of its edges, forwards or reversed, is made without first
+    /// making the whole graph: it has exactly the edges chosen, in the same order as the whole
+    /// graph's, and the reversed one agrees with reversing the forward one.
+    @Test(arguments: [0, 1, 2, 3])
+    func graphsOfSomeEdgesHaveExactlyThoseEdges(filter: Int) throws {
+        let result = SpecChecker().check(SourceFile(path: "spec.yaml", text: Self.spec))
+        let graph = try #require(result.graphs.first)
+        let include: (Edge) -> Bool = [{ _ in true }, { _ in false }, { $0.isBounded }, { $0.source != 0 }][filter]
+        func adjacency(_ digraph: Digraph) -> [[Int32]] { (0..<digraph.count).map { Array(digraph.successors(of: $0)) } }
+        let expected = (0..<graph.stateCount).map { state in graph.edges(from: state).filter(include).map { Int32($0.target) } }
+        let forward = graph.digraph(including: include)
+        #expect(adjacency(forward) == expected)
+        #expect(adjacency(graph.reversedDigraph(including: include)) == adjacency(forward.reversed()))
+        if filter == 0 { #expect(adjacency(graph.digraph()) == expected) }
+    }
 }
