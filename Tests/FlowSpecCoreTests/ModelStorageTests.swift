@@ -95,7 +95,8 @@ struct ModelStorageTests {
         #expect(timeout.retry == nil)
     }
 
-    /// A transition of one bare target keeps it inline; any other list of candidates is boxed.
+    /// A transition of one candidate keeps it inline (with its box of extras, if any); a list of
+    /// several, or none, is boxed.
     /// Either way the candidates read back as set, and setting them again moves between the two.
     @Test func aTransitionsCandidatesReadBackAsSetInlineOrBoxed() {
         let event = Located(Name(index: 0), at: Self.here)

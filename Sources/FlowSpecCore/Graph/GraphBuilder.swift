@@ -86,7 +86,7 @@ struct GraphBuilder {
         return resolve(name, as: role)
     }
 
-    /// `transitionIndex` is the index of an event's transition in the state's `transitions`, or
+    /// `transitionIndex` is the index of an event's transition in `machine.transitions(of: source)`, or
     /// in the machine's `machineWide` for an `inherited` one.
     private mutating func addCandidates(_ candidates: Candidates, from source: Int, trigger: Edge.TriggerKind,
                                         transitionIndex: Int = 0, inherited: Bool = false, to edges: inout [Edge]) {

@@ -181,7 +181,7 @@ public struct Edge: Sendable {
 
     /// What kind of thing triggers it.
     var triggerKind: TriggerKind { TriggerKind(rawValue: origin >> 58 & 3) ?? .event }
-    /// For an event's edge: the index of its transition in the source state's `transitions`,
+    /// For an event's edge: the index of its transition in `Machine.transitions(of:)` of its source,
     /// or in the machine's `machineWide` when inherited (0 for other edges).
     var transitionIndex: Int { Int(origin & UInt64(Self.maximumIndex)) }
     /// The index of its candidate among the transition's (or the `always` branches); 0 for a

@@ -120,7 +120,6 @@ public struct State: Sendable {
     /// path findings that such an edge could change are held back until the error is fixed.
     public var hasLostTransitions = false
 
-
     /// Whether the state has a timeout, without reading its box.
     var hasTimeout: Bool { !_timeout.isNone }
 
@@ -173,29 +172,40 @@ public struct OutOfLine<Value: Sendable>: Sendable {
 public struct EventTransition: Sendable {
     /// The event's name.
     public var event: Located<Name>
-    // Most transitions are one bare target (`event: state`): that target is kept inline, and
-    // only other lists of candidates are boxed, so a transition is 32 bytes.
-    /// The target of a transition of one bare candidate.
-    private var bareTarget: Located<Name>
-    /// The candidates of any other transition.
-    private var otherCandidates: Box<Candidates>?
+    // Nearly every transition has one candidate, most of them a bare target (`event: state`):
+    // its target is kept inline, with the box of what else it has, if anything; only a list of
+    // several candidates (or none) is boxed whole. A transition is 32 bytes.
+    /// The target of the one candidate.
+    private var target: Located<Name>
+    private var more: More?
+
+    private enum More: Sendable {
+        /// The extras of the one candidate.
+        case extras(Box<Candidate.Extras>)
+        /// A list of several candidates, or none.
+        case candidates(Box<Candidates>)
+    }
 
     /// Creates a transition.
     public init(event: Located<Name>, candidates: Candidates) {
         self.event = event
-        if let target = candidates.bareTarget {
-            bareTarget = target
-            otherCandidates = nil
+        if let only = candidates.only {
+            target = only.target
+            more = only.extrasBox.map(More.extras)
         } else {
-            bareTarget = event  // not read: the boxed candidates are
-            otherCandidates = Box(candidates)
+            target = event  // not read: the boxed candidates are
+            more = .candidates(Box(candidates))
         }
     }
 
     /// The candidates, in order.
     public var candidates: Candidates {
         get {
-            otherCandidates?.value ?? Candidates(Candidate(location: bareTarget.location, target: bareTarget))
+            switch more {
+            case nil: Candidates(Candidate(target: target, extras: nil))
+            case .extras(let extras): Candidates(Candidate(target: target, extras: extras))
+            case .candidates(let candidates): candidates.value
+            }
         }
         set {
             self = EventTransition(event: event, candidates: newValue)
@@ -226,10 +236,9 @@ public struct Candidates: RandomAccessCollection, ExpressibleByArrayLiteral, Sen
         self.init(candidates)
     }
 
-    /// The target of a list of one bare candidate (see ``Candidate/isBare``), read in place.
-    var bareTarget: Located<Name>? {
-        guard tail.isEmpty, let head, head.isBare else { return nil }
-        return head.target
+    /// The candidate of a list of one.
+    var only: Candidate? {
+        tail.isEmpty ? head : nil
     }
 
     /// Whether any candidate has a condition, effects or a retry, read in place.
@@ -288,7 +297,7 @@ public struct Candidate: Sendable {
     }
 
     /// What most candidates do not have, in one box: a candidate is then a target and a place.
-    private struct Extras: Sendable {
+    fileprivate struct Extras: Sendable {
         var condition: Located<String>?
         var unlessCondition: Located<String>?
         var effects: [Located<String>] = []
@@ -315,11 +324,11 @@ public struct Candidate: Sendable {
 
     private var extras: Box<Extras>?
 
+    /// The box of what the candidate has besides its target, if anything.
+    fileprivate var extrasBox: Box<Extras>? { extras }
+
     /// Whether the candidate has a condition, effects or a retry (most have none).
     var hasExtras: Bool { extras?.value.hasAny ?? false }
-
-    /// Whether the candidate is only a target, written where the target is.
-    var isBare: Bool { extras == nil }
 
     /// What the state graph needs of a candidate besides its target, read from the box in
     /// place: the getters above copy the extras whole, which costs more than the graph's edge.
@@ -333,6 +342,12 @@ public struct Candidate: Sendable {
         change(&value)
         if value.location == target.location { value.location = nil }
         extras = value.isEmpty ? nil : Box(value)
+    }
+
+    /// A candidate of a target and its box of extras, as ``EventTransition`` keeps them.
+    fileprivate init(target: Located<Name>, extras: Box<Extras>?) {
+        self.target = target
+        self.extras = extras
     }
 
     /// Creates a candidate.

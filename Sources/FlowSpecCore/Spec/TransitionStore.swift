@@ -59,7 +59,7 @@ public struct TransitionStore: Sendable {
 
     /// Starts a state's run with room for `count` transitions in one chunk; append them with
     /// ``append(_:)`` and end the run with ``endRun(startedAt:)``.
-    mutating func startRun(reserving count: Int) -> Run {
+    public mutating func startRun(reserving count: Int) -> Run {
         if chunks.isEmpty || chunks[chunks.count - 1].capacity - chunks[chunks.count - 1].count < count {
             var chunk: [EventTransition] = []
             chunk.reserveCapacity(max(Self.chunkCapacity, count))
@@ -69,12 +69,12 @@ public struct TransitionStore: Sendable {
     }
 
     /// Appends a transition to the run started last (within the room it reserved).
-    mutating func append(_ transition: EventTransition) {
+    public mutating func append(_ transition: EventTransition) {
         chunks[chunks.count - 1].append(transition)
     }
 
     /// The run started with ``startRun(reserving:)``, with the transitions appended since.
-    func endRun(startedAt run: Run) -> Run {
+    public func endRun(startedAt run: Run) -> Run {
         Run(chunk: run.chunk, start: run.start, count: Int32(chunks[Int(run.chunk)].count) - run.start)
     }
 }
