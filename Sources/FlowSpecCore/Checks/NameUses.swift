@@ -57,7 +57,9 @@ struct NameUses {
         }
 
         fileprivate mutating func record(_ use: Located<Name>, in table: NameTable) {
-            if interned.count < table.count { interned.append(contentsOf: repeatElement(nil, count: table.count - interned.count)) }
+            if interned.count < table.count {
+                interned.append(contentsOf: repeatElement(nil, count: table.count - interned.count))
+            }
             let index = Int(use.value.index)
             let covered: Bool
             if let known = interned[index] {

@@ -154,7 +154,9 @@ struct EdgeCollector {
     /// One grouped edge set per machine-wide event that at least one state inherits.
     private mutating func collectMachineWide() {
         let machine = graph.machine
-        let waiting = machine.states.indices.filter { machine.states[$0].kind == .input || machine.states[$0].kind == .task }
+        let waiting = machine.states.indices.filter {
+            machine.states[$0].kind == .input || machine.states[$0].kind == .task
+        }
         for transition in machine.machineWide {
             let event = transition.event.value
             let handling = waiting.filter { machine.transitions(of: $0).contains { $0.event.value == event } }

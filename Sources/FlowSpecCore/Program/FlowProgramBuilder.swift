@@ -35,7 +35,8 @@ public enum FlowProgramBuilder {
             }
             var states: [FlowProgram.State] = []
             for index in machine.states.indices {
-                states.append(resolve(machine.states[index], transitions: machine.transitions(of: index), inherited: inherited))
+                states.append(resolve(machine.states[index], transitions: machine.transitions(of: index),
+                                      inherited: inherited))
             }
             let sequences = machine.sequences.compactMap { sequence -> FlowProgram.Sequence? in
                 guard let swiftName = name(sequence.name.value, scope: .enumCase)?.swiftName else { return nil }

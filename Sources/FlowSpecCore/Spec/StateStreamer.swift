@@ -58,9 +58,9 @@ struct StateStreamer: YAMLSubtreeTaker {
 /// States decoded while the YAML was read, each handed over once, to the spec decoder.
 ///
 /// States are kept in segments, one per `states` mapping, with the names and the transitions
-/// they refer to (which the machine that holds the mapping takes as its own). When the decoder finds that a
-/// mapping is exactly a segment (the usual case), it takes the segment's array whole, so the
-/// states are never copied into a second array.
+/// they refer to (which the machine that holds the mapping takes as its own). When the decoder
+/// finds that a mapping is exactly a segment (the usual case), it takes the segment's array
+/// whole, so the states are never copied into a second array.
 final class StreamedStates {
     /// The states of one `states` mapping, with the findings decoding each one made.
     struct Segment {
