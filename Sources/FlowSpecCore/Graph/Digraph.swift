@@ -15,18 +15,27 @@ public struct Digraph: Sendable {
 
     /// The same graph with every edge reversed.
     public func reversed() -> Digraph {
-        var inDegree = [Int32](repeating: 0, count: count + 1)
-        for target in targets { inDegree[Int(target) + 1] += 1 }
-        for vertex in 0..<count { inDegree[vertex + 1] += inDegree[vertex] }
-        var fill = inDegree
-        var reversedTargets = [Int32](repeating: 0, count: targets.count)
-        for source in 0..<count {
-            for target in successors(of: source) {
-                reversedTargets[Int(fill[Int(target)])] = Int32(source)
-                fill[Int(target)] += 1
+        Self.reversing(count: count) { edge in
+            for source in 0..<count {
+                for target in successors(of: source) { edge(source, Int(target)) }
             }
         }
-        return Digraph(offsets: inDegree, targets: reversedTargets)
+    }
+
+    /// The graph over `count` vertices with an edge from `target` to `source` for each edge
+    /// `edges` gives (it is asked twice: to count each vertex's edges, then to place them), so
+    /// that its arrays are made once and exactly as large as needed.
+    static func reversing(count: Int, edges: ((_ source: Int, _ target: Int) -> Void) -> Void) -> Digraph {
+        var offsets = [Int32](repeating: 0, count: count + 1)
+        edges { _, target in offsets[target + 1] += 1 }
+        for vertex in 0..<count { offsets[vertex + 1] += offsets[vertex] }
+        var next = offsets
+        var sources = [Int32](repeating: 0, count: Int(offsets[count]))
+        edges { source, target in
+            sources[Int(next[target])] = Int32(source)
+            next[target] += 1
+        }
+        return Digraph(offsets: offsets, targets: sources)
     }
 
     /// Breadth-first search from `sources`. Returns, per vertex, the vertex it was first

@@ -94,18 +94,9 @@ public struct MachineGraph: Sendable {
     /// The adjacency of the edges that satisfy `include`, each reversed (from its target to its
     /// source), for searches that go backwards.
     public func reversedDigraph(including include: (Edge) -> Bool) -> Digraph {
-        // Counted first, so that the arrays are made once and exactly as large as needed.
-        var offsets = [Int32](repeating: 0, count: stateCount + 1)
-        for index in edges.indices where include(edges[index]) { offsets[edges[index].target + 1] += 1 }
-        for state in 0..<stateCount { offsets[state + 1] += offsets[state] }
-        var next = offsets
-        var sources = [Int32](repeating: 0, count: Int(offsets[stateCount]))
-        for index in edges.indices where include(edges[index]) {
-            let target = edges[index].target
-            sources[Int(next[target])] = Int32(edges[index].source)
-            next[target] += 1
+        Digraph.reversing(count: stateCount) { edge in
+            for index in edges.indices where include(edges[index]) { edge(edges[index].source, edges[index].target) }
         }
-        return Digraph(offsets: offsets, targets: sources)
     }
 
     /// The adjacency of the edges that satisfy `include`, for the graph algorithms.
