@@ -24,6 +24,9 @@ struct NameTableTests {
         let first = table.intern("caf\u{E9}")
         #expect(table.intern("cafe\u{301}") == first && table.count == 1)
         #expect(table[first].unicodeScalars.count == 4)
+        // Outside ASCII and equivalent to ASCII: the Kelvin sign is `K`.
+        let kelvin = table.intern("\u{212A}elvin")
+        #expect(table.intern("Kelvin") == kelvin && table.name("Kelvin") == kelvin && table.count == 2)
     }
 
     /// Random short names from a small alphabet, with 0 to 32 bits of hash kept (with none,

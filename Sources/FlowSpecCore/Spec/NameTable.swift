@@ -75,6 +75,6 @@ public struct NameTable: Sendable {
     }
 
     private func hash(_ text: String) -> Int {
-        text.hashValue & hashMask
+        TextHash.hash(text) & hashMask
     }
 }

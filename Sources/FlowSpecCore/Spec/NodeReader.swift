@@ -164,15 +164,14 @@ struct NodeReader {
 
     /// Whether an untagged scalar is certainly a non-empty string, without resolving it: quoted,
     /// or plain and starting with a letter or `_` (numbers and the other special words start
-    /// with a digit or `.+-~`), and not a null or boolean (`null`, `true`, `false`: four or
-    /// five letters, so `next` and `timeout` are told apart by a comparison or their length).
+    /// with a digit or `.+-~`), and not a null or boolean (`null`, `true`, `false`: told from
+    /// `next`, `tap01` or `timeout` by their length, or else a comparison).
     private static func isStringAsWritten(_ text: String, style: YAMLNode.Style) -> Bool {
         guard let first = text.utf8.first else { return false }
         if style != .plain { return true }
         switch first {
         case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
-            let count = text.utf8.count
-            return (count != 4 && count != 5) || !ScalarValue.isSpecialWord(text)
+            return !ScalarValue.isSpecialWord(text)
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
             return true
         default:

@@ -54,22 +54,29 @@ public enum ScalarValue: Sendable, Equatable {
         resolveWord(text) != nil
     }
 
-    /// The core schema's null, boolean, infinity and not-a-number spellings (the first byte
-    /// picks the candidates; comparing short strings is a comparison of their inline bytes).
+    /// The core schema's null, boolean, infinity and not-a-number spellings. The first byte
+    /// and the byte count pick the candidates: each spelling is ASCII without a `K`, `;` or
+    /// backtick (the only ASCII with equivalents outside ASCII), so only its own bytes equal
+    /// it. Comparing short strings is then a comparison of their inline bytes.
     private static func resolveWord(_ text: String) -> ScalarValue? {
+        let count = text.utf8.count
         switch text.utf8.first {
         case nil: return .null
-        case UInt8(ascii: "~"): return text == "~" ? .null : nil
-        case UInt8(ascii: "n"), UInt8(ascii: "N"): return text == "null" || text == "Null" || text == "NULL" ? .null : nil
+        case UInt8(ascii: "~"): return count == 1 ? .null : nil
+        case UInt8(ascii: "n"), UInt8(ascii: "N"):
+            return count == 4 && (text == "null" || text == "Null" || text == "NULL") ? .null : nil
         case UInt8(ascii: "t"), UInt8(ascii: "T"):
-            return text == "true" || text == "True" || text == "TRUE" ? .bool(true) : nil
+            return count == 4 && (text == "true" || text == "True" || text == "TRUE") ? .bool(true) : nil
         case UInt8(ascii: "f"), UInt8(ascii: "F"):
-            return text == "false" || text == "False" || text == "FALSE" ? .bool(false) : nil
+            return count == 5 && (text == "false" || text == "False" || text == "FALSE") ? .bool(false) : nil
         case UInt8(ascii: "."):
+            guard count == 4 else { return nil }
             if text == ".inf" || text == ".Inf" || text == ".INF" { return .float(.infinity) }
             return text == ".nan" || text == ".NaN" || text == ".NAN" ? .float(.nan) : nil
-        case UInt8(ascii: "+"): return text == "+.inf" || text == "+.Inf" || text == "+.INF" ? .float(.infinity) : nil
-        case UInt8(ascii: "-"): return text == "-.inf" || text == "-.Inf" || text == "-.INF" ? .float(-.infinity) : nil
+        case UInt8(ascii: "+"):
+            return count == 5 && (text == "+.inf" || text == "+.Inf" || text == "+.INF") ? .float(.infinity) : nil
+        case UInt8(ascii: "-"):
+            return count == 5 && (text == "-.inf" || text == "-.Inf" || text == "-.INF") ? .float(-.infinity) : nil
         default: return nil
         }
     }

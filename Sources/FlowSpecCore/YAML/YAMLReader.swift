@@ -295,6 +295,8 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         // One key repeats nothing (many mappings of a spec have one key: `on:`, `{ to: … }`).
         guard pairs > 1 else { return }
         let hashed = pairs > 12
+        // A small mapping that repeats no key (nearly all) is only read, in place.
+        if !hashed, !hasRepeatedKey(from: start) { return }
         var keys = KeySet(pairs: hashed ? pairs : 0)
         var kept = start
         var index = start
@@ -305,7 +307,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
                 let text = document.nodes[node].text
                 let first: SourceLocation?
                 if hashed {
-                    let ordinal = keys.firstOrInsert(ordinal: (kept - start) / 2, hash: text.hashValue) { ordinal in
+                    let ordinal = keys.firstOrInsert(ordinal: (kept - start) / 2, hash: TextHash.hash(text)) { ordinal in
                         document.nodes[Int(pending[start + 2 * ordinal])].text == text
                     }
                     first = ordinal.map { document.nodes[Int(pending[start + 2 * $0])].location }
@@ -327,6 +329,29 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
             index += 2
         }
         pending.removeLast(pending.count - kept)
+    }
+
+    /// Whether two scalar keys of the mapping whose pairs are `pending[start...]` are equal.
+    func hasRepeatedKey(from start: Int) -> Bool {
+        // Through buffers: indexing the arrays here copied each node compared.
+        document.nodes.withUnsafeBufferPointer { nodes in
+            pending.withUnsafeBufferPointer { pending in
+                var index = start + 2
+                while index + 1 < pending.count {
+                    let key = Int(pending[index])
+                    if nodes[key].kind == .scalar {
+                        var earlier = start
+                        while earlier < index {
+                            let other = Int(pending[earlier])
+                            if nodes[other].kind == .scalar, nodes[other].text == nodes[key].text { return true }
+                            earlier += 2
+                        }
+                    }
+                    index += 2
+                }
+                return false
+            }
+        }
     }
 
     /// Where a scalar key with this text is among the kept pairs `pending[range]`, if it is.
