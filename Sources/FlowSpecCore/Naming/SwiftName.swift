@@ -42,8 +42,7 @@ public struct SwiftName: Sendable, Hashable {
             return .failure(ProblemError(problem: .startsWithDigit))
         }
         // Most names are no special word: one lookup (none for a name with a digit) says so.
-        guard !bare.utf8.contains(where: { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              specialWords.contains(bare) else {
+        guard !containsDigit(bare), specialWords.contains(bare) else {
             return .success(SwiftName(code: bare, bare: bare))
         }
         if scope == .machine, reservedTypeNames.contains(bare) {
@@ -64,10 +63,20 @@ public struct SwiftName: Sendable, Hashable {
     /// Whether a name is already an identifier's text: only ASCII letters, digits and `_`
     /// (most names are; they need no rewriting).
     private static func isPlainIdentifier(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+        var name = name
+        // Over the bytes in place: iterating `utf8` costs several times as much a byte, and a
+        // spec's every name comes here.
+        return name.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.allSatisfy { byte in
+                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+            }
         }
+    }
+
+    private static func containsDigit(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in bytes.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") } }
     }
 
     /// Removes the separators `-`, `.` and space, capitalising the letter after each, into
