@@ -1,5 +1,6 @@
 import Testing
 @testable import FlowSpecCore
+import FlowSpecTestSupport
 
 /// The model keeps rare parts out of line (a candidate's conditions, effects, retry and a
 /// location of its own; a state's summary and timeout; a timeout's retry) and optional
@@ -171,12 +172,15 @@ struct ModelStorageTests {
             #expect(findings.isEmpty)
             let machine = try #require(spec.machines.first)
             #expect(machine.states.count == count)
+            var disagreements = Disagreements()
             for index in 0..<count {
                 let transitions = machine.transitions(of: index)
-                #expect(transitions.map { machine.names[$0.event.value] } == ["a\(index % 7)", "b", "c"])
-                #expect(transitions.map { machine.names[$0.candidates[0].target.value] }
-                    == ["s\((index + 1) % count)", "s\(index / 2)", "s0"])
+                disagreements.check(transitions.map { machine.names[$0.event.value] } == ["a\(index % 7)", "b", "c"],
+                                    "the events of s\(index)")
+                disagreements.check(transitions.map { machine.names[$0.candidates[0].target.value] }
+                    == ["s\((index + 1) % count)", "s\(index / 2)", "s0"], "the targets of s\(index)")
             }
+            #expect(disagreements.count == 0, "streamed: \(streamed), \(disagreements.summary)")
         }
     }
 }

@@ -39,17 +39,19 @@ struct NameTableTests {
         func text() -> String { (0..<random.next() % 4 + 1).map { _ in pieces[Int(random.next() % 5)] }.joined() }
         var table = NameTable(hashBits: hashBits)
         var first: [String: Int32] = [:]
+        var disagreements = Disagreements()
         for _ in 0..<count {
             let text = text()
             let name = table.intern(text)
             if first[text] == nil { first[text] = Int32(first.count) }
-            #expect(name.index == first[text])
+            disagreements.check(name.index == first[text], "interning \(text) gave \(name.index)")
         }
         #expect(table.count == first.count)
         for _ in 0..<count {
             let probe = text()
-            #expect(table.name(probe)?.index == first[probe], "\(probe)")
+            disagreements.check(table.name(probe)?.index == first[probe], "looking up \(probe)")
         }
+        #expect(disagreements.count == 0, "\(disagreements.summary)")
     }
 
     /// Every machine's names are its own: the names a decoded machine's transitions use read

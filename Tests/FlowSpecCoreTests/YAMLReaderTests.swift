@@ -104,14 +104,16 @@ struct YAMLReaderTests {
         var set = KeySet(pairs: texts.count, maxTagBits: tagBits)
         var kept: [String] = []
         var first: [String: Int] = [:]
+        var disagreements = Disagreements()
         for text in texts {
             let found = set.firstOrInsert(ordinal: kept.count, hash: text.hashValue) { kept[$0] == text }
-            #expect(found == first[text])
+            disagreements.check(found == first[text], "\(text) found at \(found.map(String.init) ?? "nil")")
             if found == nil {
                 first[text] = kept.count
                 kept.append(text)
             }
         }
+        #expect(disagreements.count == 0, "\(disagreements.summary)")
         #expect(kept.count == Set(texts).count)
     }
 
