@@ -48,11 +48,36 @@ struct GraphAlgorithmTests {
         #expect(graph.reversed().breadthFirst(from: [4])[0] != nil)
     }
 
+    /// Each vertex's depth is its shortest path's length, measured for all at once: on random
+    /// graphs from one or several sources, with vertices no source reaches (`-1`).
+    @Test(arguments: [1, 2, 3, 4, 5, 6])
+    func depthsAreTheLengthsOfTheShortestPaths(seed: Int) {
+        var random = SplitMix64(seed: UInt64(seed))
+        // Random edges among 0..<150; 0 → 150 → 151 → 152 (only that way: depth 3); 160..<200
+        // never reached.
+        let count = 200
+        let edges = (0..<300).map { _ in (random.below(150), random.below(150)) } + [(0, 150), (150, 151), (151, 152)]
+        let graph = digraph(count, edges)
+        let sources = [0] + (0..<seed % 3).map { _ in random.below(150) }
+        let parents = graph.breadthFirst(from: sources)
+        let depths = parents.depths()
+        var disagreements = Disagreements()
+        for vertex in 0..<count {
+            let expected = parents[vertex] == nil ? -1 : Digraph.path(to: vertex, parents: parents).count - 1
+            disagreements.check(Int(depths[vertex]) == expected, "vertex \(vertex): \(depths[vertex]), not \(expected)")
+        }
+        #expect(disagreements.count == 0, "\(disagreements.summary)")
+        #expect(depths[152] == 3 && depths[199] == -1)
+    }
+
     @Test func aThreeHundredThousandStateChainHasNoStackTrouble() {
         let count = 300_000
         let graph = digraph(count, (0..<count - 1).map { ($0, $0 + 1) })
         #expect(graph.stronglyConnectedComponents().count == count)
-        #expect(graph.breadthFirst(from: [0]).allSatisfy { $0 != nil })
+        let parents = graph.breadthFirst(from: [0])
+        #expect(parents.allSatisfy { $0 != nil })
+        let depths = parents.depths()
+        #expect(depths.last == Int32(count - 1) && depths.first == 0)
     }
 
     @Test func aFortyThousandStateCycleIsOneComponent() {
@@ -82,7 +107,9 @@ struct StateIndexTests {
     @Test func findsEveryStateAndNothingElse() {
         let names = (0..<5_000).map { "s\($0)" }
         let index = Self.index(names)
-        for (position, name) in names.enumerated() { #expect(index[name] == position) }
+        var disagreements = Disagreements()
+        for (position, name) in names.enumerated() { disagreements.check(index[name] == position, name) }
+        #expect(disagreements.count == 0, "\(disagreements.summary)")
         #expect(index["s5000"] == nil && index[""] == nil && index["S0"] == nil)
         #expect(Self.index([])["a"] == nil)
     }
@@ -101,10 +128,12 @@ struct StateIndexTests {
         for (position, name) in names.enumerated() where first[name] == nil { first[name] = position }
         // A table that keeps `tagBits` bits of each hash: with few, many names share a hash.
         let index = Self.index(names, table: NameTable(hashBits: tagBits))
+        var disagreements = Disagreements()
         for _ in 0..<count * 2 {
             let probe = name()
-            #expect(index[probe] == first[probe], "\(probe)")
+            disagreements.check(index[probe] == first[probe], "looking up \(probe)")
         }
+        #expect(disagreements.count == 0, "\(disagreements.summary)")
     }
 
     /// A decoded machine's table holds names that are not states (an undefined target) beside

@@ -15,9 +15,19 @@ struct ScaleTests {
         return text
     }
 
+    /// The number of findings and the first three, for a failed expectation. Expectations here
+    /// compare counts and rules, never the findings themselves: a broken build can make
+    /// 100,000 findings, and an expectation that printed them all once exhausted the test
+    /// process's memory.
+    static func brief(_ diagnostics: [Diagnostic]) -> String {
+        let first = diagnostics.prefix(3).map { "\($0.rule) at \($0.location.line):\($0.location.column): \($0.message)" }
+        return "\(diagnostics.count) findings; the first: \(first.joined(separator: "; "))"
+    }
+
     @Test func aHundredThousandStateChainChecksClean() {
         let result = SpecChecker().check(SourceFile(path: "chain.yaml", text: Self.chain(100_000)))
-        #expect(result.diagnostics.isEmpty)
+        let findings = result.diagnostics.count
+        #expect(findings == 0, "\(Self.brief(result.diagnostics))")
         #expect(result.graphs.first?.stateCount == 100_001)
     }
 
@@ -28,16 +38,40 @@ struct ScaleTests {
             text += "      s\(index): { timeout: { after: 1s, to: s\((index + 1) % count) } }\n"
         }
         let result = SpecChecker().check(SourceFile(path: "ring.yaml", text: text))
-        #expect(result.diagnostics.map(\.rule) == [.infiniteLoop])
+        let onlyAnInfiniteLoop = result.diagnostics.map(\.rule) == [.infiniteLoop]
+        #expect(onlyAnInfiniteLoop, "\(Self.brief(result.diagnostics))")
         #expect(result.diagnostics.first?.subjects.count == count)
         #expect(result.diagnostics.first?.location == SourceLocation(line: 6, column: 7))
+    }
+
+    /// Every state of a 100,000-state loop is stuck (the terminal state is never reached), and
+    /// each gets its `no-way-out` finding with a note of at most a dozen names: the note of the
+    /// last state once named all 100,000 states on its way, and the notes together took
+    /// gigabytes and minutes.
+    @Test func aHundredThousandStuckStatesGetShortNotes() {
+        let count = 100_000
+        var text = "flowspec: 1\nmachines:\n  Stuck:\n    initial: s0\n    states:\n"
+        for index in 0..<count {
+            text += "      s\(index): { timeout: { after: 1s, to: s\((index + 1) % count) } }\n"
+        }
+        text += "      done: { kind: terminal }\n"
+        let result = SpecChecker().check(SourceFile(path: "stuck.yaml", text: text))
+        let stuck = result.diagnostics.filter { $0.rule == .noWayOut }
+        #expect(stuck.count == count, "\(Self.brief(result.diagnostics))")
+        let others = result.diagnostics.filter { $0.rule != .noWayOut }.map(\.rule)
+        #expect(others.sorted { $0.rawValue < $1.rawValue } == [.infiniteLoop, .unreachableState])
+        let notes = stuck.map { $0.notes.first?.message ?? "" }
+        let longest = notes.map { $0.components(separatedBy: " → ").count }.max() ?? 0
+        #expect(longest == MachineAnalysis.shortPathLimit)
+        #expect(notes.last == "reached by: s0 → (99994 more) → s99995 → s99996 → s99997 → s99998 → s99999")
     }
 
     @Test func withinFollowsALongChainWithoutRecursion() {
         var text = Self.chain(50_000)
         text += "    require:\n      - within: { from: s0, to: [s50000], max: 10h }\n"
         let result = SpecChecker().check(SourceFile(path: "chain.yaml", text: text))
-        #expect(result.diagnostics.map(\.rule) == [.requirementFailed])
+        let onlyTheRequirement = result.diagnostics.map(\.rule) == [.requirementFailed]
+        #expect(onlyTheRequirement, "\(Self.brief(result.diagnostics))")
         #expect(result.diagnostics.first?.message.contains("50000s") == true)
     }
 }

@@ -55,6 +55,25 @@ struct MachineAnalysis {
         guard let parents = parentsFromInitial else { return [] }
         return Digraph.path(to: state, parents: parents).map(graph.name)
     }
+
+    /// The longest path ``shortPathFromInitial(to:depths:)`` writes out whole.
+    static let shortPathLimit = 12
+
+    /// A shortest path from `initial` to a reachable state as a note shows it, `a → b → c`: whole
+    /// up to ``shortPathLimit`` states; longer, the initial state, how many are left out and
+    /// the last five. `depths` are the states' distances from `initial`
+    /// (``BreadthFirstParents/depths()``), so that each note costs at most a dozen names: a
+    /// check that notes the path to every state of a long chain stays linear.
+    func shortPathFromInitial(to state: Int, depths: [Int32]) -> String {
+        guard let parents = parentsFromInitial, depths[state] >= 0 else { return "" }
+        let length = Int(depths[state]) + 1
+        let shown = length <= Self.shortPathLimit ? length : 5
+        var tail = [state]
+        while tail.count < shown, let parent = parents[tail.last!], parent >= 0 { tail.append(Int(parent)) }
+        let names = tail.reversed().map(graph.name)
+        guard shown < length, let initial = graph.initial else { return names.joined(separator: " → ") }
+        return "\(graph.name(initial)) → (\(length - shown - 1) more) → " + names.joined(separator: " → ")
+    }
 }
 
 /// Every check, in the order of the format's rule table.

@@ -14,12 +14,14 @@ struct NoWayOutCheck: MachineCheck {
         // that leave one are never followed: left out, they leave little to reverse on a large
         // machine (most of its states wait for input).
         let canExit = graph.reversedDigraph { !isExit($0.source) }.breadthFirst(from: exits)
+        var depths: [Int32] = []  // measured once, for the first state reported
         for index in states.indices where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed {
+            if depths.isEmpty { depths = analysis.parentsFromInitial?.depths() ?? [] }
             let name = graph.name(index)
             reporter.report(.noWayOut,
                             "from state '\(name)' no terminal and no input state can be reached: the flow can get stuck here",
                             at: states[index].name.location, subjects: [name],
-                            notes: [.init("reached by: \(analysis.pathFromInitial(to: index).joined(separator: " → "))")])
+                            notes: [.init("reached by: \(analysis.shortPathFromInitial(to: index, depths: depths))")])
         }
     }
 }

@@ -41,8 +41,8 @@ struct RequirementCheck: MachineCheck {
         let stuck = (0..<graph.stateCount).filter {
             analysis.isReachable($0) && graph.state($0).kind != .terminal && canReach[$0] == nil
         }
-        guard !stuck.isEmpty else { return }
-        let closest = stuck.min { analysis.pathFromInitial(to: $0).count < analysis.pathFromInitial(to: $1).count }!
+        guard !stuck.isEmpty, let depths = analysis.parentsFromInitial?.depths() else { return }
+        let closest = stuck.min { depths[$0] < depths[$1] }!
         let path = analysis.pathFromInitial(to: closest)
         var notes: [Diagnostic.Note] = [
             .init("counterexample: \(path.joined(separator: " → ")), and from '\(graph.name(closest))' no path leads to '\(goal.value)'",

@@ -148,4 +148,27 @@ public struct BreadthFirstParents: RandomAccessCollection, Sendable {
     public subscript(vertex: Int) -> Int32? {
         parents[vertex] == Self.unreached ? nil : parents[vertex]
     }
+
+    /// How many edges each vertex's shortest path from a source has (`-1` where unreached),
+    /// every vertex's in one pass: each climbs only to the first ancestor already measured.
+    /// (Measuring each path on its own costs the sum of their lengths: quadratic for the states
+    /// along one long chain.)
+    public func depths() -> [Int32] {
+        var depth = [Int32](repeating: -1, count: parents.count)
+        var climbed: [Int] = []
+        for vertex in parents.indices where parents[vertex] != Self.unreached && depth[vertex] < 0 {
+            var current = vertex
+            while depth[current] < 0, parents[current] >= 0 {
+                climbed.append(current)
+                current = Int(parents[current])
+            }
+            if depth[current] < 0 { depth[current] = 0 }  // a source
+            var next = depth[current]
+            while let descendant = climbed.popLast() {
+                next += 1
+                depth[descendant] = next
+            }
+        }
+        return depth
+    }
 }
