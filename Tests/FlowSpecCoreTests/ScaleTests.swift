@@ -66,6 +66,26 @@ struct ScaleTests {
         #expect(notes.last == "reached by: s0 → (99994 more) → s99995 → s99996 → s99997 → s99998 → s99999")
     }
 
+    /// Each of 499 `alwaysReachable` goals near the end of a 20,000-state chain fails, and
+    /// each counterexample shows at most a dozen states of its path: written whole, the 499
+    /// paths came to nearly 10 million names (1,001 goals on 100,000 states: 55 s and 3.8 GB).
+    @Test func manyAlwaysReachableGoalsGetShortCounterexamples() {
+        let count = 20_000
+        var text = Self.chain(count)
+        text += "    require:\n      - alwaysReachable: [\((count - 500...count).map { "s\($0)" }.joined(separator: ", "))]\n"
+        let result = SpecChecker().check(SourceFile(path: "goals.yaml", text: text))
+        let failed = result.diagnostics.filter { $0.rule == .requirementFailed }
+        // Not `s20000`, the terminal state, nor `s19999`, from which only that terminal state
+        // cannot reach it.
+        #expect(failed.count == 499 && failed.count == result.diagnostics.count, "\(Self.brief(result.diagnostics))")
+        let counterexamples = failed.map { $0.notes.first?.message ?? "" }
+        // Each path is long: the initial state, the count left out, the last five.
+        let parts = Set(counterexamples.map { $0.components(separatedBy: " → ").count })
+        #expect(parts == [7])
+        #expect(counterexamples.first
+            == "counterexample: s0 → (19496 more) → s19497 → s19498 → s19499 → s19500 → s19501, and from 's19501' no path leads to 's19500'")
+    }
+
     @Test func withinFollowsALongChainWithoutRecursion() {
         var text = Self.chain(50_000)
         text += "    require:\n      - within: { from: s0, to: [s50000], max: 10h }\n"

@@ -50,12 +50,6 @@ struct MachineAnalysis {
         parentsFromInitial?[state] != nil
     }
 
-    /// A shortest path from `initial` to a reachable state, as state names.
-    func pathFromInitial(to state: Int) -> [String] {
-        guard let parents = parentsFromInitial else { return [] }
-        return Digraph.path(to: state, parents: parents).map(graph.name)
-    }
-
     /// The longest path ``shortPathFromInitial(to:depths:)`` writes out whole.
     static let shortPathLimit = 12
 
@@ -63,7 +57,7 @@ struct MachineAnalysis {
     /// up to ``shortPathLimit`` states; longer, the initial state, how many are left out and
     /// the last five. `depths` are the states' distances from `initial`
     /// (``BreadthFirstParents/depths()``), so that each note costs at most a dozen names: a
-    /// check that notes the path to every state of a long chain stays linear.
+    /// check that notes a path for every state (or every goal) of a long chain stays linear.
     func shortPathFromInitial(to state: Int, depths: [Int32]) -> String {
         guard let parents = parentsFromInitial, depths[state] >= 0 else { return "" }
         let length = Int(depths[state]) + 1

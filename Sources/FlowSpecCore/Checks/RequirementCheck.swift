@@ -7,13 +7,17 @@
 struct RequirementCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         guard !analysis.mayLackPaths, let initial = analysis.graph.initial else { return }
+        // Made once, for the first `alwaysReachable` goal: a spec may list thousands.
+        var goalSearch: (reversed: Digraph, depths: [Int32])?
         for requirement in analysis.machine.requirements {
             switch requirement {
             case .reachable(let location, let states):
                 checkReachable(states, at: location, initial: initial, analysis, &reporter)
             case .alwaysReachable(let location, let states):
                 for state in states {
-                    checkAlwaysReachable(state, at: location, analysis, &reporter)
+                    if goalSearch == nil { goalSearch = (analysis.digraph.reversed(), analysis.parentsFromInitial?.depths() ?? []) }
+                    checkAlwaysReachable(state, at: location, reversed: goalSearch!.reversed, depths: goalSearch!.depths,
+                                         analysis, &reporter)
                 }
             case .within(let location, let from, let to, let max):
                 checkWithin(from: from, to: to, max: max, at: location, analysis, &reporter)
@@ -33,19 +37,20 @@ struct RequirementCheck: MachineCheck {
         }
     }
 
-    private func checkAlwaysReachable(_ goal: Located<String>, at location: SourceLocation,
-                                      _ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+    /// `reversed` is the machine's graph reversed; `depths`, each state's distance from
+    /// `initial` (``BreadthFirstParents/depths()``).
+    private func checkAlwaysReachable(_ goal: Located<String>, at location: SourceLocation, reversed: Digraph,
+                                      depths: [Int32], _ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let graph = analysis.graph
         guard let target = graph.stateIndex[goal.value] else { return }
-        let canReach = analysis.digraph.reversed().breadthFirst(from: [target])
+        let canReach = reversed.breadthFirst(from: [target])
         let stuck = (0..<graph.stateCount).filter {
             analysis.isReachable($0) && graph.state($0).kind != .terminal && canReach[$0] == nil
         }
-        guard !stuck.isEmpty, let depths = analysis.parentsFromInitial?.depths() else { return }
-        let closest = stuck.min { depths[$0] < depths[$1] }!
-        let path = analysis.pathFromInitial(to: closest)
+        guard let closest = stuck.min(by: { depths[$0] < depths[$1] }) else { return }
+        let path = analysis.shortPathFromInitial(to: closest, depths: depths)
         var notes: [Diagnostic.Note] = [
-            .init("counterexample: \(path.joined(separator: " → ")), and from '\(graph.name(closest))' no path leads to '\(goal.value)'",
+            .init("counterexample: \(path), and from '\(graph.name(closest))' no path leads to '\(goal.value)'",
                   at: graph.state(closest).name.location),
         ]
         if stuck.count > 1 {
