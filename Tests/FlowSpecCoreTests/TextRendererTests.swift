@@ -135,6 +135,44 @@ struct TextRendererTests {
         #expect(Array(excerpt)[column...].starts(with: "nowhere"), "\(excerpt)\n\(caret)")
     }
 
+    /// Findings on a long line keep its characters between them, and findings and notes on
+    /// other lines in between do not disturb it: rendered together, they read exactly as each
+    /// rendered on its own does.
+    @Test func findingsOnALongLineAndBetweenReadAsEachOnItsOwn() {
+        let long = "    events: [" + (0..<80).map { "e\($0)" }.joined(separator: ", ") + "]"
+        let text = "flowspec: 1\nmachines:\n" + long + "\nshort: 1\n" + long.uppercased() + "\n"
+        let file = SourceFile(path: "spec.yaml", text: text)
+        func finding(line: Int, column: Int, note: (line: Int, column: Int)? = nil) -> Diagnostic {
+            Diagnostic(rule: .unusedName, message: "at \(line):\(column)", file: "spec.yaml",
+                       location: SourceLocation(line: line, column: column),
+                       notes: note.map { [.init("see", at: SourceLocation(line: $0.line, column: $0.column))] } ?? [])
+        }
+        let diagnostics = [
+            finding(line: 3, column: 14, note: (4, 1)), finding(line: 3, column: 300, note: (5, 200)),
+            finding(line: 3, column: 400), finding(line: 4, column: 8), finding(line: 5, column: 30, note: (3, 20)),
+        ]
+        let together = DiagnosticRenderer.render(diagnostics, files: [file], format: .text)
+        let alone = diagnostics.map { DiagnosticRenderer.render([$0], files: [file], format: .text) }.joined()
+        #expect(together == alone)
+        // Each finding and each note elsewhere: a line of source (at most the window and two
+        // ellipses) and a caret.
+        let shown = together.split(separator: "\n").filter { !$0.hasPrefix("spec.yaml:") }
+        #expect(shown.count == 16 && shown.allSatisfy { $0.count <= 122 }, "\(together)")
+    }
+
+    /// 20,000 findings on one line of 200,000 characters print a window each, in linear time:
+    /// decoding the whole line for each finding took minutes at 100,000.
+    @Test func twentyThousandFindingsOnOneLongLine() {
+        let count = 20_000
+        let spec = "flowspec: 1\nmachines:\n  M:\n    initial: a\n    events: [" + (0..<count).map { "e\($0)" }.joined(separator: ", ")
+            + "]\n    states:\n      a: { kind: terminal }\n"
+        let output = Self.render(spec)
+        let lines = output.split(separator: "\n")
+        let excerpts = lines.filter { $0.hasPrefix("    events: [") || $0.hasPrefix("…") }
+        #expect(excerpts.count == count)
+        #expect(lines.map(\.count).max() ?? 0 < 200)
+    }
+
     /// GitHub annotations escape the same characters (JSON and SARIF escape them already).
     @Test func githubAnnotationsEscapeInvisibleCharacters() {
         let output = Self.render("""

@@ -17,36 +17,60 @@ struct TextRenderer {
 
     func render(_ diagnostics: [Diagnostic]) -> String {
         var output = ""
+        var longLine = LongLine()
         for diagnostic in diagnostics {
-            render(diagnostic, into: &output)
+            render(diagnostic, into: &output, longLine: &longLine)
         }
         return output
     }
 
-    private func render(_ diagnostic: Diagnostic, into output: inout String) {
+    /// The characters of the last long line excerpted. Findings come sorted, and many can be
+    /// on one long line (a list of 100,000 events, each unused): decoding the whole line for
+    /// each of them made printing quadratic. Short lines are decoded each time (cheaply), so
+    /// that a finding on a short line between two on the long one keeps the long one here.
+    private struct LongLine {
+        var file = ""
+        var number = 0
+        var scalars: [Unicode.Scalar] = []
+    }
+
+    /// The characters shown whole; a longer line is clipped to a window of this many.
+    private static let excerptWidth = 120
+
+    private func render(_ diagnostic: Diagnostic, into output: inout String, longLine: inout LongLine) {
         let label = paint(diagnostic.severity.rawValue + ":", diagnostic.severity == .error ? "1;31" :
             diagnostic.severity == .warning ? "1;35" : "1;36")
         output += paint("\(diagnostic.file):\(diagnostic.location):", "1") + " \(label) "
         output += paint(Self.visible(diagnostic.message), "1") + " [\(diagnostic.rule.rawValue)]\n"
-        excerpt(diagnostic.file, at: diagnostic.location, into: &output)
+        excerpt(diagnostic.file, at: diagnostic.location, into: &output, longLine: &longLine)
         for note in diagnostic.notes {
             let location = note.location ?? diagnostic.location
             output += paint("\(diagnostic.file):\(location):", "1") + " \(paint("note:", "1;36")) \(Self.visible(note.message))\n"
             if let noteLocation = note.location, noteLocation != diagnostic.location {
-                excerpt(diagnostic.file, at: noteLocation, into: &output)
+                excerpt(diagnostic.file, at: noteLocation, into: &output, longLine: &longLine)
             }
         }
+    }
+
+    /// The characters of a line of a file: from `longLine` if it holds that line, else decoded
+    /// (and kept in `longLine` if the line is longer than the excerpt's window).
+    private func characters(of file: String, line number: Int, longLine: inout LongLine) -> [Unicode.Scalar]? {
+        if longLine.number == number, longLine.file == file { return longLine.scalars }
+        guard let line = lines[file]?.line(number) else { return nil }
+        let scalars = Array(line.unicodeScalars)
+        if scalars.count > Self.excerptWidth { longLine = LongLine(file: file, number: number, scalars: scalars) }
+        return scalars
     }
 
     /// The source line and a caret under the column (tabs kept so the caret lines up). A long
     /// line is clipped to a window around the column, marked with `…`. Control characters are
     /// shown as `�`; invisible and bidirectional characters as escapes (see ``visible(_:)``),
     /// with the caret moved right by the escapes' extra width.
-    private func excerpt(_ file: String, at location: SourceLocation, into output: inout String) {
-        guard let line = lines[file]?.line(location.line) else { return }
-        var scalars = Array(line.unicodeScalars)
+    private func excerpt(_ file: String, at location: SourceLocation, into output: inout String,
+                         longLine: inout LongLine) {
+        guard var scalars = characters(of: file, line: location.line, longLine: &longLine) else { return }
         var column = max(0, location.column - 1)
-        let width = 120
+        let width = Self.excerptWidth
         if scalars.count > width {
             let start = max(0, min(column - width / 2, scalars.count - width))
             let end = min(scalars.count, start + width)
