@@ -86,6 +86,22 @@ struct ScaleTests {
             == "counterexample: s0 → (19496 more) → s19497 → s19498 → s19499 → s19500 → s19501, and from 's19501' no path leads to 's19500'")
     }
 
+    /// A chain of 20,000 timeouts, each with a bounded retry: none can be taken twice, so the
+    /// search keeps no counter for any. With one counter per retry, each configuration it met
+    /// held 20,000 of them (at 100,000 states, 20 GB before it gave up).
+    @Test func withinFollowsALongChainOfRetries() {
+        let count = 20_000
+        var text = "flowspec: 1\nmachines:\n  Chain:\n    initial: s0\n    states:\n"
+        for index in 0..<count {
+            text += "      s\(index): { timeout: { after: 1s, to: s\(index + 1), retry: { max: 3, then: s\(index + 1) } } }\n"
+        }
+        text += "      s\(count): { kind: terminal }\n    require:\n      - within: { from: s0, to: [s\(count)], max: 1h }\n"
+        let result = SpecChecker().check(SourceFile(path: "chain.yaml", text: text))
+        let onlyTheRequirement = result.diagnostics.map(\.rule) == [.requirementFailed]
+        #expect(onlyTheRequirement, "\(Self.brief(result.diagnostics))")
+        #expect(result.diagnostics.first?.message.contains("can take 20000s") == true, "\(Self.brief(result.diagnostics))")
+    }
+
     @Test func withinFollowsALongChainWithoutRecursion() {
         var text = Self.chain(50_000)
         text += "    require:\n      - within: { from: s0, to: [s50000], max: 10h }\n"

@@ -4,9 +4,10 @@
 /// Events are not counted on: the worst case is that none arrives, so each task state waits
 /// for its whole timeout. A bounded `retry` on an automatic transition lets it be taken `max`
 /// times, then its `then` is taken instead; the search keeps one counter per such transition
-/// (counters only start again at `input` or `terminal` states, which end the search). The
-/// search is an iterative depth-first walk over (state, retry counters) with memoised longest
-/// times, so its cost is linear in the configurations it meets; it gives up past a bound.
+/// that a path can take twice (counters only start again at `input` or `terminal` states,
+/// which end the search). The search is an iterative depth-first walk over (state, retry
+/// counters) with memoised longest times, so its cost is linear in the configurations it
+/// meets; it gives up past a bound on their number and on their counters in all.
 struct WorstCaseTime {
     /// One step of a path: the state reached and how it was reached.
     struct Step {
@@ -31,6 +32,9 @@ struct WorstCaseTime {
     let graph: MachineGraph
     let goals: Set<Int>
     var maxConfigurations = 200_000
+    /// The most counters all configurations met may hold together (a configuration holds one
+    /// per counter slot): 80 MB.
+    var maxCounters = 20_000_000
 
     private struct Move {
         var target: Int
@@ -47,6 +51,7 @@ struct WorstCaseTime {
         var best: [Configuration: (time: Duration, next: Configuration?, step: Step?)] = [:]
         var onPath: Set<Configuration> = []
         let first: Configuration = [Int32(start)] + [Int32](repeating: 0, count: slots.count)
+        let configurationLimit = min(maxConfigurations, maxCounters / first.count)
         var stack: [(config: Configuration, moves: [(Configuration, Step)], next: Int)] = []
 
         func push(_ config: Configuration, path: () -> [Step]) -> Outcome? {
@@ -80,7 +85,7 @@ struct WorstCaseTime {
                 let (config, step) = frame.moves[frame.next]
                 if onPath.contains(config) { return .unbounded(currentPath() + [step]) }
                 if best[config] != nil { continue }
-                if best.count + stack.count > maxConfigurations { return .tooComplex }
+                if best.count + stack.count > configurationLimit { return .tooComplex }
                 if let outcome = push(config, path: { currentPath() + [step] }) { return outcome }
                 continue
             }
@@ -132,13 +137,17 @@ struct WorstCaseTime {
             var next = config
             var targetName = option.target
             var label = option.label
-            if let retry = option.retry, let slot = slots[SlotKey(state: state, offset: offset)] {
+            if let retry = option.retry {
                 guard let max = retry.max?.value else { return .undetermined }
-                if Int(config[slot]) < max {
-                    next[slot] += 1
-                } else {
-                    targetName = retry.then.value
-                    label += " (retries used up)"
+                // Without a slot, the transition is taken at most once on a path, never `max`
+                // times (`max` is at least 1).
+                if let slot = slots[SlotKey(state: state, offset: offset)] {
+                    if Int(config[slot]) < max {
+                        next[slot] += 1
+                    } else {
+                        targetName = retry.then.value
+                        label += " (retries used up)"
+                    }
                 }
             }
             guard let target = graph.stateIndex[targetName] else { continue }
@@ -154,10 +163,19 @@ struct WorstCaseTime {
         var offset: Int
     }
 
-    /// One counter slot (an index into the configuration) per bounded automatic transition.
+    /// One counter slot (an index into the configuration) per bounded automatic transition that
+    /// a path can take more than once: one that leaves a state on a cycle of automatic
+    /// transitions (retry fallbacks included). Any other is taken at most once on a path, so
+    /// its counter never reaches its bound; a counter for each of them would make every
+    /// configuration of a long chain of retries as long as the chain.
     private func retrySlots() -> [SlotKey: Int] {
         var slots: [SlotKey: Int] = [:]
-        for index in 0..<graph.stateCount {
+        let automatic = graph.digraph { $0.triggerKind != .event }
+        var onCycle = [Bool](repeating: false, count: graph.stateCount)
+        for component in automatic.stronglyConnectedComponents(cyclicOnly: true) {
+            for state in component { onCycle[state] = true }
+        }
+        for index in 0..<graph.stateCount where onCycle[index] {
             let state = graph.state(index)
             switch state.kind {
             case .choice:
