@@ -3,17 +3,24 @@
 /// per machine-wide transition, naming the members that inherit it).
 struct BackwardTransitionCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
-        let graph = analysis.graph
-        for sequence in graph.machine.sequences where sequence.forwardOnly {
-            var position: [Int: Int] = [:]
-            for (offset, member) in sequence.states.enumerated() {
-                if let index = graph.stateIndex[member.value], position[index] == nil { position[index] = offset }
-            }
-            // One machine-wide transition is one (place, event) pair: an alias can put two
-            // events' transitions at the same place.
-            var inheritedSources: [InheritedKey: (edge: Edge, sources: [String])] = [:]
-            var inheritedOrder: [InheritedKey] = []
-            for edge in graph.edges {
+        for sequence in analysis.graph.machine.sequences where sequence.forwardOnly {
+            check(sequence, analysis.graph, &reporter)
+        }
+    }
+
+    private func check(_ sequence: Sequence, _ graph: MachineGraph, _ reporter: inout MachineReporter) {
+        var position: [Int: Int] = [:]
+        for (offset, member) in sequence.states.enumerated() {
+            if let index = graph.stateIndex[member.value], position[index] == nil { position[index] = offset }
+        }
+        // One machine-wide transition is one (place, event) pair: an alias can put two
+        // events' transitions at the same place.
+        var inheritedSources: [InheritedKey: (edge: Edge, sources: [String])] = [:]
+        var inheritedOrder: [InheritedKey] = []
+        // Only the members' edges, in the order of `graph.edges` (by source state): a machine
+        // of many sequences would otherwise read every edge once per sequence.
+        for member in position.keys.sorted() {
+            for edge in graph.edges(from: member) {
                 guard let from = position[edge.source], let to = position[edge.target], to < from else { continue }
                 if edge.isInherited {
                     let key = InheritedKey(location: graph.location(of: edge), label: graph.label(of: edge))
@@ -29,15 +36,14 @@ struct BackwardTransitionCheck: MachineCheck {
                                 at: graph.location(of: edge), subjects: [graph.name(edge.source), graph.name(edge.target)],
                                 notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
             }
-            for key in inheritedOrder {
-                let (edge, sources) = inheritedSources[key]!
-                let location = key.location
-                let target = graph.name(edge.target)
-                reporter.report(.backwardTransition,
-                                "the machine-wide transition \(graph.label(of: edge)) leads back to '\(target)' from later states \(quotedList(sources)) of forward-only sequence '\(sequence.name.value)'",
-                                at: location, subjects: sources + [target],
-                                notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
-            }
+        }
+        for key in inheritedOrder {
+            let (edge, sources) = inheritedSources[key]!
+            let target = graph.name(edge.target)
+            reporter.report(.backwardTransition,
+                            "the machine-wide transition \(graph.label(of: edge)) leads back to '\(target)' from later states \(quotedList(sources)) of forward-only sequence '\(sequence.name.value)'",
+                            at: key.location, subjects: sources + [target],
+                            notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
         }
     }
 }
