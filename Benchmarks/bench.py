@@ -34,7 +34,7 @@ TARGET_SCALING = 6.0            # check CPU at 50 MB ÷ at 10 MB
 TARGET_APP_MS = 20.0            # median wall of `check specs/app.yaml`, process start included, in ms
 TARGET_COMPILE_SECONDS = 2.0    # swiftc -O CPU seconds of each generated file
 TARGET_DISPATCH_NS = 4.0        # Machine.send at 5,000 states, ns/event
-TARGET_LINEAR = 12.0            # check CPU at N ÷ at N/10 for the chain and the loop (10× the states)
+TARGET_LINEAR = 12.0            # check CPU at N ÷ at N/10 for the chain, the loop and the finding shapes
 
 
 # ---------------------------------------------------------------------------------------
@@ -341,6 +341,30 @@ def bench_graphs(report, args, chain_sizes, scc_sizes, reps):
     return results
 
 
+# Shapes that once made `check` quadratic: one finding per state, each with something that
+# grows with the spec (a path, a long line, a configuration of retry counters).
+FINDING_SHAPES = (
+    ("stuck", "a loop no state can leave (a finding each)", 1),
+    ("events", "unused events on one line (a finding each)", 0),
+    ("retries", "a chain of retries under `within`", 1),
+)
+
+
+def bench_shapes(report, args, sizes, reps):
+    report.section("findings at scale: check CPU, N vs N/10 (linear)")
+    small, big = sizes
+    for kind, label, expect in FINDING_SHAPES:
+        s_result = measure([args.flowspec, "check", make_input(args.work, kind, small)], reps, expect=(expect,))
+        b_result = measure([args.flowspec, "check", make_input(args.work, kind, big)], reps, expect=(expect,))
+        report.row("check, %s, %s" % (label, format(big, ",")),
+                   "%s (%.1f µs each)" % (seconds(b_result["cpu"]), b_result["cpu"] / big * 1e6), "", "",
+                   "exit %d" % expect, b_result["status"] == expect)
+        ratio = b_result["cpu"] / s_result["cpu"]
+        report.row("  %s ÷ %s" % (format(big, ","), format(small, ",")), times(ratio),
+                   "%s: %s" % (format(small, ","), seconds(s_result["cpu"])), "",
+                   "≤ %.0f×" % TARGET_LINEAR, ratio <= TARGET_LINEAR)
+
+
 def bench_pyyaml(report, args, flows, figures, graphs, reps_small):
     report.section("what a user might write instead: PyYAML C loader + BFS + Tarjan (Benchmarks/pyyaml_check.py)")
     script = [sys.executable, os.path.join(HERE, "pyyaml_check.py")]
@@ -402,6 +426,7 @@ def main():
         compile_reps = 1
         dispatch_shapes, dispatch_events = [(5000, 20), (5000, 500)], 1_000_000
         chain_sizes, scc_sizes = (3000, 30000), (2000, 20000)
+        shape_sizes = (2000, 20000)
     else:
         flow_states = [6410, 64102, 320512]        # about 1, 10 and 50 MB
         reps, app_runs = 5, 200
@@ -409,11 +434,12 @@ def main():
         compile_reps = 3
         dispatch_shapes, dispatch_events = [(5000, 20), (5000, 500)], 10_000_000
         chain_sizes, scc_sizes = (30000, 300000), (4000, 40000)
+        shape_sizes = (10000, 100000)
 
     started = time.time()
     print("bench: generating inputs into %s" % os.path.relpath(args.work, ROOT), file=sys.stderr, flush=True)
     flows = [(n, make_input(args.work, "flow", n)) for n in flow_states]
-    for kind, sizes in (("chain", chain_sizes), ("scc", scc_sizes)):
+    for kind, sizes in [("chain", chain_sizes), ("scc", scc_sizes)] + [(k, shape_sizes) for k, _, _ in FINDING_SHAPES]:
         for n in sizes:
             make_input(args.work, kind, n)
 
@@ -423,6 +449,7 @@ def main():
     if args.flowspec_static:
         bench_static(report, args, flows, figures, reps, app_runs)
     graphs = bench_graphs(report, args, chain_sizes, scc_sizes, reps)
+    bench_shapes(report, args, shape_sizes, reps)
     bench_pyyaml(report, args, flows, figures, graphs, 3)
     bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)
 
