@@ -32,7 +32,7 @@ echo "profile: callgrind on $spec" >&2
 ours=$(instructions "$out/flowspec.callgrind" "$flowspec" check "$spec")
 base=$(instructions "$out/floor.callgrind" "$floor" "$spec")
 awk -v a="$ours" -v b="$base" 'BEGIN {
-  printf "instructions: flowspec check %\047d, libyaml floor %\047d, ratio %.2fx\n", a, b, a / b }'
+  printf "instructions: flowspec check %\047.0f, libyaml floor %\047.0f, ratio %.2fx\n", a, b, a / b }'
 
 echo
 echo "hottest functions, inclusive (callgrind_annotate $out/flowspec.callgrind):"
