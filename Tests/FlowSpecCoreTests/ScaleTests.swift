@@ -5,14 +5,19 @@ import Testing
 /// measured by the benchmark, not here.)
 @Suite("Scale")
 struct ScaleTests {
+    /// A spec of one machine whose states `s0`, `s1`, … are `count` lines that `body` writes,
+    /// followed by `tail`.
+    static func spec(_ machine: String, states count: Int, tail: String, _ body: (Int) -> String) -> String {
+        var text = "flowspec: 1\nmachines:\n  \(machine):\n    initial: s0\n    states:\n"
+        for index in 0..<count { text += "      s\(index): \(body(index))\n" }
+        return text + tail
+    }
+
     /// A chain of `count` task states, each timing out into the next, ending in a terminal.
     static func chain(_ count: Int) -> String {
-        var text = "flowspec: 1\nmachines:\n  Chain:\n    initial: s0\n    states:\n"
-        for index in 0..<count {
-            text += "      s\(index): { timeout: { after: 1s, to: s\(index + 1) } }\n"
+        spec("Chain", states: count, tail: "      s\(count): { kind: terminal }\n") {
+            "{ timeout: { after: 1s, to: s\($0 + 1) } }"
         }
-        text += "      s\(count): { kind: terminal }\n"
-        return text
     }
 
     /// The number of findings and the first three, for a failed expectation. Expectations here
@@ -32,11 +37,8 @@ struct ScaleTests {
     }
 
     @Test func aFortyThousandStateLoopIsOneFinding() {
-        var text = "flowspec: 1\nmachines:\n  Ring:\n    initial: s0\n    states:\n"
         let count = 40_000
-        for index in 0..<count {
-            text += "      s\(index): { timeout: { after: 1s, to: s\((index + 1) % count) } }\n"
-        }
+        let text = Self.spec("Ring", states: count, tail: "") { "{ timeout: { after: 1s, to: s\(($0 + 1) % count) } }" }
         let result = SpecChecker().check(SourceFile(path: "ring.yaml", text: text))
         let onlyAnInfiniteLoop = result.diagnostics.map(\.rule) == [.infiniteLoop]
         #expect(onlyAnInfiniteLoop, "\(Self.brief(result.diagnostics))")
@@ -50,11 +52,9 @@ struct ScaleTests {
     /// gigabytes and minutes.
     @Test func aHundredThousandStuckStatesGetShortNotes() {
         let count = 100_000
-        var text = "flowspec: 1\nmachines:\n  Stuck:\n    initial: s0\n    states:\n"
-        for index in 0..<count {
-            text += "      s\(index): { timeout: { after: 1s, to: s\((index + 1) % count) } }\n"
+        let text = Self.spec("Stuck", states: count, tail: "      done: { kind: terminal }\n") {
+            "{ timeout: { after: 1s, to: s\(($0 + 1) % count) } }"
         }
-        text += "      done: { kind: terminal }\n"
         let result = SpecChecker().check(SourceFile(path: "stuck.yaml", text: text))
         let stuck = result.diagnostics.filter { $0.rule == .noWayOut }
         #expect(stuck.count == count, "\(Self.brief(result.diagnostics))")
@@ -91,11 +91,10 @@ struct ScaleTests {
     /// held 20,000 of them (at 100,000 states, 20 GB before it gave up).
     @Test func withinFollowsALongChainOfRetries() {
         let count = 20_000
-        var text = "flowspec: 1\nmachines:\n  Chain:\n    initial: s0\n    states:\n"
-        for index in 0..<count {
-            text += "      s\(index): { timeout: { after: 1s, to: s\(index + 1), retry: { max: 3, then: s\(index + 1) } } }\n"
+        let tail = "      s\(count): { kind: terminal }\n    require:\n      - within: { from: s0, to: [s\(count)], max: 1h }\n"
+        let text = Self.spec("Chain", states: count, tail: tail) {
+            "{ timeout: { after: 1s, to: s\($0 + 1), retry: { max: 3, then: s\($0 + 1) } } }"
         }
-        text += "      s\(count): { kind: terminal }\n    require:\n      - within: { from: s0, to: [s\(count)], max: 1h }\n"
         let result = SpecChecker().check(SourceFile(path: "chain.yaml", text: text))
         let onlyTheRequirement = result.diagnostics.map(\.rule) == [.requirementFailed]
         #expect(onlyTheRequirement, "\(Self.brief(result.diagnostics))")

@@ -59,7 +59,7 @@ struct MachineAnalysis {
     /// (``BreadthFirstParents/depths()``), so that each note costs at most a dozen names: a
     /// check that notes a path for every state (or every goal) of a long chain stays linear.
     func shortPathFromInitial(to state: Int, depths: [Int32]) -> String {
-        guard let parents = parentsFromInitial, depths[state] >= 0 else { return "" }
+        guard let parents = parentsFromInitial, state < depths.count, depths[state] >= 0 else { return "" }
         let length = Int(depths[state]) + 1
         let shown = length <= Self.shortPathLimit ? length : 5
         var tail = [state]
