@@ -75,8 +75,8 @@ struct ScaleTests {
         text += "    require:\n      - alwaysReachable: [\((count - 500...count).map { "s\($0)" }.joined(separator: ", "))]\n"
         let result = SpecChecker().check(SourceFile(path: "goals.yaml", text: text))
         let failed = result.diagnostics.filter { $0.rule == .requirementFailed }
-        // Not `s20000`, the terminal state, nor `s19999`, from which only that terminal state
-        // cannot reach it.
+        // Not `s20000`, the terminal state, nor `s19999`: only the terminal state cannot reach
+        // it, and terminal states are not counted.
         #expect(failed.count == 499 && failed.count == result.diagnostics.count, "\(Self.brief(result.diagnostics))")
         let counterexamples = failed.map { $0.notes.first?.message ?? "" }
         // Each path is long: the initial state, the count left out, the last five.
