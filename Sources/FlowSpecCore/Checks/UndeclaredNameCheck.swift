@@ -5,15 +5,16 @@ struct UndeclaredNameCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
         let machine = analysis.machine
         let uses = analysis.nameUses
+        var suggestions = SuggestionBudget()
         for category in NameUses.Category.allCases {
             let declared = category.declared(in: machine)
             for use in uses[category].undeclared {
                 let message: String
-                if declared == nil {
-                    message = "\(category.rawValue) '\(use.value)' is used, but machine '\(machine.name.value)' declares no `\(category.key)`; add `\(category.key): [\(use.value)]`"
-                } else {
-                    let hint = Suggestion.hint(for: use.value, among: (declared ?? []).map(\.value))
+                if let declared {
+                    let hint = suggestions.hint(for: use.value, count: declared.count) { declared.map(\.value) }
                     message = "\(category.rawValue) '\(use.value)' is not declared in `\(category.key)` of machine '\(machine.name.value)'\(hint)"
+                } else {
+                    message = "\(category.rawValue) '\(use.value)' is used, but machine '\(machine.name.value)' declares no `\(category.key)`; add `\(category.key): [\(use.value)]`"
                 }
                 reporter.report(.undeclaredName, message, at: use.location, subjects: [use.value])
             }

@@ -4,6 +4,7 @@ struct GraphBuilder {
     let machine: Machine
     var reporter: MachineReporter
     private let stateIndex: StateIndex
+    private var suggestions = SuggestionBudget()
 
     init(machine: Machine, reporter: MachineReporter) {
         self.machine = machine
@@ -164,7 +165,9 @@ struct GraphBuilder {
     }
 
     private mutating func reportUndefined(_ name: Located<String>, as role: String) -> Int? {
-        let hint = Suggestion.hint(for: name.value, among: machine.states.indices.map(machine.name(of:)))
+        let hint = suggestions.hint(for: name.value, count: machine.states.count) {
+            machine.states.indices.map(machine.name(of:))
+        }
         reporter.report(.undefinedState,
                         "\(role) '\(name.value)' is not a state of machine '\(machine.name.value)'\(hint)",
                         at: name.location, subjects: [name.value])
