@@ -347,6 +347,7 @@ FINDING_SHAPES = (
     ("stuck", "a loop no state can leave (a finding each)", 1),
     ("events", "unused events on one line (a finding each)", 0),
     ("retries", "a chain of retries under `within`", 1),
+    ("typos", "targets that are not states (a finding each)", 1),
 )
 
 
