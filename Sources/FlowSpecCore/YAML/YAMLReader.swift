@@ -333,41 +333,34 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
 
     /// Whether two scalar keys of the mapping whose pairs are `pending[start...]` are equal.
     func hasRepeatedKey(from start: Int) -> Bool {
-        // Through buffers: indexing the arrays here copied each node compared.
-        document.nodes.withUnsafeBufferPointer { nodes in
-            pending.withUnsafeBufferPointer { pending in
-                var index = start + 2
-                while index + 1 < pending.count {
-                    let key = Int(pending[index])
-                    if nodes[key].kind == .scalar {
-                        var earlier = start
-                        while earlier < index {
-                            let other = Int(pending[earlier])
-                            if nodes[other].kind == .scalar, nodes[other].text == nodes[key].text { return true }
-                            earlier += 2
-                        }
-                    }
-                    index += 2
-                }
-                return false
+        withBuffers { nodes, pending in
+            stride(from: start + 2, to: pending.count - 1, by: 2).contains { index in
+                let key = Int(pending[index])
+                return nodes[key].kind == .scalar
+                    && Self.firstKey(nodes[key].text, in: start..<index, nodes: nodes, pending: pending) != nil
             }
         }
     }
 
     /// Where a scalar key with this text is among the kept pairs `pending[range]`, if it is.
     func firstKey(_ text: String, in range: Range<Int>) -> SourceLocation? {
-        // Through buffers: indexing the arrays here copied each node compared.
-        document.nodes.withUnsafeBufferPointer { nodes in
-            pending.withUnsafeBufferPointer { pending in
-                var index = range.lowerBound
-                while index < range.upperBound {
-                    let id = Int(pending[index])
-                    if nodes[id].kind == .scalar, nodes[id].text == text { return nodes[id].location }
-                    index += 2
-                }
-                return nil
-            }
+        withBuffers { Self.firstKey(text, in: range, nodes: $0, pending: $1) }
+    }
+
+    /// The nodes and the pending children, read through buffers: indexing the arrays copied
+    /// each node compared.
+    private func withBuffers<Result>(_ body: (UnsafeBufferPointer<YAMLNode>, UnsafeBufferPointer<YAMLDocument.NodeID>) -> Result)
+        -> Result {
+        document.nodes.withUnsafeBufferPointer { nodes in pending.withUnsafeBufferPointer { body(nodes, $0) } }
+    }
+
+    private static func firstKey(_ text: String, in range: Range<Int>, nodes: UnsafeBufferPointer<YAMLNode>,
+                                 pending: UnsafeBufferPointer<YAMLDocument.NodeID>) -> SourceLocation? {
+        for index in stride(from: range.lowerBound, to: range.upperBound, by: 2) {
+            let id = Int(pending[index])
+            if nodes[id].kind == .scalar, nodes[id].text == text { return nodes[id].location }
         }
+        return nil
     }
 
     func reportParserError(_ parser: yaml_parser_t, source: UnsafeBufferPointer<UInt8>, sink: inout DiagnosticSink) {
