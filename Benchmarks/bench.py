@@ -366,6 +366,20 @@ def bench_shapes(report, args, sizes, reps):
                    "≤ %.0f×" % TARGET_LINEAR, ratio <= TARGET_LINEAR)
 
 
+def bench_formats(report, args, size, reps):
+    """The machine-readable outputs of many findings, against the text output (informative):
+    findings are written as they are printed, so no format holds the whole report in memory."""
+    report.section("findings at scale, each output format: CPU and peak memory (informative)")
+    path = make_input(args.work, "stuck", size)
+    text = measure([args.flowspec, "check", path], reps, expect=(1,))
+    for fmt in ("json", "sarif", "github"):
+        result = measure([args.flowspec, "check", "--format", fmt, path], reps, expect=(1,))
+        report.row("check --format %s, %s findings" % (fmt, format(size, ",")),
+                   "%s, %s peak" % (seconds(result["cpu"]), megabytes(result["rss"])),
+                   "text %s, %s" % (seconds(text["cpu"]), megabytes(text["rss"])),
+                   "%s memory" % times(result["rss"] / text["rss"]), "", None)
+
+
 def bench_pyyaml(report, args, flows, figures, graphs, reps_small):
     report.section("what a user might write instead: PyYAML C loader + BFS + Tarjan (Benchmarks/pyyaml_check.py)")
     script = [sys.executable, os.path.join(HERE, "pyyaml_check.py")]
@@ -451,6 +465,7 @@ def main():
         bench_static(report, args, flows, figures, reps, app_runs)
     graphs = bench_graphs(report, args, chain_sizes, scc_sizes, reps)
     bench_shapes(report, args, shape_sizes, reps)
+    bench_formats(report, args, shape_sizes[1], reps)
     bench_pyyaml(report, args, flows, figures, graphs, 3)
     bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)
 

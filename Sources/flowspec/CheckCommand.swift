@@ -57,7 +57,9 @@ struct CheckCommand: ParsableCommand {
             }
         }
         let colour = color == .always || (color == .auto && Console.wantsColour)
-        Console.output(DiagnosticRenderer.render(diagnostics, files: sources, format: format, colour: colour))
+        var output = Console.StandardOutput()
+        DiagnosticRenderer.render(diagnostics, files: sources, format: format, colour: colour, into: &output)
+        output.flush()
         let errors = diagnostics.filter { $0.severity == .error }.count
         if format == .text {
             Console.error(summary(errors: errors, warnings: diagnostics.filter { $0.severity == .warning }.count,

@@ -18,7 +18,12 @@ enum Console {
 
     /// Writes all of `text` to a file descriptor, retrying short writes.
     private static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)[...]
+        write(Array(text.utf8)[...], to: descriptor)
+    }
+
+    /// Writes all of `bytes` to a file descriptor, retrying short writes.
+    fileprivate static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) {
+        var bytes = bytes
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
@@ -26,6 +31,28 @@ enum Console {
                 return
             }
             bytes = bytes.dropFirst(written)
+        }
+    }
+
+    /// Standard output as a stream that writes in blocks, so that a long output (the findings
+    /// of a huge spec) is never held whole; ``StandardOutput/flush()`` writes the rest.
+    struct StandardOutput: TextOutputStream {
+        private var buffer: [UInt8] = []
+        private static let blockSize = 1 << 16
+
+        init() {
+            buffer.reserveCapacity(Self.blockSize * 2)
+        }
+
+        mutating func write(_ text: String) {
+            buffer.append(contentsOf: text.utf8)
+            if buffer.count >= Self.blockSize { flush() }
+        }
+
+        /// Writes what is buffered.
+        mutating func flush() {
+            Console.write(buffer[...], to: STDOUT_FILENO)
+            buffer.removeAll(keepingCapacity: true)
         }
     }
 

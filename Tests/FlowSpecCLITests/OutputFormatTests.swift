@@ -107,4 +107,33 @@ struct OutputFormatTests {
         }
         #expect(lines.contains { $0.hasPrefix("::error file=Tests/Fixtures/golden/many-findings.yaml,line=18,col=7,title=flowspec infinite-loop::") })
     }
+
+    /// Output is written in blocks as it is made (64 KiB each): a report many blocks long
+    /// comes out whole, in order, in every format.
+    @Test func aReportManyBlocksLongComesOutWhole() throws {
+        let count = 3_000
+        var spec = "flowspec: 1\nmachines:\n  M:\n    initial: start\n    states:\n      start: { kind: terminal }\n"
+        for index in 0..<count { spec += "      lost\(index): { kind: terminal }\n" }
+        let directory = try CLI.temporaryDirectory(with: ["many.yaml": spec])
+        let path = directory.appendingPathComponent("many.yaml").path
+
+        let json = try CLI.run(["check", "--format", "json", path])
+        #expect(json.status == 1)
+        #expect(json.stdout.utf8.count > 8 * 65_536)
+        let decoded = try JSONDecoder().decode(JSONOutput.self, from: Data(json.stdout.utf8))
+        #expect(decoded.diagnostics.map(\.subjects) == (0..<count).map { ["lost\($0)"] })
+
+        let sarif = try CLI.run(["check", "--format", "sarif", path])
+        let log = try JSONDecoder().decode(SARIF.self, from: Data(sarif.stdout.utf8))
+        #expect(log.runs.first?.results.count == count)
+
+        let text = try CLI.run(["check", path])
+        let findings = text.stdout.split(separator: "\n").filter { $0.contains(": error: ") }
+        #expect(findings.count == count)
+        #expect(findings.last?.contains("'lost\(count - 1)'") == true)
+        #expect(text.stderr.contains("\(count) errors"))
+
+        let github = try CLI.run(["check", "--format", "github", path])
+        #expect(github.stdout.split(separator: "\n").count == count)
+    }
 }

@@ -5,8 +5,7 @@
 /// bidirectional characters become `\u{…}`), so a name cannot pass for another in an
 /// annotation either; the notes follow the message on lines of their own.
 enum GitHubRenderer {
-    static func render(_ diagnostics: [Diagnostic]) -> String {
-        var output = ""
+    static func render(_ diagnostics: [Diagnostic], into output: inout some TextOutputStream) {
         for diagnostic in diagnostics {
             let command = diagnostic.severity == .note ? "notice" : diagnostic.severity.rawValue
             var message = TextRenderer.visible(diagnostic.message)
@@ -14,10 +13,9 @@ enum GitHubRenderer {
                 message += "\n" + (note.location.map { "\($0): " } ?? "") + TextRenderer.visible(note.message)
             }
             let title = "flowspec \(diagnostic.rule.rawValue)"
-            output += "::\(command) file=\(property(diagnostic.file)),line=\(diagnostic.location.line),"
-            output += "col=\(diagnostic.location.column),title=\(property(title))::\(data(message))\n"
+            output.write("::\(command) file=\(property(diagnostic.file)),line=\(diagnostic.location.line),")
+            output.write("col=\(diagnostic.location.column),title=\(property(title))::\(data(message))\n")
         }
-        return output
     }
 
     /// Escapes a command's message (`%`, CR, LF).
@@ -34,6 +32,9 @@ enum GitHubRenderer {
 extension String {
     /// Replaces each character of the pairs in turn, first pair first.
     func replacingAll(_ pairs: [(Character, String)]) -> String {
+        // Most texts hold none of the characters (all of them ASCII here): nothing to do.
+        let bytes = pairs.compactMap { $0.0.isASCII ? $0.0.asciiValue : nil }
+        if bytes.count == pairs.count, !utf8.contains(where: bytes.contains) { return self }
         var result = ""
         for character in self {
             if let replacement = pairs.first(where: { $0.0 == character })?.1 {

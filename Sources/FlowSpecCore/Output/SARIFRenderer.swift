@@ -5,104 +5,57 @@
 /// `%SRCROOT%` base), notes with a place as related locations, and the machine and subjects
 /// as properties.
 enum SARIFRenderer {
-    struct Log: Encodable {
-        var schema = "https://json.schemastore.org/sarif-2.1.0.json"
-        var version = "2.1.0"
-        var runs: [Run]
-
-        enum CodingKeys: String, CodingKey {
-            case schema = "$schema", version, runs
-        }
-    }
-
-    struct Run: Encodable {
-        var tool: Tool
-        var results: [Result]
-        var columnKind = "unicodeCodePoints"
-    }
-
-    struct Tool: Encodable {
-        var driver: Driver
-    }
-
-    struct Driver: Encodable {
-        var name = "flowspec"
-        var version = FlowSpecVersion.current
-        var rules: [RuleDescriptor]
-    }
-
-    struct RuleDescriptor: Encodable {
-        var id: String
-        var shortDescription: Message
-        var defaultConfiguration: Configuration
-    }
-
-    struct Configuration: Encodable {
-        var level: String
-    }
-
-    struct Message: Encodable {
-        var text: String
-    }
-
-    struct Result: Encodable {
-        var ruleId: String
-        var ruleIndex: Int
-        var level: String
-        var message: Message
-        var locations: [Location]
-        var relatedLocations: [Location]?
-        var properties: Properties
-    }
-
-    struct Properties: Encodable {
-        var machine: String?
-        var subjects: [String]
-    }
-
-    struct Location: Encodable {
-        var id: Int?
-        var physicalLocation: PhysicalLocation
-        var message: Message?
-    }
-
-    struct PhysicalLocation: Encodable {
-        var artifactLocation: ArtifactLocation
-        var region: Region
-    }
-
-    struct ArtifactLocation: Encodable {
-        var uri: String
-        var uriBaseId = "%SRCROOT%"
-    }
-
-    struct Region: Encodable {
-        var startLine: Int
-        var startColumn: Int
-    }
-
-    static func render(_ diagnostics: [Diagnostic]) -> String {
+    static func render(_ diagnostics: [Diagnostic], into output: inout some TextOutputStream) {
         let rules = Rule.allCases
-        let descriptors = rules.map {
-            RuleDescriptor(id: $0.rawValue, shortDescription: Message(text: $0.summary),
-                           defaultConfiguration: Configuration(level: level($0.defaultSeverity)))
+        let driver = JSONNode.object([
+            "name": .string("flowspec"),
+            "version": .string(FlowSpecVersion.current),
+            "rules": .array(rules.map { rule in
+                .object([
+                    "id": .string(rule.rawValue),
+                    "shortDescription": message(rule.summary),
+                    "defaultConfiguration": .object(["level": .string(level(rule.defaultSeverity))]),
+                ])
+            }),
+        ])
+        let run = JSONNode.object([
+            "tool": .object(["driver": driver]),
+            "results": .lazyArray(count: diagnostics.count) { result(diagnostics[$0], rules: rules) },
+            "columnKind": .string("unicodeCodePoints"),
+        ])
+        let log = JSONNode.object([
+            "$schema": .string("https://json.schemastore.org/sarif-2.1.0.json"),
+            "version": .string("2.1.0"),
+            "runs": .array([run]),
+        ])
+        log.writeDocument(to: &output)
+    }
+
+    /// One finding: its rule, level, message (with the notes that have no place), location,
+    /// the notes that have one as related locations, and the machine and subjects.
+    static func result(_ diagnostic: Diagnostic, rules: [Rule]) -> JSONNode {
+        let related: [JSONNode] = diagnostic.notes.enumerated().compactMap { offset, note in
+            guard let location = note.location else { return nil }
+            return .object(["id": .int(offset), "physicalLocation": physical(diagnostic.file, location),
+                            "message": message(note.message)])
         }
-        let results = diagnostics.map { diagnostic in
-            let related = diagnostic.notes.enumerated().compactMap { offset, note -> Location? in
-                guard let location = note.location else { return nil }
-                return Location(id: offset, physicalLocation: physical(diagnostic.file, location),
-                                message: Message(text: note.message))
-            }
-            let unplaced = diagnostic.notes.filter { $0.location == nil }.map(\.message)
-            let text = ([diagnostic.message] + unplaced).joined(separator: "\n")
-            return Result(ruleId: diagnostic.rule.rawValue, ruleIndex: rules.firstIndex(of: diagnostic.rule)!,
-                          level: level(diagnostic.severity), message: Message(text: text),
-                          locations: [Location(physicalLocation: physical(diagnostic.file, diagnostic.location))],
-                          relatedLocations: related.isEmpty ? nil : related,
-                          properties: Properties(machine: diagnostic.machine, subjects: diagnostic.subjects))
-        }
-        let log = Log(runs: [Run(tool: Tool(driver: Driver(rules: descriptors)), results: results)])
-        return JSONRenderer.encode(log)
+        let unplaced = diagnostic.notes.filter { $0.location == nil }.map(\.message)
+        var properties: [String: JSONNode] = ["subjects": .array(diagnostic.subjects.map(JSONNode.string))]
+        properties["machine"] = diagnostic.machine.map(JSONNode.string)
+        var members: [String: JSONNode] = [
+            "ruleId": .string(diagnostic.rule.rawValue),
+            "ruleIndex": .int(rules.firstIndex(of: diagnostic.rule) ?? 0),
+            "level": .string(level(diagnostic.severity)),
+            "message": message(([diagnostic.message] + unplaced).joined(separator: "\n")),
+            "locations": .array([.object(["physicalLocation": physical(diagnostic.file, diagnostic.location)])]),
+            "properties": .object(properties),
+        ]
+        if !related.isEmpty { members["relatedLocations"] = .array(related) }
+        return .object(members)
+    }
+
+    static func message(_ text: String) -> JSONNode {
+        .object(["text": .string(text)])
     }
 
     static func level(_ severity: Severity) -> String {
@@ -113,24 +66,37 @@ enum SARIFRenderer {
         }
     }
 
-    static func physical(_ file: String, _ location: SourceLocation) -> PhysicalLocation {
-        PhysicalLocation(artifactLocation: ArtifactLocation(uri: uri(file)),
-                         region: Region(startLine: location.line, startColumn: location.column))
+    static func physical(_ file: String, _ location: SourceLocation) -> JSONNode {
+        .object([
+            "artifactLocation": .object(["uri": .string(uri(file)), "uriBaseId": .string("%SRCROOT%")]),
+            "region": .object(["startLine": .int(location.line), "startColumn": .int(location.column)]),
+        ])
     }
 
     /// A relative URI reference for a path: unreserved characters and `/` kept, the rest
     /// percent-encoded.
     static func uri(_ path: String) -> String {
+        if path.utf8.allSatisfy(isUnreserved) { return path }
         var result = ""
         for byte in path.utf8 {
-            let character = Character(UnicodeScalar(byte))
-            if character.isASCII && (character.isLetter || character.isNumber || "-._~/".contains(character)) {
-                result.append(character)
+            if isUnreserved(byte) {
+                result.unicodeScalars.append(Unicode.Scalar(byte))
             } else {
                 result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
             }
         }
         return result
+    }
+
+    /// Whether a byte is an ASCII letter or digit, `-`, `.`, `_`, `~` or `/`.
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+            true
+        default:
+            false
+        }
     }
 }
 

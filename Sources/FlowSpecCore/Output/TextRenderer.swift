@@ -15,13 +15,12 @@ struct TextRenderer {
         }
     }
 
-    func render(_ diagnostics: [Diagnostic]) -> String {
-        var output = ""
+    /// Writes the findings to `output`, one after the other.
+    func render(_ diagnostics: [Diagnostic], into output: inout some TextOutputStream) {
         var longLine = LongLine()
         for diagnostic in diagnostics {
             render(diagnostic, into: &output, longLine: &longLine)
         }
-        return output
     }
 
     /// The characters of the last long line excerpted. Findings come sorted, and many can be
@@ -37,15 +36,15 @@ struct TextRenderer {
     /// The characters shown whole; a longer line is clipped to a window of this many.
     private static let excerptWidth = 120
 
-    private func render(_ diagnostic: Diagnostic, into output: inout String, longLine: inout LongLine) {
+    private func render(_ diagnostic: Diagnostic, into output: inout some TextOutputStream, longLine: inout LongLine) {
         let label = paint(diagnostic.severity.rawValue + ":", diagnostic.severity == .error ? "1;31" :
             diagnostic.severity == .warning ? "1;35" : "1;36")
-        output += paint("\(diagnostic.file):\(diagnostic.location):", "1") + " \(label) "
-        output += paint(Self.visible(diagnostic.message), "1") + " [\(diagnostic.rule.rawValue)]\n"
+        output.write(paint("\(diagnostic.file):\(diagnostic.location):", "1") + " \(label) ")
+        output.write(paint(Self.visible(diagnostic.message), "1") + " [\(diagnostic.rule.rawValue)]\n")
         excerpt(diagnostic.file, at: diagnostic.location, into: &output, longLine: &longLine)
         for note in diagnostic.notes {
             let location = note.location ?? diagnostic.location
-            output += paint("\(diagnostic.file):\(location):", "1") + " \(paint("note:", "1;36")) \(Self.visible(note.message))\n"
+            output.write(paint("\(diagnostic.file):\(location):", "1") + " \(paint("note:", "1;36")) \(Self.visible(note.message))\n")
             if let noteLocation = note.location, noteLocation != diagnostic.location {
                 excerpt(diagnostic.file, at: noteLocation, into: &output, longLine: &longLine)
             }
@@ -66,7 +65,7 @@ struct TextRenderer {
     /// line is clipped to a window around the column, marked with `…`. Control characters are
     /// shown as `�`; invisible and bidirectional characters as escapes (see ``visible(_:)``),
     /// with the caret moved right by the escapes' extra width.
-    private func excerpt(_ file: String, at location: SourceLocation, into output: inout String,
+    private func excerpt(_ file: String, at location: SourceLocation, into output: inout some TextOutputStream,
                          longLine: inout LongLine) {
         guard var scalars = characters(of: file, line: location.line, longLine: &longLine) else { return }
         var column = max(0, location.column - 1)
@@ -100,8 +99,8 @@ struct TextRenderer {
                 caret += scalar == "\t" ? "\t" : String(repeating: " ", count: shown.unicodeScalars.count)
             }
         }
-        output += text + "\n"
-        output += caret + paint("^", "1;32") + "\n"
+        output.write(text + "\n")
+        output.write(caret + paint("^", "1;32") + "\n")
     }
 
     /// A message with line breaks and other control characters (which spec names may hold)
