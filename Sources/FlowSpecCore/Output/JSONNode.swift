@@ -14,7 +14,8 @@ enum JSONNode {
     /// An array of `count` items, each made by `item` when it is printed, so that a long array
     /// is never held whole.
     case lazyArray(count: Int, item: (Int) -> JSONNode)
-    /// An object; absent optional members are left out (printed in the order of their keys).
+    /// An object, its members printed in the order of their keys' bytes (an optional member
+    /// that is absent is left out of the dictionary).
     case object([String: JSONNode])
 
     /// Prints the value as a document: the value and a newline.

@@ -3,6 +3,7 @@
 /// `subjects` and `notes` (each with `message`, and `line` and `column` when it has a place).
 /// Keys are sorted, so output is byte-identical run to run; findings are written one by one.
 enum JSONRenderer {
+    /// Writes the document, the findings one by one.
     static func render(_ diagnostics: [Diagnostic], into output: inout some TextOutputStream) {
         let document = JSONNode.object([
             "diagnostics": .lazyArray(count: diagnostics.count) { entry(diagnostics[$0]) },
@@ -10,6 +11,7 @@ enum JSONRenderer {
         document.writeDocument(to: &output)
     }
 
+    /// One finding's entry.
     static func entry(_ diagnostic: Diagnostic) -> JSONNode {
         var members: [String: JSONNode] = [
             "rule": .string(diagnostic.rule.rawValue),
@@ -25,6 +27,7 @@ enum JSONRenderer {
         return .object(members)
     }
 
+    /// One note: its message, and its place if it has one.
     static func note(_ note: Diagnostic.Note) -> JSONNode {
         var members: [String: JSONNode] = ["message": .string(note.message)]
         members["line"] = note.location.map { .int($0.line) }

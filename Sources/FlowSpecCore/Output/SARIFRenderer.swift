@@ -5,6 +5,7 @@
 /// `%SRCROOT%` base), notes with a place as related locations, and the machine and subjects
 /// as properties.
 enum SARIFRenderer {
+    /// Writes the log: the tool and its rules, then the findings one by one.
     static func render(_ diagnostics: [Diagnostic], into output: inout some TextOutputStream) {
         let rules = Rule.allCases
         let driver = JSONNode.object([
@@ -54,6 +55,7 @@ enum SARIFRenderer {
         return .object(members)
     }
 
+    /// A SARIF message object.
     static func message(_ text: String) -> JSONNode {
         .object(["text": .string(text)])
     }
