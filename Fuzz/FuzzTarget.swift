@@ -77,8 +77,7 @@ struct FuzzPipeline {
         }
 
         // Findings, as `check` prints them: every format once (the renderers do not look at
-        // severities beyond printing them, so one policy is enough; SARIF, through Foundation's
-        // JSONEncoder, is the most expensive step of the whole harness).
+        // severities beyond printing them, so one policy is enough).
         let findings = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity)
         let strict = SeverityPolicy(warningsAsErrors: true).apply(to: result.diagnostics, spec: result.spec.severity)
         for format in OutputFormat.allCases {
