@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Profiles `flowspec check` on a generated flow spec: instruction counts with callgrind (exact
-# and repeatable, unlike times on a shared machine) against the libyaml floor, the hottest
-# functions, and a sampled time profile (perf) by library and by function when perf works here.
+# and repeatable, unlike times on a shared machine) against the libyaml floor, split into
+# libyaml's share inside `check`, flowspec's own and its start-up; the hottest functions; and a
+# sampled time profile (perf) by library and by function when perf works here.
 #
 #   bash Benchmarks/profile.sh              # the 1 MB spec (6,410 states)
-#   bash Benchmarks/profile.sh 64102        # the 10 MB spec (callgrind takes about a minute)
+#   bash Benchmarks/profile.sh 64102        # the 10 MB spec (callgrind takes a few minutes)
 #
 # Uses the release build and inputs of Benchmarks/run.sh (.build-bench/); run that once first
 # (or `bash Benchmarks/run.sh --quick`). Needs valgrind; perf is optional.
@@ -33,6 +34,23 @@ ours=$(instructions "$out/flowspec.callgrind" "$flowspec" check "$spec")
 base=$(instructions "$out/floor.callgrind" "$floor" "$spec")
 awk -v a="$ours" -v b="$base" 'BEGIN {
   printf "instructions: flowspec check %\047.0f, libyaml floor %\047.0f, ratio %.2fx\n", a, b, a / b }'
+
+# Where flowspec's share goes, counted exactly (inclusive figures of the annotated profile
+# count some of libyaml's work under more than one caller): libyaml's own functions collected
+# alone, and the start-up, as the check of a one-state spec.
+only() {
+  valgrind --tool=callgrind --toggle-collect="$1" --callgrind-out-file=/dev/null "$flowspec" check "$spec" 2>&1 \
+    | awk '/Collected/ { print $4 }'
+}
+parse=$(only yaml_parser_parse)
+delete=$(only yaml_event_delete)
+tiny="$out/one-state.yaml"
+printf 'flowspec: 1\nmachines:\n  M:\n    initial: done\n    states:\n      done: { kind: terminal }\n' >"$tiny"
+start=$(instructions /dev/null "$flowspec" check "$tiny")
+awk -v a="$ours" -v p="$parse" -v d="$delete" -v s="$start" -v b="$base" 'BEGIN {
+  own = a - p - d
+  printf "  libyaml inside check (parse, event delete): %\047.0f\n", p + d
+  printf "  flowspec own: %\047.0f (for 1.5x the floor: %\047.0f), of which start-up %\047.0f (a one-state spec)\n", own, 1.5 * b - p - d, s }'
 
 echo
 echo "hottest functions, inclusive (callgrind_annotate $out/flowspec.callgrind):"
