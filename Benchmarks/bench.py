@@ -258,6 +258,29 @@ def bench_app(report, args, runs):
                "", "", None)
 
 
+def bench_many_files(report, args, count, reps):
+    """One `check` of many small specs, as a CI gate over a repository runs it (informative):
+    a file's model is freed once checked, so memory stays near one file's."""
+    report.section("one check of %s copies of specs/app.yaml (informative)" % format(count, ","))
+    folder = os.path.join(args.work, "many-files")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(ROOT, "specs", "app.yaml"), "rb") as f:
+        text = f.read()
+    paths = []
+    for index in range(count):
+        path = os.path.join(folder, "app-%05d.yaml" % index)
+        if not os.path.exists(path):
+            with open(path, "wb") as f:
+                f.write(text)
+        paths.append(path)
+    one = measure([args.flowspec, "check", paths[0]], reps)
+    many = measure([args.flowspec, "check"] + paths, reps)
+    report.row("check of %s files" % format(count, ","),
+               "%s (%.0f µs a file), %s peak" % (seconds(many["cpu"]), many["cpu"] / count * 1e6, megabytes(many["rss"])),
+               "one file %s, %s" % (seconds(one["cpu"]), megabytes(one["rss"])),
+               "%s memory" % times(many["rss"] / one["rss"]), "", None)
+
+
 def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
     work = os.path.join(args.work, "codegen")
     os.makedirs(work, exist_ok=True)
@@ -466,6 +489,7 @@ def main():
     graphs = bench_graphs(report, args, chain_sizes, scc_sizes, reps)
     bench_shapes(report, args, shape_sizes, reps)
     bench_formats(report, args, shape_sizes[1], reps)
+    bench_many_files(report, args, 500 if args.quick else 2000, reps)
     bench_pyyaml(report, args, flows, figures, graphs, 3)
     bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)
 

@@ -23,6 +23,21 @@ struct CheckCommandTests {
         #expect(!output.stdout.contains("\u{1B}["), "no colour when not on a terminal")
     }
 
+    /// Several files in one run: findings in the order of the files, each with its excerpt,
+    /// and every file counted, with findings or without (an unreadable one is not).
+    @Test func severalFilesAreCheckedInOrderAndCounted() throws {
+        let output = try CLI.run(["check", "specs/app.yaml", Self.brokenSpec, "no/such/spec.yaml",
+                                  "Tests/Fixtures/reference/auth-table-as-written.yaml", "specs/app.yaml"])
+        #expect(output.status == 2)
+        let findings = output.stdout.split(separator: "\n").filter { $0.contains(": error: ") || $0.contains(": warning: ") }
+        let files = findings.map { String($0.prefix { $0 != ":" }) }
+        let firstOther = try #require(files.firstIndex(of: "Tests/Fixtures/reference/auth-table-as-written.yaml"))
+        #expect(files[..<firstOther].allSatisfy { $0 == Self.brokenSpec } && firstOther > 0)
+        #expect(files[firstOther...].allSatisfy { $0 == "Tests/Fixtures/reference/auth-table-as-written.yaml" })
+        #expect(output.stdout.contains("      TIMEOUT:\n      ^\n"), "the excerpt of the last file with findings")
+        #expect(output.stderr.contains("flowspec: 4 files checked: "))
+    }
+
     @Test func missingFileExitsTwo() throws {
         let output = try CLI.run(["check", "no/such/spec.yaml"])
         #expect(output.status == 2)

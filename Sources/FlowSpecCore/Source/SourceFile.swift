@@ -44,6 +44,11 @@ public struct SourceFile: Sendable {
         }
     }
 
+    /// How many bytes the file has, as UTF-8 (read without copying them).
+    public var byteCount: Int {
+        withBytes { $0.count }
+    }
+
     /// Creates a source file from a file's bytes, transcoding UTF-16 to UTF-8.
     public init(path: String, bytes: [UInt8]) {
         self.path = path
