@@ -9,9 +9,10 @@ import Darwin
 
 /// What the process keeps until it exits.
 ///
-/// A checked spec's model and graphs are dropped only when `flowspec` exits: freeing a large
-/// spec's hundreds of thousands of states and transitions one by one, moments before the
-/// operating system reclaims the whole process, would only cost time.
+/// A large checked spec's model and graphs are dropped only when `flowspec` exits: freeing its
+/// hundreds of thousands of states and transitions one by one, moments before the operating
+/// system reclaims the whole process, would only cost time. (Small specs are freed as usual:
+/// see ``CheckCommand/keptSpecSize``.)
 ///
 /// A build with LeakSanitizer keeps nothing: the sanitizer cannot follow a pointer that Swift
 /// stores with an enum's tag bits in it, so it would report what is kept as leaked, and it is
