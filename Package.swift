@@ -10,9 +10,6 @@ let package = Package(
         .plugin(name: "FlowSpecGenerate", targets: ["FlowSpecGenerate"]),
         .plugin(name: "FlowSpecCheck", targets: ["FlowSpecCheck"]),
     ],
-    dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-    ],
     targets: [
         // libyaml, the C YAML parser, from the system (`apt-get install libyaml-dev`).
         .systemLibrary(
@@ -28,10 +25,7 @@ let package = Package(
         // The command-line tool: a thin layer over FlowSpecCore.
         .executableTarget(
             name: "flowspec",
-            dependencies: [
-                "FlowSpecCore",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            dependencies: ["FlowSpecCore"]
         ),
         // Build plugin: `*.flowspec.yaml` specs in a target become Swift at build time.
         .plugin(

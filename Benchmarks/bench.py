@@ -250,10 +250,15 @@ def bench_app(report, args, runs):
     report.row("  of which Swift process start", ms(version_ms - true_ms),
                "`flowspec --version` %s" % ms(version_ms), "", "", None)
     # What a run costs before reading anything: the Swift runtime and the libraries it loads
-    # (all of Foundation with ICU would add about 7 MB and 3 ms; `check` needs only
-    # FoundationEssentials).
+    # (FoundationEssentials, which swift-argument-parser loaded, added about 2.5 MB; all of
+    # Foundation with ICU would add about 7 MB and 3 ms more; `check` needs none of it).
     libraries = subprocess.run(["ldd", args.flowspec], capture_output=True, text=True).stdout
-    foundation = "all of Foundation + ICU" if "libFoundation.so" in libraries else "FoundationEssentials only"
+    if "libFoundation.so" in libraries:
+        foundation = "all of Foundation + ICU"
+    elif "libFoundationEssentials.so" in libraries:
+        foundation = "FoundationEssentials"
+    else:
+        foundation = "Swift runtime, no Foundation"
     report.row("  peak RSS of `flowspec --version`", "%.1f MB" % (time_once(version).rss_kb / 1024), foundation,
                "", "", None)
 

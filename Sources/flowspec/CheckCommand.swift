@@ -1,41 +1,40 @@
-import ArgumentParser
 import FlowSpecCore
 
-extension OutputFormat: ExpressibleByArgument {}
-
 /// `flowspec check`: reports every finding in the given spec files.
-struct CheckCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "check",
+struct CheckCommand: Command {
+    static let files = ArgumentSyntax(name: "files", help: "The spec files to check.", count: .oneOrMore)
+    static let format = OptionSyntax.choice("format", OutputFormat.self, default: .text,
+                                          help: "Output format: text, json, github or sarif.")
+    static let warningsAsErrors = OptionSyntax.flag("warnings-as-errors", help: "Treat warnings as errors (for CI).")
+    static let severity = OptionSyntax(long: "severity", arity: .repeated, valueName: "rule=error|warning|note|off",
+                                     help: "Change a rule's severity; repeatable.")
+    static let color = OptionSyntax.choice("color", ColourChoice.self, default: .auto,
+                                         help: "Colour: auto (only on a terminal), always or never.")
+
+    static let syntax = CommandSyntax(
+        name: "check",
         abstract: "Check spec files and report findings with file, line and column.",
         discussion: """
             Exit status: 0 when no finding is an error, 1 when any is (YAML syntax errors \
             included), 2 when a file cannot be read or the command line is wrong.
-            """
+            """,
+        arguments: [files],
+        options: [format, warningsAsErrors, severity, color] + LimitOptions.options
     )
 
-    @Argument(help: "The spec files to check.")
-    var files: [String]
+    let files: [String]
+    let format: OutputFormat
+    let policy: SeverityPolicy
+    let color: ColourChoice
+    let limits: YAMLLimits
 
-    @Option(help: "Output format: text, json, github or sarif.")
-    var format: OutputFormat = .text
-
-    @Flag(help: "Treat warnings as errors (for CI).")
-    var warningsAsErrors = false
-
-    @Option(name: .customLong("severity"),
-            help: ArgumentHelp("Change a rule's severity; repeatable.", valueName: "rule=error|warning|note|off"))
-    var severities: [String] = []
-
-    @Option(help: "Colour: auto (only on a terminal), always or never.")
-    var color: ColourChoice = .auto
-
-    @OptionGroup(title: "Limits")
-    var limitOptions: LimitOptions
-
-    mutating func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("Name at least one spec file.") }
-        _ = try severityOverrides()
+    init(_ arguments: ParsedArguments) throws {
+        files = arguments.words(Self.files)
+        format = arguments.choice(Self.format, as: OutputFormat.self) ?? .text
+        color = arguments.choice(Self.color, as: ColourChoice.self) ?? .auto
+        limits = try LimitOptions(arguments).limits
+        policy = SeverityPolicy(commandLine: try Self.severityOverrides(arguments.texts(Self.severity)),
+                                warningsAsErrors: arguments.flag(Self.warningsAsErrors))
     }
 
     /// From this many bytes on, a spec's model and graphs are kept until the process exits
@@ -44,8 +43,7 @@ struct CheckCommand: ParsableCommand {
     static let keptSpecSize = 1 << 18
 
     func run() throws {
-        let checker = SpecChecker(limits: limitOptions.limits)
-        let policy = SeverityPolicy(commandLine: try severityOverrides(), warningsAsErrors: warningsAsErrors)
+        let checker = SpecChecker(limits: limits)
         // The files read, and those with findings (whose lines excerpts show).
         var checked = 0
         var sources: [SourceFile] = []
@@ -77,8 +75,8 @@ struct CheckCommand: ParsableCommand {
             Console.error(summary(errors: errors, warnings: diagnostics.filter { $0.severity == .warning }.count,
                                   files: checked))
         }
-        if unreadable { throw ExitCode(2) }
-        if errors > 0 { throw ExitCode(1) }
+        if unreadable { throw ExitStatus.failure }
+        if errors > 0 { throw ExitStatus.findings }
     }
 
     private func summary(errors: Int, warnings: Int, files: Int) -> String {
@@ -86,18 +84,21 @@ struct CheckCommand: ParsableCommand {
         return "flowspec: \(count(files, "file")) checked: \(count(errors, "error")), \(count(warnings, "warning"))"
     }
 
-    private func severityOverrides() throws -> [Rule: SeverityLevel] {
+    private static func severityOverrides(_ settings: [String]) throws -> [Rule: SeverityLevel] {
         var overrides: [Rule: SeverityLevel] = [:]
-        for setting in severities {
+        for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else {
-                throw ValidationError("--severity takes rule=level, such as unused-name=error; got '\(setting)'.")
+                throw UsageError("--severity takes rule=level, such as unused-name=error; got '\(setting)'", command: syntax)
             }
             guard let rule = Rule(rawValue: parts[0]) else {
-                throw ValidationError("There is no rule '\(parts[0])'. Run 'flowspec rules' to list them.")
+                let hint = Suggestion.hint(for: parts[0], among: Rule.allCases.map(\.rawValue))
+                throw UsageError("there is no rule '\(parts[0])'" + (hint.isEmpty ? "; run 'flowspec rules' to list them" : hint),
+                                 command: syntax)
             }
             guard let level = SeverityLevel(rawValue: parts[1]) else {
-                throw ValidationError("The level of '\(parts[0])' must be error, warning, note or off; got '\(parts[1])'.")
+                throw UsageError("the level of '\(parts[0])' must be error, warning, note or off; got '\(parts[1])'",
+                                 command: syntax)
             }
             overrides[rule] = level
         }
@@ -106,14 +107,15 @@ struct CheckCommand: ParsableCommand {
 }
 
 /// When to colour text output.
-enum ColourChoice: String, ExpressibleByArgument, CaseIterable {
+enum ColourChoice: String, CaseIterable {
     case auto, always, never
 }
 
 /// `flowspec rules`: lists every rule id with its default severity.
-struct RulesCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "rules", abstract: "List every rule id with its default severity and summary.")
+struct RulesCommand: Command {
+    static let syntax = CommandSyntax(name: "rules", abstract: "List every rule id with its default severity and summary.")
+
+    init(_ arguments: ParsedArguments) {}
 
     func run() {
         for rule in Rule.allCases {

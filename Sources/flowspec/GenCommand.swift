@@ -1,4 +1,3 @@
-import ArgumentParser
 import FlowSpecCore
 #if canImport(Glibc)
 import Glibc
@@ -6,13 +5,21 @@ import Glibc
 import Darwin
 #endif
 
-extension GenerationOptions.AccessLevel: ExpressibleByArgument {}
-extension GenerationOptions.Shape: ExpressibleByArgument {}
-
 /// `flowspec gen`: writes the Swift for every machine of a spec.
-struct GenCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "gen",
+struct GenCommand: Command {
+    static let specArgument = ArgumentSyntax(name: "spec", help: "The spec file.")
+    static let output = OptionSyntax.text("output", short: "o", help: "A .swift file, or a directory for one file per machine.",
+                                        isRequired: true)
+    static let accessLevel = OptionSyntax.choice("access-level", GenerationOptions.AccessLevel.self, default: .internal,
+                                               help: "Access level of the generated declarations: public or internal.")
+    static let shape = OptionSyntax.choice(
+        "shape", GenerationOptions.Shape.self, default: .automatic,
+        help: "Code form: auto (switch statements, tables above 128 states or events), switch or table.")
+    static let check = OptionSyntax.flag(
+        "check", help: "Check that the files on disk are current instead of writing them (a CI drift gate).")
+
+    static let syntax = CommandSyntax(
+        name: "gen",
         abstract: "Generate Swift from a spec (refuses a spec with errors).",
         discussion: """
             --output names a file ending in .swift (every machine in one file) or a directory \
@@ -21,29 +28,29 @@ struct GenCommand: ParsableCommand {
             are written atomically and only when their bytes change; if one cannot be written, \
             none is. With --check nothing is written: exit 1 if the files on disk are missing or \
             out of date, 0 if they are current.
-            """
+            """,
+        arguments: [specArgument],
+        options: [output, accessLevel, shape, check] + LimitOptions.options
     )
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    let spec: String
+    let output: String
+    let accessLevel: GenerationOptions.AccessLevel
+    let shape: GenerationOptions.Shape
+    let limits: YAMLLimits
+    let check: Bool
 
-    @Option(name: .shortAndLong, help: "A .swift file, or a directory for one file per machine.")
-    var output: String
-
-    @Option(help: "Access level of the generated declarations: public or internal.")
-    var accessLevel: GenerationOptions.AccessLevel = .internal
-
-    @Option(help: "Code form: auto (switch statements, tables above 128 states or events), switch or table.")
-    var shape: GenerationOptions.Shape = .automatic
-
-    @OptionGroup(title: "Limits")
-    var limitOptions: LimitOptions
-
-    @Flag(help: "Check that the files on disk are current instead of writing them (a CI drift gate).")
-    var check = false
+    init(_ arguments: ParsedArguments) throws {
+        spec = arguments.word(Self.specArgument)
+        output = arguments.text(Self.output) ?? ""
+        accessLevel = arguments.choice(Self.accessLevel, as: GenerationOptions.AccessLevel.self) ?? .internal
+        shape = arguments.choice(Self.shape, as: GenerationOptions.Shape.self) ?? .automatic
+        limits = try LimitOptions(arguments).limits
+        check = arguments.flag(Self.check)
+    }
 
     func run() throws {
-        let input = try SpecInput(path: spec, limits: limitOptions.limits)
+        let input = try SpecInput(path: spec, limits: limits)
         let options = GenerationOptions(sourcePath: SpecGeneration.displayPath(spec, workingDirectory: currentDirectory()),
                                         accessLevel: accessLevel, shape: shape)
         let singleFile = output.hasSuffix(".swift")
@@ -62,7 +69,7 @@ struct GenCommand: ParsableCommand {
         for path in paths {
             if let problem = FileWriter.lengthProblem(writing: path) {
                 Console.error("flowspec: error: cannot write '\(path)': \(problem); nothing was generated")
-                throw ExitCode(2)
+                throw ExitStatus.failure
             }
         }
         let directory = singleFile ? parentDirectory(of: output) : output
@@ -70,7 +77,7 @@ struct GenCommand: ParsableCommand {
         if !directory.isEmpty {
             do { created = try FileWriter.makeDirectory(directory) } catch {
                 Console.error("flowspec: error: \(error); nothing was generated")
-                throw ExitCode(2)
+                throw ExitStatus.failure
             }
         }
         do {
@@ -78,7 +85,7 @@ struct GenCommand: ParsableCommand {
         } catch {
             FileWriter.removeDirectories(created)
             Console.error("flowspec: error: \(error); nothing was generated")
-            throw ExitCode(2)
+            throw ExitStatus.failure
         }
     }
 
@@ -93,7 +100,7 @@ struct GenCommand: ParsableCommand {
         let count = Set(findings.map(\.location)).count
         Console.error("flowspec: error: \(spec) has \(count) machine name\(count == 1 ? "" : "s") that cannot be "
             + "\(count == 1 ? "a file name" : "file names") in \(output); nothing was generated")
-        throw ExitCode(1)
+        throw ExitStatus.findings
     }
 
     /// Exit 1, naming each missing or stale file and its first differing line.
@@ -111,7 +118,7 @@ struct GenCommand: ParsableCommand {
             Console.error("flowspec: error: \(path) is out of date with \(spec); run `flowspec gen \(spec) --output \(output)`")
             Console.error(firstDifference(current, file.contents, path: path))
         }
-        if stale { throw ExitCode(1) }
+        if stale { throw ExitStatus.findings }
     }
 
     private func firstDifference(_ old: String, _ new: String, path: String) -> String {

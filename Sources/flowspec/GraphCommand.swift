@@ -1,14 +1,18 @@
-import ArgumentParser
 import FlowSpecCore
-
-extension DiagramFormat: ExpressibleByArgument {}
 
 /// `flowspec graph`: prints a Mermaid or Graphviz diagram of each machine of a spec, or of the
 /// one chosen. Unlike `gen`, it draws specs with errors too, as long as the YAML could be read
 /// and machines decoded; the findings go to standard error.
-struct GraphCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "graph",
+struct GraphCommand: Command {
+    static let specArgument = ArgumentSyntax(name: "spec", help: "The spec file.")
+    static let format = OptionSyntax.choice("format", DiagramFormat.self, help: "Diagram format: mermaid or dot.",
+                                            isRequired: true)
+    static let machine = OptionSyntax.text("machine", help: "Draw only this machine.")
+    static let highlight = OptionSyntax.flag(
+        "highlight", help: "Mark the states that findings are about (unreachable, infinite loop, dead end, no way out).")
+
+    static let syntax = CommandSyntax(
+        name: "graph",
         abstract: "Print a diagram of each machine: Mermaid or Graphviz DOT (specs with errors too).",
         discussion: """
             Each machine is one diagram (Mermaid: a titled stateDiagram-v2; DOT: a digraph), \
@@ -18,32 +22,33 @@ struct GraphCommand: ParsableCommand {
             Exit status: 0 when the diagram was printed, 1 when the YAML could not be read (or \
             held no machine), 2 when the file cannot be read, the command line is wrong or \
             there is no such machine.
-            """
+            """,
+        arguments: [specArgument],
+        options: [format, machine, highlight] + LimitOptions.options
     )
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    let spec: String
+    let format: DiagramFormat
+    let machine: String?
+    let highlight: Bool
+    let limits: YAMLLimits
 
-    @Option(help: "Diagram format: mermaid or dot.")
-    var format: DiagramFormat
-
-    @Option(help: "Draw only this machine.")
-    var machine: String?
-
-    @OptionGroup(title: "Limits")
-    var limitOptions: LimitOptions
-
-    @Flag(help: "Mark the states that findings are about (unreachable, infinite loop, dead end, no way out).")
-    var highlight = false
+    init(_ arguments: ParsedArguments) throws {
+        spec = arguments.word(Self.specArgument)
+        format = arguments.choice(Self.format, as: DiagramFormat.self) ?? .mermaid
+        machine = arguments.text(Self.machine)
+        highlight = arguments.flag(Self.highlight)
+        limits = try LimitOptions(arguments).limits
+    }
 
     func run() throws {
-        let checker = SpecChecker(limits: limitOptions.limits)
+        let checker = SpecChecker(limits: limits)
         let source: SourceFile
         do {
             source = try SpecFileReader.read(spec, maxSize: checker.limits.maxFileSize)
         } catch {
             Console.error("flowspec: error: \(error)")
-            throw ExitCode(2)
+            throw ExitStatus.failure
         }
         let result = checker.check(source)
         let findings = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity)
@@ -53,7 +58,7 @@ struct GraphCommand: ParsableCommand {
         }
         guard !result.graphs.isEmpty else {
             Console.error("flowspec: error: \(spec) has no machine that could be read; nothing was drawn")
-            throw ExitCode(1)
+            throw ExitStatus.findings
         }
         let diagrams = try chosen(result.graphs).map { FlowDiagram(graph: $0, findings: highlight ? findings : []) }
         Console.output(diagrams.map(format.render).joined(separator: "\n"))
@@ -65,7 +70,7 @@ struct GraphCommand: ParsableCommand {
         guard let graph = graphs.first(where: { $0.machine.name.value == machine }) else {
             let names = graphs.map(\.machine.name.value).joined(separator: ", ")
             Console.error("flowspec: error: \(spec) has no machine '\(machine)'; it has \(names)")
-            throw ExitCode(2)
+            throw ExitStatus.failure
         }
         return [graph]
     }

@@ -1,48 +1,45 @@
-import ArgumentParser
 import FlowSpecCore
 
 /// The command-line overrides of flowspec's input limits, shared by every command that reads
 /// a spec. Each limit has a documented default (see `YAMLLimits` and docs/language.md).
-struct LimitOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Largest spec file read, in bytes (default 268435456).", valueName: "bytes"))
-    var maxFileSize: Int?
+struct LimitOptions {
+    static let maxFileSize = limit("max-file-size", "bytes", "Largest spec file read, in bytes (default 268435456).")
+    static let maxDepth = limit("max-depth", "levels", "Deepest nesting of YAML collections (default 256).")
+    static let maxAliasExpansion = limit("max-alias-expansion", "nodes",
+                                         "Most nodes aliases may add in all once expanded (default 100000).")
+    static let maxScalarLength = limit("max-scalar-length", "bytes", "Longest scalar, in bytes (default 1048576).")
+    static let maxStates = limit("max-states", "count", "Most states in one machine (default 1000000).")
+    static let maxTransitions = limit("max-transitions", "count",
+                                      "Most transitions in one machine (default 10000000, at most 536870911).")
 
-    @Option(help: ArgumentHelp("Deepest nesting of YAML collections (default 256).", valueName: "levels"))
-    var maxDepth: Int?
-
-    @Option(help: ArgumentHelp("Most nodes aliases may add in all once expanded (default 100000).", valueName: "nodes"))
-    var maxAliasExpansion: Int?
-
-    @Option(help: ArgumentHelp("Longest scalar, in bytes (default 1048576).", valueName: "bytes"))
-    var maxScalarLength: Int?
-
-    @Option(help: ArgumentHelp("Most states in one machine (default 1000000).", valueName: "count"))
-    var maxStates: Int?
-
-    @Option(help: ArgumentHelp("Most transitions in one machine (default 10000000, at most 536870911).",
-                               valueName: "count"))
-    var maxTransitions: Int?
-
-    func validate() throws {
-        for (name, value) in [("--max-file-size", maxFileSize), ("--max-depth", maxDepth),
-                              ("--max-alias-expansion", maxAliasExpansion), ("--max-scalar-length", maxScalarLength),
-                              ("--max-states", maxStates), ("--max-transitions", maxTransitions)] {
-            if let value, value < 1 { throw ValidationError("\(name) must be at least 1; got \(value).") }
-        }
-        if let maxTransitions, maxTransitions > Edge.maximumIndex {
-            throw ValidationError("--max-transitions can be at most \(Edge.maximumIndex); got \(maxTransitions).")
-        }
-    }
+    /// The options, in the order the help lists them.
+    static let options = [maxFileSize, maxDepth, maxAliasExpansion, maxScalarLength, maxStates, maxTransitions]
 
     /// The default limits with the given overrides applied.
-    var limits: YAMLLimits {
+    let limits: YAMLLimits
+
+    /// The limits a command line gives; throws for a limit below 1 or too many transitions.
+    init(_ arguments: ParsedArguments) throws {
+        for option in Self.options {
+            if let value = arguments.integer(option), value < 1 {
+                throw UsageError("--\(option.long) must be at least 1; got \(value)", command: arguments.command)
+            }
+        }
+        if let maxTransitions = arguments.integer(Self.maxTransitions), maxTransitions > Edge.maximumIndex {
+            throw UsageError("--max-transitions can be at most \(Edge.maximumIndex); got \(maxTransitions)",
+                             command: arguments.command)
+        }
         var limits = YAMLLimits()
-        if let maxFileSize { limits.maxFileSize = maxFileSize }
-        if let maxDepth { limits.maxDepth = maxDepth }
-        if let maxAliasExpansion { limits.maxAliasExpansion = maxAliasExpansion }
-        if let maxScalarLength { limits.maxScalarLength = maxScalarLength }
-        if let maxStates { limits.maxStates = maxStates }
-        if let maxTransitions { limits.maxTransitions = maxTransitions }
-        return limits
+        if let value = arguments.integer(Self.maxFileSize) { limits.maxFileSize = value }
+        if let value = arguments.integer(Self.maxDepth) { limits.maxDepth = value }
+        if let value = arguments.integer(Self.maxAliasExpansion) { limits.maxAliasExpansion = value }
+        if let value = arguments.integer(Self.maxScalarLength) { limits.maxScalarLength = value }
+        if let value = arguments.integer(Self.maxStates) { limits.maxStates = value }
+        if let value = arguments.integer(Self.maxTransitions) { limits.maxTransitions = value }
+        self.limits = limits
+    }
+
+    private static func limit(_ long: String, _ valueName: String, _ help: String) -> OptionSyntax {
+        OptionSyntax(long: long, arity: .single, value: .integer, valueName: valueName, help: help, section: .limits)
     }
 }

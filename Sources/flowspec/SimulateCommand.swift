@@ -1,38 +1,45 @@
-import ArgumentParser
 import FlowSpecCore
 
 /// `flowspec simulate`: runs one machine on a list of inputs and prints the trace.
-struct SimulateCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "simulate",
+struct SimulateCommand: Command {
+    static let specArgument = ArgumentSyntax(name: "spec", help: "The spec file.")
+    static let inputs = ArgumentSyntax(name: "inputs", help: "Inputs: events, @timeout, +condition, -condition.",
+                                       count: .rest)
+    static let machine = OptionSyntax.text("machine", help: "The machine to run (may be left out when the spec has one machine).")
+    static let restore = OptionSyntax.text(
+        "restore", help: "Start by restoring this stored raw value (see `persist`) instead of from `initial`.")
+
+    static let syntax = CommandSyntax(
+        name: "simulate",
         abstract: "Run a machine on events and print each step: state, effects, armed timeout.",
         discussion: """
             Each input is an event name, `@timeout` (fire the timeout armed for the current \
             visit), `+condition` (set it) or `-condition` (clear it). Conditions given before the \
             first event apply to the start. Example:
-              flowspec simulate specs/app.yaml --machine FirstRun +onboardingCompleted startDemo
+              flowspec simulate specs/app.yaml --machine FirstRun \\
+                +onboardingCompleted startDemo
             This is the reference semantics of the generated Swift.
-            """
+            """,
+        arguments: [specArgument, inputs],
+        options: [machine, restore] + LimitOptions.options
     )
 
-    @Argument(help: "The spec file.")
-    var spec: String
+    let spec: String
+    let inputs: [String]
+    let machine: String?
+    let restore: String?
+    let limits: YAMLLimits
 
-    @Option(help: "The machine to run (may be left out when the spec has one machine).")
-    var machine: String?
-
-    @Option(parsing: .unconditional,
-            help: "Start by restoring this stored raw value (see `persist`) instead of from `initial`.")
-    var restore: String?
-
-    @OptionGroup(title: "Limits")
-    var limitOptions: LimitOptions
-
-    @Argument(parsing: .allUnrecognized, help: "Inputs: events, @timeout, +condition, -condition.")
-    var inputs: [String] = []
+    init(_ arguments: ParsedArguments) throws {
+        spec = arguments.word(Self.specArgument)
+        inputs = arguments.words(Self.inputs)
+        machine = arguments.text(Self.machine)
+        restore = arguments.text(Self.restore)
+        limits = try LimitOptions(arguments).limits
+    }
 
     func run() throws {
-        let input = try SpecInput(path: spec, limits: limitOptions.limits, refusal: "it cannot be simulated")
+        let input = try SpecInput(path: spec, limits: limits, refusal: "it cannot be simulated")
         let program = try chooseMachine(input.programs)
         let steps = inputs.map { token -> Simulation.Step in
             if token == "@timeout" { return .timeout }
@@ -45,7 +52,7 @@ struct SimulateCommand: ParsableCommand {
             Console.output(lines.joined(separator: "\n") + "\n")
         } catch {
             Console.error("flowspec: error: \(error)")
-            throw ExitCode(2)
+            throw ExitStatus.failure
         }
     }
 
@@ -53,13 +60,13 @@ struct SimulateCommand: ParsableCommand {
         if let machine {
             guard let program = programs.first(where: { $0.name.name == machine }) else {
                 Console.error("flowspec: error: \(spec) has no machine '\(machine)'; it has \(programs.map(\.name.name).joined(separator: ", "))")
-                throw ExitCode(2)
+                throw ExitStatus.failure
             }
             return program
         }
         guard programs.count == 1 else {
             Console.error("flowspec: error: \(spec) has \(programs.count) machines; choose one with --machine (\(programs.map(\.name.name).joined(separator: ", ")))")
-            throw ExitCode(2)
+            throw ExitStatus.failure
         }
         return programs[0]
     }

@@ -1,4 +1,3 @@
-import ArgumentParser
 import FlowSpecCore
 
 /// Reads and checks one spec for `gen` and `simulate`, printing its findings (text, to
@@ -17,7 +16,7 @@ struct SpecInput {
             source = try SpecFileReader.read(path, maxSize: checker.limits.maxFileSize)
         } catch {
             Console.error("flowspec: error: \(error)")
-            throw ExitCode(2)
+            throw ExitStatus.failure
         }
         let result = checker.check(source)
         let diagnostics = policy.apply(to: result.diagnostics, spec: result.spec.severity)
@@ -29,10 +28,10 @@ struct SpecInput {
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors == 0 {
                 Console.error("flowspec: internal error: \(path) has no errors but its machines could not be resolved; \(refusal) (please report this as a flowspec bug)")
-                throw ExitCode(2)
+                throw ExitStatus.failure
             }
             Console.error("flowspec: error: \(path) has \(errors) error\(errors == 1 ? "" : "s"); \(refusal)")
-            throw ExitCode(1)
+            throw ExitStatus.findings
         }
         self.source = source
         self.result = result

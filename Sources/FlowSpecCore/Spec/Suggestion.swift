@@ -1,11 +1,11 @@
 /// Finds the candidate closest to a misspelt name, for "did you mean" hints.
-enum Suggestion {
+public enum Suggestion {
     /// The longest name, in Unicode scalars, that is given a hint.
     static let maxLength = 100
 
     /// The closest candidate within a small edit distance, or `nil`. Ties go to the
     /// earliest candidate, so the answer is deterministic.
-    static func closest<S: Swift.Sequence>(to name: String, among candidates: S) -> String?
+    public static func closest<S: Swift.Sequence>(to name: String, among candidates: S) -> String?
     where S.Element == String {
         // Names are short; a long one gets no hint, so that hostile names of megabytes cannot
         // make the search (quadratic in the length) take minutes.
@@ -25,7 +25,7 @@ enum Suggestion {
     }
 
     /// `" (did you mean 'x'?)"` or an empty string.
-    static func hint<S: Swift.Sequence>(for name: String, among candidates: S) -> String
+    public static func hint<S: Swift.Sequence>(for name: String, among candidates: S) -> String
     where S.Element == String {
         closest(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
     }
