@@ -188,4 +188,15 @@ struct TextRendererTests {
         #expect(output.hasPrefix(#"::error file=spec.yaml,line=7,col=22,title=flowspec undefined-state::target 'admin\u{202E}nimda' is not a state of machine 'M'"#), "\(output)")
         #expect(!output.unicodeScalars.contains("\u{202E}"))
     }
+
+    /// A workflow command's file is a property: `%`, CR, LF, `:` and `,` are escaped, each CR
+    /// and LF alone even when they come as a pair (one `Character`), so a file name cannot
+    /// end the command early and start another.
+    @Test func githubAnnotationsEscapeEveryByteOfAFileName() {
+        let finding = Diagnostic(rule: .unusedName, message: "50% done\r\nnext", file: "a:b,c%\r\n::error é.yaml",
+                                 location: SourceLocation(line: 1, column: 2),
+                                 notes: [.init("see here", at: SourceLocation(line: 3, column: 4))])
+        let output = DiagnosticRenderer.render([finding], files: [], format: .github)
+        #expect(output == #"::warning file=a%3Ab%2Cc%25%0D%0A%3A%3Aerror é.yaml,line=1,col=2,title=flowspec unused-name::50%25 done\u{D}\u{A}next%0A3:4: see here"# + "\n")
+    }
 }

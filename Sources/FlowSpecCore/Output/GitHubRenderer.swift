@@ -30,19 +30,26 @@ enum GitHubRenderer {
 }
 
 extension String {
-    /// Replaces each character of the pairs in turn, first pair first.
-    func replacingAll(_ pairs: [(Character, String)]) -> String {
-        // Most texts hold none of the characters (all of them ASCII here): nothing to do.
-        let bytes = pairs.compactMap { $0.0.isASCII ? $0.0.asciiValue : nil }
-        if bytes.count == pairs.count, !utf8.contains(where: bytes.contains) { return self }
-        var result = ""
-        for character in self {
-            if let replacement = pairs.first(where: { $0.0 == character })?.1 {
-                result += replacement
-            } else {
-                result.append(character)
+    /// Replaces each ASCII character of the pairs with its text. Byte by byte: an ASCII byte
+    /// in UTF-8 is always that character, and `\r\n` is two of them (as a `Character` it is
+    /// one, which would match neither).
+    func replacingAll(_ pairs: [(Unicode.Scalar, String)]) -> String {
+        var table = [Int8](repeating: -1, count: 128)  // the pair each ASCII byte is replaced by
+        for (index, pair) in pairs.enumerated() where pair.0.isASCII { table[Int(pair.0.value)] = Int8(index) }
+        var text = self
+        return text.withUTF8 { bytes in
+            // Most texts hold none of the characters: nothing to do.
+            guard bytes.contains(where: { $0 < 0x80 && table[Int($0)] >= 0 }) else { return self }
+            var result: [UInt8] = []
+            result.reserveCapacity(bytes.count + 16)
+            for byte in bytes {
+                if byte < 0x80, table[Int(byte)] >= 0 {
+                    result.append(contentsOf: pairs[Int(table[Int(byte)])].1.utf8)
+                } else {
+                    result.append(byte)
+                }
             }
+            return String(decoding: result, as: UTF8.self)
         }
-        return result
     }
 }

@@ -123,10 +123,11 @@ struct TextRenderer {
     /// characters written as escapes too (`sta\u{200B}rt`, see ``isInvisible(_:at:)``), so
     /// that no name in a finding can look like another or reorder the line it is printed on.
     static func visible(_ text: String) -> String {
-        let scalars = text.unicodeScalars
-        // Nearly every message is printable ASCII: nothing to do.
-        if scalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) { return text }
-        let array = Array(scalars)
+        // Nearly every message is printable ASCII, or has only visible characters besides
+        // (`→` in a loop's path): nothing to do.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return text }
+        if !text.unicodeScalars.contains(where: { isControl($0) || mayBeInvisible($0) }) { return text }
+        let array = Array(text.unicodeScalars)
         var result = ""
         for index in array.indices {
             let scalar = array[index]
@@ -157,11 +158,7 @@ struct TextRenderer {
     /// a flag (🏴 and its tags) are part of the picture they draw and are kept.
     static func isInvisible(_ scalars: [Unicode.Scalar], at index: Int) -> Bool {
         let scalar = scalars[index]
-        if scalar.value < 0xA0 { return false }
-        let properties = scalar.properties
-        guard properties.generalCategory == .format || properties.isDefaultIgnorableCodePoint
-            || properties.isNoncharacterCodePoint || properties.generalCategory == .spaceSeparator
-        else { return false }
+        guard mayBeInvisible(scalar) else { return false }
         switch scalar.value {
         case 0x200D: // ZERO WIDTH JOINER, between two emoji.
             var before = index - 1
@@ -177,6 +174,16 @@ struct TextRenderer {
         default:
             return true
         }
+    }
+
+    /// Whether a scalar is invisible wherever it stands (see ``isInvisible(_:at:)``), or only
+    /// in some places (a joiner, a variation selector or a tag character outside the emoji
+    /// they belong to).
+    private static func mayBeInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0xA0 { return false }
+        let properties = scalar.properties
+        return properties.generalCategory == .format || properties.isDefaultIgnorableCodePoint
+            || properties.isNoncharacterCodePoint || properties.generalCategory == .spaceSeparator
     }
 
     /// An emoji that is a picture (not an ASCII digit, `#` or `*`, which are emoji too).
