@@ -44,6 +44,18 @@ struct ScaleTests {
         #expect(onlyAnInfiniteLoop, "\(Self.brief(result.diagnostics))")
         #expect(result.diagnostics.first?.subjects.count == count)
         #expect(result.diagnostics.first?.location == SourceLocation(line: 6, column: 7))
+        // The loop's note is a line of a dozen names, not all 40,000.
+        #expect(result.diagnostics.first?.notes.first?.message
+            == "loop: s0 → s1 → s2 → s3 → s4 → s5 → (39989 more) → s39995 → s39996 → s39997 → s39998 → s39999 → s0")
+    }
+
+    /// A loop's note names every state up to 12 states, and from 13 on leaves the middle out.
+    @Test(arguments: [(12, "loop: s0 → s1 → s2 → s3 → s4 → s5 → s6 → s7 → s8 → s9 → s10 → s11 → s0"),
+                      (13, "loop: s0 → s1 → s2 → s3 → s4 → s5 → (2 more) → s8 → s9 → s10 → s11 → s12 → s0")])
+    func aLoopsNoteIsWrittenWholeUpToTwelveStates(count: Int, note: String) {
+        let text = Self.spec("Ring", states: count, tail: "") { "{ timeout: { after: 1s, to: s\(($0 + 1) % count) } }" }
+        let result = SpecChecker().check(SourceFile(path: "ring.yaml", text: text))
+        #expect(result.diagnostics.first { $0.rule == .infiniteLoop }?.notes.first?.message == note)
     }
 
     /// Every state of a 100,000-state loop is stuck (the terminal state is never reached), and

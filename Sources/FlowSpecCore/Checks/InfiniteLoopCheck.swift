@@ -42,13 +42,25 @@ struct InfiniteLoopCheck: MachineCheck {
         let message = allChoice
             ? "\(subject) through `always` branches without time passing"
             : "\(subject) that never waits for input and no bounded `retry` breaks"
-        var notes: [Diagnostic.Note] = [.init("loop: \(cycle.joined(separator: " → "))")]
+        var notes: [Diagnostic.Note] = [.init("loop: \(Self.written(cycle))")]
         let choiceMembers = loop.filter { inChoiceCycle[$0] }
         if !allChoice, !choiceMembers.isEmpty {
             notes.append(.init("choice states \(quotedList(choiceMembers.map(graph.name))) loop among themselves without time passing"))
         }
         notes.append(.init("bound one transition with `retry: { max: 3, then: someState }`, or let one state wait for the user (`kind: input`)"))
         reporter.report(.infiniteLoop, message, at: first.name.location, subjects: names, notes: notes)
+    }
+
+    /// A cycle as its note shows it, `a → b → a`: whole up to
+    /// ``MachineAnalysis/shortPathLimit`` states; longer, its first six states, how many are
+    /// left out, and its last five and the first again, so that a loop of 100,000 states is
+    /// a line, not a megabyte.
+    static func written(_ cycle: [String]) -> String {
+        let states = cycle.count - 1  // the first state closes the cycle again
+        guard states > MachineAnalysis.shortPathLimit else { return cycle.joined(separator: " → ") }
+        let head = cycle.prefix(6).joined(separator: " → ")
+        let tail = cycle.suffix(6).joined(separator: " → ")
+        return "\(head) → (\(states - 11) more) → \(tail)"
     }
 
     /// A shortest cycle from `start` back to itself using only states of `members`.
