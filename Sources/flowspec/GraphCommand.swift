@@ -60,8 +60,13 @@ struct GraphCommand: Command {
             Console.error("flowspec: error: \(spec) has no machine that could be read; nothing was drawn")
             throw ExitStatus.findings
         }
-        let diagrams = try chosen(result.graphs).map { FlowDiagram(graph: $0, findings: highlight ? findings : []) }
-        Console.output(diagrams.map(format.render).joined(separator: "\n"))
+        // One diagram at a time, written as it is drawn; a blank line between two.
+        var output = Console.StandardOutput()
+        for (position, graph) in try chosen(result.graphs).enumerated() {
+            if position > 0 { output.write("\n") }
+            format.render(FlowDiagram(graph: graph, findings: highlight ? findings : []), into: &output)
+        }
+        output.flush()
     }
 
     /// Every machine, or the one named by `--machine`.

@@ -13,12 +13,19 @@
 public enum DOTRenderer {
     /// The graph's text, ending with a line break.
     public static func render(_ diagram: FlowDiagram) -> String {
+        var text = ""
+        render(diagram, into: &text)
+        return text
+    }
+
+    /// Writes the graph's text, line by line, ending with a line break: a graph of 100,000
+    /// states is never held whole.
+    public static func render(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
         let title = escape(diagram.machine)
-        var lines = ["digraph \"\(title)\" {", "    graph [label=\"\(title)\", labelloc=t];"]
-        lines += nodeLines(diagram)
-        lines += edgeLines(diagram)
-        lines.append("}")
-        return lines.joined(separator: "\n") + "\n"
+        output.write("digraph \"\(title)\" {\n    graph [label=\"\(title)\", labelloc=t];\n")
+        writeNodes(diagram, into: &output)
+        writeEdges(diagram, into: &output)
+        output.write("}\n")
     }
 
     /// The node id of a diagram endpoint.
@@ -29,19 +36,17 @@ public enum DOTRenderer {
         }
     }
 
-    private static func nodeLines(_ diagram: FlowDiagram) -> [String] {
-        var lines: [String] = []
+    private static func writeNodes(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
         if diagram.initial != nil {
-            lines.append("    start [shape=point, width=0.15, label=\"\"];")
+            output.write("    start [shape=point, width=0.15, label=\"\"];\n")
         }
         for (index, node) in diagram.nodes.enumerated() {
-            lines.append("    \(id(.state(index))) [\(attributes(node))];")
+            output.write("    \(id(.state(index))) [\(attributes(node))];\n")
         }
         if diagram.hasMachineWideNode {
-            lines.append("    \(id(.machineWide)) [label=\"any input or task state\", shape=box, "
-                         + "style=\"rounded,dashed\", color=\"#6b7280\", fontcolor=\"#4b5563\"];")
+            output.write("    \(id(.machineWide)) [label=\"any input or task state\", shape=box, "
+                         + "style=\"rounded,dashed\", color=\"#6b7280\", fontcolor=\"#4b5563\"];\n")
         }
-        return lines
     }
 
     /// A node's label, shape and style: its kind's, overridden in red when it is marked.
@@ -70,15 +75,13 @@ public enum DOTRenderer {
         }
     }
 
-    private static func edgeLines(_ diagram: FlowDiagram) -> [String] {
-        var lines: [String] = []
+    private static func writeEdges(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
         if let initial = diagram.initial {
-            lines.append("    start -> \(id(.state(initial)));")
+            output.write("    start -> \(id(.state(initial)));\n")
         }
         for edge in diagram.edges {
-            lines.append("    \(id(edge.source)) -> \(id(.state(edge.target))) [\(attributes(edge))];")
+            output.write("    \(id(edge.source)) -> \(id(.state(edge.target))) [\(attributes(edge))];\n")
         }
-        return lines
     }
 
     /// An edge's label and, for a retry's `then` or a loop, its style.

@@ -7,9 +7,16 @@ public enum DiagramFormat: String, Sendable, CaseIterable {
 
     /// Draws one machine's diagram in this format.
     public func render(_ diagram: FlowDiagram) -> String {
+        var text = ""
+        render(diagram, into: &text)
+        return text
+    }
+
+    /// Writes one machine's diagram in this format, line by line.
+    public func render(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
         switch self {
-        case .mermaid: MermaidRenderer.render(diagram)
-        case .dot: DOTRenderer.render(diagram)
+        case .mermaid: MermaidRenderer.render(diagram, into: &output)
+        case .dot: DOTRenderer.render(diagram, into: &output)
         }
     }
 }

@@ -14,11 +14,18 @@
 public enum MermaidRenderer {
     /// The diagram's text, ending with a line break.
     public static func render(_ diagram: FlowDiagram) -> String {
-        var lines = ["---", "title: \(yamlQuoted(diagram.machine))", "---", "stateDiagram-v2"]
-        lines += stateLines(diagram)
-        lines += edgeLines(diagram)
-        lines += classLines(diagram)
-        return lines.joined(separator: "\n") + "\n"
+        var text = ""
+        render(diagram, into: &text)
+        return text
+    }
+
+    /// Writes the diagram's text, line by line, ending with a line break: a diagram of
+    /// 100,000 states is never held whole.
+    public static func render(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
+        output.write("---\ntitle: \(yamlQuoted(diagram.machine))\n---\nstateDiagram-v2\n")
+        writeStates(diagram, into: &output)
+        writeEdges(diagram, into: &output)
+        writeClasses(diagram, into: &output)
     }
 
     /// The node id of a diagram endpoint.
@@ -29,53 +36,50 @@ public enum MermaidRenderer {
         }
     }
 
-    private static func stateLines(_ diagram: FlowDiagram) -> [String] {
-        var lines: [String] = []
+    private static func writeStates(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
         for (index, node) in diagram.nodes.enumerated() {
             let id = id(.state(index))
-            lines.append("    state \"\(escape(node.name))\" as \(id)")
+            output.write("    state \"\(escape(node.name))\" as \(id)\n")
             if !node.findings.isEmpty {
-                lines.append("    \(id) : \(node.findings.map(\.rawValue).joined(separator: ", "))")
+                output.write("    \(id) : \(node.findings.map(\.rawValue).joined(separator: ", "))\n")
             }
         }
         if diagram.hasMachineWideNode {
-            lines.append("    state \"any input or task state\" as \(id(.machineWide))")
+            output.write("    state \"any input or task state\" as \(id(.machineWide))\n")
         }
-        return lines
     }
 
-    private static func edgeLines(_ diagram: FlowDiagram) -> [String] {
-        var lines: [String] = []
+    private static func writeEdges(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
         if let initial = diagram.initial {
-            lines.append("    [*] --> \(id(.state(initial)))")
+            output.write("    [*] --> \(id(.state(initial)))\n")
         }
         for edge in diagram.edges {
             let label = edge.label.text(escapingNames: escape)
-            lines.append("    \(id(edge.source)) --> \(id(.state(edge.target))) : \(label)")
+            output.write("    \(id(edge.source)) --> \(id(.state(edge.target))) : \(label)\n")
         }
         for (index, node) in diagram.nodes.enumerated() where node.kind == .terminal {
-            lines.append("    \(id(.state(index))) --> [*]")
+            output.write("    \(id(.state(index))) --> [*]\n")
         }
-        return lines
     }
 
     /// `classDef` and `class` lines for the styles in use: kinds first, findings last (so
     /// that their colours win).
-    private static func classLines(_ diagram: FlowDiagram) -> [String] {
-        var groups: [(name: String, style: String, ids: [String])] = []
+    private static func writeClasses(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
+        var groups: [(name: String, style: String, ids: [FlowDiagram.Endpoint])] = []
         for (kind, style) in kindStyles {
-            let ids = diagram.nodes.indices.filter { diagram.nodes[$0].kind == kind }.map { id(.state($0)) }
+            let ids = diagram.nodes.indices.filter { diagram.nodes[$0].kind == kind }.map(FlowDiagram.Endpoint.state)
             groups.append((kind.rawValue, style, ids))
         }
-        groups.append(("machineWide", machineWideStyle, diagram.hasMachineWideNode ? [id(.machineWide)] : []))
-        let marked = diagram.nodes.indices.filter { !diagram.nodes[$0].findings.isEmpty }.map { id(.state($0)) }
+        groups.append(("machineWide", machineWideStyle, diagram.hasMachineWideNode ? [.machineWide] : []))
+        let marked = diagram.nodes.indices.filter { !diagram.nodes[$0].findings.isEmpty }.map(FlowDiagram.Endpoint.state)
         groups.append(("finding", findingStyle, marked))
-        var lines: [String] = []
         for group in groups where !group.ids.isEmpty {
-            lines.append("    classDef \(group.name) \(group.style)")
-            lines.append("    class \(group.ids.joined(separator: ",")) \(group.name)")
+            output.write("    classDef \(group.name) \(group.style)\n    class ")
+            for (position, endpoint) in group.ids.enumerated() {
+                output.write(position == 0 ? id(endpoint) : "," + id(endpoint))
+            }
+            output.write(" \(group.name)\n")
         }
-        return lines
     }
 
     static let kindStyles: [(StateKind, String)] = [
