@@ -67,22 +67,36 @@ def time_once(argv, batch=1, cwd=ROOT):
 
 def measure(argv, reps, expect=(0,), min_seconds=0.3):
     """Median wall, CPU and peak RSS of `reps` runs. Short commands are batched."""
-    first = time_once(argv)
-    if first.status not in expect:
-        raise SystemExit("bench: %s exited with %d (expected %s)" % (" ".join(argv), first.status, expect))
-    batch = 1
-    if first.cpu < min_seconds and first.wall < min_seconds:
-        batch = min(50, max(2, math.ceil(min_seconds / max(first.wall, 0.005))))
-    samples = [first] if batch == 1 else []
-    while len(samples) < reps:
-        samples.append(time_once(argv, batch))
-    return {
-        "wall": statistics.median(s.wall for s in samples),
-        "cpu": statistics.median(s.cpu for s in samples),
-        "rss": max(s.rss_kb for s in samples) * 1024,
-        "status": first.status,
-        "runs": len(samples) * batch,
-    }
+    return measure_side_by_side([argv], reps, [expect], min_seconds)[0]
+
+
+def measure_side_by_side(argvs, reps, expects=None, min_seconds=0.3):
+    """`measure` of several commands whose figures are compared, their samples taken in
+    turn (a, b, a, b, …) rather than one command's after the other's, so that the machine
+    slowing down or speeding up meanwhile moves both alike."""
+    expects = expects or [(0,)] * len(argvs)
+    batches, samples, statuses = [], [], []
+    for argv, expect in zip(argvs, expects):
+        first = time_once(argv)
+        if first.status not in expect:
+            raise SystemExit("bench: %s exited with %d (expected %s)" % (" ".join(argv), first.status, expect))
+        batch = 1
+        if first.cpu < min_seconds and first.wall < min_seconds:
+            batch = min(50, max(2, math.ceil(min_seconds / max(first.wall, 0.005))))
+        batches.append(batch)
+        samples.append([first] if batch == 1 else [])
+        statuses.append(first.status)
+    while any(len(taken) < reps for taken in samples):
+        for argv, batch, taken in zip(argvs, batches, samples):
+            if len(taken) < reps:
+                taken.append(time_once(argv, batch))
+    return [{
+        "wall": statistics.median(s.wall for s in taken),
+        "cpu": statistics.median(s.cpu for s in taken),
+        "rss": max(s.rss_kb for s in taken) * 1024,
+        "status": status,
+        "runs": len(taken) * batch,
+    } for taken, batch, status in zip(samples, batches, statuses)]
 
 
 def spawn_wall(argv):
@@ -199,11 +213,14 @@ def bench_read(report, args, flows, reps):
     """check vs the libyaml floor: CPU, memory, scaling; returns the check figures by size."""
     report.section("flowspec check on flow specs vs libyaml's bare event loop (CPU = user + sys, median)")
     figures = {}
-    for states, path in flows:
+    # Every size's floor and check in turn, so that the scaling row compares sizes measured
+    # side by side too.
+    argvs = [argv for _, path in flows for argv in ([args.floor, path], [args.flowspec, "check", path])]
+    results = measure_side_by_side(argvs, reps)
+    for index, (states, path) in enumerate(flows):
         size = os.path.getsize(path)
         label = "%s (%s states)" % (megabytes(size), format(states, ","))
-        floor = measure([args.floor, path], reps)
-        check = measure([args.flowspec, "check", path], reps)
+        floor, check = results[2 * index], results[2 * index + 1]
         figures[states] = (size, check, floor)
         ratio = check["cpu"] / max(floor["cpu"], 1e-9)
         report.row("check CPU, %s" % label, seconds(check["cpu"]), "libyaml loop %s" % seconds(floor["cpu"]),
@@ -344,18 +361,17 @@ def bench_graphs(report, args, chain_sizes, scc_sizes, reps):
     results = {}
     for kind, sizes, expect in (("chain", chain_sizes, 0), ("scc", scc_sizes, 1)):
         small, big = sizes
-        figures = []
-        for states in (small, big):
-            path = make_input(args.work, kind, states)
-            result = measure([args.flowspec, "check", path], reps, expect=(expect,))
-            if kind == "scc":
+        paths = [make_input(args.work, kind, states) for states in (small, big)]
+        if kind == "scc":
+            for path in paths:
                 out = subprocess.run([args.flowspec, "check", "--format", "json", path], capture_output=True, text=True)
                 found = out.stdout.count('"infinite-loop"')
                 if found != 1:
                     raise SystemExit("bench: expected one infinite-loop finding in %s, got %d" % (path, found))
-            figures.append((states, path, result))
-        (s_states, _, s_result), (b_states, b_path, b_result) = figures
-        floor = measure([args.floor, b_path], reps)
+        s_result, b_result, floor = measure_side_by_side(
+            [[args.flowspec, "check", paths[0]], [args.flowspec, "check", paths[1]], [args.floor, paths[1]]],
+            reps, [(expect,), (expect,), (0,)])
+        s_states, b_states, b_path = small, big, paths[1]
         name = "chain of task states" if kind == "chain" else "one loop of task states"
         report.row("check, %s, %s states" % (name, format(b_states, ",")),
                    "%s (%.1f µs/state)" % (seconds(b_result["cpu"]), b_result["cpu"] / b_states * 1e6),
@@ -383,8 +399,8 @@ def bench_shapes(report, args, sizes, reps):
     report.section("findings at scale: check CPU, N vs N/10 (linear)")
     small, big = sizes
     for kind, label, expect in FINDING_SHAPES:
-        s_result = measure([args.flowspec, "check", make_input(args.work, kind, small)], reps, expect=(expect,))
-        b_result = measure([args.flowspec, "check", make_input(args.work, kind, big)], reps, expect=(expect,))
+        s_result, b_result = measure_side_by_side(
+            [[args.flowspec, "check", make_input(args.work, kind, n)] for n in (small, big)], reps, [(expect,)] * 2)
         report.row("check, %s, %s" % (label, format(big, ",")),
                    "%s (%.1f µs each)" % (seconds(b_result["cpu"]), b_result["cpu"] / big * 1e6), "", "",
                    "exit %d" % expect, b_result["status"] == expect)
