@@ -78,6 +78,12 @@ struct TextRenderer {
             if end < scalars.count { window.append("…") }
             scalars = window
         }
+        // Most lines are printable ASCII: written as they are, the caret after as many spaces.
+        if scalars.allSatisfy({ $0.value >= 0x20 && $0.value < 0x7F }) {
+            output.write(String(decoding: scalars.map { UInt8($0.value) }, as: UTF8.self) + "\n")
+            output.write(String(repeating: " ", count: min(column, scalars.count)) + paint("^", "1;32") + "\n")
+            return
+        }
         var text = ""
         var caret = ""
         for index in scalars.indices {
