@@ -82,7 +82,7 @@ enum FlowSpecCommand {
 
     /// `flowspec help [command]`.
     private static func help(_ name: String?) throws -> String {
-        guard let name else { return toolHelp }
+        guard let name, name != "-h", name != "--help" else { return toolHelp }
         return HelpText.command(try named(name).syntax)
     }
 

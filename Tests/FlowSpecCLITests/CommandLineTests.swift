@@ -99,6 +99,7 @@ struct CommandLineTests {
         }
         #expect(try CLI.run(["--help"]).stdout == tool.stdout)
         #expect(try CLI.run(["help"]).stdout == tool.stdout)
+        #expect(try CLI.run(["help", "--help"]).stdout == tool.stdout)
 
         let expected = [
             "check": ["<files>", "--format <format>", "--warnings-as-errors", "--severity <rule=error|warning|note|off>",
