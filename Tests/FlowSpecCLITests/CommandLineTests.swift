@@ -1,4 +1,5 @@
 import Foundation
+import FlowSpecTestSupport
 import Testing
 
 /// The command line itself: how options and arguments are read, what a wrong one says, and
@@ -134,5 +135,16 @@ struct CommandLineTests {
         let file = try CLI.run(["check", "--", "--help"])
         #expect(file.status == 2)
         #expect(file.stderr.contains("--help"))
+    }
+
+    /// The tool starts without Foundation: the Swift runtime and libyaml only. (Loading
+    /// FoundationEssentials, with the argument parser that needed it, was most of the start-up
+    /// of a small check; `Benchmarks/run.sh` measures the time, this keeps it from coming back.)
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/ldd"), "needs ldd (Linux)"))
+    func theToolLoadsNoFoundation() throws {
+        let libraries = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/ldd"), [CLI.executable.path])
+        #expect(libraries.status == 0)
+        #expect(libraries.stdout.contains("libyaml"))
+        #expect(!libraries.stdout.contains("Foundation"), "\(libraries.stdout)")
     }
 }
