@@ -20,31 +20,42 @@ enum GitHubRenderer {
 
     /// Escapes a command's message (`%`, CR, LF).
     static func data(_ text: String) -> String {
-        text.replacingAll([("%", "%25"), ("\r", "%0D"), ("\n", "%0A")])
+        dataEscapes.apply(to: text)
     }
 
     /// Escapes a property value (also `:` and `,`).
     static func property(_ text: String) -> String {
-        data(text).replacingAll([(":", "%3A"), (",", "%2C")])
+        propertyEscapes.apply(to: text)
     }
+
+    private static let dataEscapes = ASCIIEscapes([("%", "%25"), ("\r", "%0D"), ("\n", "%0A")])
+    private static let propertyEscapes = ASCIIEscapes([("%", "%25"), ("\r", "%0D"), ("\n", "%0A"),
+                                                       (":", "%3A"), (",", "%2C")])
 }
 
-extension String {
-    /// Replaces each ASCII character of the pairs with its text. Byte by byte: an ASCII byte
-    /// in UTF-8 is always that character, and `\r\n` is two of them (as a `Character` it is
-    /// one, which would match neither).
-    func replacingAll(_ pairs: [(Unicode.Scalar, String)]) -> String {
-        var table = [Int8](repeating: -1, count: 128)  // the pair each ASCII byte is replaced by
-        for (index, pair) in pairs.enumerated() where pair.0.isASCII { table[Int(pair.0.value)] = Int8(index) }
-        var text = self
-        return text.withUTF8 { bytes in
+/// Replaces ASCII characters with texts, in one pass over a text's UTF-8 bytes: an ASCII byte
+/// in UTF-8 is always that character, and `\r\n` is two of them (as a `Character` it is one,
+/// which would match neither).
+struct ASCIIEscapes: Sendable {
+    /// The replacement of each ASCII byte, if it has one.
+    private var replacements: [[UInt8]?] = Array(repeating: nil, count: 128)
+
+    init(_ pairs: [(Unicode.Scalar, String)]) {
+        for (scalar, replacement) in pairs where scalar.isASCII {
+            replacements[Int(scalar.value)] = Array(replacement.utf8)
+        }
+    }
+
+    func apply(to text: String) -> String {
+        var contiguous = text
+        return contiguous.withUTF8 { bytes in
             // Most texts hold none of the characters: nothing to do.
-            guard bytes.contains(where: { $0 < 0x80 && table[Int($0)] >= 0 }) else { return self }
+            guard bytes.contains(where: { $0 < 0x80 && replacements[Int($0)] != nil }) else { return text }
             var result: [UInt8] = []
             result.reserveCapacity(bytes.count + 16)
             for byte in bytes {
-                if byte < 0x80, table[Int(byte)] >= 0 {
-                    result.append(contentsOf: pairs[Int(table[Int(byte)])].1.utf8)
+                if byte < 0x80, let replacement = replacements[Int(byte)] {
+                    result.append(contentsOf: replacement)
                 } else {
                     result.append(byte)
                 }

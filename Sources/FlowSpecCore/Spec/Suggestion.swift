@@ -24,7 +24,7 @@ public enum Suggestion {
         return best?.name
     }
 
-    /// `" (did you mean 'x'?)"` or an empty string.
+    /// `"; did you mean 'x'?"` or an empty string.
     public static func hint<S: Swift.Sequence>(for name: String, among candidates: S) -> String
     where S.Element == String {
         closest(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
