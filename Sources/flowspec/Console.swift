@@ -62,14 +62,15 @@ enum Console {
     }
 
     /// Whether standard error is a terminal that wants colour.
-    static var wantsColourOnError: Bool {
-        isatty(STDERR_FILENO) == 1 && getenv("NO_COLOR") == nil
-            && (getenv("TERM").map { String(cString: $0) != "dumb" } ?? false)
-    }
+    static var wantsColourOnError: Bool { wantsColour(on: STDERR_FILENO) }
 
-    /// Whether standard output is a terminal that wants colour (not `NO_COLOR`, not `TERM=dumb`).
-    static var wantsColour: Bool {
-        isatty(STDOUT_FILENO) == 1 && getenv("NO_COLOR") == nil
+    /// Whether standard output is a terminal that wants colour.
+    static var wantsColour: Bool { wantsColour(on: STDOUT_FILENO) }
+
+    /// Whether a descriptor is a terminal that wants colour: not with `NO_COLOR` set, nor
+    /// with `TERM` unset or `dumb`.
+    private static func wantsColour(on descriptor: Int32) -> Bool {
+        isatty(descriptor) == 1 && getenv("NO_COLOR") == nil
             && (getenv("TERM").map { String(cString: $0) != "dumb" } ?? false)
     }
 }
