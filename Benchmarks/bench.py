@@ -16,7 +16,9 @@ import hashlib
 import math
 import os
 import platform
+import re
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -225,6 +227,7 @@ def bench_read(report, args, flows, reps):
         ratio = check["cpu"] / max(floor["cpu"], 1e-9)
         report.row("check CPU, %s" % label, seconds(check["cpu"]), "libyaml loop %s" % seconds(floor["cpu"]),
                    times(ratio), "≤ %.1f×" % TARGET_CHECK_FLOOR, ratio <= TARGET_CHECK_FLOOR)
+    bench_instructions(report, args, flows[0])
     report.section("peak memory (max RSS) vs file size")
     for states, path in flows:
         size, check, floor = figures[states]
@@ -245,6 +248,30 @@ def bench_read(report, args, flows, reps):
                "bytes %s; libyaml loop %s" % (times(size_ratio), times(big_floor["cpu"] / max(mid_floor["cpu"], 1e-9))),
                "", "≤ %.2f×" % allowed, ratio <= allowed)
     return figures
+
+
+def instructions(argv):
+    """The instructions `argv` executes, counted by callgrind (the same on every run, whatever
+    the machine's load); None without valgrind."""
+    if shutil.which("valgrind") is None:
+        return None
+    with tempfile.TemporaryDirectory() as work:
+        result = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=" + os.path.join(work, "out")]
+                                + argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    found = re.search(r"Collected : (\d+)", result.stderr)
+    return int(found.group(1)) if found else None
+
+
+def bench_instructions(report, args, flow):
+    """check vs the floor in instructions, on the smallest flow spec: a ratio free of the
+    machine's noise, beside the CPU rows it explains (informative)."""
+    states, path = flow
+    label = "check instructions, %s (callgrind)" % megabytes(os.path.getsize(path))
+    check, floor = instructions([args.flowspec, "check", path]), instructions([args.floor, path])
+    if check is None or floor is None:
+        report.row(label, "valgrind not installed", "", "", "", None)
+        return
+    report.row(label, "%.1fM" % (check / 1e6), "libyaml loop %.1fM" % (floor / 1e6), times(check / floor), "", None)
 
 
 def bench_app(report, args, runs):

@@ -10,7 +10,8 @@
 # .build-bench/swift-static for informative rows, builds the libyaml floor with cc, generates the
 # inputs deterministically into .build-bench/ (gitignored), then runs Benchmarks/bench.py.
 # Needs: swift, cc, libyaml-dev, pkg-config, GNU time (/usr/bin/time), python3 with PyYAML
-# built against libyaml (yaml.CLoader).
+# built against libyaml (yaml.CLoader). Optional: valgrind, for the row that counts check's
+# instructions against the floor's (a ratio the machine's load does not move).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
