@@ -265,7 +265,7 @@ def instructions(argv):
 def bench_instructions(report, args, flow):
     """check vs the floor in instructions, on the smallest flow spec: a ratio free of the
     machine's noise, beside the CPU rows it explains (informative)."""
-    states, path = flow
+    _, path = flow
     label = "check instructions, %s (callgrind)" % megabytes(os.path.getsize(path))
     check, floor = instructions([args.flowspec, "check", path]), instructions([args.floor, path])
     if check is None or floor is None:
