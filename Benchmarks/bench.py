@@ -307,6 +307,20 @@ def bench_app(report, args, runs):
                "", "", None)
 
 
+def bench_many_machines(report, args, states, reps):
+    """One `check` of a spec of many two-state machines (informative): what a machine costs
+    beside its states, against the libyaml loop over the same file."""
+    report.section("one check of %s machines of two states (informative)" % format(states // 2, ","))
+    path = make_input(args.work, "machines", states)
+    size = os.path.getsize(path)
+    floor, check = measure_side_by_side([[args.floor, path], [args.flowspec, "check", path]], reps)
+    report.row("check CPU, %s machines, %s" % (format(states // 2, ","), megabytes(size)), seconds(check["cpu"]),
+               "libyaml loop %s" % seconds(floor["cpu"]), times(check["cpu"] / max(floor["cpu"], 1e-9)), "", None)
+    report.row("check peak RSS, %s machines" % format(states // 2, ","), megabytes(check["rss"]),
+               "file %s; libyaml loop %s" % (megabytes(size), megabytes(floor["rss"])),
+               "%s file" % times(check["rss"] / size), "", None)
+
+
 def bench_many_files(report, args, count, reps):
     """One `check` of many small specs, as a CI gate over a repository runs it (informative):
     a file's model is freed once checked, so memory stays near one file's."""
@@ -537,6 +551,7 @@ def main():
     graphs = bench_graphs(report, args, chain_sizes, scc_sizes, reps)
     bench_shapes(report, args, shape_sizes, reps)
     bench_formats(report, args, shape_sizes[1], reps)
+    bench_many_machines(report, args, 10_000 if args.quick else 100_000, reps)
     bench_many_files(report, args, 500 if args.quick else 2000, reps)
     bench_pyyaml(report, args, flows, figures, graphs, 3)
     bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)

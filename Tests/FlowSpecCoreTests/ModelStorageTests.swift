@@ -139,7 +139,8 @@ struct ModelStorageTests {
         var store = TransitionStore()
         var runs: [(TransitionStore.Run, [Int32])] = []
         var next: Int32 = 0
-        for count in [3, 0, 2_000, 1, 47, 0, 5_000, 2_048, 2, 2_047, 1] {
+        // Small runs first, across the first chunks' boundaries (they grow from 16), then large.
+        for count in [3, 0, 13, 1, 16, 17, 40, 2_000, 1, 47, 0, 5_000, 2_048, 2, 2_047, 1] {
             var run = store.startRun(reserving: count)
             var events: [Int32] = []
             for _ in 0..<count {
@@ -156,6 +157,29 @@ struct ModelStorageTests {
             #expect(Int(run.count) == events.count && transitions.count == events.count)
             #expect(transitions.map(\.event.value.index) == events)
             #expect(transitions.indices == 0..<events.count)
+        }
+    }
+
+    /// A store's chunks start small and double: a machine of a few transitions takes room for
+    /// a few (a spec of 50,000 small machines took 64 KiB of address space for each), and a
+    /// large one leaves at most its last chunk partly empty.
+    @Test func aTransitionStoreReservesRoomInProportion() {
+        func filled(_ total: Int, runsOf size: Int) -> TransitionStore {
+            var store = TransitionStore()
+            let name = Located(Name(index: 0), at: Self.here)
+            for _ in 0..<(total / size) {
+                let run = store.startRun(reserving: size)
+                for _ in 0..<size { store.append(EventTransition(event: name, candidates: [])) }
+                _ = store.endRun(startedAt: run)
+            }
+            return store
+        }
+        #expect(TransitionStore().reservedCapacity == 0)
+        #expect(filled(1, runsOf: 1).reservedCapacity <= 2 * TransitionStore.firstChunkCapacity)
+        #expect(filled(20, runsOf: 4).reservedCapacity <= 4 * TransitionStore.firstChunkCapacity)
+        for total in [3_000, 100_000] {
+            let reserved = filled(total, runsOf: 5).reservedCapacity
+            #expect(reserved >= total && reserved <= total + 2 * TransitionStore.chunkCapacity, "\(total): \(reserved)")
         }
     }
 

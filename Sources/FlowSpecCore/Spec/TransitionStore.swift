@@ -3,7 +3,11 @@
 ///
 /// An array per state would cost an allocation and about 40 bytes a state; one array for the
 /// whole machine would be copied each time it grew, and end up to half empty. A chunk is made
-/// with room for ``chunkCapacity`` transitions (or a state's, if it has more) and never grows.
+/// with room for a state's transitions at least and never grows: the first has room for
+/// ``firstChunkCapacity``, each next one for twice as many as the one before, up to
+/// ``chunkCapacity``. So a machine of a few states takes a few hundred bytes (a spec of 50,000
+/// small machines took 64 KiB of address space for each), and a large one wastes at most part
+/// of its last chunk.
 public struct TransitionStore: Sendable {
     /// Where one state's transitions are.
     public struct Run: Sendable {
@@ -24,7 +28,9 @@ public struct TransitionStore: Sendable {
         }
     }
 
-    /// How many transitions a chunk has room for, unless one state needs more.
+    /// How many transitions the first chunk has room for, unless one state needs more.
+    static let firstChunkCapacity = 16
+    /// How many transitions a chunk has room for at most, unless one state needs more.
     static let chunkCapacity = 2048
 
     private var chunks: [[EventTransition]] = []
@@ -61,8 +67,9 @@ public struct TransitionStore: Sendable {
     /// ``append(_:)`` and end the run with ``endRun(startedAt:)``.
     public mutating func startRun(reserving count: Int) -> Run {
         if chunks.isEmpty || chunks[chunks.count - 1].capacity - chunks[chunks.count - 1].count < count {
+            let room = chunks.last.map { min(Self.chunkCapacity, $0.capacity * 2) } ?? Self.firstChunkCapacity
             var chunk: [EventTransition] = []
-            chunk.reserveCapacity(max(Self.chunkCapacity, count))
+            chunk.reserveCapacity(max(room, count))
             chunks.append(chunk)
         }
         return Run(chunk: Int32(chunks.count - 1), start: Int32(chunks[chunks.count - 1].count), count: 0)
@@ -72,6 +79,9 @@ public struct TransitionStore: Sendable {
     public mutating func append(_ transition: EventTransition) {
         chunks[chunks.count - 1].append(transition)
     }
+
+    /// How many transitions the chunks have room for in all.
+    var reservedCapacity: Int { chunks.reduce(0) { $0 + $1.capacity } }
 
     /// The run started with ``startRun(reserving:)``, with the transitions appended since.
     public func endRun(startedAt run: Run) -> Run {
