@@ -336,8 +336,7 @@ def bench_many_files(report, args, count, reps):
             with open(path, "wb") as f:
                 f.write(text)
         paths.append(path)
-    one = measure([args.flowspec, "check", paths[0]], reps)
-    many = measure([args.flowspec, "check"] + paths, reps)
+    one, many = measure_side_by_side([[args.flowspec, "check", paths[0]], [args.flowspec, "check"] + paths], reps)
     report.row("check of %s files" % format(count, ","),
                "%s (%.0f µs a file), %s peak" % (seconds(many["cpu"]), many["cpu"] / count * 1e6, megabytes(many["rss"])),
                "one file %s, %s" % (seconds(one["cpu"]), megabytes(one["rss"])),

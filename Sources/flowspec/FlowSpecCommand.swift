@@ -61,14 +61,14 @@ enum FlowSpecCommand {
         guard let first = words.first, first != "-h", first != "--help" else {
             return Console.output(toolHelp)
         }
-        if first == "--version" { return Console.output(FlowSpecVersion.current + "\n") }
+        if first == "--version" { return Console.output(version) }
         if first == "help" { return Console.output(try help(words.dropFirst().first)) }
         let command = try named(first)
         let rest = Array(words.dropFirst())
         // Help and version come first, as long as they are not an argument (after `--`).
         let options = rest.prefix { $0 != "--" }
         if options.contains("-h") || options.contains("--help") { return Console.output(HelpText.command(command.syntax)) }
-        if options.contains("--version") { return Console.output(FlowSpecVersion.current + "\n") }
+        if options.contains("--version") { return Console.output(version) }
         try command.init(try ParsedArguments(rest, for: command.syntax)).run()
     }
 
@@ -85,6 +85,9 @@ enum FlowSpecCommand {
         guard let name, name != "-h", name != "--help" else { return toolHelp }
         return HelpText.command(try named(name).syntax)
     }
+
+    /// What `--version` prints.
+    private static var version: String { FlowSpecVersion.current + "\n" }
 
     private static var toolHelp: String {
         HelpText.tool(abstract: abstract, discussion: discussion, commands: commands.map { $0.syntax })

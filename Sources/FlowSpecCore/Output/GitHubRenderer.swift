@@ -28,9 +28,9 @@ enum GitHubRenderer {
         propertyEscapes.apply(to: text)
     }
 
-    private static let dataEscapes = ASCIIEscapes([("%", "%25"), ("\r", "%0D"), ("\n", "%0A")])
-    private static let propertyEscapes = ASCIIEscapes([("%", "%25"), ("\r", "%0D"), ("\n", "%0A"),
-                                                       (":", "%3A"), (",", "%2C")])
+    private static let dataPairs: [(Unicode.Scalar, String)] = [("%", "%25"), ("\r", "%0D"), ("\n", "%0A")]
+    private static let dataEscapes = ASCIIEscapes(dataPairs)
+    private static let propertyEscapes = ASCIIEscapes(dataPairs + [(":", "%3A"), (",", "%2C")])
 }
 
 /// Replaces ASCII characters with texts, in one pass over a text's UTF-8 bytes: an ASCII byte
