@@ -1,4 +1,5 @@
 import Foundation
+import FlowSpecTestSupport
 import Testing
 
 /// `flowspec gen` writes only inside the output it is given, whatever the spec's machines are
@@ -361,9 +362,7 @@ struct OutputSafetyTests {
     }()
 
     enum Strace {
-        static let executable: URL? = ["/usr/bin/strace", "/bin/strace", "/usr/local/bin/strace"]
-            .map(URL.init(fileURLWithPath:))
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        static let executable = ExternalTool.find("strace")
 
         /// One traced call that names a path.
         struct Access: CustomStringConvertible {

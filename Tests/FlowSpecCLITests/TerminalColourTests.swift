@@ -3,7 +3,7 @@ import FlowSpecTestSupport
 import Testing
 
 /// util-linux's `script`, which runs a command on a pseudo-terminal.
-private let terminalMaker = ["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) }
+private let terminalMaker = ExternalTool.find("script")
 
 /// Colour comes by default only where someone sees it: on a terminal, unless `NO_COLOR` is set
 /// or `TERM` is `dumb`, judged for standard output and standard error each on its own. The
@@ -22,7 +22,7 @@ struct TerminalColourTests {
         if let term { environment.append("TERM=\(term)") }
         if let noColor { environment.append("NO_COLOR=\(noColor)") }
         let line = (environment + [CLI.executable.path]).joined(separator: " ") + " " + command
-        let output = try ProcessRunner.run(URL(fileURLWithPath: terminalMaker!), ["-qec", line, "/dev/null"],
+        let output = try ProcessRunner.run(terminalMaker!, ["-qec", line, "/dev/null"],
                                            in: CLI.packageRoot)
         #expect(output.status == status, "\(line): \(output.stderr)")
         return output.stdout

@@ -88,12 +88,10 @@ struct GraphGoldenTests {
         #expect(Set(files) == Set(Self.cases.map(\.golden)))
     }
 
-    @Test("every DOT golden renders with Graphviz (dot -Tsvg)", arguments: cases.filter { $0.format == .dot })
+    @Test("every DOT golden renders with Graphviz (dot -Tsvg)", Graphviz.required,
+          arguments: cases.filter { $0.format == .dot })
     func dotGoldenRenders(_ testCase: Case) throws {
-        guard let dot = Graphviz.executable else {
-            Issue.record(Comment(rawValue: Graphviz.missingMessage))
-            return
-        }
+        let dot = try #require(Graphviz.executable)
         let output = try Graphviz.svg(try Self.read(testCase.golden), executable: dot)
         #expect(output.status == 0, "dot -Tsvg failed on \(testCase.golden):\n\(output.stderr)")
         #expect(output.stdout.contains("</svg>"))
@@ -117,13 +115,10 @@ struct GraphGoldenTests {
                 == diagram.nodes.indices.filter { diagram.nodes[$0].kind == .terminal }.map { "s\($0)" })
     }
 
-    @Test("every DOT golden shows each name as written once Graphviz has read it",
+    @Test("every DOT golden shows each name as written once Graphviz has read it", Graphviz.required,
           arguments: cases.filter { $0.format == .dot })
     func dotGoldenShowsNames(_ testCase: Case) throws {
-        guard let dot = Graphviz.executable else {
-            Issue.record(Comment(rawValue: Graphviz.missingMessage))
-            return
-        }
+        let dot = try #require(Graphviz.executable)
         let texts = Graphviz.texts(inSVG: try Graphviz.svg(try Self.read(testCase.golden), executable: dot).stdout)
         let diagram = try Self.render(testCase).diagram
         for node in diagram.nodes {

@@ -1,5 +1,6 @@
 import Foundation
 import FlowSpecTestSupport
+import Testing
 
 /// Runs Graphviz's `dot`, which the DOT output tests need (CI installs it in `.ci/run`).
 enum Graphviz {
@@ -15,15 +16,13 @@ enum Graphviz {
         Install it with `apt-get install graphviz` (or `brew install graphviz`); CI's .ci/run does this.
         """
 
+    /// Skips a test, with ``missingMessage``, where `dot` is not installed.
+    static var required: ConditionTrait {
+        .enabled(if: executable != nil, Comment(rawValue: missingMessage))
+    }
+
     /// The `dot` executable on `PATH`, if any.
-    static let executable: URL? = {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("dot")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }()
+    static let executable = ExternalTool.find("dot")
 
     /// Renders DOT text to SVG with `dot -Tsvg`.
     static func svg(_ dot: String, executable: URL) throws -> Output {
