@@ -116,13 +116,13 @@ struct FuzzPipeline {
     /// Decoding each state while it is read (as `check` does) finds exactly what decoding the
     /// whole tree finds, and keeps the same states.
     func checkStreamingMatchesWholeTree(limits: YAMLLimits) {
-        var wholeSink = DiagnosticSink(file: source.path)
-        let whole = YAMLReader(limits: limits).read(source.bytes, into: &wholeSink)
-            .map { SpecDecoder().decode($0, limits: limits, into: &wholeSink) }
-        var streamedSink = DiagnosticSink(file: source.path)
+        let wholeSink = DiagnosticCollector(file: source.path)
+        let whole = YAMLReader(limits: limits).read(source.bytes, into: wholeSink)
+            .map { SpecDecoder().decode($0, limits: limits, into: wholeSink) }
+        let streamedSink = DiagnosticCollector(file: source.path)
         var streamer = StateStreamer(limits: limits, file: source.path)
-        let streamed = YAMLReader(limits: limits).read(source.bytes, taking: &streamer, into: &streamedSink)
-            .map { SpecDecoder().decode($0, streamedStates: streamer.states, limits: limits, into: &streamedSink) }
+        let streamed = YAMLReader(limits: limits).read(source.bytes, taking: &streamer, into: streamedSink)
+            .map { SpecDecoder().decode($0, streamedStates: streamer.states, limits: limits, into: streamedSink) }
         // Names are compared as text: the two ways intern them in different orders.
         func shape(_ spec: Spec?) -> [[String]]? {
             spec?.machines.map { machine in

@@ -38,9 +38,9 @@ struct DurationSpecTests {
     func after(value: String, readable: Bool) {
         let yaml = "flowspec: 1\nmachines:\n  M:\n    initial: a\n    states:\n"
             + "      a: { kind: task, timeout: { after: \(value), to: b } }\n      b: { kind: terminal }\n"
-        var sink = DiagnosticSink(file: "t.yaml")
-        let document = YAMLReader().read(Array(yaml.utf8), into: &sink)
-        let spec = SpecDecoder().decode(document!, into: &sink)
+        let sink = DiagnosticCollector(file: "t.yaml")
+        let document = YAMLReader().read(Array(yaml.utf8), into: sink)
+        let spec = SpecDecoder().decode(document!, into: sink)
         let after = spec.machines.first?.states.first?.timeout?.after
         #expect((after != nil) == readable, "\(sink.diagnostics.map(\.message))")
         if readable { #expect(after?.value == .seconds(5)) }

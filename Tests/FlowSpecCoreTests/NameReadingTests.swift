@@ -10,9 +10,9 @@ struct NameReadingTests {
     /// A target in `on:` with the given text, and how the decoder read it.
     static func target(_ text: String) -> (name: String?, findings: [String]) {
         let yaml = "flowspec: 1\nmachines:\n  M:\n    initial: a\n    states:\n      a: { on: { go: \(text) } }\n"
-        var sink = DiagnosticSink(file: "t.yaml")
-        guard let document = YAMLReader().read(Array(yaml.utf8), into: &sink) else { return (nil, ["unreadable"]) }
-        let spec = SpecDecoder().decode(document, into: &sink)
+        let sink = DiagnosticCollector(file: "t.yaml")
+        guard let document = YAMLReader().read(Array(yaml.utf8), into: sink) else { return (nil, ["unreadable"]) }
+        let spec = SpecDecoder().decode(document, into: sink)
         guard let machine = spec.machines.first,
               !machine.states.isEmpty, let target = machine.transitions(of: 0).first?.candidates.first?.target else {
             return (nil, sink.diagnostics.map(\.message))

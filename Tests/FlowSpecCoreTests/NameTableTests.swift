@@ -72,9 +72,9 @@ struct NameTableTests {
               y: { kind: task, on: { go: y }, timeout: { after: 1s, to: w } }
               w: { kind: terminal }
         """
-        var sink = DiagnosticSink(file: "t.yaml")
-        let document = try #require(YAMLReader().read(Array(yaml.utf8), into: &sink))
-        let spec = SpecDecoder().decode(document, into: &sink)
+        let sink = DiagnosticCollector(file: "t.yaml")
+        let document = try #require(YAMLReader().read(Array(yaml.utf8), into: sink))
+        let spec = SpecDecoder().decode(document, into: sink)
         let a = try #require(spec.machines.first)
         let b = try #require(spec.machines.last)
         #expect(a.machineWide.map { a.names[$0.event.value] } == ["reset"])

@@ -83,8 +83,8 @@ struct SchemaTests {
         guard !findings.contains(where: { $0.rule == .yamlSyntax || $0.rule == .limitExceeded }) else {
             return Outcome(findings: findings, json: nil, errors: [])
         }
-        var sink = DiagnosticSink(file: file.path)
-        guard let document = YAMLReader().read(file.bytes, into: &sink) else {
+        let sink = DiagnosticCollector(file: file.path)
+        guard let document = YAMLReader().read(file.bytes, into: sink) else {
             return Outcome(findings: findings, json: nil, errors: [])
         }
         let json = SpecJSON(document: document)

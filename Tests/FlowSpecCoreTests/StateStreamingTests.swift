@@ -13,20 +13,20 @@ struct StateStreamingTests {
 
     /// Decoded from the whole tree, as before streaming.
     static func wholeTree(_ bytes: [UInt8], limits: YAMLLimits = YAMLLimits()) -> (Spec, [Diagnostic]) {
-        var sink = DiagnosticSink(file: "spec.yaml")
-        guard let document = YAMLReader(limits: limits).read(bytes, into: &sink) else { return (Spec(), sink.diagnostics) }
-        let spec = SpecDecoder().decode(document, limits: limits, into: &sink)
+        let sink = DiagnosticCollector(file: "spec.yaml")
+        guard let document = YAMLReader(limits: limits).read(bytes, into: sink) else { return (Spec(), sink.diagnostics) }
+        let spec = SpecDecoder().decode(document, limits: limits, into: sink)
         return (spec, sink.diagnostics)
     }
 
     /// Decoded with states streamed, as `check` does; also returns the document's node count.
     static func streamed(_ bytes: [UInt8], limits: YAMLLimits = YAMLLimits()) -> (Spec, [Diagnostic], nodes: Int) {
-        var sink = DiagnosticSink(file: "spec.yaml")
+        let sink = DiagnosticCollector(file: "spec.yaml")
         var streamer = StateStreamer(limits: limits, file: "spec.yaml")
-        guard let document = YAMLReader(limits: limits).read(bytes, taking: &streamer, into: &sink) else {
+        guard let document = YAMLReader(limits: limits).read(bytes, taking: &streamer, into: sink) else {
             return (Spec(), sink.diagnostics, 0)
         }
-        let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: &sink)
+        let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: sink)
         return (spec, sink.diagnostics, document.nodes.count)
     }
 
@@ -85,10 +85,10 @@ struct StateStreamingTests {
                   y: { kind: terminal }
 
             """
-        var sink = DiagnosticSink(file: "spec.yaml")
+        let sink = DiagnosticCollector(file: "spec.yaml")
         var streamer = StateStreamer(limits: YAMLLimits(), file: "spec.yaml")
-        let document = try #require(YAMLReader().read(Array(spec.utf8), taking: &streamer, into: &sink))
-        let decoded = SpecDecoder().decode(document, streamedStates: streamer.states, limits: YAMLLimits(), into: &sink)
+        let document = try #require(YAMLReader().read(Array(spec.utf8), taking: &streamer, into: sink))
+        let decoded = SpecDecoder().decode(document, streamedStates: streamer.states, limits: YAMLLimits(), into: sink)
         // A's states whole; B's one by one, since its repeated `x` was left out of the mapping.
         #expect(streamer.states.segmentsHandedOverWhole == 1)
         #expect(decoded.machines.map { machine in machine.states.indices.map(machine.name(of:)) } == [["a", "b"], ["x", "y"]])

@@ -267,8 +267,8 @@ struct SuiteReaderRun {
     let diagnostics: [Diagnostic]
 
     init(_ bytes: ArraySlice<UInt8>) {
-        var sink = DiagnosticSink(file: "in.yaml")
-        document = YAMLReader().read(Array(bytes), into: &sink)
+        let sink = DiagnosticCollector(file: "in.yaml")
+        document = YAMLReader().read(Array(bytes), into: sink)
         diagnostics = sink.diagnostics
     }
 

@@ -6,8 +6,8 @@ import FlowSpecTestSupport
 @Suite("YAML reader")
 struct YAMLReaderTests {
     func read(_ text: String, limits: YAMLLimits = YAMLLimits()) -> (YAMLDocument?, [Diagnostic]) {
-        var sink = DiagnosticSink(file: "t.yaml")
-        let document = YAMLReader(limits: limits).read(Array(text.utf8), into: &sink)
+        let sink = DiagnosticCollector(file: "t.yaml")
+        let document = YAMLReader(limits: limits).read(Array(text.utf8), into: sink)
         return (document, sink.diagnostics)
     }
 

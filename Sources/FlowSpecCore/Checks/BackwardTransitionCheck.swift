@@ -2,13 +2,19 @@
 /// an earlier one. Every kind of transition counts, machine-wide ones included (reported once
 /// per machine-wide transition, naming the members that inherit it).
 struct BackwardTransitionCheck: MachineCheck {
-    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+    static let definition = RuleDefinition(
+        rule: .backwardTransition, defaultSeverity: .error,
+        summary: "A transition from a later to an earlier member of a forward-only sequence.",
+        reportedAt: "the transition",
+        finding: "later → earlier member of a `forwardOnly` sequence")
+
+    func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         for sequence in analysis.graph.machine.sequences where sequence.forwardOnly {
-            check(sequence, analysis.graph, &reporter)
+            check(sequence, analysis.graph, reporter)
         }
     }
 
-    private func check(_ sequence: Sequence, _ graph: MachineGraph, _ reporter: inout MachineReporter) {
+    private func check(_ sequence: Sequence, _ graph: MachineGraph, _ reporter: RuleReporter) {
         var position: [Int: Int] = [:]
         for (offset, member) in sequence.states.enumerated() {
             if let index = graph.stateIndex[member.value], position[index] == nil { position[index] = offset }
@@ -31,8 +37,7 @@ struct BackwardTransitionCheck: MachineCheck {
                     inheritedSources[key]!.sources.append(graph.name(edge.source))
                     continue
                 }
-                reporter.report(.backwardTransition,
-                                "the transition \(graph.label(of: edge)) from '\(graph.name(edge.source))' goes back to '\(graph.name(edge.target))', an earlier state of forward-only sequence '\(sequence.name.value)'",
+                reporter.report("the transition \(graph.label(of: edge)) from '\(graph.name(edge.source))' goes back to '\(graph.name(edge.target))', an earlier state of forward-only sequence '\(sequence.name.value)'",
                                 at: graph.location(of: edge), subjects: [graph.name(edge.source), graph.name(edge.target)],
                                 notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
             }
@@ -40,8 +45,7 @@ struct BackwardTransitionCheck: MachineCheck {
         for key in inheritedOrder {
             let (edge, sources) = inheritedSources[key]!
             let target = graph.name(edge.target)
-            reporter.report(.backwardTransition,
-                            "the machine-wide transition \(graph.label(of: edge)) leads back to '\(target)' from later states \(quotedList(sources)) of forward-only sequence '\(sequence.name.value)'",
+            reporter.report("the machine-wide transition \(graph.label(of: edge)) leads back to '\(target)' from later states \(quotedList(sources)) of forward-only sequence '\(sequence.name.value)'",
                             at: key.location, subjects: sources + [target],
                             notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
         }

@@ -1,7 +1,13 @@
 /// `dead-end`: a non-terminal state with no outgoing transition at all: no `on` (own or
 /// inherited from machine-wide `on`), no `always`, no `timeout`.
 struct DeadEndCheck: MachineCheck {
-    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+    static let definition = RuleDefinition(
+        rule: .deadEnd, defaultSeverity: .error,
+        summary: "A non-terminal state with no outgoing transition.",
+        reportedAt: "the state",
+        finding: "a non-terminal state with no transition at all (own or inherited)")
+
+    func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
         for index in machine.states.indices where machine.states[index].kind != .terminal
             && !machine.states[index].isMalformed && !declaresExit(index, machine: machine) {
@@ -9,7 +15,7 @@ struct DeadEndCheck: MachineCheck {
             let message = state.kind == .choice
                 ? "choice state '\(machine.name(of: index))' has no `always` branches, so it can never leave"
                 : "\(state.kind.rawValue) state '\(machine.name(of: index))' has no way out: no `on`, `always` or `timeout`"
-            reporter.report(.deadEnd, message, at: state.name.location, subjects: [machine.name(of: index)],
+            reporter.report(message, at: state.name.location, subjects: [machine.name(of: index)],
                             notes: [.init("add a transition, or give it `kind: terminal` if the flow ends here")])
         }
     }

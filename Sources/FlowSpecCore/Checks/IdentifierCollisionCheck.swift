@@ -3,7 +3,13 @@
 /// later name, with a note at the earlier one. Machines of one file are checked by
 /// ``SpecChecker`` the same way, since they share the top level.
 struct IdentifierCollisionCheck: MachineCheck {
-    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+    static let definition = RuleDefinition(
+        rule: .identifierCollision, defaultSeverity: .error,
+        summary: "Two names that become the same Swift identifier.",
+        reportedAt: "the later name, with a note at the first",
+        finding: "two names that become one Swift identifier; with `gen --output DIR`, also two machines whose files differ only in case")
+
+    func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let names = analysis.identifierNames
         // Two names collide only if one of them is irregular (see ``IdentifierNames``): only
         // the identifiers of irregular names are looked at, in a table keyed by group.
@@ -20,7 +26,7 @@ struct IdentifierCollisionCheck: MachineCheck {
             guard contested.contains(key) else { return }
             if let first = seen[key] {
                 if first.value != name.value {
-                    Self.report(kind: kind.word, name, first: first, identifier: identifier, &reporter)
+                    Self.report(kind: kind.word, name, first: first, identifier: identifier, reporter)
                 }
             } else {
                 seen[key] = name
@@ -35,9 +41,8 @@ struct IdentifierCollisionCheck: MachineCheck {
     }
 
     static func report(kind: String, _ name: Located<String>, first: Located<String>, identifier: String,
-                       _ reporter: inout MachineReporter) {
-        reporter.report(.identifierCollision,
-                        "\(kind) names '\(first.value)' and '\(name.value)' both become the Swift identifier '\(identifier)'",
+                       _ reporter: RuleReporter) {
+        reporter.report("\(kind) names '\(first.value)' and '\(name.value)' both become the Swift identifier '\(identifier)'",
                         at: name.location, subjects: [first.value, name.value],
                         notes: [.init("'\(first.value)' is here; rename one of them", at: first.location)])
     }

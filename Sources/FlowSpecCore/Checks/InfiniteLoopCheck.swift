@@ -7,7 +7,13 @@
 /// and choice states, listing its states; a cycle made of `choice` states alone is called out
 /// as looping without time passing.
 struct InfiniteLoopCheck: MachineCheck {
-    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+    static let definition = RuleDefinition(
+        rule: .infiniteLoop, defaultSeverity: .error,
+        summary: "A cycle among task and choice states not broken by a bounded retry.",
+        reportedAt: "the group's first state",
+        finding: "a cycle among `task` and `choice` states not broken by a bounded `retry`; one finding per strongly connected group, listing its states, with one cycle in a note; a group of `choice` states alone loops \"without time passing\"")
+
+    func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let graph = analysis.graph
         let kinds = graph.machine.states.map(\.kind)
         let canLoop = { (state: Int) in kinds[state] == .task || kinds[state] == .choice }
@@ -23,7 +29,7 @@ struct InfiniteLoopCheck: MachineCheck {
         // A loop through a state whose transitions could not all be read may be broken by a
         // retry bound or an exit that was lost; it waits until that error is fixed.
         for loop in loops where !loop.contains(where: { MachineAnalysis.mayLackEdges(graph.state($0), in: graph.machine) }) {
-            report(loop, graph: graph, unbounded: unbounded, inChoiceCycle: inChoiceCycle, &reporter)
+            report(loop, graph: graph, unbounded: unbounded, inChoiceCycle: inChoiceCycle, reporter)
         }
     }
 
@@ -33,7 +39,7 @@ struct InfiniteLoopCheck: MachineCheck {
     }
 
     private func report(_ loop: [Int], graph: MachineGraph, unbounded: Digraph, inChoiceCycle: [Bool],
-                        _ reporter: inout MachineReporter) {
+                        _ reporter: RuleReporter) {
         let names = loop.map(graph.name)
         let first = graph.state(loop[0])
         let cycle = Self.cycle(through: loop[0], within: Set(loop), in: unbounded).map(graph.name)
@@ -48,7 +54,7 @@ struct InfiniteLoopCheck: MachineCheck {
             notes.append(.init("choice states \(quotedList(choiceMembers.map(graph.name))) loop among themselves without time passing"))
         }
         notes.append(.init("bound one transition with `retry: { max: 3, then: someState }`, or let one state wait for the user (`kind: input`)"))
-        reporter.report(.infiniteLoop, message, at: first.name.location, subjects: names, notes: notes)
+        reporter.report(message, at: first.name.location, subjects: names, notes: notes)
     }
 
     /// A cycle as its note shows it, `a → b → a`: whole up to

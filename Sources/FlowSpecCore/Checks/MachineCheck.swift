@@ -1,7 +1,8 @@
-/// A rule of the language checked on one machine. Checks only read the analysis and report.
-protocol MachineCheck: Sendable {
-    /// Reports every violation of the rule in the machine.
-    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter)
+/// A rule of the language checked on one machine: the rule's home (``RuleHome``), with its
+/// definition, its messages and the check itself. Checks only read the analysis and report.
+protocol MachineCheck: RuleHome, Sendable {
+    /// Reports every violation of the rule in the machine, through a reporter of this rule.
+    func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter)
 }
 
 /// What several checks need about a machine, computed once.
@@ -70,7 +71,8 @@ struct MachineAnalysis {
     }
 }
 
-/// Every check, in the order of the format's rule table.
+/// Every check, in the order of the format's rule table. A test ties each to its rule:
+/// every rule whose ``Rule/home`` is a check is here exactly once.
 enum CheckRegistry {
     static let all: [any MachineCheck] = [
         UndeclaredNameCheck(),
@@ -89,6 +91,14 @@ enum CheckRegistry {
         InvalidIdentifierCheck(),
         IdentifierCollisionCheck(),
     ]
+
+    /// Runs every check on a machine, each with a reporter of its own rule.
+    static func checkAll(_ analysis: MachineAnalysis, into diagnostics: DiagnosticCollector) {
+        for check in all {
+            check.check(analysis, diagnostics.reporter(for: type(of: check).definition.rule,
+                                                       machine: analysis.machine.name.value))
+        }
+    }
 }
 
 /// Formats a list of names for messages: `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.

@@ -2,7 +2,13 @@
 /// terminal and no `input` state can be reached, so the flow can neither end nor hand
 /// control back to the user.
 struct NoWayOutCheck: MachineCheck {
-    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+    static let definition = RuleDefinition(
+        rule: .noWayOut, defaultSeverity: .warning,
+        summary: "A reachable state from which no terminal and no input state can be reached.",
+        reportedAt: "the state",
+        finding: "in a machine with a terminal state, a reachable state from which no terminal and no `input` state can be reached")
+
+    func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let graph = analysis.graph
         let states = graph.machine.states
         guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil,
@@ -18,8 +24,7 @@ struct NoWayOutCheck: MachineCheck {
         for index in states.indices where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed {
             if depths.isEmpty { depths = analysis.parentsFromInitial?.depths() ?? [] }
             let name = graph.name(index)
-            reporter.report(.noWayOut,
-                            "from state '\(name)' no terminal and no input state can be reached: the flow can get stuck here",
+            reporter.report("from state '\(name)' no terminal and no input state can be reached: the flow can get stuck here",
                             at: states[index].name.location, subjects: [name],
                             notes: [.init("reached by: \(analysis.shortPathFromInitial(to: index, depths: depths))")])
         }

@@ -2,7 +2,13 @@
 /// list. Conditions and effects must always be declared; events only when the machine gives
 /// an `events:` list (otherwise they are derived from use).
 struct UndeclaredNameCheck: MachineCheck {
-    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+    static let definition = RuleDefinition(
+        rule: .undeclaredName, defaultSeverity: .error,
+        summary: "An event, condition or effect that is not on its machine's declared list.",
+        reportedAt: "the use",
+        finding: "an event, condition or effect not on the machine's list")
+
+    func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
         let uses = analysis.nameUses
         var suggestions = SuggestionBudget()
@@ -16,7 +22,7 @@ struct UndeclaredNameCheck: MachineCheck {
                 } else {
                     message = "\(category.rawValue) '\(use.value)' is used, but machine '\(machine.name.value)' declares no `\(category.key)`; add `\(category.key): [\(use.value)]`"
                 }
-                reporter.report(.undeclaredName, message, at: use.location, subjects: [use.value])
+                reporter.report(message, at: use.location, subjects: [use.value])
             }
         }
     }

@@ -3,7 +3,13 @@
 /// Every candidate, timeout, `always` branch, retry `then` and machine-wide transition counts
 /// as a path, whatever its condition.
 struct UnreachableStateCheck: MachineCheck {
-    func check(_ analysis: MachineAnalysis, _ reporter: inout MachineReporter) {
+    static let definition = RuleDefinition(
+        rule: .unreachableState, defaultSeverity: .error,
+        summary: "A state that no path from `initial` reaches.",
+        reportedAt: "the state",
+        finding: "no path from `initial` reaches it; every candidate, timeout, `always`, retry `then` and inherited machine-wide transition counts, whatever its condition")
+
+    func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil, let initial = analysis.machine.initial else { return }
         let graph = analysis.graph
         var hasIncoming = [Bool](repeating: false, count: graph.stateCount)
@@ -13,8 +19,7 @@ struct UnreachableStateCheck: MachineCheck {
             let why = hasIncoming[index]
                 ? "only states that are themselves unreachable lead to it"
                 : "no transition leads to it"
-            reporter.report(.unreachableState,
-                            "state '\(graph.name(index))' can never be reached from the initial state '\(initial.value)'",
+            reporter.report("state '\(graph.name(index))' can never be reached from the initial state '\(initial.value)'",
                             at: state.name.location, subjects: [graph.name(index)], notes: [.init(why)])
         }
     }

@@ -47,36 +47,3 @@ public struct Diagnostic: Sendable, Equatable {
         self.notes = notes
     }
 }
-
-/// Collects the findings of one file as the stages of the pipeline produce them.
-public struct DiagnosticSink: Sendable {
-    /// The file every finding in this sink is about.
-    public let file: String
-    /// The findings so far, in the order reported.
-    public private(set) var diagnostics: [Diagnostic] = []
-
-    /// Creates an empty sink for a file.
-    public init(file: String) {
-        self.file = file
-    }
-
-    /// Records a finding.
-    public mutating func report(
-        _ rule: Rule, _ message: String, at location: SourceLocation,
-        machine: String? = nil, subjects: [String] = [], notes: [Diagnostic.Note] = []
-    ) {
-        diagnostics.append(Diagnostic(
-            rule: rule, message: message, file: file, location: location,
-            machine: machine, subjects: subjects, notes: notes))
-    }
-
-    /// Records findings made earlier into another sink for the same file.
-    mutating func append(contentsOf findings: [Diagnostic]) {
-        diagnostics.append(contentsOf: findings)
-    }
-
-    /// Whether any finding so far has the given rule.
-    public func contains(_ rule: Rule) -> Bool {
-        diagnostics.contains { $0.rule == rule }
-    }
-}

@@ -26,40 +26,52 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case invalidIdentifier = "invalid-identifier"
     case identifierCollision = "identifier-collision"
 
-    /// The severity a finding of this rule has unless configured otherwise.
-    public var defaultSeverity: Severity {
+    /// Where the rule lives: the check that finds it, or the file that declares a rule the
+    /// reader and decoder find (see ``RuleHome``). Start there to read or change a rule.
+    var home: any RuleHome.Type {
         switch self {
-        case .unusedName, .noWayOut, .shadowedCandidate: .warning
-        default: .error
+        case .yamlSyntax: YAMLSyntaxRule.self
+        case .duplicateKey: DuplicateKeyRule.self
+        case .unknownKey: UnknownKeyRule.self
+        case .invalidValue: InvalidValueRule.self
+        case .unsupportedVersion: UnsupportedVersionRule.self
+        case .limitExceeded: LimitExceededRule.self
+        case .undefinedState: UndefinedStateRule.self
+        case .undeclaredName: UndeclaredNameCheck.self
+        case .unusedName: UnusedNameCheck.self
+        case .unreachableState: UnreachableStateCheck.self
+        case .deadEnd: DeadEndCheck.self
+        case .terminalExit: TerminalExitCheck.self
+        case .infiniteLoop: InfiniteLoopCheck.self
+        case .missingTimeout: MissingTimeoutCheck.self
+        case .misplacedTimeout: MisplacedTimeoutCheck.self
+        case .noWayOut: NoWayOutCheck.self
+        case .shadowedCandidate: ShadowedCandidateCheck.self
+        case .partialChoice: PartialChoiceCheck.self
+        case .backwardTransition: BackwardTransitionCheck.self
+        case .requirementFailed: RequirementCheck.self
+        case .invalidIdentifier: InvalidIdentifierCheck.self
+        case .identifierCollision: IdentifierCollisionCheck.self
         }
     }
 
+    /// The rule's definition, from its home.
+    public var definition: RuleDefinition { home.definition }
+
+    /// The severity a finding of this rule has unless configured otherwise.
+    public var defaultSeverity: Severity { definition.defaultSeverity }
+
     /// A one-line description of the rule (used by SARIF and `flowspec rules`).
-    public var summary: String {
-        switch self {
-        case .yamlSyntax: "The YAML is malformed."
-        case .duplicateKey: "A mapping repeats a key, or a list repeats a name."
-        case .unknownKey: "A key the language does not have."
-        case .invalidValue: "A value of the wrong type or form, or a missing required key."
-        case .unsupportedVersion: "`flowspec:` is missing or not 1."
-        case .limitExceeded: "The input exceeds one of flowspec's resource limits."
-        case .undefinedState: "A name that should be a state of the machine is not one."
-        case .undeclaredName: "An event, condition or effect that is not on its machine's declared list."
-        case .unusedName: "A declared event, condition or effect that nothing uses."
-        case .unreachableState: "A state that no path from `initial` reaches."
-        case .deadEnd: "A non-terminal state with no outgoing transition."
-        case .terminalExit: "A terminal state with its own `on`, `always` or `timeout`."
-        case .infiniteLoop: "A cycle among task and choice states not broken by a bounded retry."
-        case .missingTimeout: "A task state with no timeout."
-        case .misplacedTimeout: "A timeout on a choice or terminal state."
-        case .noWayOut: "A reachable state from which no terminal and no input state can be reached."
-        case .shadowedCandidate: "A candidate listed after an unconditional one can never be taken."
-        case .partialChoice: "A choice state whose last `always` branch has a condition."
-        case .backwardTransition: "A transition from a later to an earlier member of a forward-only sequence."
-        case .requirementFailed: "A `require` entry does not hold."
-        case .invalidIdentifier: "A name that cannot become a Swift identifier."
-        case .identifierCollision: "Two names that become the same Swift identifier."
+    public var summary: String { definition.summary }
+
+    /// The rules table of `docs/language.md`, made from every rule's definition.
+    public static var documentationTable: String {
+        var table = "| rule id | default | reported at | finding |\n|---|---|---|---|\n"
+        for rule in allCases {
+            let definition = rule.definition
+            table += "| `\(rule.rawValue)` | \(definition.defaultSeverity.rawValue) | \(definition.reportedAt) | \(definition.finding) |\n"
         }
+        return table
     }
 
     /// Rules are ordered as the format document lists them.

@@ -2,11 +2,12 @@
 /// and reporting each name that is not a state (`undefined-state`, with a suggestion).
 struct GraphBuilder {
     let machine: Machine
-    var reporter: MachineReporter
+    /// Reports `undefined-state`.
+    let reporter: RuleReporter
     private let stateIndex: StateIndex
     private var suggestions = SuggestionBudget()
 
-    init(machine: Machine, reporter: MachineReporter) {
+    init(machine: Machine, reporter: RuleReporter) {
         self.machine = machine
         self.reporter = reporter
         stateIndex = StateIndex(machine)
@@ -168,8 +169,7 @@ struct GraphBuilder {
         let hint = suggestions.hint(for: name.value, count: machine.states.count) {
             machine.states.indices.map(machine.name(of:))
         }
-        reporter.report(.undefinedState,
-                        "\(role) '\(name.value)' is not a state of machine '\(machine.name.value)'\(hint)",
+        reporter.report(UndefinedStateRule.notAState(name.value, as: role, machine: machine.name.value, hint: hint),
                         at: name.location, subjects: [name.value])
         return nil
     }

@@ -22,48 +22,41 @@ public struct SpecChecker: Sendable {
 
     /// Reads, decodes and checks one spec file.
     public func check(_ file: SourceFile) -> Result {
-        var sink = DiagnosticSink(file: file.path)
+        let diagnostics = DiagnosticCollector(file: file.path)
         // States are decoded as they are read, so the YAML tree never holds them all.
         var streamer = StateStreamer(limits: limits, file: file.path)
         // A large file's pages are given back as libyaml reads past them, and all of them once
         // read: the rest works on the decoded spec.
         let read = file.withBytes { bytes in
-            YAMLReader(limits: limits).read(bytes, taking: &streamer, into: &sink) { file.releaseMemory(ofFirst: $0) }
+            YAMLReader(limits: limits).read(bytes, taking: &streamer, into: diagnostics) { file.releaseMemory(ofFirst: $0) }
         }
         file.releaseMemory()
         guard let document = read else {
-            return Result(spec: Spec(), graphs: [], diagnostics: sink.diagnostics)
+            return Result(spec: Spec(), graphs: [], diagnostics: diagnostics.diagnostics)
         }
-        let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: &sink)
+        let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: diagnostics)
         var graphs: [MachineGraph] = []
         // A machine without states (`states` missing, empty or unreadable, already reported)
         // has no graph to check.
         for machine in spec.machines where !machine.exceedsLimits && !machine.states.isEmpty {
-            var reporter = MachineReporter(machine: machine.name.value, sink: sink)
-            var builder = GraphBuilder(machine: machine, reporter: reporter)
+            var builder = GraphBuilder(machine: machine,
+                                       reporter: diagnostics.reporter(for: .undefinedState, machine: machine.name.value))
             let graph = builder.build()
-            reporter = builder.reporter
-            let analysis = MachineAnalysis(graph: graph)
-            for check in CheckRegistry.all {
-                check.check(analysis, &reporter)
-            }
-            sink = reporter.sink
+            CheckRegistry.checkAll(MachineAnalysis(graph: graph), into: diagnostics)
             graphs.append(graph)
         }
-        Self.checkMachineNameCollisions(spec, into: &sink)
-        return Result(spec: spec, graphs: graphs, diagnostics: Self.sorted(sink.diagnostics))
+        Self.checkMachineNameCollisions(spec, into: diagnostics)
+        return Result(spec: spec, graphs: graphs, diagnostics: Self.sorted(diagnostics.diagnostics))
     }
 
     /// Machines share the top level of the generated code: two may not map to one type name.
-    static func checkMachineNameCollisions(_ spec: Spec, into sink: inout DiagnosticSink) {
+    static func checkMachineNameCollisions(_ spec: Spec, into diagnostics: DiagnosticCollector) {
         var seen: [String: Located<String>] = [:]
         for machine in spec.machines {
             guard case .success(let name) = SwiftName.make(machine.name.value, scope: .machine) else { continue }
             if let first = seen[name.bare] {
-                var reporter = MachineReporter(machine: machine.name.value, sink: sink)
-                IdentifierCollisionCheck.report(kind: "machine", machine.name, first: first,
-                                                identifier: name.bare, &reporter)
-                sink = reporter.sink
+                IdentifierCollisionCheck.report(kind: "machine", machine.name, first: first, identifier: name.bare,
+                                                diagnostics.reporter(for: .identifierCollision, machine: machine.name.value))
             } else {
                 seen[name.bare] = machine.name
             }

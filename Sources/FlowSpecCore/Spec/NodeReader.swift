@@ -2,7 +2,8 @@
 /// type or value as a located finding and carrying on.
 struct NodeReader {
     let document: YAMLDocument
-    var sink: DiagnosticSink
+    /// Where findings go.
+    let diagnostics: DiagnosticCollector
     /// The states decoded while the document was read, for its ``YAMLNode/Kind/taken`` nodes.
     var streamedStates: StreamedStates?
     /// The limits on states and transitions.
@@ -16,6 +17,8 @@ struct NodeReader {
     /// Set by the decoders when something that would have been an edge or a bound of the
     /// state graph could not be read (see ``State/hasLostTransitions``).
     var lostTransitions = false
+    /// Whether anything was reported in the part being read (see ``readingPart(_:)``).
+    private(set) var partHasFindings = false
 
     /// The keys of one mapping, checked against the keys its context allows.
     struct Fields {
@@ -34,14 +37,22 @@ struct NodeReader {
 
     mutating func report(_ rule: Rule, _ message: String, at location: SourceLocation,
                          subjects: [String] = [], notes: [Diagnostic.Note] = []) {
-        sink.report(rule, message, at: location, machine: machine, subjects: subjects, notes: notes)
+        partHasFindings = true
+        diagnostics.report(rule, message, at: location, machine: machine, subjects: subjects, notes: notes)
+    }
+
+    /// Reads one part of the spec (a state) with `read`, and says whether the part is
+    /// malformed: whether anything in it was reported.
+    mutating func readingPart<Value>(_ read: (inout NodeReader) -> Value) -> (value: Value, malformed: Bool) {
+        let outer = partHasFindings
+        partHasFindings = false
+        let value = read(&self)
+        let malformed = partHasFindings
+        partHasFindings = outer || malformed
+        return (value, malformed)
     }
 
     func location(_ id: YAMLDocument.NodeID) -> SourceLocation { document[id].location }
-
-    /// How many findings have been reported so far; decoders compare it before and after a
-    /// part to learn whether that part could be read.
-    var findingCount: Int { sink.diagnostics.count }
 
     /// Describes a node for messages: `a mapping`, `a list`, `the integer 3`.
     func describe(_ id: YAMLDocument.NodeID) -> String {
@@ -67,9 +78,8 @@ struct NodeReader {
             } else {
                 let key = entries[index].key
                 report(.unknownKey,
-                       "\(what()) has no key '\(key.value)'\(Suggestion.hint(for: key.value, among: allowed))",
-                       at: key.location, subjects: [key.value],
-                       notes: [.init("allowed keys: \(allowed.joined(separator: ", "))")])
+                       UnknownKeyRule.unknownKey(key.value, of: what(), hint: Suggestion.hint(for: key.value, among: allowed)),
+                       at: key.location, subjects: [key.value], notes: [.init(UnknownKeyRule.allowedKeysNote(allowed))])
             }
         }
         entries.removeLast(entries.count - kept)
@@ -106,7 +116,7 @@ struct NodeReader {
     /// `nil` (after reporting) for a merge key or a key that is not a name.
     mutating func entryName(_ key: YAMLDocument.NodeID, in what: @autoclosure () -> String) -> Located<String>? {
         if Self.isMergeKey(key, in: document) {
-            report(.unknownKey, "merge keys (`<<`) are not part of the flowspec language; write the keys out",
+            report(.unknownKey, UnknownKeyRule.mergeKey,
                    at: document[key].location, subjects: ["<<"])
             return nil
         }
@@ -217,8 +227,8 @@ struct NodeReader {
         var result: [Located<String>] = []
         for name in names(id, as: what(), list: list) {
             if let first = seen[name.value] {
-                report(.duplicateKey, "'\(name.value)' is listed twice in \(list)", at: name.location,
-                       subjects: [name.value], notes: [.init("first listed here", at: first)])
+                report(.duplicateKey, DuplicateKeyRule.repeatedName(name.value, in: list), at: name.location,
+                       subjects: [name.value], notes: [.init(DuplicateKeyRule.firstNameNote, at: first)])
                 continue
             }
             seen[name.value] = name.location

@@ -8,24 +8,21 @@ public struct SpecDecoder {
     /// Creates a decoder.
     public init() {}
 
-    /// Decodes a document; findings go into `sink`.
+    /// Decodes a document; findings go into `diagnostics`.
     public func decode(_ document: YAMLDocument, limits: YAMLLimits = YAMLLimits(),
-                       into sink: inout DiagnosticSink) -> Spec {
-        decode(document, streamedStates: nil, limits: limits, into: &sink)
+                       into diagnostics: DiagnosticCollector) -> Spec {
+        decode(document, streamedStates: nil, limits: limits, into: diagnostics)
     }
 
     /// Decodes a document read with a ``StateStreamer``, whose states it holds.
     func decode(_ document: YAMLDocument, streamedStates: StreamedStates?, limits: YAMLLimits,
-                into sink: inout DiagnosticSink) -> Spec {
-        var reader = NodeReader(document: document, sink: sink, limits: limits)
+                into diagnostics: DiagnosticCollector) -> Spec {
+        var reader = NodeReader(document: document, diagnostics: diagnostics, limits: limits)
         reader.streamedStates = streamedStates
-        defer {
-            sink = reader.sink
-            streamedStates?.removeAll()
-        }
+        defer { streamedStates?.removeAll() }
         var spec = Spec()
         guard let root = document.root, document[root].kind != .scalar || document[root].scalarValue != .null else {
-            reader.report(.unsupportedVersion, "the file is empty; a spec starts with `flowspec: 1`", at: .start)
+            reader.report(.unsupportedVersion, UnsupportedVersionRule.emptyFile, at: .start)
             return spec
         }
         guard let fields = reader.fields(root, of: "the spec", allowed: Self.topLevelKeys) else { return spec }
@@ -55,15 +52,12 @@ public struct SpecDecoder {
 
     private func decodeVersion(_ fields: NodeReader.Fields, root: YAMLDocument.NodeID, reader: inout NodeReader) {
         guard let version = fields["flowspec"] else {
-            reader.report(.unsupportedVersion, "the spec does not say its format version; add `flowspec: 1` at the top",
-                          at: reader.location(root))
+            reader.report(.unsupportedVersion, UnsupportedVersionRule.missingVersion, at: reader.location(root))
             return
         }
         let node = reader.document[version]
         if node.kind == .scalar, node.scalarValue == .int(1) { return }
-        reader.report(.unsupportedVersion,
-                      "this flowspec reads format version 1; the spec says \(reader.describe(version))",
-                      at: node.location)
+        reader.report(.unsupportedVersion, UnsupportedVersionRule.unsupported(reader.describe(version)), at: node.location)
     }
 }
 
@@ -76,7 +70,7 @@ enum SeverityDecoder {
         for (key, value) in entries {
             guard let rule = Rule(rawValue: key.value) else {
                 reader.report(.unknownKey,
-                              "there is no rule '\(key.value)'\(Suggestion.hint(for: key.value, among: ruleNames))",
+                              UnknownKeyRule.unknownRule(key.value, hint: Suggestion.hint(for: key.value, among: ruleNames)),
                               at: key.location, subjects: [key.value])
                 continue
             }

@@ -34,7 +34,7 @@ enum StateDecoder {
         var next = 0  // the next state with findings
         for index in segment.states.indices {
             if next < segment.findings.count, segment.findings[next].position == index {
-                reader.sink.append(contentsOf: segment.findings[next].diagnostics)
+                reader.diagnostics.append(contentsOf: segment.findings[next].diagnostics)
                 next += 1
             }
             applyKind(to: &segment.states[index], defaultKind: defaultKind, reader: &reader)
@@ -47,7 +47,7 @@ enum StateDecoder {
                       reader: inout NodeReader) -> State {
         var state: State
         if reader.document[body].kind == .taken, let streamed = reader.streamedStates?.remove(reader.document[body].token) {
-            reader.sink.append(contentsOf: streamed.findings)
+            reader.diagnostics.append(contentsOf: streamed.findings)
             state = streamed.state
         } else {
             state = decoded(name: name, body: body, reader: &reader)
@@ -59,10 +59,9 @@ enum StateDecoder {
     /// A state as its body says, before the machine's `defaults.kind` applies: a state that
     /// gives no (valid) kind is a `task` for now.
     static func decoded(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
-        let findingsBefore = reader.findingCount
         reader.lostTransitions = false
-        var state = decodeBody(name: name, body: body, reader: &reader)
-        if reader.findingCount > findingsBefore { state.isMalformed = true }
+        var (state, malformed) = reader.readingPart { decodeBody(name: name, body: body, reader: &$0) }
+        if malformed { state.isMalformed = true }
         state.hasLostTransitions = reader.lostTransitions
         return state
     }

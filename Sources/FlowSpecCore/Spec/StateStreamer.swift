@@ -9,8 +9,8 @@
 struct StateStreamer: YAMLSubtreeTaker {
     let path: [String?] = ["machines", nil, "states", nil]
     let limits: YAMLLimits
-    /// The file findings are about.
-    let file: String
+    /// The findings of the state being decoded, held back with it (see above).
+    private let stateFindings: DiagnosticCollector
     /// The states decoded so far, by the token their placeholders keep.
     private(set) var states = StreamedStates()
     /// The `states` key being read, its machine's name (if the decoder reads it as one), and how
@@ -21,7 +21,7 @@ struct StateStreamer: YAMLSubtreeTaker {
 
     init(limits: YAMLLimits, file: String) {
         self.limits = limits
-        self.file = file
+        stateFindings = DiagnosticCollector(file: file)
     }
 
     mutating func take(_ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
@@ -38,7 +38,7 @@ struct StateStreamer: YAMLSubtreeTaker {
         // A machine over the limit is not decoded; its states stay for the decoder to count.
         taken += 1
         guard taken <= limits.maxStates else { return nil }
-        var reader = NodeReader(document: document, sink: DiagnosticSink(file: file), limits: limits)
+        var reader = NodeReader(document: document, diagnostics: stateFindings, limits: limits)
         reader.machine = machine
         // The state's names and transitions go where its machine will find them; the reader
         // holds them meanwhile.
@@ -46,7 +46,7 @@ struct StateStreamer: YAMLSubtreeTaker {
         let state = StateDecoder.decoded(name: Located(name, at: document[keys[3]].location), body: value,
                                          reader: &reader)
         states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)
-        return states.append(state, findings: reader.sink.diagnostics)
+        return states.append(state, findings: stateFindings.takeAll())
     }
 
     /// The text of a key that ``NodeReader/namedEntries(_:of:)`` reads as a name, if it is one.

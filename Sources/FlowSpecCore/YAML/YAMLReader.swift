@@ -14,28 +14,28 @@ public struct YAMLReader {
         self.limits = limits
     }
 
-    /// Parses `bytes`, reporting problems into `sink`. Returns `nil` when the YAML could not
+    /// Parses `bytes`, reporting problems into `diagnostics`. Returns `nil` when the YAML could not
     /// be read to the end.
-    public func read(_ bytes: [UInt8], into sink: inout DiagnosticSink) -> YAMLDocument? {
+    public func read(_ bytes: [UInt8], into diagnostics: DiagnosticCollector) -> YAMLDocument? {
         var taker = NoSubtreeTaker()
-        return read(bytes, taking: &taker, into: &sink)
+        return read(bytes, taking: &taker, into: diagnostics)
     }
 
     /// Parses `bytes` like ``read(_:into:)``, letting `taker` take finished subtrees out of the
     /// document as they are read (see ``YAMLSubtreeTaker``).
     public func read<Taker: YAMLSubtreeTaker>(_ bytes: [UInt8], taking taker: inout Taker,
-                                              into sink: inout DiagnosticSink) -> YAMLDocument? {
-        bytes.withUnsafeBufferPointer { read($0, taking: &taker, into: &sink) }
+                                              into diagnostics: DiagnosticCollector) -> YAMLDocument? {
+        bytes.withUnsafeBufferPointer { read($0, taking: &taker, into: diagnostics) }
     }
 
     /// Parses the bytes of a buffer like ``read(_:taking:into:)``. Now and then, `done` is
     /// told how many leading bytes the reader is done with for now: all of them once the
     /// positions are mapped (libyaml reads them in turn), then those libyaml has read past.
     func read<Taker: YAMLSubtreeTaker>(_ bytes: UnsafeBufferPointer<UInt8>, taking taker: inout Taker,
-                                       into sink: inout DiagnosticSink,
+                                       into diagnostics: DiagnosticCollector,
                                        done: (_ byteCount: Int) -> Void = { _ in }) -> YAMLDocument? {
         if bytes.count > limits.maxFileSize {
-            sink.report(.limitExceeded,
+            diagnostics.report(.limitExceeded,
                         "the file is \(bytes.count) bytes, over the limit of \(limits.maxFileSize) bytes",
                         at: .start)
             return nil
@@ -49,7 +49,7 @@ public struct YAMLReader {
         if taker.path.isEmpty {
             builder.document.reserveCapacity(nodes: min(bytes.count / 8, 8_000_000))
         }
-        return builder.run(bytes, sink: &sink, done: done)
+        return builder.run(bytes, diagnostics: diagnostics, done: done)
     }
 }
 
@@ -93,11 +93,11 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     /// How many bytes libyaml reads between two calls of `run`'s `done`.
     static var doneInterval: Int { 1 << 20 }
 
-    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>, sink: inout DiagnosticSink,
+    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>, diagnostics: DiagnosticCollector,
                       done: (Int) -> Void) -> YAMLDocument? {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
-            sink.report(.yamlSyntax, "libyaml could not start (out of memory)", at: .start)
+            diagnostics.report(.yamlSyntax, "libyaml could not start (out of memory)", at: .start)
             return nil
         }
         defer { yaml_parser_delete(&parser) }
@@ -115,11 +115,11 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
                 nextDone = parser.offset + Self.doneInterval
             }
             guard yaml_parser_parse(&parser, &event) == 1 else {
-                reportParserError(parser, source: buffer, sink: &sink)
+                reportParserError(parser, source: buffer, diagnostics: diagnostics)
                 return nil
             }
             defer { yaml_event_delete(&event) }
-            switch handle(event, sink: &sink) {
+            switch handle(event, diagnostics: diagnostics) {
             case .next: continue
             case .done: return document
             case .failed: return nil
@@ -129,7 +129,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
 
     enum Step { case next, done, failed }
 
-    mutating func handle(_ event: yaml_event_t, sink: inout DiagnosticSink) -> Step {
+    mutating func handle(_ event: yaml_event_t, diagnostics: DiagnosticCollector) -> Step {
         let location = marks.location(event.start_mark)
         switch event.type {
         case YAML_STREAM_END_EVENT:
@@ -137,7 +137,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
             if documents > 1 {
-                sink.report(.yamlSyntax,
+                diagnostics.report(.yamlSyntax,
                             "a spec file holds one YAML document; a second one starts here",
                             at: location,
                             notes: [.init("remove the '---' line and what follows, or move it to its own file")])
@@ -146,7 +146,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
             if Int(scalar.length) > limits.maxScalarLength {
-                sink.report(.limitExceeded,
+                diagnostics.report(.limitExceeded,
                             "a scalar of \(scalar.length) bytes is over the limit of \(limits.maxScalarLength) bytes",
                             at: location)
                 return .failed
@@ -158,17 +158,17 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
             register(anchor: optionalString(scalar.anchor), for: id)
             attach(id)
         case YAML_ALIAS_EVENT:
-            return alias(optionalString(event.data.alias.anchor) ?? "", at: location, sink: &sink)
+            return alias(optionalString(event.data.alias.anchor) ?? "", at: location, diagnostics: diagnostics)
         case YAML_SEQUENCE_START_EVENT:
             let start = event.data.sequence_start
             return open(.sequence, tag: tag(start.tag),
-                        anchor: optionalString(start.anchor), at: location, sink: &sink)
+                        anchor: optionalString(start.anchor), at: location, diagnostics: diagnostics)
         case YAML_MAPPING_START_EVENT:
             let start = event.data.mapping_start
             return open(.mapping, tag: tag(start.tag),
-                        anchor: optionalString(start.anchor), at: location, sink: &sink)
+                        anchor: optionalString(start.anchor), at: location, diagnostics: diagnostics)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
-            close(sink: &sink)
+            close(diagnostics: diagnostics)
         default:
             break
         }
@@ -176,9 +176,9 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     }
 
     mutating func open(_ kind: YAMLNode.Kind, tag: YAMLNode.Tag, anchor: String?,
-                       at location: SourceLocation, sink: inout DiagnosticSink) -> Step {
+                       at location: SourceLocation, diagnostics: DiagnosticCollector) -> Step {
         if stack.count >= limits.maxDepth {
-            sink.report(.limitExceeded,
+            diagnostics.report(.limitExceeded,
                         "collections nest more than \(limits.maxDepth) levels deep here",
                         at: location,
                         notes: [.init("a flowspec spec needs fewer than 10 levels")])
@@ -211,10 +211,10 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         return depth + 1
     }
 
-    mutating func close(sink: inout DiagnosticSink) {
+    mutating func close(diagnostics: DiagnosticCollector) {
         let frame = stack.removeLast()
         if document.nodes[Int(frame.node)].kind == .mapping {
-            removeDuplicateKeys(from: frame.firstChild, sink: &sink)
+            removeDuplicateKeys(from: frame.firstChild, diagnostics: diagnostics)
         }
         var size: UInt32 = 1
         for index in frame.firstChild..<pending.count {
@@ -246,17 +246,17 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         return document.append(placeholder)
     }
 
-    mutating func alias(_ name: String, at location: SourceLocation, sink: inout DiagnosticSink) -> Step {
+    mutating func alias(_ name: String, at location: SourceLocation, diagnostics: DiagnosticCollector) -> Step {
         guard let target = anchors[name] else {
             let problem = openAnchors.contains(name)
                 ? "the alias '*\(name)' refers to a node that contains it; recursive structures are not allowed"
                 : "the alias '*\(name)' refers to no anchor; define '&\(name)' before using it"
-            sink.report(.yamlSyntax, problem, at: location)
+            diagnostics.report(.yamlSyntax, problem, at: location)
             return .failed
         }
         aliasExpansion += Int(document[target].expandedSize)
         if aliasExpansion > limits.maxAliasExpansion {
-            sink.report(.limitExceeded,
+            diagnostics.report(.limitExceeded,
                         "aliases expand to more than \(limits.maxAliasExpansion) nodes (an alias bomb?)",
                         at: location)
             return .failed
@@ -290,7 +290,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     /// Reports each repeated scalar key of the mapping whose pairs are `pending[start...]` and
     /// drops its pair, keeping the first. Small mappings (most of a spec) are compared pairwise;
     /// large ones (`states:`) through a hash set of the kept keys.
-    mutating func removeDuplicateKeys(from start: Int, sink: inout DiagnosticSink) {
+    mutating func removeDuplicateKeys(from start: Int, diagnostics: DiagnosticCollector) {
         let pairs = (pending.count - start) / 2
         // One key repeats nothing (many mappings of a spec have one key: `on:`, `{ to: … }`).
         guard pairs > 1 else { return }
@@ -316,9 +316,8 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
                 }
                 if let first {
                     let key = document[pending[index]]
-                    sink.report(.duplicateKey, "the key '\(key.text)' appears twice in this mapping",
-                                at: key.location, subjects: [key.text],
-                                notes: [.init("first written here; only that one is used", at: first)])
+                    diagnostics.report(.duplicateKey, DuplicateKeyRule.repeatedKey(key.text), at: key.location, subjects: [key.text],
+                                notes: [.init(DuplicateKeyRule.firstKeyNote, at: first)])
                     index += 2
                     continue
                 }
@@ -363,7 +362,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         return nil
     }
 
-    func reportParserError(_ parser: yaml_parser_t, source: UnsafeBufferPointer<UInt8>, sink: inout DiagnosticSink) {
+    func reportParserError(_ parser: yaml_parser_t, source: UnsafeBufferPointer<UInt8>, diagnostics: DiagnosticCollector) {
         // A reader error (bad encoding, a control character) has a byte offset, not a mark.
         // libyaml places the end of the input on a line of its own, after the last one; such
         // an error is shown at the end of the last line instead.
@@ -387,7 +386,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         if parser.error != YAML_READER_ERROR, Self.isTab(at: location, in: source) {
             message += " (a tab: YAML indents with spaces only)"
         }
-        sink.report(.yamlSyntax, message, at: location, notes: notes)
+        diagnostics.report(.yamlSyntax, message, at: location, notes: notes)
     }
 
     /// Whether the character at an editor position is a tab.
