@@ -294,8 +294,8 @@ def bench_app(report, args, runs):
     report.row("  of which Swift process start", ms(version_ms - true_ms),
                "`flowspec --version` %s" % ms(version_ms), "", "", None)
     # What a run costs before reading anything: the Swift runtime and the libraries it loads
-    # (FoundationEssentials, which swift-argument-parser loaded, added about 2.5 MB; all of
-    # Foundation with ICU would add about 7 MB and 3 ms more; `check` needs none of it).
+    # (Foundation, whole or in part, would add megabytes and milliseconds; `check` needs none
+    # of it, and the row says which the binary loads).
     libraries = subprocess.run(["ldd", args.flowspec], capture_output=True, text=True).stdout
     if "libFoundation.so" in libraries:
         foundation = "all of Foundation + ICU"

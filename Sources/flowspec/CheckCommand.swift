@@ -38,8 +38,8 @@ struct CheckCommand: Command {
     }
 
     /// From this many bytes on, a spec's model and graphs are kept until the process exits
-    /// rather than freed (see ``ProcessLifetime``): a 1 MB spec's teardown costs about 2.6
-    /// million instructions, a small one's next to nothing.
+    /// rather than freed (see ``ProcessLifetime``): a large spec's teardown costs millions of
+    /// instructions for nothing, a small one's next to nothing.
     static let keptSpecSize = 1 << 18
 
     func run() throws {

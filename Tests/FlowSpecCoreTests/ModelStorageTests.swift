@@ -120,7 +120,7 @@ struct ModelStorageTests {
         #expect(MemoryLayout<EventTransition>.size == 32)
     }
 
-    /// The sizes the README's performance notes give (a large machine holds one state and a
+    /// The sizes `docs/performance.md` gives (a large machine holds one state and a
     /// few transitions per state): a field added or moved carelessly grows them.
     @Test func theModelKeepsItsSizes() {
         #expect(MemoryLayout<State>.stride == 80)
@@ -161,7 +161,7 @@ struct ModelStorageTests {
     }
 
     /// A store's chunks start small and double: a machine of a few transitions takes room for
-    /// a few (a spec of 50,000 small machines took 64 KiB of address space for each), and a
+    /// a few (a spec of many small machines must not reserve a full chunk for each), and a
     /// large one leaves at most its last chunk partly empty.
     @Test func aTransitionStoreReservesRoomInProportion() {
         func filled(_ total: Int, runsOf size: Int) -> TransitionStore {

@@ -4,8 +4,8 @@ import Testing
 @testable import FlowSpecCore
 
 // An independent check of the graph rules: thousands of small random specs, each checked by
-// `SpecChecker` and by a brute-force reference written from the rule definitions in the format
-// document (`flowspec-format.md`) and `docs/language.md`, not from the production checks. The
+// `SpecChecker` and by a brute-force reference written from the rule definitions in
+// `docs/language.md`, not from the production checks. The
 // reference works on its own model of the generated spec (the generator knows exactly what it
 // wrote) and is deliberately naive: reachability is a relaxation over an explicit edge list
 // until nothing changes, and loops are found by asking, for every pair of states, whether each

@@ -4,7 +4,7 @@
 /// `State`, `Event` and `Effect` as structs over an index and their transitions as integer
 /// tables decoded once from string literals: a `switch` of thousands of cases, array literals of
 /// thousands of numbers and compiler-synthesised `Hashable` on thousands of enum cases all make
-/// compile time explode (`perf-notes.md`), while a table compiles in constant time and
+/// compile time explode (see `docs/performance.md`), while a table compiles in constant time and
 /// dispatches by index. The public API is the same in both forms.
 enum CodeShape: Equatable {
     case switches, tables

@@ -1,3 +1,34 @@
+// How the model is stored, and how to add a field.
+//
+// The model reads as plain structs, but a large spec holds hundreds of thousands of states and
+// transitions, so the common types are packed (`ModelStorageTests` pins their sizes):
+//
+// - Names that transitions use are interned: a `Name` is 4 bytes in the machine's `NameTable`
+//   (`machine.names[name]` gives the text).
+// - A state's event transitions live in the machine's `TransitionStore`; the state keeps
+//   only its run (`machine.transitions(of:)` reads them).
+// - `@PackedLocation` keeps an optional location in 8 bytes; `@OutOfLine` keeps a large,
+//   rare optional value in a box (8 bytes when absent).
+// - A `Candidate` is its target plus one box of `Extras` (condition, effects, retry, its own
+//   location) that most candidates do not have; `EventTransition` keeps a one-candidate
+//   transition's target inline.
+//
+// To add a field:
+//
+// - To `State`, `Timeout`, `Sequence`, `Persist`, `Machine`: add a stored property. Use a
+//   plain type if most elements have it and it is small, `@OutOfLine` if it is large or rare,
+//   `@PackedLocation` for an optional location. Keep one-byte fields last in `State` (they
+//   fill padding) and check `theModelKeepsItsSizes`.
+// - To `Candidate`: add the stored field to `Extras` (and to `hasAny` if it makes the
+//   candidate more than a bare target), a public property whose getter reads
+//   `extras?.value` and whose setter calls `updateExtras`, and a parameter of the public
+//   `init` (and to its bare-target test). `edgeFacts` changes only if the graph needs it.
+//
+// Then decode it: the key goes in the decoder's list of allowed keys (`StateDecoder.stateKeys`,
+// `TransitionDecoder.candidateKeys`, …) and is read with `NodeReader`; describe it in
+// `schema/flowspec.schema.json` and `docs/language.md` (`SchemaTests` keeps the schema and
+// the decoder in step), and add a fixture. `docs/development.md` walks through an example.
+
 /// A decoded spec file: the typed model of the flowspec language, version 1.
 ///
 /// Every element remembers where it was written. The names transitions refer to (events,
@@ -311,15 +342,6 @@ public struct Candidate: Sendable {
         /// Whether there is a condition, an effect or a retry.
         var hasAny: Bool { condition != nil || unlessCondition != nil || !effects.isEmpty || retry != nil }
         var isEmpty: Bool { !hasAny && location == nil }
-
-        init(condition: Located<String>? = nil, unlessCondition: Located<String>? = nil,
-             effects: [Located<String>] = [], retry: Retry? = nil, location: SourceLocation? = nil) {
-            self.condition = condition
-            self.unlessCondition = unlessCondition
-            self.effects = effects
-            self.retry = retry
-            self.location = location
-        }
     }
 
     private var extras: Box<Extras>?

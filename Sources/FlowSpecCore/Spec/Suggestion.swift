@@ -58,11 +58,12 @@ public enum Suggestion {
 }
 
 /// A bound on the "did you mean" searches of one machine. A search compares a name with every
-/// candidate, so a machine of 20,000 states with 20,000 misspelt targets took minutes. Once
-/// the comparisons run out, findings come without a hint: the same ones on every run.
+/// candidate, so without a bound a machine of thousands of states with as many misspelt
+/// targets is quadratic. Once the comparisons run out, findings come without a hint: the same
+/// ones on every run.
 struct SuggestionBudget {
-    /// The comparisons left: 0.3 to 0.6 µs each (more for names that share most of their
-    /// letters), about a second in all.
+    /// The comparisons left: the default is about a second of searching, since a comparison
+    /// takes a fraction of a microsecond.
     private(set) var comparisons: Int
 
     init(comparisons: Int = 2_000_000) {

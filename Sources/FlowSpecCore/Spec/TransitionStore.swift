@@ -5,9 +5,9 @@
 /// whole machine would be copied each time it grew, and end up to half empty. A chunk is made
 /// with room for a state's transitions at least and never grows: the first has room for
 /// ``firstChunkCapacity``, each next one for twice as many as the one before, up to
-/// ``chunkCapacity``. So a machine of a few states takes a few hundred bytes (a spec of 50,000
-/// small machines took 64 KiB of address space for each), and a large one wastes at most part
-/// of its last chunk.
+/// ``chunkCapacity``. So a machine of a few states takes a few hundred bytes, a spec of many
+/// small machines does not reserve a full chunk for each, and a large machine wastes at most
+/// part of its last chunk.
 public struct TransitionStore: Sendable {
     /// Where one state's transitions are.
     public struct Run: Sendable {

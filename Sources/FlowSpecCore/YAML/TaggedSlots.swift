@@ -55,8 +55,8 @@ struct TaggedSlots {
 }
 
 /// The scalar keys of one large mapping kept so far, for finding repeated keys: the kept pairs'
-/// ordinals in ``TaggedSlots``, 4 bytes a slot where a dictionary of the keys' texts took about
-/// 50 bytes a key (a `states:` mapping has a key per state).
+/// ordinals in ``TaggedSlots``, 4 bytes a slot rather than a dictionary of the keys' texts at
+/// tens of bytes a key (a `states:` mapping has a key per state).
 struct KeySet {
     private var slots: TaggedSlots
 
