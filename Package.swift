@@ -8,7 +8,7 @@ let package = Package(
         .executable(name: "flowspec", targets: ["flowspec"]),
         .library(name: "FlowSpecCore", targets: ["FlowSpecCore"]),
         .plugin(name: "FlowSpecGenerate", targets: ["FlowSpecGenerate"]),
-        .plugin(name: "FlowSpecCheck", targets: ["FlowSpecCheck"]),
+        .plugin(name: "FlowSpecCheck", targets: ["FlowSpecCheck"])
     ],
     targets: [
         // libyaml, the C YAML parser, from the system (`apt-get install libyaml-dev`).
@@ -53,6 +53,6 @@ let package = Package(
         .testTarget(
             name: "FlowSpecCLITests",
             dependencies: ["flowspec", "FlowSpecTestSupport"]
-        ),
+        )
     ]
 )

@@ -13,9 +13,9 @@
 // the first one (`Event ==`).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @inline(never)
@@ -104,6 +104,8 @@ struct DispatchDriver {
         let sendCPU = nanosecondsPerEvent(sendCPUTimes, count)
         let floor = nanosecondsPerEvent(floorTimes, count)
         let equal = nanosecondsPerEvent(equalTimes, count)
-        print("send \(send) cpu \(sendCPU) floor \(floor) equal \(equal) state \(machine.state.rawValue) effects \(effects) matches \(matches)")
+        print(
+            "send \(send) cpu \(sendCPU) floor \(floor) equal \(equal) state \(machine.state.rawValue) effects \(effects) matches \(matches)"
+        )
     }
 }

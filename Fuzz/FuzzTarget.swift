@@ -31,9 +31,9 @@
 // long runs that hammer the front end; `bash Fuzz/run.sh --check-only` sets it).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -108,7 +108,8 @@ struct FuzzPipeline {
             log("findings:\n" + DiagnosticRenderer.render(result.diagnostics, files: [source], format: .text))
         }
         if !result.diagnostics.contains(where: { $0.severity == .error }),
-           SpecGeneration.programs(result, diagnostics: result.diagnostics) == nil {
+            SpecGeneration.programs(result, diagnostics: result.diagnostics) == nil
+        {
             fatalError("fuzz invariant: a spec without errors produced no programs")
         }
     }
@@ -133,9 +134,11 @@ struct FuzzPipeline {
                             + transition.candidates.map { machine.names[$0.target.value] }.joined(separator: ",")
                     }
                     let timeout = state.timeout.map { timeout in
-                        machine.names[timeout.target.value] + (timeout.retry.map { "/" + machine.names[$0.then.value] } ?? "")
+                        machine.names[timeout.target.value]
+                            + (timeout.retry.map { "/" + machine.names[$0.then.value] } ?? "")
                     }
-                    return "\(machine.name(of: index)) \(state.kind) \(transitions) \(timeout ?? "-") \(state.isMalformed) "
+                    return
+                        "\(machine.name(of: index)) \(state.kind) \(transitions) \(timeout ?? "-") \(state.isMalformed) "
                         + "\(state.hasLostTransitions)"
                 }
             }
@@ -173,7 +176,8 @@ struct FuzzPipeline {
             case 0, 1: walk.append(.timeout)
             case 2:
                 if !conditions.isEmpty {
-                    walk.append(.condition(conditions[random.next(below: conditions.count)], random.next(below: 2) == 0))
+                    walk.append(
+                        .condition(conditions[random.next(below: conditions.count)], random.next(below: 2) == 0))
                 }
             default:
                 if !events.isEmpty { walk.append(.event(events[random.next(below: events.count)])) }
@@ -190,12 +194,15 @@ struct FuzzPipeline {
         }
         for run in runs {
             do {
-                if Self.verbose { log("simulate \(program.name.name): \(run.steps) restoring \(String(describing: run.restoring))\n") }
+                if Self.verbose {
+                    log("simulate \(program.name.name): \(run.steps) restoring \(String(describing: run.restoring))\n")
+                }
                 let lines = try simulation.run(run.steps, restoring: run.restoring)
                 for line in lines { consume(line) }
                 if Self.verbose { log(lines.joined(separator: "\n") + "\n") }
             } catch {
-                fatalError("fuzz invariant: simulating machine '\(program.name.name)' with its own names failed: \(error)")
+                fatalError(
+                    "fuzz invariant: simulating machine '\(program.name.name)' with its own names failed: \(error)")
             }
         }
     }

@@ -8,13 +8,13 @@ let package = Package(
     name: "Amped",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "flowspec", path: "../.."),
+        .package(name: "flowspec", path: "../..")
     ],
     targets: [
         .target(
             name: "Amped",
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
-        .testTarget(name: "AmpedTests", dependencies: ["Amped"]),
+        .testTarget(name: "AmpedTests", dependencies: ["Amped"])
     ]
 )

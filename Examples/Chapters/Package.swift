@@ -8,13 +8,13 @@ let package = Package(
     name: "Chapters",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "flowspec", path: "../.."),
+        .package(name: "flowspec", path: "../..")
     ],
     targets: [
         .target(
             name: "Chapters",
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
-        .testTarget(name: "ChaptersTests", dependencies: ["Chapters"]),
+        .testTarget(name: "ChaptersTests", dependencies: ["Chapters"])
     ]
 )

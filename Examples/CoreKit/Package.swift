@@ -8,13 +8,13 @@ let package = Package(
     name: "CoreKit",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "flowspec", path: "../.."),
+        .package(name: "flowspec", path: "../..")
     ],
     targets: [
         .target(
             name: "CoreKit",
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
-        .testTarget(name: "CoreKitTests", dependencies: ["CoreKit"]),
+        .testTarget(name: "CoreKitTests", dependencies: ["CoreKit"])
     ]
 )

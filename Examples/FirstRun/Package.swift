@@ -8,13 +8,13 @@ let package = Package(
     name: "FirstRun",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "flowspec", path: "../.."),
+        .package(name: "flowspec", path: "../..")
     ],
     targets: [
         .target(
             name: "FirstRun",
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
-        .testTarget(name: "FirstRunTests", dependencies: ["FirstRun"]),
+        .testTarget(name: "FirstRunTests", dependencies: ["FirstRun"])
     ]
 )

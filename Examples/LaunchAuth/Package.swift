@@ -8,13 +8,13 @@ let package = Package(
     name: "LaunchAuth",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "flowspec", path: "../.."),
+        .package(name: "flowspec", path: "../..")
     ],
     targets: [
         .target(
             name: "LaunchAuth",
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
-        .testTarget(name: "LaunchAuthTests", dependencies: ["LaunchAuth"]),
+        .testTarget(name: "LaunchAuthTests", dependencies: ["LaunchAuth"])
     ]
 )

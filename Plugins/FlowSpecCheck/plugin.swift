@@ -17,7 +17,9 @@ struct FlowSpecCheck: CommandPlugin {
         }
         specs.sort()
         guard !specs.isEmpty else {
-            Diagnostics.remark("flowspec-check: no *.flowspec.yaml specs in \(targetNames.isEmpty ? "the package" : targetNames.joined(separator: ", "))")
+            Diagnostics.remark(
+                "flowspec-check: no *.flowspec.yaml specs in \(targetNames.isEmpty ? "the package" : targetNames.joined(separator: ", "))"
+            )
             return
         }
         let process = Process()

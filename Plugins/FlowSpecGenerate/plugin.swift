@@ -42,14 +42,14 @@ func command(for spec: URL, tool: URL, workDirectory: URL) -> Command {
 }
 
 #if canImport(XcodeProjectPlugin)
-import XcodeProjectPlugin
+    import XcodeProjectPlugin
 
-extension FlowSpecGenerate: XcodeBuildToolPlugin {
-    func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
-        let tool = try context.tool(named: "flowspec")
-        return specs(in: target.inputFiles).map { spec in
-            command(for: spec, tool: tool.url, workDirectory: context.pluginWorkDirectoryURL)
+    extension FlowSpecGenerate: XcodeBuildToolPlugin {
+        func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
+            let tool = try context.tool(named: "flowspec")
+            return specs(in: target.inputFiles).map { spec in
+                command(for: spec, tool: tool.url, workDirectory: context.pluginWorkDirectoryURL)
+            }
         }
     }
-}
 #endif

@@ -3,13 +3,16 @@ import FlowSpecCore
 /// `flowspec check`: reports every finding in the given spec files.
 struct CheckCommand: Command {
     static let files = ArgumentSyntax(name: "files", help: "The spec files to check.", count: .oneOrMore)
-    static let format = OptionSyntax.choice("format", OutputFormat.self, default: .text,
-                                          help: "Output format: text, json, github or sarif.")
+    static let format = OptionSyntax.choice(
+        "format", OutputFormat.self, default: .text,
+        help: "Output format: text, json, github or sarif.")
     static let warningsAsErrors = OptionSyntax.flag("warnings-as-errors", help: "Treat warnings as errors (for CI).")
-    static let severity = OptionSyntax(long: "severity", arity: .repeated, valueName: "rule=error|warning|note|off",
-                                     help: "Change a rule's severity; repeatable.")
-    static let color = OptionSyntax.choice("color", ColourChoice.self, default: .auto,
-                                         help: "Colour: auto (only on a terminal), always or never.")
+    static let severity = OptionSyntax(
+        long: "severity", arity: .repeated, valueName: "rule=error|warning|note|off",
+        help: "Change a rule's severity; repeatable.")
+    static let color = OptionSyntax.choice(
+        "color", ColourChoice.self, default: .auto,
+        help: "Colour: auto (only on a terminal), always or never.")
 
     static let syntax = CommandSyntax(
         name: "check",
@@ -33,8 +36,9 @@ struct CheckCommand: Command {
         format = arguments.choice(Self.format, as: OutputFormat.self) ?? .text
         color = arguments.choice(Self.color, as: ColourChoice.self) ?? .auto
         limits = try LimitOptions(arguments).limits
-        policy = SeverityPolicy(commandLine: try Self.severityOverrides(arguments.texts(Self.severity)),
-                                warningsAsErrors: arguments.flag(Self.warningsAsErrors))
+        policy = SeverityPolicy(
+            commandLine: try Self.severityOverrides(arguments.texts(Self.severity)),
+            warningsAsErrors: arguments.flag(Self.warningsAsErrors))
     }
 
     /// From this many bytes on, a spec's model and graphs are kept until the process exits
@@ -72,8 +76,10 @@ struct CheckCommand: Command {
         output.flush()
         let errors = diagnostics.filter { $0.severity == .error }.count
         if format == .text {
-            Console.error(summary(errors: errors, warnings: diagnostics.filter { $0.severity == .warning }.count,
-                                  files: checked))
+            Console.error(
+                summary(
+                    errors: errors, warnings: diagnostics.filter { $0.severity == .warning }.count,
+                    files: checked))
         }
         if unreadable { throw ExitStatus.failure }
         if errors > 0 { throw ExitStatus.findings }
@@ -89,16 +95,19 @@ struct CheckCommand: Command {
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else {
-                throw UsageError("--severity takes rule=level, such as unused-name=error; got '\(setting)'", command: syntax)
+                throw UsageError(
+                    "--severity takes rule=level, such as unused-name=error; got '\(setting)'", command: syntax)
             }
             guard let rule = Rule(rawValue: parts[0]) else {
                 let hint = Suggestion.hint(for: parts[0], among: Rule.allCases.map(\.rawValue))
-                throw UsageError("there is no rule '\(parts[0])'" + (hint.isEmpty ? "; run 'flowspec rules' to list them" : hint),
-                                 command: syntax)
+                throw UsageError(
+                    "there is no rule '\(parts[0])'" + (hint.isEmpty ? "; run 'flowspec rules' to list them" : hint),
+                    command: syntax)
             }
             guard let level = SeverityLevel(rawValue: parts[1]) else {
-                throw UsageError("the level of '\(parts[0])' must be error, warning, note or off; got '\(parts[1])'",
-                                 command: syntax)
+                throw UsageError(
+                    "the level of '\(parts[0])' must be error, warning, note or off; got '\(parts[1])'",
+                    command: syntax)
             }
             overrides[rule] = level
         }
@@ -113,13 +122,15 @@ enum ColourChoice: String, CaseIterable {
 
 /// `flowspec rules`: lists every rule id with its default severity.
 struct RulesCommand: Command {
-    static let syntax = CommandSyntax(name: "rules", abstract: "List every rule id with its default severity and summary.")
+    static let syntax = CommandSyntax(
+        name: "rules", abstract: "List every rule id with its default severity and summary.")
 
     init(_ arguments: ParsedArguments) {}
 
     func run() {
         for rule in Rule.allCases {
-            Console.output("\(padded(rule.rawValue, to: 22)) \(padded(rule.defaultSeverity.rawValue, to: 8)) \(rule.summary)\n")
+            Console.output(
+                "\(padded(rule.rawValue, to: 22)) \(padded(rule.defaultSeverity.rawValue, to: 8)) \(rule.summary)\n")
         }
     }
 

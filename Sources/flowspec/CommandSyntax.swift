@@ -97,8 +97,10 @@ struct OptionSyntax: Sendable {
     }
 
     /// An option that takes one text value.
-    static func text(_ long: String, short: Character? = nil, valueName: String? = nil, help: String,
-                     isRequired: Bool = false) -> OptionSyntax {
+    static func text(
+        _ long: String, short: Character? = nil, valueName: String? = nil, help: String,
+        isRequired: Bool = false
+    ) -> OptionSyntax {
         OptionSyntax(long: long, short: short, arity: .single, valueName: valueName, help: help, isRequired: isRequired)
     }
 
@@ -106,8 +108,9 @@ struct OptionSyntax: Sendable {
     static func choice<Choice: RawRepresentable & CaseIterable>(
         _ long: String, _ type: Choice.Type, default defaultValue: Choice? = nil, help: String, isRequired: Bool = false
     ) -> OptionSyntax where Choice.RawValue == String {
-        OptionSyntax(long: long, arity: .single, value: .choice(Choice.allCases.map(\.rawValue)), help: help,
-                   defaultValue: defaultValue?.rawValue, isRequired: isRequired)
+        OptionSyntax(
+            long: long, arity: .single, value: .choice(Choice.allCases.map(\.rawValue)), help: help,
+            defaultValue: defaultValue?.rawValue, isRequired: isRequired)
     }
 
     /// How the option is written in usage lines and help: `--format <format>`, `--check`.

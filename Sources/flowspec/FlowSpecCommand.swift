@@ -31,7 +31,7 @@ enum FlowSpecCommand {
         do its job (a file that cannot be read, a bad command line).
         """
     static let commands: [any Command.Type] = [
-        CheckCommand.self, GenCommand.self, SimulateCommand.self, GraphCommand.self, RulesCommand.self,
+        CheckCommand.self, GenCommand.self, SimulateCommand.self, GraphCommand.self, RulesCommand.self
     ]
 
     /// Runs the command line `words` (without the tool's own name) and returns the exit status.
@@ -67,7 +67,9 @@ enum FlowSpecCommand {
         let rest = Array(words.dropFirst())
         // Help and version come first, as long as they are not an argument (after `--`).
         let options = rest.prefix { $0 != "--" }
-        if options.contains("-h") || options.contains("--help") { return Console.output(HelpText.command(command.syntax)) }
+        if options.contains("-h") || options.contains("--help") {
+            return Console.output(HelpText.command(command.syntax))
+        }
         if options.contains("--version") { return Console.output(version) }
         try command.init(try ParsedArguments(rest, for: command.syntax)).run()
     }

@@ -1,17 +1,20 @@
 import FlowSpecCore
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `flowspec gen`: writes the Swift for every machine of a spec.
 struct GenCommand: Command {
     static let specArgument = ArgumentSyntax(name: "spec", help: "The spec file.")
-    static let output = OptionSyntax.text("output", short: "o", help: "A .swift file, or a directory for one file per machine.",
-                                        isRequired: true)
-    static let accessLevel = OptionSyntax.choice("access-level", GenerationOptions.AccessLevel.self, default: .internal,
-                                               help: "Access level of the generated declarations: public or internal.")
+    static let output = OptionSyntax.text(
+        "output", short: "o", help: "A .swift file, or a directory for one file per machine.",
+        isRequired: true)
+    static let accessLevel = OptionSyntax.choice(
+        "access-level", GenerationOptions.AccessLevel.self, default: .internal,
+        help: "Access level of the generated declarations: public or internal.")
     static let shape = OptionSyntax.choice(
         "shape", GenerationOptions.Shape.self, default: .automatic,
         help: "Code form: auto (switch statements, tables above 128 states or events), switch or table.")
@@ -51,10 +54,12 @@ struct GenCommand: Command {
 
     func run() throws {
         let input = try SpecInput(path: spec, limits: limits)
-        let options = GenerationOptions(sourcePath: SpecGeneration.displayPath(spec, workingDirectory: currentDirectory()),
-                                        accessLevel: accessLevel, shape: shape)
+        let options = GenerationOptions(
+            sourcePath: SpecGeneration.displayPath(spec, workingDirectory: currentDirectory()),
+            accessLevel: accessLevel, shape: shape)
         let singleFile = output.hasSuffix(".swift")
-        let files = singleFile
+        let files =
+            singleFile
             ? [SpecGeneration.singleFile(named: "", input.programs, options: options)]
             : SpecGeneration.filePerMachine(input.programs, options: options)
         let paths = files.map { singleFile ? output : join(output, $0.name) }
@@ -95,11 +100,14 @@ struct GenCommand: Command {
     private func refuseUnwritableFileNames(_ input: SpecInput) throws {
         let findings = SpecGeneration.filePerMachineFindings(input.programs, of: input.result, file: input.source.path)
         guard !findings.isEmpty else { return }
-        Console.errorText(DiagnosticRenderer.render(findings, files: [input.source], format: .text,
-                                                    colour: Console.wantsColourOnError))
+        Console.errorText(
+            DiagnosticRenderer.render(
+                findings, files: [input.source], format: .text,
+                colour: Console.wantsColourOnError))
         let count = Set(findings.map(\.location)).count
-        Console.error("flowspec: error: \(spec) has \(count) machine name\(count == 1 ? "" : "s") that cannot be "
-            + "\(count == 1 ? "a file name" : "file names") in \(output); nothing was generated")
+        Console.error(
+            "flowspec: error: \(spec) has \(count) machine name\(count == 1 ? "" : "s") that cannot be "
+                + "\(count == 1 ? "a file name" : "file names") in \(output); nothing was generated")
         throw ExitStatus.findings
     }
 
@@ -115,7 +123,8 @@ struct GenCommand: Command {
             let current = String(decoding: existing, as: UTF8.self)
             guard current != file.contents else { continue }
             stale = true
-            Console.error("flowspec: error: \(path) is out of date with \(spec); run `flowspec gen \(spec) --output \(output)`")
+            Console.error(
+                "flowspec: error: \(path) is out of date with \(spec); run `flowspec gen \(spec) --output \(output)`")
             Console.error(firstDifference(current, file.contents, path: path))
         }
         if stale { throw ExitStatus.findings }

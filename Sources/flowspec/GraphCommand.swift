@@ -5,11 +5,13 @@ import FlowSpecCore
 /// and machines decoded; the findings go to standard error.
 struct GraphCommand: Command {
     static let specArgument = ArgumentSyntax(name: "spec", help: "The spec file.")
-    static let format = OptionSyntax.choice("format", DiagramFormat.self, help: "Diagram format: mermaid or dot.",
-                                            isRequired: true)
+    static let format = OptionSyntax.choice(
+        "format", DiagramFormat.self, help: "Diagram format: mermaid or dot.",
+        isRequired: true)
     static let machine = OptionSyntax.text("machine", help: "Draw only this machine.")
     static let highlight = OptionSyntax.flag(
-        "highlight", help: "Mark the states that findings are about (unreachable, infinite loop, dead end, no way out).")
+        "highlight", help: "Mark the states that findings are about (unreachable, infinite loop, dead end, no way out)."
+    )
 
     static let syntax = CommandSyntax(
         name: "graph",
@@ -53,8 +55,10 @@ struct GraphCommand: Command {
         let result = checker.check(source)
         let findings = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity)
         if !findings.isEmpty {
-            Console.errorText(DiagnosticRenderer.render(findings, files: [source], format: .text,
-                                                        colour: Console.wantsColourOnError))
+            Console.errorText(
+                DiagnosticRenderer.render(
+                    findings, files: [source], format: .text,
+                    colour: Console.wantsColourOnError))
         }
         guard !result.graphs.isEmpty else {
             Console.error("flowspec: error: \(spec) has no machine that could be read; nothing was drawn")

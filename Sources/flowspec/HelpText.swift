@@ -8,7 +8,7 @@ enum HelpText {
     /// The options every command has besides its own.
     static let commonOptions = [
         ("--version", "Show the version."),
-        ("-h, --help", "Show help information."),
+        ("-h, --help", "Show help information.")
     ]
 
     /// `flowspec --help`: what the tool does and its commands.
@@ -72,7 +72,8 @@ enum HelpText {
         let label = "  " + name
         var lines = wrap(help, indent: helpColumn)
         if label.count + 1 <= helpColumn {
-            lines[0] = label + String(repeating: " ", count: helpColumn - label.count) + String(lines[0].dropFirst(helpColumn))
+            lines[0] =
+                label + String(repeating: " ", count: helpColumn - label.count) + String(lines[0].dropFirst(helpColumn))
         } else {
             lines.insert(label, at: 0)
         }

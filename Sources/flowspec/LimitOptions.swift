@@ -5,12 +5,14 @@ import FlowSpecCore
 struct LimitOptions {
     static let maxFileSize = limit("max-file-size", "bytes", "Largest spec file read, in bytes (default 268435456).")
     static let maxDepth = limit("max-depth", "levels", "Deepest nesting of YAML collections (default 256).")
-    static let maxAliasExpansion = limit("max-alias-expansion", "nodes",
-                                         "Most nodes aliases may add in all once expanded (default 100000).")
+    static let maxAliasExpansion = limit(
+        "max-alias-expansion", "nodes",
+        "Most nodes aliases may add in all once expanded (default 100000).")
     static let maxScalarLength = limit("max-scalar-length", "bytes", "Longest scalar, in bytes (default 1048576).")
     static let maxStates = limit("max-states", "count", "Most states in one machine (default 1000000).")
-    static let maxTransitions = limit("max-transitions", "count",
-                                      "Most transitions in one machine (default 10000000, at most 536870911).")
+    static let maxTransitions = limit(
+        "max-transitions", "count",
+        "Most transitions in one machine (default 10000000, at most 536870911).")
 
     /// The options, in the order the help lists them.
     static let options = [maxFileSize, maxDepth, maxAliasExpansion, maxScalarLength, maxStates, maxTransitions]
@@ -26,8 +28,9 @@ struct LimitOptions {
             }
         }
         if let maxTransitions = arguments.integer(Self.maxTransitions), maxTransitions > Edge.maximumIndex {
-            throw UsageError("--max-transitions can be at most \(Edge.maximumIndex); got \(maxTransitions)",
-                             command: arguments.command)
+            throw UsageError(
+                "--max-transitions can be at most \(Edge.maximumIndex); got \(maxTransitions)",
+                command: arguments.command)
         }
         var limits = YAMLLimits()
         if let value = arguments.integer(Self.maxFileSize) { limits.maxFileSize = value }

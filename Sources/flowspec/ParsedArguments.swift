@@ -34,11 +34,14 @@ struct ParsedArguments {
                     positionals.append(word)
                     continue
                 }
-                throw UsageError("unknown option '\(spelling)'\(Suggestion.hint(for: spelling, among: command.spellings))",
-                                 command: command)
+                throw UsageError(
+                    "unknown option '\(spelling)'\(Suggestion.hint(for: spelling, among: command.spellings))",
+                    command: command)
             }
             if option.arity == .flag {
-                if inline != nil { throw UsageError("\(option.synopsis) takes no value; got '\(word)'", command: command) }
+                if inline != nil {
+                    throw UsageError("\(option.synopsis) takes no value; got '\(word)'", command: command)
+                }
                 values[option.long] = [""]
                 continue
             }
@@ -72,8 +75,9 @@ struct ParsedArguments {
             throw UsageError("\(option.synopsis) takes a whole number; got '\(value)'", command: command)
         case .choice(let words):
             guard !words.contains(value) else { return }
-            throw UsageError("\(option.synopsis) must be one of \(words.joined(separator: ", ")); got '\(value)'"
-                             + Suggestion.hint(for: value, among: words), command: command)
+            throw UsageError(
+                "\(option.synopsis) must be one of \(words.joined(separator: ", ")); got '\(value)'"
+                    + Suggestion.hint(for: value, among: words), command: command)
         }
     }
 
@@ -115,7 +119,7 @@ struct ParsedArguments {
 
     /// The value of a choice option, or its default.
     func choice<Choice: RawRepresentable>(_ option: OptionSyntax, as type: Choice.Type) -> Choice?
-        where Choice.RawValue == String {
+    where Choice.RawValue == String {
         (text(option) ?? option.defaultValue).flatMap(Choice.init(rawValue:))
     }
 

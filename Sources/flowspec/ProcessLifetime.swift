@@ -1,10 +1,11 @@
 import Synchronization
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// What the process keeps until it exits.
@@ -23,9 +24,9 @@ enum ProcessLifetime {
     /// Whether LeakSanitizer is linked in (it checks the process when it exits).
     private static let isLeakChecked: Bool = {
         #if canImport(Darwin)
-        let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+            let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
         #else
-        let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
+            let everywhere: UnsafeMutableRawPointer? = nil  // RTLD_DEFAULT
         #endif
         return dlsym(everywhere, "__lsan_do_leak_check") != nil
     }()

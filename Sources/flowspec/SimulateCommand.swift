@@ -3,9 +3,11 @@ import FlowSpecCore
 /// `flowspec simulate`: runs one machine on a list of inputs and prints the trace.
 struct SimulateCommand: Command {
     static let specArgument = ArgumentSyntax(name: "spec", help: "The spec file.")
-    static let inputs = ArgumentSyntax(name: "inputs", help: "Inputs: events, @timeout, +condition, -condition.",
-                                       count: .rest)
-    static let machine = OptionSyntax.text("machine", help: "The machine to run (may be left out when the spec has one machine).")
+    static let inputs = ArgumentSyntax(
+        name: "inputs", help: "Inputs: events, @timeout, +condition, -condition.",
+        count: .rest)
+    static let machine = OptionSyntax.text(
+        "machine", help: "The machine to run (may be left out when the spec has one machine).")
     static let restore = OptionSyntax.text(
         "restore", help: "Start by restoring this stored raw value (see `persist`) instead of from `initial`.")
 
@@ -59,13 +61,17 @@ struct SimulateCommand: Command {
     private func chooseMachine(_ programs: [FlowProgram]) throws -> FlowProgram {
         if let machine {
             guard let program = programs.first(where: { $0.name.name == machine }) else {
-                Console.error("flowspec: error: \(spec) has no machine '\(machine)'; it has \(programs.map(\.name.name).joined(separator: ", "))")
+                Console.error(
+                    "flowspec: error: \(spec) has no machine '\(machine)'; it has \(programs.map(\.name.name).joined(separator: ", "))"
+                )
                 throw ExitStatus.failure
             }
             return program
         }
         guard programs.count == 1 else {
-            Console.error("flowspec: error: \(spec) has \(programs.count) machines; choose one with --machine (\(programs.map(\.name.name).joined(separator: ", ")))")
+            Console.error(
+                "flowspec: error: \(spec) has \(programs.count) machines; choose one with --machine (\(programs.map(\.name.name).joined(separator: ", ")))"
+            )
             throw ExitStatus.failure
         }
         return programs[0]

@@ -8,8 +8,10 @@ struct SpecInput {
     let result: SpecChecker.Result
     let programs: [FlowProgram]
 
-    init(path: String, limits: YAMLLimits = YAMLLimits(), policy: SeverityPolicy = SeverityPolicy(),
-         refusal: String = "nothing was generated") throws {
+    init(
+        path: String, limits: YAMLLimits = YAMLLimits(), policy: SeverityPolicy = SeverityPolicy(),
+        refusal: String = "nothing was generated"
+    ) throws {
         let checker = SpecChecker(limits: limits)
         let source: SourceFile
         do {
@@ -21,13 +23,17 @@ struct SpecInput {
         let result = checker.check(source)
         let diagnostics = policy.apply(to: result.diagnostics, spec: result.spec.severity)
         if !diagnostics.isEmpty {
-            Console.errorText(DiagnosticRenderer.render(diagnostics, files: [source], format: .text,
-                                                        colour: Console.wantsColourOnError))
+            Console.errorText(
+                DiagnosticRenderer.render(
+                    diagnostics, files: [source], format: .text,
+                    colour: Console.wantsColourOnError))
         }
         guard let programs = SpecGeneration.programs(result, diagnostics: diagnostics) else {
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors == 0 {
-                Console.error("flowspec: internal error: \(path) has no errors but its machines could not be resolved; \(refusal) (please report this as a flowspec bug)")
+                Console.error(
+                    "flowspec: internal error: \(path) has no errors but its machines could not be resolved; \(refusal) (please report this as a flowspec bug)"
+                )
                 throw ExitStatus.failure
             }
             Console.error("flowspec: error: \(path) has \(errors) error\(errors == 1 ? "" : "s"); \(refusal)")

@@ -22,14 +22,17 @@ struct AdversarialProcessTests {
         var warnings = 0
 
         init(spec: String) throws {
-            bytes = try Data(contentsOf: CLI.packageRoot.appendingPathComponent(
-                String(spec.dropLast(".yaml".count)) + ".txt"))
+            bytes = try Data(
+                contentsOf: CLI.packageRoot.appendingPathComponent(
+                    String(spec.dropLast(".yaml".count)) + ".txt"))
             // A finding's first line is `path:line:column: severity: message [rule]`; messages
             // cannot hold a line break, so no other line starts with the path.
-            let header = try Regex("^\(NSRegularExpression.escapedPattern(for: spec)):[0-9]+:[0-9]+: (error|warning|note): ")
+            let header = try Regex(
+                "^\(NSRegularExpression.escapedPattern(for: spec)):[0-9]+:[0-9]+: (error|warning|note): ")
             for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
                 guard let match = try header.prefixMatch(in: String(line)),
-                      let severity = match.output[1].substring else { continue }
+                    let severity = match.output[1].substring
+                else { continue }
                 if severity == "error" { errors += 1 }
                 if severity == "warning" { warnings += 1 }
             }
@@ -53,8 +56,9 @@ struct AdversarialProcessTests {
         let golden = try Golden(spec: spec)
         let result = try ProcessOutcome.run(CLI.executable, ["check", spec], in: CLI.packageRoot)
         #expect(result.exited(with: [golden.expectedStatus]), "\(spec): \(result)")
-        #expect(result.stdout == golden.bytes,
-                "\(spec): standard output differs from the golden\n\(result.stdoutText.prefix(3_000))")
+        #expect(
+            result.stdout == golden.bytes,
+            "\(spec): standard output differs from the golden\n\(result.stdoutText.prefix(3_000))")
         // `check` writes a one-line summary to standard error in text format; nothing else
         // (no warning, no crash report) may appear there.
         #expect(result.stderrText == golden.summary, "\(spec): unexpected standard error")
@@ -68,17 +72,20 @@ struct AdversarialProcessTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let output = directory.appendingPathComponent("out")
-        let result = try ProcessOutcome.run(CLI.executable, ["gen", spec, "--output", output.path],
-                                            in: CLI.packageRoot)
+        let result = try ProcessOutcome.run(
+            CLI.executable, ["gen", spec, "--output", output.path],
+            in: CLI.packageRoot)
         #expect(result.exited(with: [0, 1]), "\(spec): \(result)")
-        #expect(result.status == golden.expectedStatus || result.signalled,
-                "\(spec): gen exits \(result.status) but check finds \(golden.errors) errors")
+        #expect(
+            result.status == golden.expectedStatus || result.signalled,
+            "\(spec): gen exits \(result.status) but check finds \(golden.errors) errors")
         let written = (try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []
         let beside = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0 != "out" }
         #expect(beside.isEmpty, "\(spec): gen wrote \(beside) beside the output directory")
         if result.status == 0, !result.signalled {
-            #expect(!written.isEmpty && written.allSatisfy { $0.hasSuffix(".swift") && !$0.hasPrefix(".") },
-                    "\(spec): gen exited 0 and wrote \(written)")
+            #expect(
+                !written.isEmpty && written.allSatisfy { $0.hasSuffix(".swift") && !$0.hasPrefix(".") },
+                "\(spec): gen exited 0 and wrote \(written)")
         } else {
             #expect(written.isEmpty, "\(spec): gen failed but wrote \(written)")
         }

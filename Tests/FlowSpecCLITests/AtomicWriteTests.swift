@@ -13,7 +13,9 @@ struct AtomicWriteTests {
     }
 
     @Test func killingGenAtRandomMomentsNeverLeavesATruncatedFile() throws {
-        let directory = try CLI.temporaryDirectory(with: ["old.yaml": Self.bigSpec(states: 3), "new.yaml": Self.bigSpec(states: 20_000)])
+        let directory = try CLI.temporaryDirectory(with: [
+            "old.yaml": Self.bigSpec(states: 3), "new.yaml": Self.bigSpec(states: 20_000)
+        ])
         let output = directory.appendingPathComponent("Big.swift")
         #expect(try CLI.run(["gen", "old.yaml", "--output", "Big.swift"], in: directory).status == 0)
         let old = try Data(contentsOf: output)
@@ -38,7 +40,9 @@ struct AtomicWriteTests {
             }
             process.waitUntilExit()
             let now = try Data(contentsOf: output)
-            #expect(now == old || now == new, "the output is neither the old file nor the complete new one (\(now.count) bytes)")
+            #expect(
+                now == old || now == new,
+                "the output is neither the old file nor the complete new one (\(now.count) bytes)")
         }
         #expect(killedBeforeTheEnd > 0, "no run was killed before it finished; the test proved nothing")
     }

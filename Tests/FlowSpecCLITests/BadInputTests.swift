@@ -8,7 +8,7 @@ import Testing
 struct BadInputTests {
     static let inputs = [
         "truncated-flow-sequence", "tab-indentation", "only-comments", "deep-nesting", "alias-bomb",
-        "binary", "second-document", "invalid-utf8", "control-character",
+        "binary", "second-document", "invalid-utf8", "control-character"
     ]
 
     @Test(arguments: inputs)
@@ -16,7 +16,14 @@ struct BadInputTests {
         let path = "Tests/Fixtures/input/\(name).yaml"
         let output = try CLI.run(["check", "--format", "json", path])
         #expect(output.status == 1, "\(name): \(output.stderr)")
-        struct Findings: Decodable { struct Entry: Decodable { var line: Int; var column: Int; var file: String }; var diagnostics: [Entry] }
+        struct Findings: Decodable {
+            struct Entry: Decodable {
+                var line: Int
+                var column: Int
+                var file: String
+            }
+            var diagnostics: [Entry]
+        }
         let findings = try JSONDecoder().decode(Findings.self, from: Data(output.stdout.utf8))
         let first = try #require(findings.diagnostics.first)
         #expect(first.file == path)
@@ -52,7 +59,9 @@ struct BadInputTests {
         let directory = try CLI.temporaryDirectory(with: ["empty.yaml": ""])
         let output = try CLI.run(["check", "empty.yaml"], in: directory)
         #expect(output.status == 1)
-        #expect(output.stdout.hasPrefix("empty.yaml:1:1: error: the file is empty; a spec starts with `flowspec: 1` [unsupported-version]"))
+        #expect(
+            output.stdout.hasPrefix(
+                "empty.yaml:1:1: error: the file is empty; a spec starts with `flowspec: 1` [unsupported-version]"))
     }
 
     @Test func pathThroughAFileExitsTwo() throws {

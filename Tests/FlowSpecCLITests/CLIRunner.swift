@@ -1,5 +1,5 @@
-import Foundation
 import FlowSpecTestSupport
+import Foundation
 
 /// Runs the built `flowspec` executable as a process from the package root.
 enum CLI {
@@ -26,8 +26,10 @@ enum CLI {
     }()
 
     /// Runs `flowspec` with arguments, in `directory` (the package root by default).
-    static func run(_ arguments: [String], in directory: URL = packageRoot,
-                    environment: [String: String] = [:]) throws -> Output {
+    static func run(
+        _ arguments: [String], in directory: URL = packageRoot,
+        environment: [String: String] = [:]
+    ) throws -> Output {
         let result = try ProcessRunner.run(executable, arguments, in: directory, environment: environment)
         return Output(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }

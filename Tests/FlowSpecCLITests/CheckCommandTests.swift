@@ -17,7 +17,10 @@ struct CheckCommandTests {
         let output = try CLI.run(["check", "Tests/Fixtures/reference/auth-table-as-written.yaml"])
         #expect(output.status == 1)
         let lines = output.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.first == "Tests/Fixtures/reference/auth-table-as-written.yaml:103:7: error: state 'TIMEOUT' can never be reached from the initial state 'INITIAL' [unreachable-state]")
+        #expect(
+            lines.first
+                == "Tests/Fixtures/reference/auth-table-as-written.yaml:103:7: error: state 'TIMEOUT' can never be reached from the initial state 'INITIAL' [unreachable-state]"
+        )
         #expect(lines.dropFirst().first == "      TIMEOUT:")
         #expect(lines.dropFirst(2).first == "      ^")
         #expect(!output.stdout.contains("\u{1B}["), "no colour when not on a terminal")
@@ -26,10 +29,14 @@ struct CheckCommandTests {
     /// Several files in one run: findings in the order of the files, each with its excerpt,
     /// and every file counted, with findings or without (an unreadable one is not).
     @Test func severalFilesAreCheckedInOrderAndCounted() throws {
-        let output = try CLI.run(["check", "specs/app.yaml", Self.brokenSpec, "no/such/spec.yaml",
-                                  "Tests/Fixtures/reference/auth-table-as-written.yaml", "specs/app.yaml"])
+        let output = try CLI.run([
+            "check", "specs/app.yaml", Self.brokenSpec, "no/such/spec.yaml",
+            "Tests/Fixtures/reference/auth-table-as-written.yaml", "specs/app.yaml"
+        ])
         #expect(output.status == 2)
-        let findings = output.stdout.split(separator: "\n").filter { $0.contains(": error: ") || $0.contains(": warning: ") }
+        let findings = output.stdout.split(separator: "\n").filter {
+            $0.contains(": error: ") || $0.contains(": warning: ")
+        }
         let files = findings.map { String($0.prefix { $0 != ":" }) }
         let firstOther = try #require(files.firstIndex(of: "Tests/Fixtures/reference/auth-table-as-written.yaml"))
         #expect(files[..<firstOther].allSatisfy { $0 == Self.brokenSpec } && firstOther > 0)
@@ -55,7 +62,7 @@ struct CheckCommandTests {
         ["check", "--format", "xml", "specs/app.yaml"],
         ["check", "--severity", "no-such-rule=error", "specs/app.yaml"],
         ["check", "--severity", "unused-name=loud", "specs/app.yaml"],
-        ["frobnicate"],
+        ["frobnicate"]
     ])
     func badCommandLineExitsTwo(arguments: [String]) throws {
         let output = try CLI.run(arguments)
@@ -71,8 +78,10 @@ struct CheckCommandTests {
     }
 
     @Test func severalFilesInOneRunAndAMissingOneStillReportsTheOthers() throws {
-        let output = try CLI.run(["check", "specs/app.yaml", "missing.yaml",
-                                  "Tests/Fixtures/reference/auth-table-as-written.yaml"])
+        let output = try CLI.run([
+            "check", "specs/app.yaml", "missing.yaml",
+            "Tests/Fixtures/reference/auth-table-as-written.yaml"
+        ])
         #expect(output.status == 2)
         #expect(output.stdout.contains("auth-table-as-written.yaml:103:7: error:"))
         #expect(output.stderr.contains("cannot read 'missing.yaml'"))

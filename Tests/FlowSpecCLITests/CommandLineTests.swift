@@ -1,5 +1,5 @@
-import Foundation
 import FlowSpecTestSupport
+import Foundation
 import Testing
 
 /// The command line itself: how options and arguments are read, what a wrong one says, and
@@ -20,22 +20,33 @@ struct CommandLineTests {
 
     @Test(arguments: [
         (["check", "--fromat", "json", "spec.yaml"], "unknown option '--fromat'; did you mean '--format'?", "check"),
-        (["check", "--format", "jsn", "spec.yaml"],
-         "--format <format> must be one of text, json, github, sarif; got 'jsn'; did you mean 'json'?", "check"),
-        (["check", "--max-states", "many", "spec.yaml"], "--max-states <count> takes a whole number; got 'many'", "check"),
+        (
+            ["check", "--format", "jsn", "spec.yaml"],
+            "--format <format> must be one of text, json, github, sarif; got 'jsn'; did you mean 'json'?", "check"
+        ),
+        (
+            ["check", "--max-states", "many", "spec.yaml"], "--max-states <count> takes a whole number; got 'many'",
+            "check"
+        ),
         (["check", "--max-states", "-1", "spec.yaml"], "--max-states must be at least 1; got -1", "check"),
         (["check", "spec.yaml", "--format"], "--format <format> needs a value", "check"),
-        (["check", "--warnings-as-errors=yes", "spec.yaml"],
-         "--warnings-as-errors takes no value; got '--warnings-as-errors=yes'", "check"),
-        (["check", "--severity", "unused-nam=off", "spec.yaml"],
-         "there is no rule 'unused-nam'; did you mean 'unused-name'?", "check"),
-        (["check", "--severity", "loudness=off", "spec.yaml"],
-         "there is no rule 'loudness'; run 'flowspec rules' to list them", "check"),
+        (
+            ["check", "--warnings-as-errors=yes", "spec.yaml"],
+            "--warnings-as-errors takes no value; got '--warnings-as-errors=yes'", "check"
+        ),
+        (
+            ["check", "--severity", "unused-nam=off", "spec.yaml"],
+            "there is no rule 'unused-nam'; did you mean 'unused-name'?", "check"
+        ),
+        (
+            ["check", "--severity", "loudness=off", "spec.yaml"],
+            "there is no rule 'loudness'; run 'flowspec rules' to list them", "check"
+        ),
         (["check"], "missing <files>", "check"),
         (["gen", "spec.yaml"], "missing --output <output>", "gen"),
         (["gen", "spec.yaml", "other.yaml", "-o", "Out.swift"], "unexpected argument 'other.yaml'", "gen"),
         (["graph", "--format", "dot"], "missing <spec>", "graph"),
-        (["rules", "extra"], "unexpected argument 'extra'", "rules"),
+        (["rules", "extra"], "unexpected argument 'extra'", "rules")
     ])
     func aWrongCommandLineSaysWhatIsWrongAndExitsTwo(arguments: [String], message: String, command: String) throws {
         let directory = try CLI.temporaryDirectory(with: ["spec.yaml": Self.spec])
@@ -52,12 +63,13 @@ struct CommandLineTests {
     @Test func anUnknownCommandIsNamedWithTheClosestOne() throws {
         let output = try CLI.run(["chek", "specs/app.yaml"])
         #expect(output.status == 2)
-        #expect(output.stderr == """
-            flowspec: error: unknown command 'chek'; did you mean 'check'?
-            Usage: flowspec <command>
-              See 'flowspec --help' for the commands.
+        #expect(
+            output.stderr == """
+                flowspec: error: unknown command 'chek'; did you mean 'check'?
+                Usage: flowspec <command>
+                  See 'flowspec --help' for the commands.
 
-            """)
+                """)
     }
 
     @Test func optionsMayComeAnywhereAndTakeTheirValueAfterAnEqualsSign() throws {
@@ -70,8 +82,11 @@ struct CommandLineTests {
         // Given twice, the last value counts; a repeated option keeps every value.
         let twice = try CLI.run(["check", "--format", "json", "--format", "github", "spec.yaml"], in: directory)
         #expect(twice.stdout.hasPrefix("::warning file=spec.yaml,"))
-        let severities = try CLI.run(["check", "--severity", "unused-name=off", "--severity=unused-name=error",
-                                      "spec.yaml"], in: directory)
+        let severities = try CLI.run(
+            [
+                "check", "--severity", "unused-name=off", "--severity=unused-name=error",
+                "spec.yaml"
+            ], in: directory)
         #expect(severities.status == 1)
         #expect(severities.stdout.contains("error: event 'spare' is declared but never used"))
         let flag = try CLI.run(["check", "spec.yaml", "--warnings-as-errors"], in: directory)
@@ -86,7 +101,9 @@ struct CommandLineTests {
     }
 
     @Test func simulateTakesAnUnknownDashWordAsAnInput() throws {
-        let output = try CLI.run(["simulate", "specs/app.yaml", "--machine", "FirstRun", "-onboardingCompleted", "splashFinished"])
+        let output = try CLI.run([
+            "simulate", "specs/app.yaml", "--machine", "FirstRun", "-onboardingCompleted", "splashFinished"
+        ])
         #expect(output.status == 0, "\(output.stderr)")
         // With the condition cleared, the first run's slides start (set, they are skipped).
         #expect(output.stdout.contains("splashFinished -> slide0 "))
@@ -103,15 +120,21 @@ struct CommandLineTests {
         #expect(try CLI.run(["help", "--help"]).stdout == tool.stdout)
 
         let expected = [
-            "check": ["<files>", "--format <format>", "--warnings-as-errors", "--severity <rule=error|warning|note|off>",
-                      "--color <color>", "(values: text, json, github, sarif; default: text)"],
-            "gen": ["<spec>", "-o, --output <output>", "--access-level <access-level>", "--shape <shape>", "--check",
-                    "(values: auto, switch, table; default: auto)"],
+            "check": [
+                "<files>", "--format <format>", "--warnings-as-errors", "--severity <rule=error|warning|note|off>",
+                "--color <color>", "(values: text, json, github, sarif; default: text)"
+            ],
+            "gen": [
+                "<spec>", "-o, --output <output>", "--access-level <access-level>", "--shape <shape>", "--check",
+                "(values: auto, switch, table; default: auto)"
+            ],
             "simulate": ["<spec>", "<inputs>", "--machine <machine>", "--restore <restore>"],
-            "graph": ["<spec>", "--format <format>", "--machine <machine>", "--highlight", "(values: mermaid, dot)"],
+            "graph": ["<spec>", "--format <format>", "--machine <machine>", "--highlight", "(values: mermaid, dot)"]
         ]
-        let limits = ["--max-file-size <bytes>", "--max-depth <levels>", "--max-alias-expansion <nodes>",
-                      "--max-scalar-length <bytes>", "--max-states <count>", "--max-transitions <count>"]
+        let limits = [
+            "--max-file-size <bytes>", "--max-depth <levels>", "--max-alias-expansion <nodes>",
+            "--max-scalar-length <bytes>", "--max-states <count>", "--max-transitions <count>"
+        ]
         for (command, entries) in expected {
             let help = try CLI.run([command, "--help"])
             #expect(help.status == 0)

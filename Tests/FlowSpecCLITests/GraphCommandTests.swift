@@ -43,14 +43,18 @@ struct GraphCommandTests {
         #expect(!plain.stdout.contains("finding") && !plain.stdout.contains("infinite-loop"))
 
         let all = try CLI.run(["graph", spec, "--format", "mermaid", "--highlight"])
-        #expect(all.stdout == (try ["Loops", "Broken"].map { try Self.golden("findings.\($0).highlight.mmd") }.joined(separator: "\n")))
+        #expect(
+            all.stdout
+                == (try ["Loops", "Broken"].map { try Self.golden("findings.\($0).highlight.mmd") }.joined(
+                    separator: "\n")))
     }
 
     @Test func anUnknownMachineExitsTwoAndNamesTheMachines() throws {
         let output = try CLI.run(["graph", "specs/app.yaml", "--format", "mermaid", "--machine", "Onboarding"])
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
-        #expect(output.stderr.contains("specs/app.yaml has no machine 'Onboarding'; it has FirstRun, LaunchAuth, Chapters"))
+        #expect(
+            output.stderr.contains("specs/app.yaml has no machine 'Onboarding'; it has FirstRun, LaunchAuth, Chapters"))
     }
 
     @Test func anUnreadableFileExitsTwo() throws {
@@ -58,7 +62,8 @@ struct GraphCommandTests {
         let missing = try CLI.run(["graph", "nope.yaml", "--format", "dot"], in: directory)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("cannot read 'nope.yaml'"))
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("dir.yaml"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("dir.yaml"), withIntermediateDirectories: true)
         #expect(try CLI.run(["graph", "dir.yaml", "--format", "dot"], in: directory).status == 2)
     }
 
@@ -66,7 +71,7 @@ struct GraphCommandTests {
         ["graph", "specs/app.yaml", "--format", "svg"],
         ["graph", "specs/app.yaml"],
         ["graph", "--format", "mermaid"],
-        ["graph", "specs/app.yaml", "--format", "dot", "--colour"],
+        ["graph", "specs/app.yaml", "--format", "dot", "--colour"]
     ])
     func aBadCommandLineExitsTwo(arguments: [String]) throws {
         let output = try CLI.run(arguments)
@@ -77,7 +82,7 @@ struct GraphCommandTests {
     @Test func yamlThatCannotBeReadExitsOne() throws {
         let directory = try CLI.temporaryDirectory(with: [
             "broken.yaml": "flowspec: 1\nmachines: { M: [\n",
-            "empty.yaml": "flowspec: 1\nmachines: {}\n",
+            "empty.yaml": "flowspec: 1\nmachines: {}\n"
         ])
         let broken = try CLI.run(["graph", "broken.yaml", "--format", "mermaid"], in: directory)
         #expect(broken.status == 1)

@@ -56,7 +56,10 @@ struct OutputFormatTests {
                 struct Location: Decodable {
                     struct Physical: Decodable {
                         struct Artifact: Decodable { var uri: String }
-                        struct Region: Decodable { var startLine: Int; var startColumn: Int }
+                        struct Region: Decodable {
+                            var startLine: Int
+                            var startColumn: Int
+                        }
                         var artifactLocation: Artifact
                         var region: Region
                     }
@@ -87,7 +90,9 @@ struct OutputFormatTests {
         for result in run.results {
             #expect(run.tool.driver.rules[result.ruleIndex].id == result.ruleId)
             #expect(["error", "warning", "note"].contains(result.level))
-            #expect(result.locations.first?.physicalLocation.artifactLocation.uri == "Tests/Fixtures/golden/many-findings.yaml")
+            #expect(
+                result.locations.first?.physicalLocation.artifactLocation.uri
+                    == "Tests/Fixtures/golden/many-findings.yaml")
         }
         let loop = try #require(run.results.first { $0.ruleId == "infinite-loop" })
         #expect(loop.locations.first?.physicalLocation.region.startLine == 18)
@@ -101,11 +106,18 @@ struct OutputFormatTests {
         #expect(!lines.isEmpty)
         for line in lines {
             // ::error file=F,line=L,col=C,title=T::message
-            let command = try #require(line.wholeMatch(of: /::(error|warning|notice) file=([^,]+),line=(\d+),col=(\d+),title=([^:]+)::(.+)/), "\(line)")
+            let command = try #require(
+                line.wholeMatch(of: /::(error|warning|notice) file=([^,]+),line=(\d+),col=(\d+),title=([^:]+)::(.+)/),
+                "\(line)")
             #expect(command.2 == "Tests/Fixtures/golden/many-findings.yaml")
             #expect(!command.6.contains("\n"))
         }
-        #expect(lines.contains { $0.hasPrefix("::error file=Tests/Fixtures/golden/many-findings.yaml,line=18,col=7,title=flowspec infinite-loop::") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix(
+                    "::error file=Tests/Fixtures/golden/many-findings.yaml,line=18,col=7,title=flowspec infinite-loop::"
+                )
+            })
     }
 
     /// Output is written in blocks as it is made (64 KiB each): a report many blocks long

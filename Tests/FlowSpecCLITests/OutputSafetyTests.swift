@@ -1,5 +1,5 @@
-import Foundation
 import FlowSpecTestSupport
+import Foundation
 import Testing
 
 /// `flowspec gen` writes only inside the output it is given, whatever the spec's machines are
@@ -39,7 +39,7 @@ struct OutputSafetyTests {
     static let trickyNames: [String] = [
         "../evil", "../../evil", "/etc/x", "/tmp/evil", "a/b", "..", ".", "a\\0b", "evil\\0.swift",
         "a\u{2215}b", "..\u{2215}evil", "~", "$HOME", "a\\\\b", "C:\\\\evil",
-        "evil.swift", ".hidden", longName,
+        "evil.swift", ".hidden", longName
     ]
 
     static let longName = String(repeating: "L", count: 300)
@@ -75,14 +75,16 @@ struct OutputSafetyTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("gen writes only .swift files directly inside the requested output",
-          arguments: trickyNames, OutputForm.allCases)
+    @Test(
+        "gen writes only .swift files directly inside the requested output",
+        arguments: trickyNames, OutputForm.allCases)
     func genStaysInsideOutput(name: String, form: OutputForm) throws {
         let sandbox = try Sandbox(spec: Self.spec(machineNamed: name))
         defer { sandbox.remove() }
         let before = TreeSnapshot(of: sandbox.root)
         let target = form == .directory ? "out" : "out/File.swift"
-        let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", target], in: sandbox.parent)
+        let result = try ProcessOutcome.run(
+            CLI.executable, ["gen", "spec.yaml", "--output", target], in: sandbox.parent)
         #expect(result.exited(with: [0, 1, 2]), "\(name.debugDescription): \(result)")
         let after = TreeSnapshot(of: sandbox.root)
         let (added, changed, removed) = before.changes(to: after)
@@ -97,12 +99,15 @@ struct OutputSafetyTests {
         let outside = (added + changed).filter { !allowed($0) }
         #expect(outside.isEmpty, "\(name.debugDescription) (\(form)): gen changed \(outside); \(result)")
         if result.status == 1 || result.signalled {
-            #expect(added.isEmpty && changed.isEmpty, "\(name.debugDescription): gen refused (\(result)) but wrote \(added + changed)")
+            #expect(
+                added.isEmpty && changed.isEmpty,
+                "\(name.debugDescription): gen refused (\(result)) but wrote \(added + changed)")
         }
         if !Self.validTrickyNames.contains(name) {
             // Not a Swift identifier: refused before anything is written.
             #expect(result.exited(with: [1]), "\(name.debugDescription): \(result)")
-            #expect(result.stderrText.contains("[invalid-identifier]"), "\(name.debugDescription): \(result.stderrText)")
+            #expect(
+                result.stderrText.contains("[invalid-identifier]"), "\(name.debugDescription): \(result.stderrText)")
         } else if name != Self.longName {
             #expect(result.exited(with: [0]), "\(name.debugDescription): \(result)")
         }
@@ -111,8 +116,9 @@ struct OutputSafetyTests {
     /// Expects a run to have left the tree as it was.
     static func expectUnchanged(_ before: TreeSnapshot, _ root: URL, _ what: String) {
         let (added, changed, removed) = before.changes(to: TreeSnapshot(of: root))
-        #expect(added.isEmpty && changed.isEmpty && removed.isEmpty,
-                "\(what): added \(added), changed \(changed), removed \(removed)")
+        #expect(
+            added.isEmpty && changed.isEmpty && removed.isEmpty,
+            "\(what): added \(added), changed \(changed), removed \(removed)")
     }
 
     /// Runs `gen spec.yaml --output new/out` in a sandbox whose `new` does not exist, then
@@ -122,19 +128,23 @@ struct OutputSafetyTests {
         let sandbox = try Sandbox(spec: spec)
         defer { sandbox.remove() }
         let before = TreeSnapshot(of: sandbox.root)
-        let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "new/out"], in: sandbox.parent)
+        let result = try ProcessOutcome.run(
+            CLI.executable, ["gen", "spec.yaml", "--output", "new/out"], in: sandbox.parent)
         #expect(result.exited(with: [1]), "\(result)")
         #expect(result.stderrText.contains(located), "\(result.stderrText)")
         #expect(result.stderrText.hasSuffix("; nothing was generated\n"), "\(result.stderrText)")
         Self.expectUnchanged(before, sandbox.root, "gen --output new/out refused")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.parent.appendingPathComponent("new").path),
-                "gen refused but created its output directory")
+        #expect(
+            !FileManager.default.fileExists(atPath: sandbox.parent.appendingPathComponent("new").path),
+            "gen refused but created its output directory")
         // Into the existing `out` (holding `Existing.txt`): the same, and the old files stay.
-        let intoExisting = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "out"], in: sandbox.parent)
+        let intoExisting = try ProcessOutcome.run(
+            CLI.executable, ["gen", "spec.yaml", "--output", "out"], in: sandbox.parent)
         #expect(intoExisting.exited(with: [1]), "\(intoExisting)")
         Self.expectUnchanged(before, sandbox.root, "gen --output out refused")
         // The drift gate refuses the same way.
-        let check = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "out", "--check"], in: sandbox.parent)
+        let check = try ProcessOutcome.run(
+            CLI.executable, ["gen", "spec.yaml", "--output", "out", "--check"], in: sandbox.parent)
         #expect(check.exited(with: [1]), "\(check)")
         #expect(check.stderrText.contains(located), "\(check.stderrText)")
         return result.stderrText
@@ -146,15 +156,21 @@ struct OutputSafetyTests {
     @Test func veryLongMachineNameIsALocatedRefusal() throws {
         let name = Self.longName
         let clipped = String(repeating: "L", count: 40) + "…"
-        let stderr = try Self.expectLocatedRefusal(spec: Self.spec(machineNamed: name), """
+        let stderr = try Self.expectLocatedRefusal(
+            spec: Self.spec(machineNamed: name),
+            """
             spec.yaml:9:3: error: machine name '\(clipped)' is 300 bytes long; as a file name '\(clipped).swift' \
             (306 bytes) it exceeds 255 bytes; shorten it [limit-exceeded]
             """)
-        #expect(stderr.hasSuffix("flowspec: error: spec.yaml has 1 machine name that cannot be a file name in new/out; nothing was generated\n"))
+        #expect(
+            stderr.hasSuffix(
+                "flowspec: error: spec.yaml has 1 machine name that cannot be a file name in new/out; nothing was generated\n"
+            ))
 
         let sandbox = try Sandbox(spec: Self.spec(machineNamed: name))
         defer { sandbox.remove() }
-        let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "out/All.swift"], in: sandbox.parent)
+        let result = try ProcessOutcome.run(
+            CLI.executable, ["gen", "spec.yaml", "--output", "out/All.swift"], in: sandbox.parent)
         #expect(result.exited(with: [0]), "\(result)")
         let all = try String(contentsOf: sandbox.output.appendingPathComponent("All.swift"), encoding: .utf8)
         #expect(all.contains(name))
@@ -166,13 +182,16 @@ struct OutputSafetyTests {
         let longest = String(repeating: "N", count: 249)
         let sandbox = try Sandbox(spec: Self.spec(machineNamed: longest))
         defer { sandbox.remove() }
-        let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "new/out"], in: sandbox.parent)
+        let result = try ProcessOutcome.run(
+            CLI.executable, ["gen", "spec.yaml", "--output", "new/out"], in: sandbox.parent)
         #expect(result.exited(with: [0]), "\(result)")
-        let written = try FileManager.default.contentsOfDirectory(atPath: sandbox.parent.appendingPathComponent("new/out").path)
+        let written = try FileManager.default.contentsOfDirectory(
+            atPath: sandbox.parent.appendingPathComponent("new/out").path)
         #expect(written.sorted() == ["\(longest).swift", "Plain.swift"], "\(written)")
 
-        _ = try Self.expectLocatedRefusal(spec: Self.spec(machineNamed: longest + "N"),
-                                          "spec.yaml:9:3: error: machine name '")
+        _ = try Self.expectLocatedRefusal(
+            spec: Self.spec(machineNamed: longest + "N"),
+            "spec.yaml:9:3: error: machine name '")
     }
 
     /// `Auth` and `auth` are different Swift types; on a case-sensitive file system they would
@@ -197,7 +216,9 @@ struct OutputSafetyTests {
                   y: { kind: terminal }
 
             """
-        let stderr = try Self.expectLocatedRefusal(spec: spec, """
+        let stderr = try Self.expectLocatedRefusal(
+            spec: spec,
+            """
             spec.yaml:9:3: error: machine names 'Auth' and 'auth' would be written to Auth.swift and auth.swift, \
             which are the same file on case-insensitive file systems (macOS); rename one [identifier-collision]
               auth:
@@ -207,11 +228,15 @@ struct OutputSafetyTests {
               ^
 
             """)
-        #expect(stderr.hasSuffix("flowspec: error: spec.yaml has 1 machine name that cannot be a file name in new/out; nothing was generated\n"))
+        #expect(
+            stderr.hasSuffix(
+                "flowspec: error: spec.yaml has 1 machine name that cannot be a file name in new/out; nothing was generated\n"
+            ))
 
         let sandbox = try Sandbox(spec: spec)
         defer { sandbox.remove() }
-        let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "out/All.swift"], in: sandbox.parent)
+        let result = try ProcessOutcome.run(
+            CLI.executable, ["gen", "spec.yaml", "--output", "out/All.swift"], in: sandbox.parent)
         #expect(result.exited(with: [0]), "\(result)")
         let all = try String(contentsOf: sandbox.output.appendingPathComponent("All.swift"), encoding: .utf8)
         #expect(all.contains("enum Auth") && all.contains("enum auth"))
@@ -224,13 +249,15 @@ struct OutputSafetyTests {
         let sandbox = try Sandbox(spec: Self.spec(machineNamed: "Zed"))
         defer { sandbox.remove() }
         // `Plain` comes first: its file would be written before `Zed`'s fails.
-        try FileManager.default.createDirectory(at: sandbox.output.appendingPathComponent("Zed.swift"),
-                                                withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: sandbox.output.appendingPathComponent("Zed.swift"),
+            withIntermediateDirectories: true)
         let before = TreeSnapshot(of: sandbox.root)
         let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", "out"], in: sandbox.parent)
         #expect(result.exited(with: [2]), "\(result)")
-        #expect(result.stderrText.contains("cannot write 'out/Zed.swift': it is a directory; nothing was generated"),
-                "\(result.stderrText)")
+        #expect(
+            result.stderrText.contains("cannot write 'out/Zed.swift': it is a directory; nothing was generated"),
+            "\(result.stderrText)")
         Self.expectUnchanged(before, sandbox.root, "a failed gen")
     }
 
@@ -242,7 +269,8 @@ struct OutputSafetyTests {
         let before = TreeSnapshot(of: sandbox.root)
         let long = String(repeating: "d", count: 300)
         for output in ["new/\(long)/out", "new/" + String(repeating: "d/", count: 2_100) + "out"] {
-            let result = try ProcessOutcome.run(CLI.executable, ["gen", "spec.yaml", "--output", output], in: sandbox.parent)
+            let result = try ProcessOutcome.run(
+                CLI.executable, ["gen", "spec.yaml", "--output", output], in: sandbox.parent)
             #expect(result.exited(with: [2]), "\(result)")
             #expect(result.stderrText.contains("nothing was generated"), "\(result.stderrText.prefix(300))")
             Self.expectUnchanged(before, sandbox.root, "gen --output \(output.prefix(40))… refused")
@@ -253,14 +281,19 @@ struct OutputSafetyTests {
 
     /// Specs that mention other files in every way YAML or a user might expect to work.
     static let referencingSpecs: [(name: String, text: String)] = [
-        ("include-key", """
+        (
+            "include-key",
+            """
             flowspec: 1
             include: other.yaml
             machines:
               M: { initial: a, defaults: { kind: input }, states: { a: { on: { go: b } }, b: { kind: terminal } } }
 
-            """),
-        ("ref-key", """
+            """
+        ),
+        (
+            "ref-key",
+            """
             flowspec: 1
             machines:
               M:
@@ -270,8 +303,11 @@ struct OutputSafetyTests {
                   a: { $ref: ../secret, on: { go: b } }
                   b: { $ref: "file:///etc/passwd", kind: terminal }
 
-            """),
-        ("include-tag", """
+            """
+        ),
+        (
+            "include-tag",
+            """
             flowspec: 1
             machines:
               M:
@@ -282,8 +318,11 @@ struct OutputSafetyTests {
                   a: !include other.yaml
                   b: { kind: terminal, summary: !include ../secret }
 
-            """),
-        ("path-anchor", """
+            """
+        ),
+        (
+            "path-anchor",
+            """
             flowspec: 1
             machines:
               M:
@@ -293,8 +332,11 @@ struct OutputSafetyTests {
                   */etc/passwd : { on: { go: &../secret b } }
                   *../secret : { kind: terminal }
 
-            """),
-        ("file-like-anchors", """
+            """
+        ),
+        (
+            "file-like-anchors",
+            """
             flowspec: 1
             machines:
               M:
@@ -304,8 +346,11 @@ struct OutputSafetyTests {
                   *other-yaml : { on: { go: &etc_passwd b } }
                   *etc_passwd : { kind: terminal }
 
-            """),
-        ("path-state-names", """
+            """
+        ),
+        (
+            "path-state-names",
+            """
             flowspec: 1
             machines:
               M:
@@ -316,8 +361,11 @@ struct OutputSafetyTests {
                   ../secret: { on: { go: other.yaml } }
                   other.yaml: { kind: terminal }
 
-            """),
-        ("tag-directive-file", """
+            """
+        ),
+        (
+            "tag-directive-file",
+            """
             %TAG ! file:///etc/
             %TAG !s! file://../
             ---
@@ -331,8 +379,11 @@ struct OutputSafetyTests {
                   a: !s!secret { on: { go: b } }
                   b: { kind: terminal, summary: !shadow y }
 
-            """),
-        ("valid-with-path-text", """
+            """
+        ),
+        (
+            "valid-with-path-text",
+            """
             flowspec: 1
             machines:
               M:
@@ -343,7 +394,8 @@ struct OutputSafetyTests {
                   a: { summary: ../secret, on: { go: b } }
                   b: { kind: terminal, summary: other.yaml }
 
-            """),
+            """
+        )
     ]
 
     static var referencingSpecNames: [String] { referencingSpecs.map(\.name) }
@@ -355,8 +407,9 @@ struct OutputSafetyTests {
     /// `.ci/run` installs it when apt is available; without it these tests are skipped.
     static let straceUsable: Bool = {
         guard let strace = Strace.executable,
-              let result = try? ProcessOutcome.run(strace, ["-f", "-e", tracedCalls, "-o", "/dev/null", "/bin/true"],
-                                                   in: FileManager.default.temporaryDirectory, timeLimit: 30)
+            let result = try? ProcessOutcome.run(
+                strace, ["-f", "-e", tracedCalls, "-o", "/dev/null", "/bin/true"],
+                in: FileManager.default.temporaryDirectory, timeLimit: 30)
         else { return false }
         return result.exited(with: [0])
     }()
@@ -381,11 +434,13 @@ struct OutputSafetyTests {
             let text = try String(contentsOf: log, encoding: .utf8)
             try FileManager.default.removeItem(at: log)
             var accesses: [Access] = []
-            let call = try Regex(#"^(?:\d+\s+)?(open|openat|openat2|creat|stat|newfstatat|statx|readlink|execve)\((?:AT_FDCWD, |\d+, )?"((?:[^"\\]|\\.)*)""#)
+            let call = try Regex(
+                #"^(?:\d+\s+)?(open|openat|openat2|creat|stat|newfstatat|statx|readlink|execve)\((?:AT_FDCWD, |\d+, )?"((?:[^"\\]|\\.)*)""#
+            )
             for line in text.split(separator: "\n") {
                 guard let match = try call.prefixMatch(in: String(line)),
-                      let name = match.output[1].substring, let path = match.output[2].substring,
-                      !path.isEmpty
+                    let name = match.output[1].substring, let path = match.output[2].substring,
+                    !path.isEmpty
                 else { continue }
                 accesses.append(Access(call: String(name), path: String(path), line: String(line)))
             }
@@ -405,14 +460,16 @@ struct OutputSafetyTests {
         /// Folders the dynamic loader searches below each RUNPATH entry.
         static let loaderSubfolders: Set<String> = [
             "glibc-hwcaps", "tls", "x86_64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "haswell", "avx512_1",
-            "aarch64", "i686", "i386",
+            "aarch64", "i686", "i386"
         ]
 
         /// Whether an access is the system's or the toolchain's business (libraries, locale,
         /// `/proc`, `/sys`, `/dev`, the Swift runtime), or the executable being loaded.
         static func isSystem(_ path: String, toolchainRoot: String?) -> Bool {
             let systemPrefixes = ["/usr/", "/lib/", "/lib64/", "/lib32/", "/etc/ld.so", "/proc/", "/sys/", "/dev/"]
-            if systemPrefixes.contains(where: path.hasPrefix) || ["/usr", "/lib", "/lib64", "/proc", "/sys", "/dev"].contains(path) {
+            if systemPrefixes.contains(where: path.hasPrefix)
+                || ["/usr", "/lib", "/lib64", "/proc", "/sys", "/dev"].contains(path)
+            {
                 return true
             }
             if let root = toolchainRoot, !root.isEmpty, path == root || path.hasPrefix(root + "/") { return true }
@@ -442,7 +499,8 @@ struct OutputSafetyTests {
     /// Records the unexpected accesses of a run, one trace line each.
     static func report(_ others: [Strace.Access], _ what: String) {
         guard !others.isEmpty else { return }
-        Issue.record("\(what) touched \(others.count) other paths:\n\(others.prefix(40).map(\.line).joined(separator: "\n"))")
+        Issue.record(
+            "\(what) touched \(others.count) other paths:\n\(others.prefix(40).map(\.line).joined(separator: "\n"))")
     }
 
     static func referencingSandbox(_ spec: String) throws -> (root: URL, directory: URL) {
@@ -457,8 +515,9 @@ struct OutputSafetyTests {
     }
 
     // Skipped when strace is missing or cannot trace here (see `straceUsable`).
-    @Test("check opens no file but the spec", .enabled(if: straceUsable, "strace is not installed or cannot trace here"),
-          arguments: referencingSpecNames)
+    @Test(
+        "check opens no file but the spec", .enabled(if: straceUsable, "strace is not installed or cannot trace here"),
+        arguments: referencingSpecNames)
     func checkReadsOnlyTheSpec(name: String) throws {
         let spec = try #require(Self.referencingSpecs.first { $0.name == name }).text
         let (root, directory) = try Self.referencingSandbox(spec)
@@ -466,7 +525,9 @@ struct OutputSafetyTests {
         let (result, accesses) = try Strace.trace(["check", "spec.yaml"], in: directory)
         #expect(result.exited(with: [0, 1]), "\(name): \(result)")
         #expect(accesses.contains { $0.path == "spec.yaml" }, "\(name): the trace does not show the spec being read")
-        let others = Self.unexpected(accesses) { $0 == "spec.yaml" || $0 == directory.appendingPathComponent("spec.yaml").path }
+        let others = Self.unexpected(accesses) {
+            $0 == "spec.yaml" || $0 == directory.appendingPathComponent("spec.yaml").path
+        }
         Self.report(others, "\(name): check")
     }
 
@@ -483,9 +544,10 @@ struct OutputSafetyTests {
     }
 
     // Skipped when strace is missing or cannot trace here (see `straceUsable`).
-    @Test("gen opens only the spec, its output files and their temporary siblings",
-          .enabled(if: straceUsable, "strace is not installed or cannot trace here"),
-          arguments: referencingSpecNames)
+    @Test(
+        "gen opens only the spec, its output files and their temporary siblings",
+        .enabled(if: straceUsable, "strace is not installed or cannot trace here"),
+        arguments: referencingSpecNames)
     func genReadsOnlyTheSpecAndOutput(name: String) throws {
         let spec = try #require(Self.referencingSpecs.first { $0.name == name }).text
         let (root, directory) = try Self.referencingSandbox(spec)
@@ -502,8 +564,9 @@ struct OutputSafetyTests {
             }
             Self.report(others, "\(name) → \(output): gen")
             if result.status == 0 {
-                #expect(accesses.contains { $0.path.hasPrefix("out/") && $0.path.hasSuffix(".tmp") },
-                        "\(name) → \(output): the trace does not show the temporary file being written")
+                #expect(
+                    accesses.contains { $0.path.hasPrefix("out/") && $0.path.hasSuffix(".tmp") },
+                    "\(name) → \(output): the trace does not show the temporary file being written")
             }
             try? FileManager.default.removeItem(at: directory.appendingPathComponent("out"))
         }

@@ -22,7 +22,8 @@ struct PreCommitHookTests {
         let directory = try CLI.temporaryDirectory(with: ["Flow.flowspec.yaml": spec])
         #expect(try Self.git(["init", "-q"], in: directory) == 0)
         let hooks = directory.appendingPathComponent(".git/hooks/pre-commit")
-        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("docs/samples/pre-commit"), to: hooks)
+        try FileManager.default.copyItem(
+            at: CLI.packageRoot.appendingPathComponent("docs/samples/pre-commit"), to: hooks)
         setenv("FLOWSPEC", CLI.executable.path, 1)
         let identity = ["-c", "user.name=t", "-c", "user.email=t@example.com"]
         #expect(try Self.git(["add", "Flow.flowspec.yaml"], in: directory) == 0)
@@ -31,6 +32,8 @@ struct PreCommitHookTests {
         let broken = spec.replacingOccurrences(of: "initial: handshake", with: "initial: handshak")
         try broken.write(to: directory.appendingPathComponent("Flow.flowspec.yaml"), atomically: true, encoding: .utf8)
         #expect(try Self.git(["add", "Flow.flowspec.yaml"], in: directory) == 0)
-        #expect(try Self.git(identity + ["commit", "-q", "-m", "broken"], in: directory) != 0, "a spec with errors is refused")
+        #expect(
+            try Self.git(identity + ["commit", "-q", "-m", "broken"], in: directory) != 0,
+            "a spec with errors is refused")
     }
 }

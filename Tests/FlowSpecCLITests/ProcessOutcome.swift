@@ -1,5 +1,5 @@
-import Foundation
 import FlowSpecTestSupport
+import Foundation
 
 /// Runs a program like ``CLI/run(_:in:environment:)`` but also says how it ended (an exit or a
 /// signal) and stops it after a time limit, so a test can tell a crash or a hang from an exit
@@ -28,12 +28,16 @@ enum ProcessOutcome {
     }
 
     /// Runs `executable` with `arguments` in `directory`, killing it after `seconds`.
-    static func run(_ executable: URL, _ arguments: [String], in directory: URL,
-                    timeLimit seconds: Double = 60) throws -> Result {
-        let run = try ProcessRunner.capture(executable, arguments, in: directory,
-                                            environment: ["NO_COLOR": "1"], timeLimit: seconds)
-        return Result(status: run.status, signalled: run.signalled, timedOut: run.timedOut,
-                      stdout: run.stdout, stderr: run.stderr)
+    static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL,
+        timeLimit seconds: Double = 60
+    ) throws -> Result {
+        let run = try ProcessRunner.capture(
+            executable, arguments, in: directory,
+            environment: ["NO_COLOR": "1"], timeLimit: seconds)
+        return Result(
+            status: run.status, signalled: run.signalled, timedOut: run.timedOut,
+            stdout: run.stdout, stderr: run.stderr)
     }
 }
 
@@ -51,9 +55,10 @@ struct TreeSnapshot: Equatable {
     init(of root: URL) {
         entries = [:]
         let base = root.resolvingSymlinksInPath().path + "/"
-        guard let enumerator = FileManager.default.enumerator(
-            at: root.resolvingSymlinksInPath(), includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey],
-            options: [])
+        guard
+            let enumerator = FileManager.default.enumerator(
+                at: root.resolvingSymlinksInPath(), includingPropertiesForKeys: [.isDirectoryKey, .isSymbolicLinkKey],
+                options: [])
         else { return }
         for case let url as URL in enumerator {
             let path = url.resolvingSymlinksInPath().path

@@ -19,7 +19,9 @@ struct ReadmePictureTests {
     static func mermaidBlocks(in section: String) -> [String] {
         var blocks: [String] = []
         var rest = section[...]
-        while let open = rest.range(of: "```mermaid\n"), let close = rest.range(of: "```", range: open.upperBound..<rest.endIndex) {
+        while let open = rest.range(of: "```mermaid\n"),
+            let close = rest.range(of: "```", range: open.upperBound..<rest.endIndex)
+        {
             blocks.append(String(rest[open.upperBound..<close.lowerBound]))
             rest = rest[close.upperBound...]
         }
@@ -30,8 +32,10 @@ struct ReadmePictureTests {
         let blocks = Self.mermaidBlocks(in: try Self.section())
         let all = try CLI.run(["graph", "specs/app.yaml", "--format", "mermaid"])
         #expect(all.status == 0)
-        #expect(blocks.joined(separator: "\n") == all.stdout,
-                "the README's pictures are out of date; paste the output of `swift run flowspec graph specs/app.yaml --format mermaid --machine NAME` for each machine")
+        #expect(
+            blocks.joined(separator: "\n") == all.stdout,
+            "the README's pictures are out of date; paste the output of `swift run flowspec graph specs/app.yaml --format mermaid --machine NAME` for each machine"
+        )
         for machine in ["FirstRun", "LaunchAuth", "Chapters"] {
             let output = try CLI.run(["graph", "specs/app.yaml", "--format", "mermaid", "--machine", machine])
             #expect(blocks.contains(output.stdout), "no README block is the current diagram of \(machine)")

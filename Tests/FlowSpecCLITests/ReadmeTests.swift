@@ -26,7 +26,8 @@ struct ReadmeTests {
         let directory = try CLI.temporaryDirectory(with: ["login.yaml": broken])
         let output = try CLI.run(["check", "login.yaml"], in: directory)
         #expect(output.status == 1)
-        let shown = try Self.block(after: "Forget the timeout and `flowspec check` says, like the Swift compiler would:\n\n```", in: text)
+        let shown = try Self.block(
+            after: "Forget the timeout and `flowspec check` says, like the Swift compiler would:\n\n```", in: text)
         #expect(output.stdout == shown)
     }
 

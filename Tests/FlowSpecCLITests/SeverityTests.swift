@@ -20,7 +20,8 @@ struct SeverityTests {
         let directory = try CLI.temporaryDirectory(with: ["spec.yaml": Self.warningOnly])
         let output = try CLI.run(["check", "spec.yaml"], in: directory)
         #expect(output.status == 0)
-        #expect(output.stdout.hasPrefix("spec.yaml:5:15: warning: effect 'log' is declared but never used [unused-name]"))
+        #expect(
+            output.stdout.hasPrefix("spec.yaml:5:15: warning: effect 'log' is declared but never used [unused-name]"))
     }
 
     @Test func warningsAsErrorsExitOne() throws {
@@ -57,7 +58,13 @@ struct SeverityTests {
         let directory = try CLI.temporaryDirectory(with: ["spec.yaml": spec])
         let output = try CLI.run(["check", "--format", "json", "spec.yaml"], in: directory)
         #expect(output.status == 1)
-        struct Output: Decodable { struct Entry: Decodable { var machine: String?; var severity: String }; var diagnostics: [Entry] }
+        struct Output: Decodable {
+            struct Entry: Decodable {
+                var machine: String?
+                var severity: String
+            }
+            var diagnostics: [Entry]
+        }
         let decoded = try JSONDecoder().decode(Output.self, from: Data(output.stdout.utf8))
         #expect(decoded.diagnostics.map(\.machine) == ["Strict"])
         #expect(decoded.diagnostics.map(\.severity) == ["error"])

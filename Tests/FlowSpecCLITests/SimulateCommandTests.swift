@@ -4,40 +4,49 @@ import Testing
 @Suite("flowspec simulate (process)")
 struct SimulateCommandTests {
     @Test func authFlowTimeoutsRetriesAndReset() throws {
-        let output = try CLI.run(["simulate", "specs/app.yaml", "--machine", "LaunchAuth",
-                                  "@timeout", "@timeout", "@timeout", "loginAttempted",
-                                  "networkError", "networkError", "networkError", "networkError", "retry", "forceReset"])
+        let output = try CLI.run([
+            "simulate", "specs/app.yaml", "--machine", "LaunchAuth",
+            "@timeout", "@timeout", "@timeout", "loginAttempted",
+            "networkError", "networkError", "networkError", "networkError", "retry", "forceReset"
+        ])
         #expect(output.status == 0, "\(output.stderr)")
-        #expect(output.stdout == """
-            start -> splash | effects: - | timeout: 2000ms -> onboardingCheck
-            @timeout -> onboardingCheck | effects: - | timeout: 3000ms -> authCheck
-            @timeout -> authCheck | effects: - | timeout: 5000ms -> unauthenticated
-            @timeout -> unauthenticated | effects: - | timeout: -
-            loginAttempted -> authLoading | effects: - | timeout: 10000ms -> error
-            networkError -> authLoading | effects: - | timeout: 10000ms -> error
-            networkError -> authLoading | effects: - | timeout: 10000ms -> error
-            networkError -> authLoading | effects: - | timeout: 10000ms -> error
-            networkError -> error | effects: - | timeout: -
-            retry -> unauthenticated | effects: - | timeout: -
-            forceReset -> unauthenticated | effects: - | timeout: -
+        #expect(
+            output.stdout == """
+                start -> splash | effects: - | timeout: 2000ms -> onboardingCheck
+                @timeout -> onboardingCheck | effects: - | timeout: 3000ms -> authCheck
+                @timeout -> authCheck | effects: - | timeout: 5000ms -> unauthenticated
+                @timeout -> unauthenticated | effects: - | timeout: -
+                loginAttempted -> authLoading | effects: - | timeout: 10000ms -> error
+                networkError -> authLoading | effects: - | timeout: 10000ms -> error
+                networkError -> authLoading | effects: - | timeout: 10000ms -> error
+                networkError -> authLoading | effects: - | timeout: 10000ms -> error
+                networkError -> error | effects: - | timeout: -
+                retry -> unauthenticated | effects: - | timeout: -
+                forceReset -> unauthenticated | effects: - | timeout: -
 
-            """)
+                """)
     }
 
     @Test func conditionsBeforeTheFirstEventApplyToTheStart() throws {
-        let returning = try CLI.run(["simulate", "specs/app.yaml", "--machine", "FirstRun", "+onboardingCompleted", "startDemo"])
-        #expect(returning.stdout == """
-            start -> demoCTA | effects: - | timeout: -
-            startDemo -> demoStub | effects: - | timeout: -
+        let returning = try CLI.run([
+            "simulate", "specs/app.yaml", "--machine", "FirstRun", "+onboardingCompleted", "startDemo"
+        ])
+        #expect(
+            returning.stdout == """
+                start -> demoCTA | effects: - | timeout: -
+                startDemo -> demoStub | effects: - | timeout: -
 
-            """)
-        let fresh = try CLI.run(["simulate", "specs/app.yaml", "--machine", "FirstRun", "slideAdvance", "splashFinished"])
-        #expect(fresh.stdout == """
-            start -> splash | effects: - | timeout: -
-            slideAdvance -> splash (ignored) | effects: - | timeout: -
-            splashFinished -> slide0 | effects: - | timeout: -
+                """)
+        let fresh = try CLI.run([
+            "simulate", "specs/app.yaml", "--machine", "FirstRun", "slideAdvance", "splashFinished"
+        ])
+        #expect(
+            fresh.stdout == """
+                start -> splash | effects: - | timeout: -
+                slideAdvance -> splash (ignored) | effects: - | timeout: -
+                splashFinished -> slide0 | effects: - | timeout: -
 
-            """)
+                """)
     }
 
     @Test(arguments: [("3", "firewall"), ("99", "eventHorizon"), ("-1", "handshake"), ("x", "handshake")])

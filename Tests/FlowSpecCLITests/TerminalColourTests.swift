@@ -1,5 +1,5 @@
-import Foundation
 import FlowSpecTestSupport
+import Foundation
 import Testing
 
 /// util-linux's `script`, which runs a command on a pseudo-terminal.
@@ -16,14 +16,17 @@ struct TerminalColourTests {
     /// What `flowspec` with these arguments (and redirections, for the shell) writes to a
     /// terminal, run from the package root with `TERM` and `NO_COLOR` as given (`nil`: unset);
     /// `status` is the exit status expected.
-    static func onTerminal(_ command: String, term: String? = "xterm", noColor: String? = nil,
-                           status: Int32 = 1) throws -> String {
+    static func onTerminal(
+        _ command: String, term: String? = "xterm", noColor: String? = nil,
+        status: Int32 = 1
+    ) throws -> String {
         var environment = ["env", "-u", "NO_COLOR", "-u", "TERM"]
         if let term { environment.append("TERM=\(term)") }
         if let noColor { environment.append("NO_COLOR=\(noColor)") }
         let line = (environment + [CLI.executable.path]).joined(separator: " ") + " " + command
-        let output = try ProcessRunner.run(terminalMaker!, ["-qec", line, "/dev/null"],
-                                           in: CLI.packageRoot)
+        let output = try ProcessRunner.run(
+            terminalMaker!, ["-qec", line, "/dev/null"],
+            in: CLI.packageRoot)
         #expect(output.status == status, "\(line): \(output.stderr)")
         return output.stdout
     }
@@ -35,8 +38,9 @@ struct TerminalColourTests {
 
     @Test func noColourWhenAskedNotToOrOnADumbTerminal() throws {
         #expect(!(try Self.onTerminal("check \(Self.spec)", noColor: "1")).contains(Self.escape))
-        #expect(!(try Self.onTerminal("check \(Self.spec)", noColor: "")).contains(Self.escape),
-                "NO_COLOR set, even empty")
+        #expect(
+            !(try Self.onTerminal("check \(Self.spec)", noColor: "")).contains(Self.escape),
+            "NO_COLOR set, even empty")
         #expect(!(try Self.onTerminal("check \(Self.spec)", term: "dumb")).contains(Self.escape))
         #expect(!(try Self.onTerminal("check \(Self.spec)", term: nil)).contains(Self.escape))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// The malformed and odd specs in `Tests/Fixtures/adversarial` (see its README): each one's text
@@ -16,7 +17,7 @@ struct AdversarialCorpusTests {
     /// with tabs in its comments): they must check clean.
     static let validWithBOM = [
         "\(folder)/076-bom-crlf-clean.yaml",
-        "\(folder)/077-bom-cr-tabs-comments-clean.yaml",
+        "\(folder)/077-bom-cr-tabs-comments-clean.yaml"
     ]
 
     static func goldenURL(_ spec: String) -> URL {
@@ -38,7 +39,10 @@ struct AdversarialCorpusTests {
             return
         }
         let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(output == expected, "\(golden.lastPathComponent) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))")
+        #expect(
+            output == expected,
+            "\(golden.lastPathComponent) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))"
+        )
     }
 
     @Test("the corpus has at least 60 cases, each named NN-name.yaml with its golden, and no stray golden")
@@ -48,8 +52,9 @@ struct AdversarialCorpusTests {
         for spec in Self.specs {
             let name = URL(fileURLWithPath: spec).lastPathComponent
             #expect(name.wholeMatch(of: pattern) != nil, "\(name) is not named NN-short-name.yaml")
-            #expect(FileManager.default.fileExists(atPath: Self.goldenURL(spec).path),
-                    "missing \(Self.goldenURL(spec).lastPathComponent): run FLOWSPEC_RECORD_GOLDEN=1 swift test")
+            #expect(
+                FileManager.default.fileExists(atPath: Self.goldenURL(spec).path),
+                "missing \(Self.goldenURL(spec).lastPathComponent): run FLOWSPEC_RECORD_GOLDEN=1 swift test")
         }
         let folder = Fixtures.packageRoot.appendingPathComponent(Self.folder)
         let goldens = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".txt") }
@@ -80,15 +85,17 @@ struct AdversarialCorpusTests {
         let (file, diagnostics) = try Self.check(spec)
         let lines = Self.lineCount(file.bytes)
         for diagnostic in diagnostics {
-            let where_ = "\(spec):\(diagnostic.location) [\(diagnostic.rule.rawValue)] \(diagnostic.message.prefix(200))"
+            let where_ =
+                "\(spec):\(diagnostic.location) [\(diagnostic.rule.rawValue)] \(diagnostic.message.prefix(200))"
             #expect(diagnostic.location.line >= 1 && diagnostic.location.column >= 1, "\(where_)")
             if diagnostic.severity == .error {
                 #expect(diagnostic.location.line <= lines + 1, "\(where_): the file has \(lines) lines")
             }
             for note in diagnostic.notes {
                 guard let location = note.location else { continue }
-                #expect(location.line >= 1 && location.column >= 1 && location.line <= lines + 1,
-                        "\(where_): note at \(location)")
+                #expect(
+                    location.line >= 1 && location.column >= 1 && location.line <= lines + 1,
+                    "\(where_): note at \(location)")
             }
         }
     }

@@ -1,6 +1,7 @@
-import Foundation
 import FlowSpecTestSupport
+import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// Differential test of `flowspec gen`: many random valid machines are generated, checked,
@@ -22,7 +23,8 @@ struct DifferentialGenerationTests {
 
     @Test func compiledReducersTraceLikeTheSimulation() throws {
         guard SwiftCompiler.swiftc != nil else {
-            Issue.record("swiftc is not on PATH: the differential test needs the Swift compiler to build the generated code")
+            Issue.record(
+                "swiftc is not on PATH: the differential test needs the Swift compiler to build the generated code")
             return
         }
 
@@ -36,7 +38,9 @@ struct DifferentialGenerationTests {
             var attempts = 0
             while machines.count < Self.machinesPerFile {
                 attempts += 1
-                try #require(attempts < Self.machinesPerFile * 20, "the spec generator keeps drawing invalid machines: \(discarded)")
+                try #require(
+                    attempts < Self.machinesPerFile * 20,
+                    "the spec generator keeps drawing invalid machines: \(discarded)")
                 let machine = Gen.drawMachine(name: "M\(nextMachine)", &random)
                 let text = Gen.specText([machine])
                 let result = SpecChecker().check(SourceFile(path: "draw.yaml", text: text))
@@ -60,12 +64,15 @@ struct DifferentialGenerationTests {
         for file in files {
             for shape in [GenerationOptions.Shape.switches, .tables] {
                 let path = shape == .switches ? file.path : file.path.replacingOccurrences(of: "random", with: "table")
-                let machines = shape == .switches ? file.machines
+                let machines =
+                    shape == .switches
+                    ? file.machines
                     : file.machines.filter { Gen.hasTableTwin($0.name) }.map(Gen.tableTwin)
                 let text = Gen.specText(machines)
                 let result = SpecChecker().check(SourceFile(path: path, text: text))
-                let programsOfFile = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics),
-                                                  "\(path) has errors:\n\(FlowSpecCoreTestsSupport.describe(result))")
+                let programsOfFile = try #require(
+                    SpecGeneration.programs(result, diagnostics: result.diagnostics),
+                    "\(path) has errors:\n\(FlowSpecCoreTestsSupport.describe(result))")
                 try #require(programsOfFile.count == machines.count)
                 if shape == .switches {
                     programs += programsOfFile
@@ -79,9 +86,11 @@ struct DifferentialGenerationTests {
         }
         #expect(programs.count == Self.seeds.count * Self.machinesPerFile)
         #expect(tablePrograms.count == programs.count / 5)
-        #expect(tablePrograms.contains { $0.persist?.rawValue == .int } && tablePrograms.contains { $0.persist?.rawValue == .string }
-                    && tablePrograms.contains { $0.effects.isEmpty } && tablePrograms.contains { $0.retrySlotCount > 0 },
-                "the table-form machines miss a persistence kind, a machine without effects or one with retries")
+        #expect(
+            tablePrograms.contains { $0.persist?.rawValue == .int }
+                && tablePrograms.contains { $0.persist?.rawValue == .string }
+                && tablePrograms.contains { $0.effects.isEmpty } && tablePrograms.contains { $0.retrySlotCount > 0 },
+            "the table-form machines miss a persistence kind, a machine without effects or one with retries")
         Self.expectCoverage(programs: programs, models: models)
 
         // 2. Random runs and their expected traces (the same for a machine's table twin).
@@ -91,14 +100,18 @@ struct DifferentialGenerationTests {
             var runsOfMachine: [Gen.Run] = []
             for index in 0..<Self.startRuns {
                 let steps = Gen.drawSteps(program, count: Self.stepsPerRun, &random)
-                runsOfMachine.append(Gen.Run(machine: program.name.name, key: "\(program.name.name)#\(index)", restoring: nil,
-                                             steps: steps, expected: try Simulation(program: program).run(steps)))
+                runsOfMachine.append(
+                    Gen.Run(
+                        machine: program.name.name, key: "\(program.name.name)#\(index)", restoring: nil,
+                        steps: steps, expected: try Simulation(program: program).run(steps)))
             }
             for (offset, raw) in Gen.restoreValues(program, &random).enumerated() {
                 let steps = Gen.drawSteps(program, restoring: .some(raw), count: Self.restoreSteps, &random)
-                runsOfMachine.append(Gen.Run(machine: program.name.name, key: "\(program.name.name)#r\(offset)",
-                                             restoring: .some(raw), steps: steps,
-                                             expected: try Simulation(program: program).run(steps, restoring: .some(raw))))
+                runsOfMachine.append(
+                    Gen.Run(
+                        machine: program.name.name, key: "\(program.name.name)#r\(offset)",
+                        restoring: .some(raw), steps: steps,
+                        expected: try Simulation(program: program).run(steps, restoring: .some(raw))))
             }
             runs += runsOfMachine
             guard Gen.hasTableTwin(program.name.name) else { continue }
@@ -114,7 +127,9 @@ struct DifferentialGenerationTests {
         // states, states without a timeout), and restores start runs of every persisting machine.
         let lines = runs.flatMap(\.expected)
         let ignored = lines.filter { $0.contains(" (ignored) | ") }.count
-        #expect(ignored > lines.count / 10 && ignored < lines.count / 2, "\(ignored) of \(lines.count) lines are ignored inputs")
+        #expect(
+            ignored > lines.count / 10 && ignored < lines.count / 2,
+            "\(ignored) of \(lines.count) lines are ignored inputs")
         #expect(lines.filter { $0.hasPrefix("restore(") }.count > 300)
 
         // 3. One program: the generated machines and a driver replaying the runs.
@@ -150,7 +165,8 @@ struct DifferentialGenerationTests {
                 }
             }
             if lines.count != run.expected.count, firstMismatch == nil {
-                firstMismatch = "machine \(run.machine), run \(run.key): \(lines.count) lines printed, \(run.expected.count) expected"
+                firstMismatch =
+                    "machine \(run.machine), run \(run.key): \(lines.count) lines printed, \(run.expected.count) expected"
             }
             if let firstMismatch {
                 mismatchedMachines.insert(run.machine)
@@ -160,9 +176,11 @@ struct DifferentialGenerationTests {
         #expect(compared == runs.reduce(0) { $0 + $1.expected.count })
         #expect(compared > 20_000, "only \(compared) trace lines were compared")
         if !mismatches.isEmpty {
-            let machineTexts = mismatchedMachines.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }.prefix(2)
+            let machineTexts = mismatchedMachines.sorted { $0.count != $1.count ? $0.count < $1.count : $0 < $1 }
+                .prefix(2)
                 .compactMap { name in models.first { $0.name == "M" + name.dropFirst() }.map { Gen.specText([$0]) } }
-            Issue.record("""
+            Issue.record(
+                """
                 \(mismatches.count) of \(runs.count) runs differ (\(mismatchedMachines.count) machines); first ones:
                 \(mismatches.prefix(8).joined(separator: "\n"))
                 spec of the first mismatching machines:
@@ -212,18 +230,22 @@ struct DifferentialGenerationTests {
         for model in models {
             note("machine-wide on", !model.machineWide.isEmpty)
             let wide = Set(model.machineWide.map(\.event))
-            note("state overrides a machine-wide event", model.states.contains { state in
-                (state.kind == .input || state.kind == .task) && state.on.contains { wide.contains($0.event) }
-            })
+            note(
+                "state overrides a machine-wide event",
+                model.states.contains { state in
+                    (state.kind == .input || state.kind == .task) && state.on.contains { wide.contains($0.event) }
+                })
             note("retry on machine-wide", model.machineWide.contains { $0.candidates.contains { $0.retry != nil } })
             note("declared events", model.declareEvents)
         }
-        let required = ["kind input", "kind task", "kind choice", "kind terminal", "candidate list", "always list",
-                        "if", "unless", "effects on event", "effects on always", "effects on timeout",
-                        "retry on event", "retry on always", "retry on timeout", "self-loop",
-                        "reached only through choice states", "persist int clamp", "persist int", "persist string",
-                        "machine-wide on", "state overrides a machine-wide event", "retry on machine-wide",
-                        "declared events", "no effects"]
+        let required = [
+            "kind input", "kind task", "kind choice", "kind terminal", "candidate list", "always list",
+            "if", "unless", "effects on event", "effects on always", "effects on timeout",
+            "retry on event", "retry on always", "retry on timeout", "self-loop",
+            "reached only through choice states", "persist int clamp", "persist int", "persist string",
+            "machine-wide on", "state overrides a machine-wide event", "retry on machine-wide",
+            "declared events", "no effects"
+        ]
         for feature in required {
             #expect(count[feature, default: 0] > 0, "no random machine has: \(feature)")
         }
@@ -384,8 +406,10 @@ enum DifferentialSpecs {
                 var candidates: [Candidate] = []
                 for _ in 0..<(1 + random.below(2)) {
                     if random.percent(25) {
-                        candidates.append(Candidate(target: random.below(count),
-                                                    retry: (1 + random.below(3), random.pick(free))))
+                        candidates.append(
+                            Candidate(
+                                target: random.below(count),
+                                retry: (1 + random.below(3), random.pick(free))))
                     } else {
                         candidates.append(Candidate(target: random.pick(free)))
                     }
@@ -408,14 +432,18 @@ enum DifferentialSpecs {
             case .task, .input:
                 let extras = kinds[source] == .input ? random.below(4) : random.below(3)
                 for _ in 0..<extras {
-                    addEvent(candidate(from: source, retryChance: kinds[source] == .task ? 20 : 10, &random),
-                             to: source, &random)
+                    addEvent(
+                        candidate(from: source, retryChance: kinds[source] == .task ? 20 : 10, &random),
+                        to: source, &random)
                 }
-                let needsTimeout = kinds[source] == .task
+                let needsTimeout =
+                    kinds[source] == .task
                     || (states[source].on.isEmpty && machineWide.isEmpty) || random.percent(30)
                 if states[source].timeout == nil && needsTimeout {
-                    states[source].timeout = (random.pick(durations),
-                                              candidate(from: source, retryChance: 25, &random))
+                    states[source].timeout = (
+                        random.pick(durations),
+                        candidate(from: source, retryChance: 25, &random)
+                    )
                 }
             case .terminal:
                 break
@@ -426,9 +454,11 @@ enum DifferentialSpecs {
         func decorate(_ candidate: inout Candidate, conditional: Bool, _ random: inout SplitMix64) {
             if conditional && conditionCount > 0 {
                 let roll = random.below(100)
-                if roll < 45 { candidate.ifCondition = random.below(conditionCount) }
-                else if roll < 70 { candidate.unlessCondition = random.below(conditionCount) }
-                else if roll < 85 {
+                if roll < 45 {
+                    candidate.ifCondition = random.below(conditionCount)
+                } else if roll < 70 {
+                    candidate.unlessCondition = random.below(conditionCount)
+                } else if roll < 85 {
                     candidate.ifCondition = random.below(conditionCount)
                     candidate.unlessCondition = random.below(conditionCount)
                 }
@@ -473,17 +503,19 @@ enum DifferentialSpecs {
         default: break
         }
         if let text = persist, random.percent(30) {
-            let from = random.below(count), to = random.below(count)
+            let from = random.below(count)
+            let to = random.below(count)
             persist = text + ", resume: { s\(from): s\(to) }"
         }
         var sequence: [Int]?
         if random.percent(15) {
             sequence = Array(random.shuffled(Array(0..<count)).prefix(2))
         }
-        return Machine(name: name, states: states, initial: initial, defaultKind: defaultKind,
-                       conditionCount: conditionCount, effectCount: effectCount, eventCount: eventCount,
-                       declareEvents: random.percent(30), machineWide: machineWide, persist: persist,
-                       sequence: sequence)
+        return Machine(
+            name: name, states: states, initial: initial, defaultKind: defaultKind,
+            conditionCount: conditionCount, effectCount: effectCount, eventCount: eventCount,
+            declareEvents: random.percent(30), machineWide: machineWide, persist: persist,
+            sequence: sequence)
     }
 
     // MARK: Writing YAML
@@ -519,7 +551,9 @@ enum DifferentialSpecs {
                     text += "\(key)\n"
                     for item in transition.candidates { text += "\(indent)  - \(candidate(item, bareAllowed: true))\n" }
                 } else {
-                    text += "\(key) [" + transition.candidates.map { candidate($0, bareAllowed: true) }
+                    text +=
+                        "\(key) ["
+                        + transition.candidates.map { candidate($0, bareAllowed: true) }
                         .joined(separator: ", ") + "]\n"
                 }
             }
@@ -538,7 +572,8 @@ enum DifferentialSpecs {
         }
         if let persist = machine.persist { text += "    persist: { \(persist) }\n" }
         if let sequence = machine.sequence {
-            text += "    sequences:\n      q0: { states: [" + sequence.map { "s\($0)" }.joined(separator: ", ") + "] }\n"
+            text +=
+                "    sequences:\n      q0: { states: [" + sequence.map { "s\($0)" }.joined(separator: ", ") + "] }\n"
         }
         text += "    states:\n"
         let effectiveDefault = machine.defaultKind ?? .task
@@ -555,7 +590,9 @@ enum DifferentialSpecs {
                 if !timeout.candidate.effects.isEmpty {
                     fields += ", effects: [" + timeout.candidate.effects.map { "f\($0)" }.joined(separator: ", ") + "]"
                 }
-                if let retry = timeout.candidate.retry { fields += ", retry: { max: \(retry.max), then: s\(retry.then) }" }
+                if let retry = timeout.candidate.retry {
+                    fields += ", retry: { max: \(retry.max), then: s\(retry.then) }"
+                }
                 body += "        timeout: { \(fields) }\n"
             }
             text += body.isEmpty ? "      s\(index):\n" : "      s\(index):\n" + body
@@ -580,8 +617,10 @@ enum DifferentialSpecs {
     /// reaching a terminal state. The reference runtime follows
     /// along so that most inputs are ones the current state reacts to (or would, if its
     /// conditions held); the rest are drawn blindly.
-    static func drawSteps(_ program: FlowProgram, restoring: String?? = nil, count: Int,
-                          _ random: inout SplitMix64) -> [Simulation.Step] {
+    static func drawSteps(
+        _ program: FlowProgram, restoring: String?? = nil, count: Int,
+        _ random: inout SplitMix64
+    ) -> [Simulation.Step] {
         let conditions = program.conditions.map(\.name)
         var values = [Bool](repeating: false, count: conditions.count)
         var steps: [Simulation.Step] = []
@@ -592,7 +631,8 @@ enum DifferentialSpecs {
                 steps.append(.condition(conditions[index], values[index]))
             }
         }
-        var runtime = restoring.map { FlowRuntime.restore(program, rawValue: $0, conditions: values).0 }
+        var runtime =
+            restoring.map { FlowRuntime.restore(program, rawValue: $0, conditions: values).0 }
             ?? FlowRuntime.start(program, conditions: values).0
         let everything = program.events.indices.map { Optional($0) } + [nil]
         var taken = 0
@@ -629,11 +669,15 @@ enum DifferentialSpecs {
         let count = program.states.count
         switch persist.rawValue {
         case .int:
-            return [String(random.below(count)), String(random.below(count)), String(count + random.below(3)),
-                    String(-1 - random.below(5)), nil, String(count - 1), "0"]
+            return [
+                String(random.below(count)), String(random.below(count)), String(count + random.below(3)),
+                String(-1 - random.below(5)), nil, String(count - 1), "0"
+            ]
         case .string:
-            return [program.states[random.below(count)].name, program.states[random.below(count)].name,
-                    "bogus", "S0", "3", nil]
+            return [
+                program.states[random.below(count)].name, program.states[random.below(count)].name,
+                "bogus", "S0", "3", nil
+            ]
         }
     }
 
@@ -733,7 +777,8 @@ enum DifferentialSpecs {
             """
         for program in programs {
             let name = program.name.swiftName.code
-            text += "    case \"\(program.name.name)\": driveRun(\(name).Machine.self, fields[0], fields[1], fields[2])\n"
+            text +=
+                "    case \"\(program.name.name)\": driveRun(\(name).Machine.self, fields[0], fields[1], fields[2])\n"
         }
         text += """
                 default: fatalError("unknown machine in \\(entry)")
@@ -750,21 +795,27 @@ enum DifferentialSpecs {
         let conditions = program.conditions
         let conditionArguments = conditions.enumerated().map { "\($1.swiftName.code): conditions[\($0)]" }
         let intStates = program.persist?.rawValue == .int
-        func stateName(_ value: String) -> String { intStates ? "Self.driveStateNames[\(value).rawValue]" : "\(value).rawValue" }
+        func stateName(_ value: String) -> String {
+            intStates ? "Self.driveStateNames[\(value).rawValue]" : "\(value).rawValue"
+        }
         var text = "extension \(name).Machine: Driven {\n"
-        text += "    static let driveConditionNames: [Swift.String] = ["
+        text +=
+            "    static let driveConditionNames: [Swift.String] = ["
             + conditions.map { "\"\($0.name)\"" }.joined(separator: ", ") + "]\n"
         if intStates {
-            text += "    static let driveStateNames: [Swift.String] = ["
+            text +=
+                "    static let driveStateNames: [Swift.String] = ["
                 + program.states.map { "\"\($0.name)\"" }.joined(separator: ", ") + "]\n"
         }
         text += "    static func driveConditions(_ conditions: [Swift.Bool]) -> \(name).Conditions {\n"
         text += "        \(name).Conditions(\(conditionArguments.joined(separator: ", ")))\n    }\n"
-        text += "    static func driveBegin(_ raw: Swift.String??, _ conditions: [Swift.Bool]) -> (Self, [Swift.String]) {\n"
+        text +=
+            "    static func driveBegin(_ raw: Swift.String??, _ conditions: [Swift.Bool]) -> (Self, [Swift.String]) {\n"
         switch program.persist?.rawValue {
         case .int?:
             text += "        if let raw {\n"
-            text += "            let restored = restore(from: raw.map { Swift.Int($0)! }, conditions: driveConditions(conditions))\n"
+            text +=
+                "            let restored = restore(from: raw.map { Swift.Int($0)! }, conditions: driveConditions(conditions))\n"
             text += "            return (restored.machine, driveNames(restored.effects))\n        }\n"
         case .string?:
             text += "        if let raw {\n"
@@ -779,13 +830,15 @@ enum DifferentialSpecs {
         if program.events.isEmpty {
             text += "        fatalError(\"\(program.name.name) has no events\")\n    }\n"
         } else {
-            text += "        driveNames(send(\(name).Event(rawValue: name)!, conditions: Self.driveConditions(conditions)))\n    }\n"
+            text +=
+                "        driveNames(send(\(name).Event(rawValue: name)!, conditions: Self.driveConditions(conditions)))\n    }\n"
         }
         text += "    mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"
         text += "        driveNames(fireTimeout(visit: visit, conditions: Self.driveConditions(conditions)))\n    }\n"
         text += "    var driveState: Swift.String { \(stateName("state")) }\n"
         text += "    var driveArmed: Swift.String {\n"
-        text += "        armedTimeout.map { \"\\(driveMilliseconds($0.after))ms -> \\(\(stateName("$0.target")))\" } ?? \"-\"\n    }\n"
+        text +=
+            "        armedTimeout.map { \"\\(driveMilliseconds($0.after))ms -> \\(\(stateName("$0.target")))\" } ?? \"-\"\n    }\n"
         text += "}\n"
         return text
     }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlowSpecCore
 
 /// The examples that carry a reference flow of `specs/app.yaml` must not drift from it: each
@@ -8,12 +9,13 @@ struct ExampleSpecDriftTests {
     static let examples = [
         ("Examples/FirstRun/Sources/FirstRun/FirstRun.flowspec.yaml", "FirstRun"),
         ("Examples/LaunchAuth/Sources/LaunchAuth/LaunchAuth.flowspec.yaml", "LaunchAuth"),
-        ("Examples/Chapters/Sources/Chapters/Chapters.flowspec.yaml", "Chapters"),
+        ("Examples/Chapters/Sources/Chapters/Chapters.flowspec.yaml", "Chapters")
     ]
 
     static func swift(_ path: String, machine: String) throws -> String {
         let result = SpecChecker().check(try Fixtures.source(path))
-        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics), "\(path) has errors")
+        let programs = try #require(
+            SpecGeneration.programs(result, diagnostics: result.diagnostics), "\(path) has errors")
         let program = try #require(programs.first { $0.name.name == machine }, "\(path) has no machine \(machine)")
         return SwiftGenerator.machine(program, options: GenerationOptions(sourcePath: "x"))
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import FlowSpecCore
 
 /// Locates the repository and its test fixtures, and reads fixture expectations.

@@ -1,6 +1,7 @@
-import Foundation
 import FlowSpecTestSupport
+import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// What `flowspec graph` draws: labels, edges left out for targets that are not states, the
@@ -29,81 +30,97 @@ struct FlowDiagramTests {
     // MARK: Labels
 
     @Test func labelsShowTriggerGuardsEffectsAndRetries() {
-        let label = TransitionLabel(trigger: .event("go"), condition: "a", unlessCondition: "b", effects: ["x", "y"],
-                                    retry: .bounded(max: 3))
+        let label = TransitionLabel(
+            trigger: .event("go"), condition: "a", unlessCondition: "b", effects: ["x", "y"],
+            retry: .bounded(max: 3))
         #expect(label.text { $0 } == "go [if a] [unless b] / x, y (retry ×3)")
-        #expect(TransitionLabel(trigger: .timeout(.seconds(90)), retry: .exhausted(max: 1)).text { $0 }
+        #expect(
+            TransitionLabel(trigger: .timeout(.seconds(90)), retry: .exhausted(max: 1)).text { $0 }
                 == "after 90s (after 1 retry)")
         #expect(TransitionLabel(trigger: .timeout(nil), retry: .bounded(max: nil)).text { $0 } == "timeout (retry)")
-        #expect(TransitionLabel(trigger: .always, retry: .exhausted(max: nil)).text { $0 } == "always (after the retries)")
+        #expect(
+            TransitionLabel(trigger: .always, retry: .exhausted(max: nil)).text { $0 } == "always (after the retries)")
         #expect(TransitionLabel(trigger: .always, isLaterCandidate: true).text { $0 } == "always [else]")
-        #expect(TransitionLabel(trigger: .event("e"), unlessCondition: "c", isLaterCandidate: true).text { $0 }
+        #expect(
+            TransitionLabel(trigger: .event("e"), unlessCondition: "c", isLaterCandidate: true).text { $0 }
                 == "e [else unless c]")
-        #expect(TransitionLabel(trigger: .event("e"), exceptions: ["p", "q"]).text { "'\($0)'" } == "'e' (except 'p', 'q')")
+        #expect(
+            TransitionLabel(trigger: .event("e"), exceptions: ["p", "q"]).text { "'\($0)'" } == "'e' (except 'p', 'q')")
     }
 
     @Test func edgesFollowSourceOrderAndSkipTargetsThatAreNotStates() throws {
-        let diagram = try #require(Self.diagrams("""
-            flowspec: 1
-            machines:
-              M:
-                initial: a
-                states:
-                  a:
-                    kind: task
-                    on:
-                      go: [ { to: b, if: c }, { to: nowhere }, { to: a } ]
-                      fail: { to: a, retry: { max: 2, then: gone } }
-                    timeout: { after: 250ms, to: b, retry: { max: 0, then: b } }
-                  b: { kind: choice, always: [ { to: missing } ] }
-                  z: { kind: terminal }
-            """).first)
-        #expect(Self.labels(diagram) == [
-            "a -> b: go [if c]",
-            "a -> a: go [else]",
-            "a -> a: fail (retry ×2)",
-            "a -> b: after 250ms (retry)",
-            "a -> b: after 250ms (after the retries)",
-        ])
+        let diagram = try #require(
+            Self.diagrams(
+                """
+                flowspec: 1
+                machines:
+                  M:
+                    initial: a
+                    states:
+                      a:
+                        kind: task
+                        on:
+                          go: [ { to: b, if: c }, { to: nowhere }, { to: a } ]
+                          fail: { to: a, retry: { max: 2, then: gone } }
+                        timeout: { after: 250ms, to: b, retry: { max: 0, then: b } }
+                      b: { kind: choice, always: [ { to: missing } ] }
+                      z: { kind: terminal }
+                """
+            ).first)
+        #expect(
+            Self.labels(diagram) == [
+                "a -> b: go [if c]",
+                "a -> a: go [else]",
+                "a -> a: fail (retry ×2)",
+                "a -> b: after 250ms (retry)",
+                "a -> b: after 250ms (after the retries)"
+            ])
         #expect(diagram.edges.map(\.isRetryFallback) == [false, false, false, false, true])
         #expect(diagram.initial == 0)
         #expect(diagram.nodes.map(\.kind) == [.task, .choice, .terminal])
     }
 
     @Test func machineWideTransitionsAreDrawnOnceFromTheGroupNode() throws {
-        let diagram = try #require(Self.diagrams("""
-            flowspec: 1
-            machines:
-              M:
-                initial: a
-                on:
-                  reset: { to: a, effects: [log] }
-                  onlyChoices: a
-                  stop: [ { to: end, if: c }, { to: a } ]
-                effects: [log]
-                conditions: [c]
-                states:
-                  a: { kind: input, on: { reset: a, onlyChoices: end, stop: end } }
-                  b: { kind: task, on: { onlyChoices: end }, timeout: { after: 1s, to: a } }
-                  pick: { kind: choice, always: [a] }
-                  end: { kind: terminal }
-            """).first)
+        let diagram = try #require(
+            Self.diagrams(
+                """
+                flowspec: 1
+                machines:
+                  M:
+                    initial: a
+                    on:
+                      reset: { to: a, effects: [log] }
+                      onlyChoices: a
+                      stop: [ { to: end, if: c }, { to: a } ]
+                    effects: [log]
+                    conditions: [c]
+                    states:
+                      a: { kind: input, on: { reset: a, onlyChoices: end, stop: end } }
+                      b: { kind: task, on: { onlyChoices: end }, timeout: { after: 1s, to: a } }
+                      pick: { kind: choice, always: [a] }
+                      end: { kind: terminal }
+                """
+            ).first)
         #expect(diagram.hasMachineWideNode)
         // `onlyChoices` is handled by every input and task state itself: no state inherits it;
         // `stop`, a candidate list, is handled by `a` and inherited by `b`.
-        #expect(Self.labels(diagram).filter { $0.hasPrefix("*") } == [
-            "* -> a: reset / log (except a)", "* -> end: stop [if c] (except a)", "* -> a: stop [else] (except a)",
-        ])
-        let none = try #require(Self.diagrams("""
-            flowspec: 1
-            machines:
-              M:
-                initial: a
-                on: { reset: a }
-                states:
-                  a: { kind: choice, always: [end] }
-                  end: { kind: terminal }
-            """).first)
+        #expect(
+            Self.labels(diagram).filter { $0.hasPrefix("*") } == [
+                "* -> a: reset / log (except a)", "* -> end: stop [if c] (except a)", "* -> a: stop [else] (except a)"
+            ])
+        let none = try #require(
+            Self.diagrams(
+                """
+                flowspec: 1
+                machines:
+                  M:
+                    initial: a
+                    on: { reset: a }
+                    states:
+                      a: { kind: choice, always: [end] }
+                      end: { kind: terminal }
+                """
+            ).first)
         #expect(!none.hasMachineWideNode)
         #expect(!MermaidRenderer.render(none).contains("wide"))
         #expect(!DOTRenderer.render(none).contains("wide"))
@@ -124,16 +141,22 @@ struct FlowDiagramTests {
                   e: { kind: input, on: { go: a } }
                   f: { kind: terminal }
             """
-        let marked = try #require(Self.diagrams(spec.replacingOccurrences(of: "SEVERITY", with: ""), highlight: true).first)
-        #expect(marked.nodes.map(\.findings) == [
-            [], [.infiniteLoop, .noWayOut], [.infiniteLoop, .noWayOut], [.deadEnd, .noWayOut], [.unreachableState], [.unreachableState],
-        ])
+        let marked = try #require(
+            Self.diagrams(spec.replacingOccurrences(of: "SEVERITY", with: ""), highlight: true).first)
+        #expect(
+            marked.nodes.map(\.findings) == [
+                [], [.infiniteLoop, .noWayOut], [.infiniteLoop, .noWayOut], [.deadEnd, .noWayOut], [.unreachableState],
+                [.unreachableState]
+            ])
         #expect(marked.edges.filter(\.isInLoop).count == 2)
         // missing-timeout on `d` is a finding too, but not one the picture marks.
         #expect(!marked.nodes[3].findings.contains(.missingTimeout))
 
-        let quiet = try #require(Self.diagrams(spec.replacingOccurrences(of: "SEVERITY", with: "severity: { no-way-out: off }"),
-                                               highlight: true).first)
+        let quiet = try #require(
+            Self.diagrams(
+                spec.replacingOccurrences(of: "SEVERITY", with: "severity: { no-way-out: off }"),
+                highlight: true
+            ).first)
         #expect(quiet.nodes[1].findings == [.infiniteLoop])
         let plain = try #require(Self.diagrams(spec.replacingOccurrences(of: "SEVERITY", with: "")).first)
         #expect(!plain.hasFindings && !plain.edges.contains(where: \.isInLoop))
@@ -141,17 +164,21 @@ struct FlowDiagramTests {
     }
 
     @Test func aRetryOnALoopEdgeIsNotPartOfTheLoop() throws {
-        let diagram = try #require(Self.diagrams("""
-            flowspec: 1
-            machines:
-              M:
-                initial: a
-                states:
-                  a: { kind: task, on: { x: b, y: { to: a, retry: { max: 2, then: b } } }, timeout: { after: 1s, to: b } }
-                  b: { kind: choice, always: [a] }
-            """, highlight: true).first)
+        let diagram = try #require(
+            Self.diagrams(
+                """
+                flowspec: 1
+                machines:
+                  M:
+                    initial: a
+                    states:
+                      a: { kind: task, on: { x: b, y: { to: a, retry: { max: 2, then: b } } }, timeout: { after: 1s, to: b } }
+                      b: { kind: choice, always: [a] }
+                """, highlight: true
+            ).first)
         #expect(diagram.nodes.map(\.findings) == [[.infiniteLoop], [.infiniteLoop]])
-        #expect(Self.labels(diagram).enumerated().filter { diagram.edges[$0.offset].isInLoop }.map(\.element)
+        #expect(
+            Self.labels(diagram).enumerated().filter { diagram.edges[$0.offset].isInLoop }.map(\.element)
                 == ["a -> b: x", "a -> b: y (after 2 retries)", "a -> b: after 1s", "b -> a: always"])
     }
 
@@ -166,7 +193,8 @@ struct FlowDiagramTests {
         #expect(MermaidRenderer.escape("DIRECTION  tb") == "DIRECTION#32; tb")
         #expect(MermaidRenderer.escape("my direction") == "my direction")
         #expect(MermaidRenderer.escape("line\nbreak\ttab") == "line#92;u#123;A#125;break#92;u#123;9#125;tab")
-        #expect(MermaidRenderer.escape("nb\u{A0}sp zw\u{200B}j ls\u{2028}") == "nb#160;sp zw#8203;j ls#92;u#123;2028#125;")
+        #expect(
+            MermaidRenderer.escape("nb\u{A0}sp zw\u{200B}j ls\u{2028}") == "nb#160;sp zw#8203;j ls#92;u#123;2028#125;")
         #expect(MermaidRenderer.escape("ﬂ°°60¶ß") == "#64258;°°60#182;ß")
         #expect(MermaidRenderer.escape("é 🚀 日本") == "é 🚀 日本")
         #expect(MermaidRenderer.escape("\"\u{301}") == "#34;\u{301}")
@@ -193,12 +221,16 @@ struct FlowDiagramTests {
             "    state \"direction TB\" as s2", "    s0 --> s1 : a:b", "    s0 --> s1 : a;b", "    s0 --> s1 : x %% y",
             "    state \"[[fork]]\" as s2", "    state \"a \"b\" c\" as s2", "    s0 --> s1 : #notanentity",
             "    s0 --> s9 : go", "    s0 --> s1", "    s0 --> s1 : <b>", "    class s0 undefined",
-            "    s0 --> s1 : tab\there", "    state \" a\" as s2",
+            "    s0 --> s1 : tab\there", "    state \" a\" as s2"
         ]
         for line in bad {
-            #expect(throws: MermaidSyntax.Problem.self, "accepted: \(line)") { try MermaidSyntax.parse(header + line + "\n") }
+            #expect(throws: MermaidSyntax.Problem.self, "accepted: \(line)") {
+                try MermaidSyntax.parse(header + line + "\n")
+            }
         }
-        #expect(throws: Never.self) { try MermaidSyntax.parse(header + "    s0 --> s1 : a#58;b [if c] / d, e (retry ×3)\n") }
+        #expect(throws: Never.self) {
+            try MermaidSyntax.parse(header + "    s0 --> s1 : a#58;b [if c] / d, e (retry ×3)\n")
+        }
     }
 
     /// Names built from everything that means something to Mermaid, Graphviz, HTML, YAML or a
@@ -212,7 +244,9 @@ struct FlowDiagramTests {
         for (index, name) in names.enumerated() {
             #expect(mermaid.states["s\(index)"] == [TextRenderer.printable(name)])
         }
-        #expect(mermaid.edges.compactMap(\.label) == diagram.edges.map { $0.label.text(escapingNames: TextRenderer.printable) })
+        #expect(
+            mermaid.edges.compactMap(\.label)
+                == diagram.edges.map { $0.label.text(escapingNames: TextRenderer.printable) })
     }
 
     /// The same names drawn as DOT must pass Graphviz and show every name as written.
@@ -230,10 +264,12 @@ struct FlowDiagramTests {
     }
 
     static let hazards = [
-        " ", "\t", "\n", "\r\n", "\"", "\\", "#", "#35;", ";", ":", "%", "%%", "<", ">", "&", "&lt;", "`", "'", "[", "]",
+        " ", "\t", "\n", "\r\n", "\"", "\\", "#", "#35;", ";", ":", "%", "%%", "<", ">", "&", "&lt;", "`", "'", "[",
+        "]",
         "{", "}", "*", "[*]", "-->", "|", "direction", "direction TB", " lr", "ﬂ", "°", "¶", "ß", "é", "🚀", "\u{301}",
-        "\u{200B}", "\u{200D}", "\u{A0}", "\u{2028}", "\u{7}", "\u{D4E}", "\u{1B}[31m", "a", "Z", "0", "_", ".", "style", "classDef", "default",
-        "state", "end note", "<<choice>>", "[[fork]]", "\\N", "\\n", "fill:#f00;",
+        "\u{200B}", "\u{200D}", "\u{A0}", "\u{2028}", "\u{7}", "\u{D4E}", "\u{1B}[31m", "a", "Z", "0", "_", ".",
+        "style", "classDef", "default",
+        "state", "end note", "<<choice>>", "[[fork]]", "\\N", "\\n", "fill:#f00;"
     ]
 
     /// Distinct random names from ``hazards`` (a fixed seed, so the test is repeatable).
@@ -241,7 +277,8 @@ struct FlowDiagramTests {
         var random = SplitMix(seed: 0xF105_BEC)
         var names: [String] = []
         while names.count < count {
-            let parts = (0..<Int(random.next() % 5 + 1)).map { _ in hazards[Int(random.next() % UInt64(hazards.count))] }
+            let parts = (0..<Int(random.next() % 5 + 1)).map { _ in hazards[Int(random.next() % UInt64(hazards.count))]
+            }
             let name = parts.joined()
             if !names.contains(name) { names.append(name) }
         }
@@ -255,7 +292,8 @@ struct FlowDiagramTests {
         for (index, name) in names.enumerated() {
             yaml += "      \(yamlString(name)):\n"
             if index + 1 < names.count {
-                yaml += "        kind: input\n        on: { \(yamlString(names[index + 1])): \(yamlString(names[index + 1])) }\n"
+                yaml +=
+                    "        kind: input\n        on: { \(yamlString(names[index + 1])): \(yamlString(names[index + 1])) }\n"
             } else {
                 yaml += "        kind: terminal\n"
             }

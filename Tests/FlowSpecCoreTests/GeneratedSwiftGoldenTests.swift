@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// The generated Swift for a few specs is compared byte for byte with reviewed golden files in
@@ -16,17 +17,22 @@ struct GeneratedSwiftGoldenTests {
 
     static let cases = [
         Case(spec: "specs/app.yaml", golden: "Tests/Fixtures/gen/golden/app.swift.txt", access: .internal),
-        Case(spec: "Tests/Fixtures/gen/golden/features.yaml", golden: "Tests/Fixtures/gen/golden/features.swift.txt",
-             access: .public),
+        Case(
+            spec: "Tests/Fixtures/gen/golden/features.yaml", golden: "Tests/Fixtures/gen/golden/features.swift.txt",
+            access: .public)
     ]
 
     static func generate(_ testCase: Case) throws -> String {
         let file = try Fixtures.source(testCase.spec)
         let result = SpecChecker().check(file)
-        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics),
-                                    "\(FlowSpecCoreTestsSupport.describe(result))")
-        return SwiftGenerator.file(for: programs, options: GenerationOptions(sourcePath: testCase.spec,
-                                                                            accessLevel: testCase.access))
+        let programs = try #require(
+            SpecGeneration.programs(result, diagnostics: result.diagnostics),
+            "\(FlowSpecCoreTestsSupport.describe(result))")
+        return SwiftGenerator.file(
+            for: programs,
+            options: GenerationOptions(
+                sourcePath: testCase.spec,
+                accessLevel: testCase.access))
     }
 
     @Test("generated Swift matches the golden file", arguments: cases)
@@ -38,8 +44,10 @@ struct GeneratedSwiftGoldenTests {
             return
         }
         let expected = try String(contentsOf: url, encoding: .utf8)
-        #expect(generated == expected,
-                "\(testCase.golden) differs; re-record with FLOWSPEC_RECORD_GOLDEN=1 and review\n\(GoldenDiff.lines(expected, generated))")
+        #expect(
+            generated == expected,
+            "\(testCase.golden) differs; re-record with FLOWSPEC_RECORD_GOLDEN=1 and review\n\(GoldenDiff.lines(expected, generated))"
+        )
     }
 
     @Test("golden Swift compiles warning-free in Swift 6 mode")
@@ -48,7 +56,8 @@ struct GeneratedSwiftGoldenTests {
         for testCase in Self.cases {
             // `app.swift.txt` compiles as `app.swift`.
             let name = URL(fileURLWithPath: testCase.golden).deletingPathExtension().lastPathComponent
-            files[name] = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent(testCase.golden), encoding: .utf8)
+            files[name] = try String(
+                contentsOf: Fixtures.packageRoot.appendingPathComponent(testCase.golden), encoding: .utf8)
         }
         files["main.swift"] = """
             var amped = Amped.Machine.restore(from: "syncing").machine

@@ -19,8 +19,11 @@ enum FlowSpecCoreTestsSupport {
             .joined(separator: "\n")
     }
 
-    static func swift(_ programs: [FlowProgram], path: String, access: GenerationOptions.AccessLevel = .internal,
-                      shape: GenerationOptions.Shape = .automatic) -> String {
-        SwiftGenerator.file(for: programs, options: GenerationOptions(sourcePath: path, accessLevel: access, shape: shape))
+    static func swift(
+        _ programs: [FlowProgram], path: String, access: GenerationOptions.AccessLevel = .internal,
+        shape: GenerationOptions.Shape = .automatic
+    ) -> String {
+        SwiftGenerator.file(
+            for: programs, options: GenerationOptions(sourcePath: path, accessLevel: access, shape: shape))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// The complete output for the specs in `Tests/Fixtures/golden` is compared byte for byte with
@@ -34,15 +35,19 @@ struct GoldenOutputTests {
             return
         }
         let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(output == expected, "\(golden.lastPathComponent) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))")
+        #expect(
+            output == expected,
+            "\(golden.lastPathComponent) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))"
+        )
     }
 
     @Test("every golden spec has its text output recorded")
     func everySpecHasGolden() {
         for spec in Self.specs {
             let golden = String(spec.dropLast(".yaml".count)) + ".txt"
-            #expect(FileManager.default.fileExists(atPath: Fixtures.packageRoot.appendingPathComponent(golden).path),
-                    "missing \(golden): run FLOWSPEC_RECORD_GOLDEN=1 swift test")
+            #expect(
+                FileManager.default.fileExists(atPath: Fixtures.packageRoot.appendingPathComponent(golden).path),
+                "missing \(golden): run FLOWSPEC_RECORD_GOLDEN=1 swift test")
         }
     }
 }

@@ -1,6 +1,7 @@
-import Testing
-@testable import FlowSpecCore
 import FlowSpecTestSupport
+import Testing
+
+@testable import FlowSpecCore
 
 /// The graph algorithms are iterative and linear: they must handle very long chains and very
 /// large strongly connected groups without overflowing the stack.
@@ -191,21 +192,22 @@ struct EdgeTests {
                 + (edge.isInherited ? " inherited" : "") + (edge.isBounded ? " bounded" : "")
                 + (edge.isConditional ? " conditional" : "")
         }
-        #expect(described == [
-            // A bare target is written where its name is; a long form at its `{`, its retry's
-            // `then` at the retry's `{`.
-            "a -> b on 'go' at 10:15",
-            "a -> c on 'try' at 11:16 bounded",
-            "a -> d on 'try' (retries used up) at 11:32",
-            "a -> a on 'reset' at 6:18 inherited",
-            // `if:` and `unless:` make an edge conditional; the fallback after them is not.
-            "b -> c always at 14:18 conditional",
-            "b -> a always at 14:36 conditional",
-            "b -> d always at 14:58",
-            "c -> a on 'reset' at 6:18 inherited",
-            "c -> d after 2s at 17:18 bounded",
-            "c -> a after 2s (retries used up) at 17:45",
-        ])
+        #expect(
+            described == [
+                // A bare target is written where its name is; a long form at its `{`, its retry's
+                // `then` at the retry's `{`.
+                "a -> b on 'go' at 10:15",
+                "a -> c on 'try' at 11:16 bounded",
+                "a -> d on 'try' (retries used up) at 11:32",
+                "a -> a on 'reset' at 6:18 inherited",
+                // `if:` and `unless:` make an edge conditional; the fallback after them is not.
+                "b -> c always at 14:18 conditional",
+                "b -> a always at 14:36 conditional",
+                "b -> d always at 14:58",
+                "c -> a on 'reset' at 6:18 inherited",
+                "c -> d after 2s at 17:18 bounded",
+                "c -> a after 2s (retries used up) at 17:45"
+            ])
     }
 
     /// A machine's graph of some of its edges, forwards or reversed, is made without first
@@ -216,8 +218,12 @@ struct EdgeTests {
         let result = SpecChecker().check(SourceFile(path: "spec.yaml", text: Self.spec))
         let graph = try #require(result.graphs.first)
         let include: (Edge) -> Bool = [{ _ in true }, { _ in false }, { $0.isBounded }, { $0.source != 0 }][filter]
-        func adjacency(_ digraph: Digraph) -> [[Int32]] { (0..<digraph.count).map { Array(digraph.successors(of: $0)) } }
-        let expected = (0..<graph.stateCount).map { state in graph.edges(from: state).filter(include).map { Int32($0.target) } }
+        func adjacency(_ digraph: Digraph) -> [[Int32]] {
+            (0..<digraph.count).map { Array(digraph.successors(of: $0)) }
+        }
+        let expected = (0..<graph.stateCount).map { state in
+            graph.edges(from: state).filter(include).map { Int32($0.target) }
+        }
         let forward = graph.digraph(including: include)
         #expect(adjacency(forward) == expected)
         #expect(adjacency(graph.reversedDigraph(including: include)) == adjacency(forward.reversed()))

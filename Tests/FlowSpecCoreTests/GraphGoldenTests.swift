@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// `flowspec graph` output for every machine of `specs/app.yaml` and of the fixtures in
@@ -33,13 +34,15 @@ struct GraphGoldenTests {
     static let specs: [(path: String, highlight: Bool)] = [
         ("specs/app.yaml", false),
         ("Tests/Fixtures/graph/findings.yaml", true),
-        ("Tests/Fixtures/graph/names.yaml", false),
+        ("Tests/Fixtures/graph/names.yaml", false)
     ]
 
     static let cases: [Case] = specs.flatMap { spec, highlight -> [Case] in
         let machines = (try? check(spec).graphs.map(\.machine.name.value)) ?? []
         return DiagramFormat.allCases.flatMap { format in
-            machines.enumerated().map { Case(spec: spec, machine: $1, machineIndex: $0, format: format, highlight: highlight) }
+            machines.enumerated().map {
+                Case(spec: spec, machine: $1, machineIndex: $0, format: format, highlight: highlight)
+            }
         }
     }
 
@@ -63,7 +66,8 @@ struct GraphGoldenTests {
     @Test("the fixtures have the machines the goldens are for")
     func casesAreComplete() {
         #expect(Self.cases.count == 2 * (3 + 2 + 2))
-        #expect(Self.cases.filter { $0.spec == "specs/app.yaml" }.map(\.machine)
+        #expect(
+            Self.cases.filter { $0.spec == "specs/app.yaml" }.map(\.machine)
                 == ["FirstRun", "LaunchAuth", "Chapters", "FirstRun", "LaunchAuth", "Chapters"])
     }
 
@@ -76,7 +80,10 @@ struct GraphGoldenTests {
             return
         }
         let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(output == expected, "\(testCase.golden) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))")
+        #expect(
+            output == expected,
+            "\(testCase.golden) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))"
+        )
     }
 
     @Test("no golden is left without a case")
@@ -88,8 +95,9 @@ struct GraphGoldenTests {
         #expect(Set(files) == Set(Self.cases.map(\.golden)))
     }
 
-    @Test("every DOT golden renders with Graphviz (dot -Tsvg)", Graphviz.required,
-          arguments: cases.filter { $0.format == .dot })
+    @Test(
+        "every DOT golden renders with Graphviz (dot -Tsvg)", Graphviz.required,
+        arguments: cases.filter { $0.format == .dot })
     func dotGoldenRenders(_ testCase: Case) throws {
         let dot = try #require(Graphviz.executable)
         let output = try Graphviz.svg(try Self.read(testCase.golden), executable: dot)
@@ -98,8 +106,9 @@ struct GraphGoldenTests {
         #expect(output.stderr.isEmpty, "dot warned about \(testCase.golden):\n\(output.stderr)")
     }
 
-    @Test("every Mermaid golden is well-formed and shows each name as written",
-          arguments: cases.filter { $0.format == .mermaid })
+    @Test(
+        "every Mermaid golden is well-formed and shows each name as written",
+        arguments: cases.filter { $0.format == .mermaid })
     func mermaidGoldenIsWellFormed(_ testCase: Case) throws {
         let parsed = try MermaidSyntax.parse(try Self.read(testCase.golden))
         let diagram = try Self.render(testCase).diagram
@@ -111,12 +120,14 @@ struct GraphGoldenTests {
         let labels = parsed.edges.compactMap(\.label)
         #expect(labels == diagram.edges.map { $0.label.text(escapingNames: TextRenderer.printable) })
         #expect(parsed.edges.filter { $0.from == "[*]" }.map(\.to) == diagram.initial.map { ["s\($0)"] } ?? [])
-        #expect(parsed.edges.filter { $0.to == "[*]" }.map(\.from)
+        #expect(
+            parsed.edges.filter { $0.to == "[*]" }.map(\.from)
                 == diagram.nodes.indices.filter { diagram.nodes[$0].kind == .terminal }.map { "s\($0)" })
     }
 
-    @Test("every DOT golden shows each name as written once Graphviz has read it", Graphviz.required,
-          arguments: cases.filter { $0.format == .dot })
+    @Test(
+        "every DOT golden shows each name as written once Graphviz has read it", Graphviz.required,
+        arguments: cases.filter { $0.format == .dot })
     func dotGoldenShowsNames(_ testCase: Case) throws {
         let dot = try #require(Graphviz.executable)
         let texts = Graphviz.texts(inSVG: try Graphviz.svg(try Self.read(testCase.golden), executable: dot).stdout)

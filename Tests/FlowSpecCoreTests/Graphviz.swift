@@ -1,5 +1,5 @@
-import Foundation
 import FlowSpecTestSupport
+import Foundation
 import Testing
 
 /// Runs Graphviz's `dot`, which the DOT output tests need (CI installs it in `.ci/run`).
@@ -44,8 +44,9 @@ enum Graphviz {
         var texts: [String] = []
         var index = 0
         while let open = find("<text", in: scalars, from: index),
-              let start = find(">", in: scalars, from: open.upperBound),
-              let close = find("</text>", in: scalars, from: start.upperBound) {
+            let start = find(">", in: scalars, from: open.upperBound),
+            let close = find("</text>", in: scalars, from: start.upperBound)
+        {
             texts.append(xmlDecoded(String(String.UnicodeScalarView(scalars[start.upperBound..<close.lowerBound]))))
             index = close.upperBound
         }
@@ -70,7 +71,8 @@ enum Graphviz {
         var index = 0
         while index < scalars.count {
             if scalars[index] == "&", let semi = scalars[index...].firstIndex(of: ";"),
-               let decoded = decodeEntity(String(String.UnicodeScalarView(scalars[index + 1..<semi]))) {
+                let decoded = decodeEntity(String(String.UnicodeScalarView(scalars[index + 1..<semi])))
+            {
                 result.append(contentsOf: decoded.unicodeScalars)
                 index = semi + 1
             } else {
@@ -89,7 +91,9 @@ enum Graphviz {
         case "quot": return "\""
         case "apos": return "'"
         default:
-            let value = entity.hasPrefix("#x") ? UInt32(entity.dropFirst(2), radix: 16)
+            let value =
+                entity.hasPrefix("#x")
+                ? UInt32(entity.dropFirst(2), radix: 16)
                 : entity.hasPrefix("#") ? UInt32(entity.dropFirst()) : nil
             return value.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
         }

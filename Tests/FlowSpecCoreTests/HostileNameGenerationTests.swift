@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// Names that are accepted but tricky in Swift (keywords, names the generated types use for
@@ -494,7 +495,7 @@ struct HostileNameGenerationTests {
         "members", "firstHolding", "holds", "makeStep", "integers", "lines", "index", "condition",
         "stateRows", "rows", "alwaysRanges", "timeouts", "kinds", "candidates", "lists",
         "sequenceMembers", "decoder", "encoder", "container", "raw", "value", "conditions", "effects",
-        "event", "machine", "target", "after", "slot", "max", "fallback", "first", "next",
+        "event", "machine", "target", "after", "slot", "max", "fallback", "first", "next"
     ]
 
     static let trickyNames: [String] = SwiftName.keywords.union(SwiftName.suffixed)
@@ -522,15 +523,17 @@ struct HostileNameGenerationTests {
         for (index, name) in names.enumerated() {
             let next = index + 1 < names.count ? quoted(names[index + 1]) : "finished"
             text += "      \(quoted(name)):\n"
-            text += "        on: { \(quoted(name)): { to: \(next), unless: \(quoted(name)), effects: [\(quoted(name))] } }\n"
+            text +=
+                "        on: { \(quoted(name)): { to: \(next), unless: \(quoted(name)), effects: [\(quoted(name))] } }\n"
         }
         text += "      finished:\n        kind: terminal\n    sequences:\n"
         for name in names { text += "      \(quoted(name)): { states: [\(quoted(name))] }\n" }
         return text
     }
 
-    @Test("every keyword and reserved name works as a state, event, effect, condition and sequence",
-          arguments: [GenerationOptions.Shape.switches, .tables])
+    @Test(
+        "every keyword and reserved name works as a state, event, effect, condition and sequence",
+        arguments: [GenerationOptions.Shape.switches, .tables])
     func everyTrickyNameInEveryRole(shape: GenerationOptions.Shape) throws {
         let spec = Self.everyRoleSpec()
         let result = SpecChecker().check(SourceFile(path: "keywords.yaml", text: spec))
@@ -605,13 +608,13 @@ struct HostileNameGenerationTests {
         "it's", "say \"hi\"", "a }; func pwned() { //", "a{b}", "🚀", "go🚀", "1st", "2fa", "-1", "café",
         "Straße", "e\u{301}", "$money", "-", "...", " - . ", "line\nbreak", "tab\there", "back\\slash",
         "nul\u{0}", "go\u{200B}", "ｄefault", "`default`", "a/b", "a,b", "a:b", "a+b", "(x)", "#tag", "a@b",
-        "x*/", "/*x", "\"\"\"",
+        "x*/", "/*x", "\"\"\""
     ]
 
     /// Names rejected only as machine names (they would shadow what the compiler looks up).
     static let rejectedMachineNames = [
         "Swift", "Foundation", "Glibc", "Darwin", "IntegerLiteralType", "FloatLiteralType",
-        "BooleanLiteralType", "StringLiteralType", "UnicodeScalarType", "ExtendedGraphemeClusterType",
+        "BooleanLiteralType", "StringLiteralType", "UnicodeScalarType", "ExtendedGraphemeClusterType"
     ]
 
     enum Role: String, CaseIterable {
@@ -692,7 +695,8 @@ struct HostileNameGenerationTests {
     @Test("the spec around a rejected name is valid on its own")
     func rejectionSpecIsOtherwiseValid() {
         for role in Role.allCases {
-            let result = SpecChecker().check(SourceFile(path: "valid.yaml", text: Self.spec(with: "fine-name", as: role)))
+            let result = SpecChecker().check(
+                SourceFile(path: "valid.yaml", text: Self.spec(with: "fine-name", as: role)))
             #expect(result.diagnostics.isEmpty, "\(role): \(FlowSpecCoreTestsSupport.describe(result))")
             #expect(SpecGeneration.programs(result, diagnostics: result.diagnostics) != nil, "\(role)")
         }
@@ -705,18 +709,21 @@ struct HostileNameGenerationTests {
         }
         let result = SpecChecker().check(SourceFile(path: "rejected.yaml", text: spec(with: name, as: role)))
         let errors = result.diagnostics.filter { $0.severity == .error }
-        #expect(errors.map(\.rule) == [.invalidIdentifier],
-                "\(name.debugDescription) as \(role): \(FlowSpecCoreTestsSupport.describe(result))")
+        #expect(
+            errors.map(\.rule) == [.invalidIdentifier],
+            "\(name.debugDescription) as \(role): \(FlowSpecCoreTestsSupport.describe(result))")
         #expect(errors.first?.subjects == [name], "\(name.debugDescription) as \(role)")
-        #expect(SpecGeneration.programs(result, diagnostics: result.diagnostics) == nil,
-                "\(name.debugDescription) as \(role): code was generated")
+        #expect(
+            SpecGeneration.programs(result, diagnostics: result.diagnostics) == nil,
+            "\(name.debugDescription) as \(role): code was generated")
     }
 
     // MARK: Support
 
     static func generate(_ spec: String, path: String, shape: GenerationOptions.Shape) throws -> String {
         let result = FlowSpecCoreTestsSupport.check(FlowSpecCoreTestsSupport.source(path: path, text: spec))
-        let programs = try #require(FlowSpecCoreTestsSupport.programs(result), "\(FlowSpecCoreTestsSupport.describe(result))")
+        let programs = try #require(
+            FlowSpecCoreTestsSupport.programs(result), "\(FlowSpecCoreTestsSupport.describe(result))")
         return FlowSpecCoreTestsSupport.swift(programs, path: path, shape: shape)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// `check --format json` and `--format sarif` print with ``JSONNode`` rather than with
@@ -62,8 +63,10 @@ struct JSONNodeTests {
     }
 
     @Test func textOutsideASCIIIsWrittenAsIs() throws {
-        let texts = ["é", "e\u{301}", "\u{85}", "\u{A0}", "\u{2028}\u{2029}", "\u{FEFF}", "😀", "\u{10FFFF}",
-                     "日本語\n\"quoted\"\t\\", "/path/to/spec.yaml", ""]
+        let texts = [
+            "é", "e\u{301}", "\u{85}", "\u{A0}", "\u{2028}\u{2029}", "\u{FEFF}", "😀", "\u{10FFFF}",
+            "日本語\n\"quoted\"\t\\", "/path/to/spec.yaml", ""
+        ]
         for text in texts {
             try Self.expectSame(.object(["text": .string(text), text + "key": .string(text)]))
         }
@@ -78,8 +81,10 @@ struct JSONNodeTests {
     }
 
     @Test func keysAreInTheEncodersOrder() throws {
-        let keys = ["zeta", "Alpha", "alpha", "a10", "a9", "$schema", "_x", "ruleIndex", "ruleId", "uri", "uriBaseId",
-                    "startLine", "startColumn", "é", "e", "Z"]
+        let keys = [
+            "zeta", "Alpha", "alpha", "a10", "a9", "$schema", "_x", "ruleIndex", "ruleId", "uri", "uriBaseId",
+            "startLine", "startColumn", "é", "e", "Z"
+        ]
         try Self.expectSame(.object(Dictionary(uniqueKeysWithValues: keys.enumerated().map { ($1, .int($0)) })))
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import FlowSpecCore
 
 // A small JSON Schema (draft 2020-12) validator for exactly the keywords
@@ -124,11 +125,13 @@ struct JSONSchemaValidator {
         // Arrays.
         "items", "minItems", "uniqueItems",
         // Applicators.
-        "oneOf", "anyOf", "not", "if", "then", "else",
+        "oneOf", "anyOf", "not", "if", "then", "else"
     ]
 
     /// Keywords whose value is one subschema.
-    static let subschemaKeywords: Set<String> = ["additionalProperties", "propertyNames", "items", "not", "if", "then", "else"]
+    static let subschemaKeywords: Set<String> = [
+        "additionalProperties", "propertyNames", "items", "not", "if", "then", "else"
+    ]
     /// Keywords whose value is an object of subschemas.
     static let subschemaMapKeywords: Set<String> = ["properties", "$defs"]
     /// Keywords whose value is an array of subschemas.
@@ -189,7 +192,7 @@ struct JSONSchemaValidator {
                         problems.append("\(here): the pattern does not compile")
                     }
                 case ("minLength", .int(let n)), ("minProperties", .int(let n)), ("maxProperties", .int(let n)),
-                     ("minItems", .int(let n)):
+                    ("minItems", .int(let n)):
                     if n < 0 { problems.append("\(here): must not be negative") }
                 case ("minimum", .int), ("minimum", .double), ("maximum", .int), ("maximum", .double): break
                 case ("uniqueItems", .bool): break
@@ -398,7 +401,7 @@ struct JSONSchemaValidator {
     static func instance(_ instance: JSONValue, hasType type: String) -> Bool {
         switch (type, instance) {
         case ("null", .null), ("boolean", .bool), ("string", .string), ("array", .array), ("object", .object),
-             ("number", .int), ("number", .double), ("integer", .int):
+            ("number", .int), ("number", .double), ("integer", .int):
             return true
         case ("integer", .double(let value)):
             // JSON Schema: a number with a zero fractional part is an integer.
@@ -462,8 +465,13 @@ struct SpecJSON: Sendable {
             digits = digits.dropFirst()
         }
         var base = 10.0
-        if digits.hasPrefix("0x") { base = 16; digits = digits.dropFirst(2) }
-        else if digits.hasPrefix("0o") { base = 8; digits = digits.dropFirst(2) }
+        if digits.hasPrefix("0x") {
+            base = 16
+            digits = digits.dropFirst(2)
+        } else if digits.hasPrefix("0o") {
+            base = 8
+            digits = digits.dropFirst(2)
+        }
         return sign * digits.reduce(0.0) { $0 * base + Double($1.hexDigitValue ?? 0) }
     }
 
@@ -475,7 +483,8 @@ struct SpecJSON: Sendable {
             let node = document[current]
             switch (component, node.kind) {
             case (.key(let name), .mapping):
-                guard let pair = document.pairs(of: current).first(where: { Self.keyText($0.key, in: document) == name })
+                guard
+                    let pair = document.pairs(of: current).first(where: { Self.keyText($0.key, in: document) == name })
                 else { return nil }
                 (key, current) = (pair.key, pair.value)
             case (.index(let index), .sequence):

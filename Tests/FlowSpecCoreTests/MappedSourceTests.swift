@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// Large spec files are mapped rather than copied into memory, and their pages given back as

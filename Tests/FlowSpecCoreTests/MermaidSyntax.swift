@@ -61,7 +61,9 @@ enum MermaidSyntax {
             throw Problem(line: 2, message: "expected title: \"…\"")
         }
         let body = line.dropFirst("title: \"".count).dropLast()
-        guard !body.contains("#"), !body.contains("%") else { throw Problem(line: 2, message: "raw # or % in the title") }
+        guard !body.contains("#"), !body.contains("%") else {
+            throw Problem(line: 2, message: "raw # or % in the title")
+        }
         return try yamlUnquote(Array(body.unicodeScalars))
     }
 
@@ -72,15 +74,22 @@ enum MermaidSyntax {
             let scalar = scalars[index]
             index += 1
             if scalar == "\"" { throw Problem(line: 2, message: "unescaped quote in the title") }
-            guard scalar == "\\" else { result.append(scalar); continue }
+            guard scalar == "\\" else {
+                result.append(scalar)
+                continue
+            }
             guard index < scalars.count else { throw Problem(line: 2, message: "dangling backslash") }
             let kind = scalars[index]
             index += 1
             let digits = ["x": 2, "u": 4, "U": 8][String(kind)]
-            if kind == "\"" || kind == "\\" { result.append(kind); continue }
+            if kind == "\"" || kind == "\\" {
+                result.append(kind)
+                continue
+            }
             guard let digits, index + digits <= scalars.count,
-                  let value = UInt32(String(String.UnicodeScalarView(scalars[index..<index + digits])), radix: 16),
-                  let decoded = Unicode.Scalar(value) else {
+                let value = UInt32(String(String.UnicodeScalarView(scalars[index..<index + digits])), radix: 16),
+                let decoded = Unicode.Scalar(value)
+            else {
                 throw Problem(line: 2, message: "bad escape in the title")
             }
             result.append(decoded)
@@ -103,8 +112,9 @@ enum MermaidSyntax {
                 var end = index + 1
                 while end < scalars.count, ("0"..."9").contains(scalars[end]) { end += 1 }
                 guard end > index + 1, end < scalars.count, scalars[end] == ";",
-                      let value = UInt32(String(String.UnicodeScalarView(scalars[index + 1..<end]))),
-                      let decoded = Unicode.Scalar(value) else { throw SyntaxError("a # that is not a #123; entity") }
+                    let value = UInt32(String(String.UnicodeScalarView(scalars[index + 1..<end]))),
+                    let decoded = Unicode.Scalar(value)
+                else { throw SyntaxError("a # that is not a #123; entity") }
                 result.append(decoded)
                 index = end + 1
                 continue
@@ -134,14 +144,16 @@ enum MermaidSyntax {
     static func checkWholeLine(_ line: String) throws {
         let lower = line.lowercased()
         if lower.unicodeScalars.split(separator: "%", omittingEmptySubsequences: false).dropFirst().dropLast()
-            .contains(where: \.isEmpty) {
+            .contains(where: \.isEmpty)
+        {
             throw SyntaxError("%% starts a comment")
         }
         if lower.range(of: "direction\\s+(tb|bt|rl|lr)", options: .regularExpression) != nil {
             throw SyntaxError("Mermaid reads this line as a direction statement")
         }
         let scalars = Array(line.unicodeScalars)
-        for marker in ["[[", "<<"] where zip(scalars, scalars.dropFirst()).contains(where: {
+        for marker in ["[[", "<<"]
+        where zip(scalars, scalars.dropFirst()).contains(where: {
             String(String.UnicodeScalarView([$0, $1])) == marker
         }) {
             throw SyntaxError("fork/join/choice marker")
@@ -181,7 +193,8 @@ private struct LineParser {
 
     private mutating func declareState(_ rest: Scalars, _ diagram: inout MermaidSyntax.Diagram) throws {
         guard let close = rest.find("\" as ") else { throw SyntaxError("expected state \"label\" as id") }
-        let label = rest.prefix(close.lowerBound).string, id = rest.dropFirst(close.upperBound).string
+        let label = rest.prefix(close.lowerBound).string
+        let id = rest.dropFirst(close.upperBound).string
         guard Self.isID(id), !declared.contains(id) else { throw SyntaxError("bad or repeated id '\(id)'") }
         declared.insert(id)
         diagram.states[id] = [try MermaidSyntax.decodeLabel(label)]
@@ -189,7 +202,9 @@ private struct LineParser {
 
     private mutating func classDef(_ body: String) throws {
         let parts = body.split(separator: " ", maxSplits: 2).map(String.init)
-        guard parts.count == 3, Self.isWord(parts[1]), parts[1].lowercased() != "default" else { throw SyntaxError("bad classDef") }
+        guard parts.count == 3, Self.isWord(parts[1]), parts[1].lowercased() != "default" else {
+            throw SyntaxError("bad classDef")
+        }
         let property = "[a-z-]+:[^,;:]+"
         guard parts[2].range(of: "^\(property)(,\(property))*$", options: .regularExpression) != nil else {
             throw SyntaxError("bad classDef styles")
@@ -199,7 +214,9 @@ private struct LineParser {
 
     private func applyClass(_ body: String, _ diagram: inout MermaidSyntax.Diagram) throws {
         let parts = body.split(separator: " ").map(String.init)
-        guard parts.count == 3, classDefs.contains(parts[2]) else { throw SyntaxError("class of an undefined classDef") }
+        guard parts.count == 3, classDefs.contains(parts[2]) else {
+            throw SyntaxError("class of an undefined classDef")
+        }
         let ids = parts[1].split(separator: ",").map(String.init)
         guard !ids.isEmpty, ids.allSatisfy(declared.contains) else { throw SyntaxError("class names an undeclared id") }
         diagram.classes[parts[2], default: []] += ids
@@ -207,7 +224,8 @@ private struct LineParser {
 
     private func edge(_ body: Scalars, _ arrow: Range<Int>, _ diagram: inout MermaidSyntax.Diagram) throws {
         let from = body.prefix(arrow.lowerBound).string
-        var to = body.dropFirst(arrow.upperBound), label: String?
+        var to = body.dropFirst(arrow.upperBound)
+        var label: String?
         if let colon = to.find(" : ") {
             label = try MermaidSyntax.decodeLabel(to.dropFirst(colon.upperBound).string)
             to = to.prefix(colon.lowerBound)
@@ -254,7 +272,8 @@ private struct Scalars {
     func find(_ needle: String) -> Range<Int>? {
         let pattern = Array(needle.unicodeScalars)
         guard pattern.count <= items.count else { return nil }
-        for start in 0...(items.count - pattern.count) where items[start..<start + pattern.count].elementsEqual(pattern) {
+        for start in 0...(items.count - pattern.count) where items[start..<start + pattern.count].elementsEqual(pattern)
+        {
             return start..<start + pattern.count
         }
         return nil

@@ -1,6 +1,7 @@
-import Testing
-@testable import FlowSpecCore
 import FlowSpecTestSupport
+import Testing
+
+@testable import FlowSpecCore
 
 /// The model keeps rare parts out of line (a candidate's conditions, effects, retry and a
 /// location of its own; a state's summary and timeout; a timeout's retry) and optional
@@ -51,8 +52,9 @@ struct ModelStorageTests {
     }
 
     @Test func aTimeoutsDurationReadsBackAsSet() {
-        var timeout = Timeout(location: Self.here, after: Located(.seconds(2), at: Self.there),
-                              target: Located(Self.b, at: Self.there))
+        var timeout = Timeout(
+            location: Self.here, after: Located(.seconds(2), at: Self.there),
+            target: Located(Self.b, at: Self.there))
         #expect(timeout.after?.value == .seconds(2) && timeout.after?.location == Self.there)
         timeout.after = nil
         #expect(timeout.after == nil)
@@ -61,9 +63,10 @@ struct ModelStorageTests {
     }
 
     @Test func aCandidatesRetryReadsBackAsSetBesideItsOtherParts() {
-        var candidate = Candidate(location: Self.here, target: Located(Self.b, at: Self.there),
-                                  effects: [Located("log", at: Self.there)],
-                                  retry: Retry(location: Self.there, max: nil, then: Located(Self.c, at: Self.here)))
+        var candidate = Candidate(
+            location: Self.here, target: Located(Self.b, at: Self.there),
+            effects: [Located("log", at: Self.there)],
+            retry: Retry(location: Self.there, max: nil, then: Located(Self.c, at: Self.here)))
         #expect(candidate.retry?.then.value == Self.c && candidate.effects.map(\.value) == ["log"])
         candidate.retry = nil
         #expect(candidate.retry == nil && candidate.hasExtras && candidate.location == Self.here)
@@ -76,13 +79,21 @@ struct ModelStorageTests {
         let target = Located(Self.b, at: Self.there)
         let retry = Retry(location: Self.here, max: Located(2, at: Self.here), then: Located(Self.c, at: Self.here))
         #expect(Candidate(location: Self.there, target: target, retry: retry).retry?.then.value == Self.c)
-        #expect(Candidate(location: Self.there, target: target, condition: Located("x", at: Self.here)).condition?.value == "x")
-        #expect(Candidate(location: Self.there, target: target,
-                          unlessCondition: Located("y", at: Self.here)).unlessCondition?.value == "y")
-        #expect(Candidate(location: Self.there, target: target, effects: [Located("log", at: Self.here)])
-            .effects.map(\.value) == ["log"])
-        let facts = Candidate(location: Self.there, target: target, unlessCondition: Located("y", at: Self.here),
-                              retry: retry).edgeFacts
+        #expect(
+            Candidate(location: Self.there, target: target, condition: Located("x", at: Self.here)).condition?.value
+                == "x")
+        #expect(
+            Candidate(
+                location: Self.there, target: target,
+                unlessCondition: Located("y", at: Self.here)
+            ).unlessCondition?.value == "y")
+        #expect(
+            Candidate(location: Self.there, target: target, effects: [Located("log", at: Self.here)])
+                .effects.map(\.value) == ["log"])
+        let facts = Candidate(
+            location: Self.there, target: target, unlessCondition: Located("y", at: Self.here),
+            retry: retry
+        ).edgeFacts
         #expect(facts.isConditional && facts.retry?.max?.value == 2)
         #expect(!Candidate(location: Self.there, target: target).edgeFacts.isConditional)
     }
@@ -90,7 +101,8 @@ struct ModelStorageTests {
     @Test func aTimeoutsRetryReadsBackAsSet() {
         var timeout = Timeout(location: Self.here, after: nil, target: Located(Self.b, at: Self.there))
         #expect(timeout.retry == nil)
-        timeout.retry = Retry(location: Self.there, max: Located(3, at: Self.there), then: Located(Self.c, at: Self.here))
+        timeout.retry = Retry(
+            location: Self.there, max: Located(3, at: Self.there), then: Located(Self.c, at: Self.here))
         #expect(timeout.retry?.max?.value == 3 && timeout.retry?.then.value == Self.c)
         timeout.retry = nil
         #expect(timeout.retry == nil)
@@ -103,10 +115,13 @@ struct ModelStorageTests {
         let event = Located(Name(index: 0), at: Self.here)
         let bare = Candidate(location: Self.there, target: Located(Self.b, at: Self.there))
         let long = Candidate(location: Self.here, target: Located(Self.c, at: Self.there))
-        let guarded = Candidate(location: Self.there, target: Located(Self.c, at: Self.there),
-                                condition: Located("ready", at: Self.here))
+        let guarded = Candidate(
+            location: Self.there, target: Located(Self.c, at: Self.there),
+            condition: Located("ready", at: Self.here))
         func describe(_ candidates: Candidates) -> [String] {
-            candidates.map { "\($0.target.value.index)@\($0.target.location) at \($0.location) if \($0.condition?.value ?? "-")" }
+            candidates.map {
+                "\($0.target.value.index)@\($0.target.location) at \($0.location) if \($0.condition?.value ?? "-")"
+            }
         }
         for candidates: Candidates in [[bare], [long], [guarded], [bare, guarded], [guarded, bare], []] {
             var transition = EventTransition(event: event, candidates: candidates)
@@ -199,10 +214,12 @@ struct ModelStorageTests {
             var disagreements = Disagreements()
             for index in 0..<count {
                 let transitions = machine.transitions(of: index)
-                disagreements.check(transitions.map { machine.names[$0.event.value] } == ["a\(index % 7)", "b", "c"],
-                                    "the events of s\(index)")
-                disagreements.check(transitions.map { machine.names[$0.candidates[0].target.value] }
-                    == ["s\((index + 1) % count)", "s\(index / 2)", "s0"], "the targets of s\(index)")
+                disagreements.check(
+                    transitions.map { machine.names[$0.event.value] } == ["a\(index % 7)", "b", "c"],
+                    "the events of s\(index)")
+                disagreements.check(
+                    transitions.map { machine.names[$0.candidates[0].target.value] }
+                        == ["s\((index + 1) % count)", "s\(index / 2)", "s0"], "the targets of s\(index)")
             }
             #expect(disagreements.count == 0, "streamed: \(streamed), \(disagreements.summary)")
         }

@@ -1,6 +1,7 @@
-import Testing
-@testable import FlowSpecCore
 import FlowSpecTestSupport
+import Testing
+
+@testable import FlowSpecCore
 
 /// A machine's ``NameTable`` gives each text one ``Name``, numbered in the order texts were
 /// first met, and finds it again: as a dictionary would, whatever the hashes do.
@@ -14,7 +15,9 @@ struct NameTableTests {
         #expect(go.index == 0 && home.index == 1 && table.count == 2)
         #expect(table[go] == "go" && table[home] == "home")
         #expect(table.name("home") == home && table.name("away") == nil && NameTable().name("go") == nil)
-        #expect(table.text(Located(home, at: SourceLocation(line: 2, column: 5))) == Located("home", at: SourceLocation(line: 2, column: 5)))
+        #expect(
+            table.text(Located(home, at: SourceLocation(line: 2, column: 5)))
+                == Located("home", at: SourceLocation(line: 2, column: 5)))
     }
 
     /// Names compare as Swift strings: canonically equivalent spellings are one name, which
@@ -58,20 +61,20 @@ struct NameTableTests {
     /// back as written, in a spec of two machines that use the same texts differently.
     @Test func eachMachineReadsItsNamesBackAsWritten() throws {
         let yaml = """
-        flowspec: 1
-        machines:
-          A:
-            initial: x
-            on: { reset: x }
-            states:
-              x: { kind: input, on: { go: y } }
-              y: { kind: input, on: { back: x, go: { to: zz, retry: { max: 2, then: x } } } }
-          B:
-            initial: y
-            states:
-              y: { kind: task, on: { go: y }, timeout: { after: 1s, to: w } }
-              w: { kind: terminal }
-        """
+            flowspec: 1
+            machines:
+              A:
+                initial: x
+                on: { reset: x }
+                states:
+                  x: { kind: input, on: { go: y } }
+                  y: { kind: input, on: { back: x, go: { to: zz, retry: { max: 2, then: x } } } }
+              B:
+                initial: y
+                states:
+                  y: { kind: task, on: { go: y }, timeout: { after: 1s, to: w } }
+                  w: { kind: terminal }
+            """
         let sink = DiagnosticCollector(file: "t.yaml")
         let document = try #require(YAMLReader().read(Array(yaml.utf8), into: sink))
         let spec = SpecDecoder().decode(document, into: sink)

@@ -1,6 +1,7 @@
-import Foundation
 import FlowSpecTestSupport
+import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 // An independent check of the graph rules: thousands of small random specs, each checked by
@@ -106,7 +107,8 @@ struct RefMachine {
         var seen: [String] = []
         func note(_ transition: RefTransition) {
             for candidate in transition.candidates {
-                for name in [candidate.ifCondition, candidate.unlessCondition].compactMap({ $0 }) where !seen.contains(name) {
+                for name in [candidate.ifCondition, candidate.unlessCondition].compactMap({ $0 })
+                where !seen.contains(name) {
                     seen.append(name)
                 }
             }
@@ -129,8 +131,10 @@ struct ReferenceSpecGenerator {
     let durations = ["250ms", "2s", "10s", "5m", "1h", "05s"]
     /// State names: some are words YAML 1.1 would read as booleans or that are keys of the
     /// language, one has a hyphen; shuffled per machine so that name order is not state order.
-    let stateNames = ["start", "no", "on", "off", "yes", "done", "loading", "kind", "to", "always",
-                      "timeout", "go-on", "Z", "a", "s1", "retry", "then", "s10", "s9", "y"]
+    let stateNames = [
+        "start", "no", "on", "off", "yes", "done", "loading", "kind", "to", "always",
+        "timeout", "go-on", "Z", "a", "s1", "retry", "then", "s10", "s9", "y"
+    ]
     var maximumStates = 9
 
     init(seed: UInt64) { random = ReferenceRandom(seed: seed) }
@@ -181,7 +185,8 @@ struct ReferenceSpecGenerator {
     mutating func transition(from: Int, count: Int) -> RefTransition {
         let roll = random.below(100)
         if roll < 40 {
-            return RefTransition(form: .short, candidates: [RefCandidate(to: target(from: from, count: count), bare: true)])
+            return RefTransition(
+                form: .short, candidates: [RefCandidate(to: target(from: from, count: count), bare: true)])
         }
         if roll < 65 {
             let single = candidate(from: from, count: count, conditional: random.chance(0.5), retryProbability: 0.2)
@@ -200,7 +205,8 @@ struct ReferenceSpecGenerator {
     mutating func always(from: Int, count: Int) -> RefTransition {
         let roll = random.below(100)
         if roll < 12 {
-            return RefTransition(form: .short, candidates: [RefCandidate(to: target(from: from, count: count), bare: true)])
+            return RefTransition(
+                form: .short, candidates: [RefCandidate(to: target(from: from, count: count), bare: true)])
         }
         if roll < 25 {
             let single = candidate(from: from, count: count, conditional: random.chance(0.25), retryProbability: 0.25)
@@ -218,8 +224,9 @@ struct ReferenceSpecGenerator {
 
     mutating func timeout(from: Int, count: Int, retryProbability: Double) -> RefTimeout {
         let to = random.chance(0.3) ? from : target(from: from, count: count)
-        return RefTimeout(after: random.pick(durations), to: to,
-                          retry: retry(from: from, count: count, probability: retryProbability))
+        return RefTimeout(
+            after: random.pick(durations), to: to,
+            retry: retry(from: from, count: count, probability: retryProbability))
     }
 
     mutating func machine(name: String) -> RefMachine {
@@ -228,10 +235,14 @@ struct ReferenceSpecGenerator {
         let names = random.distinct(count, of: pool)
         var machine = RefMachine(name: name, initial: random.chance(0.8) ? 0 : random.below(count))
         let defaultRoll = random.below(100)
-        machine.defaultKind = defaultRoll < 40 ? nil
-            : defaultRoll < 70 ? .input
-            : defaultRoll < 88 ? .task
-            : defaultRoll < 94 ? .choice : .terminal
+        machine.defaultKind =
+            defaultRoll < 40
+            ? nil
+            : defaultRoll < 70
+                ? .input
+                : defaultRoll < 88
+                    ? .task
+                    : defaultRoll < 94 ? .choice : .terminal
         let defaultKind = machine.defaultKind ?? .task
 
         if random.chance(0.3) {
@@ -248,8 +259,9 @@ struct ReferenceSpecGenerator {
 
         for index in 0..<count {
             let kind = self.kind()
-            var state = RefState(name: names[index], kind: kind,
-                                 writesKind: kind != defaultKind || random.chance(0.3))
+            var state = RefState(
+                name: names[index], kind: kind,
+                writesKind: kind != defaultKind || random.chance(0.3))
             state.flowStyle = random.chance(0.25)
             switch kind {
             case .input, .task:
@@ -362,7 +374,8 @@ struct ReferenceYAML {
         case .single:
             return candidate(transition.candidates[0], names, allowBare: false)
         case .list:
-            return "[" + transition.candidates.map { candidate($0, names, allowBare: true) }.joined(separator: ", ") + "]"
+            return "[" + transition.candidates.map { candidate($0, names, allowBare: true) }.joined(separator: ", ")
+                + "]"
         }
     }
 
@@ -528,27 +541,39 @@ struct ReferenceChecker {
             func add(_ transition: RefTransition, inherited: Bool, origin: String) {
                 for (number, candidate) in transition.candidates.enumerated() {
                     if variant == .conditionalEdgesDoNotCount, candidate.isConditional { continue }
-                    result.append(RefEdge(from: index, to: candidate.to, bounded: candidate.retry != nil,
-                                          inherited: inherited, origin: "\(origin)#\(number)"))
+                    result.append(
+                        RefEdge(
+                            from: index, to: candidate.to, bounded: candidate.retry != nil,
+                            inherited: inherited, origin: "\(origin)#\(number)"))
                     if let retry = candidate.retry {
-                        result.append(RefEdge(from: index, to: retry.then, bounded: false,
-                                              inherited: inherited, origin: "\(origin)#\(number).then"))
+                        result.append(
+                            RefEdge(
+                                from: index, to: retry.then, bounded: false,
+                                inherited: inherited, origin: "\(origin)#\(number).then"))
                     }
                 }
             }
             let ownEdges = !(variant == .terminalExitsAreNotEdges && state.kind == .terminal)
-            for (event, transition) in state.on where ownEdges { add(transition, inherited: false, origin: "on.\(event)") }
+            for (event, transition) in state.on where ownEdges {
+                add(transition, inherited: false, origin: "on.\(event)")
+            }
             if let always = state.always, ownEdges { add(always, inherited: false, origin: "always") }
             if let timeout = state.timeout, ownEdges,
-               !(variant == .choiceTimeoutIsNotAnEdge && state.kind == .choice) {
-                result.append(RefEdge(from: index, to: timeout.to, bounded: timeout.retry != nil,
-                                      inherited: false, origin: "timeout"))
+                !(variant == .choiceTimeoutIsNotAnEdge && state.kind == .choice)
+            {
+                result.append(
+                    RefEdge(
+                        from: index, to: timeout.to, bounded: timeout.retry != nil,
+                        inherited: false, origin: "timeout"))
                 if let retry = timeout.retry {
-                    result.append(RefEdge(from: index, to: retry.then, bounded: false,
-                                          inherited: false, origin: "timeout.then"))
+                    result.append(
+                        RefEdge(
+                            from: index, to: retry.then, bounded: false,
+                            inherited: false, origin: "timeout.then"))
                 }
             }
-            let inherits = state.kind == .input || state.kind == .task
+            let inherits =
+                state.kind == .input || state.kind == .task
                 || (variant == .choiceInheritsMachineWide && state.kind == .choice)
                 || (variant == .terminalInheritsMachineWide && state.kind == .terminal)
             if inherits {
@@ -602,8 +627,11 @@ struct ReferenceChecker {
 
         // infinite-loop: strongly connected groups of task/choice states with a cycle, over the
         // edges between such states minus the bounded (retry) edges; their `then` edges stay.
-        let looping = states.map { $0.kind == .task || $0.kind == .choice || (variant == .inputStatesLoop && $0.kind == .input) }
-        let loopEdges = allEdges
+        let looping = states.map {
+            $0.kind == .task || $0.kind == .choice || (variant == .inputStatesLoop && $0.kind == .input)
+        }
+        let loopEdges =
+            allEdges
             .filter { (!$0.bounded || variant == .retryDoesNotBreakLoops) && looping[$0.from] && looping[$0.to] }
             .filter { !(variant == .thenIsNotALoopEdge && $0.origin.hasSuffix(".then")) }
             .map { ($0.from, $0.to) }
@@ -694,7 +722,10 @@ struct ReferenceChecker {
                 }
             case let .alwaysReachable(goals, _):
                 for goal in goals {
-                    let stuck = (0..<count).filter { reachable[$0] && (states[$0].kind != .terminal || variant == .alwaysReachableFromTerminals) && !reaches($0, goal) }
+                    let stuck = (0..<count).filter {
+                        reachable[$0] && (states[$0].kind != .terminal || variant == .alwaysReachableFromTerminals)
+                            && !reaches($0, goal)
+                    }
                     if !stuck.isEmpty {
                         result.append(RefFinding(.requirementFailed, name, [names[goal]] + stuck.map { names[$0] }))
                     }
@@ -711,7 +742,7 @@ struct ReferenceChecker {
 struct ReferenceCheckerTests {
     static let graphRules: Set<Rule> = [
         .unreachableState, .deadEnd, .infiniteLoop, .noWayOut, .missingTimeout, .misplacedTimeout,
-        .terminalExit, .shadowedCandidate, .partialChoice, .backwardTransition, .requirementFailed,
+        .terminalExit, .shadowedCandidate, .partialChoice, .backwardTransition, .requirementFailed
     ]
 
     /// A hand-made spec the reference must get right, as a sanity check of the reference itself.
@@ -720,14 +751,18 @@ struct ReferenceCheckerTests {
         let machine = RefMachine(
             name: "M", initial: 0, defaultKind: nil, on: [],
             states: [
-                RefState(name: "s0", kind: .task, writesKind: false,
-                         timeout: RefTimeout(after: "1s", to: 1, retry: nil)),
-                RefState(name: "s1", kind: .task, writesKind: false,
-                         timeout: RefTimeout(after: "1s", to: 0, retry: nil)),
-                RefState(name: "s2", kind: .input, writesKind: true,
-                         on: [("next", RefTransition(form: .short, candidates: [RefCandidate(to: 3, bare: true)]))]),
-                RefState(name: "s3", kind: .terminal, writesKind: true,
-                         timeout: RefTimeout(after: "1s", to: 2, retry: nil)),
+                RefState(
+                    name: "s0", kind: .task, writesKind: false,
+                    timeout: RefTimeout(after: "1s", to: 1, retry: nil)),
+                RefState(
+                    name: "s1", kind: .task, writesKind: false,
+                    timeout: RefTimeout(after: "1s", to: 0, retry: nil)),
+                RefState(
+                    name: "s2", kind: .input, writesKind: true,
+                    on: [("next", RefTransition(form: .short, candidates: [RefCandidate(to: 3, bare: true)]))]),
+                RefState(
+                    name: "s3", kind: .terminal, writesKind: true,
+                    timeout: RefTimeout(after: "1s", to: 2, retry: nil))
             ])
         let expected = [
             RefFinding(.infiniteLoop, "M", ["s0", "s1"]),
@@ -736,7 +771,7 @@ struct ReferenceCheckerTests {
             RefFinding(.noWayOut, "M", ["s1"]),
             RefFinding(.terminalExit, "M", ["s3"]),
             RefFinding(.unreachableState, "M", ["s2"]),
-            RefFinding(.unreachableState, "M", ["s3"]),
+            RefFinding(.unreachableState, "M", ["s3"])
         ].sorted()
         #expect(ReferenceChecker(machine: machine).findings() == expected)
         var writer = ReferenceYAML()
@@ -770,10 +805,11 @@ struct ReferenceCheckerTests {
             """
         let actual = SpecChecker().check(SourceFile(path: "alias.yaml", text: text)).diagnostics
             .map { RefFinding($0.rule, $0.machine ?? "", $0.subjects) }
-        #expect(actual.sorted() == [
-            RefFinding(.backwardTransition, "M", ["b", "a"]),
-            RefFinding(.backwardTransition, "M", ["b", "a"]),
-        ])
+        #expect(
+            actual.sorted() == [
+                RefFinding(.backwardTransition, "M", ["b", "a"]),
+                RefFinding(.backwardTransition, "M", ["b", "a"])
+            ])
     }
 
     @Test func checkerAgreesWithBruteForceReference() {
@@ -808,14 +844,17 @@ struct ReferenceCheckerTests {
 
             let other = diagnostics.filter { !Self.graphRules.contains($0.rule) }
             if !other.isEmpty {
-                Issue.record("generated spec is not decode-clean:\n\(text)\n\(other.map { "\($0.rule.rawValue) \($0.location.line):\($0.location.column) \($0.message)" }.joined(separator: "\n"))")
+                Issue.record(
+                    "generated spec is not decode-clean:\n\(text)\n\(other.map { "\($0.rule.rawValue) \($0.location.line):\($0.location.column) \($0.message)" }.joined(separator: "\n"))"
+                )
             }
 
             for machine in machines {
                 machinesChecked += 1
                 statesGenerated += machine.states.count
                 let expected = ReferenceChecker(machine: machine).findings()
-                let actual = diagnostics
+                let actual =
+                    diagnostics
                     .filter { $0.machine == machine.name && Self.graphRules.contains($0.rule) }
                     .map { RefFinding($0.rule, $0.machine!, $0.subjects) }
                     .sorted()
@@ -837,11 +876,16 @@ struct ReferenceCheckerTests {
                 var missing = expected
                 var extra: [RefFinding] = []
                 for finding in actual {
-                    if let index = missing.firstIndex(of: finding) { missing.remove(at: index) } else { extra.append(finding) }
+                    if let index = missing.firstIndex(of: finding) {
+                        missing.remove(at: index)
+                    } else {
+                        extra.append(finding)
+                    }
                 }
                 if printed < printLimit {
                     printed += 1
-                    Issue.record("""
+                    Issue.record(
+                        """
                         \(path) machine \(machine.name): checker and reference disagree\(explained ? " (the aliased machine-wide transition bug)" : "")
                         --- spec file (the machine is \(machine.name)) ---
                         \(text)
@@ -860,7 +904,9 @@ struct ReferenceCheckerTests {
 
         let summary = Self.graphRules.sorted().map { "\($0.rawValue): \(referenceCounts[$0, default: 0])" }
             .joined(separator: ", ")
-        print("reference checker: \(machinesChecked) machines, \(statesGenerated) states; \(summary); mismatching machines: \(mismatches), of which explained by the aliased machine-wide transition bug: \(aliasMerged)")
+        print(
+            "reference checker: \(machinesChecked) machines, \(statesGenerated) states; \(summary); mismatching machines: \(mismatches), of which explained by the aliased machine-wide transition bug: \(aliasMerged)"
+        )
         let variants = ReferenceChecker.Variant.allCases.map { "\($0.rawValue): \(variantCounts[$0, default: 0])" }
             .joined(separator: ", ")
         print("reference checker: machines where another reading would change the findings: \(variants)")
@@ -870,8 +916,12 @@ struct ReferenceCheckerTests {
         }
         #expect(mismatches == 0)
         for rule in Self.graphRules {
-            #expect(referenceCounts[rule, default: 0] >= 40, "rule \(rule.rawValue) fired only \(referenceCounts[rule, default: 0]) times")
-            #expect(checkerCounts[rule, default: 0] >= 40, "checker reported \(rule.rawValue) only \(checkerCounts[rule, default: 0]) times")
+            #expect(
+                referenceCounts[rule, default: 0] >= 40,
+                "rule \(rule.rawValue) fired only \(referenceCounts[rule, default: 0]) times")
+            #expect(
+                checkerCounts[rule, default: 0] >= 40,
+                "checker reported \(rule.rawValue) only \(checkerCounts[rule, default: 0]) times")
         }
     }
 }

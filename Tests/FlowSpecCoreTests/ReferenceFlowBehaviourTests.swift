@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// The Swift generated from `specs/app.yaml` is compiled by the real compiler (Swift 6 mode,
@@ -7,14 +8,16 @@ import Testing
 /// it through each reference flow's rules, and run — in the switch form and in the table form.
 @Suite("Reference flows, generated and run")
 struct ReferenceFlowBehaviourTests {
-    @Test("generated reducers follow every rule of the reference flows, in both code forms",
-          arguments: [GenerationOptions.Shape.switches, .tables])
+    @Test(
+        "generated reducers follow every rule of the reference flows, in both code forms",
+        arguments: [GenerationOptions.Shape.switches, .tables])
     func generatedReducersFollowEveryRule(shape: GenerationOptions.Shape) throws {
         let spec = try Fixtures.source("specs/app.yaml")
         let result = SpecChecker().check(spec)
         let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
         let generated = FlowSpecCoreTestsSupport.swift(programs, path: "specs/app.yaml", shape: shape)
-        let driver = try String(contentsOf: Fixtures.root.appendingPathComponent("gen/AppFlowsDriver.swift"), encoding: .utf8)
+        let driver = try String(
+            contentsOf: Fixtures.root.appendingPathComponent("gen/AppFlowsDriver.swift"), encoding: .utf8)
         let program = try SwiftCompiler.compile(["App.swift": generated, "main.swift": driver])
         let run = try SwiftCompiler.run(program.path)
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")

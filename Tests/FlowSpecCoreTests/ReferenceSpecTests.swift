@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlowSpecCore
 
 /// `specs/app.yaml`, the product's three reference flows, must check clean and say what the
@@ -25,7 +26,9 @@ struct ReferenceSpecTests {
             #expect(state.timeout != nil, "\(auth.name(of: index)) has no timeout")
         }
         let loading = try #require(auth.states.indices.first { auth.name(of: $0) == "authLoading" })
-        let retry = try #require(auth.transitions(of: loading).first { auth.names[$0.event.value] == "networkError" }?.candidates.first?.retry)
+        let retry = try #require(
+            auth.transitions(of: loading).first { auth.names[$0.event.value] == "networkError" }?.candidates.first?
+                .retry)
         #expect(retry.max?.value == 3)
         #expect(auth.machineWide.map { auth.names[$0.event.value] } == ["forceReset"])
         #expect(auth.machineWide.first?.candidates.first.map { auth.names[$0.target.value] } == "unauthenticated")
@@ -33,8 +36,9 @@ struct ReferenceSpecTests {
 
     @Test func chaptersAreForwardOnlyAndEndInATerminal() throws {
         let chapters = try #require(result.spec.machines.first { $0.name.value == "Chapters" })
-        #expect(chapters.states.indices.map(chapters.name(of:))
-            == ["handshake", "packetRun", "cipher", "firewall", "blueprint", "eventHorizon"])
+        #expect(
+            chapters.states.indices.map(chapters.name(of:))
+                == ["handshake", "packetRun", "cipher", "firewall", "blueprint", "eventHorizon"])
         #expect(chapters.sequences.first?.forwardOnly == true)
         #expect(chapters.states.last?.kind == .terminal)
         #expect(chapters.persist?.rawValue == .int)
@@ -47,7 +51,10 @@ struct ReferenceSpecTests {
         #expect(launch.kind == .choice)
         #expect(launch.always?.value.first?.condition?.value == "onboardingCompleted")
         let slide2 = try #require(firstRun.states.indices.first { firstRun.name(of: $0) == "slide2" })
-        #expect(firstRun.transitions(of: slide2).first?.candidates.first?.effects.map(\.value) == ["persistOnboardingCompleted"])
+        #expect(
+            firstRun.transitions(of: slide2).first?.candidates.first?.effects.map(\.value) == [
+                "persistOnboardingCompleted"
+            ])
         #expect(firstRun.sequences.first?.states.map(\.value) == ["slide0", "slide1", "slide2"])
     }
 }

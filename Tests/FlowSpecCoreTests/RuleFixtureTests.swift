@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// Every fixture under `Tests/Fixtures/rules`, `input` and `reference` lists the findings it
@@ -7,7 +8,8 @@ import Testing
 /// those, no more and no fewer. A fixture without expectations must check clean.
 @Suite("Rule fixtures")
 struct RuleFixtureTests {
-    static let fixtures = Fixtures.specs(under: "rules") + Fixtures.specs(under: "input")
+    static let fixtures =
+        Fixtures.specs(under: "rules") + Fixtures.specs(under: "input")
         + Fixtures.specs(under: "reference")
 
     @Test("findings match the fixture's expectations", arguments: fixtures)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// Each rule has one home (``Rule/home``) that declares its definition; the checks, the
@@ -17,8 +18,9 @@ struct RuleHomeTests {
         #expect(Set(checked).count == checked.count, "two checks declare the same rule")
         for check in CheckRegistry.all {
             let rule = type(of: check).definition.rule
-            #expect(ObjectIdentifier(rule.home) == ObjectIdentifier(type(of: check)),
-                    "\(type(of: check)) declares \(rule.rawValue), whose home is \(rule.home)")
+            #expect(
+                ObjectIdentifier(rule.home) == ObjectIdentifier(type(of: check)),
+                "\(type(of: check)) declares \(rule.rawValue), whose home is \(rule.home)")
         }
         #expect(checked == checked.sorted(), "checks run in the order of the rules table")
     }
@@ -31,11 +33,14 @@ struct RuleHomeTests {
     }
 
     @Test func theLanguageReferenceTableIsTheRulesDefinitions() throws {
-        let text = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/language.md"), encoding: .utf8)
+        let text = try String(
+            contentsOf: Fixtures.packageRoot.appendingPathComponent("docs/language.md"), encoding: .utf8)
         let start = try #require(text.range(of: "| rule id | default | reported at | finding |\n"))
         let end = text.range(of: "\n\n", range: start.lowerBound..<text.endIndex)?.lowerBound ?? text.endIndex
         let table = String(text[start.lowerBound..<end]) + "\n"
-        #expect(table == Rule.documentationTable, """
+        #expect(
+            table == Rule.documentationTable,
+            """
             docs/language.md's rules table differs from the rules' definitions; replace it with:
             \(Rule.documentationTable)
             """)
@@ -53,7 +58,8 @@ struct RuleHomeTests {
                 listed[String(cells[index].dropFirst().dropLast())] = cells[index + 1]
             }
         }
-        let expected = Dictionary(uniqueKeysWithValues: Rule.allCases.map { ($0.rawValue, $0.defaultSeverity.rawValue) })
+        let expected = Dictionary(
+            uniqueKeysWithValues: Rule.allCases.map { ($0.rawValue, $0.defaultSeverity.rawValue) })
         #expect(listed == expected)
     }
 }

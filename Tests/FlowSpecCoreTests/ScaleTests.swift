@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlowSpecCore
 
 /// Large machines go through the whole pipeline without recursion-depth crashes. (Speed is
@@ -25,7 +26,9 @@ struct ScaleTests {
     /// 100,000 findings, and an expectation that printed them all once exhausted the test
     /// process's memory.
     static func brief(_ diagnostics: [Diagnostic]) -> String {
-        let first = diagnostics.prefix(3).map { "\($0.rule) at \($0.location.line):\($0.location.column): \($0.message)" }
+        let first = diagnostics.prefix(3).map {
+            "\($0.rule) at \($0.location.line):\($0.location.column): \($0.message)"
+        }
         return "\(diagnostics.count) findings; the first: \(first.joined(separator: "; "))"
     }
 
@@ -45,13 +48,16 @@ struct ScaleTests {
         #expect(result.diagnostics.first?.subjects.count == count)
         #expect(result.diagnostics.first?.location == SourceLocation(line: 6, column: 7))
         // The loop's note is a line of a dozen names, not all 40,000.
-        #expect(result.diagnostics.first?.notes.first?.message
-            == "loop: s0 → s1 → s2 → s3 → s4 → s5 → (39989 more) → s39995 → s39996 → s39997 → s39998 → s39999 → s0")
+        #expect(
+            result.diagnostics.first?.notes.first?.message
+                == "loop: s0 → s1 → s2 → s3 → s4 → s5 → (39989 more) → s39995 → s39996 → s39997 → s39998 → s39999 → s0")
     }
 
     /// A loop's note names every state up to 12 states, and from 13 on leaves the middle out.
-    @Test(arguments: [(12, "loop: s0 → s1 → s2 → s3 → s4 → s5 → s6 → s7 → s8 → s9 → s10 → s11 → s0"),
-                      (13, "loop: s0 → s1 → s2 → s3 → s4 → s5 → (2 more) → s8 → s9 → s10 → s11 → s12 → s0")])
+    @Test(arguments: [
+        (12, "loop: s0 → s1 → s2 → s3 → s4 → s5 → s6 → s7 → s8 → s9 → s10 → s11 → s0"),
+        (13, "loop: s0 → s1 → s2 → s3 → s4 → s5 → (2 more) → s8 → s9 → s10 → s11 → s12 → s0")
+    ])
     func aLoopsNoteIsWrittenWholeUpToTwelveStates(count: Int, note: String) {
         let text = Self.spec("Ring", states: count, tail: "") { "{ timeout: { after: 1s, to: s\(($0 + 1) % count) } }" }
         let result = SpecChecker().check(SourceFile(path: "ring.yaml", text: text))
@@ -84,7 +90,8 @@ struct ScaleTests {
     @Test func manyAlwaysReachableGoalsGetShortCounterexamples() {
         let count = 20_000
         var text = Self.chain(count)
-        text += "    require:\n      - alwaysReachable: [\((count - 500...count).map { "s\($0)" }.joined(separator: ", "))]\n"
+        text +=
+            "    require:\n      - alwaysReachable: [\((count - 500...count).map { "s\($0)" }.joined(separator: ", "))]\n"
         let result = SpecChecker().check(SourceFile(path: "goals.yaml", text: text))
         let failed = result.diagnostics.filter { $0.rule == .requirementFailed }
         // Not `s20000`, the terminal state, nor `s19999`: only the terminal state cannot reach
@@ -94,8 +101,10 @@ struct ScaleTests {
         // Each path is long: the initial state, the count left out, the last five.
         let parts = Set(counterexamples.map { $0.components(separatedBy: " → ").count })
         #expect(parts == [7])
-        #expect(counterexamples.first
-            == "counterexample: s0 → (19496 more) → s19497 → s19498 → s19499 → s19500 → s19501, and from 's19501' no path leads to 's19500'")
+        #expect(
+            counterexamples.first
+                == "counterexample: s0 → (19496 more) → s19497 → s19498 → s19499 → s19500 → s19501, and from 's19501' no path leads to 's19500'"
+        )
     }
 
     /// A chain of 20,000 timeouts, each with a bounded retry: none can be taken twice, so the
@@ -103,14 +112,16 @@ struct ScaleTests {
     /// held 20,000 of them (at 100,000 states, 20 GB before it gave up).
     @Test func withinFollowsALongChainOfRetries() {
         let count = 20_000
-        let tail = "      s\(count): { kind: terminal }\n    require:\n      - within: { from: s0, to: [s\(count)], max: 1h }\n"
+        let tail =
+            "      s\(count): { kind: terminal }\n    require:\n      - within: { from: s0, to: [s\(count)], max: 1h }\n"
         let text = Self.spec("Chain", states: count, tail: tail) {
             "{ timeout: { after: 1s, to: s\($0 + 1), retry: { max: 3, then: s\($0 + 1) } } }"
         }
         let result = SpecChecker().check(SourceFile(path: "chain.yaml", text: text))
         let onlyTheRequirement = result.diagnostics.map(\.rule) == [.requirementFailed]
         #expect(onlyTheRequirement, "\(Self.brief(result.diagnostics))")
-        #expect(result.diagnostics.first?.message.contains("can take 20000s") == true, "\(Self.brief(result.diagnostics))")
+        #expect(
+            result.diagnostics.first?.message.contains("can take 20000s") == true, "\(Self.brief(result.diagnostics))")
     }
 
     /// 5,000 targets that are not states, in a machine of 5,000 states: each is reported, and
@@ -124,7 +135,9 @@ struct ScaleTests {
         }
         let result = SpecChecker().check(SourceFile(path: "typos.yaml", text: text))
         let undefined = result.diagnostics.filter { $0.rule == .undefinedState }
-        #expect(undefined.count == count && undefined.count == result.diagnostics.count, "\(Self.brief(result.diagnostics))")
+        #expect(
+            undefined.count == count && undefined.count == result.diagnostics.count, "\(Self.brief(result.diagnostics))"
+        )
         let hinted = undefined.filter { $0.message.contains("did you mean") }
         #expect(hinted.count == 2_000_000 / (count + 1))
         #expect(hinted.first?.message == "target 't0' is not a state of machine 'Typos'; did you mean 's0'?")

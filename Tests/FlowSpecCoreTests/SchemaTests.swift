@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 /// `schema/flowspec.schema.json`, the JSON Schema editors use for spec files, must accept
@@ -18,8 +19,10 @@ struct SchemaTests {
     static let schemaPath = "schema/flowspec.schema.json"
 
     /// The rules the decoder reports; the others come from the checks on the decoded model.
-    static let decodingRules: Set<Rule> = [.yamlSyntax, .duplicateKey, .unknownKey, .invalidValue,
-                                           .unsupportedVersion, .limitExceeded]
+    static let decodingRules: Set<Rule> = [
+        .yamlSyntax, .duplicateKey, .unknownKey, .invalidValue,
+        .unsupportedVersion, .limitExceeded
+    ]
 
     /// Decoding findings the schema cannot express, as `path rule line:column`, with the reason.
     /// An entry the schema does match is stale and fails the test.
@@ -45,10 +48,11 @@ struct SchemaTests {
         "Tests/Fixtures/rules/duplicate-key/found-machine-twice-and-state-twice-in-sequence.yaml duplicate-key 19:3":
             "a repeated mapping key is invisible in JSON",
         "Tests/Fixtures/rules/duplicate-key/found-two-states-of-one-name.yaml duplicate-key 12:7":
-            "a repeated mapping key is invisible in JSON",
+            "a repeated mapping key is invisible in JSON"
     ]
 
-    static let fixtures: [String] = ["rules", "input", "reference", "golden", "gen/golden"]
+    static let fixtures: [String] =
+        ["rules", "input", "reference", "golden", "gen/golden"]
         .flatMap { Fixtures.specs(under: $0) } + ["specs/app.yaml"]
 
     // MARK: Checking one spec
@@ -92,8 +96,9 @@ struct SchemaTests {
             let validator = try JSONSchemaValidator(schema: schema)
             return Outcome(findings: findings, json: json, errors: validator.validate(json.value))
         } catch {
-            return Outcome(findings: findings, json: json,
-                           errors: [SchemaError(path: [], message: "the schema is unusable: \(error)")])
+            return Outcome(
+                findings: findings, json: json,
+                errors: [SchemaError(path: [], message: "the schema is unusable: \(error)")])
         }
     }
 
@@ -102,10 +107,11 @@ struct SchemaTests {
     }
 
     /// Every fixture, checked once.
-    static let outcomes: [String: Outcome] = Dictionary(uniqueKeysWithValues: fixtures.map { path in
-        let file = (try? Fixtures.source(path)) ?? SourceFile(path: path, bytes: [])
-        return (path, check(file))
-    })
+    static let outcomes: [String: Outcome] = Dictionary(
+        uniqueKeysWithValues: fixtures.map { path in
+            let file = (try? Fixtures.source(path)) ?? SourceFile(path: path, bytes: [])
+            return (path, check(file))
+        })
 
     static let cleanFixtures = fixtures.filter { outcomes[$0]!.isReadable && outcomes[$0]!.findings.isEmpty }
     static let faultyFixtures = fixtures.filter { outcomes[$0]!.isReadable && !outcomes[$0]!.findings.isEmpty }
@@ -171,9 +177,11 @@ struct SchemaTests {
         #expect(keys("#/$defs/severity") == Rule.allCases.map(\.rawValue).sorted())
         #expect(words("#/$defs/severityLevel") == SeverityLevel.allCases.map(\.rawValue).sorted())
         #expect(words("#/$defs/stateKind") == StateKind.allCases.map(\.rawValue).sorted())
-        #expect(words("#/$defs/persist/properties/rawValue")
+        #expect(
+            words("#/$defs/persist/properties/rawValue")
                 == [Persist.RawValue.int, .string].map(\.rawValue).sorted())
-        #expect(words("#/$defs/persist/properties/restore")
+        #expect(
+            words("#/$defs/persist/properties/restore")
                 == [Persist.Restore.clamp, .initial].map(\.rawValue).sorted())
     }
 
@@ -192,21 +200,27 @@ struct SchemaTests {
             let key = Self.key(path, finding)
             let matched = outcome.isMatched(finding)
             if let reason = Self.inexpressible[key] {
-                #expect(!matched, "\(key) is on the allow-list (\(reason)) but the schema now catches it: remove the entry")
+                #expect(
+                    !matched, "\(key) is on the allow-list (\(reason)) but the schema now catches it: remove the entry")
             } else {
-                #expect(matched, """
+                #expect(
+                    matched,
+                    """
                     \(key) (\(finding.message)) has no schema error at its place; the schema says:
                     \(Self.describe(outcome.errors))
                     """)
             }
         }
         let expressible = outcome.findings.contains { Self.inexpressible[Self.key(path, $0)] == nil }
-        #expect(outcome.errors.isEmpty == !expressible, "\(path): the schema should \(expressible ? "reject" : "accept") it")
+        #expect(
+            outcome.errors.isEmpty == !expressible, "\(path): the schema should \(expressible ? "reject" : "accept") it"
+        )
     }
 
     @Test("every allow-list entry names a finding of a fixture")
     func allowListIsCurrent() {
-        let findings = Set(Self.faultyFixtures.flatMap { path in Self.outcomes[path]!.findings.map { Self.key(path, $0) } })
+        let findings = Set(
+            Self.faultyFixtures.flatMap { path in Self.outcomes[path]!.findings.map { Self.key(path, $0) } })
         for entry in Self.inexpressible.keys.sorted() {
             #expect(findings.contains(entry), "the allow-list entry '\(entry)' matches no finding: remove it")
         }
@@ -219,7 +233,8 @@ struct SchemaTests {
         #expect(Self.cleanFixtures.count > 100)
         let unreadable = Self.fixtures.filter { !Self.outcomes[$0]!.isReadable }
         let findings = Self.faultyFixtures.flatMap { Self.outcomes[$0]!.findings }
-        print("""
+        print(
+            """
             SchemaTests: \(Self.fixtures.count) specs: \(Self.cleanFixtures.count) clean and valid, \
             \(Self.faultyFixtures.count) with \(findings.count) decoding findings \
             (\(findings.count - Self.inexpressible.count) matched by schema errors, \
@@ -232,24 +247,28 @@ struct SchemaTests {
     /// Specs the decoder reads cleanly (`true`) or with a decoding finding (`false`); the schema
     /// must agree, and place an error at each finding.
     static let agreementCases: [String: (valid: Bool, yaml: String)] = [
-        "every default and short form": (true, spec("""
-            conditions: ready
-            events: [go]
-            effects: log
-            on: { go: a }
-            states:
-              a:
-              b: ~
-              c: { kind: choice, always: [a, { to: b, unless: ready }] }
-              d: { on: { go: [b, { to: a, if: ready, effects: log }] }, timeout: { after: 010s, to: a } }
-            sequences: { s: { states: a } }
-            persist: { rawValue: string, restore: initial, resume: { b: a } }
-            require:
-              - reachable: a
-              - alwaysReachable: []
-              - within: { from: a, to: b, max: 1h }
-            severity: { dead-end: off, no-way-out: note }
-            """)),
+        "every default and short form": (
+            true,
+            spec(
+                """
+                conditions: ready
+                events: [go]
+                effects: log
+                on: { go: a }
+                states:
+                  a:
+                  b: ~
+                  c: { kind: choice, always: [a, { to: b, unless: ready }] }
+                  d: { on: { go: [b, { to: a, if: ready, effects: log }] }, timeout: { after: 010s, to: a } }
+                sequences: { s: { states: a } }
+                persist: { rawValue: string, restore: initial, resume: { b: a } }
+                require:
+                  - reachable: a
+                  - alwaysReachable: []
+                  - within: { from: a, to: b, max: 1h }
+                severity: { dead-end: off, no-way-out: note }
+                """)
+        ),
         "file-level severity": (true, "flowspec: 1\nseverity: { unused-name: error }\n" + machines("states: { a: }")),
         "a choice by default with its own kind may have on":
             (true, spec("defaults: { kind: choice }\nstates: { a: { kind: input, on: { go: a } } }")),
@@ -268,35 +287,45 @@ struct SchemaTests {
         "conditions as a mapping": (false, spec("conditions: { c: d }\nstates: { a: }")),
         "unknown rule": (false, spec("states: { a: }\nseverity: { dead-ends: off }")),
         "unknown severity": (false, spec("states: { a: }\nseverity: { dead-end: fatal }")),
-        "two requirements in one item": (false, spec("states: { a: }\nrequire: [ { reachable: a, alwaysReachable: a } ]")),
+        "two requirements in one item": (
+            false, spec("states: { a: }\nrequire: [ { reachable: a, alwaysReachable: a } ]")
+        ),
         "an empty requirement": (false, spec("states: { a: }\nrequire: [ {} ]")),
         "require as a mapping": (false, spec("states: { a: }\nrequire: { reachable: a }")),
         "within without max": (false, spec("states: { a: }\nrequire: [ { within: { from: a, to: a } } ]")),
         "retry of 0": (false, spec("states: { a: { on: { go: { to: a, retry: { max: 0, then: a } } } } }")),
-        "retry beyond Int": (false, spec("states: { a: { on: { go: { to: a, retry: { max: 99999999999999999999, then: a } } } } }")),
+        "retry beyond Int": (
+            false, spec("states: { a: { on: { go: { to: a, retry: { max: 99999999999999999999, then: a } } } } }")
+        ),
         "zero duration with leading zeros": (false, spec("states: { a: { timeout: { after: 000ms, to: a } } }")),
         "a null timeout": (false, spec("states: { a: { timeout: } }")),
         "numeric summary": (false, spec("summary: 3\nstates: { a: }")),
         "null resume target": (false, spec("states: { a: }\npersist: { rawValue: int, resume: { a: } }")),
         "choice by default with on": (false, spec("defaults: { kind: choice }\nstates: { a: { on: { go: a } } }")),
         "clamp with string": (false, spec("states: { a: }\npersist: { rawValue: string, restore: clamp }")),
-        "null defaults": (false, spec("defaults:\nstates: { a: }")),
+        "null defaults": (false, spec("defaults:\nstates: { a: }"))
     ]
 
     /// Where the schema and the decoder knowingly disagree: what each does, and why.
     static let knownGaps: [String: (decoderRejects: Bool, schemaRejects: Bool, yaml: String)] = [
         // `max: 3.0` is a float to the decoder, but JSON Schema counts 3.0 as an integer.
-        "a float retry count": (true, false, spec("states: { a: { on: { go: { to: a, retry: { max: 3.0, then: a } } } } }")),
+        "a float retry count": (
+            true, false, spec("states: { a: { on: { go: { to: a, retry: { max: 3.0, then: a } } } } }")
+        ),
         // The pattern checks a positive number and a unit, not that it fits in 64 bits of nanoseconds.
-        "a duration too long to represent": (true, false, spec("states: { a: { timeout: { after: 9999999999999h, to: a } } }")),
+        "a duration too long to represent": (
+            true, false, spec("states: { a: { timeout: { after: 9999999999999h, to: a } } }")
+        ),
         // A key YAML reads as a number is the string key "42" in JSON.
         "a number as a state name": (true, false, spec("states: { 42: , a: }")),
         // A quoted "<<" is a name to the decoder, but JSON cannot tell it from the merge key.
-        "a quoted merge key as a state name": (false, true, spec("states: { '<<': , a: }")),
+        "a quoted merge key as a state name": (false, true, spec("states: { '<<': , a: }"))
     ]
 
     static func machines(_ body: String, initial: String? = "a") -> String {
-        let lines = (initial.map { ["initial: \($0)"] } ?? []) + body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let lines =
+            (initial.map { ["initial: \($0)"] } ?? [])
+            + body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         return "machines:\n  M:\n" + lines.map { "    " + $0 }.joined(separator: "\n") + "\n"
     }
 

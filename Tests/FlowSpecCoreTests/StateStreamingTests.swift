@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlowSpecCore
 
 /// `flowspec check` decodes each state while the YAML is read (``StateStreamer``) so that the
@@ -14,7 +15,9 @@ struct StateStreamingTests {
     /// Decoded from the whole tree, as before streaming.
     static func wholeTree(_ bytes: [UInt8], limits: YAMLLimits = YAMLLimits()) -> (Spec, [Diagnostic]) {
         let sink = DiagnosticCollector(file: "spec.yaml")
-        guard let document = YAMLReader(limits: limits).read(bytes, into: sink) else { return (Spec(), sink.diagnostics) }
+        guard let document = YAMLReader(limits: limits).read(bytes, into: sink) else {
+            return (Spec(), sink.diagnostics)
+        }
         let spec = SpecDecoder().decode(document, limits: limits, into: sink)
         return (spec, sink.diagnostics)
     }
@@ -35,21 +38,30 @@ struct StateStreamingTests {
     static func describe(_ spec: Spec) -> String {
         var lines: [String] = []
         for machine in spec.machines {
-            lines.append("machine \(machine.name) exceeds=\(machine.exceedsLimits) default=\(String(describing: machine.defaultKind))")
+            lines.append(
+                "machine \(machine.name) exceeds=\(machine.exceedsLimits) default=\(String(describing: machine.defaultKind))"
+            )
             for (index, state) in machine.states.enumerated() {
-                lines.append("  state \(machine.names.text(state.name)) \(state.kind) kindAt=\(String(describing: state.kindLocation)) "
-                    + "malformed=\(state.isMalformed) lost=\(state.hasLostTransitions) on=\(String(describing: state.onLocation))")
+                lines.append(
+                    "  state \(machine.names.text(state.name)) \(state.kind) kindAt=\(String(describing: state.kindLocation)) "
+                        + "malformed=\(state.isMalformed) lost=\(state.hasLostTransitions) on=\(String(describing: state.onLocation))"
+                )
                 let names = machine.names
                 for transition in machine.transitions(of: index) {
-                    lines.append("    on \(names.text(transition.event)): "
-                        + transition.candidates.map { describe($0, names) }.joined(separator: " | "))
+                    lines.append(
+                        "    on \(names.text(transition.event)): "
+                            + transition.candidates.map { describe($0, names) }.joined(separator: " | "))
                 }
                 if let always = state.always {
-                    lines.append("    always@\(always.location): " + always.value.map { describe($0, names) }.joined(separator: " | "))
+                    lines.append(
+                        "    always@\(always.location): "
+                            + always.value.map { describe($0, names) }.joined(separator: " | "))
                 }
                 if let timeout = state.timeout {
-                    lines.append("    timeout \(String(describing: timeout.after)) -> \(names.text(timeout.target)) effects=\(timeout.effects) "
-                        + "retry=\(String(describing: timeout.retry.map { "\(String(describing: $0.max)) \(names.text($0.then))" }))")
+                    lines.append(
+                        "    timeout \(String(describing: timeout.after)) -> \(names.text(timeout.target)) effects=\(timeout.effects) "
+                            + "retry=\(String(describing: timeout.retry.map { "\(String(describing: $0.max)) \(names.text($0.then))" }))"
+                    )
                 }
             }
         }
@@ -62,8 +74,10 @@ struct StateStreamingTests {
             + "retry=\(String(describing: candidate.retry.map { "\(String(describing: $0.max)) \(names.text($0.then))" }))"
     }
 
-    static func expectSame(_ bytes: [UInt8], limits: YAMLLimits = YAMLLimits(),
-                           sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    static func expectSame(
+        _ bytes: [UInt8], limits: YAMLLimits = YAMLLimits(),
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
         let (wholeSpec, wholeFindings) = wholeTree(bytes, limits: limits)
         let (streamedSpec, streamedFindings, _) = streamed(bytes, limits: limits)
         #expect(describe(streamedSpec) == describe(wholeSpec), sourceLocation: sourceLocation)
@@ -91,7 +105,10 @@ struct StateStreamingTests {
         let decoded = SpecDecoder().decode(document, streamedStates: streamer.states, limits: YAMLLimits(), into: sink)
         // A's states whole; B's one by one, since its repeated `x` was left out of the mapping.
         #expect(streamer.states.segmentsHandedOverWhole == 1)
-        #expect(decoded.machines.map { machine in machine.states.indices.map(machine.name(of:)) } == [["a", "b"], ["x", "y"]])
+        #expect(
+            decoded.machines.map { machine in machine.states.indices.map(machine.name(of:)) } == [
+                ["a", "b"], ["x", "y"]
+            ])
         Self.expectSame(Array(spec.utf8))
     }
 
@@ -104,7 +121,8 @@ struct StateStreamingTests {
     func treeStaysSmall() {
         var text = "flowspec: 1\nmachines:\n  Big:\n    initial: s0\n    states:\n"
         for index in 0..<500 {
-            text += "      s\(index):\n        kind: input\n        on: { go: s\((index + 1) % 500), stop: { to: s0, effects: [log] } }\n"
+            text +=
+                "      s\(index):\n        kind: input\n        on: { go: s\((index + 1) % 500), stop: { to: s0, effects: [log] } }\n"
         }
         let (spec, findings, nodes) = Self.streamed(Array(text.utf8))
         #expect(spec.machines.first?.states.count == 500)
@@ -116,15 +134,15 @@ struct StateStreamingTests {
     @Test("defaults written after states still give streamed states their kind")
     func defaultsAfterStates() {
         let text = """
-        flowspec: 1
-        machines:
-          M:
-            initial: a
-            states:
-              a: { on: { go: b } }
-              b: { always: [ { to: a } ] }
-            defaults: { kind: input }
-        """
+            flowspec: 1
+            machines:
+              M:
+                initial: a
+                states:
+                  a: { on: { go: b } }
+                  b: { always: [ { to: a } ] }
+                defaults: { kind: input }
+            """
         let (spec, findings, _) = Self.streamed(Array(text.utf8))
         #expect(spec.machines[0].states.map(\.kind) == [.input, .input])
         #expect(findings.contains { $0.message.hasPrefix("input state 'b' cannot have `always`") })
@@ -135,20 +153,20 @@ struct StateStreamingTests {
     @Test("a state under a repeated key reports nothing, as the key is not read")
     func repeatedKeys() {
         let text = """
-        flowspec: 1
-        machines:
-          M:
-            initial: a
-            states:
-              a: { on: { go: a } }
-              a: { kind: bogus, on: { go: nowhere } }
-            states:
-              z: { kind: alsoBogus }
-          M:
-            initial: q
-            states:
-              q: { kind: wrong }
-        """
+            flowspec: 1
+            machines:
+              M:
+                initial: a
+                states:
+                  a: { on: { go: a } }
+                  a: { kind: bogus, on: { go: nowhere } }
+                states:
+                  z: { kind: alsoBogus }
+              M:
+                initial: q
+                states:
+                  q: { kind: wrong }
+            """
         let (_, findings, _) = Self.streamed(Array(text.utf8))
         #expect(findings.map(\.rule) == [.duplicateKey, .duplicateKey, .duplicateKey])
         Self.expectSame(Array(text.utf8))
@@ -157,19 +175,19 @@ struct StateStreamingTests {
     @Test("anchors, aliases and merge keys decode as in the whole tree")
     func anchorsAndAliases() {
         let text = """
-        flowspec: 1
-        machines:
-          M: &machine
-            initial: a
-            states:
-              a: &body { kind: input, on: { go: b } }
-              b: *body
-              c: { on: *events, kind: input }
-              <<: { kind: input }
-              d: { kind: input, on: &events { go: a, stop: { to: zz } } }
-              e: { kind: input, on: *events }
-          N: *machine
-        """
+            flowspec: 1
+            machines:
+              M: &machine
+                initial: a
+                states:
+                  a: &body { kind: input, on: { go: b } }
+                  b: *body
+                  c: { on: *events, kind: input }
+                  <<: { kind: input }
+                  d: { kind: input, on: &events { go: a, stop: { to: zz } } }
+                  e: { kind: input, on: *events }
+              N: *machine
+            """
         Self.expectSame(Array(text.utf8))
     }
 
@@ -178,15 +196,15 @@ struct StateStreamingTests {
         var limits = YAMLLimits()
         limits.maxStates = 2
         let text = """
-        flowspec: 1
-        machines:
-          M:
-            initial: a
-            states: { a: { kind: nope }, b: { kind: input }, c: { kind: input } }
-          N:
-            initial: a
-            states: { a: { kind: input, on: { go: b } }, b: { kind: terminal } }
-        """
+            flowspec: 1
+            machines:
+              M:
+                initial: a
+                states: { a: { kind: nope }, b: { kind: input }, c: { kind: input } }
+              N:
+                initial: a
+                states: { a: { kind: input, on: { go: b } }, b: { kind: terminal } }
+            """
         let (spec, findings, _) = Self.streamed(Array(text.utf8), limits: limits)
         #expect(findings.map(\.rule) == [.limitExceeded])
         #expect(spec.machines.map(\.states.count) == [0, 2])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlowSpecCore
 
 /// "Did you mean" hints: the closest name, and a budget that bounds the searches of a machine.

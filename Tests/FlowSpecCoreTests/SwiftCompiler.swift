@@ -1,5 +1,5 @@
-import Foundation
 import FlowSpecTestSupport
+import Foundation
 
 /// Compiles Swift with the real `swiftc` in Swift 6 language mode, warnings as errors, and
 /// runs the program: how the tests prove generated code compiles and behaves.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlowSpecCore
 
 /// ``TextHash`` must agree with `String`'s equality, which is canonical equivalence: equal
@@ -14,7 +15,7 @@ struct TextHashTests {
         ("a;b", "a\u{37E}b"),
         ("`x`", "\u{1FEF}x\u{1FEF}"),
         ("\u{212A}caf\u{E9}", "Kcafe\u{301}"),
-        ("a_long_state_name_stored_on_the_heap", "a_long_state_name_stored_on_the_heap"),
+        ("a_long_state_name_stored_on_the_heap", "a_long_state_name_stored_on_the_heap")
     ])
     func equalTextsHashAlike(first: String, second: String) {
         #expect(first == second)

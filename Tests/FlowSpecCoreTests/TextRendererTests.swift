@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FlowSpecCore
 
 /// Text output cannot be forged or garbled by what a spec contains.
@@ -38,7 +39,8 @@ struct TextRendererTests {
     /// `start` and `done`: every message, and the excerpt, shows the escapes, with the caret
     /// moved right by their extra width.
     @Test func zeroWidthCharactersAreEscapedInMessagesAndExcerpts() {
-        let output = Self.render("""
+        let output = Self.render(
+            """
             flowspec: 1
             machines:
               M:
@@ -48,18 +50,19 @@ struct TextRendererTests {
                   "sta\u{200B}rt": { on: { go: "do\u{200D}ne" } }
                   done: { kind: terminal }
             """)
-        #expect(output == #"""
-            spec.yaml:4:14: error: initial state 'start' is not a state of machine 'M'; did you mean 'sta\u{200B}rt'? [undefined-state]
-                initial: start
-                         ^
-            spec.yaml:7:7: error: state name 'sta\u{200B}rt' cannot become a Swift identifier: it contains U+200B; names use ASCII letters, digits and '_', may be split by '-', '.' or spaces, and do not start with a digit [invalid-identifier]
-                  "sta\u{200B}rt": { on: { go: "do\u{200D}ne" } }
-                  ^
-            spec.yaml:7:29: error: target 'do\u{200D}ne' is not a state of machine 'M'; did you mean 'done'? [undefined-state]
-                  "sta\u{200B}rt": { on: { go: "do\u{200D}ne" } }
-                                               ^
+        #expect(
+            output == #"""
+                spec.yaml:4:14: error: initial state 'start' is not a state of machine 'M'; did you mean 'sta\u{200B}rt'? [undefined-state]
+                    initial: start
+                             ^
+                spec.yaml:7:7: error: state name 'sta\u{200B}rt' cannot become a Swift identifier: it contains U+200B; names use ASCII letters, digits and '_', may be split by '-', '.' or spaces, and do not start with a digit [invalid-identifier]
+                      "sta\u{200B}rt": { on: { go: "do\u{200D}ne" } }
+                      ^
+                spec.yaml:7:29: error: target 'do\u{200D}ne' is not a state of machine 'M'; did you mean 'done'? [undefined-state]
+                      "sta\u{200B}rt": { on: { go: "do\u{200D}ne" } }
+                                                   ^
 
-            """#)
+                """#)
     }
 
     /// U+202E RIGHT-TO-LEFT OVERRIDE would print the rest of the line backwards; U+2066–U+2069,
@@ -67,7 +70,8 @@ struct TextRendererTests {
     /// are invisible or look like something else. All are escaped; the caret lands under the
     /// target's opening quote however many escapes come before it.
     @Test func bidirectionalAndOtherInvisibleCharactersAreEscaped() {
-        let output = Self.render("""
+        let output = Self.render(
+            """
             flowspec: 1
             machines:
               M:
@@ -77,16 +81,17 @@ struct TextRendererTests {
                   a: { summary: "\u{2066}x\u{2069}\u{FEFF}\u{2060}\u{AD}\u{A0}", on: { go: "admin\u{202E}nimda" } }
                   b: { kind: terminal, summary: "e\u{FE0F}" }
             """)
-        #expect(output == #"""
-            spec.yaml:7:42: error: target 'admin\u{202E}nimda' is not a state of machine 'M' [undefined-state]
-                  a: { summary: "\u{2066}x\u{2069}\u{FEFF}\u{2060}\u{AD}\u{A0}", on: { go: "admin\u{202E}nimda" } }
-                                                                                           ^
-            spec.yaml:8:7: error: state 'b' can never be reached from the initial state 'a' [unreachable-state]
-                  b: { kind: terminal, summary: "e\u{FE0F}" }
-                  ^
-            spec.yaml:8:7: note: no transition leads to it
+        #expect(
+            output == #"""
+                spec.yaml:7:42: error: target 'admin\u{202E}nimda' is not a state of machine 'M' [undefined-state]
+                      a: { summary: "\u{2066}x\u{2069}\u{FEFF}\u{2060}\u{AD}\u{A0}", on: { go: "admin\u{202E}nimda" } }
+                                                                                               ^
+                spec.yaml:8:7: error: state 'b' can never be reached from the initial state 'a' [unreachable-state]
+                      b: { kind: terminal, summary: "e\u{FE0F}" }
+                      ^
+                spec.yaml:8:7: note: no transition leads to it
 
-            """#)
+                """#)
         #expect(!output.unicodeScalars.contains { $0.properties.generalCategory == .format })
     }
 
@@ -96,17 +101,22 @@ struct TextRendererTests {
         let family = "👩\u{200D}💻"
         let heart = "❤\u{FE0F}"
         let scotland = "🏴\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}"
-        #expect(TextRenderer.visible("'\(family)' '\(heart)' '👍🏽' '\(scotland)' '1\u{FE0F}\u{20E3}'")
-            == "'\(family)' '\(heart)' '👍🏽' '\(scotland)' '1\u{FE0F}\u{20E3}'")
+        #expect(
+            TextRenderer.visible("'\(family)' '\(heart)' '👍🏽' '\(scotland)' '1\u{FE0F}\u{20E3}'")
+                == "'\(family)' '\(heart)' '👍🏽' '\(scotland)' '1\u{FE0F}\u{20E3}'")
         // The same characters out of place are escaped.
-        #expect(TextRenderer.visible("a\u{200D}b 👩\u{200D} \u{200D}💻 x\u{FE0F} 1\u{200D}2 a\u{E0067}")
-            == #"a\u{200D}b 👩\u{200D} \u{200D}💻 x\u{FE0F} 1\u{200D}2 a\u{E0067}"#)
+        #expect(
+            TextRenderer.visible("a\u{200D}b 👩\u{200D} \u{200D}💻 x\u{FE0F} 1\u{200D}2 a\u{E0067}")
+                == #"a\u{200D}b 👩\u{200D} \u{200D}💻 x\u{FE0F} 1\u{200D}2 a\u{E0067}"#)
     }
 
     @Test func visibleEscapesEveryFormatCharacterAndLeavesOrdinaryTextAlone() {
-        for value in [0x200B, 0x200C, 0x200E, 0x200F, 0x2060, 0xFEFF, 0x061C, 0x180E] + Array(0x202A...0x202E) + Array(0x2066...0x2069) {
+        for value in [0x200B, 0x200C, 0x200E, 0x200F, 0x2060, 0xFEFF, 0x061C, 0x180E] + Array(0x202A...0x202E)
+            + Array(0x2066...0x2069)
+        {
             let scalar = Unicode.Scalar(value)!
-            #expect(TextRenderer.visible("a\(Character(scalar))b") == "a\\u{\(String(value, radix: 16, uppercase: true))}b")
+            #expect(
+                TextRenderer.visible("a\(Character(scalar))b") == "a\\u{\(String(value, radix: 16, uppercase: true))}b")
         }
         let ordinary = "café naïve שלום مرحبا 日本語 Ελληνικά e\u{301} …–—‘’“” tab\there"
         #expect(TextRenderer.visible(ordinary) == ordinary.replacingOccurrences(of: "\t", with: "\\u{9}"))
@@ -116,7 +126,8 @@ struct TextRendererTests {
     /// window still move the caret.
     @Test func theCaretFollowsEscapesInALongLine() {
         let padding = String(repeating: "\u{200B}", count: 100)
-        let output = Self.render("""
+        let output = Self.render(
+            """
             flowspec: 1
             machines:
               M:
@@ -143,13 +154,14 @@ struct TextRendererTests {
         let text = "flowspec: 1\nmachines:\n" + long + "\nshort: 1\n" + long.uppercased() + "\n"
         let file = SourceFile(path: "spec.yaml", text: text)
         func finding(line: Int, column: Int, note: (line: Int, column: Int)? = nil) -> Diagnostic {
-            Diagnostic(rule: .unusedName, message: "at \(line):\(column)", file: "spec.yaml",
-                       location: SourceLocation(line: line, column: column),
-                       notes: note.map { [.init("see", at: SourceLocation(line: $0.line, column: $0.column))] } ?? [])
+            Diagnostic(
+                rule: .unusedName, message: "at \(line):\(column)", file: "spec.yaml",
+                location: SourceLocation(line: line, column: column),
+                notes: note.map { [.init("see", at: SourceLocation(line: $0.line, column: $0.column))] } ?? [])
         }
         let diagnostics = [
             finding(line: 3, column: 14, note: (4, 1)), finding(line: 3, column: 300, note: (5, 200)),
-            finding(line: 3, column: 400), finding(line: 4, column: 8), finding(line: 5, column: 30, note: (3, 20)),
+            finding(line: 3, column: 400), finding(line: 4, column: 8), finding(line: 5, column: 30, note: (3, 20))
         ]
         let together = DiagnosticRenderer.render(diagnostics, files: [file], format: .text)
         let alone = diagnostics.map { DiagnosticRenderer.render([$0], files: [file], format: .text) }.joined()
@@ -164,7 +176,9 @@ struct TextRendererTests {
     /// decoding the whole line for each finding took minutes at 100,000.
     @Test func twentyThousandFindingsOnOneLongLine() {
         let count = 20_000
-        let spec = "flowspec: 1\nmachines:\n  M:\n    initial: a\n    events: [" + (0..<count).map { "e\($0)" }.joined(separator: ", ")
+        let spec =
+            "flowspec: 1\nmachines:\n  M:\n    initial: a\n    events: ["
+            + (0..<count).map { "e\($0)" }.joined(separator: ", ")
             + "]\n    states:\n      a: { kind: terminal }\n"
         let output = Self.render(spec)
         let lines = output.split(separator: "\n")
@@ -175,7 +189,8 @@ struct TextRendererTests {
 
     /// GitHub annotations escape the same characters (JSON and SARIF escape them already).
     @Test func githubAnnotationsEscapeInvisibleCharacters() {
-        let output = Self.render("""
+        let output = Self.render(
+            """
             flowspec: 1
             machines:
               M:
@@ -185,7 +200,10 @@ struct TextRendererTests {
                   a: { on: { go: "admin\u{202E}nimda" } }
                   b: { kind: terminal }
             """, format: .github)
-        #expect(output.hasPrefix(#"::error file=spec.yaml,line=7,col=22,title=flowspec undefined-state::target 'admin\u{202E}nimda' is not a state of machine 'M'"#), "\(output)")
+        #expect(
+            output.hasPrefix(
+                #"::error file=spec.yaml,line=7,col=22,title=flowspec undefined-state::target 'admin\u{202E}nimda' is not a state of machine 'M'"#
+            ), "\(output)")
         #expect(!output.unicodeScalars.contains("\u{202E}"))
     }
 
@@ -193,10 +211,14 @@ struct TextRendererTests {
     /// and LF alone even when they come as a pair (one `Character`), so a file name cannot
     /// end the command early and start another.
     @Test func githubAnnotationsEscapeEveryByteOfAFileName() {
-        let finding = Diagnostic(rule: .unusedName, message: "50% done\r\nnext", file: "a:b,c%\r\n::error é.yaml",
-                                 location: SourceLocation(line: 1, column: 2),
-                                 notes: [.init("see here", at: SourceLocation(line: 3, column: 4))])
+        let finding = Diagnostic(
+            rule: .unusedName, message: "50% done\r\nnext", file: "a:b,c%\r\n::error é.yaml",
+            location: SourceLocation(line: 1, column: 2),
+            notes: [.init("see here", at: SourceLocation(line: 3, column: 4))])
         let output = DiagnosticRenderer.render([finding], files: [], format: .github)
-        #expect(output == #"::warning file=a%3Ab%2Cc%25%0D%0A%3A%3Aerror é.yaml,line=1,col=2,title=flowspec unused-name::50%25 done\u{D}\u{A}next%0A3:4: see here"# + "\n")
+        #expect(
+            output
+                == #"::warning file=a%3Ab%2Cc%25%0D%0A%3A%3Aerror é.yaml,line=1,col=2,title=flowspec unused-name::50%25 done\u{D}\u{A}next%0A3:4: see here"#
+                + "\n")
     }
 }

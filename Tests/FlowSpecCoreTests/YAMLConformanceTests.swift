@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FlowSpecCore
 
 // The YAML front end against the official YAML test suite (github.com/yaml/yaml-test-suite),
@@ -46,7 +47,7 @@ enum YAMLConformance {
         // The enumerator does not go into a symbolic link: start from the real folder.
         let root = suiteFolder.resolvingSymlinksInPath()
         guard isAvailable,
-              let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
+            let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)
         else { return [] }
         let base = root.path + "/"
         var ids: [String] = []
@@ -98,7 +99,8 @@ enum YAMLConformance {
             listed[section, default: 0] += 1
         }
         for (section, count) in announced where listed[section, default: 0] != count {
-            problems.append("section \(section.rawValue) announces \(count) cases but lists \(listed[section, default: 0])")
+            problems.append(
+                "section \(section.rawValue) announces \(count) cases but lists \(listed[section, default: 0])")
         }
         return (failures, problems)
     }()
@@ -107,57 +109,62 @@ enum YAMLConformance {
     /// message (flowspec may add a note, such as its hint about tabs). Observed with 0.2.5; a
     /// change here means libyaml changed: check the case, then update the pin.
     static let pinnedFalseErrors: [String: String] = [
-        "2JQS": "1:1 did not find expected key", // Block Mapping with Missing Keys
-        "2LFX": "1:5 found unknown directive name", // Spec Example 6.13. Reserved Directives [1.3]
-        "2SXE": "1:8 mapping values are not allowed in this context", // Anchors With Colon in Name
-        "4ABK": "4:14 found unexpected ':'", // Flow Mapping Separate Values
-        "4MUZ/00": "2:1 did not find expected ',' or '}'", // Flow mapping colon on line after key
-        "4MUZ/01": "2:1 did not find expected ',' or '}'", // Flow mapping colon on line after key
-        "4MUZ/02": "2:1 did not find expected ',' or '}'", // Flow mapping colon on line after key
-        "58MP": "1:5 did not find expected node content", // Flow mapping edge cases
-        "5MUD": "3:3 did not find expected ',' or '}'", // Colon and adjacent value on next line
-        "5T43": "2:11 did not find expected node content", // Colon at the beginning of adjacent flow scalar
-        "6BCT": "3:4 found character that cannot start any token", // Spec Example 6.3. Separation Spaces
-        "6CA3": "1:1 found character that cannot start any token", // Tab indented top flow
-        "6LVF": "1:5 found unknown directive name", // Spec Example 6.13. Reserved Directives
-        "6M2F": "3:1 did not find expected key", // Aliases in Explicit Block Mapping
-        "7Z25": "4:1 did not find expected <document start>", // Bare document after document end marker
-        "8XYN": "2:4 did not find expected alphabetic or numeric character", // Anchor with unicode character
-        "96NN/00": "2:2 found a tab character where an indentation space is expected", // Leading tab content in literals
-        "96NN/01": "2:2 found a tab character where an indentation space is expected", // Leading tab content in literals
-        "9SA2": "4:8 did not find expected ',' or '}'", // Multiline double quoted flow mapping key
-        "A2M4": "2:4 found character that cannot start any token", // Spec Example 6.2. Indentation Indicators
-        "BEC7": "1:1 found incompatible YAML document", // Spec Example 6.14. “YAML” directive
-        "CFD4": "1:5 did not find expected node content", // Empty implicit key in single pair flow sequences
-        "DBG4": "8:5 did not find expected node content", // Spec Example 7.10. Plain Characters
-        "DK3J": "2:1 did not find expected <document start>", // Zero indented block scalar with line that looks like a comment
-        "DK95/00": "2:2 found character that cannot start any token", // Tabs that look like indentation
-        "DK95/03": "1:2 found character that cannot start any token", // Tabs that look like indentation
-        "DK95/04": "2:1 found a tab character that violates indentation", // Tabs that look like indentation
-        "FP8R": "2:1 did not find expected <document start>", // Zero indented block scalar
-        "FRK4": "2:9 found unexpected ':'", // Spec Example 7.3. Completely Empty Flow Nodes
-        "HM87/00": "1:2 did not find expected node content", // Scalars in flow start with syntax char
-        "HWV9": "1:1 did not find expected node content", // Document-end marker
-        "K3WX": "3:3 did not find expected ',' or '}'", // Colon and adjacent value after comment on next line
-        "M2N8/00": "1:5 did not find expected key", // Question mark edge cases
-        "M7A3": "6:1 did not find expected <document start>", // Spec Example 9.3. Bare Documents
-        "MUS6/05": "1:5 found unknown directive name", // Directive variants
-        "MUS6/06": "1:7 found unknown directive name", // Directive variants
-        "NHX8": "1:1 did not find expected key", // Empty Lines at End of Document
-        "NJ66": "4:7 did not find expected ',' or '}'", // Multiline plain flow mapping key
-        "NKF9": "3:1 did not find expected key", // Empty keys in block and flow mapping
-        "Q5MG": "1:1 found character that cannot start any token", // Tab at beginning of line followed by a flow mapping
-        "QT73": "2:1 did not find expected node content", // Comment and document-end marker
-        "R4YG": "10:2 found a tab character where an indentation space is expected", // Spec Example 8.2. Block Indentation Indicator
-        "S3PD": "2:1 did not find expected key", // Spec Example 8.18. Implicit Block Mapping Entries
-        "SM9W/01": "1:1 did not find expected key", // Single character streams
-        "UKK6/00": "1:3 did not find expected key", // Syntax character edge cases
-        "UT92": "3:3 did not find expected ',' or '}'", // Spec Example 9.4. Explicit Documents
-        "VJP3/01": "3:2 did not find expected ',' or '}'", // Flow collections over many lines
-        "W4TN": "3:2 could not find expected directive name", // Spec Example 9.5. Directives Documents
-        "W5VH": "1:5 did not find expected alphabetic or numeric character", // Allowed characters in alias
-        "Y79Y/001": "2:2 found a tab character where an indentation space is expected", // Tabs in various contexts
-        "Y79Y/010": "1:2 found character that cannot start any token", // Tabs in various contexts
+        "2JQS": "1:1 did not find expected key",  // Block Mapping with Missing Keys
+        "2LFX": "1:5 found unknown directive name",  // Spec Example 6.13. Reserved Directives [1.3]
+        "2SXE": "1:8 mapping values are not allowed in this context",  // Anchors With Colon in Name
+        "4ABK": "4:14 found unexpected ':'",  // Flow Mapping Separate Values
+        "4MUZ/00": "2:1 did not find expected ',' or '}'",  // Flow mapping colon on line after key
+        "4MUZ/01": "2:1 did not find expected ',' or '}'",  // Flow mapping colon on line after key
+        "4MUZ/02": "2:1 did not find expected ',' or '}'",  // Flow mapping colon on line after key
+        "58MP": "1:5 did not find expected node content",  // Flow mapping edge cases
+        "5MUD": "3:3 did not find expected ',' or '}'",  // Colon and adjacent value on next line
+        "5T43": "2:11 did not find expected node content",  // Colon at the beginning of adjacent flow scalar
+        "6BCT": "3:4 found character that cannot start any token",  // Spec Example 6.3. Separation Spaces
+        "6CA3": "1:1 found character that cannot start any token",  // Tab indented top flow
+        "6LVF": "1:5 found unknown directive name",  // Spec Example 6.13. Reserved Directives
+        "6M2F": "3:1 did not find expected key",  // Aliases in Explicit Block Mapping
+        "7Z25": "4:1 did not find expected <document start>",  // Bare document after document end marker
+        "8XYN": "2:4 did not find expected alphabetic or numeric character",  // Anchor with unicode character
+        // Leading tab content in literals
+        "96NN/00": "2:2 found a tab character where an indentation space is expected",
+        // Leading tab content in literals
+        "96NN/01": "2:2 found a tab character where an indentation space is expected",
+        "9SA2": "4:8 did not find expected ',' or '}'",  // Multiline double quoted flow mapping key
+        "A2M4": "2:4 found character that cannot start any token",  // Spec Example 6.2. Indentation Indicators
+        "BEC7": "1:1 found incompatible YAML document",  // Spec Example 6.14. “YAML” directive
+        "CFD4": "1:5 did not find expected node content",  // Empty implicit key in single pair flow sequences
+        "DBG4": "8:5 did not find expected node content",  // Spec Example 7.10. Plain Characters
+        // Zero indented block scalar with line that looks like a comment
+        "DK3J": "2:1 did not find expected <document start>",
+        "DK95/00": "2:2 found character that cannot start any token",  // Tabs that look like indentation
+        "DK95/03": "1:2 found character that cannot start any token",  // Tabs that look like indentation
+        "DK95/04": "2:1 found a tab character that violates indentation",  // Tabs that look like indentation
+        "FP8R": "2:1 did not find expected <document start>",  // Zero indented block scalar
+        "FRK4": "2:9 found unexpected ':'",  // Spec Example 7.3. Completely Empty Flow Nodes
+        "HM87/00": "1:2 did not find expected node content",  // Scalars in flow start with syntax char
+        "HWV9": "1:1 did not find expected node content",  // Document-end marker
+        "K3WX": "3:3 did not find expected ',' or '}'",  // Colon and adjacent value after comment on next line
+        "M2N8/00": "1:5 did not find expected key",  // Question mark edge cases
+        "M7A3": "6:1 did not find expected <document start>",  // Spec Example 9.3. Bare Documents
+        "MUS6/05": "1:5 found unknown directive name",  // Directive variants
+        "MUS6/06": "1:7 found unknown directive name",  // Directive variants
+        "NHX8": "1:1 did not find expected key",  // Empty Lines at End of Document
+        "NJ66": "4:7 did not find expected ',' or '}'",  // Multiline plain flow mapping key
+        "NKF9": "3:1 did not find expected key",  // Empty keys in block and flow mapping
+        // Tab at beginning of line followed by a flow mapping
+        "Q5MG": "1:1 found character that cannot start any token",
+        "QT73": "2:1 did not find expected node content",  // Comment and document-end marker
+        // Spec Example 8.2. Block Indentation Indicator
+        "R4YG": "10:2 found a tab character where an indentation space is expected",
+        "S3PD": "2:1 did not find expected key",  // Spec Example 8.18. Implicit Block Mapping Entries
+        "SM9W/01": "1:1 did not find expected key",  // Single character streams
+        "UKK6/00": "1:3 did not find expected key",  // Syntax character edge cases
+        "UT92": "3:3 did not find expected ',' or '}'",  // Spec Example 9.4. Explicit Documents
+        "VJP3/01": "3:2 did not find expected ',' or '}'",  // Flow collections over many lines
+        "W4TN": "3:2 could not find expected directive name",  // Spec Example 9.5. Directives Documents
+        "W5VH": "1:5 did not find expected alphabetic or numeric character",  // Allowed characters in alias
+        "Y79Y/001": "2:2 found a tab character where an indentation space is expected",  // Tabs in various contexts
+        "Y79Y/010": "1:2 found character that cannot start any token"  // Tabs in various contexts
     ]
 
     /// What libyaml 0.2.5 reads each case of wrong events as (in.json says otherwise).
@@ -171,7 +178,7 @@ enum YAMLConformance {
         // A literal scalar ending in a line of spaces without a line break: the last break lost.
         "L24T/01": #"[{"foo": "x\n "}]"#,
         // `&an:chor value`: libyaml ends the anchor name at `:`, so the value is `:chor value`.
-        "Y2GN": #"[{"key": ":chor value"}]"#,
+        "Y2GN": #"[{"key": ":chor value"}]"#
     ]
 
     /// Why flowspec fails a case on purpose.
@@ -190,20 +197,20 @@ enum YAMLConformance {
     /// W4TN: false errors) are expected failures instead; once libyaml reads them they belong here.
     static let allowList: [String: Deliberate] = [
         // One document per file (see `Deliberate.oneDocumentPerFile`).
-        "35KP": .oneDocumentPerFile, // Tags for Root Objects: 3 documents
-        "5TYM": .oneDocumentPerFile, // Spec Example 6.21. Local Tag Prefix: 2 documents, %TAG each
-        "6WLZ": .oneDocumentPerFile, // Spec Example 6.18. Primary Tag Handle [1.3]: 2 documents
-        "6XDY": .oneDocumentPerFile, // Two document start markers: 2 empty documents
-        "6ZKB": .oneDocumentPerFile, // Spec Example 9.6. Stream: 3 documents
-        "9DXL": .oneDocumentPerFile, // Spec Example 9.6. Stream [1.3]: 3 documents
-        "9KAX": .oneDocumentPerFile, // Various combinations of tags and anchors: 8 documents
-        "9WXW": .oneDocumentPerFile, // Spec Example 6.18. Primary Tag Handle: 2 documents
-        "JHB9": .oneDocumentPerFile, // Spec Example 2.7. Two Documents in a Stream
-        "KSS4": .oneDocumentPerFile, // Scalars on --- line: 2 documents
-        "L383": .oneDocumentPerFile, // Two scalar docs with trailing comments
-        "PUW8": .oneDocumentPerFile, // Document start on last line: 2 documents, the second empty
-        "RZT7": .oneDocumentPerFile, // Spec Example 2.28. Log File: 3 documents
-        "U9NS": .oneDocumentPerFile, // Spec Example 2.8. Play by Play Feed from a Game: 2 documents
+        "35KP": .oneDocumentPerFile,  // Tags for Root Objects: 3 documents
+        "5TYM": .oneDocumentPerFile,  // Spec Example 6.21. Local Tag Prefix: 2 documents, %TAG each
+        "6WLZ": .oneDocumentPerFile,  // Spec Example 6.18. Primary Tag Handle [1.3]: 2 documents
+        "6XDY": .oneDocumentPerFile,  // Two document start markers: 2 empty documents
+        "6ZKB": .oneDocumentPerFile,  // Spec Example 9.6. Stream: 3 documents
+        "9DXL": .oneDocumentPerFile,  // Spec Example 9.6. Stream [1.3]: 3 documents
+        "9KAX": .oneDocumentPerFile,  // Various combinations of tags and anchors: 8 documents
+        "9WXW": .oneDocumentPerFile,  // Spec Example 6.18. Primary Tag Handle: 2 documents
+        "JHB9": .oneDocumentPerFile,  // Spec Example 2.7. Two Documents in a Stream
+        "KSS4": .oneDocumentPerFile,  // Scalars on --- line: 2 documents
+        "L383": .oneDocumentPerFile,  // Two scalar docs with trailing comments
+        "PUW8": .oneDocumentPerFile,  // Document start on last line: 2 documents, the second empty
+        "RZT7": .oneDocumentPerFile,  // Spec Example 2.28. Log File: 3 documents
+        "U9NS": .oneDocumentPerFile  // Spec Example 2.8. Play by Play Feed from a Game: 2 documents
     ]
 }
 
@@ -223,7 +230,8 @@ struct SuiteCase {
         func file(_ name: String) -> URL { folder.appendingPathComponent(name) }
         func exists(_ name: String) -> Bool { FileManager.default.fileExists(atPath: file(name).path) }
         self.id = id
-        name = (try? String(contentsOf: file("==="), encoding: .utf8))?
+        name =
+            (try? String(contentsOf: file("==="), encoding: .utf8))?
             .trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         source = Array(try Data(contentsOf: file("in.yaml")))
         isError = exists("error")
@@ -354,7 +362,7 @@ struct SuiteStreamRun {
                 return
             }
             guard SuiteStopKind(stop) == .secondDocument, stop.location.line > 1,
-                  startLine - 1 + stop.location.line - 1 < lineStarts.count
+                startLine - 1 + stop.location.line - 1 < lineStarts.count
             else {
                 self.stop = placed(stop)
                 return
@@ -367,8 +375,9 @@ struct SuiteStreamRun {
                 if document.root != nil { documents.append(document) }
                 warnings += alone.diagnostics.map(placed)
             } else {
-                problems.append("the document before line \(splitLine), read alone, fails: "
-                    + (alone.stop.map { "\($0.location): \($0.message)" } ?? "no finding"))
+                problems.append(
+                    "the document before line \(splitLine), read alone, fails: "
+                        + (alone.stop.map { "\($0.location): \($0.message)" } ?? "no finding"))
                 return
             }
             startLine = splitLine
@@ -449,22 +458,24 @@ indirect enum SuiteValue: Equatable, CustomStringConvertible {
         case .string(let text): Self.quoted(text)
         case .array(let items): "[" + items.map(\.description).joined(separator: ", ") + "]"
         case .object(let members):
-            "{" + members.sorted { $0.key < $1.key }
+            "{"
+                + members.sorted { $0.key < $1.key }
                 .map { "\(Self.quoted($0.key)): \($0.value)" }.joined(separator: ", ") + "}"
         }
     }
 
     private static func quoted(_ text: String) -> String {
-        "\"" + text.unicodeScalars.map { scalar -> String in
-            switch scalar {
-            case "\"": "\\\""
-            case "\\": "\\\\"
-            case "\n": "\\n"
-            case "\t": "\\t"
-            case "\r": "\\r"
-            default: scalar.value < 0x20 ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
-            }
-        }.joined() + "\""
+        "\""
+            + text.unicodeScalars.map { scalar -> String in
+                switch scalar {
+                case "\"": "\\\""
+                case "\\": "\\\\"
+                case "\n": "\\n"
+                case "\t": "\\t"
+                case "\r": "\\r"
+                default: scalar.value < 0x20 ? "\\u{\(String(scalar.value, radix: 16))}" : String(scalar)
+                }
+            }.joined() + "\""
     }
 
     struct Unreadable: Error, CustomStringConvertible {
@@ -496,9 +507,11 @@ indirect enum SuiteValue: Equatable, CustomStringConvertible {
                 let byte = bytes[index]
                 index += 1
                 if inString {
-                    if escaped { escaped = false }
-                    else if byte == UInt8(ascii: "\\") { escaped = true }
-                    else if byte == UInt8(ascii: "\"") {
+                    if escaped {
+                        escaped = false
+                    } else if byte == UInt8(ascii: "\\") {
+                        escaped = true
+                    } else if byte == UInt8(ascii: "\"") {
                         inString = false
                         if depth == 0 { break scan }
                     }
@@ -564,7 +577,9 @@ indirect enum SuiteValue: Equatable, CustomStringConvertible {
                     throw Unreadable(description: "a \(keyNode.kind) as a key at \(keyNode.location)")
                 }
                 guard case .string(let name) = keyNode.scalarValue else {
-                    throw Unreadable(description: "the key \(SuiteValue(keyNode.scalarValue)) at \(keyNode.location) is not a string")
+                    throw Unreadable(
+                        description: "the key \(SuiteValue(keyNode.scalarValue)) at \(keyNode.location) is not a string"
+                    )
                 }
                 if members.updateValue(try SuiteValue(document, value, depth: depth + 1), forKey: name) != nil {
                     throw Unreadable(description: "the key \(Self.quoted(name)) twice at \(keyNode.location)")
@@ -610,7 +625,8 @@ extension SuiteCase {
         func checkData() {
             guard let expected = expectedJSON else { return }
             switch data() {
-            case .success(let actual) where actual.count == expected.count
+            case .success(let actual)
+            where actual.count == expected.count
                 && zip(actual, expected).allSatisfy({ $0.matches($1) }):
                 matchedDocuments = expected.count
             case .success(let actual):
@@ -627,9 +643,10 @@ extension SuiteCase {
         }
 
         func finish(_ verdict: SuiteVerdict) -> SuiteJudgement {
-            SuiteJudgement(verdict: problems.isEmpty ? verdict : .failed, problems: problems, notes: notes,
-                           matchedDocuments: matchedDocuments,
-                           duplicateKeys: (first.diagnostics + stream.warnings).contains { $0.rule == .duplicateKey })
+            SuiteJudgement(
+                verdict: problems.isEmpty ? verdict : .failed, problems: problems, notes: notes,
+                matchedDocuments: matchedDocuments,
+                duplicateKeys: (first.diagnostics + stream.warnings).contains { $0.rule == .duplicateKey })
         }
 
         if let known = YAMLConformance.knownFailures[id] {
@@ -640,25 +657,30 @@ extension SuiteCase {
                     checkLocated(stop)
                     notes.append("libyaml: \(describe(stop))")
                     if let pin = YAMLConformance.pinnedFalseErrors[id] {
-                        let (place, message) = pin.firstIndex(of: " ").map { (pin[..<$0], pin[$0...].dropFirst()) } ?? (pin[...], "")
+                        let (place, message) =
+                            pin.firstIndex(of: " ").map { (pin[..<$0], pin[$0...].dropFirst()) } ?? (pin[...], "")
                         if "\(stop.location)" != place || !stop.message.hasPrefix(message) {
-                            problems.append("libyaml 0.2.5 is known to reject this valid input with '\(pin)', "
-                                + "now it is \(describe(stop)); check the case, then update the pin")
+                            problems.append(
+                                "libyaml 0.2.5 is known to reject this valid input with '\(pin)', "
+                                    + "now it is \(describe(stop)); check the case, then update the pin")
                         }
                     } else {
-                        problems.append("no pinned error for this known false error: add \"\(id)\": "
-                            + "\"\(stop.location) \(stop.message)\" to pinnedFalseErrors")
+                        problems.append(
+                            "no pinned error for this known false error: add \"\(id)\": "
+                                + "\"\(stop.location) \(stop.message)\" to pinnedFalseErrors")
                     }
                 } else {
-                    problems.append("libyaml 0.2.5 is known to reject this valid input, but flowspec's read "
-                        + "ends with \(firstStop.map { "\($0): \(describe(first.stop))" } ?? "a document"); "
-                        + "update libyaml-0.2.5-known-failures.txt and this test")
+                    problems.append(
+                        "libyaml 0.2.5 is known to reject this valid input, but flowspec's read "
+                            + "ends with \(firstStop.map { "\($0): \(describe(first.stop))" } ?? "a document"); "
+                            + "update libyaml-0.2.5-known-failures.txt and this test")
                 }
             case .missedError:
                 // Invalid input that libyaml accepts: no libyaml error in any document.
                 if let stop = stream.stop {
-                    problems.append("libyaml 0.2.5 is known to accept this invalid input, but it now stops: "
-                        + "\(describe(stop)); update libyaml-0.2.5-known-failures.txt")
+                    problems.append(
+                        "libyaml 0.2.5 is known to accept this invalid input, but it now stops: "
+                            + "\(describe(stop)); update libyaml-0.2.5-known-failures.txt")
                 } else if firstStop == .secondDocument {
                     notes.append("accepted by libyaml; flowspec still rejects it: \(describe(first.stop))")
                 } else {
@@ -667,23 +689,28 @@ extension SuiteCase {
             case .eventMismatch:
                 // Valid input that libyaml reads to the wrong events: read, to other data.
                 if let stop = stream.stop {
-                    problems.append("libyaml 0.2.5 is known to read this input to wrong events, but it now "
-                        + "stops: \(describe(stop)); update libyaml-0.2.5-known-failures.txt")
+                    problems.append(
+                        "libyaml 0.2.5 is known to read this input to wrong events, but it now "
+                            + "stops: \(describe(stop)); update libyaml-0.2.5-known-failures.txt")
                 } else if case .success(let actual) = data() {
                     let read = SuiteValue.array(actual).description
-                    notes.append("read as \(read), in.json says \(expectedJSON.map { "\(SuiteValue.array($0))" } ?? "nothing")")
+                    notes.append(
+                        "read as \(read), in.json says \(expectedJSON.map { "\(SuiteValue.array($0))" } ?? "nothing")")
                     if let pin = YAMLConformance.pinnedMisreadings[id] {
                         if read != pin {
-                            problems.append("libyaml 0.2.5 is known to read this input as \(pin), now it reads "
-                                + "\(read)\(read == expectedJSON.map { "\(SuiteValue.array($0))" } ? " as in.json says" : ""); "
-                                + "check the case, then update libyaml-0.2.5-known-failures.txt and the pin")
+                            problems.append(
+                                "libyaml 0.2.5 is known to read this input as \(pin), now it reads "
+                                    + "\(read)\(read == expectedJSON.map { "\(SuiteValue.array($0))" } ? " as in.json says" : ""); "
+                                    + "check the case, then update libyaml-0.2.5-known-failures.txt and the pin")
                         }
                     } else {
-                        problems.append("no pinned data for this known misreading: add \"\(id)\": \(read) to pinnedMisreadings")
+                        problems.append(
+                            "no pinned data for this known misreading: add \"\(id)\": \(read) to pinnedMisreadings")
                     }
                 } else {
-                    problems.append("libyaml 0.2.5 is known to read this input to wrong events, but its data "
-                        + "cannot be compared any more: \(data())")
+                    problems.append(
+                        "libyaml 0.2.5 is known to read this input to wrong events, but its data "
+                            + "cannot be compared any more: \(data())")
                 }
             }
             return finish(.expectedFailure(known))
@@ -694,8 +721,9 @@ extension SuiteCase {
             case .oneDocumentPerFile:
                 if isError { problems.append("allow-listed as a valid multi-document stream, but the case is invalid") }
                 if firstStop != .secondDocument {
-                    problems.append("expected flowspec's one-document finding at the second document, "
-                        + "got \(firstStop.map { "\($0): \(describe(first.stop))" } ?? "a document")")
+                    problems.append(
+                        "expected flowspec's one-document finding at the second document, "
+                            + "got \(firstStop.map { "\($0): \(describe(first.stop))" } ?? "a document")")
                 } else if let stop = first.stop {
                     checkLocated(stop)
                     if let place = secondDocumentProblem(at: stop.location) { problems.append(place) }
@@ -705,7 +733,9 @@ extension SuiteCase {
                 if let eventDocuments, eventDocuments != stream.documents.count {
                     problems.append("read \(stream.documents.count) documents, test.event has \(eventDocuments)")
                 }
-                if !stream.warnings.isEmpty { problems += stream.warnings.map { "unexpected finding: \(describe($0))" } }
+                if !stream.warnings.isEmpty {
+                    problems += stream.warnings.map { "unexpected finding: \(describe($0))" }
+                }
                 checkData()
             }
             return finish(.allowListed(deliberate))
@@ -714,20 +744,25 @@ extension SuiteCase {
         if isError {
             if let stop = first.stop, stop.rule == .yamlSyntax || stop.rule == .limitExceeded {
                 checkLocated(stop)
-                notes.append("rejected by \(SuiteStopKind(stop)): \(describe(stop))"
-                    + (SuiteStopKind(stop) == .secondDocument
-                        ? "; reading on, libyaml stops at \(describe(stream.stop))" : ""))
+                notes.append(
+                    "rejected by \(SuiteStopKind(stop)): \(describe(stop))"
+                        + (SuiteStopKind(stop) == .secondDocument
+                            ? "; reading on, libyaml stops at \(describe(stream.stop))" : ""))
             } else {
-                problems.append("invalid input is not rejected: "
-                    + (first.document == nil ? describe(first.stop) : "read, with findings \(first.diagnostics.map(describe))"))
+                problems.append(
+                    "invalid input is not rejected: "
+                        + (first.document == nil
+                            ? describe(first.stop) : "read, with findings \(first.diagnostics.map(describe))"))
             }
             return finish(.passed)
         }
 
         // Valid input: one document (or none), read without findings, to the data of in.json.
         if let stop = first.stop {
-            problems.append("valid input is rejected by \(SuiteStopKind(stop)): \(describe(stop))"
-                + (SuiteStopKind(stop) == .secondDocument ? " (a multi-document stream missing from the allow-list?)" : ""))
+            problems.append(
+                "valid input is rejected by \(SuiteStopKind(stop)): \(describe(stop))"
+                    + (SuiteStopKind(stop) == .secondDocument
+                        ? " (a multi-document stream missing from the allow-list?)" : ""))
         } else {
             problems += first.diagnostics.map { "unexpected finding: \(describe($0))" }
             if let eventDocuments, eventDocuments != stream.documents.count {
@@ -786,8 +821,9 @@ struct YAMLConformanceTests {
         let started = clock.now
         let ids = YAMLConformance.caseIDs
         #expect(ids.count > 300, "only \(ids.count) cases found in \(YAMLConformance.suiteFolder.path)")
-        #expect(YAMLConformance.knownFailureProblems.isEmpty,
-                "libyaml-0.2.5-known-failures.txt: \(YAMLConformance.knownFailureProblems)")
+        #expect(
+            YAMLConformance.knownFailureProblems.isEmpty,
+            "libyaml-0.2.5-known-failures.txt: \(YAMLConformance.knownFailureProblems)")
         let known = Set(ids)
         for id in YAMLConformance.knownFailures.keys.sorted() where !known.contains(id) {
             Issue.record("the known failure \(id) is not a case of the suite")
@@ -798,10 +834,12 @@ struct YAMLConformanceTests {
                 Issue.record("\(id) is both allow-listed and a known libyaml failure")
             }
         }
-        for id in YAMLConformance.pinnedFalseErrors.keys.sorted() where YAMLConformance.knownFailures[id] != .falseError {
+        for id in YAMLConformance.pinnedFalseErrors.keys.sorted() where YAMLConformance.knownFailures[id] != .falseError
+        {
             Issue.record("\(id) has a pinned libyaml error but is not a known false error")
         }
-        for id in YAMLConformance.pinnedMisreadings.keys.sorted() where YAMLConformance.knownFailures[id] != .eventMismatch {
+        for id in YAMLConformance.pinnedMisreadings.keys.sorted()
+        where YAMLConformance.knownFailures[id] != .eventMismatch {
             Issue.record("\(id) has pinned data but is not a known event mismatch")
         }
 
@@ -821,7 +859,9 @@ struct YAMLConformanceTests {
                 matchedDocuments += judgement.matchedDocuments
             }
             if judgement.duplicateKeys { withDuplicateKeys.append(id) }
-            if verdict == .expectedFailure(.missedError), notes.contains(where: { $0.contains("flowspec still rejects") }) {
+            if verdict == .expectedFailure(.missedError),
+                notes.contains(where: { $0.contains("flowspec still rejects") })
+            {
                 missedButRejected.append(id)
             }
             let label: String

@@ -1,6 +1,7 @@
-import Testing
-@testable import FlowSpecCore
 import FlowSpecTestSupport
+import Testing
+
+@testable import FlowSpecCore
 
 /// The YAML front end: positions, the core schema, anchors and aliases, duplicates, limits.
 @Suite("YAML reader")
@@ -36,7 +37,7 @@ struct YAMLReaderTests {
         ("0o17", .int(15)), ("1.5", .float(1.5)), ("2s", .string("2s")), ("'true'", .string("true")),
         ("\"42\"", .string("42")), ("!!str 7", .string("7")), ("12e3", .float(12000)),
         ("99999999999999999999", .bigInt("99999999999999999999")),
-        ("0x-1", .string("0x-1")), ("0o+7", .string("0o+7")), ("0x+1F", .string("0x+1F")), ("0x", .string("0x")),
+        ("0x-1", .string("0x-1")), ("0o+7", .string("0o+7")), ("0x+1F", .string("0x+1F")), ("0x", .string("0x"))
     ])
     func coreSchema(text: String, expected: ScalarValue) throws {
         let (document, diagnostics) = read("k: \(text)\n")
@@ -75,15 +76,24 @@ struct YAMLReaderTests {
     /// rest unchanged (a complex key and a canonically equivalent spelling among them).
     @Test func repeatedKeysOfALargeMappingAreFoundAsInASmallOne() throws {
         var random = SplitMix64(seed: 0x0DD_C0DE)
-        let keys = (0..<300).map { _ in ["k\(random.next() % 120)", "caf\u{E9}", "cafe\u{301}", "[x]"][Int(random.next() % 4 == 0 ? random.next() % 4 : 0)] }
+        let keys = (0..<300).map { _ in
+            ["k\(random.next() % 120)", "caf\u{E9}", "cafe\u{301}", "[x]"][
+                Int(random.next() % 4 == 0 ? random.next() % 4 : 0)]
+        }
         let text = keys.enumerated().map { "\($0.element): \($0.offset)" }.joined(separator: "\n")
         let (document, diagnostics) = read(text)
         var first: [String: Int] = [:]
         var expected: [(line: Int, firstLine: Int)] = []
         var keptValues: [String] = []
         for (line, key) in keys.enumerated() {
-            if key == "[x]" { keptValues.append("\(line)"); continue }
-            if let earlier = first[key] { expected.append((line + 1, earlier + 1)); continue }
+            if key == "[x]" {
+                keptValues.append("\(line)")
+                continue
+            }
+            if let earlier = first[key] {
+                expected.append((line + 1, earlier + 1))
+                continue
+            }
             first[key] = line
             keptValues.append("\(line)")
         }

@@ -15,11 +15,14 @@ public enum ProcessRunner {
 
     /// Runs `executable` with `arguments`, in `directory` if given, with `environment` added to
     /// the current environment.
-    public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                           environment: [String: String] = [:]) throws -> Output {
+    public static func run(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String] = [:]
+    ) throws -> Output {
         let run = try capture(executable, arguments, in: directory, environment: environment)
-        return Output(status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self),
-                      stderr: String(decoding: run.stderr, as: UTF8.self))
+        return Output(
+            status: run.status, stdout: String(decoding: run.stdout, as: UTF8.self),
+            stderr: String(decoding: run.stderr, as: UTF8.self))
     }
 
     /// How a run ended, with its raw output.
@@ -38,8 +41,10 @@ public enum ProcessRunner {
 
     /// Runs `executable` like ``run(_:_:in:environment:)``, with standard input empty, and
     /// kills it after `timeLimit` seconds if given.
-    public static func capture(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                               environment: [String: String] = [:], timeLimit: Double? = nil) throws -> Capture {
+    public static func capture(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String] = [:], timeLimit: Double? = nil
+    ) throws -> Capture {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -47,7 +52,8 @@ public enum ProcessRunner {
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -71,8 +77,9 @@ public enum ProcessRunner {
         group.wait()
         process.waitUntilExit()
         timer.cancel()
-        return Capture(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                       timedOut: killed.value, stdout: outData, stderr: errData)
+        return Capture(
+            status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+            timedOut: killed.value, stdout: outData, stderr: errData)
     }
 }
 
@@ -81,6 +88,14 @@ private final class KilledFlag: @unchecked Sendable {
     private let lock = NSLock()
     private var killed = false
 
-    func set() { lock.lock(); killed = true; lock.unlock() }
-    var value: Bool { lock.lock(); defer { lock.unlock() }; return killed }
+    func set() {
+        lock.lock()
+        killed = true
+        lock.unlock()
+    }
+    var value: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return killed
+    }
 }

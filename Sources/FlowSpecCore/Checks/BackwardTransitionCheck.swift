@@ -37,17 +37,25 @@ struct BackwardTransitionCheck: MachineCheck {
                     inheritedSources[key]!.sources.append(graph.name(edge.source))
                     continue
                 }
-                reporter.report("the transition \(graph.label(of: edge)) from '\(graph.name(edge.source))' goes back to '\(graph.name(edge.target))', an earlier state of forward-only sequence '\(sequence.name.value)'",
-                                at: graph.location(of: edge), subjects: [graph.name(edge.source), graph.name(edge.target)],
-                                notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
+                reporter.report(
+                    "the transition \(graph.label(of: edge)) from '\(graph.name(edge.source))' goes back to '\(graph.name(edge.target))', an earlier state of forward-only sequence '\(sequence.name.value)'",
+                    at: graph.location(of: edge), subjects: [graph.name(edge.source), graph.name(edge.target)],
+                    notes: [
+                        .init(
+                            "sequence '\(sequence.name.value)' is declared forward-only here",
+                            at: sequence.name.location)
+                    ])
             }
         }
         for key in inheritedOrder {
             let (edge, sources) = inheritedSources[key]!
             let target = graph.name(edge.target)
-            reporter.report("the machine-wide transition \(graph.label(of: edge)) leads back to '\(target)' from later states \(quotedList(sources)) of forward-only sequence '\(sequence.name.value)'",
-                            at: key.location, subjects: sources + [target],
-                            notes: [.init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)])
+            reporter.report(
+                "the machine-wide transition \(graph.label(of: edge)) leads back to '\(target)' from later states \(quotedList(sources)) of forward-only sequence '\(sequence.name.value)'",
+                at: key.location, subjects: sources + [target],
+                notes: [
+                    .init("sequence '\(sequence.name.value)' is declared forward-only here", at: sequence.name.location)
+                ])
         }
     }
 }

@@ -9,14 +9,18 @@ struct DeadEndCheck: MachineCheck {
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
-        for index in machine.states.indices where machine.states[index].kind != .terminal
-            && !machine.states[index].isMalformed && !declaresExit(index, machine: machine) {
+        for index in machine.states.indices
+        where machine.states[index].kind != .terminal
+            && !machine.states[index].isMalformed && !declaresExit(index, machine: machine)
+        {
             let state = machine.states[index]
-            let message = state.kind == .choice
+            let message =
+                state.kind == .choice
                 ? "choice state '\(machine.name(of: index))' has no `always` branches, so it can never leave"
                 : "\(state.kind.rawValue) state '\(machine.name(of: index))' has no way out: no `on`, `always` or `timeout`"
-            reporter.report(message, at: state.name.location, subjects: [machine.name(of: index)],
-                            notes: [.init("add a transition, or give it `kind: terminal` if the flow ends here")])
+            reporter.report(
+                message, at: state.name.location, subjects: [machine.name(of: index)],
+                notes: [.init("add a transition, or give it `kind: terminal` if the flow ends here")])
         }
     }
 

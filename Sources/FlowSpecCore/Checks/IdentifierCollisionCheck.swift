@@ -7,7 +7,9 @@ struct IdentifierCollisionCheck: MachineCheck {
         rule: .identifierCollision, defaultSeverity: .error,
         summary: "Two names that become the same Swift identifier.",
         reportedAt: "the later name, with a note at the first",
-        finding: "two names that become one Swift identifier; with `gen --output DIR`, also two machines whose files differ only in case")
+        finding:
+            "two names that become one Swift identifier; with `gen --output DIR`, also two machines whose files differ only in case"
+    )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let names = analysis.identifierNames
@@ -40,10 +42,13 @@ struct IdentifierCollisionCheck: MachineCheck {
         var identifier: String
     }
 
-    static func report(kind: String, _ name: Located<String>, first: Located<String>, identifier: String,
-                       _ reporter: RuleReporter) {
-        reporter.report("\(kind) names '\(first.value)' and '\(name.value)' both become the Swift identifier '\(identifier)'",
-                        at: name.location, subjects: [first.value, name.value],
-                        notes: [.init("'\(first.value)' is here; rename one of them", at: first.location)])
+    static func report(
+        kind: String, _ name: Located<String>, first: Located<String>, identifier: String,
+        _ reporter: RuleReporter
+    ) {
+        reporter.report(
+            "\(kind) names '\(first.value)' and '\(name.value)' both become the Swift identifier '\(identifier)'",
+            at: name.location, subjects: [first.value, name.value],
+            notes: [.init("'\(first.value)' is here; rename one of them", at: first.location)])
     }
 }

@@ -72,8 +72,10 @@ struct IdentifierNames {
         }
     }
 
-    private static func forEachName(_ machine: Machine, events: [Located<String>],
-                                    _ body: (Kind, Located<String>) -> Void) {
+    private static func forEachName(
+        _ machine: Machine, events: [Located<String>],
+        _ body: (Kind, Located<String>) -> Void
+    ) {
         // States are read in place: binding a whole state copies it.
         for index in machine.states.indices { body(.state, machine.names.text(machine.states[index].name)) }
         for event in events { body(.event, event) }

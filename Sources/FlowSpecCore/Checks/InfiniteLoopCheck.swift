@@ -11,7 +11,9 @@ struct InfiniteLoopCheck: MachineCheck {
         rule: .infiniteLoop, defaultSeverity: .error,
         summary: "A cycle among task and choice states not broken by a bounded retry.",
         reportedAt: "the group's first state",
-        finding: "a cycle among `task` and `choice` states not broken by a bounded `retry`; one finding per strongly connected group, listing its states, with one cycle in a note; a group of `choice` states alone loops \"without time passing\"")
+        finding:
+            "a cycle among `task` and `choice` states not broken by a bounded `retry`; one finding per strongly connected group, listing its states, with one cycle in a note; a group of `choice` states alone loops \"without time passing\""
+    )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let graph = analysis.graph
@@ -28,7 +30,8 @@ struct InfiniteLoopCheck: MachineCheck {
         }
         // A loop through a state whose transitions could not all be read may be broken by a
         // retry bound or an exit that was lost; it waits until that error is fixed.
-        for loop in loops where !loop.contains(where: { MachineAnalysis.mayLackEdges(graph.state($0), in: graph.machine) }) {
+        for loop in loops
+        where !loop.contains(where: { MachineAnalysis.mayLackEdges(graph.state($0), in: graph.machine) }) {
             report(loop, graph: graph, unbounded: unbounded, inChoiceCycle: inChoiceCycle, reporter)
         }
     }
@@ -38,22 +41,32 @@ struct InfiniteLoopCheck: MachineCheck {
         digraph.stronglyConnectedComponents(including: include, cyclicOnly: true).sorted { $0[0] < $1[0] }
     }
 
-    private func report(_ loop: [Int], graph: MachineGraph, unbounded: Digraph, inChoiceCycle: [Bool],
-                        _ reporter: RuleReporter) {
+    private func report(
+        _ loop: [Int], graph: MachineGraph, unbounded: Digraph, inChoiceCycle: [Bool],
+        _ reporter: RuleReporter
+    ) {
         let names = loop.map(graph.name)
         let first = graph.state(loop[0])
         let cycle = Self.cycle(through: loop[0], within: Set(loop), in: unbounded).map(graph.name)
         let allChoice = loop.allSatisfy { graph.state($0).kind == .choice }
-        let subject = loop.count == 1 ? "state '\(names[0])' loops to itself" : "states \(quotedList(names)) form a loop"
-        let message = allChoice
+        let subject =
+            loop.count == 1 ? "state '\(names[0])' loops to itself" : "states \(quotedList(names)) form a loop"
+        let message =
+            allChoice
             ? "\(subject) through `always` branches without time passing"
             : "\(subject) that never waits for input and no bounded `retry` breaks"
         var notes: [Diagnostic.Note] = [.init("loop: \(Self.written(cycle))")]
         let choiceMembers = loop.filter { inChoiceCycle[$0] }
         if !allChoice, !choiceMembers.isEmpty {
-            notes.append(.init("choice states \(quotedList(choiceMembers.map(graph.name))) loop among themselves without time passing"))
+            notes.append(
+                .init(
+                    "choice states \(quotedList(choiceMembers.map(graph.name))) loop among themselves without time passing"
+                ))
         }
-        notes.append(.init("bound one transition with `retry: { max: 3, then: someState }`, or let one state wait for the user (`kind: input`)"))
+        notes.append(
+            .init(
+                "bound one transition with `retry: { max: 3, then: someState }`, or let one state wait for the user (`kind: input`)"
+            ))
         reporter.report(message, at: first.name.location, subjects: names, notes: notes)
     }
 

@@ -16,10 +16,13 @@ struct InvalidIdentifierCheck: MachineCheck {
         }
     }
 
-    static func report(kind: String, _ name: Located<String>, _ identifier: Result<SwiftName, SwiftName.ProblemError>,
-                       _ reporter: RuleReporter) {
+    static func report(
+        kind: String, _ name: Located<String>, _ identifier: Result<SwiftName, SwiftName.ProblemError>,
+        _ reporter: RuleReporter
+    ) {
         guard case .failure(let error) = identifier else { return }
-        reporter.report("\(kind) name '\(name.value)' cannot become a Swift identifier: \(error.explanation)",
-                        at: name.location, subjects: [name.value])
+        reporter.report(
+            "\(kind) name '\(name.value)' cannot become a Swift identifier: \(error.explanation)",
+            at: name.location, subjects: [name.value])
     }
 }

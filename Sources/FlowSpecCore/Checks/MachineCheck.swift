@@ -89,14 +89,17 @@ enum CheckRegistry {
         BackwardTransitionCheck(),
         RequirementCheck(),
         InvalidIdentifierCheck(),
-        IdentifierCollisionCheck(),
+        IdentifierCollisionCheck()
     ]
 
     /// Runs every check on a machine, each with a reporter of its own rule.
     static func checkAll(_ analysis: MachineAnalysis, into diagnostics: DiagnosticCollector) {
         for check in all {
-            check.check(analysis, diagnostics.reporter(for: type(of: check).definition.rule,
-                                                       machine: analysis.machine.name.value))
+            check.check(
+                analysis,
+                diagnostics.reporter(
+                    for: type(of: check).definition.rule,
+                    machine: analysis.machine.name.value))
         }
     }
 }

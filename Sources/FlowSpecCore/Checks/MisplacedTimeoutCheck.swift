@@ -11,11 +11,13 @@ struct MisplacedTimeoutCheck: MachineCheck {
         let states = analysis.machine.states
         for index in states.indices {
             guard let location = states[index].timeoutLocation,
-                  states[index].kind == .choice || states[index].kind == .terminal else { continue }
+                states[index].kind == .choice || states[index].kind == .terminal
+            else { continue }
             let state = states[index]
             let why = state.kind == .choice ? "leaves at once through `always`" : "never leaves"
-            reporter.report("\(state.kind.rawValue) state '\(analysis.machine.name(of: index))' cannot have a timeout: it \(why)",
-                            at: location, subjects: [analysis.machine.name(of: index)])
+            reporter.report(
+                "\(state.kind.rawValue) state '\(analysis.machine.name(of: index))' cannot have a timeout: it \(why)",
+                at: location, subjects: [analysis.machine.name(of: index)])
         }
     }
 }

@@ -9,14 +9,21 @@ struct MissingTimeoutCheck: MachineCheck {
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let states = analysis.machine.states
-        for index in states.indices where states[index].kind == .task && states[index].timeoutLocation == nil
-            && !states[index].isMalformed {
+        for index in states.indices
+        where states[index].kind == .task && states[index].timeoutLocation == nil
+            && !states[index].isMalformed
+        {
             let state = states[index]
             let name = analysis.machine.name(of: index)
             let why = state.kindLocation == nil ? " (states without a `kind` are tasks)" : ""
-            reporter.report("task state '\(name)' has no timeout, so the flow can wait in it forever\(why)",
-                            at: state.name.location, subjects: [name],
-                            notes: [.init("add `timeout: { after: 10s, to: someState }`, or give it `kind: input` if it waits for the user")])
+            reporter.report(
+                "task state '\(name)' has no timeout, so the flow can wait in it forever\(why)",
+                at: state.name.location, subjects: [name],
+                notes: [
+                    .init(
+                        "add `timeout: { after: 10s, to: someState }`, or give it `kind: input` if it waits for the user"
+                    )
+                ])
         }
     }
 }

@@ -104,8 +104,10 @@ struct NameUses {
     }
 
     /// Reads the transitions in place: copying each one costs more than the rest of this pass.
-    private mutating func add<Transitions: RandomAccessCollection<EventTransition>>(_ transitions: Transitions,
-                                                                                names: NameTable) {
+    private mutating func add<Transitions: RandomAccessCollection<EventTransition>>(
+        _ transitions: Transitions,
+        names: NameTable
+    ) {
         for position in transitions.indices {
             events.record(transitions[position].event, in: names)
             guard transitions[position].candidates.anyHasExtras else { continue }

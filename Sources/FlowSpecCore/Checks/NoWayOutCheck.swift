@@ -6,13 +6,16 @@ struct NoWayOutCheck: MachineCheck {
         rule: .noWayOut, defaultSeverity: .warning,
         summary: "A reachable state from which no terminal and no input state can be reached.",
         reportedAt: "the state",
-        finding: "in a machine with a terminal state, a reachable state from which no terminal and no `input` state can be reached")
+        finding:
+            "in a machine with a terminal state, a reachable state from which no terminal and no `input` state can be reached"
+    )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let graph = analysis.graph
         let states = graph.machine.states
         guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil,
-              states.indices.contains(where: { states[$0].kind == .terminal }) else { return }
+            states.indices.contains(where: { states[$0].kind == .terminal })
+        else { return }
         // Lazily: most states of a large machine are exits, and their list would be large.
         let isExit = { (state: Int) in states[state].kind == .terminal || states[state].kind == .input }
         let exits = states.indices.lazy.filter(isExit)
@@ -21,12 +24,14 @@ struct NoWayOutCheck: MachineCheck {
         // machine (most of its states wait for input).
         let canExit = graph.reversedDigraph { !isExit($0.source) }.breadthFirst(from: exits)
         var depths: [Int32] = []  // measured once, for the first state reported
-        for index in states.indices where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed {
+        for index in states.indices
+        where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed {
             if depths.isEmpty { depths = analysis.parentsFromInitial?.depths() ?? [] }
             let name = graph.name(index)
-            reporter.report("from state '\(name)' no terminal and no input state can be reached: the flow can get stuck here",
-                            at: states[index].name.location, subjects: [name],
-                            notes: [.init("reached by: \(analysis.shortPathFromInitial(to: index, depths: depths))")])
+            reporter.report(
+                "from state '\(name)' no terminal and no input state can be reached: the flow can get stuck here",
+                at: states[index].name.location, subjects: [name],
+                notes: [.init("reached by: \(analysis.shortPathFromInitial(to: index, depths: depths))")])
         }
     }
 }

@@ -12,9 +12,14 @@ struct PartialChoiceCheck: MachineCheck {
         for index in states.indices where states[index].kind == .choice {
             let state = states[index]
             guard let last = state.always?.value.last, !last.isUnconditional else { continue }
-            reporter.report("the last `always` branch of choice state '\(analysis.machine.name(of: index))' has a condition, so when none holds the state has nowhere to go",
-                            at: last.location, subjects: [analysis.machine.name(of: index)],
-                            notes: [.init("end the list with a branch without `if` or `unless`, such as `- { to: \(analysis.machine.names[last.target.value]) }`")])
+            reporter.report(
+                "the last `always` branch of choice state '\(analysis.machine.name(of: index))' has a condition, so when none holds the state has nowhere to go",
+                at: last.location, subjects: [analysis.machine.name(of: index)],
+                notes: [
+                    .init(
+                        "end the list with a branch without `if` or `unless`, such as `- { to: \(analysis.machine.names[last.target.value]) }`"
+                    )
+                ])
         }
     }
 }

@@ -21,9 +21,12 @@ struct RequirementCheck: MachineCheck {
                 checkReachable(states, at: location, initial: initial, analysis, reporter)
             case .alwaysReachable(let location, let states):
                 for state in states {
-                    if goalSearch == nil { goalSearch = (analysis.digraph.reversed(), analysis.parentsFromInitial?.depths() ?? []) }
-                    checkAlwaysReachable(state, at: location, reversed: goalSearch!.reversed, depths: goalSearch!.depths,
-                                         analysis, reporter)
+                    if goalSearch == nil {
+                        goalSearch = (analysis.digraph.reversed(), analysis.parentsFromInitial?.depths() ?? [])
+                    }
+                    checkAlwaysReachable(
+                        state, at: location, reversed: goalSearch!.reversed, depths: goalSearch!.depths,
+                        analysis, reporter)
                 }
             case .within(let location, let from, let to, let max):
                 checkWithin(from: from, to: to, max: max, at: location, analysis, reporter)
@@ -31,21 +34,30 @@ struct RequirementCheck: MachineCheck {
         }
     }
 
-    private func checkReachable(_ states: [Located<String>], at location: SourceLocation, initial: Int,
-                                _ analysis: MachineAnalysis, _ reporter: RuleReporter) {
+    private func checkReachable(
+        _ states: [Located<String>], at location: SourceLocation, initial: Int,
+        _ analysis: MachineAnalysis, _ reporter: RuleReporter
+    ) {
         let graph = analysis.graph
         for state in states {
             guard let index = graph.stateIndex[state.value], !analysis.isReachable(index) else { continue }
-            reporter.report("requirement failed: '\(state.value)' is not reachable from the initial state '\(graph.name(initial))'",
-                            at: location, subjects: [state.value],
-                            notes: [.init("no path of transitions leads from '\(graph.name(initial))' to '\(state.value)'", at: state.location)])
+            reporter.report(
+                "requirement failed: '\(state.value)' is not reachable from the initial state '\(graph.name(initial))'",
+                at: location, subjects: [state.value],
+                notes: [
+                    .init(
+                        "no path of transitions leads from '\(graph.name(initial))' to '\(state.value)'",
+                        at: state.location)
+                ])
         }
     }
 
     /// `reversed` is the machine's graph reversed; `depths`, each state's distance from
     /// `initial` (``BreadthFirstParents/depths()``).
-    private func checkAlwaysReachable(_ goal: Located<String>, at location: SourceLocation, reversed: Digraph,
-                                      depths: [Int32], _ analysis: MachineAnalysis, _ reporter: RuleReporter) {
+    private func checkAlwaysReachable(
+        _ goal: Located<String>, at location: SourceLocation, reversed: Digraph,
+        depths: [Int32], _ analysis: MachineAnalysis, _ reporter: RuleReporter
+    ) {
         let graph = analysis.graph
         guard let target = graph.stateIndex[goal.value] else { return }
         let canReach = reversed.breadthFirst(from: [target])
@@ -55,19 +67,23 @@ struct RequirementCheck: MachineCheck {
         guard let closest = stuck.min(by: { depths[$0] < depths[$1] }) else { return }
         let path = analysis.shortPathFromInitial(to: closest, depths: depths)
         var notes: [Diagnostic.Note] = [
-            .init("counterexample: \(path), and from '\(graph.name(closest))' no path leads to '\(goal.value)'",
-                  at: graph.state(closest).name.location),
+            .init(
+                "counterexample: \(path), and from '\(graph.name(closest))' no path leads to '\(goal.value)'",
+                at: graph.state(closest).name.location)
         ]
         if stuck.count > 1 {
             notes.append(.init("every state that cannot reach it: \(quotedList(stuck.map(graph.name), limit: 20))"))
         }
-        reporter.report("requirement failed: '\(goal.value)' is not always reachable: no path leads to it from \(quotedList(stuck.map(graph.name), limit: 3))",
-                        at: location, subjects: [goal.value] + stuck.map(graph.name), notes: notes)
+        reporter.report(
+            "requirement failed: '\(goal.value)' is not always reachable: no path leads to it from \(quotedList(stuck.map(graph.name), limit: 3))",
+            at: location, subjects: [goal.value] + stuck.map(graph.name), notes: notes)
     }
 
-    private func checkWithin(from: Located<String>, to: [Located<String>], max: Located<Duration>,
-                             at location: SourceLocation, _ analysis: MachineAnalysis,
-                             _ reporter: RuleReporter) {
+    private func checkWithin(
+        from: Located<String>, to: [Located<String>], max: Located<Duration>,
+        at location: SourceLocation, _ analysis: MachineAnalysis,
+        _ reporter: RuleReporter
+    ) {
         let graph = analysis.graph
         guard let start = graph.stateIndex[from.value] else { return }
         let goals = Set(to.compactMap { graph.stateIndex[$0.value] })
@@ -77,22 +93,26 @@ struct RequirementCheck: MachineCheck {
         switch WorstCaseTime(graph: graph, goals: goals).compute(from: start) {
         case .bounded(let time, let path):
             guard time > max.value else { return }
-            reporter.report("requirement failed: from '\(from.value)' the flow can take \(time.specDescription) to reach \(destinations), more than \(limit)",
-                            at: location, subjects: [from.value] + to.map(\.value),
-                            notes: [.init("worst case: \(WorstCaseTime.describe(path, graph: graph))")])
+            reporter.report(
+                "requirement failed: from '\(from.value)' the flow can take \(time.specDescription) to reach \(destinations), more than \(limit)",
+                at: location, subjects: [from.value] + to.map(\.value),
+                notes: [.init("worst case: \(WorstCaseTime.describe(path, graph: graph))")])
         case .unbounded(let path):
-            reporter.report("requirement failed: from '\(from.value)' the flow can loop forever through timeouts and automatic transitions without reaching \(destinations)",
-                            at: location, subjects: [from.value] + to.map(\.value),
-                            notes: [.init("loop: \(WorstCaseTime.describe(path, graph: graph))")])
+            reporter.report(
+                "requirement failed: from '\(from.value)' the flow can loop forever through timeouts and automatic transitions without reaching \(destinations)",
+                at: location, subjects: [from.value] + to.map(\.value),
+                notes: [.init("loop: \(WorstCaseTime.describe(path, graph: graph))")])
         case .stuck(let path, let reason):
-            reporter.report("requirement failed: from '\(from.value)' the flow can stop in '\(graph.name(path.last!.state))' without reaching \(destinations) (\(reason))",
-                            at: location, subjects: [from.value] + to.map(\.value),
-                            notes: [.init("counterexample: \(WorstCaseTime.describe(path, graph: graph))")])
+            reporter.report(
+                "requirement failed: from '\(from.value)' the flow can stop in '\(graph.name(path.last!.state))' without reaching \(destinations) (\(reason))",
+                at: location, subjects: [from.value] + to.map(\.value),
+                notes: [.init("counterexample: \(WorstCaseTime.describe(path, graph: graph))")])
         case .undetermined:
             return
         case .tooComplex:
-            reporter.report("requirement could not be verified: too many combinations of retry counts between '\(from.value)' and \(destinations)",
-                            at: location, subjects: [from.value] + to.map(\.value))
+            reporter.report(
+                "requirement could not be verified: too many combinations of retry counts between '\(from.value)' and \(destinations)",
+                at: location, subjects: [from.value] + to.map(\.value))
         }
     }
 }

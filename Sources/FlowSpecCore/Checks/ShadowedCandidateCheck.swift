@@ -10,8 +10,9 @@ struct ShadowedCandidateCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
         for transition in machine.machineWide {
-            report(transition.candidates, what: "machine-wide event '\(machine.names[transition.event.value])'",
-                   names: machine.names, reporter)
+            report(
+                transition.candidates, what: "machine-wide event '\(machine.names[transition.event.value])'",
+                names: machine.names, reporter)
         }
         for index in machine.states.indices {
             // Only lists of two or more can shadow; looking at the count in place keeps this
@@ -19,26 +20,34 @@ struct ShadowedCandidateCheck: MachineCheck {
             let transitions = machine.transitions(of: index)
             for position in transitions.indices where transitions[position].candidates.count > 1 {
                 let transition = transitions[position]
-                report(transition.candidates,
-                       what: "event '\(machine.names[transition.event.value])' in state '\(machine.name(of: index))'",
-                       names: machine.names, reporter)
+                report(
+                    transition.candidates,
+                    what: "event '\(machine.names[transition.event.value])' in state '\(machine.name(of: index))'",
+                    names: machine.names, reporter)
             }
             if let always = machine.states[index].always {
-                report(always.value, what: "`always` of state '\(machine.name(of: index))'", names: machine.names,
-                       reporter)
+                report(
+                    always.value, what: "`always` of state '\(machine.name(of: index))'", names: machine.names,
+                    reporter)
             }
         }
     }
 
-    private func report(_ candidates: Candidates, what: @autoclosure () -> String, names: NameTable,
-                        _ reporter: RuleReporter) {
+    private func report(
+        _ candidates: Candidates, what: @autoclosure () -> String, names: NameTable,
+        _ reporter: RuleReporter
+    ) {
         guard candidates.count > 1, let first = candidates.firstIndex(where: \.isUnconditional) else { return }
         let blocker = candidates[first]
         for shadowed in candidates[(first + 1)...] {
-            reporter.report("the candidate to '\(names[shadowed.target.value])' for \(what()) can never be taken: an unconditional candidate comes before it",
-                            at: shadowed.location, subjects: [names[shadowed.target.value]],
-                            notes: [.init("the unconditional candidate to '\(names[blocker.target.value])' is always taken first",
-                                          at: blocker.location)])
+            reporter.report(
+                "the candidate to '\(names[shadowed.target.value])' for \(what()) can never be taken: an unconditional candidate comes before it",
+                at: shadowed.location, subjects: [names[shadowed.target.value]],
+                notes: [
+                    .init(
+                        "the unconditional candidate to '\(names[blocker.target.value])' is always taken first",
+                        at: blocker.location)
+                ])
         }
     }
 }

@@ -13,12 +13,13 @@ struct TerminalExitCheck: MachineCheck {
             let state = states[index]
             let name = analysis.machine.name(of: index)
             let exits: [(String, SourceLocation?)] = [
-                ("on", state.onLocation), ("always", state.always?.location), ("timeout", state.timeoutLocation),
+                ("on", state.onLocation), ("always", state.always?.location), ("timeout", state.timeoutLocation)
             ]
             for case let (key, location?) in exits {
-                reporter.report("terminal state '\(name)' has its own `\(key)`, but a terminal state never leaves",
-                                at: location, subjects: [name],
-                                notes: [.init("remove `\(key)`, or make '\(name)' an `input` or `task` state")])
+                reporter.report(
+                    "terminal state '\(name)' has its own `\(key)`, but a terminal state never leaves",
+                    at: location, subjects: [name],
+                    notes: [.init("remove `\(key)`, or make '\(name)' an `input` or `task` state")])
             }
         }
     }

@@ -18,9 +18,11 @@ struct UndeclaredNameCheck: MachineCheck {
                 let message: String
                 if let declared {
                     let hint = suggestions.hint(for: use.value, count: declared.count) { declared.map(\.value) }
-                    message = "\(category.rawValue) '\(use.value)' is not declared in `\(category.key)` of machine '\(machine.name.value)'\(hint)"
+                    message =
+                        "\(category.rawValue) '\(use.value)' is not declared in `\(category.key)` of machine '\(machine.name.value)'\(hint)"
                 } else {
-                    message = "\(category.rawValue) '\(use.value)' is used, but machine '\(machine.name.value)' declares no `\(category.key)`; add `\(category.key): [\(use.value)]`"
+                    message =
+                        "\(category.rawValue) '\(use.value)' is used, but machine '\(machine.name.value)' declares no `\(category.key)`; add `\(category.key): [\(use.value)]`"
                 }
                 reporter.report(message, at: use.location, subjects: [use.value])
             }

@@ -7,20 +7,26 @@ struct UnreachableStateCheck: MachineCheck {
         rule: .unreachableState, defaultSeverity: .error,
         summary: "A state that no path from `initial` reaches.",
         reportedAt: "the state",
-        finding: "no path from `initial` reaches it; every candidate, timeout, `always`, retry `then` and inherited machine-wide transition counts, whatever its condition")
+        finding:
+            "no path from `initial` reaches it; every candidate, timeout, `always`, retry `then` and inherited machine-wide transition counts, whatever its condition"
+    )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
-        guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil, let initial = analysis.machine.initial else { return }
+        guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil, let initial = analysis.machine.initial else {
+            return
+        }
         let graph = analysis.graph
         var hasIncoming = [Bool](repeating: false, count: graph.stateCount)
         for edge in graph.edges where edge.source != edge.target { hasIncoming[edge.target] = true }
         for index in 0..<graph.stateCount where !analysis.isReachable(index) {
             let state = graph.state(index)
-            let why = hasIncoming[index]
+            let why =
+                hasIncoming[index]
                 ? "only states that are themselves unreachable lead to it"
                 : "no transition leads to it"
-            reporter.report("state '\(graph.name(index))' can never be reached from the initial state '\(initial.value)'",
-                            at: state.name.location, subjects: [graph.name(index)], notes: [.init(why)])
+            reporter.report(
+                "state '\(graph.name(index))' can never be reached from the initial state '\(initial.value)'",
+                at: state.name.location, subjects: [graph.name(index)], notes: [.init(why)])
         }
     }
 }

@@ -11,8 +11,9 @@ struct UnusedNameCheck: MachineCheck {
         let uses = analysis.nameUses
         for category in NameUses.Category.allCases {
             for name in category.declared(in: machine) ?? [] where !uses[category].isUsed(name.value) {
-                reporter.report("\(category.rawValue) '\(name.value)' is declared but never used",
-                                at: name.location, subjects: [name.value])
+                reporter.report(
+                    "\(category.rawValue) '\(name.value)' is declared but never used",
+                    at: name.location, subjects: [name.value])
             }
         }
     }

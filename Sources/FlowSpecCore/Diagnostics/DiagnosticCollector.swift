@@ -17,9 +17,10 @@ public final class DiagnosticCollector {
         _ rule: Rule, _ message: String, at location: SourceLocation,
         machine: String? = nil, subjects: [String] = [], notes: [Diagnostic.Note] = []
     ) {
-        diagnostics.append(Diagnostic(
-            rule: rule, message: message, file: file, location: location,
-            machine: machine, subjects: subjects, notes: notes))
+        diagnostics.append(
+            Diagnostic(
+                rule: rule, message: message, file: file, location: location,
+                machine: machine, subjects: subjects, notes: notes))
     }
 
     /// Records findings made earlier for the same file (a state decoded ahead of its turn).
@@ -54,8 +55,10 @@ public struct RuleReporter {
     let collector: DiagnosticCollector
 
     /// Records a finding.
-    public func report(_ message: String, at location: SourceLocation,
-                       subjects: [String] = [], notes: [Diagnostic.Note] = []) {
+    public func report(
+        _ message: String, at location: SourceLocation,
+        subjects: [String] = [], notes: [Diagnostic.Note] = []
+    ) {
         collector.report(rule, message, at: location, machine: machine, subjects: subjects, notes: notes)
     }
 }

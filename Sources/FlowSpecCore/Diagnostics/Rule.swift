@@ -69,7 +69,8 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         var table = "| rule id | default | reported at | finding |\n|---|---|---|---|\n"
         for rule in allCases {
             let definition = rule.definition
-            table += "| `\(rule.rawValue)` | \(definition.defaultSeverity.rawValue) | \(definition.reportedAt) | \(definition.finding) |\n"
+            table +=
+                "| `\(rule.rawValue)` | \(definition.defaultSeverity.rawValue) | \(definition.reportedAt) | \(definition.finding) |\n"
         }
         return table
     }

@@ -20,7 +20,8 @@ public struct SeverityPolicy: Sendable {
     public func apply(to diagnostics: [Diagnostic], spec: SeveritySettings) -> [Diagnostic] {
         diagnostics.compactMap { diagnostic in
             var result = diagnostic
-            let level = commandLine[diagnostic.rule]
+            let level =
+                commandLine[diagnostic.rule]
                 ?? diagnostic.machine.flatMap { spec.machines[$0]?[diagnostic.rule] }
                 ?? spec.file[diagnostic.rule]
             if let level {

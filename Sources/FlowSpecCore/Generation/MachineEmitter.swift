@@ -28,7 +28,9 @@ struct MachineEmitter {
         w.block("\(access)enum \(program.name.swiftName.code)") { w in
             emitState(&w)
             emitNames(program.events, type: "Event", what: "The events \(program.name.name) reacts to.", &w)
-            emitNames(program.effects, type: "Effect", what: "The effects \(program.name.name) asks the app to carry out, in order.", &w)
+            emitNames(
+                program.effects, type: "Effect",
+                what: "The effects \(program.name.name) asks the app to carry out, in order.", &w)
             emitConditions(&w)
             emitKind(&w)
             emitInitial(&w)
@@ -61,9 +63,10 @@ struct MachineEmitter {
         let rawType = program.persist?.rawValue == .int ? "Swift.Int" : "Swift.String"
         if let tables {
             let names = program.states.map { FlowProgram.Name(name: $0.name, swiftName: $0.swiftName) }
-            tables.emitIndexedType("State", names: names, intRaw: rawType == "Swift.Int",
-                                   doc: "The states of \(program.name.name), in the order the spec lists them.",
-                                   summaries: program.states.map(\.summary), &w)
+            tables.emitIndexedType(
+                "State", names: names, intRaw: rawType == "Swift.Int",
+                doc: "The states of \(program.name.name), in the order the spec lists them.",
+                summaries: program.states.map(\.summary), &w)
             return
         }
         w.doc("The states of \(program.name.name), in the order the spec lists them.")
@@ -158,7 +161,9 @@ struct MachineEmitter {
             w.switchBlock("switch state") { w in
                 for index in timed {
                     let timeout = program.states[index].timeout!
-                    w.line("case \(state(index)): (\(Self.durationLiteral(timeout.after)), \(state(timeout.candidate.target)))")
+                    w.line(
+                        "case \(state(index)): (\(Self.durationLiteral(timeout.after)), \(state(timeout.candidate.target)))"
+                    )
                 }
                 if timed.count < program.states.count { w.line("default: nil") }
             }
@@ -203,7 +208,8 @@ struct MachineEmitter {
         w.line()
         switch persist.rawValue {
         case .int:
-            let policy = persist.restore == .clamp
+            let policy =
+                persist.restore == .clamp
                 ? "A value below the range restores the first state, above it the last."
                 : "A value out of range restores `initial`."
             w.doc("The state a stored raw value restores to: `nil` restores `initial`. \(policy) Never traps.")

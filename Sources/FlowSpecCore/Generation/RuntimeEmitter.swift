@@ -21,7 +21,8 @@ struct RuntimeEmitter {
         emitSupportTypes(&w)
         emitEffects(&w)
         w.line()
-        w.doc("""
+        w.doc(
+            """
             A running \(program.name.name) flow: the current state, the visit counter that tells \
             timeouts of different visits apart, and the retry counters. A plain value: copy it, \
             compare it, keep it in your model.
@@ -60,14 +61,17 @@ struct RuntimeEmitter {
 
     // MARK: Effects
 
-    static let effectsConformances = "Swift.RandomAccessCollection, Swift.Sendable, Swift.Hashable, "
+    static let effectsConformances =
+        "Swift.RandomAccessCollection, Swift.Sendable, Swift.Hashable, "
         + "Swift.ExpressibleByArrayLiteral, Swift.CustomStringConvertible"
 
     /// `Effects`: what `send`, `fireTimeout`, `start`, `restore` and `reduce` return.
     private func emitEffects(_ w: inout SwiftWriter) {
         w.line()
         guard !program.effects.isEmpty else {
-            w.doc("The effects an input ran: always none (\(program.name.name) has no effects). A collection, like the other machines' `Effects`.")
+            w.doc(
+                "The effects an input ran: always none (\(program.name.name) has no effects). A collection, like the other machines' `Effects`."
+            )
             w.block("\(access)struct Effects: \(Self.effectsConformances)") { w in
                 w.line("\(access)init() {}")
                 w.line()
@@ -77,19 +81,24 @@ struct RuntimeEmitter {
                 w.line()
                 w.line("\(access)var endIndex: Swift.Int { 0 }")
                 w.line()
-                w.line("\(access)subscript(position: Swift.Int) -> Effect { Swift.preconditionFailure(\"Index out of range\") }")
+                w.line(
+                    "\(access)subscript(position: Swift.Int) -> Effect { Swift.preconditionFailure(\"Index out of range\") }"
+                )
                 w.line()
                 w.line("\(access)var description: Swift.String { \"[]\" }")
             }
             return
         }
-        let element = shape == .tables
+        let element =
+            shape == .tables
             ? "Effect(ordinal: Swift.Int(sharedTable[listsStart + Swift.Int(runStart) + position]))"
             : "effectList[Swift.Int(runStart) + position]"
-        let listed = shape == .tables
+        let listed =
+            shape == .tables
             ? "Effect(ordinal: Swift.Int(sharedTable[listsStart + index]))"
             : "effectList[index]"
-        w.doc("""
+        w.doc(
+            """
             The effects an input ran, in order: a collection of `Effect` (compare it with an array \
             literal, iterate it, or make an `Array` of it). The effects of one transition are a run \
             of the machine's effect list, so sending an event allocates nothing; only an input that \
@@ -172,8 +181,9 @@ struct RuntimeEmitter {
         // The table is the same in every machine: equality and hashing leave it out.
         let compared = ["state", "visit"] + (hasRetries ? ["retries"] : [])
         w.line()
-        w.line("\(access)static func == (lhs: Self, rhs: Self) -> Swift.Bool { "
-            + compared.map { "lhs.\($0) == rhs.\($0)" }.joined(separator: " && ") + " }")
+        w.line(
+            "\(access)static func == (lhs: Self, rhs: Self) -> Swift.Bool { "
+                + compared.map { "lhs.\($0) == rhs.\($0)" }.joined(separator: " && ") + " }")
         w.line()
         w.block("\(access)func hash(into hasher: inout Swift.Hasher)") { w in
             for name in compared { w.line("hasher.combine(\(name))") }
@@ -183,7 +193,9 @@ struct RuntimeEmitter {
     private func emitStart(_ w: inout SwiftWriter) {
         w.line()
         w.doc("Starts the flow at `initial`, taking `always` branches at once; returns the effects they ran.")
-        w.block("\(access)static func start(conditions: Conditions = Conditions()) -> (machine: Machine, effects: Effects)") { w in
+        w.block(
+            "\(access)static func start(conditions: Conditions = Conditions()) -> (machine: Machine, effects: Effects)"
+        ) { w in
             w.line("var machine = Machine(state: initial)")
             w.line("var effects = Effects()")
             w.line("machine.settle(conditions, &effects)")
@@ -193,7 +205,9 @@ struct RuntimeEmitter {
         let rawType = persist.rawValue == .int ? "Swift.Int" : "Swift.String"
         w.line()
         w.doc("Restores the flow from a stored raw value (see `restoredState(from:)` and `resumed(_:)`); never traps.")
-        w.block("\(access)static func restore(from rawValue: \(rawType)?, conditions: Conditions = Conditions()) -> (machine: Machine, effects: Effects)") { w in
+        w.block(
+            "\(access)static func restore(from rawValue: \(rawType)?, conditions: Conditions = Conditions()) -> (machine: Machine, effects: Effects)"
+        ) { w in
             w.line("var machine = Machine(state: resumed(restoredState(from: rawValue)))")
             w.line("var effects = Effects()")
             w.line("machine.settle(conditions, &effects)")
@@ -216,7 +230,8 @@ struct RuntimeEmitter {
             w.line()
             w.doc(Self.sendDoc)
             w.line("@discardableResult @inline(__always)")
-            w.block("\(access)mutating func send(_ event: Event, conditions: Conditions = Conditions()) -> Effects") { w in
+            w.block("\(access)mutating func send(_ event: Event, conditions: Conditions = Conditions()) -> Effects") {
+                w in
                 w.line("var effects = Effects()")
                 w.line("if let step = step(state, on: event, conditions) { take(step, conditions, &effects) }")
                 w.line("return effects")
@@ -225,7 +240,9 @@ struct RuntimeEmitter {
         w.line()
         w.doc(Self.fireTimeoutDoc)
         w.line("@discardableResult")
-        w.block("\(access)mutating func fireTimeout(visit: Swift.Int, conditions: Conditions = Conditions()) -> Effects") { w in
+        w.block(
+            "\(access)mutating func fireTimeout(visit: Swift.Int, conditions: Conditions = Conditions()) -> Effects"
+        ) { w in
             w.line("var effects = Effects()")
             w.line("if visit == self.visit, let step = timeoutStep(state) { take(step, conditions, &effects) }")
             w.line("return effects")
@@ -242,7 +259,8 @@ struct RuntimeEmitter {
         w.line("}")
     }
 
-    static let sendDoc = "Sends an event; returns the effects to carry out, in order. An event the state does not handle changes nothing."
+    static let sendDoc =
+        "Sends an event; returns the effects to carry out, in order. An event the state does not handle changes nothing."
     static let fireTimeoutDoc = "Fires the timeout armed for `visit`; a timeout of an earlier visit changes nothing."
 
     /// `take`, `enter` and `settle` of the switch form.
@@ -291,7 +309,9 @@ struct RuntimeEmitter {
     private func emitReduce(_ w: inout SwiftWriter) {
         w.line()
         w.doc("The pure reducer: the machine after `input` under `conditions`, and the effects to carry out, in order.")
-        w.block("\(access)static func reduce(_ machine: Machine, _ input: Input, conditions: Conditions = Conditions()) -> (machine: Machine, effects: Effects)") { w in
+        w.block(
+            "\(access)static func reduce(_ machine: Machine, _ input: Input, conditions: Conditions = Conditions()) -> (machine: Machine, effects: Effects)"
+        ) { w in
             w.line("var next = machine")
             w.switchBlock("switch input") { w in
                 if !program.events.isEmpty {

@@ -56,10 +56,12 @@ struct SwiftWriter {
         while let last = text.last, last.isWhitespace { text.removeLast() }
         guard !text.isEmpty else { return }
         for part in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            let clean = String(String.UnicodeScalarView(part.unicodeScalars.filter {
-                $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)
-                    && $0 != "\u{2028}" && $0 != "\u{2029}"
-            }))
+            let clean = String(
+                String.UnicodeScalarView(
+                    part.unicodeScalars.filter {
+                        $0.value >= 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value)
+                            && $0 != "\u{2028}" && $0 != "\u{2029}"
+                    }))
             line(clean.isEmpty ? "///" : "/// " + clean)
         }
     }

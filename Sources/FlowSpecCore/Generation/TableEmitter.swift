@@ -48,16 +48,22 @@ struct TableEmitter {
     // MARK: Types
 
     /// An index-backed type whose static members stand for the enum cases of the switch form.
-    func emitIndexedType(_ type: String, names: [FlowProgram.Name], intRaw: Bool, doc: String,
-                         summaries: [String?] = [], _ w: inout SwiftWriter) {
+    func emitIndexedType(
+        _ type: String, names: [FlowProgram.Name], intRaw: Bool, doc: String,
+        summaries: [String?] = [], _ w: inout SwiftWriter
+    ) {
         let table = type.prefix(1).lowercased() + type.dropFirst() + "Names"
         let rawType = intRaw ? "Swift.Int" : "Swift.String"
         w.line()
         w.doc(doc)
         if names.count > Self.namedMemberLimit {
-            w.doc("Its \(names.count) values have no member names (they would slow compilation); use `\(type)(rawValue:)` or `allCases`.")
+            w.doc(
+                "Its \(names.count) values have no member names (they would slow compilation); use `\(type)(rawValue:)` or `allCases`."
+            )
         }
-        w.block("\(access)struct \(type): Swift.RawRepresentable, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, Swift.CustomStringConvertible") { w in
+        w.block(
+            "\(access)struct \(type): Swift.RawRepresentable, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable, Swift.CustomStringConvertible"
+        ) { w in
             w.doc("The position in the spec, from 0.")
             w.line("\(access)let ordinal: Swift.Int")
             w.line()
@@ -75,7 +81,9 @@ struct TableEmitter {
             w.line()
             w.line("\(access)var rawValue: \(rawType) { \(intRaw ? "ordinal" : "Swift.String(\(table)[ordinal])") }")
             w.line()
-            w.doc("Compares positions (the standard library's `==` for raw-representable types would compare raw values).")
+            w.doc(
+                "Compares positions (the standard library's `==` for raw-representable types would compare raw values)."
+            )
             w.line("\(access)static func == (lhs: Self, rhs: Self) -> Swift.Bool { lhs.ordinal == rhs.ordinal }")
             w.line()
             w.line("\(access)func hash(into hasher: inout Swift.Hasher) { hasher.combine(ordinal) }")
@@ -88,7 +96,9 @@ struct TableEmitter {
                 w.line("let container = try decoder.singleValueContainer()")
                 w.line("let raw = try container.decode(\(rawType).self)")
                 w.block("guard let value = Self(rawValue: raw) else") { w in
-                    w.line("throw Swift.DecodingError.dataCorruptedError(in: container, debugDescription: \"no \(type) \\(raw)\")")
+                    w.line(
+                        "throw Swift.DecodingError.dataCorruptedError(in: container, debugDescription: \"no \(type) \\(raw)\")"
+                    )
                 }
                 w.line("self = value")
             }
@@ -131,8 +141,12 @@ struct TableEmitter {
             w.line("let base = timeoutsStart + state.ordinal * 3")
             w.line("let group = Swift.Int(sharedTable[base])")
             w.line("guard group >= 0 else { return nil }")
-            w.line("let milliseconds = Swift.Int64(sharedTable[base + 1]) * 1_000_000_000 + Swift.Int64(sharedTable[base + 2])")
-            w.line("return (.milliseconds(milliseconds), State(ordinal: Swift.Int(sharedTable[candidatesStart + group + 1])))")
+            w.line(
+                "let milliseconds = Swift.Int64(sharedTable[base + 1]) * 1_000_000_000 + Swift.Int64(sharedTable[base + 2])"
+            )
+            w.line(
+                "return (.milliseconds(milliseconds), State(ordinal: Swift.Int(sharedTable[candidatesStart + group + 1])))"
+            )
         }
         guard !program.sequences.isEmpty else { return }
         w.line()
@@ -154,7 +168,9 @@ struct TableEmitter {
         w.doc("The state's position in the sequence, from 0, or `nil` if it is not a member.")
         w.block("\(access)static func position(of state: State, in sequence: Sequence) -> Swift.Int?") { w in
             w.line("let range = members(of: sequence)")
-            w.line("return range.firstIndex { Swift.Int(sharedTable[sequencesStart + $0]) == state.ordinal }.map { $0 - range.lowerBound }")
+            w.line(
+                "return range.firstIndex { Swift.Int(sharedTable[sequencesStart + $0]) == state.ordinal }.map { $0 - range.lowerBound }"
+            )
         }
         w.line()
         w.doc("How many states the sequence has (for a progress indicator).")
@@ -173,10 +189,13 @@ struct TableEmitter {
             var lines: [String] = []
             var index = 0
             while index < section.values.count {
-                lines.append(section.values[index..<min(index + 24, section.values.count)].map(String.init).joined(separator: ",") + ",")
+                lines.append(
+                    section.values[index..<min(index + 24, section.values.count)].map(String.init).joined(
+                        separator: ",") + ",")
                 index += 24
             }
-            w.multilineLiteral("private static let \(section.name)Section: Swift.StaticString = ", lines.isEmpty ? [""] : lines, "")
+            w.multilineLiteral(
+                "private static let \(section.name)Section: Swift.StaticString = ", lines.isEmpty ? [""] : lines, "")
         }
         w.line()
         w.doc("Where the sections start in `sharedTable`.")
@@ -189,8 +208,9 @@ struct TableEmitter {
         }
         w.line()
         w.doc("The sections, decoded once, end to end; every `Machine` holds it (as `table`).")
-        w.line("private static let sharedTable: [Swift.Int32] = integers("
-            + sections.map { $0.name + "Section" }.joined(separator: ", ") + ")")
+        w.line(
+            "private static let sharedTable: [Swift.Int32] = integers("
+                + sections.map { $0.name + "Section" }.joined(separator: ", ") + ")")
     }
 
     // MARK: Machine
@@ -201,13 +221,16 @@ struct TableEmitter {
             w.line()
             w.doc(RuntimeEmitter.sendDoc)
             w.line("@discardableResult @inline(__always)")
-            w.block("\(access)mutating func send(_ event: Event, conditions: Conditions = Conditions()) -> Effects") { w in
+            w.block("\(access)mutating func send(_ event: Event, conditions: Conditions = Conditions()) -> Effects") {
+                w in
                 w.line("var effects = Effects()")
                 w.line("let header = state.ordinal &* \(Self.headerWidth)")
                 w.line("let bit = Swift.UInt32(truncatingIfNeeded: event.ordinal) & 31")
                 w.line("let filter = Swift.UInt32(bitPattern: table[header &+ 1])")
                 w.line("guard (filter >> bit) & 1 != 0 else { return effects }")
-                w.line("var row = rowsStart &+ (Swift.Int(table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* 2")
+                w.line(
+                    "var row = rowsStart &+ (Swift.Int(table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* 2"
+                )
                 w.block("if Swift.Int(table[row]) != event.ordinal") { w in
                     w.line("row = search(event, header)")
                     w.line("if row < 0 { return effects }")
@@ -224,7 +247,9 @@ struct TableEmitter {
                 w.line("return effects")
             }
             w.line()
-            w.doc("The row of `event` among the rows of the state whose header is at `header`, or -1 (when two of its events share a filter bit).")
+            w.doc(
+                "The row of `event` among the rows of the state whose header is at `header`, or -1 (when two of its events share a filter bit)."
+            )
             w.block("private func search(_ event: Event, _ header: Swift.Int) -> Swift.Int") { w in
                 w.line("var row = rowsStart &+ Swift.Int(table[header &+ 2]) &* 2")
                 w.line("let end = rowsStart &+ Swift.Int(table[header &+ \(Self.headerWidth + 2)]) &* 2")
@@ -238,7 +263,9 @@ struct TableEmitter {
         w.line()
         w.doc(RuntimeEmitter.fireTimeoutDoc)
         w.line("@discardableResult")
-        w.block("\(access)mutating func fireTimeout(visit: Swift.Int, conditions: Conditions = Conditions()) -> Effects") { w in
+        w.block(
+            "\(access)mutating func fireTimeout(visit: Swift.Int, conditions: Conditions = Conditions()) -> Effects"
+        ) { w in
             w.line("var effects = Effects()")
             w.line("let group = Swift.Int(table[timeoutsStart &+ state.ordinal &* 3])")
             w.line("if visit == self.visit, group >= 0 { take(candidatesStart &+ group &+ 1, conditions, &effects) }")
@@ -253,7 +280,9 @@ struct TableEmitter {
         let retries = program.retrySlotCount > 0
         w.line()
         w.doc("Takes `candidate` (if not -1), then the `always` branch of each choice state it reaches.")
-        w.block("private mutating func take(_ candidate: Swift.Int, _ conditions: Conditions, _ effects: inout Effects)") { w in
+        w.block(
+            "private mutating func take(_ candidate: Swift.Int, _ conditions: Conditions, _ effects: inout Effects)"
+        ) { w in
             w.line("var next = candidate")
             w.block("while next >= 0") { w in
                 if !program.effects.isEmpty {
@@ -263,8 +292,9 @@ struct TableEmitter {
                     w.line("var target = Swift.Int(table[next])")
                     w.line("let slot = Swift.Int(table[next &+ 7])")
                     w.block("if slot >= 0") { w in
-                        RuntimeEmitter.emitRetryCount(slot: "slot", max: "Swift.Int(table[next &+ 8])",
-                                                      fallback: "Swift.Int(table[next &+ 9])", &w)
+                        RuntimeEmitter.emitRetryCount(
+                            slot: "slot", max: "Swift.Int(table[next &+ 8])",
+                            fallback: "Swift.Int(table[next &+ 9])", &w)
                     }
                     w.line("state = State(ordinal: target)")
                 } else {
@@ -275,7 +305,8 @@ struct TableEmitter {
             }
         }
         w.line()
-        w.doc("""
+        w.doc(
+            """
             Entering a state: input and terminal states reset the retry counters; a choice state \
             returns the `always` branch it takes at once (-1 for none, as for other states).
             """)
@@ -386,15 +417,19 @@ struct Tables {
             var filter: UInt32 = 0
             for transition in state.transitions { filter |= 1 << UInt32(transition.event % 32) }
             let always = state.kind == .choice ? add(state.always) : -1
-            states += [[StateKind.input, .task, .choice, .terminal].firstIndex(of: state.kind)!,
-                       Int(Int32(bitPattern: filter)), rows.count / 2, always]
+            states += [
+                [StateKind.input, .task, .choice, .terminal].firstIndex(of: state.kind)!,
+                Int(Int32(bitPattern: filter)), rows.count / 2, always
+            ]
             let ordered = state.transitions.sorted { ($0.event % 32, $0.event) < ($1.event % 32, $1.event) }
             for transition in ordered {
                 rows += [transition.event, action(transition.candidates)]
             }
             if let timeout = state.timeout {
                 let milliseconds = timeout.after.wholeMilliseconds
-                timeouts += [add([timeout.candidate]), Int(milliseconds / 1_000_000_000), Int(milliseconds % 1_000_000_000)]
+                timeouts += [
+                    add([timeout.candidate]), Int(milliseconds / 1_000_000_000), Int(milliseconds % 1_000_000_000)
+                ]
             } else {
                 timeouts += [-1, 0, 0]
             }
@@ -406,13 +441,25 @@ struct Tables {
     /// The sections in the order they are laid end to end, with their documentation.
     func sections(withSequences: Bool) -> [(name: String, values: [Int], doc: String)] {
         var sections = [
-            ("states", states, "Per state: kind (0 input, 1 task, 2 choice, 3 terminal), filter of the events handled "
-                + "(bit `event % 32`), first row, `always` group in candidates (choice states) or -1; then the end of the rows."),
-            ("rows", rows, "Per handled event, by `event % 32`: the event, then the target state (≥ 0: no condition, "
-                + "effect or retry) or `~group` in candidates."),
-            ("timeouts", timeouts, "Per state: the group of its timeout in candidates (-1 for none), milliseconds / 10⁹, milliseconds % 10⁹."),
-            ("candidates", candidates, "Groups: a count, then that many candidates of \(TableEmitter.candidateWidth) integers (see the generator's TableEmitter)."),
-            ("lists", lists, "Condition and effect ordinals that candidates refer to by range."),
+            (
+                "states", states,
+                "Per state: kind (0 input, 1 task, 2 choice, 3 terminal), filter of the events handled "
+                    + "(bit `event % 32`), first row, `always` group in candidates (choice states) or -1; then the end of the rows."
+            ),
+            (
+                "rows", rows,
+                "Per handled event, by `event % 32`: the event, then the target state (≥ 0: no condition, "
+                    + "effect or retry) or `~group` in candidates."
+            ),
+            (
+                "timeouts", timeouts,
+                "Per state: the group of its timeout in candidates (-1 for none), milliseconds / 10⁹, milliseconds % 10⁹."
+            ),
+            (
+                "candidates", candidates,
+                "Groups: a count, then that many candidates of \(TableEmitter.candidateWidth) integers (see the generator's TableEmitter)."
+            ),
+            ("lists", lists, "Condition and effect ordinals that candidates refer to by range.")
         ]
         if withSequences {
             sections.append(("sequences", sequenceMembers, "The members of every sequence, in order."))
@@ -423,7 +470,9 @@ struct Tables {
     /// A row's action: the target of a first candidate without condition, effect or retry
     /// (later candidates can never be taken), else `~group` of all the candidates.
     private mutating func action(_ list: [FlowProgram.Candidate]) -> Int {
-        if let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.effects.isEmpty, first.retry == nil {
+        if let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.effects.isEmpty,
+            first.retry == nil
+        {
             return first.target
         }
         return ~add(list)
@@ -440,9 +489,11 @@ struct Tables {
             lists += candidate.forbids
             let effects = lists.count
             lists += candidate.effects
-            candidates += [candidate.target, requires, candidate.requires.count, forbids, candidate.forbids.count,
-                           effects, candidate.effects.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
-                           candidate.retry?.fallback ?? 0]
+            candidates += [
+                candidate.target, requires, candidate.requires.count, forbids, candidate.forbids.count,
+                effects, candidate.effects.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
+                candidate.retry?.fallback ?? 0
+            ]
         }
         return group
     }

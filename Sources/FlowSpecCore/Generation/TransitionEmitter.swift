@@ -51,8 +51,9 @@ struct TransitionEmitter {
             }
         }
         w.line()
-        w.doc("A transition chosen: where it goes" + (effects ? ", the effects it runs (a range of `effectList`)" : "")
-            + (retries ? ", and its retry bound" : "") + ".")
+        w.doc(
+            "A transition chosen: where it goes" + (effects ? ", the effects it runs (a range of `effectList`)" : "")
+                + (retries ? ", and its retry bound" : "") + ".")
         w.block("private struct Step: Swift.Sendable") { w in
             w.line("let target: State")
             if effects { w.line("let effects: Swift.Range<Swift.Int>") }
@@ -77,8 +78,9 @@ struct TransitionEmitter {
         w.line("private static let effectList: [Effect] = [")
         for list in effectLists {
             let range = effectRanges[list]!
-            w.line("    " + list.map { "." + program.effects[$0].swiftName.code + "," }.joined(separator: " ")
-                + " // \(range.lowerBound)..<\(range.upperBound)")
+            w.line(
+                "    " + list.map { "." + program.effects[$0].swiftName.code + "," }.joined(separator: " ")
+                    + " // \(range.lowerBound)..<\(range.upperBound)")
         }
         w.line("]")
     }
@@ -166,7 +168,8 @@ struct TransitionEmitter {
     }
 
     private func condition(_ candidate: FlowProgram.Candidate) -> String? {
-        let terms = candidate.requires.map { "conditions.\(program.conditions[$0].swiftName.code)" }
+        let terms =
+            candidate.requires.map { "conditions.\(program.conditions[$0].swiftName.code)" }
             + candidate.forbids.map { "!conditions.\(program.conditions[$0].swiftName.code)" }
         return terms.isEmpty ? nil : terms.joined(separator: " && ")
     }
@@ -184,7 +187,8 @@ struct TransitionEmitter {
 
     /// A comment naming the candidate's effects, for the end of its line (empty without effects).
     private func effectsComment(_ candidate: FlowProgram.Candidate) -> String {
-        candidate.effects.isEmpty ? ""
+        candidate.effects.isEmpty
+            ? ""
             : " // " + candidate.effects.map { program.effects[$0].swiftName.code }.joined(separator: ", ")
     }
 }

@@ -76,8 +76,10 @@ public struct Digraph: Sendable {
     /// order; components come in reverse topological order. With `cyclicOnly`, only the
     /// components that hold a cycle (more than one vertex, or one with an edge to itself) are
     /// listed, and no array is made for the others.
-    public func stronglyConnectedComponents(including include: (Int) -> Bool = { _ in true },
-                                            cyclicOnly: Bool = false) -> [[Int]] {
+    public func stronglyConnectedComponents(
+        including include: (Int) -> Bool = { _ in true },
+        cyclicOnly: Bool = false
+    ) -> [[Int]] {
         let unvisited = Int32(-1)
         var index = [Int32](repeating: unvisited, count: count)
         var lowLink = [Int32](repeating: 0, count: count)
@@ -89,8 +91,11 @@ public struct Digraph: Sendable {
 
         for root in 0..<count where include(root) && index[root] == unvisited {
             callStack.append((Int32(root), offsets[root]))
-            index[root] = nextIndex; lowLink[root] = nextIndex; nextIndex += 1
-            stack.append(Int32(root)); onStack[root] = true
+            index[root] = nextIndex
+            lowLink[root] = nextIndex
+            nextIndex += 1
+            stack.append(Int32(root))
+            onStack[root] = true
             while let frame = callStack.last {
                 let vertex = Int(frame.vertex)
                 if frame.next < offsets[vertex + 1] {
@@ -98,8 +103,11 @@ public struct Digraph: Sendable {
                     let successor = Int(targets[Int(frame.next)])
                     guard include(successor) else { continue }
                     if index[successor] == unvisited {
-                        index[successor] = nextIndex; lowLink[successor] = nextIndex; nextIndex += 1
-                        stack.append(Int32(successor)); onStack[successor] = true
+                        index[successor] = nextIndex
+                        lowLink[successor] = nextIndex
+                        nextIndex += 1
+                        stack.append(Int32(successor))
+                        onStack[successor] = true
                         callStack.append((Int32(successor), offsets[successor]))
                     } else if onStack[successor] {
                         lowLink[vertex] = min(lowLink[vertex], index[successor])

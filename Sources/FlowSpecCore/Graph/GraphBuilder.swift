@@ -28,15 +28,17 @@ struct GraphBuilder {
         for index in machine.states.indices {
             let transitions = machine.transitions(of: index)
             for position in transitions.indices {
-                addCandidates(transitions[position].candidates, from: index, trigger: .event,
-                              transitionIndex: position, to: &edges)
+                addCandidates(
+                    transitions[position].candidates, from: index, trigger: .event,
+                    transitionIndex: position, to: &edges)
             }
             let kind = machine.states[index].kind
             if !inherited.isEmpty, kind == .input || kind == .task {
                 let own = Set(transitions.map(\.event.value))
                 for position in inherited.indices where !own.contains(inherited[position].event.value) {
-                    addCandidates(inherited[position].candidates, from: index, trigger: .event,
-                                  transitionIndex: position, inherited: true, to: &edges)
+                    addCandidates(
+                        inherited[position].candidates, from: index, trigger: .event,
+                        transitionIndex: position, inherited: true, to: &edges)
                 }
             }
             if let always = machine.states[index].always {
@@ -48,7 +50,8 @@ struct GraphBuilder {
             edgeStart.append(Int32(edges.count))
         }
         resolveOtherReferences()
-        return MachineGraph(machine: machine, stateIndex: stateIndex, initial: initial, edges: edges, edgeStart: edgeStart)
+        return MachineGraph(
+            machine: machine, stateIndex: stateIndex, initial: initial, edges: edges, edgeStart: edgeStart)
     }
 
     /// How many edges the states can make: one per candidate, `always` branch and timeout,
@@ -90,39 +93,49 @@ struct GraphBuilder {
 
     /// `transitionIndex` is the index of an event's transition in `machine.transitions(of: source)`, or
     /// in the machine's `machineWide` for an `inherited` one.
-    private mutating func addCandidates(_ candidates: Candidates, from source: Int, trigger: Edge.TriggerKind,
-                                        transitionIndex: Int = 0, inherited: Bool = false, to edges: inout [Edge]) {
+    private mutating func addCandidates(
+        _ candidates: Candidates, from source: Int, trigger: Edge.TriggerKind,
+        transitionIndex: Int = 0, inherited: Bool = false, to edges: inout [Edge]
+    ) {
         // By position, not by element: iterating copies each candidate twice.
         for index in candidates.indices {
             let facts = candidates[index].edgeFacts
-            addTransition(to: candidates[index].target, as: "target", retry: facts.retry, from: source,
-                          trigger: trigger, transitionIndex: transitionIndex, candidateIndex: index,
-                          conditional: facts.isConditional, inherited: inherited, to: &edges)
+            addTransition(
+                to: candidates[index].target, as: "target", retry: facts.retry, from: source,
+                trigger: trigger, transitionIndex: transitionIndex, candidateIndex: index,
+                conditional: facts.isConditional, inherited: inherited, to: &edges)
         }
     }
 
     private mutating func addTimeout(_ timeout: Timeout, from source: Int, to edges: inout [Edge]) {
-        addTransition(to: timeout.target, as: "timeout target", retry: timeout.retry, from: source, trigger: .timeout,
-                      conditional: false, to: &edges)
+        addTransition(
+            to: timeout.target, as: "timeout target", retry: timeout.retry, from: source, trigger: .timeout,
+            conditional: false, to: &edges)
     }
 
     /// The edge to a target and, with a retry, the edge to its `then` once the retries are used
     /// up; a name that is not a state is reported and makes no edge. Machine-wide names
     /// (`inherited`) are resolved once for all the states that inherit them.
-    private mutating func addTransition(to target: Located<Name>, as role: String, retry: Retry?, from source: Int,
-                                        trigger: Edge.TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0,
-                                        conditional: Bool, inherited: Bool = false, to edges: inout [Edge]) {
+    private mutating func addTransition(
+        to target: Located<Name>, as role: String, retry: Retry?, from source: Int,
+        trigger: Edge.TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0,
+        conditional: Bool, inherited: Bool = false, to edges: inout [Edge]
+    ) {
         if let resolved = inherited ? resolveMachineWide(target, as: role) : resolve(target, as: role) {
-            edges.append(Edge(source: source, target: resolved, trigger: trigger, transitionIndex: transitionIndex,
-                              candidateIndex: candidateIndex, isConditional: conditional, isBounded: retry != nil,
-                              isRetryFallback: false, isInherited: inherited))
+            edges.append(
+                Edge(
+                    source: source, target: resolved, trigger: trigger, transitionIndex: transitionIndex,
+                    candidateIndex: candidateIndex, isConditional: conditional, isBounded: retry != nil,
+                    isRetryFallback: false, isInherited: inherited))
         }
         guard let retry else { return }
         let role = "retry's `then`"
         if let fallback = inherited ? resolveMachineWide(retry.then, as: role) : resolve(retry.then, as: role) {
-            edges.append(Edge(source: source, target: fallback, trigger: trigger, transitionIndex: transitionIndex,
-                              candidateIndex: candidateIndex, isConditional: conditional, isBounded: false,
-                              isRetryFallback: true, isInherited: inherited))
+            edges.append(
+                Edge(
+                    source: source, target: fallback, trigger: trigger, transitionIndex: transitionIndex,
+                    candidateIndex: candidateIndex, isConditional: conditional, isBounded: false,
+                    isRetryFallback: true, isInherited: inherited))
         }
     }
 
@@ -169,8 +182,9 @@ struct GraphBuilder {
         let hint = suggestions.hint(for: name.value, count: machine.states.count) {
             machine.states.indices.map(machine.name(of:))
         }
-        reporter.report(UndefinedStateRule.notAState(name.value, as: role, machine: machine.name.value, hint: hint),
-                        at: name.location, subjects: [name.value])
+        reporter.report(
+            UndefinedStateRule.notAState(name.value, as: role, machine: machine.name.value, hint: hint),
+            at: name.location, subjects: [name.value])
         return nil
     }
 }

@@ -43,8 +43,11 @@ public struct MachineGraph: Sendable {
         switch edge.triggerKind {
         case .event:
             let index = Int(edge.transitionIndex)
-            return .event(machine.names[edge.isInherited ? machine.machineWide[index].event.value
-                                                         : machine.transitions(of: edge.source)[index].event.value])
+            return .event(
+                machine.names[
+                    edge.isInherited
+                        ? machine.machineWide[index].event.value
+                        : machine.transitions(of: edge.source)[index].event.value])
         case .always:
             return .always
         case .timeout:
@@ -60,15 +63,18 @@ public struct MachineGraph: Sendable {
         switch edge.triggerKind {
         case .timeout:
             let timeout = machine.states[state].timeout
-            return (edge.isRetryFallback ? timeout?.retry?.location : timeout?.location) ?? machine.states[state].name.location
+            return (edge.isRetryFallback ? timeout?.retry?.location : timeout?.location)
+                ?? machine.states[state].name.location
         case .always:
             candidate = machine.states[state].always?.value[edge.candidateIndex]
         case .event:
-            candidate = edge.isInherited
+            candidate =
+                edge.isInherited
                 ? machine.machineWide[edge.transitionIndex].candidates[edge.candidateIndex]
                 : machine.transitions(of: state)[edge.transitionIndex].candidates[edge.candidateIndex]
         }
-        return (edge.isRetryFallback ? candidate?.retry?.location : candidate?.location) ?? machine.states[state].name.location
+        return (edge.isRetryFallback ? candidate?.retry?.location : candidate?.location)
+            ?? machine.states[state].name.location
     }
 
     /// A short description of an edge, such as `on 'submit'`, `always` or `after 2s`.
@@ -180,13 +186,17 @@ public struct Edge: Sendable {
     var candidateIndex: Int { Int(origin >> 29 & UInt64(Self.maximumIndex)) }
 
     /// Creates an edge; the indices as the properties say, at most ``maximumIndex``.
-    init(source: Int, target: Int, trigger: TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0,
-         isConditional: Bool, isBounded: Bool, isRetryFallback: Bool, isInherited: Bool) {
-        precondition(transitionIndex <= Self.maximumIndex && candidateIndex <= Self.maximumIndex,
-                     "a machine's transitions are limited to Edge.maximumIndex")
+    init(
+        source: Int, target: Int, trigger: TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0,
+        isConditional: Bool, isBounded: Bool, isRetryFallback: Bool, isInherited: Bool
+    ) {
+        precondition(
+            transitionIndex <= Self.maximumIndex && candidateIndex <= Self.maximumIndex,
+            "a machine's transitions are limited to Edge.maximumIndex")
         storedSource = Int32(clamping: source)
         storedTarget = Int32(clamping: target)
-        origin = UInt64(transitionIndex) | UInt64(candidateIndex) << 29 | trigger.rawValue << 58
+        origin =
+            UInt64(transitionIndex) | UInt64(candidateIndex) << 29 | trigger.rawValue << 58
             | (isConditional ? Self.conditional : 0) | (isBounded ? Self.bounded : 0)
             | (isRetryFallback ? Self.retryFallback : 0) | (isInherited ? Self.inherited : 0)
     }

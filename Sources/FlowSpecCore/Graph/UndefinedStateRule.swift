@@ -6,7 +6,9 @@ enum UndefinedStateRule: RuleHome {
         rule: .undefinedState, defaultSeverity: .error,
         summary: "A name that should be a state of the machine is not one.",
         reportedAt: "the name",
-        finding: "a target, `initial`, `then`, `resume`, sequence member or requirement that is not a state (with a suggestion)")
+        finding:
+            "a target, `initial`, `then`, `resume`, sequence member or requirement that is not a state (with a suggestion)"
+    )
 
     /// A name in `role` (`initial state`, `target`, …) that is no state of the machine.
     static func notAState(_ name: String, as role: String, machine: String, hint: String) -> String {

@@ -49,7 +49,8 @@ public struct SwiftName: Sendable, Hashable {
             return .failure(ProblemError(problem: .reserved))
         }
         if suffixed.contains(bare) || (scope == .enumCase && reservedCaseNames.contains(bare))
-            || (scope == .property && reservedPropertyNames.contains(bare)) {
+            || (scope == .property && reservedPropertyNames.contains(bare))
+        {
             bare += "_"
         }
         let code = keywords.contains(bare) ? "`\(bare)`" : bare
@@ -67,10 +68,12 @@ public struct SwiftName: Sendable, Hashable {
         // Over the bytes in place: iterating `utf8` costs several times as much a byte, and a
         // spec's every name comes here.
         return name.withUTF8 { bytes in
-            !bytes.isEmpty && bytes.allSatisfy { byte in
-                (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
-                    || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
-            }
+            !bytes.isEmpty
+                && bytes.allSatisfy { byte in
+                    (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                        || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+                        || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "_")
+                }
         }
     }
 
@@ -112,14 +115,16 @@ public struct SwiftName: Sendable, Hashable {
 
         /// A sentence for findings.
         public var explanation: String {
-            let rule = "names use ASCII letters, digits and '_', may be split by '-', '.' or spaces, and do not start with a digit"
+            let rule =
+                "names use ASCII letters, digits and '_', may be split by '-', '.' or spaces, and do not start with a digit"
             switch problem {
             case .empty: return "it has no letters or digits; \(rule)"
             case .startsWithDigit: return "it starts with a digit; \(rule)"
             case .character(let character):
                 let shown = character.unicodeScalars.map { scalar in
                     scalar.isASCII && scalar.value >= 0x20 && scalar.value < 0x7F
-                        ? "'\(Character(scalar))'" : "U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
+                        ? "'\(Character(scalar))'"
+                        : "U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
                 }.joined(separator: " ")
                 return "it contains \(shown); \(rule)"
             case .reserved: return "the generated code needs this name for the Swift standard library; choose another"
@@ -136,12 +141,12 @@ public struct SwiftName: Sendable, Hashable {
         "var", "break", "case", "catch", "continue", "default", "defer", "do", "else", "fallthrough", "for",
         "guard", "if", "in", "repeat", "return", "throw", "switch", "where", "while", "Any", "as", "await",
         "false", "is", "nil", "self", "Self", "super", "throws", "true", "try", "_", "async", "each",
-        "some", "any", "package", "macro", "actor", "consume", "copy", "discard", "sending",
+        "some", "any", "package", "macro", "actor", "consume", "copy", "discard", "sending"
     ]
 
     /// Names that stay special even in backticks in some positions; they get a `_` suffix.
     static let suffixed: Set<String> = [
-        "self", "Self", "Type", "Protocol", "init", "deinit", "subscript", "super", "_", "Any",
+        "self", "Self", "Type", "Protocol", "init", "deinit", "subscript", "super", "_", "Any"
     ]
 
     /// Members the generated enums have besides their cases, and names their bodies use
@@ -151,7 +156,7 @@ public struct SwiftName: Sendable, Hashable {
     static let reservedCaseNames: Set<String> = [
         "allCases", "rawValue", "hashValue", "hash", "encode", "description", "debugDescription", "ordinal",
         "RawValue", "Swift", "stateNames", "stateNamesIndex", "eventNames", "eventNamesIndex",
-        "effectNames", "effectNamesIndex",
+        "effectNames", "effectNamesIndex"
     ]
 
     /// Members the generated `Conditions` struct has besides its properties.
@@ -164,6 +169,6 @@ public struct SwiftName: Sendable, Hashable {
     static let reservedTypeNames: Set<String> = [
         "Swift", "Foundation", "Glibc", "Darwin",
         "IntegerLiteralType", "FloatLiteralType", "BooleanLiteralType", "StringLiteralType",
-        "UnicodeScalarType", "ExtendedGraphemeClusterType",
+        "UnicodeScalarType", "ExtendedGraphemeClusterType"
     ]
 }

@@ -44,8 +44,9 @@ public enum DOTRenderer {
             output.write("    \(id(.state(index))) [\(attributes(node))];\n")
         }
         if diagram.hasMachineWideNode {
-            output.write("    \(id(.machineWide)) [label=\"any input or task state\", shape=box, "
-                         + "style=\"rounded,dashed\", color=\"#6b7280\", fontcolor=\"#4b5563\"];\n")
+            output.write(
+                "    \(id(.machineWide)) [label=\"any input or task state\", shape=box, "
+                    + "style=\"rounded,dashed\", color=\"#6b7280\", fontcolor=\"#4b5563\"];\n")
         }
     }
 

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Writes generated files atomically and only when their bytes change.
@@ -140,11 +140,13 @@ public enum FileWriter {
     /// sibling written first), or `nil`.
     public static func lengthProblem(writing path: String) -> String? {
         for component in path.split(separator: "/") where component.utf8.count > maxNameLength {
-            return "the name '\(clipped(String(component)))' is \(component.utf8.count) bytes long, over the limit of \(maxNameLength) bytes of file names"
+            return
+                "the name '\(clipped(String(component)))' is \(component.utf8.count) bytes long, over the limit of \(maxNameLength) bytes of file names"
         }
         let longest = max(path.utf8.count, temporaryPath(for: path).utf8.count)
         if longest > maxPathLength {
-            return "the path is \(longest) bytes long (with its temporary sibling), over the system's limit of \(maxPathLength) bytes"
+            return
+                "the path is \(longest) bytes long (with its temporary sibling), over the system's limit of \(maxPathLength) bytes"
         }
         return nil
     }

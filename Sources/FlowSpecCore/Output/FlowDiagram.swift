@@ -145,8 +145,9 @@ struct EdgeCollector {
             add(always.value, from: source, trigger: .always)
         }
         if let timeout = state.timeout {
-            let label = TransitionLabel(trigger: .timeout(timeout.after?.value),
-                                        effects: timeout.effects.map(\.value))
+            let label = TransitionLabel(
+                trigger: .timeout(timeout.after?.value),
+                effects: timeout.effects.map(\.value))
             add(label, from: source, target: timeout.target.value, retry: timeout.retry)
         }
     }
@@ -161,26 +162,32 @@ struct EdgeCollector {
             let event = transition.event.value
             let handling = waiting.filter { machine.transitions(of: $0).contains { $0.event.value == event } }
             guard handling.count < waiting.count else { continue }
-            add(transition.candidates, from: .machineWide, trigger: .event(machine.names[event]),
+            add(
+                transition.candidates, from: .machineWide, trigger: .event(machine.names[event]),
                 exceptions: handling.map { machine.name(of: $0) })
         }
     }
 
-    private mutating func add(_ candidates: Candidates, from source: FlowDiagram.Endpoint,
-                              trigger: TransitionLabel.Trigger, exceptions: [String] = []) {
+    private mutating func add(
+        _ candidates: Candidates, from source: FlowDiagram.Endpoint,
+        trigger: TransitionLabel.Trigger, exceptions: [String] = []
+    ) {
         for (position, candidate) in candidates.enumerated() {
-            let label = TransitionLabel(trigger: trigger, condition: candidate.condition?.value,
-                                        unlessCondition: candidate.unlessCondition?.value,
-                                        isLaterCandidate: position > 0, effects: candidate.effects.map(\.value),
-                                        exceptions: exceptions)
+            let label = TransitionLabel(
+                trigger: trigger, condition: candidate.condition?.value,
+                unlessCondition: candidate.unlessCondition?.value,
+                isLaterCandidate: position > 0, effects: candidate.effects.map(\.value),
+                exceptions: exceptions)
             add(label, from: source, target: candidate.target.value, retry: candidate.retry)
         }
     }
 
     /// The transition's edge and, with a retry, its `then` edge; targets that are not states
     /// draw nothing.
-    private mutating func add(_ label: TransitionLabel, from source: FlowDiagram.Endpoint,
-                              target: Name, retry: Retry?) {
+    private mutating func add(
+        _ label: TransitionLabel, from source: FlowDiagram.Endpoint,
+        target: Name, retry: Retry?
+    ) {
         let max = retry.map { $0.max?.value }
         if let target = graph.stateIndex[target] {
             var bounded = label
@@ -194,10 +201,14 @@ struct EdgeCollector {
         }
     }
 
-    private mutating func append(_ label: TransitionLabel, from source: FlowDiagram.Endpoint, to target: Int,
-                                 fallback: Bool) {
-        edges.append(FlowDiagram.Edge(source: source, target: target, label: label, isRetryFallback: fallback,
-                                      isInLoop: inLoop(source, target, bounded: label.retry?.isBounded ?? false)))
+    private mutating func append(
+        _ label: TransitionLabel, from source: FlowDiagram.Endpoint, to target: Int,
+        fallback: Bool
+    ) {
+        edges.append(
+            FlowDiagram.Edge(
+                source: source, target: target, label: label, isRetryFallback: fallback,
+                isInLoop: inLoop(source, target, bounded: label.retry?.isBounded ?? false)))
     }
 
     private func inLoop(_ source: FlowDiagram.Endpoint, _ target: Int, bounded: Bool) -> Bool {

@@ -6,7 +6,7 @@ enum JSONRenderer {
     /// Writes the document, the findings one by one.
     static func render(_ diagnostics: [Diagnostic], into output: inout some TextOutputStream) {
         let document = JSONNode.object([
-            "diagnostics": .lazyArray(count: diagnostics.count) { entry(diagnostics[$0]) },
+            "diagnostics": .lazyArray(count: diagnostics.count) { entry(diagnostics[$0]) }
         ])
         document.writeDocument(to: &output)
     }
@@ -21,7 +21,7 @@ enum JSONRenderer {
             "line": .int(diagnostic.location.line),
             "column": .int(diagnostic.location.column),
             "subjects": .array(diagnostic.subjects.map(JSONNode.string)),
-            "notes": .array(diagnostic.notes.map(note)),
+            "notes": .array(diagnostic.notes.map(note))
         ]
         members["machine"] = diagnostic.machine.map(JSONNode.string)
         return .object(members)

@@ -71,7 +71,8 @@ public enum MermaidRenderer {
             groups.append((kind.rawValue, style, ids))
         }
         groups.append(("machineWide", machineWideStyle, diagram.hasMachineWideNode ? [.machineWide] : []))
-        let marked = diagram.nodes.indices.filter { !diagram.nodes[$0].findings.isEmpty }.map(FlowDiagram.Endpoint.state)
+        let marked = diagram.nodes.indices.filter { !diagram.nodes[$0].findings.isEmpty }.map(
+            FlowDiagram.Endpoint.state)
         groups.append(("finding", findingStyle, marked))
         for group in groups where !group.ids.isEmpty {
             output.write("    classDef \(group.name) \(group.style)\n    class ")
@@ -85,7 +86,7 @@ public enum MermaidRenderer {
     static let kindStyles: [(StateKind, String)] = [
         (.task, "fill:#dbeafe,stroke:#1d4ed8"),
         (.choice, "fill:#fef3c7,stroke:#b45309"),
-        (.terminal, "fill:#e5e7eb,stroke:#111827,stroke-width:3px"),
+        (.terminal, "fill:#e5e7eb,stroke:#111827,stroke-width:3px")
     ]
     static let machineWideStyle = "fill:#ffffff,stroke:#6b7280,stroke-dasharray:4 4"
     static let findingStyle = "fill:#fee2e2,stroke:#dc2626,stroke-width:3px,stroke-dasharray:6 3"
@@ -127,7 +128,7 @@ public enum MermaidRenderer {
         if scalar == "\u{FB02}" || scalar == "\u{B6}" || scalar.properties.isWhitespace { return false }
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .privateUse,
-             .surrogate, .unassigned:
+            .surrogate, .unassigned:
             return false
         default:
             return true

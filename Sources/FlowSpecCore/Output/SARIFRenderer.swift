@@ -11,23 +11,24 @@ enum SARIFRenderer {
         let driver = JSONNode.object([
             "name": .string("flowspec"),
             "version": .string(FlowSpecVersion.current),
-            "rules": .array(rules.map { rule in
-                .object([
-                    "id": .string(rule.rawValue),
-                    "shortDescription": message(rule.summary),
-                    "defaultConfiguration": .object(["level": .string(level(rule.defaultSeverity))]),
-                ])
-            }),
+            "rules": .array(
+                rules.map { rule in
+                    .object([
+                        "id": .string(rule.rawValue),
+                        "shortDescription": message(rule.summary),
+                        "defaultConfiguration": .object(["level": .string(level(rule.defaultSeverity))])
+                    ])
+                })
         ])
         let run = JSONNode.object([
             "tool": .object(["driver": driver]),
             "results": .lazyArray(count: diagnostics.count) { result(diagnostics[$0], rules: rules) },
-            "columnKind": .string("unicodeCodePoints"),
+            "columnKind": .string("unicodeCodePoints")
         ])
         let log = JSONNode.object([
             "$schema": .string("https://json.schemastore.org/sarif-2.1.0.json"),
             "version": .string("2.1.0"),
-            "runs": .array([run]),
+            "runs": .array([run])
         ])
         log.writeDocument(to: &output)
     }
@@ -37,8 +38,10 @@ enum SARIFRenderer {
     static func result(_ diagnostic: Diagnostic, rules: [Rule]) -> JSONNode {
         let related: [JSONNode] = diagnostic.notes.enumerated().compactMap { offset, note in
             guard let location = note.location else { return nil }
-            return .object(["id": .int(offset), "physicalLocation": physical(diagnostic.file, location),
-                            "message": message(note.message)])
+            return .object([
+                "id": .int(offset), "physicalLocation": physical(diagnostic.file, location),
+                "message": message(note.message)
+            ])
         }
         let unplaced = diagnostic.notes.filter { $0.location == nil }.map(\.message)
         var properties: [String: JSONNode] = ["subjects": .array(diagnostic.subjects.map(JSONNode.string))]
@@ -49,7 +52,7 @@ enum SARIFRenderer {
             "level": .string(level(diagnostic.severity)),
             "message": message(([diagnostic.message] + unplaced).joined(separator: "\n")),
             "locations": .array([.object(["physicalLocation": physical(diagnostic.file, diagnostic.location)])]),
-            "properties": .object(properties),
+            "properties": .object(properties)
         ]
         if !related.isEmpty { members["relatedLocations"] = .array(related) }
         return .object(members)
@@ -71,7 +74,7 @@ enum SARIFRenderer {
     static func physical(_ file: String, _ location: SourceLocation) -> JSONNode {
         .object([
             "artifactLocation": .object(["uri": .string(uri(file)), "uriBaseId": .string("%SRCROOT%")]),
-            "region": .object(["startLine": .int(location.line), "startColumn": .int(location.column)]),
+            "region": .object(["startLine": .int(location.line), "startColumn": .int(location.column)])
         ])
     }
 
@@ -93,8 +96,9 @@ enum SARIFRenderer {
     /// Whether a byte is an ASCII letter or digit, `-`, `.`, `_`, `~` or `/`.
     private static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
             true
         default:
             false

@@ -37,14 +37,17 @@ struct TextRenderer {
     private static let excerptWidth = 120
 
     private func render(_ diagnostic: Diagnostic, into output: inout some TextOutputStream, longLine: inout LongLine) {
-        let label = paint(diagnostic.severity.rawValue + ":", diagnostic.severity == .error ? "1;31" :
-            diagnostic.severity == .warning ? "1;35" : "1;36")
+        let label = paint(
+            diagnostic.severity.rawValue + ":",
+            diagnostic.severity == .error ? "1;31" : diagnostic.severity == .warning ? "1;35" : "1;36")
         output.write(paint("\(diagnostic.file):\(diagnostic.location):", "1") + " \(label) ")
         output.write(paint(Self.visible(diagnostic.message), "1") + " [\(diagnostic.rule.rawValue)]\n")
         excerpt(diagnostic.file, at: diagnostic.location, into: &output, longLine: &longLine)
         for note in diagnostic.notes {
             let location = note.location ?? diagnostic.location
-            output.write(paint("\(diagnostic.file):\(location):", "1") + " \(paint("note:", "1;36")) \(Self.visible(note.message))\n")
+            output.write(
+                paint("\(diagnostic.file):\(location):", "1")
+                    + " \(paint("note:", "1;36")) \(Self.visible(note.message))\n")
             if let noteLocation = note.location, noteLocation != diagnostic.location {
                 excerpt(diagnostic.file, at: noteLocation, into: &output, longLine: &longLine)
             }
@@ -65,8 +68,10 @@ struct TextRenderer {
     /// line is clipped to a window around the column, marked with `…`. Control characters are
     /// shown as `�`; invisible and bidirectional characters as escapes (see ``visible(_:)``),
     /// with the caret moved right by the escapes' extra width.
-    private func excerpt(_ file: String, at location: SourceLocation, into output: inout some TextOutputStream,
-                         longLine: inout LongLine) {
+    private func excerpt(
+        _ file: String, at location: SourceLocation, into output: inout some TextOutputStream,
+        longLine: inout LongLine
+    ) {
         guard var scalars = characters(of: file, line: location.line, longLine: &longLine) else { return }
         var column = max(0, location.column - 1)
         let width = Self.excerptWidth
@@ -74,7 +79,10 @@ struct TextRenderer {
             let start = max(0, min(column - width / 2, scalars.count - width))
             let end = min(scalars.count, start + width)
             var window = Array(scalars[start..<end])
-            if start > 0 { window.insert("…", at: 0); column = column - start + 1 }
+            if start > 0 {
+                window.insert("…", at: 0)
+                column = column - start + 1
+            }
             if end < scalars.count { window.append("…") }
             scalars = window
         }
@@ -166,14 +174,15 @@ struct TextRenderer {
         let scalar = scalars[index]
         guard mayBeInvisible(scalar) else { return false }
         switch scalar.value {
-        case 0x200D: // ZERO WIDTH JOINER, between two emoji.
+        case 0x200D:  // ZERO WIDTH JOINER, between two emoji.
             var before = index - 1
             while before >= 0, scalars[before] == "\u{FE0F}" { before -= 1 }
-            return !(before >= 0 && isPictographic(scalars[before])
+            return
+                !(before >= 0 && isPictographic(scalars[before])
                 && index + 1 < scalars.count && isPictographic(scalars[index + 1]))
-        case 0xFE0E, 0xFE0F: // VARIATION SELECTOR-15 and -16 (text and emoji style), after an emoji.
+        case 0xFE0E, 0xFE0F:  // VARIATION SELECTOR-15 and -16 (text and emoji style), after an emoji.
             return !(index > 0 && scalars[index - 1].properties.isEmoji)
-        case 0xE0020...0xE007F: // Tag characters, after 🏴 U+1F3F4 (subdivision flags).
+        case 0xE0020...0xE007F:  // Tag characters, after 🏴 U+1F3F4 (subdivision flags).
             var before = index - 1
             while before >= 0, (0xE0020...0xE007F).contains(scalars[before].value) { before -= 1 }
             return !(before >= 0 && scalars[before] == "\u{1F3F4}")

@@ -44,9 +44,11 @@ public struct TransitionLabel: Sendable, Equatable {
     public var exceptions: [String]
 
     /// Creates a label.
-    public init(trigger: Trigger, condition: String? = nil, unlessCondition: String? = nil,
-                isLaterCandidate: Bool = false, effects: [String] = [], retry: RetryRole? = nil,
-                exceptions: [String] = []) {
+    public init(
+        trigger: Trigger, condition: String? = nil, unlessCondition: String? = nil,
+        isLaterCandidate: Bool = false, effects: [String] = [], retry: RetryRole? = nil,
+        exceptions: [String] = []
+    ) {
         self.trigger = trigger
         self.condition = condition
         self.unlessCondition = unlessCondition

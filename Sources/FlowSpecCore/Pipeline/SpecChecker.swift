@@ -28,7 +28,9 @@ public struct SpecChecker: Sendable {
         // A large file's pages are given back as libyaml reads past them, and all of them once
         // read: the rest works on the decoded spec.
         let read = file.withBytes { bytes in
-            YAMLReader(limits: limits).read(bytes, taking: &streamer, into: diagnostics) { file.releaseMemory(ofFirst: $0) }
+            YAMLReader(limits: limits).read(bytes, taking: &streamer, into: diagnostics) {
+                file.releaseMemory(ofFirst: $0)
+            }
         }
         file.releaseMemory()
         guard let document = read else {
@@ -39,8 +41,9 @@ public struct SpecChecker: Sendable {
         // A machine without states (`states` missing, empty or unreadable, already reported)
         // has no graph to check.
         for machine in spec.machines where !machine.exceedsLimits && !machine.states.isEmpty {
-            var builder = GraphBuilder(machine: machine,
-                                       reporter: diagnostics.reporter(for: .undefinedState, machine: machine.name.value))
+            var builder = GraphBuilder(
+                machine: machine,
+                reporter: diagnostics.reporter(for: .undefinedState, machine: machine.name.value))
             let graph = builder.build()
             CheckRegistry.checkAll(MachineAnalysis(graph: graph), into: diagnostics)
             graphs.append(graph)
@@ -55,8 +58,9 @@ public struct SpecChecker: Sendable {
         for machine in spec.machines {
             guard case .success(let name) = SwiftName.make(machine.name.value, scope: .machine) else { continue }
             if let first = seen[name.bare] {
-                IdentifierCollisionCheck.report(kind: "machine", machine.name, first: first, identifier: name.bare,
-                                                diagnostics.reporter(for: .identifierCollision, machine: machine.name.value))
+                IdentifierCollisionCheck.report(
+                    kind: "machine", machine.name, first: first, identifier: name.bare,
+                    diagnostics.reporter(for: .identifierCollision, machine: machine.name.value))
             } else {
                 seen[name.bare] = machine.name
             }

@@ -20,8 +20,9 @@ public enum SpecGeneration {
     /// One file per machine, named after its Swift type.
     public static func filePerMachine(_ programs: [FlowProgram], options: GenerationOptions) -> [File] {
         programs.map { program in
-            File(name: program.name.swiftName.bare + ".swift",
-                 contents: SwiftGenerator.header(options) + "\n" + SwiftGenerator.machine(program, options: options))
+            File(
+                name: program.name.swiftName.bare + ".swift",
+                contents: SwiftGenerator.header(options) + "\n" + SwiftGenerator.machine(program, options: options))
         }
     }
 
@@ -36,8 +37,10 @@ public enum SpecGeneration {
     ///   - programs: the programs of `result` (from ``programs(_:diagnostics:)``).
     ///   - result: the checked spec, for the machines' names and where they are written.
     ///   - file: the spec's path, for the findings.
-    public static func filePerMachineFindings(_ programs: [FlowProgram], of result: SpecChecker.Result,
-                                              file: String) -> [Diagnostic] {
+    public static func filePerMachineFindings(
+        _ programs: [FlowProgram], of result: SpecChecker.Result,
+        file: String
+    ) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         var seen: [String: (name: Located<String>, file: String)] = [:]
         for (program, graph) in zip(programs, result.graphs) {
@@ -45,23 +48,27 @@ public enum SpecGeneration {
             let fileName = program.name.swiftName.bare + ".swift"
             let shownFile = FileWriter.clipped(program.name.swiftName.bare) + ".swift"
             if fileName.utf8.count > FileWriter.maxNameLength {
-                findings.append(Diagnostic(
-                    rule: .limitExceeded,
-                    message: "machine name '\(FileWriter.clipped(name.value))' is \(name.value.utf8.count) bytes long; "
-                        + "as a file name '\(shownFile)' (\(fileName.utf8.count) bytes) it exceeds "
-                        + "\(FileWriter.maxNameLength) bytes; shorten it",
-                    file: file, location: name.location, machine: name.value, subjects: [name.value]))
+                findings.append(
+                    Diagnostic(
+                        rule: .limitExceeded,
+                        message:
+                            "machine name '\(FileWriter.clipped(name.value))' is \(name.value.utf8.count) bytes long; "
+                            + "as a file name '\(shownFile)' (\(fileName.utf8.count) bytes) it exceeds "
+                            + "\(FileWriter.maxNameLength) bytes; shorten it",
+                        file: file, location: name.location, machine: name.value, subjects: [name.value]))
             }
             let folded = fileName.lowercased()
             if let first = seen[folded] {
-                findings.append(Diagnostic(
-                    rule: .identifierCollision,
-                    message: "machine names '\(FileWriter.clipped(first.name.value))' and '\(FileWriter.clipped(name.value))' "
-                        + "would be written to \(first.file) and \(shownFile), which are the same file on "
-                        + "case-insensitive file systems (macOS); rename one",
-                    file: file, location: name.location, machine: name.value,
-                    subjects: [first.name.value, name.value],
-                    notes: [.init("'\(FileWriter.clipped(first.name.value))' is here", at: first.name.location)]))
+                findings.append(
+                    Diagnostic(
+                        rule: .identifierCollision,
+                        message:
+                            "machine names '\(FileWriter.clipped(first.name.value))' and '\(FileWriter.clipped(name.value))' "
+                            + "would be written to \(first.file) and \(shownFile), which are the same file on "
+                            + "case-insensitive file systems (macOS); rename one",
+                        file: file, location: name.location, machine: name.value,
+                        subjects: [first.name.value, name.value],
+                        notes: [.init("'\(FileWriter.clipped(first.name.value))' is here", at: first.name.location)]))
             } else {
                 seen[folded] = (name, shownFile)
             }

@@ -23,7 +23,8 @@ public enum FlowProgramBuilder {
 
         mutating func build() -> FlowProgram? {
             guard let initial = graph.initial,
-                  let machineName = name(machine.name.value, scope: .machine) else { return nil }
+                let machineName = name(machine.name.value, scope: .machine)
+            else { return nil }
             let events = eventNames()
             for (index, event) in events.enumerated() { eventIndex[event.name] = index }
             let conditions = (machine.conditions ?? []).compactMap { name($0.value, scope: .property) }
@@ -35,13 +36,16 @@ public enum FlowProgramBuilder {
             }
             var states: [FlowProgram.State] = []
             for index in machine.states.indices {
-                states.append(resolve(machine.states[index], transitions: machine.transitions(of: index),
-                                      inherited: inherited))
+                states.append(
+                    resolve(
+                        machine.states[index], transitions: machine.transitions(of: index),
+                        inherited: inherited))
             }
             let sequences = machine.sequences.compactMap { sequence -> FlowProgram.Sequence? in
                 guard let swiftName = name(sequence.name.value, scope: .enumCase)?.swiftName else { return nil }
-                return FlowProgram.Sequence(name: sequence.name.value, swiftName: swiftName,
-                                            members: sequence.states.compactMap { index($0.value) })
+                return FlowProgram.Sequence(
+                    name: sequence.name.value, swiftName: swiftName,
+                    members: sequence.states.compactMap { index($0.value) })
             }
             let persistence = machine.persist.map { persist in
                 var resume: [Int: Int] = [:]
@@ -51,13 +55,16 @@ public enum FlowProgramBuilder {
                 return FlowProgram.Persistence(rawValue: persist.rawValue, restore: persist.restore, resume: resume)
             }
             guard !failed else { return nil }
-            return FlowProgram(name: machineName, summary: machine.summary, states: states, events: events,
-                               conditions: conditions, effects: effects, sequences: sequences, initial: initial,
-                               retrySlotCount: retrySlots, persist: persistence)
+            return FlowProgram(
+                name: machineName, summary: machine.summary, states: states, events: events,
+                conditions: conditions, effects: effects, sequences: sequences, initial: initial,
+                retrySlotCount: retrySlots, persist: persistence)
         }
 
-        mutating func resolve(_ state: State, transitions own: TransitionStore.Transitions,
-                              inherited: [(event: Name, candidates: [FlowProgram.Candidate])]) -> FlowProgram.State {
+        mutating func resolve(
+            _ state: State, transitions own: TransitionStore.Transitions,
+            inherited: [(event: Name, candidates: [FlowProgram.Candidate])]
+        ) -> FlowProgram.State {
             var transitions: [(event: Int, candidates: [FlowProgram.Candidate])] = []
             for transition in own {
                 transitions.append((event(transition.event.value), transition.candidates.map { resolve($0) }))
@@ -71,9 +78,10 @@ public enum FlowProgramBuilder {
             let always = (state.always?.value ?? []).map { resolve($0) }
             var timeout: FlowProgram.Timeout?
             if let written = state.timeout, let after = written.after?.value, let target = index(written.target.value) {
-                let candidate = FlowProgram.Candidate(target: target, requires: [], forbids: [],
-                                                      effects: written.effects.map { effect($0.value) },
-                                                      retry: written.retry.map { retry($0) })
+                let candidate = FlowProgram.Candidate(
+                    target: target, requires: [], forbids: [],
+                    effects: written.effects.map { effect($0.value) },
+                    retry: written.retry.map { retry($0) })
                 timeout = FlowProgram.Timeout(after: after, candidate: candidate)
             } else if state.timeoutLocation != nil {
                 failed = true
@@ -81,9 +89,10 @@ public enum FlowProgramBuilder {
             var swiftName = SwiftName.placeholder
             let stateName = machine.names[state.name.value]
             if let mapped = name(stateName, scope: .enumCase) { swiftName = mapped.swiftName } else { failed = true }
-            return FlowProgram.State(name: stateName, swiftName: swiftName, kind: state.kind,
-                                     summary: state.summary, transitions: transitions, always: always,
-                                     timeout: timeout)
+            return FlowProgram.State(
+                name: stateName, swiftName: swiftName, kind: state.kind,
+                summary: state.summary, transitions: transitions, always: always,
+                timeout: timeout)
         }
 
         mutating func resolve(_ candidate: Candidate) -> FlowProgram.Candidate {
@@ -98,7 +107,8 @@ public enum FlowProgramBuilder {
         mutating func retry(_ retry: Retry) -> FlowProgram.Retry {
             defer { retrySlots += 1 }
             if retry.max == nil { failed = true }
-            return FlowProgram.Retry(slot: retrySlots, max: retry.max?.value ?? 1, fallback: index(retry.then.value) ?? 0)
+            return FlowProgram.Retry(
+                slot: retrySlots, max: retry.max?.value ?? 1, fallback: index(retry.then.value) ?? 0)
         }
 
         func eventNames() -> [FlowProgram.Name] {
@@ -114,12 +124,18 @@ public enum FlowProgramBuilder {
         }
 
         mutating func index(_ state: String) -> Int? {
-            guard let index = graph.stateIndex[state] else { failed = true; return nil }
+            guard let index = graph.stateIndex[state] else {
+                failed = true
+                return nil
+            }
             return index
         }
 
         mutating func index(_ state: Name) -> Int? {
-            guard let index = graph.stateIndex[state] else { failed = true; return nil }
+            guard let index = graph.stateIndex[state] else {
+                failed = true
+                return nil
+            }
             return index
         }
 
@@ -128,7 +144,10 @@ public enum FlowProgramBuilder {
         mutating func effect(_ name: String) -> Int { lookup(name, in: effectIndex) }
 
         mutating func lookup(_ name: String, in table: [String: Int]) -> Int {
-            guard let index = table[name] else { failed = true; return 0 }
+            guard let index = table[name] else {
+                failed = true
+                return 0
+            }
             return index
         }
     }

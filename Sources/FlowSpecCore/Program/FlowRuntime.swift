@@ -66,7 +66,7 @@ public struct FlowRuntime: Sendable, Hashable {
     /// Sends an event. Returns the effects, or `nil` if the event was ignored.
     public mutating func send(_ event: Int, _ program: FlowProgram, conditions: [Bool]) -> [Int]? {
         guard program.states[state].kind != .terminal,
-              let candidate = program.candidates(in: state, for: event)?.first(where: { $0.holds(conditions) })
+            let candidate = program.candidates(in: state, for: event)?.first(where: { $0.holds(conditions) })
         else { return nil }
         var effects: [Int] = []
         take(candidate, program, conditions, &effects)
@@ -90,8 +90,10 @@ public struct FlowRuntime: Sendable, Hashable {
 
     /// Takes a candidate and then, while the state reached is a `choice`, its first branch
     /// that holds (a loop, not recursion: chains of choice states can be long).
-    private mutating func take(_ candidate: FlowProgram.Candidate, _ program: FlowProgram, _ conditions: [Bool],
-                               _ effects: inout [Int]) {
+    private mutating func take(
+        _ candidate: FlowProgram.Candidate, _ program: FlowProgram, _ conditions: [Bool],
+        _ effects: inout [Int]
+    ) {
         var next: FlowProgram.Candidate? = candidate
         while let candidate = next {
             effects += candidate.effects

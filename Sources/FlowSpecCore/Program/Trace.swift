@@ -7,18 +7,22 @@
 public enum Trace {
     /// One line: the input, the state after it, whether it was ignored, the effects in order
     /// and the timeout armed for the new visit.
-    public static func line(input: String, state: String, ignored: Bool, effects: [String],
-                            timeout: (milliseconds: Int64, target: String)?) -> String {
+    public static func line(
+        input: String, state: String, ignored: Bool, effects: [String],
+        timeout: (milliseconds: Int64, target: String)?
+    ) -> String {
         let effectText = effects.isEmpty ? "-" : effects.joined(separator: ", ")
         let timeoutText = timeout.map { "\($0.milliseconds)ms -> \($0.target)" } ?? "-"
         return "\(input) -> \(state)\(ignored ? " (ignored)" : "") | effects: \(effectText) | timeout: \(timeoutText)"
     }
 
     /// The line for the runtime's current state after an input.
-    static func line(input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]) -> String {
+    static func line(input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]) -> String
+    {
         let armed = runtime.armedTimeout(program).map { ($0.after.wholeMilliseconds, program.states[$0.target].name) }
-        return line(input: input, state: program.states[runtime.state].name, ignored: ignored,
-                    effects: effects.map { program.effects[$0].name }, timeout: armed)
+        return line(
+            input: input, state: program.states[runtime.state].name, ignored: ignored,
+            effects: effects.map { program.effects[$0].name }, timeout: armed)
     }
 }
 
@@ -60,7 +64,8 @@ public struct Simulation {
         var label = "start"
         if let rawValue {
             guard program.persist != nil else {
-                throw Failure(description: "machine '\(program.name.name)' has no `persist`, so nothing can be restored")
+                throw Failure(
+                    description: "machine '\(program.name.name)' has no `persist`, so nothing can be restored")
             }
             (runtime, effects) = FlowRuntime.restore(program, rawValue: rawValue, conditions: conditions)
             label = "restore(\(rawValue ?? "nil"))"
@@ -78,13 +83,17 @@ public struct Simulation {
                     throw Failure(description: "machine '\(program.name.name)' has no event '\(name)'\(hint)")
                 }
                 let result = runtime.send(event, program, conditions: conditions)
-                lines.append(Trace.line(input: name, runtime: runtime, program: program,
-                                        ignored: result == nil, effects: result ?? []))
+                lines.append(
+                    Trace.line(
+                        input: name, runtime: runtime, program: program,
+                        ignored: result == nil, effects: result ?? []))
             case .timeout:
                 let visit = runtime.visit
                 let result = runtime.fireTimeout(visit: visit, program, conditions: conditions)
-                lines.append(Trace.line(input: "@timeout", runtime: runtime, program: program,
-                                        ignored: result == nil, effects: result ?? []))
+                lines.append(
+                    Trace.line(
+                        input: "@timeout", runtime: runtime, program: program,
+                        ignored: result == nil, effects: result ?? []))
             }
         }
         return lines

@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A spec file's path (as the user gave it) and its bytes, as UTF-8.
@@ -153,7 +153,7 @@ enum UTF16Transcoder {
             let second = UInt32(bytes[2 * index + 1])
             return bigEndian ? first << 8 | second : second << 8 | first
         }
-        var index = 1 // after the byte-order mark
+        var index = 1  // after the byte-order mark
         while index < unitCount {
             let value = unit(index)
             index += 1

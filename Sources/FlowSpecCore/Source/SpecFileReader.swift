@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Why a spec file could not be read at all (`flowspec` exits with status 2 for these).
@@ -37,11 +37,15 @@ public enum SpecFileReader {
             throw FileReadError(path: path, reason: "it is \(info.st_size) bytes, over the limit of \(maxSize) bytes")
         }
         if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) >= mappingThreshold,
-           let mapping = mapUTF8(descriptor, size: Int(info.st_size)) {
+            let mapping = mapUTF8(descriptor, size: Int(info.st_size))
+        {
             return SourceFile(path: path, mapping: mapping)
         }
-        return SourceFile(path: path, bytes: try readBytes(descriptor, path: path, size: Int(info.st_size),
-                                                           maxSize: maxSize))
+        return SourceFile(
+            path: path,
+            bytes: try readBytes(
+                descriptor, path: path, size: Int(info.st_size),
+                maxSize: maxSize))
     }
 
     /// The bytes of the file at `path`, exactly as they are on disk.
@@ -82,8 +86,10 @@ public enum SpecFileReader {
     }
 
     /// The bytes of an open file of about `size` bytes, exactly as they are on disk.
-    private static func readBytes(_ descriptor: Int32, path: String, size: Int,
-                                  maxSize: Int) throws(FileReadError) -> [UInt8] {
+    private static func readBytes(
+        _ descriptor: Int32, path: String, size: Int,
+        maxSize: Int
+    ) throws(FileReadError) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(size)
         var chunk = [UInt8](repeating: 0, count: 1 << 16)

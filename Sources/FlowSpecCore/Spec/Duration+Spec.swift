@@ -45,7 +45,8 @@ extension Duration {
         let digits = text.utf8.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         let unit = text.utf8.dropFirst(digits.count)
         guard !digits.isEmpty, digits.contains(where: { $0 != UInt8(ascii: "0") }),
-              ["ms", "s", "m", "h"].contains(where: { unit.elementsEqual($0.utf8) }) else { return false }
+            ["ms", "s", "m", "h"].contains(where: { unit.elementsEqual($0.utf8) })
+        else { return false }
         return parseSpec(text) == nil
     }
 

@@ -1,7 +1,8 @@
 /// Decodes one machine of a spec.
 enum MachineDecoder {
     static func decode(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader)
-        -> (Machine, [Rule: SeverityLevel]) {
+        -> (Machine, [Rule: SeverityLevel])
+    {
         reader.nameTable = NameTable()
         reader.transitionStore = TransitionStore()
         var (machine, severity) = decodeFields(name: name, body: body, reader: &reader)
@@ -15,7 +16,8 @@ enum MachineDecoder {
 
     /// The machine, its names interned in `reader.nameTable`.
     private static func decodeFields(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader)
-        -> (Machine, [Rule: SeverityLevel]) {
+        -> (Machine, [Rule: SeverityLevel])
+    {
         var machine = Machine(name: name)
         var severity: [Rule: SeverityLevel] = [:]
         guard let fields = reader.fields(body, of: "machine '\(name.value)'", allowed: SpecDecoder.machineKeys) else {
@@ -34,9 +36,13 @@ enum MachineDecoder {
             reader.missing("initial", in: "machine '\(name.value)'", at: name.location, example: "initial: splash")
         }
         if let node = fields["defaults"] { machine.defaultKind = decodeDefaults(node, reader: &reader) }
-        if let node = fields["conditions"] { machine.conditions = reader.declaredNames(node, as: "a condition", in: "`conditions`") }
+        if let node = fields["conditions"] {
+            machine.conditions = reader.declaredNames(node, as: "a condition", in: "`conditions`")
+        }
         if let node = fields["events"] { machine.events = reader.declaredNames(node, as: "an event", in: "`events`") }
-        if let node = fields["effects"] { machine.effects = reader.declaredNames(node, as: "an effect", in: "`effects`") }
+        if let node = fields["effects"] {
+            machine.effects = reader.declaredNames(node, as: "an effect", in: "`effects`")
+        }
         if let node = fields["on"] {
             reader.lostTransitions = false
             machine.machineWide = TransitionDecoder.machineWideTransitions(node, reader: &reader)
@@ -45,16 +51,18 @@ enum MachineDecoder {
         if let node = fields["states"] {
             let count = reader.document.children(of: node).count / 2
             if reader.document[node].kind == .mapping, count > reader.limits.maxStates {
-                reader.report(.limitExceeded,
-                              "machine '\(name.value)' has \(count) states, over the limit of \(reader.limits.maxStates) (raise it with --max-states)",
-                              at: fields.key("states")?.location ?? reader.location(node), subjects: [name.value])
+                reader.report(
+                    .limitExceeded,
+                    "machine '\(name.value)' has \(count) states, over the limit of \(reader.limits.maxStates) (raise it with --max-states)",
+                    at: fields.key("states")?.location ?? reader.location(node), subjects: [name.value])
                 machine.exceedsLimits = true
                 return (machine, severity)
             }
             machine.states = StateDecoder.states(node, defaultKind: machine.defaultKind, reader: &reader)
         } else {
-            reader.missing("states", in: "machine '\(name.value)'", at: name.location,
-                           example: "states: { splash: { on: { done: home } } }")
+            reader.missing(
+                "states", in: "machine '\(name.value)'", at: name.location,
+                example: "states: { splash: { on: { done: home } } }")
         }
         if let node = fields["sequences"] { machine.sequences = SectionDecoder.sequences(node, reader: &reader) }
         if let node = fields["persist"] { machine.persist = SectionDecoder.persist(node, reader: &reader) }
@@ -66,7 +74,8 @@ enum MachineDecoder {
     /// The names and transitions of the states ``StateStreamer`` decoded in a `states` mapping,
     /// if it did.
     private static func streamedParts(_ states: YAMLDocument.NodeID, reader: NodeReader)
-        -> (names: NameTable, transitions: TransitionStore)? {
+        -> (names: NameTable, transitions: TransitionStore)?
+    {
         guard let streamed = reader.streamedStates, reader.document[states].kind == .mapping else { return nil }
         for child in reader.document.children(of: states) where reader.document[child].kind == .taken {
             return streamed.removeShared(of: reader.document[child].token)
@@ -86,15 +95,17 @@ enum MachineDecoder {
         // An edge of the graph numbers its transition and candidate in 29 bits each.
         let limit = min(reader.limits.maxTransitions, Edge.maximumIndex)
         guard count > limit else { return }
-        reader.report(.limitExceeded,
-                      "machine '\(machine.name.value)' has \(count) transitions, over the limit of \(limit) (raise it with --max-transitions)",
-                      at: machine.name.location, subjects: [machine.name.value])
+        reader.report(
+            .limitExceeded,
+            "machine '\(machine.name.value)' has \(count) transitions, over the limit of \(limit) (raise it with --max-transitions)",
+            at: machine.name.location, subjects: [machine.name.value])
         machine.exceedsLimits = true
     }
 
     private static func decodeDefaults(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> StateKind? {
         guard let fields = reader.fields(id, of: "defaults", allowed: ["kind"]),
-              let kind = fields["kind"] else { return nil }
+            let kind = fields["kind"]
+        else { return nil }
         return reader.choice(kind, as: "defaults.kind", among: StateKind.allCases)?.value
     }
 }

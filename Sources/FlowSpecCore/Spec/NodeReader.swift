@@ -35,8 +35,10 @@ struct NodeReader {
         }
     }
 
-    mutating func report(_ rule: Rule, _ message: String, at location: SourceLocation,
-                         subjects: [String] = [], notes: [Diagnostic.Note] = []) {
+    mutating func report(
+        _ rule: Rule, _ message: String, at location: SourceLocation,
+        subjects: [String] = [], notes: [Diagnostic.Note] = []
+    ) {
         partHasFindings = true
         diagnostics.report(rule, message, at: location, machine: machine, subjects: subjects, notes: notes)
     }
@@ -77,9 +79,11 @@ struct NodeReader {
                 kept += 1
             } else {
                 let key = entries[index].key
-                report(.unknownKey,
-                       UnknownKeyRule.unknownKey(key.value, of: what(), hint: Suggestion.hint(for: key.value, among: allowed)),
-                       at: key.location, subjects: [key.value], notes: [.init(UnknownKeyRule.allowedKeysNote(allowed))])
+                report(
+                    .unknownKey,
+                    UnknownKeyRule.unknownKey(
+                        key.value, of: what(), hint: Suggestion.hint(for: key.value, among: allowed)),
+                    at: key.location, subjects: [key.value], notes: [.init(UnknownKeyRule.allowedKeysNote(allowed))])
             }
         }
         entries.removeLast(entries.count - kept)
@@ -89,7 +93,8 @@ struct NodeReader {
     /// Reads a mapping whose keys are names (states, events, sequences). Non-string keys
     /// are reported and skipped. Returns `nil` (after reporting) if the node is not a mapping.
     mutating func namedEntries(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String)
-        -> [(key: Located<String>, value: YAMLDocument.NodeID)]? {
+        -> [(key: Located<String>, value: YAMLDocument.NodeID)]?
+    {
         guard let children = mappingChildren(id, of: what()) else { return nil }
         var result: [(key: Located<String>, value: YAMLDocument.NodeID)] = []
         result.reserveCapacity(children.count / 2)
@@ -104,7 +109,8 @@ struct NodeReader {
     /// The children of a mapping, keys and values interleaved; `nil` (after reporting) if the
     /// node is not a mapping.
     mutating func mappingChildren(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String)
-        -> ArraySlice<YAMLDocument.NodeID>? {
+        -> ArraySlice<YAMLDocument.NodeID>?
+    {
         guard document[id].kind == .mapping else {
             report(.invalidValue, "\(what()) must be a mapping, not \(describe(id))", at: location(id))
             return nil
@@ -116,8 +122,9 @@ struct NodeReader {
     /// `nil` (after reporting) for a merge key or a key that is not a name.
     mutating func entryName(_ key: YAMLDocument.NodeID, in what: @autoclosure () -> String) -> Located<String>? {
         if Self.isMergeKey(key, in: document) {
-            report(.unknownKey, UnknownKeyRule.mergeKey,
-                   at: document[key].location, subjects: ["<<"])
+            report(
+                .unknownKey, UnknownKeyRule.mergeKey,
+                at: document[key].location, subjects: ["<<"])
             return nil
         }
         return name(key, as: "a key in \(what())")
@@ -138,15 +145,17 @@ struct NodeReader {
         case .null where node.tag == .null:
             report(.invalidValue, "\(what()) is tagged `!!null`, so it has no value; remove the tag", at: node.location)
         case .null where !node.text.isEmpty:
-            report(.invalidValue,
-                   "\(what()) is null ('\(node.text)' means no value in YAML); quote it (\"\(node.text)\") to use it as a name",
-                   at: node.location)
+            report(
+                .invalidValue,
+                "\(what()) is null ('\(node.text)' means no value in YAML); quote it (\"\(node.text)\") to use it as a name",
+                at: node.location)
         case .string, .null:
             report(.invalidValue, "\(what()) is empty; expected a name", at: node.location)
         default:
-            report(.invalidValue,
-                   "\(what()) must be a name, not \(describe(id)); quote it (\"\(node.text)\") to use it as a name",
-                   at: node.location)
+            report(
+                .invalidValue,
+                "\(what()) must be a name, not \(describe(id)); quote it (\"\(node.text)\") to use it as a name",
+                at: node.location)
         }
         return nil
     }
@@ -163,11 +172,13 @@ struct NodeReader {
         let index = Int(id)
         guard document.nodes[index].kind == .scalar else { return nil }
         if document.nodes[index].tag == .none,
-           isStringAsWritten(document.nodes[index].text, style: document.nodes[index].style) {
+            isStringAsWritten(document.nodes[index].text, style: document.nodes[index].style)
+        {
             return document.nodes[index].text
         }
-        let value = ScalarValue.resolve(document.nodes[index].text, style: document.nodes[index].style,
-                                        tag: document.nodes[index].tag)
+        let value = ScalarValue.resolve(
+            document.nodes[index].text, style: document.nodes[index].style,
+            tag: document.nodes[index].tag)
         guard case .string(let text) = value, !text.isEmpty else { return nil }
         return text
     }
@@ -180,7 +191,8 @@ struct NodeReader {
         guard let first = text.utf8.first else { return false }
         if style != .plain { return true }
         switch first {
-        case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"), UInt8(ascii: "F"):
+        case UInt8(ascii: "n"), UInt8(ascii: "N"), UInt8(ascii: "t"), UInt8(ascii: "T"), UInt8(ascii: "f"),
+            UInt8(ascii: "F"):
             return !ScalarValue.isSpecialWord(text)
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "_"):
             return true
@@ -206,8 +218,10 @@ struct NodeReader {
 
     /// Reads a list of names; a single name is accepted as a list of one. `what` describes one
     /// item (`an effect`), `list` the whole value (`` `effects` ``).
-    mutating func names(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String,
-                        list: @autoclosure () -> String) -> [Located<String>] {
+    mutating func names(
+        _ id: YAMLDocument.NodeID, as what: @autoclosure () -> String,
+        list: @autoclosure () -> String
+    ) -> [Located<String>] {
         let node = document[id]
         switch node.kind {
         case .scalar:
@@ -222,13 +236,16 @@ struct NodeReader {
 
     /// Reads a list of names (`what` names one item, `list` the whole list), reporting a name
     /// listed twice.
-    mutating func declaredNames(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String, in list: String) -> [Located<String>] {
+    mutating func declaredNames(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String, in list: String)
+        -> [Located<String>]
+    {
         var seen: [String: SourceLocation] = [:]
         var result: [Located<String>] = []
         for name in names(id, as: what(), list: list) {
             if let first = seen[name.value] {
-                report(.duplicateKey, DuplicateKeyRule.repeatedName(name.value, in: list), at: name.location,
-                       subjects: [name.value], notes: [.init(DuplicateKeyRule.firstNameNote, at: first)])
+                report(
+                    .duplicateKey, DuplicateKeyRule.repeatedName(name.value, in: list), at: name.location,
+                    subjects: [name.value], notes: [.init(DuplicateKeyRule.firstNameNote, at: first)])
                 continue
             }
             seen[name.value] = name.location
@@ -243,20 +260,23 @@ struct NodeReader {
         // any tag but `!!null`: it is parsed at once, without resolving it first.
         let index = Int(id)
         if document.nodes[index].kind == .scalar, document.nodes[index].tag != .null,
-           let duration = Duration.parseSpec(document.nodes[index].text) {
+            let duration = Duration.parseSpec(document.nodes[index].text)
+        {
             return Located(duration, at: document.nodes[index].location)
         }
         let node = document[id]
         let written = node.kind == .scalar ? "'\(node.text)'" : describe(id)
         if node.kind == .scalar, Duration.specOverflows(node.text) {
-            report(.invalidValue,
-                   "\(what()) '\(node.text)' is too long; the longest duration is \(Duration.longestSpec.specDescription)",
-                   at: node.location)
+            report(
+                .invalidValue,
+                "\(what()) '\(node.text)' is too long; the longest duration is \(Duration.longestSpec.specDescription)",
+                at: node.location)
             return nil
         }
-        report(.invalidValue,
-               "\(what()) must be a positive whole number with a unit (ms, s, m or h), like 250ms or 2s; found \(written)",
-               at: node.location)
+        report(
+            .invalidValue,
+            "\(what()) must be a positive whole number with a unit (ms, s, m or h), like 250ms or 2s; found \(written)",
+            at: node.location)
         return nil
     }
 
@@ -267,8 +287,9 @@ struct NodeReader {
             return Located(value, at: node.location)
         }
         if node.kind == .scalar, case .bigInt = node.scalarValue {
-            report(.invalidValue, "\(what()) is too large: \(node.text) is over the largest whole number, \(Int.max)",
-                   at: node.location)
+            report(
+                .invalidValue, "\(what()) is too large: \(node.text) is over the largest whole number, \(Int.max)",
+                at: node.location)
             return nil
         }
         report(.invalidValue, "\(what()) must be a positive whole number, not \(describe(id))", at: node.location)
@@ -286,23 +307,29 @@ struct NodeReader {
     }
 
     /// Reads one of a fixed set of words.
-    mutating func choice<T: RawRepresentable>(_ id: YAMLDocument.NodeID, as what: @autoclosure () -> String,
-                                              among options: [T]) -> Located<T>? where T.RawValue == String {
+    mutating func choice<T: RawRepresentable>(
+        _ id: YAMLDocument.NodeID, as what: @autoclosure () -> String,
+        among options: [T]
+    ) -> Located<T>? where T.RawValue == String {
         let node = document[id]
         if node.kind == .scalar, case .string(let text) = node.scalarValue,
-           let value = options.first(where: { $0.rawValue == text }) {
+            let value = options.first(where: { $0.rawValue == text })
+        {
             return Located(value, at: node.location)
         }
         let words = options.map(\.rawValue)
         let written = node.kind == .scalar ? node.text : ""
-        report(.invalidValue,
-               "\(what()) must be one of \(words.joined(separator: ", ")), not \(describe(id))\(Suggestion.hint(for: written, among: words))",
-               at: node.location)
+        report(
+            .invalidValue,
+            "\(what()) must be one of \(words.joined(separator: ", ")), not \(describe(id))\(Suggestion.hint(for: written, among: words))",
+            at: node.location)
         return nil
     }
 
     /// Reports a required key that is missing from a mapping.
-    mutating func missing(_ key: String, in what: @autoclosure () -> String, at location: SourceLocation, example: String) {
+    mutating func missing(
+        _ key: String, in what: @autoclosure () -> String, at location: SourceLocation, example: String
+    ) {
         report(.invalidValue, "\(what()) is missing the required key '\(key)' (for example `\(example)`)", at: location)
     }
 }

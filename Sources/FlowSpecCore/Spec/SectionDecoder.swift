@@ -9,13 +9,17 @@ enum SectionDecoder {
         guard let entries = reader.namedEntries(id, of: "sequences") else { return [] }
         var result: [Sequence] = []
         for (name, body) in entries {
-            guard let fields = reader.fields(body, of: "sequence '\(name.value)'", allowed: sequenceKeys) else { continue }
-            guard let statesNode = fields["states"] else {
-                reader.missing("states", in: "sequence '\(name.value)'", at: name.location, example: "states: [a, b, c]")
+            guard let fields = reader.fields(body, of: "sequence '\(name.value)'", allowed: sequenceKeys) else {
                 continue
             }
-            let states = reader.declaredNames(statesNode, as: "a member of sequence '\(name.value)'",
-                                              in: "the `states` of sequence '\(name.value)'")
+            guard let statesNode = fields["states"] else {
+                reader.missing(
+                    "states", in: "sequence '\(name.value)'", at: name.location, example: "states: [a, b, c]")
+                continue
+            }
+            let states = reader.declaredNames(
+                statesNode, as: "a member of sequence '\(name.value)'",
+                in: "the `states` of sequence '\(name.value)'")
             let forwardOnly = fields["forwardOnly"].flatMap { reader.boolean($0, as: "forwardOnly") } ?? false
             result.append(Sequence(name: name, states: states, forwardOnly: forwardOnly))
         }
@@ -26,18 +30,22 @@ enum SectionDecoder {
         let location = reader.location(id)
         guard let fields = reader.fields(id, of: "persist", allowed: persistKeys) else { return nil }
         // Every key is read (and its problems reported) even when `rawValue` is wrong.
-        let rawValue = fields["rawValue"].flatMap { reader.choice($0, as: "rawValue", among: [Persist.RawValue.int, .string]) }
+        let rawValue = fields["rawValue"].flatMap {
+            reader.choice($0, as: "rawValue", among: [Persist.RawValue.int, .string])
+        }
         if fields["rawValue"] == nil {
             reader.missing("rawValue", in: "persist", at: location, example: "rawValue: int")
         }
         var restore = Persist.Restore.initial
         if let restoreNode = fields["restore"],
-           let value = reader.choice(restoreNode, as: "restore", among: [Persist.Restore.clamp, .initial]) {
+            let value = reader.choice(restoreNode, as: "restore", among: [Persist.Restore.clamp, .initial])
+        {
             restore = value.value
             if restore == .clamp, rawValue?.value == .string {
-                reader.report(.invalidValue,
-                              "`restore: clamp` needs `rawValue: int`; strings have no range to clamp into",
-                              at: value.location)
+                reader.report(
+                    .invalidValue,
+                    "`restore: clamp` needs `rawValue: int`; strings have no range to clamp into",
+                    at: value.location)
             }
         }
         var resume: [(from: Located<String>, to: Located<String>)] = []
@@ -55,9 +63,10 @@ enum SectionDecoder {
     static func requirements(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [Requirement] {
         let node = reader.document[id]
         guard node.kind == .sequence else {
-            reader.report(.invalidValue,
-                          "`require` must be a list of requirements (`- reachable: [state]`), not \(reader.describe(id))",
-                          at: node.location)
+            reader.report(
+                .invalidValue,
+                "`require` must be a list of requirements (`- reachable: [state]`), not \(reader.describe(id))",
+                at: node.location)
             return []
         }
         return reader.document.children(of: id).compactMap { requirement($0, reader: &reader) }
@@ -68,20 +77,25 @@ enum SectionDecoder {
         guard let fields = reader.fields(id, of: "a requirement", allowed: requirementKeys) else { return nil }
         guard fields.entries.count == 1, let entry = fields.entries.first else {
             if fields.entries.count > 1 {
-                reader.report(.invalidValue, "each requirement is its own list item; split this one into one `- key:` per requirement",
-                              at: location)
+                reader.report(
+                    .invalidValue,
+                    "each requirement is its own list item; split this one into one `- key:` per requirement",
+                    at: location)
             } else {
-                reader.report(.invalidValue, "a requirement needs one of: \(requirementKeys.joined(separator: ", "))",
-                              at: location)
+                reader.report(
+                    .invalidValue, "a requirement needs one of: \(requirementKeys.joined(separator: ", "))",
+                    at: location)
             }
             return nil
         }
         switch entry.key.value {
         case "reachable":
-            return .reachable(location: entry.key.location, states: reader.names(entry.value, as: "a state", list: "`reachable`"))
+            return .reachable(
+                location: entry.key.location, states: reader.names(entry.value, as: "a state", list: "`reachable`"))
         case "alwaysReachable":
-            return .alwaysReachable(location: entry.key.location,
-                                    states: reader.names(entry.value, as: "a state", list: "`alwaysReachable`"))
+            return .alwaysReachable(
+                location: entry.key.location,
+                states: reader.names(entry.value, as: "a state", list: "`alwaysReachable`"))
         default:
             return within(entry.value, key: entry.key, reader: &reader)
         }

@@ -373,16 +373,20 @@ public struct Candidate: Sendable {
     }
 
     /// Creates a candidate.
-    public init(location: SourceLocation, target: Located<Name>, condition: Located<String>? = nil,
-                unlessCondition: Located<String>? = nil, effects: [Located<String>] = [], retry: Retry? = nil) {
+    public init(
+        location: SourceLocation, target: Located<Name>, condition: Located<String>? = nil,
+        unlessCondition: Located<String>? = nil, effects: [Located<String>] = [], retry: Retry? = nil
+    ) {
         self.target = target
         // Most candidates are a bare target: no extras to build and drop.
         if condition == nil, unlessCondition == nil, effects.isEmpty, retry == nil, location == target.location {
             extras = nil
             return
         }
-        extras = Box(Extras(condition: condition, unlessCondition: unlessCondition, effects: effects, retry: retry,
-                            location: location == target.location ? nil : location))
+        extras = Box(
+            Extras(
+                condition: condition, unlessCondition: unlessCondition, effects: effects, retry: retry,
+                location: location == target.location ? nil : location))
     }
 
     /// Whether the candidate is taken whatever the conditions.
@@ -425,8 +429,10 @@ public struct Timeout: Sendable {
     @OutOfLine public var retry: Retry? = nil
 
     /// Creates a timeout.
-    public init(location: SourceLocation, after: Located<Duration>?, target: Located<Name>,
-                effects: [Located<String>] = [], retry: Retry? = nil) {
+    public init(
+        location: SourceLocation, after: Located<Duration>?, target: Located<Name>,
+        effects: [Located<String>] = [], retry: Retry? = nil
+    ) {
         self.location = location
         self.target = target
         self.effects = effects

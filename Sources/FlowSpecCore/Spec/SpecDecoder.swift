@@ -2,21 +2,27 @@
 /// with the format's rule ids and carrying on, so that one run reports as much as it can.
 public struct SpecDecoder {
     static let topLevelKeys = ["flowspec", "machines", "severity"]
-    static let machineKeys = ["summary", "initial", "defaults", "conditions", "events", "effects",
-                              "on", "states", "sequences", "persist", "require", "severity"]
+    static let machineKeys = [
+        "summary", "initial", "defaults", "conditions", "events", "effects",
+        "on", "states", "sequences", "persist", "require", "severity"
+    ]
 
     /// Creates a decoder.
     public init() {}
 
     /// Decodes a document; findings go into `diagnostics`.
-    public func decode(_ document: YAMLDocument, limits: YAMLLimits = YAMLLimits(),
-                       into diagnostics: DiagnosticCollector) -> Spec {
+    public func decode(
+        _ document: YAMLDocument, limits: YAMLLimits = YAMLLimits(),
+        into diagnostics: DiagnosticCollector
+    ) -> Spec {
         decode(document, streamedStates: nil, limits: limits, into: diagnostics)
     }
 
     /// Decodes a document read with a ``StateStreamer``, whose states it holds.
-    func decode(_ document: YAMLDocument, streamedStates: StreamedStates?, limits: YAMLLimits,
-                into diagnostics: DiagnosticCollector) -> Spec {
+    func decode(
+        _ document: YAMLDocument, streamedStates: StreamedStates?, limits: YAMLLimits,
+        into diagnostics: DiagnosticCollector
+    ) -> Spec {
         var reader = NodeReader(document: document, diagnostics: diagnostics, limits: limits)
         reader.streamedStates = streamedStates
         defer { streamedStates?.removeAll() }
@@ -31,14 +37,16 @@ public struct SpecDecoder {
             spec.severity.file = SeverityDecoder.decode(severity, reader: &reader)
         }
         guard let machinesNode = fields["machines"] else {
-            reader.missing("machines", in: "the spec", at: document[root].location,
-                           example: "machines: { Onboarding: { initial: start, states: { … } } }")
+            reader.missing(
+                "machines", in: "the spec", at: document[root].location,
+                example: "machines: { Onboarding: { initial: start, states: { … } } }")
             return spec
         }
         guard let entries = reader.namedEntries(machinesNode, of: "machines") else { return spec }
         if entries.isEmpty {
-            reader.report(.invalidValue, "`machines` is empty; a spec describes at least one machine",
-                          at: document[machinesNode].location)
+            reader.report(
+                .invalidValue, "`machines` is empty; a spec describes at least one machine",
+                at: document[machinesNode].location)
         }
         for (name, body) in entries {
             reader.machine = name.value
@@ -57,7 +65,8 @@ public struct SpecDecoder {
         }
         let node = reader.document[version]
         if node.kind == .scalar, node.scalarValue == .int(1) { return }
-        reader.report(.unsupportedVersion, UnsupportedVersionRule.unsupported(reader.describe(version)), at: node.location)
+        reader.report(
+            .unsupportedVersion, UnsupportedVersionRule.unsupported(reader.describe(version)), at: node.location)
     }
 }
 
@@ -69,12 +78,14 @@ enum SeverityDecoder {
         let ruleNames = Rule.allCases.map(\.rawValue)
         for (key, value) in entries {
             guard let rule = Rule(rawValue: key.value) else {
-                reader.report(.unknownKey,
-                              UnknownKeyRule.unknownRule(key.value, hint: Suggestion.hint(for: key.value, among: ruleNames)),
-                              at: key.location, subjects: [key.value])
+                reader.report(
+                    .unknownKey,
+                    UnknownKeyRule.unknownRule(key.value, hint: Suggestion.hint(for: key.value, among: ruleNames)),
+                    at: key.location, subjects: [key.value])
                 continue
             }
-            if let level = reader.choice(value, as: "the severity of '\(rule.rawValue)'", among: SeverityLevel.allCases) {
+            if let level = reader.choice(value, as: "the severity of '\(rule.rawValue)'", among: SeverityLevel.allCases)
+            {
                 result[rule] = level.value
             }
         }

@@ -6,8 +6,9 @@ enum StateDecoder {
         if let states = streamedWhole(id, defaultKind: defaultKind, reader: &reader) { return states }
         guard let entries = reader.namedEntries(id, of: "states") else { return [] }
         if reader.document.children(of: id).isEmpty {
-            reader.report(.invalidValue, "`states` is empty; a machine needs at least its initial state",
-                          at: reader.location(id))
+            reader.report(
+                .invalidValue, "`states` is empty; a machine needs at least its initial state",
+                at: reader.location(id))
         }
         return entries.map { state(name: $0.key, body: $0.value, defaultKind: defaultKind, reader: &reader) }
     }
@@ -16,15 +17,19 @@ enum StateDecoder {
     /// as one array, finished exactly as ``state(name:body:defaultKind:reader:)`` would. (The
     /// streamer takes a state only under a key that ``NodeReader/namedEntries(_:of:)`` reads as
     /// a name, without a finding, and names the state after it.)
-    private static func streamedWhole(_ id: YAMLDocument.NodeID, defaultKind: StateKind?,
-                                      reader: inout NodeReader) -> [State]? {
+    private static func streamedWhole(
+        _ id: YAMLDocument.NodeID, defaultKind: StateKind?,
+        reader: inout NodeReader
+    ) -> [State]? {
         let children = reader.document.children(of: id)
         guard let streamed = reader.streamedStates, reader.document[id].kind == .mapping, children.count >= 2,
-              reader.document[children[children.startIndex + 1]].kind == .taken else { return nil }
+            reader.document[children[children.startIndex + 1]].kind == .taken
+        else { return nil }
         let firstToken = reader.document[children[children.startIndex + 1]].token
         var expected = firstToken
         for index in stride(from: children.startIndex + 1, to: children.endIndex, by: 2) {
-            guard reader.document[children[index]].kind == .taken, reader.document[children[index]].token == expected else {
+            guard reader.document[children[index]].kind == .taken, reader.document[children[index]].token == expected
+            else {
                 return nil
             }
             expected += 1
@@ -43,10 +48,14 @@ enum StateDecoder {
     }
 
     /// One state: decoded here, or earlier by ``StateStreamer`` (its findings are reported now).
-    static func state(name: Located<String>, body: YAMLDocument.NodeID, defaultKind: StateKind?,
-                      reader: inout NodeReader) -> State {
+    static func state(
+        name: Located<String>, body: YAMLDocument.NodeID, defaultKind: StateKind?,
+        reader: inout NodeReader
+    ) -> State {
         var state: State
-        if reader.document[body].kind == .taken, let streamed = reader.streamedStates?.remove(reader.document[body].token) {
+        if reader.document[body].kind == .taken,
+            let streamed = reader.streamedStates?.remove(reader.document[body].token)
+        {
             reader.diagnostics.append(contentsOf: streamed.findings)
             state = streamed.state
         } else {
@@ -72,22 +81,29 @@ enum StateDecoder {
         if state.kindLocation == nil { state.kind = defaultKind ?? .task }
         let name = reader.nameTable[state.name.value]
         if state.kind == .input || state.kind == .task, let always = state.always {
-            reader.report(.invalidValue,
-                          "\(state.kind.rawValue) state '\(name)' cannot have `always`: only a choice state leaves at once",
-                          at: always.location, subjects: [name],
-                          notes: [.init("give it `kind: choice` (and no `on` or `timeout`), or use `on` or `timeout` transitions")])
+            reader.report(
+                .invalidValue,
+                "\(state.kind.rawValue) state '\(name)' cannot have `always`: only a choice state leaves at once",
+                at: always.location, subjects: [name],
+                notes: [
+                    .init("give it `kind: choice` (and no `on` or `timeout`), or use `on` or `timeout` transitions")
+                ])
             state.isMalformed = true
         }
         if state.kind == .choice, let on = state.onLocation {
-            reader.report(.invalidValue,
-                          "choice state '\(name)' leaves at once through `always`; it cannot wait for events in `on`",
-                          at: on, subjects: [name],
-                          notes: [.init("make it an `input` or `task` state, or move the branches to `always` with `if:` conditions")])
+            reader.report(
+                .invalidValue,
+                "choice state '\(name)' leaves at once through `always`; it cannot wait for events in `on`",
+                at: on, subjects: [name],
+                notes: [
+                    .init("make it an `input` or `task` state, or move the branches to `always` with `if:` conditions")
+                ])
             state.isMalformed = true
         }
     }
 
-    private static func decodeBody(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
+    private static func decodeBody(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State
+    {
         var state = State(name: Located(reader.nameTable.intern(name.value), at: name.location), kind: .task)
         let node = reader.document[body]
         // `name:` with no value is a state with every default.
@@ -111,7 +127,8 @@ enum StateDecoder {
         if let summary = fields["summary"] { state.summary = reader.text(summary, as: "summary") }
         if let on = fields["on"] {
             state.onLocation = fields.key("on")?.location
-            state.transitionRun = TransitionDecoder.eventTransitions(on, of: "`on` of state '\(name.value)'", reader: &reader)
+            state.transitionRun = TransitionDecoder.eventTransitions(
+                on, of: "`on` of state '\(name.value)'", reader: &reader)
         }
         if let always = fields["always"], let key = fields.key("always") {
             let candidates = TransitionDecoder.candidates(always, reader: &reader)

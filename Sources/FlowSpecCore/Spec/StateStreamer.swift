@@ -24,8 +24,10 @@ struct StateStreamer: YAMLSubtreeTaker {
         stateFindings = DiagnosticCollector(file: file)
     }
 
-    mutating func take(_ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
-                       in document: YAMLDocument) -> Int32? {
+    mutating func take(
+        _ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
+        in document: YAMLDocument
+    ) -> Int32? {
         guard keys.count == 4 else { return nil }
         if keys[2] != statesKey {
             statesKey = keys[2]
@@ -43,8 +45,9 @@ struct StateStreamer: YAMLSubtreeTaker {
         // The state's names and transitions go where its machine will find them; the reader
         // holds them meanwhile.
         states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)
-        let state = StateDecoder.decoded(name: Located(name, at: document[keys[3]].location), body: value,
-                                         reader: &reader)
+        let state = StateDecoder.decoded(
+            name: Located(name, at: document[keys[3]].location), body: value,
+            reader: &reader)
         states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)
         return states.append(state, findings: stateFindings.takeAll())
     }
@@ -128,7 +131,8 @@ final class StreamedStates {
     /// copied, if they are exactly one segment that nothing was taken from; else `nil`.
     func removeSegment(first: Int32, count: Int) -> Segment? {
         guard let index = segmentIndex(of: first), segments[index].firstToken == Int(first),
-              segments[index].states.count == count, !segments[index].isBroken else { return nil }
+            segments[index].states.count == count, !segments[index].isBroken
+        else { return nil }
         var taken = Segment(firstToken: Int(first))
         swap(&taken, &segments[index])
         // The names and transitions are handed over on their own.
@@ -154,7 +158,8 @@ final class StreamedStates {
 
     /// The findings of the state at a position of a segment (binary search: they are in order).
     private static func findings(at position: Int, in findings: [(position: Int, diagnostics: [Diagnostic])])
-        -> [Diagnostic] {
+        -> [Diagnostic]
+    {
         var low = 0
         var high = findings.count
         while low < high {

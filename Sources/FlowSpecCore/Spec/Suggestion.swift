@@ -33,7 +33,8 @@ public enum Suggestion {
     /// Edit distance counting an insertion, deletion, substitution or swap of two adjacent
     /// characters as one edit (optimal string alignment), giving up once it must exceed `cutoff`.
     static func editDistance(_ a: String, _ b: String, cutoff: Int) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        let a = Array(a.unicodeScalars)
+        let b = Array(b.unicodeScalars)
         if abs(a.count - b.count) > cutoff { return cutoff + 1 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var beforePrevious = [Int](repeating: 0, count: b.count + 1)

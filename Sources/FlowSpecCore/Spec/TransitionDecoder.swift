@@ -17,8 +17,10 @@ enum TransitionDecoder {
 
     /// `event: target`, `event: { to: … }` or `event: [ {…}, {…} ]`, for each event: appended
     /// to the reader's store as one run.
-    static func eventTransitions(_ id: YAMLDocument.NodeID, of what: @autoclosure () -> String,
-                                 reader: inout NodeReader) -> TransitionStore.Run {
+    static func eventTransitions(
+        _ id: YAMLDocument.NodeID, of what: @autoclosure () -> String,
+        reader: inout NodeReader
+    ) -> TransitionStore.Run {
         guard let children = reader.mappingChildren(id, of: what()) else {
             reader.lostTransitions = true
             return TransitionStore.Run()
@@ -48,8 +50,9 @@ enum TransitionDecoder {
         case .sequence:
             let items = reader.document.children(of: id)
             if items.isEmpty {
-                reader.report(.invalidValue, "the list of candidates is empty; give at least one `{ to: state }`",
-                              at: reader.location(id))
+                reader.report(
+                    .invalidValue, "the list of candidates is empty; give at least one `{ to: state }`",
+                    at: reader.location(id))
             }
             let candidates = items.compactMap { candidate($0, reader: &reader) }
             if candidates.isEmpty || candidates.count != items.count { reader.lostTransitions = true }
@@ -60,7 +63,9 @@ enum TransitionDecoder {
     static func candidate(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Candidate? {
         let location = reader.location(id)
         if reader.document[id].kind == .scalar {
-            return reader.nameReference(id, as: "a transition's target").map { Candidate(location: location, target: $0) }
+            return reader.nameReference(id, as: "a transition's target").map {
+                Candidate(location: location, target: $0)
+            }
         }
         guard let fields = reader.fields(id, of: "a transition", allowed: candidateKeys) else { return nil }
         guard let toNode = fields["to"] else {
@@ -71,7 +76,9 @@ enum TransitionDecoder {
         var candidate = Candidate(location: location, target: target)
         if let condition = fields["if"] { candidate.condition = reader.name(condition, as: "`if`") }
         if let condition = fields["unless"] { candidate.unlessCondition = reader.name(condition, as: "`unless`") }
-        if let effects = fields["effects"] { candidate.effects = reader.names(effects, as: "an effect", list: "`effects`") }
+        if let effects = fields["effects"] {
+            candidate.effects = reader.names(effects, as: "an effect", list: "`effects`")
+        }
         if let retry = fields["retry"] {
             candidate.retry = self.retry(retry, reader: &reader)
             if candidate.retry == nil { reader.lostTransitions = true }
@@ -98,7 +105,9 @@ enum TransitionDecoder {
             return nil
         }
         var timeout = Timeout(location: location, after: after, target: target)
-        if let effects = fields["effects"] { timeout.effects = reader.names(effects, as: "an effect", list: "`effects`") }
+        if let effects = fields["effects"] {
+            timeout.effects = reader.names(effects, as: "an effect", list: "`effects`")
+        }
         if let retry = fields["retry"] {
             timeout.retry = self.retry(retry, reader: &reader)
             if timeout.retry == nil { reader.lostTransitions = true }

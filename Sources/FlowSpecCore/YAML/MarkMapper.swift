@@ -1,8 +1,9 @@
 import CYAML
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Turns libyaml's positions into the lines and columns an editor shows.
@@ -84,7 +85,8 @@ struct MarkMapper {
         let byte = bytes[index]
         if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 { return 2 }
         if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
-           bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+            bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
+        {
             return 3
         }
         return 0

@@ -40,8 +40,9 @@ public enum ScalarValue: Sendable, Equatable {
         guard let first = text.utf8.first else { return .null }
         // The special words are at most five bytes long.
         if text.utf8.count <= 5, let special = resolveWord(text) { return special }
-        guard first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
-            || first == UInt8(ascii: ".") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+        guard
+            first == UInt8(ascii: "-") || first == UInt8(ascii: "+")
+                || first == UInt8(ascii: ".") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
         else { return .string(text) }
         if let number = integer(text) { return number }
         if isFloat(text), let value = Double(text) { return .float(value) }

@@ -60,7 +60,8 @@ enum TextHash {
                 offset += 4
             }
             if bytes.count - offset >= 2 {
-                word |= UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self))) << shift
+                word |=
+                    UInt64(UInt16(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: UInt16.self))) << shift
                 shift += 16
                 offset += 2
             }

@@ -23,21 +23,26 @@ public struct YAMLReader {
 
     /// Parses `bytes` like ``read(_:into:)``, letting `taker` take finished subtrees out of the
     /// document as they are read (see ``YAMLSubtreeTaker``).
-    public func read<Taker: YAMLSubtreeTaker>(_ bytes: [UInt8], taking taker: inout Taker,
-                                              into diagnostics: DiagnosticCollector) -> YAMLDocument? {
+    public func read<Taker: YAMLSubtreeTaker>(
+        _ bytes: [UInt8], taking taker: inout Taker,
+        into diagnostics: DiagnosticCollector
+    ) -> YAMLDocument? {
         bytes.withUnsafeBufferPointer { read($0, taking: &taker, into: diagnostics) }
     }
 
     /// Parses the bytes of a buffer like ``read(_:taking:into:)``. Now and then, `done` is
     /// told how many leading bytes the reader is done with for now: all of them once the
     /// positions are mapped (libyaml reads them in turn), then those libyaml has read past.
-    func read<Taker: YAMLSubtreeTaker>(_ bytes: UnsafeBufferPointer<UInt8>, taking taker: inout Taker,
-                                       into diagnostics: DiagnosticCollector,
-                                       done: (_ byteCount: Int) -> Void = { _ in }) -> YAMLDocument? {
+    func read<Taker: YAMLSubtreeTaker>(
+        _ bytes: UnsafeBufferPointer<UInt8>, taking taker: inout Taker,
+        into diagnostics: DiagnosticCollector,
+        done: (_ byteCount: Int) -> Void = { _ in }
+    ) -> YAMLDocument? {
         if bytes.count > limits.maxFileSize {
-            diagnostics.report(.limitExceeded,
-                        "the file is \(bytes.count) bytes, over the limit of \(limits.maxFileSize) bytes",
-                        at: .start)
+            diagnostics.report(
+                .limitExceeded,
+                "the file is \(bytes.count) bytes, over the limit of \(limits.maxFileSize) bytes",
+                at: .start)
             return nil
         }
         var builder = Builder(limits: limits, marks: MarkMapper(bytes), taker: taker)
@@ -93,8 +98,10 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     /// How many bytes libyaml reads between two calls of `run`'s `done`.
     static var doneInterval: Int { 1 << 20 }
 
-    mutating func run(_ buffer: UnsafeBufferPointer<UInt8>, diagnostics: DiagnosticCollector,
-                      done: (Int) -> Void) -> YAMLDocument? {
+    mutating func run(
+        _ buffer: UnsafeBufferPointer<UInt8>, diagnostics: DiagnosticCollector,
+        done: (Int) -> Void
+    ) -> YAMLDocument? {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) == 1 else {
             diagnostics.report(.yamlSyntax, "libyaml could not start (out of memory)", at: .start)
@@ -137,23 +144,26 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         case YAML_DOCUMENT_START_EVENT:
             documents += 1
             if documents > 1 {
-                diagnostics.report(.yamlSyntax,
-                            "a spec file holds one YAML document; a second one starts here",
-                            at: location,
-                            notes: [.init("remove the '---' line and what follows, or move it to its own file")])
+                diagnostics.report(
+                    .yamlSyntax,
+                    "a spec file holds one YAML document; a second one starts here",
+                    at: location,
+                    notes: [.init("remove the '---' line and what follows, or move it to its own file")])
                 return .failed
             }
         case YAML_SCALAR_EVENT:
             let scalar = event.data.scalar
             if Int(scalar.length) > limits.maxScalarLength {
-                diagnostics.report(.limitExceeded,
-                            "a scalar of \(scalar.length) bytes is over the limit of \(limits.maxScalarLength) bytes",
-                            at: location)
+                diagnostics.report(
+                    .limitExceeded,
+                    "a scalar of \(scalar.length) bytes is over the limit of \(limits.maxScalarLength) bytes",
+                    at: location)
                 return .failed
             }
             let text = string(scalar.value, length: Int(scalar.length))
-            let node = YAMLNode(kind: .scalar, style: style(of: scalar.style), tag: tag(scalar.tag),
-                                location: location, text: text)
+            let node = YAMLNode(
+                kind: .scalar, style: style(of: scalar.style), tag: tag(scalar.tag),
+                location: location, text: text)
             let id = document.append(node)
             register(anchor: optionalString(scalar.anchor), for: id)
             attach(id)
@@ -161,12 +171,14 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
             return alias(optionalString(event.data.alias.anchor) ?? "", at: location, diagnostics: diagnostics)
         case YAML_SEQUENCE_START_EVENT:
             let start = event.data.sequence_start
-            return open(.sequence, tag: tag(start.tag),
-                        anchor: optionalString(start.anchor), at: location, diagnostics: diagnostics)
+            return open(
+                .sequence, tag: tag(start.tag),
+                anchor: optionalString(start.anchor), at: location, diagnostics: diagnostics)
         case YAML_MAPPING_START_EVENT:
             let start = event.data.mapping_start
-            return open(.mapping, tag: tag(start.tag),
-                        anchor: optionalString(start.anchor), at: location, diagnostics: diagnostics)
+            return open(
+                .mapping, tag: tag(start.tag),
+                anchor: optionalString(start.anchor), at: location, diagnostics: diagnostics)
         case YAML_SEQUENCE_END_EVENT, YAML_MAPPING_END_EVENT:
             close(diagnostics: diagnostics)
         default:
@@ -175,13 +187,16 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         return .next
     }
 
-    mutating func open(_ kind: YAMLNode.Kind, tag: YAMLNode.Tag, anchor: String?,
-                       at location: SourceLocation, diagnostics: DiagnosticCollector) -> Step {
+    mutating func open(
+        _ kind: YAMLNode.Kind, tag: YAMLNode.Tag, anchor: String?,
+        at location: SourceLocation, diagnostics: DiagnosticCollector
+    ) -> Step {
         if stack.count >= limits.maxDepth {
-            diagnostics.report(.limitExceeded,
-                        "collections nest more than \(limits.maxDepth) levels deep here",
-                        at: location,
-                        notes: [.init("a flowspec spec needs fewer than 10 levels")])
+            diagnostics.report(
+                .limitExceeded,
+                "collections nest more than \(limits.maxDepth) levels deep here",
+                at: location,
+                notes: [.init("a flowspec spec needs fewer than 10 levels")])
             return .failed
         }
         let node = YAMLNode(kind: kind, style: .collection, tag: tag, location: location, text: "")
@@ -191,8 +206,10 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
             openAnchors.insert(anchor)
             openAnchoredFrames += 1
         }
-        stack.append(Frame(node: id, firstChild: pending.count, anchor: anchor, matched: matched,
-                           childMark: document.childIndexCount, anchorsBefore: anchorsDefined))
+        stack.append(
+            Frame(
+                node: id, firstChild: pending.count, anchor: anchor, matched: matched,
+                childMark: document.childIndexCount, anchorsBefore: anchorsDefined))
         return .next
     }
 
@@ -203,7 +220,8 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         guard let parent = stack.last else { return kind == .mapping ? 0 : -1 }
         let depth = parent.matched
         guard depth >= 0, depth < path.count, document.nodes[Int(parent.node)].kind == .mapping,
-              (pending.count - parent.firstChild) % 2 == 1, let key = pending.last else { return -1 }
+            (pending.count - parent.firstChild) % 2 == 1, let key = pending.last
+        else { return -1 }
         let keyNode = document[key]
         guard keyNode.kind == .scalar, path[depth].map({ keyNode.text == $0 }) ?? true else { return -1 }
         keyPath.removeLast(keyPath.count - depth)
@@ -236,8 +254,9 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     /// nodes leave the document and the placeholder's index is returned.
     mutating func offer(_ frame: Frame) -> YAMLDocument.NodeID? {
         guard frame.matched == path.count, frame.matched > 0, frame.anchor == nil,
-              openAnchoredFrames == 0, anchorsDefined == frame.anchorsBefore,
-              let token = taker.take(frame.node, keys: keyPath, in: document) else { return nil }
+            openAnchoredFrames == 0, anchorsDefined == frame.anchorsBefore,
+            let token = taker.take(frame.node, keys: keyPath, in: document)
+        else { return nil }
         var placeholder = document[frame.node]
         placeholder.kind = .taken
         placeholder.childStart = token
@@ -248,7 +267,8 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
 
     mutating func alias(_ name: String, at location: SourceLocation, diagnostics: DiagnosticCollector) -> Step {
         guard let target = anchors[name] else {
-            let problem = openAnchors.contains(name)
+            let problem =
+                openAnchors.contains(name)
                 ? "the alias '*\(name)' refers to a node that contains it; recursive structures are not allowed"
                 : "the alias '*\(name)' refers to no anchor; define '&\(name)' before using it"
             diagnostics.report(.yamlSyntax, problem, at: location)
@@ -256,9 +276,10 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         }
         aliasExpansion += Int(document[target].expandedSize)
         if aliasExpansion > limits.maxAliasExpansion {
-            diagnostics.report(.limitExceeded,
-                        "aliases expand to more than \(limits.maxAliasExpansion) nodes (an alias bomb?)",
-                        at: location)
+            diagnostics.report(
+                .limitExceeded,
+                "aliases expand to more than \(limits.maxAliasExpansion) nodes (an alias bomb?)",
+                at: location)
             return .failed
         }
         // A copy of the node placed where the alias is written, so that findings about this
@@ -307,7 +328,8 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
                 let text = document.nodes[node].text
                 let first: SourceLocation?
                 if hashed {
-                    let ordinal = keys.firstOrInsert(ordinal: (kept - start) / 2, hash: TextHash.hash(text)) { ordinal in
+                    let ordinal = keys.firstOrInsert(ordinal: (kept - start) / 2, hash: TextHash.hash(text)) {
+                        ordinal in
                         document.nodes[Int(pending[start + 2 * ordinal])].text == text
                     }
                     first = ordinal.map { document.nodes[Int(pending[start + 2 * $0])].location }
@@ -316,8 +338,9 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
                 }
                 if let first {
                     let key = document[pending[index]]
-                    diagnostics.report(.duplicateKey, DuplicateKeyRule.repeatedKey(key.text), at: key.location, subjects: [key.text],
-                                notes: [.init(DuplicateKeyRule.firstKeyNote, at: first)])
+                    diagnostics.report(
+                        .duplicateKey, DuplicateKeyRule.repeatedKey(key.text), at: key.location, subjects: [key.text],
+                        notes: [.init(DuplicateKeyRule.firstKeyNote, at: first)])
                     index += 2
                     continue
                 }
@@ -348,13 +371,18 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
 
     /// The nodes and the pending children, read through buffers: indexing the arrays copied
     /// each node compared.
-    private func withBuffers<Result>(_ body: (UnsafeBufferPointer<YAMLNode>, UnsafeBufferPointer<YAMLDocument.NodeID>) -> Result)
-        -> Result {
+    private func withBuffers<Result>(
+        _ body: (UnsafeBufferPointer<YAMLNode>, UnsafeBufferPointer<YAMLDocument.NodeID>) -> Result
+    )
+        -> Result
+    {
         document.nodes.withUnsafeBufferPointer { nodes in pending.withUnsafeBufferPointer { body(nodes, $0) } }
     }
 
-    private static func firstKey(_ text: String, in range: Range<Int>, nodes: UnsafeBufferPointer<YAMLNode>,
-                                 pending: UnsafeBufferPointer<YAMLDocument.NodeID>) -> SourceLocation? {
+    private static func firstKey(
+        _ text: String, in range: Range<Int>, nodes: UnsafeBufferPointer<YAMLNode>,
+        pending: UnsafeBufferPointer<YAMLDocument.NodeID>
+    ) -> SourceLocation? {
         for index in stride(from: range.lowerBound, to: range.upperBound, by: 2) {
             let id = Int(pending[index])
             if nodes[id].kind == .scalar, nodes[id].text == text { return nodes[id].location }
@@ -362,26 +390,37 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         return nil
     }
 
-    func reportParserError(_ parser: yaml_parser_t, source: UnsafeBufferPointer<UInt8>, diagnostics: DiagnosticCollector) {
+    func reportParserError(
+        _ parser: yaml_parser_t, source: UnsafeBufferPointer<UInt8>, diagnostics: DiagnosticCollector
+    ) {
         // A reader error (bad encoding, a control character) has a byte offset, not a mark.
         // libyaml places the end of the input on a line of its own, after the last one; such
         // an error is shown at the end of the last line instead.
         let end = Self.location(ofByte: source.count, in: source)
-        let location = min(end, parser.error == YAML_READER_ERROR
-            ? Self.location(ofByte: Int(parser.problem_offset), in: source)
-            : marks.location(parser.problem_mark))
+        let location = min(
+            end,
+            parser.error == YAML_READER_ERROR
+                ? Self.location(ofByte: Int(parser.problem_offset), in: source)
+                : marks.location(parser.problem_mark))
         var message = parser.problem.map { String(cString: $0) } ?? "the YAML could not be read"
         var notes: [Diagnostic.Note] = []
         if let context = parser.context.map({ String(cString: $0) }) {
             let contextLocation = min(end, marks.location(parser.context_mark))
             notes.append(.init(context, at: contextLocation))
             if context == "while scanning a simple key", contextLocation.line == location.line,
-               location.column - contextLocation.column >= 1024 {
-                notes.append(.init("a key written without `?` is at most 1024 characters long; write a longer one as `? key` with its value on the next line as `: value`"))
+                location.column - contextLocation.column >= 1024
+            {
+                notes.append(
+                    .init(
+                        "a key written without `?` is at most 1024 characters long; write a longer one as `? key` with its value on the next line as `: value`"
+                    ))
             }
         }
         if let separator = marks.firstYAML11Break {
-            notes.append(.init("libyaml reads U+2028, U+2029 and U+0085 as line breaks (YAML 1.1), even in comments and quotes; the first is here: replace it with a space or a real line break", at: separator))
+            notes.append(
+                .init(
+                    "libyaml reads U+2028, U+2029 and U+0085 as line breaks (YAML 1.1), even in comments and quotes; the first is here: replace it with a space or a real line break",
+                    at: separator))
         }
         if parser.error != YAML_READER_ERROR, Self.isTab(at: location, in: source) {
             message += " (a tab: YAML indents with spaces only)"
@@ -403,8 +442,10 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         let end = min(offset, source.count)
         while index < end {
             let byte = source[index]
-            if byte == UInt8(ascii: "\n") || (byte == UInt8(ascii: "\r")
-                && (index + 1 >= source.count || source[index + 1] != UInt8(ascii: "\n"))) {
+            if byte == UInt8(ascii: "\n")
+                || (byte == UInt8(ascii: "\r")
+                    && (index + 1 >= source.count || source[index + 1] != UInt8(ascii: "\n")))
+            {
                 line += 1
                 column = 1
             } else if byte & 0xC0 != 0x80 && byte != UInt8(ascii: "\r") {

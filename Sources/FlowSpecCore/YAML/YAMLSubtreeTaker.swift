@@ -12,8 +12,10 @@ public protocol YAMLSubtreeTaker {
 
     /// Offered a finished collection `value` at ``path``; `keys` are the key nodes along the
     /// path. Returns the number its placeholder keeps, or `nil` to leave it in the document.
-    mutating func take(_ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
-                       in document: YAMLDocument) -> Int32?
+    mutating func take(
+        _ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
+        in document: YAMLDocument
+    ) -> Int32?
 }
 
 /// The taker that takes nothing: the reader builds the whole document.
@@ -25,6 +27,8 @@ public struct NoSubtreeTaker: YAMLSubtreeTaker {
     public init() {}
 
     /// Never called (the path is empty); leaves everything in the document.
-    public mutating func take(_ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
-                              in document: YAMLDocument) -> Int32? { nil }
+    public mutating func take(
+        _ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
+        in document: YAMLDocument
+    ) -> Int32? { nil }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Amped
 
 /// The rules of onboarding that survives backgrounding (reference flow 4), through the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Chapters
 
 /// The story progression's rules (reference flow 3), through the app-side progress.
@@ -75,7 +76,7 @@ struct ChapterProgressTests {
         (99, .eventHorizon),
         (6, .eventHorizon),
         (-1, .handshake),
-        (Int.min, .handshake),
+        (Int.min, .handshake)
     ])
     func aSavedCheckpointRestoresClamped(saved: Int, chapter: Chapters.State) {
         defaults.set(saved, forKey: ChapterProgress.checkpointKey)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CoreKit
 
 /// A permission request that the test answers by hand, or never.

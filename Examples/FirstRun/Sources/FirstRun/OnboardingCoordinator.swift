@@ -64,7 +64,8 @@ public final class OnboardingCoordinator {
     public func returnFromDemo() { send(.returnFromDemo) }
 
     private func send(_ event: FirstRun.Event) {
-        for effect in flow.send(event, conditions: .init(onboardingCompleted: defaults.bool(forKey: Self.completedKey))) {
+        for effect in flow.send(event, conditions: .init(onboardingCompleted: defaults.bool(forKey: Self.completedKey)))
+        {
             perform(effect)
         }
     }

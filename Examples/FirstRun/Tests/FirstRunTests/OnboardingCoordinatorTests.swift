@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FirstRun
 
 /// The first-run flow's rules (reference flow 1), through the app-side coordinator.

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import LaunchAuth
 
 /// The launch and authentication flow's rules (reference flow 2), through the app-side
@@ -108,7 +109,9 @@ struct AuthFlowControllerTests {
     }
 
     @Test func aLoginFromTheLoginScreenOpensTheMainApp() {
-        let flow = launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted, .loginSucceeded])
+        let flow = launch([
+            .splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted, .loginSucceeded
+        ])
         #expect(flow.state == .authenticated)
         flow.send(.mainAppLoaded)
         #expect(flow.state == .mainApp)
@@ -116,12 +119,19 @@ struct AuthFlowControllerTests {
 
     // MARK: Every error has a visible UI and an action
 
-    @Test(arguments: [
-        ([], LaunchAuth.Event.splashFailed, "The app could not start."),
-        ([.splashAnimationCompleted], .onboardingCheckFailed, "Setting up the app failed."),
-        ([.splashAnimationCompleted, .onboardingCheckSucceeded], .authCheckFailed, "Your session could not be checked."),
-        ([.splashAnimationCompleted, .onboardingCheckSucceeded, .validSession], .mainAppLoadFailed, "The app could not be loaded."),
-    ] as [([LaunchAuth.Event], LaunchAuth.Event, String)])
+    @Test(
+        arguments: [
+            ([], LaunchAuth.Event.splashFailed, "The app could not start."),
+            ([.splashAnimationCompleted], .onboardingCheckFailed, "Setting up the app failed."),
+            (
+                [.splashAnimationCompleted, .onboardingCheckSucceeded], .authCheckFailed,
+                "Your session could not be checked."
+            ),
+            (
+                [.splashAnimationCompleted, .onboardingCheckSucceeded, .validSession], .mainAppLoadFailed,
+                "The app could not be loaded."
+            )
+        ] as [([LaunchAuth.Event], LaunchAuth.Event, String)])
     func aFailureShowsTheErrorBanner(path: [LaunchAuth.Event], failure: LaunchAuth.Event, message: String) {
         let flow = launch(path)
         flow.send(failure)
@@ -208,10 +218,19 @@ struct AuthFlowControllerTests {
         Path(state: .onboardingCheck, firstLaunch: false, events: [.splashAnimationCompleted]),
         Path(state: .onboarding, firstLaunch: true, events: [.splashAnimationCompleted, .onboardingCheckSucceeded]),
         Path(state: .authCheck, firstLaunch: false, events: [.splashAnimationCompleted, .onboardingCheckSucceeded]),
-        Path(state: .authLoading, firstLaunch: false, events: [.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted, .networkError, .networkError]),
-        Path(state: .authenticated, firstLaunch: false, events: [.splashAnimationCompleted, .onboardingCheckSucceeded, .validSession]),
-        Path(state: .unauthenticated, firstLaunch: false, events: [.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession]),
-        Path(state: .error, firstLaunch: false, events: [.splashFailed]),
+        Path(
+            state: .authLoading, firstLaunch: false,
+            events: [
+                .splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted, .networkError,
+                .networkError
+            ]),
+        Path(
+            state: .authenticated, firstLaunch: false,
+            events: [.splashAnimationCompleted, .onboardingCheckSucceeded, .validSession]),
+        Path(
+            state: .unauthenticated, firstLaunch: false,
+            events: [.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession]),
+        Path(state: .error, firstLaunch: false, events: [.splashFailed])
     ]
 
     @Test func theResetPathsCoverEveryStateThatIsNeitherTerminalNorAChoice() {

@@ -41,7 +41,8 @@ final class ManualClock: FlowScheduler {
     /// Moves time forward by `duration`, running every action that falls due on the way.
     func advance(by duration: Duration) {
         let end = now + duration
-        while let due = entries.filter({ $0.deadline <= end }).min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) }) {
+        while let due = entries.filter({ $0.deadline <= end }).min(by: { ($0.deadline, $0.id) < ($1.deadline, $1.id) })
+        {
             entries.removeAll { $0.id == due.id }
             now = due.deadline
             ranActions += 1
