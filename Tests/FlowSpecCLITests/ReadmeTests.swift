@@ -31,6 +31,13 @@ struct ReadmeTests {
         #expect(output.stdout == shown)
     }
 
+    /// The README is for users: what flowspec is, set-up, a taste and where to read on. How
+    /// it is built and measured belongs in `docs/`.
+    @Test func theReadmeStaysShort() throws {
+        let size = try Self.readme().utf8.count
+        #expect(size <= 12 * 1024, "README.md is \(size) bytes; move detail to docs/ to keep it under 12 KB")
+    }
+
     @Test func setUpCommandsAreOnTheFirstScreen() throws {
         let firstScreen = try Self.readme().split(separator: "\n").prefix(24).joined(separator: "\n")
         #expect(firstScreen.contains("swift run flowspec check specs/app.yaml"))
