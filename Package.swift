@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "flowspec", targets: ["flowspec"]),
         .library(name: "FlowSpecCore", targets: ["FlowSpecCore"]),
+        .library(name: "FlowSpecRuntime", targets: ["FlowSpecRuntime"]),
         .plugin(name: "FlowSpecGenerate", targets: ["FlowSpecGenerate"]),
         .plugin(name: "FlowSpecCheck", targets: ["FlowSpecCheck"])
     ],
@@ -22,6 +23,9 @@ let package = Package(
             name: "FlowSpecCore",
             dependencies: ["CYAML"]
         ),
+        // What generated code and apps link: the machine semantics and the driver that runs a
+        // flow (timers, task work, effects, persistence, observation). Depends on nothing.
+        .target(name: "FlowSpecRuntime"),
         // The command-line tool: a thin layer over FlowSpecCore.
         .executableTarget(
             name: "flowspec",

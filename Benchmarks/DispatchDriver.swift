@@ -2,7 +2,9 @@
 //
 // Compiled together with the generated file of the machine `Big`:
 //
-//     swiftc -O -wmo -parse-as-library Big.swift DispatchDriver.swift -o dispatch
+//     swiftc -O -wmo -parse-as-library -I RUNTIME -L RUNTIME -lFlowSpecRuntime Big.swift DispatchDriver.swift -o dispatch
+//
+// where RUNTIME holds FlowSpecRuntime built as a static library with its module (bench.py does this).
 //     ./dispatch 10000000   # prints "send <ns> cpu <ns> floor <ns> equal <ns> ..." (per event)
 //
 // Pre-generates the events (a fixed-seed SplitMix64 over `Event.allCases`), warms the

@@ -13,6 +13,7 @@ let package = Package(
     targets: [
         .target(
             name: "FirstRun",
+            dependencies: [.product(name: "FlowSpecRuntime", package: "flowspec")],
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
         .testTarget(name: "FirstRunTests", dependencies: ["FirstRun"])

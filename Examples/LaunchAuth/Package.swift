@@ -13,6 +13,7 @@ let package = Package(
     targets: [
         .target(
             name: "LaunchAuth",
+            dependencies: [.product(name: "FlowSpecRuntime", package: "flowspec")],
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
         .testTarget(name: "LaunchAuthTests", dependencies: ["LaunchAuth"])

@@ -778,7 +778,7 @@ enum DifferentialSpecs {
         for program in programs {
             let name = program.name.swiftName.code
             text +=
-                "    case \"\(program.name.name)\": driveRun(\(name).Machine.self, fields[0], fields[1], fields[2])\n"
+                "    case \"\(program.name.name)\": driveRun(Drive\(name).self, fields[0], fields[1], fields[2])\n"
         }
         text += """
                 default: fatalError("unknown machine in \\(entry)")
@@ -789,7 +789,8 @@ enum DifferentialSpecs {
         return text
     }
 
-    /// The driver's conformance of one machine's `Machine` to `Driven`.
+    /// The driver's wrapper of one machine's `Machine`, conforming to `Driven` (every machine's
+    /// `Machine` is the runtime's one generic type, so each gets a wrapper of its own).
     static func conformance(_ program: FlowProgram) -> String {
         let name = program.name.swiftName.code
         let conditions = program.conditions
@@ -798,7 +799,9 @@ enum DifferentialSpecs {
         func stateName(_ value: String) -> String {
             intStates ? "Self.driveStateNames[\(value).rawValue]" : "\(value).rawValue"
         }
-        var text = "extension \(name).Machine: Driven {\n"
+        var text = "struct Drive\(name): Driven {\n"
+        text += "    var machine: \(name).Machine\n"
+        text += "    var visit: Swift.Int { machine.visit }\n"
         text +=
             "    static let driveConditionNames: [Swift.String] = ["
             + conditions.map { "\"\($0.name)\"" }.joined(separator: ", ") + "]\n"
@@ -815,30 +818,32 @@ enum DifferentialSpecs {
         case .int?:
             text += "        if let raw {\n"
             text +=
-                "            let restored = restore(from: raw.map { Swift.Int($0)! }, conditions: driveConditions(conditions))\n"
-            text += "            return (restored.machine, driveNames(restored.effects))\n        }\n"
+                "            let restored = \(name).Machine.restore(from: raw.map { Swift.Int($0)! }, conditions: driveConditions(conditions))\n"
+            text += "            return (Self(machine: restored.machine), driveNames(restored.effects))\n        }\n"
         case .string?:
             text += "        if let raw {\n"
-            text += "            let restored = restore(from: raw, conditions: driveConditions(conditions))\n"
-            text += "            return (restored.machine, driveNames(restored.effects))\n        }\n"
+            text +=
+                "            let restored = \(name).Machine.restore(from: raw, conditions: driveConditions(conditions))\n"
+            text += "            return (Self(machine: restored.machine), driveNames(restored.effects))\n        }\n"
         case nil:
             text += "        if raw != nil { fatalError(\"\(program.name.name) does not persist\") }\n"
         }
-        text += "        let started = start(conditions: driveConditions(conditions))\n"
-        text += "        return (started.machine, driveNames(started.effects))\n    }\n"
+        text += "        let started = \(name).Machine.start(conditions: driveConditions(conditions))\n"
+        text += "        return (Self(machine: started.machine), driveNames(started.effects))\n    }\n"
         text += "    mutating func driveEvent(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] {\n"
         if program.events.isEmpty {
             text += "        fatalError(\"\(program.name.name) has no events\")\n    }\n"
         } else {
             text +=
-                "        driveNames(send(\(name).Event(rawValue: name)!, conditions: Self.driveConditions(conditions)))\n    }\n"
+                "        driveNames(machine.send(\(name).Event(rawValue: name)!, conditions: Self.driveConditions(conditions)))\n    }\n"
         }
         text += "    mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"
-        text += "        driveNames(fireTimeout(visit: visit, conditions: Self.driveConditions(conditions)))\n    }\n"
-        text += "    var driveState: Swift.String { \(stateName("state")) }\n"
+        text +=
+            "        driveNames(machine.fireTimeout(visit: visit, conditions: Self.driveConditions(conditions)))\n    }\n"
+        text += "    var driveState: Swift.String { \(stateName("machine.state")) }\n"
         text += "    var driveArmed: Swift.String {\n"
         text +=
-            "        armedTimeout.map { \"\\(driveMilliseconds($0.after))ms -> \\(\(stateName("$0.target")))\" } ?? \"-\"\n    }\n"
+            "        machine.armedTimeout.map { \"\\(driveMilliseconds($0.after))ms -> \\(\(stateName("$0.target")))\" } ?? \"-\"\n    }\n"
         text += "}\n"
         return text
     }

@@ -454,11 +454,11 @@ struct HostileNameGenerationTests {
         let result = SpecChecker().check(SourceFile(path: "hostile.yaml", text: Self.spec))
         #expect(result.diagnostics.isEmpty, "\(FlowSpecCoreTestsSupport.describe(result))")
         let swift = try SwiftCompiler.generate(Self.spec, path: "hostile.yaml")
-        #expect(swift.contains("enum Machine {"))
-        #expect(swift.contains("case `default` = \"default\""))
-        #expect(swift.contains("case self_ = \"self\""))
-        #expect(swift.contains("enum Self_ {"))
-        #expect(swift.contains("enum signIn {"))
+        #expect(swift.contains("enum Machine: FlowSpecRuntime.PersistentFlowSpec {"))
+        #expect(swift.contains("`default` = \"default\""))
+        #expect(swift.contains("self_ = \"self\""))
+        #expect(swift.contains("enum Self_: FlowSpecRuntime.FlowSpec {"))
+        #expect(swift.contains("enum signIn: FlowSpecRuntime.FlowSpec {"))
     }
 
     @Test("accepted tricky names compile and run", arguments: [GenerationOptions.Shape.switches, .tables])
@@ -613,7 +613,7 @@ struct HostileNameGenerationTests {
 
     /// Names rejected only as machine names (they would shadow what the compiler looks up).
     static let rejectedMachineNames = [
-        "Swift", "Foundation", "Glibc", "Darwin", "IntegerLiteralType", "FloatLiteralType",
+        "Swift", "Foundation", "Glibc", "Darwin", "FlowSpecRuntime", "IntegerLiteralType", "FloatLiteralType",
         "BooleanLiteralType", "StringLiteralType", "UnicodeScalarType", "ExtendedGraphemeClusterType"
     ]
 

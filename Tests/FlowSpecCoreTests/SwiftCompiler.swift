@@ -24,14 +24,50 @@ enum SwiftCompiler {
         return nil
     }()
 
-    /// Compiles `files` (name → source) into an executable in a fresh temporary directory and
-    /// returns its path; throws with the compiler's output if it fails or warns.
+    /// The runtime library that generated code imports, compiled once per test run from
+    /// `Sources/FlowSpecRuntime` (with and without optimisation) as a static library and its
+    /// module: the directory to pass as `-I` and `-L`.
+    static func runtime(optimized: Bool) throws -> URL {
+        try (optimized ? optimizedRuntime : debugRuntime).get()
+    }
+
+    private static let debugRuntime = Result { try buildRuntime(optimized: false) }
+    private static let optimizedRuntime = Result { try buildRuntime(optimized: true) }
+
+    private static func buildRuntime(optimized: Bool) throws -> URL {
+        guard let swiftc else { throw Failure(description: "swiftc is not on PATH") }
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("flowspec-runtime-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let sources = Fixtures.packageRoot.appendingPathComponent("Sources/FlowSpecRuntime")
+        let files = try FileManager.default.contentsOfDirectory(atPath: sources.path)
+            .filter { $0.hasSuffix(".swift") }.sorted().map { sources.appendingPathComponent($0).path }
+        let arguments =
+            [
+                "-swift-version", "6", "-warnings-as-errors", "-parse-as-library", optimized ? "-O" : "-Onone",
+                "-module-name", "FlowSpecRuntime", "-emit-module", "-emit-module-path",
+                directory.appendingPathComponent("FlowSpecRuntime.swiftmodule").path,
+                "-emit-library", "-static", "-o", directory.appendingPathComponent("libFlowSpecRuntime.a").path
+            ] + files
+        let result = try run(swiftc, arguments)
+        guard result.status == 0, result.stderr.isEmpty else {
+            throw Failure(
+                description: "swiftc failed on the runtime (\(result.status)):\n\(result.stderr)\(result.stdout)")
+        }
+        return directory
+    }
+
+    /// Compiles `files` (name → source) into an executable in a fresh temporary directory, with
+    /// the runtime library, and returns its path; throws with the compiler's output if it fails
+    /// or warns.
     static func compile(_ files: [String: String], optimized: Bool = false) throws -> URL {
         guard let swiftc else { throw Failure(description: "swiftc is not on PATH") }
+        let runtime = try runtime(optimized: optimized)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("flowspec-swiftc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var arguments = ["-swift-version", "6", "-warnings-as-errors", "-module-name", "Flows"]
+        arguments += ["-I", runtime.path, "-L", runtime.path, "-lFlowSpecRuntime"]
         arguments.append(optimized ? "-O" : "-Onone")
         for (name, source) in files.sorted(by: { $0.key < $1.key }) {
             let url = directory.appendingPathComponent(name)

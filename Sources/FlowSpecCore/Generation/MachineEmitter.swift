@@ -1,9 +1,14 @@
-/// Emits one machine's namespace: its types, queries and transition functions (as `switch`
-/// statements), and the runtime value from ``RuntimeEmitter``.
+/// Emits one machine's namespace: its types, queries and transitions (as `switch` expressions,
+/// or tables from ``TableEmitter``), conforming to `FlowSpecRuntime.FlowSpec`.
+///
+/// The generated code is only the spec. The semantics that run it (`FlowMachine`) are the
+/// runtime library's, the same for every machine, and so are the members most machines share
+/// (no timeouts, no choice states, names that are their own raw value): a machine writes only
+/// what its spec says. What each member means is documented once, on the runtime's protocol.
 ///
 /// The generated code never names its own namespace (static members are found unqualified
-/// from nested types), so no machine name can shadow what the code refers to; standard
-/// library types are written `Swift.`-qualified for the same reason.
+/// from nested types, and `Self` names it), so no machine name can shadow what the code refers
+/// to; standard library types are written `Swift.`-qualified for the same reason.
 struct MachineEmitter {
     let program: FlowProgram
     let access: String
@@ -25,15 +30,13 @@ struct MachineEmitter {
 
     func emit(into w: inout SwiftWriter) {
         w.doc(program.summary ?? "The \(program.name.name) flow.")
-        w.block("\(access)enum \(program.name.swiftName.code)") { w in
+        let conformance = program.persist == nil ? "FlowSpecRuntime.FlowSpec" : "FlowSpecRuntime.PersistentFlowSpec"
+        w.block("\(access)enum \(program.name.swiftName.code): \(conformance)") { w in
             emitState(&w)
-            emitNames(program.events, type: "Event", what: "The events \(program.name.name) reacts to.", &w)
-            emitNames(
-                program.effects, type: "Effect",
-                what: "The effects \(program.name.name) asks the app to carry out, in order.", &w)
+            emitNames(program.events, type: "Event", &w)
+            emitNames(program.effects, type: "Effect", &w)
             emitConditions(&w)
-            emitKind(&w)
-            emitInitial(&w)
+            emitRuntimeTypes(&w)
             if let tables {
                 tables.emitQueries(&w)
             } else {
@@ -43,13 +46,11 @@ struct MachineEmitter {
             emitPersistence(&w)
             if let tables {
                 tables.emitTable(&w)
+                tables.emitSteps(&w)
                 tables.emitDecoders(&w)
             } else {
-                let transitions = TransitionEmitter(program: program)
-                transitions.emitStepTypes(&w)
-                transitions.emitSteps(&w)
+                TransitionEmitter(program: program, access: access).emitSteps(&w)
             }
-            RuntimeEmitter(program: program, access: access, tables: tables).emit(into: &w)
         }
     }
 
@@ -59,105 +60,146 @@ struct MachineEmitter {
         shape == .tables ? "State(ordinal: \(index))" : "." + program.states[index].swiftName.code
     }
 
+    /// `case a, b = "b-c", d`: a case per name, with its raw value where Swift would not give
+    /// it that one (its own name for a string, its position for an integer); a new `case` line
+    /// once a line is long.
+    private static func cases(_ names: [(swift: SwiftName, raw: String)]) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for name in names {
+            let item =
+                name.raw == literal(name.swift.code) || Int(name.raw) != nil
+                ? name.swift.code : "\(name.swift.code) = \(name.raw)"
+            if !line.isEmpty, line.count + item.count > 90 {
+                lines.append(line)
+                line = ""
+            }
+            line += line.isEmpty ? "case " + item : ", " + item
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+
     private func emitState(_ w: inout SwiftWriter) {
-        let rawType = program.persist?.rawValue == .int ? "Swift.Int" : "Swift.String"
+        let intRaw = program.persist?.rawValue == .int
         if let tables {
             let names = program.states.map { FlowProgram.Name(name: $0.name, swiftName: $0.swiftName) }
             tables.emitIndexedType(
-                "State", names: names, intRaw: rawType == "Swift.Int",
+                "State", names: names, intRaw: intRaw,
                 doc: "The states of \(program.name.name), in the order the spec lists them.",
                 summaries: program.states.map(\.summary), &w)
             return
         }
-        w.doc("The states of \(program.name.name), in the order the spec lists them.")
-        w.block("\(access)enum State: \(rawType), \(Self.conformances)") { w in
-            for (index, state) in program.states.enumerated() {
-                w.doc(state.summary)
-                let raw = rawType == "Swift.Int" ? "\(index)" : "\"\(state.name)\""
-                w.line("case \(state.swiftName.code) = \(raw)")
+        w.block("\(access)enum State: \(intRaw ? "Swift.Int" : "Swift.String"), \(Self.conformances)") { w in
+            // States with a summary get a line of their own, under it; the rest share lines.
+            var pending: [(swift: SwiftName, raw: String)] = []
+            func flush(_ w: inout SwiftWriter) {
+                for line in Self.cases(pending) { w.line(line) }
+                pending = []
             }
+            for (index, state) in program.states.enumerated() {
+                let raw = intRaw ? "\(index)" : Self.literal(state.name)
+                if state.summary != nil {
+                    flush(&w)
+                    w.doc(state.summary)
+                    for line in Self.cases([(state.swiftName, raw)]) { w.line(line) }
+                } else {
+                    pending.append((state.swiftName, raw))
+                }
+            }
+            flush(&w)
         }
     }
 
-    private func emitNames(_ names: [FlowProgram.Name], type: String, what: String, _ w: inout SwiftWriter) {
-        w.line()
+    private func emitNames(_ names: [FlowProgram.Name], type: String, _ w: inout SwiftWriter) {
         if names.isEmpty {
-            w.doc("\(program.name.name) has no \(type == "Event" ? "events" : "effects").")
             w.line("\(access)typealias \(type) = Swift.Never")
             return
         }
         if let tables {
-            tables.emitIndexedType(type, names: names, intRaw: false, doc: what, &w)
+            tables.emitIndexedType(
+                type, names: names, intRaw: false,
+                doc: type == "Event"
+                    ? "The events \(program.name.name) reacts to."
+                    : "The effects \(program.name.name) asks the app to carry out, in order.", &w)
             return
         }
-        w.doc(what)
         w.block("\(access)enum \(type): Swift.String, \(Self.conformances)") { w in
-            for name in names { w.line("case \(name.swiftName.code) = \"\(name.name)\"") }
+            for line in Self.cases(names.map { ($0.swiftName, Self.literal($0.name)) }) { w.line(line) }
         }
     }
+
+    /// A Swift string literal of a spec name (names are valid identifiers once checked, but the
+    /// raw value keeps the spec's spelling, such as `sign-in`).
+    private static func literal(_ name: String) -> String { "\"\(name)\"" }
 
     private func emitConditions(_ w: inout SwiftWriter) {
-        w.line()
-        w.doc("The conditions the app supplies at each transition.")
-        w.block("\(access)struct Conditions: Swift.Sendable, Swift.Hashable") { w in
+        guard !program.conditions.isEmpty else {
+            w.line("\(access)typealias Conditions = FlowSpecRuntime.FlowNoConditions")
+            return
+        }
+        w.block("\(access)struct Conditions: FlowSpecRuntime.FlowConditions") { w in
             for condition in program.conditions {
-                w.line("\(access)var \(condition.swiftName.code): Swift.Bool")
+                w.line("\(access)var \(condition.swiftName.code) = false")
             }
-            if !program.conditions.isEmpty { w.line() }
-            let parameters = program.conditions.map { "\($0.swiftName.code): Swift.Bool = false" }
-            w.block("\(access)init(\(parameters.joined(separator: ", ")))") { w in
-                for condition in program.conditions {
-                    w.line("self.\(condition.swiftName.code) = \(condition.swiftName.code)")
-                }
-            }
-            if shape == .tables {
-                w.line()
-                w.doc("A condition by its position in the spec's list (for the transition tables).")
-                w.block("fileprivate subscript(condition index: Swift.Int) -> Swift.Bool") { w in
-                    w.switchBlock("switch index") { w in
-                        for (index, condition) in program.conditions.enumerated() {
-                            w.line("case \(index): self.\(condition.swiftName.code)")
-                        }
-                        w.line("default: false")
+            if !access.isEmpty {
+                // Public: the synthesised initialisers would be internal.
+                let parameters = program.conditions.map { "\($0.swiftName.code): Swift.Bool = false" }
+                w.block("\(access)init(\(parameters.joined(separator: ", ")))") { w in
+                    for condition in program.conditions {
+                        w.line("self.\(condition.swiftName.code) = \(condition.swiftName.code)")
                     }
                 }
+                w.line("\(access)init() {}")
+            }
+            w.line(
+                "\(access)static let names: [Swift.String] = ["
+                    + program.conditions.map { Self.literal($0.name) }.joined(separator: ", ") + "]")
+            w.block("\(access)subscript(condition index: Swift.Int) -> Swift.Bool") { w in
+                w.switchBlock("switch index") { w in
+                    for (index, condition) in program.conditions.enumerated() {
+                        w.line("case \(index): self.\(condition.swiftName.code)")
+                    }
+                    w.line("default: false")
+                }
             }
         }
     }
 
-    private func emitKind(_ w: inout SwiftWriter) {
-        w.line()
-        w.doc("What a state waits for.")
-        w.block("\(access)enum Kind: Swift.String, \(Self.conformances)") { w in
-            w.line("case input, task, choice, terminal")
-        }
-    }
-
-    private func emitInitial(_ w: inout SwiftWriter) {
-        w.line()
-        w.doc("The state every cold start begins in.")
+    /// The runtime's types under the names the machine's API uses, the machine's name and
+    /// initial state, and its retry counters.
+    private func emitRuntimeTypes(_ w: inout SwiftWriter) {
+        w.line("\(access)typealias Machine = FlowSpecRuntime.FlowMachine<Self>")
+        w.line("\(access)typealias Effects = FlowSpecRuntime.FlowEffects<Self>")
+        w.line("\(access)typealias ArmedTimeout = FlowSpecRuntime.FlowArmedTimeout<State>")
+        w.line("\(access)typealias Input = FlowSpecRuntime.FlowInput<Event>")
+        w.line("\(access)typealias Kind = FlowSpecRuntime.FlowStateKind")
+        w.line("\(access)static let name = \(Self.literal(program.name.name))")
         w.line("\(access)static let initial: State = \(state(program.initial))")
+        if program.retrySlotCount > 0 {
+            w.line("\(access)static let retrySlotCount = \(program.retrySlotCount)")
+        }
     }
 
     private func emitQueries(_ w: inout SwiftWriter) {
-        w.line()
-        w.doc("What the state waits for.")
+        // The commonest kind is the `default`; the others are listed, a line per kind.
+        let kinds = [StateKind.input, .task, .choice, .terminal]
+        let counts = kinds.map { kind in program.states.filter { $0.kind == kind }.count }
+        let commonest = kinds[counts.firstIndex(of: counts.max()!)!]
         w.block("\(access)static func kind(of state: State) -> Kind") { w in
             w.switchBlock("switch state") { w in
-                for (index, state) in program.states.enumerated() {
-                    w.line("case \(self.state(index)): .\(state.kind.rawValue)")
+                for kind in kinds where kind != commonest {
+                    let members = program.states.indices.filter { program.states[$0].kind == kind }
+                    if !members.isEmpty {
+                        w.line("case \(members.map(state).joined(separator: ", ")): .\(kind.rawValue)")
+                    }
                 }
+                w.line("default: .\(commonest.rawValue)")
             }
         }
-        MachineEmitter.emitIsTerminal(access: access, &w)
-        w.line()
-        w.doc("How long the state may be occupied, and where its timeout leads.")
+        let timed = program.states.indices.filter { program.states[$0].timeout != nil }
+        guard !timed.isEmpty else { return }
         w.block("\(access)static func timeout(of state: State) -> (after: Swift.Duration, to: State)?") { w in
-            let timed = program.states.indices.filter { program.states[$0].timeout != nil }
-            guard !timed.isEmpty else {
-                w.line("nil")
-                return
-            }
             w.switchBlock("switch state") { w in
                 for index in timed {
                     let timeout = program.states[index].timeout!
@@ -172,13 +214,9 @@ struct MachineEmitter {
 
     private func emitSequences(_ w: inout SwiftWriter) {
         guard !program.sequences.isEmpty else { return }
-        w.line()
-        w.doc("The named, ordered groups of states.")
         w.block("\(access)enum Sequence: Swift.String, \(Self.conformances)") { w in
-            for sequence in program.sequences { w.line("case \(sequence.swiftName.code) = \"\(sequence.name)\"") }
+            for line in Self.cases(program.sequences.map { ($0.swiftName, Self.literal($0.name)) }) { w.line(line) }
         }
-        w.line()
-        w.doc("The state's position in the sequence, from 0, or `nil` if it is not a member.")
         w.block("\(access)static func position(of state: State, in sequence: Sequence) -> Swift.Int?") { w in
             w.switchBlock("switch (sequence, state)") { w in
                 var cases = 0
@@ -192,8 +230,6 @@ struct MachineEmitter {
                 if cases < program.sequences.count * program.states.count { w.line("default: nil") }
             }
         }
-        w.line()
-        w.doc("How many states the sequence has (for a progress indicator).")
         w.block("\(access)static func length(of sequence: Sequence) -> Swift.Int") { w in
             w.switchBlock("switch sequence") { w in
                 for sequence in program.sequences {
@@ -203,40 +239,33 @@ struct MachineEmitter {
         }
     }
 
+    /// What restoring needs beyond the runtime's defaults (a state by its raw value, landing on
+    /// itself): the clamp of integers, the `resume` map, and names for integer states.
     private func emitPersistence(_ w: inout SwiftWriter) {
         guard let persist = program.persist else { return }
-        w.line()
-        switch persist.rawValue {
-        case .int:
-            let policy =
-                persist.restore == .clamp
-                ? "A value below the range restores the first state, above it the last."
-                : "A value out of range restores `initial`."
-            w.doc("The state a stored raw value restores to: `nil` restores `initial`. \(policy) Never traps.")
-            w.block("\(access)static func restoredState(from rawValue: Swift.Int?) -> State") { w in
-                w.line("guard let rawValue else { return initial }")
-                w.line("if let state = State(rawValue: rawValue) { return state }")
-                if persist.restore == .clamp {
+        if persist.rawValue == .int {
+            if persist.restore == .clamp {
+                w.block("\(access)static func restoredState(from rawValue: Swift.Int?) -> State") { w in
+                    w.line("guard let rawValue else { return initial }")
+                    w.line("if let state = State(rawValue: rawValue) { return state }")
                     w.line("return rawValue < 0 ? \(state(0)) : \(state(program.states.count - 1))")
-                } else {
-                    w.line("return initial")
                 }
             }
-        case .string:
-            w.doc("The state a stored raw value restores to: `nil` or an unknown name restores `initial`. Never traps.")
-            w.block("\(access)static func restoredState(from rawValue: Swift.String?) -> State") { w in
-                w.line("guard let rawValue, let state = State(rawValue: rawValue) else { return initial }")
-                w.line("return state")
+            if shape == .switches {
+                w.block("\(access)static func name(ofState state: State) -> Swift.String") { w in
+                    w.switchBlock("switch state") { w in
+                        for (index, state) in program.states.enumerated() {
+                            w.line("case \(self.state(index)): \(Self.literal(state.name))")
+                        }
+                    }
+                }
+            } else {
+                w.line("\(access)static func name(ofState state: State) -> Swift.String { state.description }")
             }
         }
-        w.line()
-        w.doc("Where a restored state lands (`resume`): itself unless the spec says otherwise.")
+        let resume = persist.resume.sorted { $0.key < $1.key }
+        guard !resume.isEmpty else { return }
         w.block("\(access)static func resumed(_ state: State) -> State") { w in
-            let resume = persist.resume.sorted { $0.key < $1.key }
-            guard !resume.isEmpty else {
-                w.line("state")
-                return
-            }
             if shape == .tables {
                 w.switchBlock("switch state.ordinal") { w in
                     for (from, to) in resume { w.line("case \(from): \(self.state(to))") }
@@ -248,15 +277,6 @@ struct MachineEmitter {
                 for (from, to) in resume { w.line("case \(self.state(from)): \(self.state(to))") }
                 if resume.count < program.states.count { w.line("default: state") }
             }
-        }
-    }
-
-    /// `isTerminal(_:)`, the same in both forms.
-    static func emitIsTerminal(access: String, _ w: inout SwiftWriter) {
-        w.line()
-        w.doc("Whether the flow has ended in the state (a terminal state ignores every event).")
-        w.block("\(access)static func isTerminal(_ state: State) -> Swift.Bool") { w in
-            w.line("kind(of: state) == .terminal")
         }
     }
 

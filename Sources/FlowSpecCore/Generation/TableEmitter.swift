@@ -2,9 +2,8 @@
 /// and `Effect` structs, the queries, and the `Machine` steps reading one integer table.
 ///
 /// The table's sections are comma-separated integers inside multi-line string literals,
-/// decoded once (on first use) into one `[Int32]`, `sharedTable`, which every `Machine` holds
-/// as `table`: a step reads `self.table` (a bounds-checked load) rather than a `static let`,
-/// whose every read goes through a `swift_once` check. Sections, in order (see ``Tables``):
+/// decoded once (on first use) into one `[Int32]`, `sharedTable`, which the machine's steps
+/// read. Sections, in order (see ``Tables``):
 ///
 /// - states: per state, a header of ``headerWidth`` integers at `ordinal * 4` (16 bytes, never
 ///   across two cache lines): its kind (0 input, 1 task, 2 choice, 3 terminal); a filter of
@@ -19,13 +18,14 @@
 ///   milliseconds % 10⁹;
 /// - candidates: groups, each a count then that many candidates of ``candidateWidth``
 ///   integers: target; first and count of required conditions; first and count of forbidden
-///   conditions; first and count of effects (the three ranges index `lists`); retry slot (-1
-///   for none), retry max, fallback;
-/// - lists: condition and effect ordinals;
-/// - sequence members, when the machine has sequences.
+///   conditions (ranges of `lists`); first and count of effects (a range of the effect list);
+///   retry slot (-1 for none), retry max, fallback;
+/// - lists: condition ordinals;
+/// - sequence members, when the machine has sequences;
+/// - effects: the effect list, effect ordinals (`effectList` is this tail of the table).
 ///
-/// `send` is `@inline(__always)`: inlined into the caller it dispatches in a few nanoseconds, and
-/// a call would add about a third more (the dispatch rows of `Benchmarks/run.sh`).
+/// `step` is `@inline(__always)`: inlined into the runtime's `send`, which is inlined into the
+/// caller, it dispatches in a few nanoseconds (the dispatch rows of `Benchmarks/run.sh`).
 struct TableEmitter {
     let program: FlowProgram
     let access: String
@@ -134,7 +134,6 @@ struct TableEmitter {
                 w.line("default: .terminal")
             }
         }
-        MachineEmitter.emitIsTerminal(access: access, &w)
         w.line()
         w.doc("How long the state may be occupied, and where its timeout leads.")
         w.block("\(access)static func timeout(of state: State) -> (after: Swift.Duration, to: State)?") { w in
@@ -207,153 +206,152 @@ struct TableEmitter {
             start += section.values.count
         }
         w.line()
-        w.doc("The sections, decoded once, end to end; every `Machine` holds it (as `table`).")
+        w.doc("The sections, decoded once, end to end.")
         w.line(
             "private static let sharedTable: [Swift.Int32] = integers("
                 + sections.map { $0.name + "Section" }.joined(separator: ", ") + ")")
     }
 
-    // MARK: Machine
+    // MARK: Steps
 
-    /// `send` and `fireTimeout` of the table form.
-    func emitInputs(_ w: inout SwiftWriter) {
+    /// `step`, `always` and `timeoutStep` of the table form, with the effect list, reading
+    /// the machine's `Tables` (`sharedTable`, held). A candidate is the position of its record
+    /// in the table, -1 for none.
+    func emitSteps(_ w: inout SwiftWriter) {
+        let width = Self.candidateWidth
+        let stepType = "FlowSpecRuntime.FlowStep<State>"
+        w.line()
+        w.doc("The decoded table, which every `Machine` holds.")
+        w.block("\(access)struct Tables: Swift.Sendable") { w in
+            w.line("fileprivate let table: [Swift.Int32]")
+        }
+        w.line("\(access)static var tables: Tables { Tables(table: sharedTable) }")
+        w.line()
+        w.doc("What the state waits for, read from the machine's table.")
+        w.line("@inline(__always)")
+        w.block("\(access)static func kind(of state: State, in tables: Tables) -> Kind") { w in
+            w.switchBlock("switch tables.table[state.ordinal &* \(Self.headerWidth)]") { w in
+                w.line("case 0: .input")
+                w.line("case 1: .task")
+                w.line("case 2: .choice")
+                w.line("default: .terminal")
+            }
+        }
+        w.line()
+        w.line("private typealias Step = \(stepType)")
+        if program.retrySlotCount > 0 { w.line("private typealias Retry = FlowSpecRuntime.FlowRetry<State>") }
+        w.line()
+        w.doc("The effects of the transitions, each list once: a step runs a range of it.")
+        if program.effects.isEmpty {
+            w.line("\(access)static let effectList: [Effect] = []")
+        } else {
+            w.line(
+                "\(access)static let effectList: [Effect] = sharedTable[effectsStart..<sharedTable.count].map { Effect(ordinal: Swift.Int($0)) }"
+            )
+        }
+        // A machine without events has the runtime's `step`, for `Never`.
         if !program.events.isEmpty {
             w.line()
-            w.doc(RuntimeEmitter.sendDoc)
-            w.line("@discardableResult @inline(__always)")
-            w.block("\(access)mutating func send(_ event: Event, conditions: Conditions = Conditions()) -> Effects") {
-                w in
-                w.line("var effects = Effects()")
+            w.doc("The step `event` leads to in `state`, or `nil` if the state ignores it.")
+            w.line("@inline(__always)")
+            w.block(
+                "\(access)static func step(_ state: State, on event: Event, _ conditions: Conditions, _ tables: Tables) -> \(stepType)?"
+            ) { w in
                 w.line("let header = state.ordinal &* \(Self.headerWidth)")
                 w.line("let bit = Swift.UInt32(truncatingIfNeeded: event.ordinal) & 31")
-                w.line("let filter = Swift.UInt32(bitPattern: table[header &+ 1])")
-                w.line("guard (filter >> bit) & 1 != 0 else { return effects }")
+                w.line("let filter = Swift.UInt32(bitPattern: tables.table[header &+ 1])")
+                w.line("guard (filter >> bit) & 1 != 0 else { return nil }")
                 w.line(
-                    "var row = rowsStart &+ (Swift.Int(table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* 2"
+                    "var row = rowsStart &+ (Swift.Int(tables.table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* 2"
                 )
-                w.block("if Swift.Int(table[row]) != event.ordinal") { w in
-                    w.line("row = search(event, header)")
-                    w.line("if row < 0 { return effects }")
+                w.block("if Swift.Int(tables.table[row]) != event.ordinal") { w in
+                    w.line("row = search(event, header, tables)")
+                    w.line("if row < 0 { return nil }")
                 }
-                w.line("let action = Swift.Int(table[row &+ 1])")
-                w.line("if action >= 0 {")
-                w.line("    state = State(ordinal: action)")
-                w.line("    visit += 1")
-                w.line("    let next = enter(conditions)")
-                w.line("    if next >= 0 { take(next, conditions, &effects) }")
-                w.line("} else {")
-                w.line("    take(firstHolding(~action, conditions), conditions, &effects)")
-                w.line("}")
-                w.line("return effects")
+                w.line("let action = Swift.Int(tables.table[row &+ 1])")
+                w.line("if action >= 0 { return Step(State(ordinal: action)) }")
+                w.line("let candidate = firstHolding(~action, conditions, tables)")
+                w.line("return candidate >= 0 ? step(candidate, tables) : nil")
             }
             w.line()
             w.doc(
                 "The row of `event` among the rows of the state whose header is at `header`, or -1 (when two of its events share a filter bit)."
             )
-            w.block("private func search(_ event: Event, _ header: Swift.Int) -> Swift.Int") { w in
-                w.line("var row = rowsStart &+ Swift.Int(table[header &+ 2]) &* 2")
-                w.line("let end = rowsStart &+ Swift.Int(table[header &+ \(Self.headerWidth + 2)]) &* 2")
+            w.block("private static func search(_ event: Event, _ header: Swift.Int, _ tables: Tables) -> Swift.Int") {
+                w in
+                w.line("var row = rowsStart &+ Swift.Int(tables.table[header &+ 2]) &* 2")
+                w.line("let end = rowsStart &+ Swift.Int(tables.table[header &+ \(Self.headerWidth + 2)]) &* 2")
                 w.block("while row < end") { w in
-                    w.line("if Swift.Int(table[row]) == event.ordinal { return row }")
+                    w.line("if Swift.Int(tables.table[row]) == event.ordinal { return row }")
                     w.line("row &+= 2")
                 }
                 w.line("return -1")
             }
         }
         w.line()
-        w.doc(RuntimeEmitter.fireTimeoutDoc)
-        w.line("@discardableResult")
+        w.doc("The `always` branch a choice state takes at once, or `nil` for other states.")
         w.block(
-            "\(access)mutating func fireTimeout(visit: Swift.Int, conditions: Conditions = Conditions()) -> Effects"
+            "\(access)static func always(_ state: State, _ conditions: Conditions, _ tables: Tables) -> \(stepType)?"
         ) { w in
-            w.line("var effects = Effects()")
-            w.line("let group = Swift.Int(table[timeoutsStart &+ state.ordinal &* 3])")
-            w.line("if visit == self.visit, group >= 0 { take(candidatesStart &+ group &+ 1, conditions, &effects) }")
-            w.line("return effects")
-        }
-    }
-
-    /// `take`, `enter`, `settle`, `firstHolding` and `holds` of the table form, reading `table`.
-    /// A candidate is the position of its record in `table`, -1 for none.
-    func emitStepping(_ w: inout SwiftWriter) {
-        let width = Self.candidateWidth
-        let retries = program.retrySlotCount > 0
-        w.line()
-        w.doc("Takes `candidate` (if not -1), then the `always` branch of each choice state it reaches.")
-        w.block(
-            "private mutating func take(_ candidate: Swift.Int, _ conditions: Conditions, _ effects: inout Effects)"
-        ) { w in
-            w.line("var next = candidate")
-            w.block("while next >= 0") { w in
-                if !program.effects.isEmpty {
-                    w.line("effects.append(Swift.Int(table[next &+ 5]), Swift.Int(table[next &+ 6]))")
-                }
-                if retries {
-                    w.line("var target = Swift.Int(table[next])")
-                    w.line("let slot = Swift.Int(table[next &+ 7])")
-                    w.block("if slot >= 0") { w in
-                        RuntimeEmitter.emitRetryCount(
-                            slot: "slot", max: "Swift.Int(table[next &+ 8])",
-                            fallback: "Swift.Int(table[next &+ 9])", &w)
-                    }
-                    w.line("state = State(ordinal: target)")
-                } else {
-                    w.line("state = State(ordinal: Swift.Int(table[next]))")
-                }
-                w.line("visit += 1")
-                w.line("next = enter(conditions)")
-            }
-        }
-        w.line()
-        w.doc(
-            """
-            Entering a state: input and terminal states reset the retry counters; a choice state \
-            returns the `always` branch it takes at once (-1 for none, as for other states).
-            """)
-        w.block("private mutating func enter(_ conditions: Conditions) -> Swift.Int") { w in
             w.line("let header = state.ordinal &* \(Self.headerWidth)")
-            w.switchBlock("switch table[header]") { w in
-                w.line("case 1:")
-                w.line("    return -1")
-                w.line("case 2:")
-                w.line("    return firstHolding(Swift.Int(table[header &+ 3]), conditions)")
-                w.line("default:")
-                if retries {
-                    w.line("    for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }")
-                }
-                w.line("    return -1")
-            }
+            w.line("guard tables.table[header] == 2 else { return nil }")
+            w.line("let candidate = firstHolding(Swift.Int(tables.table[header &+ 3]), conditions, tables)")
+            w.line("return candidate >= 0 ? step(candidate, tables) : nil")
         }
         w.line()
-        w.block("private mutating func settle(_ conditions: Conditions, _ effects: inout Effects)") { w in
-            w.line("take(enter(conditions), conditions, &effects)")
+        w.doc("The step the state's timeout takes, or `nil` if it has none.")
+        w.block("\(access)static func timeoutStep(_ state: State, _ tables: Tables) -> \(stepType)?") { w in
+            w.line("let group = Swift.Int(tables.table[timeoutsStart &+ state.ordinal &* 3])")
+            w.line("return group >= 0 ? step(candidatesStart &+ group &+ 1, tables) : nil")
+        }
+        w.line()
+        w.doc("The step of the candidate whose record is at `candidate`.")
+        w.block("private static func step(_ candidate: Swift.Int, _ tables: Tables) -> Step") { w in
+            w.line("let target = State(ordinal: Swift.Int(tables.table[candidate]))")
+            var arguments = ["target"]
+            if !program.effects.isEmpty {
+                w.line("let effects = Swift.Int(tables.table[candidate &+ 5])")
+                arguments.append("effects: effects..<(effects &+ Swift.Int(tables.table[candidate &+ 6]))")
+            }
+            if program.retrySlotCount > 0 {
+                w.line("let slot = Swift.Int(tables.table[candidate &+ 7])")
+                w.line(
+                    "let retry = slot < 0 ? nil : Retry(slot: slot, max: Swift.Int(tables.table[candidate &+ 8]), "
+                        + "fallback: State(ordinal: Swift.Int(tables.table[candidate &+ 9])))")
+                arguments.append("retry: retry")
+            }
+            w.line("return Step(\(arguments.joined(separator: ", ")))")
         }
         w.line()
         w.doc("The first candidate of the group at `group` in the candidates section whose conditions hold, or -1.")
-        w.block("private func firstHolding(_ group: Swift.Int, _ conditions: Conditions) -> Swift.Int") { w in
+        w.block(
+            "private static func firstHolding(_ group: Swift.Int, _ conditions: Conditions, _ tables: Tables) -> Swift.Int"
+        ) { w in
             w.line("let count = candidatesStart &+ group")
             if program.conditions.isEmpty {
-                w.line("return table[count] > 0 ? count &+ 1 : -1")
+                w.line("return tables.table[count] > 0 ? count &+ 1 : -1")
                 return
             }
             w.line("var candidate = count &+ 1")
-            w.line("let end = candidate &+ Swift.Int(table[count]) &* \(width)")
+            w.line("let end = candidate &+ Swift.Int(tables.table[count]) &* \(width)")
             w.block("while candidate < end") { w in
-                w.line("if holds(candidate, conditions) { return candidate }")
+                w.line("if holds(candidate, conditions, tables) { return candidate }")
                 w.line("candidate &+= \(width)")
             }
             w.line("return -1")
         }
         guard !program.conditions.isEmpty else { return }
         w.line()
-        w.block("private func holds(_ candidate: Swift.Int, _ conditions: Conditions) -> Swift.Bool") { w in
-            w.line("let required = listsStart &+ Swift.Int(table[candidate &+ 1])")
-            w.block("for item in required..<(required &+ Swift.Int(table[candidate &+ 2]))") { w in
-                w.line("if !conditions[condition: Swift.Int(table[item])] { return false }")
+        w.block(
+            "private static func holds(_ candidate: Swift.Int, _ conditions: Conditions, _ tables: Tables) -> Swift.Bool"
+        ) { w in
+            w.line("let required = listsStart &+ Swift.Int(tables.table[candidate &+ 1])")
+            w.block("for item in required..<(required &+ Swift.Int(tables.table[candidate &+ 2]))") { w in
+                w.line("if !conditions[condition: Swift.Int(tables.table[item])] { return false }")
             }
-            w.line("let forbidden = listsStart &+ Swift.Int(table[candidate &+ 3])")
-            w.block("for item in forbidden..<(forbidden &+ Swift.Int(table[candidate &+ 4]))") { w in
-                w.line("if conditions[condition: Swift.Int(table[item])] { return false }")
+            w.line("let forbidden = listsStart &+ Swift.Int(tables.table[candidate &+ 3])")
+            w.block("for item in forbidden..<(forbidden &+ Swift.Int(tables.table[candidate &+ 4]))") { w in
+                w.line("if conditions[condition: Swift.Int(tables.table[item])] { return false }")
             }
             w.line("return true")
         }
@@ -408,6 +406,7 @@ struct Tables {
     var timeouts: [Int] = []
     var candidates: [Int] = []
     var lists: [Int] = []
+    var effects: [Int] = []
     var sequenceMembers: [Int] = []
 
     var rows: [Int] = []
@@ -459,11 +458,13 @@ struct Tables {
                 "candidates", candidates,
                 "Groups: a count, then that many candidates of \(TableEmitter.candidateWidth) integers (see the generator's TableEmitter)."
             ),
-            ("lists", lists, "Condition and effect ordinals that candidates refer to by range.")
+            ("lists", lists, "Condition ordinals that candidates refer to by range.")
         ]
         if withSequences {
             sections.append(("sequences", sequenceMembers, "The members of every sequence, in order."))
         }
+        // Last, so that the effect list is the table's tail.
+        sections.append(("effects", effects, "The effect list: effect ordinals that candidates refer to by range."))
         return sections
     }
 
@@ -487,8 +488,8 @@ struct Tables {
             lists += candidate.requires
             let forbids = lists.count
             lists += candidate.forbids
-            let effects = lists.count
-            lists += candidate.effects
+            let effects = self.effects.count
+            self.effects += candidate.effects
             candidates += [
                 candidate.target, requires, candidate.requires.count, forbids, candidate.forbids.count,
                 effects, candidate.effects.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,

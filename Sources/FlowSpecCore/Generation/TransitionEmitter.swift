@@ -2,13 +2,15 @@
 /// leads to in each state, each choice state's `always` branch, and each state's timeout.
 struct TransitionEmitter {
     let program: FlowProgram
+    let access: String
     /// Every distinct list of effects a candidate runs, in order of first use (own transitions,
     /// then `always` branches, then timeouts), and the run of `effectList` each one has.
     let effectLists: [[Int]]
     let effectRanges: [[Int]: Range<Int>]
 
-    init(program: FlowProgram) {
+    init(program: FlowProgram, access: String) {
         self.program = program
+        self.access = access
         var lists: [[Int]] = []
         var ranges: [[Int]: Range<Int>] = [:]
         var next = 0
@@ -27,8 +29,13 @@ struct TransitionEmitter {
         effectRanges = ranges
     }
 
-    /// The transition functions of the switch form.
+    /// The effect list and the transition functions of the switch form; a machine leaves out
+    /// what it does not have (no effects, no choice states, no timeouts), which the runtime
+    /// supplies.
     func emitSteps(_ w: inout SwiftWriter) {
+        w.line("private typealias Step = FlowSpecRuntime.FlowStep<State>")
+        if program.retrySlotCount > 0 { w.line("private typealias Retry = FlowSpecRuntime.FlowRetry<State>") }
+        emitEffectList(&w)
         emitEventSteps(&w)
         emitAlwaysSteps(&w)
         emitTimeoutSteps(&w)
@@ -36,46 +43,11 @@ struct TransitionEmitter {
 
     private func state(_ index: Int) -> String { "." + program.states[index].swiftName.code }
 
-    /// `Retry` and `Step` of the switch form. A step names its effects as a range of
-    /// `effectList`, so choosing one allocates nothing.
-    func emitStepTypes(_ w: inout SwiftWriter) {
-        let retries = program.retrySlotCount > 0
-        let effects = !program.effects.isEmpty
-        if retries {
-            w.line()
-            w.doc("A bounded `retry`: its counter, how many times in a row, and where it goes after.")
-            w.block("private struct Retry: Swift.Sendable") { w in
-                w.line("let slot: Swift.Int")
-                w.line("let max: Swift.Int")
-                w.line("let fallback: State")
-            }
-        }
-        w.line()
-        w.doc(
-            "A transition chosen: where it goes" + (effects ? ", the effects it runs (a range of `effectList`)" : "")
-                + (retries ? ", and its retry bound" : "") + ".")
-        w.block("private struct Step: Swift.Sendable") { w in
-            w.line("let target: State")
-            if effects { w.line("let effects: Swift.Range<Swift.Int>") }
-            if retries { w.line("let retry: Retry?") }
-            w.line()
-            var parameters = ["_ target: State"]
-            if effects { parameters.append("effects: Swift.Range<Swift.Int> = 0..<0") }
-            if retries { parameters.append("retry: Retry? = nil") }
-            w.block("init(\(parameters.joined(separator: ", ")))") { w in
-                w.line("self.target = target")
-                if effects { w.line("self.effects = effects") }
-                if retries { w.line("self.retry = retry") }
-            }
-        }
-        emitEffectList(&w)
-    }
-
+    /// Each distinct list of a transition's effects once, so that a step names its effects as
+    /// a range of it and choosing one allocates nothing.
     private func emitEffectList(_ w: inout SwiftWriter) {
         guard !program.effects.isEmpty else { return }
-        w.line()
-        w.doc("The effects of the transitions, each list once: a step runs a range of it.")
-        w.line("private static let effectList: [Effect] = [")
+        w.line("\(access)static let effectList: [Effect] = [")
         for list in effectLists {
             let range = effectRanges[list]!
             w.line(
@@ -85,13 +57,13 @@ struct TransitionEmitter {
         w.line("]")
     }
 
+    private static let stepType = "FlowSpecRuntime.FlowStep<State>?"
+
     private func emitEventSteps(_ w: inout SwiftWriter) {
-        // A machine without events (`Event` is `Never`) has no event steps at all: code taking
-        // a `Never` would be unreachable.
         guard !program.events.isEmpty else { return }
-        w.line()
-        w.doc("The step `event` leads to in `state`, or `nil` if the state ignores it.")
-        w.block("private static func step(_ state: State, on event: Event, _ conditions: Conditions) -> Step?") { w in
+        w.block(
+            "\(access)static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> \(Self.stepType)"
+        ) { w in
             let handled = program.states.indices.flatMap { index in
                 program.states[index].transitions.map { (state: index, event: $0.event, candidates: $0.candidates) }
             }
@@ -101,70 +73,58 @@ struct TransitionEmitter {
             }
             w.switchBlock("switch (state, event)") { w in
                 for entry in handled {
-                    w.line("case (\(state(entry.state)), .\(program.events[entry.event].swiftName.code)):")
-                    candidates(entry.candidates, &w)
+                    w.line(
+                        "case (\(state(entry.state)), .\(program.events[entry.event].swiftName.code)): "
+                            + candidates(entry.candidates))
                 }
-                if handled.count < program.states.count * program.events.count {
-                    w.line("default:")
-                    w.line("    return nil")
-                }
+                if handled.count < program.states.count * program.events.count { w.line("default: nil") }
             }
         }
     }
 
     private func emitAlwaysSteps(_ w: inout SwiftWriter) {
-        w.line()
-        w.doc("The `always` branch a choice state takes at once, or `nil` for other states.")
-        w.block("private static func always(_ state: State, _ conditions: Conditions) -> Step?") { w in
-            let choices = program.states.indices.filter { !program.states[$0].always.isEmpty }
-            guard !choices.isEmpty else {
-                w.line("nil")
-                return
-            }
+        let choices = program.states.indices.filter { !program.states[$0].always.isEmpty }
+        guard !choices.isEmpty else { return }
+        w.block("\(access)static func always(_ state: State, _ conditions: Conditions, _: Tables) -> \(Self.stepType)")
+        { w in
             w.switchBlock("switch state") { w in
                 for index in choices {
-                    w.line("case \(state(index)):")
-                    candidates(program.states[index].always, &w)
+                    w.line("case \(state(index)): " + candidates(program.states[index].always))
                 }
-                if choices.count < program.states.count {
-                    w.line("default:")
-                    w.line("    return nil")
-                }
+                if choices.count < program.states.count { w.line("default: nil") }
             }
         }
     }
 
     private func emitTimeoutSteps(_ w: inout SwiftWriter) {
-        w.line()
-        w.doc("The step the state's timeout takes, or `nil` if it has none.")
-        w.block("private static func timeoutStep(_ state: State) -> Step?") { w in
-            let timed = program.states.indices.filter { program.states[$0].timeout != nil }
-            guard !timed.isEmpty else {
-                w.line("nil")
-                return
-            }
+        let timed = program.states.indices.filter { program.states[$0].timeout != nil }
+        guard !timed.isEmpty else { return }
+        w.block("\(access)static func timeoutStep(_ state: State, _: Tables) -> \(Self.stepType)") { w in
             w.switchBlock("switch state") { w in
                 for index in timed {
-                    let candidate = program.states[index].timeout!.candidate
-                    w.line("case \(state(index)): \(step(candidate))" + effectsComment(candidate))
+                    w.line("case \(state(index)): " + candidates([program.states[index].timeout!.candidate]))
                 }
                 if timed.count < program.states.count { w.line("default: nil") }
             }
         }
     }
 
-    /// The candidates in order: conditional ones as `if`, up to the first unconditional one
-    /// (later ones can never be taken, and emitting them would be unreachable code).
-    private func candidates(_ candidates: [FlowProgram.Candidate], _ w: inout SwiftWriter) {
+    /// The candidates in order as one expression, `c ? Step(.a) : Step(.b)`: conditional ones
+    /// up to the first unconditional one (later ones can never be taken), else `nil`; with a
+    /// comment naming the effects, if any.
+    private func candidates(_ candidates: [FlowProgram.Candidate]) -> String {
+        var expression = ""
+        var effects: [Int] = []
         for candidate in candidates {
+            effects += candidate.effects
             if let condition = condition(candidate) {
-                w.line("    if \(condition) { return \(step(candidate)) }" + effectsComment(candidate))
+                expression += "\(condition) ? \(step(candidate)) : "
             } else {
-                w.line("    return \(step(candidate))" + effectsComment(candidate))
-                return
+                expression += step(candidate)
+                return expression + effectsComment(effects)
             }
         }
-        w.line("    return nil")
+        return expression + "nil" + effectsComment(effects)
     }
 
     private func condition(_ candidate: FlowProgram.Candidate) -> String? {
@@ -185,10 +145,8 @@ struct TransitionEmitter {
         return "Step(" + arguments.joined(separator: ", ") + ")"
     }
 
-    /// A comment naming the candidate's effects, for the end of its line (empty without effects).
-    private func effectsComment(_ candidate: FlowProgram.Candidate) -> String {
-        candidate.effects.isEmpty
-            ? ""
-            : " // " + candidate.effects.map { program.effects[$0].swiftName.code }.joined(separator: ", ")
+    /// A comment naming effects, for the end of a line (empty without effects).
+    private func effectsComment(_ effects: [Int]) -> String {
+        effects.isEmpty ? "" : "  // " + effects.map { program.effects[$0].swiftName.code }.joined(separator: ", ")
     }
 }

@@ -127,7 +127,9 @@ public struct SwiftName: Sendable, Hashable {
                         : "U+\(String(scalar.value, radix: 16, uppercase: true).leftPadded(to: 4))"
                 }.joined(separator: " ")
                 return "it contains \(shown); \(rule)"
-            case .reserved: return "the generated code needs this name for the Swift standard library; choose another"
+            case .reserved:
+                return
+                    "the generated code needs this name for the Swift standard library or the flowspec runtime; choose another"
             }
         }
     }
@@ -162,12 +164,13 @@ public struct SwiftName: Sendable, Hashable {
     /// Members the generated `Conditions` struct has besides its properties.
     static let reservedPropertyNames: Set<String> = ["hashValue", "hash", "encode", "none"]
 
-    /// Type names the generated code refers to unqualified or as modules, and the default
+    /// Type names the generated code refers to unqualified or as modules (the standard library
+    /// and the flowspec runtime, which every generated file imports), and the default
     /// literal types, which the compiler looks up unqualified in the module: a top-level type
     /// `FloatLiteralType` breaks every `1.5` in the app, and with `IntegerLiteralType` beside
     /// it the compiler crashes on the generated `Hashable` conformances.
     static let reservedTypeNames: Set<String> = [
-        "Swift", "Foundation", "Glibc", "Darwin",
+        "Swift", "Foundation", "Glibc", "Darwin", "FlowSpecRuntime",
         "IntegerLiteralType", "FloatLiteralType", "BooleanLiteralType", "StringLiteralType",
         "UnicodeScalarType", "ExtendedGraphemeClusterType"
     ]

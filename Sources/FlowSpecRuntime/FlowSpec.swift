@@ -1,0 +1,173 @@
+/// A machine of a spec, as `flowspec gen` writes it: its types and its transitions, and
+/// nothing else. The semantics that run it (``FlowMachine``) and the driver that runs it in
+/// an app (``FlowDriver``) are this library's, the same for every machine.
+///
+/// Generated code conforms a machine's namespace to this protocol; an app never does.
+public protocol FlowSpec {
+    /// The states, in the order the spec lists them.
+    associatedtype State: Hashable & Sendable
+    /// The events the machine reacts to (`Never` when it has none).
+    associatedtype Event: Hashable & Sendable
+    /// The effects it asks the app to carry out (`Never` when it has none).
+    associatedtype Effect: Hashable & Sendable
+    /// The conditions the app supplies at each input.
+    associatedtype Conditions: FlowConditions
+    /// What the steps read besides their arguments: nothing for a machine whose transitions are
+    /// `switch` statements; the decoded transition table of a large machine, which
+    /// ``FlowMachine`` holds so that a step reads it without a global's lazy-initialisation
+    /// check on every event.
+    associatedtype Tables: Sendable = FlowNoTables
+
+    /// The machine's name in the spec.
+    static var name: String { get }
+    /// The state every cold start begins in.
+    static var initial: State { get }
+    /// How many retry counters the machine needs (one per transition with a bounded `retry`).
+    static var retrySlotCount: Int { get }
+    /// The effects of every transition, each list once: a ``FlowStep`` runs a range of it.
+    static var effectList: [Effect] { get }
+    /// The tables a new machine holds.
+    static var tables: Tables { get }
+
+    /// What the state waits for.
+    static func kind(of state: State) -> FlowStateKind
+    /// What the state waits for, read from `tables` (as a step reads it).
+    static func kind(of state: State, in tables: Tables) -> FlowStateKind
+    /// How long the state may be occupied, and where its timeout leads.
+    static func timeout(of state: State) -> (after: Duration, to: State)?
+    /// The step `event` leads to in `state` under `conditions`, or `nil` if the state ignores it.
+    static func step(_ state: State, on event: Event, _ conditions: Conditions, _ tables: Tables) -> FlowStep<State>?
+    /// The `always` branch a choice state takes at once, or `nil` for other states.
+    static func always(_ state: State, _ conditions: Conditions, _ tables: Tables) -> FlowStep<State>?
+    /// The step the state's timeout takes, or `nil` if it has none.
+    static func timeoutStep(_ state: State, _ tables: Tables) -> FlowStep<State>?
+
+    /// The spec's name of a state, as traces write it.
+    static func name(ofState state: State) -> String
+    /// The spec's name of an event.
+    static func name(ofEvent event: Event) -> String
+    /// The spec's name of an effect.
+    static func name(ofEffect effect: Effect) -> String
+}
+
+/// A machine with `persist:`: how a stored raw value restores.
+public protocol PersistentFlowSpec: FlowSpec where State: RawRepresentable, State.RawValue: Sendable {
+    /// The state a stored raw value restores to: `nil`, an unknown value or (without
+    /// `restore: clamp`) an integer out of range restores `initial`. Never traps.
+    static func restoredState(from rawValue: State.RawValue?) -> State
+    /// Where a restored state lands (`resume`): itself unless the spec says otherwise.
+    static func resumed(_ state: State) -> State
+}
+
+/// The conditions of a machine: a value the app supplies at each input, with a flag per
+/// condition the spec declares.
+public protocol FlowConditions: Hashable, Sendable {
+    /// Every condition false.
+    init()
+    /// The spec's names of the conditions, in the order it declares them.
+    static var names: [String] { get }
+    /// The condition at a position of ``names``.
+    subscript(condition index: Int) -> Bool { get }
+}
+
+/// What a state waits for.
+public enum FlowStateKind: String, Sendable, Hashable, CaseIterable, Codable {
+    /// An event from the app or the user, for as long as it takes.
+    case input
+    /// Asynchronous work, bounded by a timeout.
+    case task
+    /// Nothing: it is left at once through `always`.
+    case choice
+    /// The flow has ended.
+    case terminal
+}
+
+/// A transition chosen: where it goes, the effects it runs (a range of the spec's
+/// ``FlowSpec/effectList``) and its retry bound. Choosing one allocates nothing.
+public struct FlowStep<State: Sendable>: Sendable {
+    /// The state it goes to (unless its retry bound is used up).
+    public let target: State
+    /// The positions of its effects in ``FlowSpec/effectList``.
+    public let effects: Range<Int>
+    /// Its bounded `retry`, if any.
+    public let retry: FlowRetry<State>?
+
+    /// A step to `target` running `effects`, bounded by `retry`.
+    @inlinable
+    public init(_ target: State, effects: Range<Int> = 0..<0, retry: FlowRetry<State>? = nil) {
+        self.target = target
+        self.effects = effects
+        self.retry = retry
+    }
+}
+
+/// A bounded `retry: { max, then }`: its counter, how many times in a row, and where it goes
+/// after.
+public struct FlowRetry<State: Sendable>: Sendable {
+    /// The counter's position among the machine's retry counters.
+    public let slot: Int
+    /// How many times in a row the transition goes to its target.
+    public let max: Int
+    /// Where it goes once the count is used up.
+    public let fallback: State
+
+    /// A retry bound.
+    @inlinable
+    public init(slot: Int, max: Int, fallback: State) {
+        self.slot = slot
+        self.max = max
+        self.fallback = fallback
+    }
+}
+
+extension FlowSpec {
+    /// Whether the flow has ended in the state (a terminal state ignores every event).
+    @inlinable
+    public static func isTerminal(_ state: State) -> Bool {
+        kind(of: state) == .terminal
+    }
+
+    /// The pure reducer: the machine after `input` under `conditions`, and the effects to
+    /// carry out, in order.
+    @inlinable
+    public static func reduce(
+        _ machine: FlowMachine<Self>, _ input: FlowInput<Event>, conditions: Conditions = Conditions()
+    ) -> (machine: FlowMachine<Self>, effects: FlowEffects<Self>) {
+        var next = machine
+        switch input {
+        case .event(let event):
+            let effects = next.send(event, conditions: conditions)
+            return (next, effects)
+        case .timeout(let visit):
+            let effects = next.fireTimeout(visit: visit, conditions: conditions)
+            return (next, effects)
+        }
+    }
+}
+
+/// What can happen to a machine: an event, or the timeout of a visit.
+public enum FlowInput<Event: Hashable & Sendable>: Sendable, Hashable {
+    /// An event.
+    case event(Event)
+    /// The timeout armed for a visit.
+    case timeout(visit: Int)
+}
+
+/// A timeout armed for one visit of a state: fire it with ``FlowMachine/fireTimeout(visit:conditions:)``
+/// after `after`.
+public struct FlowArmedTimeout<State: Hashable & Sendable>: Sendable, Hashable {
+    /// How long after entering the state it fires.
+    public let after: Duration
+    /// Where it leads.
+    public let target: State
+    /// The visit it belongs to; firing it for any other visit does nothing.
+    public let visit: Int
+
+    /// A timeout armed for `visit`.
+    @inlinable
+    public init(after: Duration, target: State, visit: Int) {
+        self.after = after
+        self.target = target
+        self.visit = visit
+    }
+}

@@ -1,0 +1,104 @@
+// What most machines share, so that generated code writes only what its spec says: a machine
+// without timeouts, choice states, retries or effects leaves those members out, and names
+// that are their own raw value need no table.
+
+extension FlowSpec {
+    /// No retry counters.
+    @inlinable
+    public static var retrySlotCount: Int { 0 }
+
+    /// No effects.
+    @inlinable
+    public static var effectList: [Effect] { [] }
+
+    /// No timeouts.
+    @inlinable
+    public static func timeout(of state: State) -> (after: Duration, to: State)? { nil }
+
+    /// No timeouts.
+    @inlinable
+    public static func timeoutStep(_ state: State, _ tables: Tables) -> FlowStep<State>? { nil }
+
+    /// No choice states.
+    @inlinable
+    public static func always(_ state: State, _ conditions: Conditions, _ tables: Tables) -> FlowStep<State>? { nil }
+}
+
+extension FlowSpec where Tables == FlowNoTables {
+    /// No tables.
+    @inlinable
+    public static var tables: FlowNoTables { FlowNoTables() }
+
+    /// The kind, from the `switch` of ``FlowSpec/kind(of:)``.
+    @inlinable
+    public static func kind(of state: State, in tables: FlowNoTables) -> FlowStateKind { kind(of: state) }
+}
+
+/// The tables of a machine whose transitions are `switch` statements: none.
+public struct FlowNoTables: Sendable {
+    /// No tables.
+    @inlinable
+    public init() {}
+}
+
+extension FlowSpec where State: RawRepresentable, State.RawValue == String {
+    /// A state's raw value is its spec name.
+    @inlinable
+    public static func name(ofState state: State) -> String { state.rawValue }
+}
+
+extension FlowSpec where Event: RawRepresentable, Event.RawValue == String {
+    /// An event's raw value is its spec name.
+    @inlinable
+    public static func name(ofEvent event: Event) -> String { event.rawValue }
+}
+
+extension FlowSpec where Event == Never {
+    /// A machine without events is never sent one.
+    @inlinable
+    public static func name(ofEvent event: Never) -> String {}
+
+    /// A machine without events is never sent one.
+    @inlinable
+    public static func step(_ state: State, on event: Never, _ conditions: Conditions, _ tables: Tables)
+        -> FlowStep<State>?
+    {}
+}
+
+extension FlowSpec where Effect: RawRepresentable, Effect.RawValue == String {
+    /// An effect's raw value is its spec name.
+    @inlinable
+    public static func name(ofEffect effect: Effect) -> String { effect.rawValue }
+}
+
+extension FlowSpec where Effect == Never {
+    /// A machine without effects runs none.
+    @inlinable
+    public static func name(ofEffect effect: Never) -> String {}
+}
+
+extension PersistentFlowSpec {
+    /// The state of a stored raw value; `nil` or an unknown value restores `initial`.
+    @inlinable
+    public static func restoredState(from rawValue: State.RawValue?) -> State {
+        rawValue.flatMap(State.init(rawValue:)) ?? initial
+    }
+
+    /// No `resume`: a restored state lands on itself.
+    @inlinable
+    public static func resumed(_ state: State) -> State { state }
+}
+
+/// The conditions of a machine that declares none.
+public struct FlowNoConditions: FlowConditions {
+    /// No conditions.
+    @inlinable
+    public init() {}
+
+    /// No names.
+    public static var names: [String] { [] }
+
+    /// There is no condition to read.
+    @inlinable
+    public subscript(condition index: Int) -> Bool { false }
+}
