@@ -11,6 +11,10 @@ let package = Package(
         .plugin(name: "FlowSpecGenerate", targets: ["FlowSpecGenerate"]),
         .plugin(name: "FlowSpecCheck", targets: ["FlowSpecCheck"])
     ],
+    dependencies: [
+        // Test clocks for the runtime's tests only: apps that use flowspec do not build it.
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1")
+    ],
     targets: [
         // libyaml, the C YAML parser, from the system (`apt-get install libyaml-dev`).
         .systemLibrary(
@@ -53,6 +57,10 @@ let package = Package(
         .testTarget(
             name: "FlowSpecCoreTests",
             dependencies: ["FlowSpecCore", "FlowSpecTestSupport"]
+        ),
+        .testTarget(
+            name: "FlowSpecRuntimeTests",
+            dependencies: ["FlowSpecRuntime", .product(name: "Clocks", package: "swift-clocks")]
         ),
         .testTarget(
             name: "FlowSpecCLITests",

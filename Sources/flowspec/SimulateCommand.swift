@@ -10,6 +10,9 @@ struct SimulateCommand: Command {
         "machine", help: "The machine to run (may be left out when the spec has one machine).")
     static let restore = OptionSyntax.text(
         "restore", help: "Start by restoring this stored raw value (see `persist`) instead of from `initial`.")
+    static let replay = OptionSyntax.text(
+        "replay",
+        help: "Check a recorded trace (a FlowDriver's `trace`) against the spec instead of running inputs.")
 
     static let syntax = CommandSyntax(
         name: "simulate",
@@ -21,15 +24,18 @@ struct SimulateCommand: Command {
               flowspec simulate specs/app.yaml --machine FirstRun \\
                 +onboardingCompleted startDemo
             This is the reference semantics of the generated Swift.
+            With --replay TRACE, the trace a FlowDriver recorded is replayed step by step and \
+            checked: exit 0 when every step agrees with the spec, 1 at the first that does not.
             """,
         arguments: [specArgument, inputs],
-        options: [machine, restore] + LimitOptions.options
+        options: [machine, restore, replay] + LimitOptions.options
     )
 
     let spec: String
     let inputs: [String]
     let machine: String?
     let restore: String?
+    let replay: String?
     let limits: YAMLLimits
 
     init(_ arguments: ParsedArguments) throws {
@@ -37,12 +43,19 @@ struct SimulateCommand: Command {
         inputs = arguments.words(Self.inputs)
         machine = arguments.text(Self.machine)
         restore = arguments.text(Self.restore)
+        replay = arguments.text(Self.replay)
         limits = try LimitOptions(arguments).limits
+        if replay != nil, !inputs.isEmpty || restore != nil {
+            throw UsageError(
+                "--replay checks a recorded trace, which has its own inputs and start; leave out the inputs and --restore",
+                command: Self.syntax)
+        }
     }
 
     func run() throws {
         let input = try SpecInput(path: spec, limits: limits, refusal: "it cannot be simulated")
         let program = try chooseMachine(input.programs)
+        if let replay { return try check(replay, on: program) }
         let steps = inputs.map { token -> Simulation.Step in
             if token == "@timeout" { return .timeout }
             if token.hasPrefix("+") { return .condition(String(token.dropFirst()), true) }
@@ -55,6 +68,26 @@ struct SimulateCommand: Command {
         } catch {
             Console.error("flowspec: error: \(error)")
             throw ExitStatus.failure
+        }
+    }
+
+    /// Replays the trace at `path` on `program`: exit 0 when it agrees, 1 at the first line
+    /// that does not (`TRACE:LINE: error: …`), 2 when it cannot be read.
+    private func check(_ path: String, on program: FlowProgram) throws {
+        let file: SourceFile
+        do {
+            file = try SpecFileReader.read(path, maxSize: limits.maxFileSize)
+        } catch {
+            Console.error("flowspec: error: \(error)")
+            throw ExitStatus.failure
+        }
+        let text = file.withBytes { String(decoding: $0, as: UTF8.self) }
+        switch TraceReplay.check(text, program: program) {
+        case .agrees(let steps):
+            Console.output("\(path): \(steps) steps agree with machine '\(program.name.name)'\n")
+        case .disagrees(let line, let message):
+            Console.output("\(path):\(line):1: error: \(message)\n")
+            throw ExitStatus.findings
         }
     }
 

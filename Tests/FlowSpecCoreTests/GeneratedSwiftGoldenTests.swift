@@ -50,6 +50,24 @@ struct GeneratedSwiftGoldenTests {
         )
     }
 
+    /// The runtime's tests drive the code of the golden specs, kept as source files of their
+    /// target (`AppFlows.swift`, `FeaturesFlows.swift`).
+    @Test("the runtime's tests drive the current generated code", arguments: cases)
+    func runtimeTestsDriveTheCurrentGeneratedCode(testCase: Case) throws {
+        let generated = try Self.generate(testCase)
+        let stem = URL(fileURLWithPath: testCase.golden).deletingPathExtension().deletingPathExtension()
+            .lastPathComponent
+        let name = "Tests/FlowSpecRuntimeTests/\(stem.prefix(1).uppercased() + stem.dropFirst())Flows.swift"
+        let url = Fixtures.packageRoot.appendingPathComponent(name)
+        if Fixtures.recording {
+            try generated.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(
+            try String(contentsOf: url, encoding: .utf8) == generated,
+            "\(name) is stale; re-record with FLOWSPEC_RECORD_GOLDEN=1")
+    }
+
     @Test("golden Swift compiles warning-free in Swift 6 mode")
     func goldenFilesCompile() throws {
         var files: [String: String] = [:]

@@ -1,0 +1,280 @@
+import Observation
+
+/// Runs a flow in an app: the machine of a spec, with its timers, the async work of its task
+/// states, its effects, its persistence and a record of every step. Observable, so a SwiftUI
+/// view follows ``state``; on the main actor, like the UI it drives.
+///
+/// - **Time** comes from the clock given (a `ContinuousClock` in the app, a test clock in tests).
+///   Exactly one timer is armed: the current visit's; leaving the state cancels it.
+/// - **Work**: the app registers an async operation per task state (``work(in:_:onError:)``).
+///   The driver starts it on entering the state, cancels it on leaving (an event, or the
+///   timeout), and drops its result if the visit is over. So the spec's "every async step has a
+///   timeout" holds at run time: work still running when the timeout fires is cancelled.
+/// - **Effects** are carried out in order by the handler given; **conditions** are read from
+///   the app at each input.
+/// - **Persistence**, for a machine with `persist`: the state is restored at ``start()`` and
+///   saved on every change of state (see ``init(_:storage:key:clock:conditions:effects:)``).
+/// - **Inspection**: ``lastStep`` and ``steps`` hold what happened, and ``trace`` the lines of
+///   `flowspec simulate`, which `flowspec simulate --replay` checks against the spec.
+///
+/// Misuse is reported in ``problems``, never trapped: an event before ``start()`` or after a
+/// terminal state, a task state with no work registered, work registered for a state that is
+/// not a task, a stored value the machine cannot restore.
+@MainActor
+@Observable
+public final class FlowDriver<Spec: FlowSpec> {
+    /// The machine: state, visit and retry counters.
+    public private(set) var machine: FlowMachine<Spec>
+    /// Whether ``start()`` has run.
+    public private(set) var isStarted = false
+    /// The last step taken.
+    public private(set) var lastStep: FlowStepRecord<Spec>?
+    /// Every step taken, in order (kept only with `keepingSteps`).
+    public private(set) var steps: [FlowStepRecord<Spec>] = []
+    /// What the app did that the driver could not act on, in order, each said once.
+    public private(set) var problems: [String] = []
+    /// How many results of task work arrived after their visit was over, and were dropped.
+    public private(set) var droppedResults = 0
+
+    /// The current state.
+    public var state: Spec.State { machine.state }
+
+    /// The steps as `flowspec simulate` prints them, with the condition changes between them
+    /// (kept only with `keepingSteps`).
+    public var trace: [String] { FlowTrace.lines(steps) }
+
+    /// An async operation of a task state: what it produces is sent as an event.
+    private struct Work {
+        let operation: @Sendable () async throws -> Spec.Event
+        /// The event for an error (`nil` for work that cannot throw).
+        let onError: (@Sendable (any Error) -> Spec.Event)?
+    }
+
+    @ObservationIgnored private let clock: any Clock<Duration>
+    @ObservationIgnored private let conditions: @MainActor () -> Spec.Conditions
+    @ObservationIgnored private let perform: @MainActor (Spec.Effect) -> Void
+    @ObservationIgnored private let keepingSteps: Bool
+    @ObservationIgnored private var work: [Spec.State: Work] = [:]
+    @ObservationIgnored private var timer: Task<Void, Never>?
+    @ObservationIgnored private var running: Task<Void, Never>?
+    @ObservationIgnored private var observers: [@MainActor (FlowStepRecord<Spec>) -> Void] = []
+    /// Restores the machine at start (a persisted machine), with the stored value read.
+    @ObservationIgnored private var restore:
+        (@MainActor (Spec.Conditions) -> (FlowMachine<Spec>, FlowEffects<Spec>, FlowStoredValue?))?
+    /// Saves the state (a persisted machine).
+    @ObservationIgnored private var save: (@MainActor (Spec.State) -> Void)?
+
+    /// A driver of a flow that starts at `initial`.
+    ///
+    /// - Parameters:
+    ///   - spec: the machine (a generated namespace, such as `LaunchAuth.self`).
+    ///   - clock: where time comes from.
+    ///   - keepingSteps: whether to keep every step in ``steps`` (and so ``trace``).
+    ///   - conditions: the conditions now, read at each input.
+    ///   - effects: carries out one effect; called in order.
+    public init(
+        _ spec: Spec.Type = Spec.self, clock: any Clock<Duration> = ContinuousClock(), keepingSteps: Bool = false,
+        conditions: @escaping @MainActor () -> Spec.Conditions = { Spec.Conditions() },
+        effects: @escaping @MainActor (Spec.Effect) -> Void = { _ in }
+    ) {
+        self.machine = FlowMachine(state: Spec.initial)
+        self.clock = clock
+        self.keepingSteps = keepingSteps
+        self.conditions = conditions
+        self.perform = effects
+    }
+
+    /// Registers the work of a task state: started on entering it, cancelled on leaving it.
+    /// What it returns is sent as an event; what it throws, mapped by `onError`.
+    public func work(
+        in state: Spec.State, _ operation: @escaping @Sendable () async throws -> Spec.Event,
+        onError: @escaping @Sendable (any Error) -> Spec.Event
+    ) {
+        register(Work(operation: operation, onError: onError), in: state)
+    }
+
+    private func register(_ work: Work, in state: Spec.State) {
+        guard Spec.kind(of: state) == .task else {
+            report(
+                "work registered for \(Spec.kind(of: state).rawValue) state '\(Spec.name(ofState: state))' never runs: "
+                    + "only task states run work")
+            return
+        }
+        self.work[state] = work
+        if isStarted, machine.state == state, running == nil { startWork() }
+    }
+
+    /// Registers work that cannot fail (see ``work(in:_:onError:)``).
+    public func work(in state: Spec.State, _ operation: @escaping @Sendable () async -> Spec.Event) {
+        register(Work(operation: { await operation() }, onError: nil), in: state)
+    }
+
+    /// Calls `observer` after every step, with the step.
+    public func onStep(_ observer: @escaping @MainActor (FlowStepRecord<Spec>) -> Void) {
+        observers.append(observer)
+    }
+
+    /// Starts the flow: restores it where it is persisted, or enters `initial`; then carries out
+    /// the effects, saves, arms the timer and starts the state's work.
+    public func start() {
+        guard !isStarted else {
+            report("start() was called again; the flow is already running")
+            return
+        }
+        isStarted = true
+        let now = conditions()
+        let input: FlowStepRecord<Spec>.Input
+        let effects: FlowEffects<Spec>
+        if let restore {
+            let stored: FlowStoredValue?
+            (machine, effects, stored) = restore(now)
+            input = .restore(stored)
+        } else {
+            (machine, effects) = FlowMachine.start(conditions: now)
+            input = .start
+        }
+        finish(input, from: nil, ignored: false, effects: effects, conditions: now)
+    }
+
+    /// Sends an event from the app. Before ``start()``, or once the flow has ended in a terminal
+    /// state, the event is reported in ``problems`` and ignored.
+    public func send(_ event: Spec.Event) {
+        guard isStarted else {
+            report("event '\(Spec.name(ofEvent: event))' was sent before start(); it was ignored")
+            return
+        }
+        if Spec.isTerminal(machine.state) {
+            report(
+                "event '\(Spec.name(ofEvent: event))' was sent after the flow ended in terminal state "
+                    + "'\(Spec.name(ofState: machine.state))'; it was ignored")
+        }
+        take(.event(event)) { $0.send(event, conditions: $1) }
+    }
+
+    /// Stops the timer and the running work (the flow can be started again only by a new driver).
+    public func stop() {
+        timer?.cancel()
+        timer = nil
+        running?.cancel()
+        running = nil
+    }
+
+    // MARK: Steps
+
+    private func take(
+        _ input: FlowStepRecord<Spec>.Input,
+        _ change: (inout FlowMachine<Spec>, Spec.Conditions) -> FlowEffects<Spec>
+    ) {
+        let now = conditions()
+        let from = machine.state
+        let visit = machine.visit
+        let effects = change(&machine, now)
+        finish(input, from: from, ignored: machine.visit == visit, effects: effects, conditions: now)
+    }
+
+    /// Records the step, and when the machine entered a state: stops the old visit's timer
+    /// and work, carries out the effects in order, saves, arms the new visit's timer and
+    /// starts its work.
+    private func finish(
+        _ input: FlowStepRecord<Spec>.Input, from: Spec.State?, ignored: Bool, effects: FlowEffects<Spec>,
+        conditions: Spec.Conditions
+    ) {
+        let step = FlowStepRecord<Spec>(
+            input: input, from: from, to: machine.state, ignored: ignored, effects: Array(effects),
+            armedTimeout: machine.armedTimeout, conditions: conditions)
+        lastStep = step
+        if keepingSteps { steps.append(step) }
+        if !ignored {
+            stop()
+            for effect in effects { perform(effect) }
+            if from != machine.state { save?(machine.state) }
+            arm()
+            startWork()
+        }
+        for observer in observers { observer(step) }
+    }
+
+    /// Arms the current visit's timeout, if the state has one.
+    private func arm() {
+        guard let armed = machine.armedTimeout else { return }
+        let clock = self.clock
+        timer = Task { [weak self] in
+            do {
+                try await clock.sleep(for: armed.after)
+            } catch {
+                return  // cancelled: the visit is over
+            }
+            self?.timeoutFired(visit: armed.visit)
+        }
+    }
+
+    private func timeoutFired(visit: Int) {
+        guard visit == machine.visit else { return }
+        timer = nil
+        take(.timeout) { $0.fireTimeout(visit: visit, conditions: $1) }
+    }
+
+    /// Starts the current task state's work, if it has any (and says once when it has none).
+    private func startWork() {
+        let state = machine.state
+        guard Spec.kind(of: state) == .task else { return }
+        guard let work = work[state] else {
+            report(
+                "task state '\(Spec.name(ofState: state))' has no work registered, so only its timeout can leave it; "
+                    + "register it with work(in: …) before start()")
+            return
+        }
+        let visit = machine.visit
+        running = Task { [weak self] in
+            let event: Spec.Event
+            do {
+                event = try await work.operation()
+            } catch {
+                // Only work registered with `onError` can throw.
+                guard let onError = work.onError else { return }
+                event = onError(error)
+            }
+            self?.workFinished(event, visit: visit)
+        }
+    }
+
+    private func workFinished(_ event: Spec.Event, visit: Int) {
+        guard visit == machine.visit else {
+            droppedResults += 1
+            return
+        }
+        running = nil
+        take(.event(event)) { $0.send(event, conditions: $1) }
+    }
+
+    private func report(_ problem: String) {
+        if !problems.contains(problem) { problems.append(problem) }
+    }
+}
+
+extension FlowDriver where Spec: PersistentFlowSpec, Spec.State.RawValue: FlowStorableRawValue {
+    /// A driver of a persisted flow: ``start()`` restores the state stored under `key` in
+    /// `storage` (nothing stored, or a value it cannot read, restores as the spec says: clamp,
+    /// `initial`, then `resume`), and every change of state is saved there at once, so that
+    /// backgrounding can never lose a step.
+    public convenience init(
+        _ spec: Spec.Type = Spec.self, storage: any FlowStorage, key: String,
+        clock: any Clock<Duration> = ContinuousClock(), keepingSteps: Bool = false,
+        conditions: @escaping @MainActor () -> Spec.Conditions = { Spec.Conditions() },
+        effects: @escaping @MainActor (Spec.Effect) -> Void = { _ in }
+    ) {
+        self.init(spec, clock: clock, keepingSteps: keepingSteps, conditions: conditions, effects: effects)
+        restore = { [unowned self] conditions in
+            let stored = storage.value(forKey: key)
+            let raw = stored.flatMap(Spec.State.RawValue.init(storedValue:))
+            if let stored, raw == nil {
+                self.report(
+                    "the value stored under '\(key)' (\(FlowTrace.text(stored))) is not a \(Spec.name)'s raw value; "
+                        + "the flow restored as if nothing were stored")
+            }
+            let (machine, effects) = FlowMachine<Spec>.restore(from: raw, conditions: conditions)
+            return (machine, effects, raw == nil ? nil : stored)
+        }
+        save = { state in storage.set(state.rawValue.storedValue, forKey: key) }
+    }
+}

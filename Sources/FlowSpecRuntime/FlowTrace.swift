@@ -1,0 +1,96 @@
+/// One step a ``FlowDriver`` took: the input, the state before and after, whether the input
+/// was ignored, the effects it ran in order, the timeout armed for the new visit, and the
+/// conditions it was taken under.
+public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
+    /// What happened to the machine.
+    public enum Input: Sendable, Hashable {
+        /// The flow started at `initial`.
+        case start
+        /// The flow was restored from a stored value (`nil`: nothing was stored).
+        case restore(FlowStoredValue?)
+        /// An event: sent by the app, or produced by a task state's work.
+        case event(Spec.Event)
+        /// The current visit's timeout fired.
+        case timeout
+    }
+
+    /// What happened.
+    public let input: Input
+    /// The state before (`nil` at the start).
+    public let from: Spec.State?
+    /// The state after.
+    public let to: Spec.State
+    /// Whether the machine ignored the input (nothing changed).
+    public let ignored: Bool
+    /// The effects it ran, in order.
+    public let effects: [Spec.Effect]
+    /// The timeout armed for the visit after the step, if any.
+    public let armedTimeout: FlowArmedTimeout<Spec.State>?
+    /// The conditions the step was taken under.
+    public let conditions: Spec.Conditions
+
+    /// The step as `flowspec simulate` prints it:
+    /// `loginAttempted -> authLoading | effects: - | timeout: 10000ms -> error`.
+    public var traceLine: String {
+        let effectText = effects.isEmpty ? "-" : effects.map(Spec.name(ofEffect:)).joined(separator: ", ")
+        let timeoutText =
+            armedTimeout.map { "\(FlowTrace.milliseconds($0.after))ms -> \(Spec.name(ofState: $0.target))" } ?? "-"
+        return "\(FlowTrace.label(input)) -> \(Spec.name(ofState: to))\(ignored ? " (ignored)" : "")"
+            + " | effects: \(effectText) | timeout: \(timeoutText)"
+    }
+}
+
+/// The trace format of `flowspec simulate`, which a ``FlowDriver`` records so that a log from
+/// a user's device replays with `flowspec simulate --replay` and is checked against the spec.
+///
+/// A trace is one line per step (``FlowStepRecord/traceLine``), with a line `+name` or `-name`
+/// before a step whose conditions differ from the step before it (from all false at the start).
+public enum FlowTrace {
+    /// The lines of `steps`, in order, with the condition changes between them.
+    public static func lines<Spec: FlowSpec>(_ steps: [FlowStepRecord<Spec>]) -> [String] {
+        var lines: [String] = []
+        var previous = Spec.Conditions()
+        for step in steps {
+            lines += conditionChanges(from: previous, to: step.conditions)
+            previous = step.conditions
+            lines.append(step.traceLine)
+        }
+        return lines
+    }
+
+    /// `+name` for each condition that became true, `-name` for each that became false.
+    public static func conditionChanges<Conditions: FlowConditions>(from old: Conditions, to new: Conditions)
+        -> [String]
+    {
+        Conditions.names.indices.compactMap { index in
+            let (was, now) = (old[condition: index], new[condition: index])
+            return was == now ? nil : (now ? "+" : "-") + Conditions.names[index]
+        }
+    }
+
+    /// The input as the trace names it: `start`, `restore(2)`, `restore(nil)`, an event's name
+    /// or `@timeout`.
+    static func label<Spec: FlowSpec>(_ input: FlowStepRecord<Spec>.Input) -> String {
+        switch input {
+        case .start: "start"
+        case .restore(let stored?): "restore(\(text(stored)))"
+        case .restore(nil): "restore(nil)"
+        case .event(let event): Spec.name(ofEvent: event)
+        case .timeout: "@timeout"
+        }
+    }
+
+    /// A stored value as `--restore` takes it.
+    static func text(_ value: FlowStoredValue) -> String {
+        switch value {
+        case .int(let int): String(int)
+        case .string(let string): string
+        }
+    }
+
+    /// Whole milliseconds of a duration.
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let components = duration.components
+        return components.seconds * 1_000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}
