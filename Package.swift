@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "flowspec",
+    // FlowDriver (Observation) needs macOS 14 / iOS 17; the rest of the runtime, macOS 13.
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "flowspec", targets: ["flowspec"]),

@@ -3,12 +3,14 @@ import PackageDescription
 
 // Launch and authentication with a timeout on every async step. The spec
 // `Sources/LaunchAuth/LaunchAuth.flowspec.yaml` becomes Swift at build time through
-// flowspec's build plugin; the controller drives its timeouts through an injectable clock.
+// flowspec's build plugin, and FlowSpecRuntime's FlowDriver runs it: the app supplies the
+// services its task states wait for, and the screens.
 let package = Package(
     name: "LaunchAuth",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "flowspec", path: "../..")
+        .package(name: "flowspec", path: "../.."),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1")
     ],
     targets: [
         .target(
@@ -16,6 +18,9 @@ let package = Package(
             dependencies: [.product(name: "FlowSpecRuntime", package: "flowspec")],
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
-        .testTarget(name: "LaunchAuthTests", dependencies: ["LaunchAuth"])
+        .testTarget(
+            name: "LaunchAuthTests",
+            dependencies: ["LaunchAuth", .product(name: "Clocks", package: "swift-clocks")]
+        )
     ]
 )

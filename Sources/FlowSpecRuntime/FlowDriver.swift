@@ -20,6 +20,7 @@ import Observation
 /// Misuse is reported in ``problems``, never trapped: an event before ``start()`` or after a
 /// terminal state, a task state with no work registered, work registered for a state that is
 /// not a task, a stored value the machine cannot restore.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 @Observable
 public final class FlowDriver<Spec: FlowSpec> {
@@ -194,17 +195,29 @@ public final class FlowDriver<Spec: FlowSpec> {
         for observer in observers { observer(step) }
     }
 
-    /// Arms the current visit's timeout, if the state has one.
+    /// Arms the current visit's timeout, if the state has one. Its deadline is fixed now, when
+    /// the state is entered, not when the timer's task first runs.
     private func arm() {
         guard let armed = machine.armedTimeout else { return }
-        let clock = self.clock
+        let sleep = Self.sleep(on: clock, for: armed.after)
         timer = Task { [weak self] in
             do {
-                try await clock.sleep(for: armed.after)
+                try await sleep()
             } catch {
                 return  // cancelled: the visit is over
             }
             self?.timeoutFired(visit: armed.visit)
+        }
+    }
+
+    /// Sleeping until `duration` from now on `clock`: not at all if the deadline has passed by
+    /// the time the timer's task runs (a clock that moved meanwhile, such as a test clock).
+    private static func sleep<C: Clock>(on clock: C, for duration: Duration) -> @Sendable () async throws -> Void
+    where C.Duration == Duration {
+        let deadline = clock.now.advanced(by: duration)
+        return {
+            guard clock.now < deadline else { return try Task.checkCancellation() }
+            try await clock.sleep(until: deadline, tolerance: nil)
         }
     }
 
@@ -252,6 +265,7 @@ public final class FlowDriver<Spec: FlowSpec> {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension FlowDriver where Spec: PersistentFlowSpec, Spec.State.RawValue: FlowStorableRawValue {
     /// A driver of a persisted flow: ``start()`` restores the state stored under `key` in
     /// `storage` (nothing stored, or a value it cannot read, restores as the spec says: clamp,

@@ -8,7 +8,8 @@ import Testing
 func settle(
     until condition: @MainActor () -> Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
 ) async {
-    for _ in 0..<10_000 {
+    // Bounded by count, not time: generous, since other tests' tasks share the executors.
+    for _ in 0..<100_000 {
         if condition() { return }
         await Task.yield()
     }

@@ -1,3 +1,6 @@
+import FlowSpecRuntime
+import Observation
+
 /// What the app shows, derived from the flow's state.
 public enum AuthScreen: Equatable, Sendable {
     case splash
@@ -32,44 +35,88 @@ public enum ErrorAction: Equatable, Sendable {
     case startOver
 }
 
-/// Runs the launch and authentication flow for the app: owns the generated
-/// `LaunchAuth.Machine`, forwards the app's events to it, carries out its effects, and keeps
-/// exactly one timer armed, the one of the current visit.
-///
-/// Time comes from an injected `FlowScheduler`, so tests move it by hand.
-final class AuthFlowController {
-    /// Whether this is the app's first launch (the `firstLaunch` condition).
-    let conditions: LaunchAuth.Conditions
+/// The work the flow's task states wait for. Each call runs while its state is current and is
+/// cancelled when the state is left, by an answer or by the state's timeout.
+public protocol AuthServices: Sendable {
+    /// Plays the splash animation to its end.
+    func playSplash() async throws
+    /// Checks what onboarding needs (content, feature flags).
+    func checkOnboarding() async throws
+    /// Whether a stored session is still valid.
+    func hasValidSession() async throws -> Bool
+    /// Signs in with what the user entered: `false` when the credentials are refused; throws
+    /// when the network fails (the flow retries, up to three times).
+    func signIn() async throws -> Bool
+    /// Loads what the main app shows first.
+    func loadMainApp() async throws
+}
 
+/// Runs the launch and authentication flow: a `FlowDriver` of the generated `LaunchAuth`,
+/// with the app's services as the work of its task states, and what the app shows derived
+/// from the state. Timers, cancellation and retries are the driver's and the spec's: nothing
+/// here schedules anything. (Internal, like the generated code it holds; an app target would
+/// keep it beside its screens.)
+@MainActor
+@Observable
+final class AuthFlowController {
     /// The running flow.
-    private(set) var machine: LaunchAuth.Machine
+    let flow: FlowDriver<LaunchAuth>
 
     /// The error banner on screen, if any: set by `showError`, gone once the flow leaves `error`.
     private(set) var errorBanner: ErrorBanner?
 
-    private let scheduler: any FlowScheduler
-    private var timer: Cancellation?
-
-    /// Starts the flow at a cold launch: the splash, with its timeout armed.
-    init(firstLaunch: Bool, scheduler: any FlowScheduler) {
-        conditions = LaunchAuth.Conditions(firstLaunch: firstLaunch)
-        self.scheduler = scheduler
-        let (machine, effects) = LaunchAuth.Machine.start(conditions: conditions)
-        self.machine = machine
-        carryOut(effects, failedIn: LaunchAuth.initial)
-        armTimeout()
+    /// A flow for a cold launch, on `clock` (the continuous clock in the app, a test clock in
+    /// tests); ``start()`` shows the splash.
+    init(firstLaunch: Bool, services: any AuthServices, clock: any Clock<Duration> = ContinuousClock()) {
+        // The effects handler reaches the controller once it exists.
+        let owner = Owner()
+        flow = FlowDriver(
+            LaunchAuth.self, clock: clock, conditions: { LaunchAuth.Conditions(firstLaunch: firstLaunch) },
+            effects: { owner.controller?.carryOut($0) })
+        owner.controller = self
+        flow.onStep { [weak self] step in
+            if step.to != .error { self?.errorBanner = nil }
+        }
+        flow.work(
+            in: .splash,
+            {
+                try await services.playSplash()
+                return .splashAnimationCompleted
+            },
+            onError: { _ in .splashFailed })
+        flow.work(
+            in: .onboardingCheck,
+            {
+                try await services.checkOnboarding()
+                return .onboardingCheckSucceeded
+            },
+            onError: { _ in .onboardingCheckFailed })
+        flow.work(
+            in: .authCheck, { try await services.hasValidSession() ? .validSession : .noSession },
+            onError: { _ in .authCheckFailed })
+        flow.work(
+            in: .authLoading, { try await services.signIn() ? .loginSucceeded : .loginFailed },
+            onError: { _ in .networkError })
+        flow.work(
+            in: .authenticated,
+            {
+                try await services.loadMainApp()
+                return .mainAppLoaded
+            },
+            onError: { _ in .mainAppLoadFailed })
     }
 
-    deinit {
-        timer?.cancel()
+    /// Starts the flow: the splash, with its timeout armed and its animation playing.
+    func start() {
+        flow.start()
     }
 
     /// The flow's current state.
-    var state: LaunchAuth.State { machine.state }
+    var state: LaunchAuth.State { flow.state }
 
     /// What to show now.
     var screen: AuthScreen {
-        switch machine.state {
+        switch flow.state {
         // `initial` and `onboardingComplete` are choice states, left at once: never current.
         case .initial, .splash: .splash
         case .onboardingCheck, .authCheck: .checking
@@ -82,14 +129,17 @@ final class AuthFlowController {
         }
     }
 
-    /// Forwards an app event (a check finished, the user tapped something, a request failed).
+    /// Forwards what the user did (finished onboarding, tapped "Sign in", forced a reset).
     func send(_ event: LaunchAuth.Event) {
-        handle(.event(event))
+        flow.send(event)
     }
 
-    /// The scheduled timer of `visit` went off. A timer of an earlier visit changes nothing.
-    func fireTimeout(visit: Int) {
-        handle(.timeout(visit: visit))
+    private func carryOut(_ effect: LaunchAuth.Effect) {
+        switch effect {
+        case .showError:
+            errorBanner = ErrorBanner(
+                message: Self.message(forFailureIn: flow.lastStep?.from ?? .splash), actions: [.retry, .startOver])
+        }
     }
 
     /// One of the error banner's actions.
@@ -97,36 +147,6 @@ final class AuthFlowController {
         switch action {
         case .retry: send(.retry)
         case .startOver: send(.hardReset)
-        }
-    }
-
-    private func handle(_ input: LaunchAuth.Input) {
-        let (next, effects) = LaunchAuth.reduce(machine, input, conditions: conditions)
-        // An ignored input leaves the visit as it was, and its timer armed.
-        guard next.visit != machine.visit else { return }
-        let left = machine.state
-        machine = next
-        if machine.state != .error { errorBanner = nil }
-        carryOut(effects, failedIn: left)
-        armTimeout()
-    }
-
-    private func carryOut(_ effects: LaunchAuth.Effects, failedIn state: LaunchAuth.State) {
-        for effect in effects {
-            switch effect {
-            case .showError:
-                errorBanner = ErrorBanner(message: Self.message(forFailureIn: state), actions: [.retry, .startOver])
-            }
-        }
-    }
-
-    /// Cancels the previous visit's timer and arms the current visit's, if its state has one.
-    private func armTimeout() {
-        timer?.cancel()
-        timer = nil
-        guard let timeout = machine.armedTimeout else { return }
-        timer = scheduler.schedule(after: timeout.after) { [weak self] in
-            self?.fireTimeout(visit: timeout.visit)
         }
     }
 
@@ -141,4 +161,10 @@ final class AuthFlowController {
         case .initial, .unauthenticated, .mainApp, .error: "Something went wrong."
         }
     }
+}
+
+/// A weak reference to the controller, for the handler it gives its driver.
+@MainActor
+private final class Owner {
+    weak var controller: AuthFlowController?
 }

@@ -1,17 +1,26 @@
+import Clocks
+import FlowSpecRuntime
 import Testing
 
 @testable import LaunchAuth
 
 /// The launch and authentication flow's rules (reference flow 2), through the app-side
-/// controller and a manual clock.
+/// controller, its services as the task states' work, and a test clock.
+@MainActor
 @Suite("Launch and authentication")
 struct AuthFlowControllerTests {
-    let clock = ManualClock()
+    let clock = TestClock()
 
-    /// A controller at a cold launch on `clock`, taken through `events`.
-    func launch(firstLaunch: Bool = false, _ events: [LaunchAuth.Event] = []) -> AuthFlowController {
-        let flow = AuthFlowController(firstLaunch: firstLaunch, scheduler: clock)
+    /// A controller at a cold launch, taken through `events` (sent by the test: the services
+    /// answer nothing unless told to).
+    func launch(
+        firstLaunch: Bool = false, services: TestServices? = nil, _ events: [LaunchAuth.Event] = []
+    ) async -> AuthFlowController {
+        let flow = AuthFlowController(
+            firstLaunch: firstLaunch, services: services ?? TestServices(clock: clock), clock: clock)
+        flow.start()
         for event in events { flow.send(event) }
+        await settle()
         return flow
     }
 
@@ -19,97 +28,155 @@ struct AuthFlowControllerTests {
     func expectTimeout(
         _ flow: AuthFlowController, after: Duration, to target: LaunchAuth.State,
         sourceLocation: SourceLocation = #_sourceLocation
-    ) {
+    ) async {
         let waiting = flow.state
-        clock.advance(by: after - .milliseconds(100))
+        await clock.advance(by: after - .milliseconds(100))
+        await settle()
         #expect(flow.state == waiting, "nothing happens before the timeout", sourceLocation: sourceLocation)
-        clock.advance(by: .milliseconds(100))
-        #expect(flow.state == target, sourceLocation: sourceLocation)
+        await clock.advance(by: .milliseconds(100))
+        await settle(until: { flow.state == target }, "the timeout to \(target)", sourceLocation: sourceLocation)
     }
 
     // MARK: Every async step has a timeout
 
-    @Test func aColdLaunchShowsTheSplash() {
-        let flow = launch()
+    @Test func aColdLaunchShowsTheSplash() async {
+        let flow = await launch()
         #expect(flow.state == .splash)
         #expect(flow.screen == .splash)
-        #expect(clock.pending == 1, "the splash's timer is armed")
+        #expect(flow.flow.machine.armedTimeout?.after == .seconds(2), "the splash's timer is armed")
     }
 
-    @Test func theSplashTimesOutAfterTwoSecondsIntoTheOnboardingCheck() {
-        let flow = launch()
-        clock.advance(by: .milliseconds(1900))
-        #expect(flow.state == .splash)
-        clock.advance(by: .milliseconds(100))
-        #expect(flow.state == .onboardingCheck)
+    @Test func theSplashTimesOutAfterTwoSecondsIntoTheOnboardingCheck() async {
+        let flow = await launch()
+        await expectTimeout(flow, after: .seconds(2), to: .onboardingCheck)
         #expect(flow.screen == .checking)
     }
 
-    @Test func theOnboardingCheckTimesOutAfterThreeSecondsIntoTheAuthCheck() {
-        let flow = launch([.splashAnimationCompleted])
-        expectTimeout(flow, after: .seconds(3), to: .authCheck)
+    @Test func theOnboardingCheckTimesOutAfterThreeSecondsIntoTheAuthCheck() async {
+        let flow = await launch([.splashAnimationCompleted])
+        await expectTimeout(flow, after: .seconds(3), to: .authCheck)
     }
 
-    @Test func theAuthCheckTimesOutAfterFiveSecondsToTheLoginScreen() {
-        let flow = launch([.splashAnimationCompleted, .onboardingCheckSucceeded])
-        expectTimeout(flow, after: .seconds(5), to: .unauthenticated)
+    @Test func theAuthCheckTimesOutAfterFiveSecondsToTheLoginScreen() async {
+        let flow = await launch([.splashAnimationCompleted, .onboardingCheckSucceeded])
+        await expectTimeout(flow, after: .seconds(5), to: .unauthenticated)
         #expect(flow.screen == .login)
         #expect(flow.errorBanner == nil, "no session is not an error")
     }
 
-    @Test func aLoginThatHangsForTenSecondsShowsTheErrorWithItsActions() {
-        let flow = launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted])
+    @Test func aLoginThatHangsForTenSecondsIsCancelledAndShowsTheErrorWithItsActions() async {
+        let recorder = Recorder()
+        var services = TestServices(clock: clock)
+        services.signIn = .slow(.seconds(30), recorder)
+        let flow = await launch(services: services, [.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession])
+        // The three checks the test answered itself were cancelled as it answered: their own
+        // answers came too late, and were dropped.
+        await settle(until: { flow.flow.droppedResults == 3 }, "the answered checks' late results")
+        flow.send(.loginAttempted)
         #expect(flow.screen == .signingIn)
-        expectTimeout(flow, after: .seconds(10), to: .error)
+        await expectTimeout(flow, after: .seconds(10), to: .error)
         #expect(flow.screen == .error)
         #expect(flow.errorBanner == ErrorBanner(message: "Signing in failed.", actions: [.retry, .startOver]))
+        await settle(until: { flow.flow.droppedResults == 4 }, "the cancelled sign-in's late answer")
+        #expect(await recorder.wasCancelled, "the sign-in was cancelled when its 10 s were up")
+        #expect(!(await recorder.ranToTheEnd))
+        #expect(flow.state == .error, "and its late answer changed nothing")
     }
 
-    @Test func loadingTheMainAppTimesOutAfterTwoSecondsIntoTheError() {
-        let flow = launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .validSession])
+    @Test func loadingTheMainAppTimesOutAfterTwoSecondsIntoTheError() async {
+        let flow = await launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .validSession])
         #expect(flow.screen == .loadingMainApp)
-        expectTimeout(flow, after: .seconds(2), to: .error)
+        await expectTimeout(flow, after: .seconds(2), to: .error)
         #expect(flow.errorBanner?.message == "The app could not be loaded.")
     }
 
-    @Test func aLaunchWithNoAnswersAtAllReachesTheLoginScreenInTenSeconds() {
-        let flow = launch()
-        clock.advance(by: .seconds(10))
-        #expect(flow.state == .unauthenticated, "splash 2 s, onboarding check 3 s, auth check 5 s")
-        #expect(clock.ranActions == 3)
-        #expect(clock.pending == 0, "the login screen waits for the user")
+    @Test func aLaunchWithNoAnswersAtAllReachesTheLoginScreenInTenSeconds() async {
+        let flow = await launch()
+        for (seconds, state) in [(2, LaunchAuth.State.onboardingCheck), (3, .authCheck), (5, .unauthenticated)] {
+            await clock.advance(by: .seconds(seconds))
+            await settle(until: { flow.state == state }, "\(state) after \(seconds) s more")
+        }
+        #expect(flow.flow.machine.armedTimeout == nil, "the login screen waits for the user")
     }
 
-    @Test func statesThatWaitForTheUserHaveNoTimer() {
-        let onboarding = launch(firstLaunch: true, [.splashAnimationCompleted, .onboardingCheckSucceeded])
+    @Test func statesThatWaitForTheUserHaveNoTimer() async {
+        let onboarding = await launch(firstLaunch: true, [.splashAnimationCompleted, .onboardingCheckSucceeded])
         #expect(onboarding.state == .onboarding)
-        #expect(clock.pending == 0)
-        clock.advance(by: .seconds(3600))
+        #expect(onboarding.flow.machine.armedTimeout == nil)
+        await clock.advance(by: .seconds(3600))
+        await settle()
         #expect(onboarding.state == .onboarding)
+    }
+
+    // MARK: The services drive the flow
+
+    @Test func servicesThatAnswerTakeAReturningUserToTheMainApp() async {
+        let services = TestServices(
+            clock: clock, splash: .succeed, onboarding: .succeed, session: .succeed, signIn: .silent, mainApp: .succeed)
+        let flow = await launch(services: services)
+        await settle(until: { flow.state == .mainApp }, "the main app")
+        #expect(flow.flow.problems.isEmpty)
+    }
+
+    @Test func aRefusedLoginGoesBackToTheLoginScreenAndANetworkFailureRetries() async {
+        var services = TestServices(clock: clock, splash: .succeed, onboarding: .succeed, session: .refuse)
+        services.signIn = .refuse
+        let refused = await launch(services: services)
+        await settle(until: { refused.state == .unauthenticated }, "the login screen")
+        refused.send(.loginAttempted)
+        await settle(until: { refused.flow.lastStep?.input == .event(.loginFailed) }, "the refusal")
+        #expect(refused.state == .unauthenticated)
+        services.signIn = .fail
+        let offline = await launch(services: services)
+        await settle(until: { offline.state == .unauthenticated }, "the login screen")
+        offline.send(.loginAttempted)
+        // Three automatic retries on network errors, then the error screen.
+        await settle(until: { offline.state == .error }, "the retries used up")
+        #expect(offline.flow.steps.isEmpty, "steps are not kept unless asked")
+        #expect(offline.errorBanner == nil, "the retry's fallback runs no effect")
+    }
+
+    @Test(
+        arguments: [
+            ("splash", "The app could not start."), ("onboarding", "Setting up the app failed."),
+            ("session", "Your session could not be checked."), ("mainApp", "The app could not be loaded.")
+        ])
+    func aServiceThatFailsShowsItsErrorBanner(service: String, message: String) async {
+        var services = TestServices(clock: clock, splash: .succeed, onboarding: .succeed, session: .succeed)
+        switch service {
+        case "splash": services.splash = .fail
+        case "onboarding": services.onboarding = .fail
+        case "session": services.session = .fail
+        default: services.mainApp = .fail
+        }
+        let flow = await launch(services: services)
+        await settle(until: { flow.state == .error }, "the error screen")
+        #expect(flow.errorBanner == ErrorBanner(message: message, actions: [.retry, .startOver]))
+        #expect(flow.flow.machine.armedTimeout == nil, "the error waits for the user to choose")
     }
 
     // MARK: First and returning launches
 
-    @Test func aFirstLaunchGoesThroughOnboardingToTheLoginScreen() {
-        let flow = launch(firstLaunch: true, [.splashAnimationCompleted, .onboardingCheckSucceeded])
+    @Test func aFirstLaunchGoesThroughOnboardingToTheLoginScreen() async {
+        let flow = await launch(firstLaunch: true, [.splashAnimationCompleted, .onboardingCheckSucceeded])
         #expect(flow.screen == .onboarding)
         flow.send(.userCompletedOnboarding)
         #expect(flow.state == .unauthenticated, "onboarding complete leaves at once for the login screen")
         #expect(flow.screen == .login)
     }
 
-    @Test func aReturningLaunchSkipsOnboardingAndAValidSessionOpensTheMainApp() {
-        let flow = launch(firstLaunch: false, [.splashAnimationCompleted, .onboardingCheckSucceeded])
+    @Test func aReturningLaunchSkipsOnboardingAndAValidSessionOpensTheMainApp() async {
+        let flow = await launch(firstLaunch: false, [.splashAnimationCompleted, .onboardingCheckSucceeded])
         #expect(flow.state == .authCheck)
         flow.send(.validSession)
         #expect(flow.state == .authenticated)
         flow.send(.mainAppLoaded)
         #expect(flow.screen == .mainApp)
-        #expect(clock.pending == 0)
+        #expect(flow.flow.machine.armedTimeout == nil)
     }
 
-    @Test func aLoginFromTheLoginScreenOpensTheMainApp() {
-        let flow = launch([
+    @Test func aLoginFromTheLoginScreenOpensTheMainApp() async {
+        let flow = await launch([
             .splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted, .loginSucceeded
         ])
         #expect(flow.state == .authenticated)
@@ -132,38 +199,39 @@ struct AuthFlowControllerTests {
                 "The app could not be loaded."
             )
         ] as [([LaunchAuth.Event], LaunchAuth.Event, String)])
-    func aFailureShowsTheErrorBanner(path: [LaunchAuth.Event], failure: LaunchAuth.Event, message: String) {
-        let flow = launch(path)
+    func aFailureShowsTheErrorBanner(path: [LaunchAuth.Event], failure: LaunchAuth.Event, message: String) async {
+        let flow = await launch(path)
         flow.send(failure)
         #expect(flow.screen == .error)
         #expect(flow.errorBanner == ErrorBanner(message: message, actions: [.retry, .startOver]))
-        #expect(clock.pending == 0, "the error waits for the user to choose")
+        #expect(flow.flow.machine.armedTimeout == nil, "the error waits for the user to choose")
     }
 
-    @Test func aFailedOnboardingShowsTheErrorBanner() {
-        let flow = launch(firstLaunch: true, [.splashAnimationCompleted, .onboardingCheckSucceeded, .onboardingFailed])
+    @Test func aFailedOnboardingShowsTheErrorBanner() async {
+        let flow = await launch(
+            firstLaunch: true, [.splashAnimationCompleted, .onboardingCheckSucceeded, .onboardingFailed])
         #expect(flow.errorBanner?.message == "Setting up the app failed.")
     }
 
-    @Test func retryFromTheErrorGoesToTheLoginScreen() {
-        let flow = launch([.splashFailed])
+    @Test func retryFromTheErrorGoesToTheLoginScreen() async {
+        let flow = await launch([.splashFailed])
         flow.perform(.retry)
         #expect(flow.screen == .login)
         #expect(flow.errorBanner == nil, "the banner goes with the error screen")
     }
 
-    @Test func startingOverFromTheErrorChecksOnboardingAgainWithItsTimeout() {
-        let flow = launch([.splashFailed])
+    @Test func startingOverFromTheErrorChecksOnboardingAgainWithItsTimeout() async {
+        let flow = await launch([.splashFailed])
         flow.perform(.startOver)
         #expect(flow.state == .onboardingCheck)
         #expect(flow.errorBanner == nil)
-        expectTimeout(flow, after: .seconds(3), to: .authCheck)
+        await expectTimeout(flow, after: .seconds(3), to: .authCheck)
     }
 
     // MARK: At most 3 automatic retries
 
-    @Test func aLoginRetriesThreeTimesOnNetworkErrorsAndTheFourthShowsTheError() {
-        let flow = launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted])
+    @Test func aLoginRetriesThreeTimesOnNetworkErrorsAndTheFourthShowsTheError() async {
+        let flow = await launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted])
         for attempt in 1...3 {
             flow.send(.networkError)
             #expect(flow.state == .authLoading, "automatic retry \(attempt)")
@@ -177,18 +245,20 @@ struct AuthFlowControllerTests {
         #expect(flow.errorBanner == nil)
     }
 
-    @Test func eachAutomaticRetryGetsItsOwnTenSeconds() {
-        let flow = launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted])
-        clock.advance(by: .seconds(9))
+    @Test func eachAutomaticRetryGetsItsOwnTenSeconds() async {
+        let flow = await launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted])
+        await clock.advance(by: .seconds(9))
+        await settle()
         flow.send(.networkError)
-        clock.advance(by: .seconds(9))
+        await clock.advance(by: .seconds(9))
+        await settle()
         #expect(flow.state == .authLoading, "at 18 s: the first attempt's 10 s are long gone, the retry's are not")
-        clock.advance(by: .seconds(1))
-        #expect(flow.state == .error, "at 19 s: the retry's own 10 s are up")
+        await clock.advance(by: .seconds(1))
+        await settle(until: { flow.state == .error }, "at 19 s: the retry's own 10 s are up")
     }
 
-    @Test func theRetryCountStartsAgainBackAtTheLoginScreen() {
-        let flow = launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted])
+    @Test func theRetryCountStartsAgainBackAtTheLoginScreen() async {
+        let flow = await launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted])
         for _ in 1...3 { flow.send(.networkError) }
         flow.send(.loginFailed)
         #expect(flow.screen == .login)
@@ -213,7 +283,7 @@ struct AuthFlowControllerTests {
         var testDescription: String { "from \(state.rawValue)" }
     }
 
-    static let resettable: [Path] = [
+    nonisolated static let resettable: [Path] = [
         Path(state: .splash, firstLaunch: false, events: []),
         Path(state: .onboardingCheck, firstLaunch: false, events: [.splashAnimationCompleted]),
         Path(state: .onboarding, firstLaunch: true, events: [.splashAnimationCompleted, .onboardingCheckSucceeded]),
@@ -239,20 +309,21 @@ struct AuthFlowControllerTests {
     }
 
     @Test(arguments: resettable)
-    func aForceResetGoesToTheLoginScreen(path: Path) {
-        let flow = launch(firstLaunch: path.firstLaunch, path.events)
+    func aForceResetGoesToTheLoginScreen(path: Path) async {
+        let flow = await launch(firstLaunch: path.firstLaunch, path.events)
         #expect(flow.state == path.state)
         flow.send(.forceReset)
         #expect(flow.state == .unauthenticated)
         #expect(flow.screen == .login)
         #expect(flow.errorBanner == nil)
-        #expect(clock.pending == 0, "the timer of the state it left is cancelled")
-        clock.advance(by: .seconds(60))
-        #expect(flow.state == .unauthenticated)
+        #expect(flow.flow.machine.armedTimeout == nil, "the login screen has no timer")
+        await clock.advance(by: .seconds(60))
+        await settle()
+        #expect(flow.state == .unauthenticated, "the timer of the state it left was cancelled")
     }
 
-    @Test func aForceResetMidRetryStartsTheRetryCountAgain() {
-        let flow = launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted])
+    @Test func aForceResetMidRetryStartsTheRetryCountAgain() async {
+        let flow = await launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted])
         for _ in 1...3 { flow.send(.networkError) }
         flow.send(.forceReset)
         flow.send(.loginAttempted)
@@ -262,47 +333,50 @@ struct AuthFlowControllerTests {
 
     // MARK: A late timer never acts on a later visit
 
-    @Test func aTimerThatIsNotCancelledAndFiresLateChangesNothing() {
-        let sloppy = ManualClock(honorsCancellation: false)
-        let flow = AuthFlowController(firstLaunch: false, scheduler: sloppy)
-        sloppy.advance(by: .seconds(1))
+    @Test func theTimerOfAStateLeftEarlyNeverFires() async {
+        let flow = await launch()
+        await clock.advance(by: .seconds(1))
+        await settle()
         flow.send(.splashAnimationCompleted)
         #expect(flow.state == .onboardingCheck)
-        let visit = flow.machine.visit
-        sloppy.advance(by: .seconds(1))
-        #expect(sloppy.ranActions == 1, "the splash's timer went off at 2 s")
-        #expect(flow.state == .onboardingCheck)
-        #expect(flow.machine.visit == visit, "and changed nothing")
-        sloppy.advance(by: .seconds(2))
-        #expect(flow.state == .authCheck, "the onboarding check's own timer fires at 1 s + 3 s")
+        let visit = flow.flow.machine.visit
+        await clock.advance(by: .seconds(1))
+        await settle()
+        #expect(flow.state == .onboardingCheck, "the splash's 2 s passed, and its timer was cancelled")
+        #expect(flow.flow.machine.visit == visit, "and changed nothing")
+        await clock.advance(by: .seconds(2))
+        await settle(until: { flow.state == .authCheck }, "the onboarding check's own timer at 1 s + 3 s")
     }
 
-    @Test func aTimeoutOfAnEarlierVisitOfTheSameStateChangesNothing() {
-        let flow = launch([.splashAnimationCompleted])
-        let earlier = flow.machine.visit
+    @Test func aLaterVisitOfTheSameStateGetsAFreshTimer() async {
+        let flow = await launch([.splashAnimationCompleted])
+        await clock.advance(by: .seconds(2))
+        await settle()
         flow.send(.onboardingCheckFailed)
         flow.perform(.startOver)
         #expect(flow.state == .onboardingCheck, "the same state, a later visit")
-        let before = flow.machine
-        flow.fireTimeout(visit: earlier)
-        #expect(flow.machine == before)
-        flow.fireTimeout(visit: flow.machine.visit)
-        #expect(flow.state == .authCheck, "the current visit's timeout still works")
+        // The earlier visit's timer would fire 1 s from now; the new visit's in 3.
+        await clock.advance(by: .seconds(1))
+        await settle()
+        #expect(flow.state == .onboardingCheck)
+        await clock.advance(by: .seconds(2))
+        await settle(until: { flow.state == .authCheck }, "the current visit's timeout")
     }
 
     // MARK: The main app is the end
 
-    @Test func theMainAppIsTerminalAndIgnoresEveryEvent() {
-        let flow = launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .validSession, .mainAppLoaded])
+    @Test func theMainAppIsTerminalAndIgnoresEveryEvent() async {
+        let flow = await launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .validSession, .mainAppLoaded])
         #expect(LaunchAuth.isTerminal(flow.state))
-        let end = flow.machine
+        let end = flow.flow.machine
         for event in LaunchAuth.Event.allCases {
             flow.send(event)
-            #expect(flow.machine == end, "\(event.rawValue) is ignored")
+            #expect(flow.flow.machine == end, "\(event.rawValue) is ignored")
         }
-        flow.fireTimeout(visit: end.visit)
-        clock.advance(by: .seconds(3600))
-        #expect(flow.machine == end)
+        #expect(flow.flow.problems.count == LaunchAuth.Event.allCases.count, "each one said, not trapped")
+        await clock.advance(by: .seconds(3600))
+        await settle()
+        #expect(flow.flow.machine == end)
         #expect(flow.screen == .mainApp)
     }
 }
