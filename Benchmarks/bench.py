@@ -433,6 +433,20 @@ def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
                    "loop alone %.2f ns" % floor_ns, "", "≤ %.0f ns" % TARGET_DISPATCH_NS, send <= TARGET_DISPATCH_NS)
         report.row("  Event == Event, %s" % label, "%.1f ns" % equal, "", "", "", None)
 
+    report.section("FlowDriver: one input that changes the state, its timer and work re-armed (median of 5)")
+    binary = os.path.join(work, "driver-bench")
+    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime",
+         app, os.path.join(HERE, "DriverBench.swift"), "-o", binary])
+    samples = []
+    for _ in range(5):
+        out = run([binary, "20000"]).split()
+        values = dict(zip(out[0::2], out[1::2]))
+        samples.append((float(values["driver"]), float(values["machine"])))
+    driver_ns = statistics.median(d for d, _ in samples)
+    machine_ns = statistics.median(m for _, m in samples)
+    report.row("FlowDriver.send, LaunchAuth login screen ↔ signing in", "%.2f µs/input" % (driver_ns / 1000),
+               "Machine.send %.1f ns" % machine_ns, times(driver_ns / machine_ns), "", None)
+
 
 def bench_graphs(report, args, chain_sizes, scc_sizes, reps):
     report.section("large graphs: check CPU, N vs N/10 states (linear, no stack overflow)")

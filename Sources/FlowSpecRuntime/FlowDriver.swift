@@ -22,23 +22,41 @@ import Observation
 /// not a task, a stored value the machine cannot restore.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
-@Observable
-public final class FlowDriver<Spec: FlowSpec> {
+public final class FlowDriver<Spec: FlowSpec>: Observable {
+    // Observation: every public property reads `revision` and every change bumps it once, so a
+    // view that reads any of them follows all of them. The revision lives in a non-generic
+    // class: observation names properties by key paths, and a generic class's key paths are
+    // made anew on every access (tens of microseconds an event, measured by the benchmark).
+    private let revision = FlowRevision()
+
+    private var current: FlowMachine<Spec>
+    private var started = false
+    private var last: FlowStepRecord<Spec>?
+    private var kept: [FlowStepRecord<Spec>] = []
+    private var reported: [String] = []
+    private var dropped = 0
+
     /// The machine: state, visit and retry counters.
-    public private(set) var machine: FlowMachine<Spec>
+    public var machine: FlowMachine<Spec> { observed(current) }
     /// Whether ``start()`` has run.
-    public private(set) var isStarted = false
+    public var isStarted: Bool { observed(started) }
     /// The last step taken.
-    public private(set) var lastStep: FlowStepRecord<Spec>?
+    public var lastStep: FlowStepRecord<Spec>? { observed(last) }
     /// Every step taken, in order (kept only with `keepingSteps`).
-    public private(set) var steps: [FlowStepRecord<Spec>] = []
+    public var steps: [FlowStepRecord<Spec>] { observed(kept) }
     /// What the app did that the driver could not act on, in order, each said once.
-    public private(set) var problems: [String] = []
+    public var problems: [String] { observed(reported) }
     /// How many results of task work arrived after their visit was over, and were dropped.
-    public private(set) var droppedResults = 0
+    public var droppedResults: Int { observed(dropped) }
 
     /// The current state.
-    public var state: Spec.State { machine.state }
+    public var state: Spec.State { observed(current.state) }
+
+    /// `value`, read as an observed property.
+    private func observed<Value>(_ value: Value) -> Value {
+        revision.access()
+        return value
+    }
 
     /// The steps as `flowspec simulate` prints them, with the condition changes between them
     /// (kept only with `keepingSteps`).
@@ -51,19 +69,18 @@ public final class FlowDriver<Spec: FlowSpec> {
         let onError: (@Sendable (any Error) -> Spec.Event)?
     }
 
-    @ObservationIgnored private let clock: any Clock<Duration>
-    @ObservationIgnored private let conditions: @MainActor () -> Spec.Conditions
-    @ObservationIgnored private let perform: @MainActor (Spec.Effect) -> Void
-    @ObservationIgnored private let keepingSteps: Bool
-    @ObservationIgnored private var work: [Spec.State: Work] = [:]
-    @ObservationIgnored private var timer: Task<Void, Never>?
-    @ObservationIgnored private var running: Task<Void, Never>?
-    @ObservationIgnored private var observers: [@MainActor (FlowStepRecord<Spec>) -> Void] = []
+    private let clock: any Clock<Duration>
+    private let conditions: @MainActor () -> Spec.Conditions
+    private let perform: @MainActor (Spec.Effect) -> Void
+    private let keepingSteps: Bool
+    private var work: [Spec.State: Work] = [:]
+    private var timer: Task<Void, Never>?
+    private var running: Task<Void, Never>?
+    private var observers: [@MainActor (FlowStepRecord<Spec>) -> Void] = []
     /// Restores the machine at start (a persisted machine), with the stored value read.
-    @ObservationIgnored private var restore:
-        (@MainActor (Spec.Conditions) -> (FlowMachine<Spec>, FlowEffects<Spec>, FlowStoredValue?))?
+    private var restore: (@MainActor (Spec.Conditions) -> (FlowMachine<Spec>, FlowEffects<Spec>, FlowStoredValue?))?
     /// Saves the state (a persisted machine).
-    @ObservationIgnored private var save: (@MainActor (Spec.State) -> Void)?
+    private var save: (@MainActor (Spec.State) -> Void)?
 
     /// A driver of a flow that starts at `initial`.
     ///
@@ -78,7 +95,7 @@ public final class FlowDriver<Spec: FlowSpec> {
         conditions: @escaping @MainActor () -> Spec.Conditions = { Spec.Conditions() },
         effects: @escaping @MainActor (Spec.Effect) -> Void = { _ in }
     ) {
-        self.machine = FlowMachine(state: Spec.initial)
+        self.current = FlowMachine(state: Spec.initial)
         self.clock = clock
         self.keepingSteps = keepingSteps
         self.conditions = conditions
@@ -102,7 +119,7 @@ public final class FlowDriver<Spec: FlowSpec> {
             return
         }
         self.work[state] = work
-        if isStarted, machine.state == state, running == nil { startWork() }
+        if started, current.state == state, running == nil { startWork() }
     }
 
     /// Registers work that cannot fail (see ``work(in:_:onError:)``).
@@ -118,20 +135,20 @@ public final class FlowDriver<Spec: FlowSpec> {
     /// Starts the flow: restores it where it is persisted, or enters `initial`; then carries out
     /// the effects, saves, arms the timer and starts the state's work.
     public func start() {
-        guard !isStarted else {
+        guard !started else {
             report("start() was called again; the flow is already running")
             return
         }
-        isStarted = true
+        started = true
         let now = conditions()
         let input: FlowStepRecord<Spec>.Input
         let effects: FlowEffects<Spec>
         if let restore {
             let stored: FlowStoredValue?
-            (machine, effects, stored) = restore(now)
+            (current, effects, stored) = restore(now)
             input = .restore(stored)
         } else {
-            (machine, effects) = FlowMachine.start(conditions: now)
+            (current, effects) = FlowMachine.start(conditions: now)
             input = .start
         }
         finish(input, from: nil, ignored: false, effects: effects, conditions: now)
@@ -140,14 +157,14 @@ public final class FlowDriver<Spec: FlowSpec> {
     /// Sends an event from the app. Before ``start()``, or once the flow has ended in a terminal
     /// state, the event is reported in ``problems`` and ignored.
     public func send(_ event: Spec.Event) {
-        guard isStarted else {
+        guard started else {
             report("event '\(Spec.name(ofEvent: event))' was sent before start(); it was ignored")
             return
         }
-        if Spec.isTerminal(machine.state) {
+        if Spec.isTerminal(current.state) {
             report(
                 "event '\(Spec.name(ofEvent: event))' was sent after the flow ended in terminal state "
-                    + "'\(Spec.name(ofState: machine.state))'; it was ignored")
+                    + "'\(Spec.name(ofState: current.state))'; it was ignored")
         }
         take(.event(event)) { $0.send(event, conditions: $1) }
     }
@@ -167,10 +184,10 @@ public final class FlowDriver<Spec: FlowSpec> {
         _ change: (inout FlowMachine<Spec>, Spec.Conditions) -> FlowEffects<Spec>
     ) {
         let now = conditions()
-        let from = machine.state
-        let visit = machine.visit
-        let effects = change(&machine, now)
-        finish(input, from: from, ignored: machine.visit == visit, effects: effects, conditions: now)
+        let from = current.state
+        let visit = current.visit
+        let effects = change(&current, now)
+        finish(input, from: from, ignored: current.visit == visit, effects: effects, conditions: now)
     }
 
     /// Records the step, and when the machine entered a state: stops the old visit's timer
@@ -181,24 +198,25 @@ public final class FlowDriver<Spec: FlowSpec> {
         conditions: Spec.Conditions
     ) {
         let step = FlowStepRecord<Spec>(
-            input: input, from: from, to: machine.state, ignored: ignored, effects: Array(effects),
-            armedTimeout: machine.armedTimeout, conditions: conditions)
-        lastStep = step
-        if keepingSteps { steps.append(step) }
+            input: input, from: from, to: current.state, ignored: ignored, effects: Array(effects),
+            armedTimeout: current.armedTimeout, conditions: conditions)
+        last = step
+        if keepingSteps { kept.append(step) }
         if !ignored {
             stop()
             for effect in effects { perform(effect) }
-            if from != machine.state { save?(machine.state) }
+            if from != current.state { save?(current.state) }
             arm()
             startWork()
         }
+        revision.changed()
         for observer in observers { observer(step) }
     }
 
     /// Arms the current visit's timeout, if the state has one. Its deadline is fixed now, when
     /// the state is entered, not when the timer's task first runs.
     private func arm() {
-        guard let armed = machine.armedTimeout else { return }
+        guard let armed = current.armedTimeout else { return }
         let sleep = Self.sleep(on: clock, for: armed.after)
         timer = Task { [weak self] in
             do {
@@ -222,14 +240,14 @@ public final class FlowDriver<Spec: FlowSpec> {
     }
 
     private func timeoutFired(visit: Int) {
-        guard visit == machine.visit else { return }
+        guard visit == current.visit else { return }
         timer = nil
         take(.timeout) { $0.fireTimeout(visit: visit, conditions: $1) }
     }
 
     /// Starts the current task state's work, if it has any (and says once when it has none).
     private func startWork() {
-        let state = machine.state
+        let state = current.state
         guard Spec.kind(of: state) == .task else { return }
         guard let work = work[state] else {
             report(
@@ -237,7 +255,7 @@ public final class FlowDriver<Spec: FlowSpec> {
                     + "register it with work(in: …) before start()")
             return
         }
-        let visit = machine.visit
+        let visit = current.visit
         running = Task { [weak self] in
             let event: Spec.Event
             do {
@@ -252,8 +270,9 @@ public final class FlowDriver<Spec: FlowSpec> {
     }
 
     private func workFinished(_ event: Spec.Event, visit: Int) {
-        guard visit == machine.visit else {
-            droppedResults += 1
+        guard visit == current.visit else {
+            dropped += 1
+            revision.changed()
             return
         }
         running = nil
@@ -261,7 +280,9 @@ public final class FlowDriver<Spec: FlowSpec> {
     }
 
     private func report(_ problem: String) {
-        if !problems.contains(problem) { problems.append(problem) }
+        guard !reported.contains(problem) else { return }
+        reported.append(problem)
+        revision.changed()
     }
 }
 
@@ -290,5 +311,22 @@ extension FlowDriver where Spec: PersistentFlowSpec, Spec.State.RawValue: FlowSt
             return (machine, effects, raw == nil ? nil : stored)
         }
         save = { state in storage.set(state.rawValue.storedValue, forKey: key) }
+    }
+}
+
+/// What a ``FlowDriver``'s observers follow: one counter, bumped on every change.
+@MainActor
+private final class FlowRevision: Observable {
+    private let registrar = ObservationRegistrar()
+    private var count = 0
+
+    /// Records that the current observation read the driver.
+    func access() {
+        registrar.access(self, keyPath: \.count)
+    }
+
+    /// Tells observers that the driver changed.
+    func changed() {
+        registrar.withMutation(of: self, keyPath: \.count) { count &+= 1 }
     }
 }
