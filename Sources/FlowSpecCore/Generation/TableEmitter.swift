@@ -126,14 +126,7 @@ struct TableEmitter {
     func emitQueries(_ w: inout SwiftWriter) {
         w.line()
         w.doc("What the state waits for.")
-        w.block("\(access)static func kind(of state: State) -> Kind") { w in
-            w.switchBlock("switch sharedTable[state.ordinal * \(Self.headerWidth)]") { w in
-                w.line("case 0: .input")
-                w.line("case 1: .task")
-                w.line("case 2: .choice")
-                w.line("default: .terminal")
-            }
-        }
+        w.line("\(access)static func kind(of state: State) -> Kind { kind(of: state, in: tables) }")
         w.line()
         w.doc("How long the state may be occupied, and where its timeout leads.")
         w.block("\(access)static func timeout(of state: State) -> (after: Swift.Duration, to: State)?") { w in
