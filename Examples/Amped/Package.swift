@@ -3,10 +3,11 @@ import PackageDescription
 
 // Onboarding that survives backgrounding: four steps, restored from `UserDefaults` before the
 // first screen, then the app proper. The spec `Sources/Amped/Amped.flowspec.yaml` becomes
-// Swift at build time through flowspec's build plugin.
+// Swift at build time through flowspec's build plugin; FlowSpecRuntime's FlowDriver restores and
+// saves the step.
 let package = Package(
     name: "Amped",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "flowspec", path: "../..")
     ],

@@ -3,10 +3,10 @@ import PackageDescription
 
 // The six-chapter story progression with a checkpoint. The spec
 // `Sources/Chapters/Chapters.flowspec.yaml` becomes Swift at build time through flowspec's
-// build plugin; the checkpoint lives in an injectable `UserDefaults`.
+// build plugin, and FlowSpecRuntime's FlowDriver restores and saves the checkpoint.
 let package = Package(
     name: "Chapters",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "flowspec", path: "../..")
     ],

@@ -3,12 +3,13 @@ import PackageDescription
 
 // An onboarding container of mixed steps (an info page, a permission request with a timeout,
 // a form), then home and profile. The spec `Sources/CoreKit/CoreKit.flowspec.yaml` becomes
-// Swift at build time through flowspec's build plugin.
+// Swift at build time through flowspec's build plugin, and FlowSpecRuntime's FlowDriver runs it.
 let package = Package(
     name: "CoreKit",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     dependencies: [
-        .package(name: "flowspec", path: "../..")
+        .package(name: "flowspec", path: "../.."),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1")
     ],
     targets: [
         .target(
@@ -16,6 +17,9 @@ let package = Package(
             dependencies: [.product(name: "FlowSpecRuntime", package: "flowspec")],
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
-        .testTarget(name: "CoreKitTests", dependencies: ["CoreKit"])
+        .testTarget(
+            name: "CoreKitTests",
+            dependencies: ["CoreKit", .product(name: "Clocks", package: "swift-clocks")]
+        )
     ]
 )

@@ -3,10 +3,10 @@ import PackageDescription
 
 // The first-run experience: splash, three slides, the "Start Free Demo" CTA. The spec
 // `Sources/FirstRun/FirstRun.flowspec.yaml` becomes Swift at build time through flowspec's
-// build plugin.
+// build plugin, and FlowSpecRuntime's FlowDriver runs it.
 let package = Package(
     name: "FirstRun",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "flowspec", path: "../..")
     ],

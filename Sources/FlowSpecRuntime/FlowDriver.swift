@@ -299,8 +299,11 @@ extension FlowDriver where Spec: PersistentFlowSpec, Spec.State.RawValue: FlowSt
         effects: @escaping @MainActor (Spec.Effect) -> Void = { _ in }
     ) {
         self.init(spec, clock: clock, keepingSteps: keepingSteps, conditions: conditions, effects: effects)
+        // What the storage holds, so that a state it already holds is not written again.
+        var saved: FlowStoredValue?
         restore = { [unowned self] conditions in
             let stored = storage.value(forKey: key)
+            saved = stored
             let raw = stored.flatMap(Spec.State.RawValue.init(storedValue:))
             if let stored, raw == nil {
                 self.report(
@@ -310,7 +313,12 @@ extension FlowDriver where Spec: PersistentFlowSpec, Spec.State.RawValue: FlowSt
             let (machine, effects) = FlowMachine<Spec>.restore(from: raw, conditions: conditions)
             return (machine, effects, raw == nil ? nil : stored)
         }
-        save = { state in storage.set(state.rawValue.storedValue, forKey: key) }
+        save = { state in
+            let value = state.rawValue.storedValue
+            guard value != saved else { return }
+            storage.set(value, forKey: key)
+            saved = value
+        }
     }
 }
 

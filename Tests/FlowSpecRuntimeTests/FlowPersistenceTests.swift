@@ -67,6 +67,20 @@ struct FlowPersistenceTests {
         #expect(unknown.state == .welcome)
     }
 
+    @Test func aRelaunchAtTheStoredStateWritesNothingUntilItChanges() {
+        let storage = InMemoryFlowStorage(["chapter": .int(2)])
+        let driver = FlowDriver(Chapters.self, storage: storage, key: "chapter", clock: clock)
+        driver.start()
+        #expect(driver.state == .cipher)
+        #expect(storage.writes == 0)
+        driver.send(.completeCurrentChapter)
+        #expect(storage.writes == 1)
+        // A clamped value is written back as the state it restored to.
+        let clamped = InMemoryFlowStorage(["chapter": .int(99)])
+        FlowDriver(Chapters.self, storage: clamped, key: "chapter", clock: clock).start()
+        #expect(clamped.values["chapter"] == .int(5))
+    }
+
     @Test func anIgnoredEventSavesNothing() {
         let storage = InMemoryFlowStorage()
         let driver = FlowDriver(Amped.self, storage: storage, key: "step", clock: clock)

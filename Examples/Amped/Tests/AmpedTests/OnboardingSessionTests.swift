@@ -1,43 +1,64 @@
+import FlowSpecRuntime
 import Foundation
 import Testing
 
 @testable import Amped
 
+/// The completion flag in memory, counting its writes.
+@MainActor
+final class InMemoryOnboardingFlag: OnboardingFlagStore {
+    private(set) var writes = 0
+    var onboardingCompleted = false {
+        didSet { writes += 1 }
+    }
+}
+
 /// The rules of onboarding that survives backgrounding (reference flow 4), through the
-/// app-side session. A relaunch is a new session on the same defaults store.
+/// app-side session. A relaunch is a new session on the same storage; there is no scene-phase
+/// hook, so every relaunch here is one after the app was killed without notice.
+@MainActor
 @Suite("Amped onboarding")
 struct OnboardingSessionTests {
-    /// A throwaway defaults suite per test.
-    let defaults: UserDefaults
-    let suite = "flowspec.example.amped.\(UUID().uuidString)"
+    let storage = InMemoryFlowStorage()
+    let flag = InMemoryOnboardingFlag()
 
-    init() throws {
-        defaults = try #require(UserDefaults(suiteName: suite))
+    /// The onboarding steps, in order (read by `@Test(arguments:)` off the main actor).
+    nonisolated static let steps: [Amped.State] = [.welcome, .personalizationIntro, .questionnaire, .notifications]
+
+    /// A launch (or relaunch) of the app.
+    func launch() -> OnboardingSession {
+        OnboardingSession(steps: storage, completion: flag)
     }
-
-    /// The onboarding steps, in order.
-    static let steps: [Amped.State] = [.welcome, .personalizationIntro, .questionnaire, .notifications]
 
     /// A session moved forward from `welcome` to `step`.
     func session(at step: Amped.State) throws -> OnboardingSession {
-        let session = OnboardingSession(defaults: defaults)
+        let session = launch()
         let index = try #require(Self.steps.firstIndex(of: step))
         for _ in 0..<index { session.next() }
         try #require(session.state == step)
         return session
     }
 
-    var storedStep: String? { defaults.string(forKey: OnboardingSession.stepKey) }
+    /// The stored step's raw value, if a string is stored.
+    var storedStep: String? {
+        guard case .string(let step)? = storage.values[OnboardingSession.stepKey] else { return nil }
+        return step
+    }
+
+    /// Storage holding `value` as the step.
+    func store(_ value: FlowStoredValue) {
+        storage.set(value, forKey: OnboardingSession.stepKey)
+    }
 
     @Test func aFirstLaunchStartsAtWelcomeAndSavesIt() {
-        let session = OnboardingSession(defaults: defaults)
+        let session = launch()
         #expect(session.state == .welcome)
-        #expect(session.state.prompt == "What should we call you?")
+        #expect(session.screen == .step(prompt: "What should we call you?", index: 0, count: 4))
         #expect(storedStep == "welcome")
     }
 
-    @Test func everyStepChangeSavesTheStepAsItsStringRawValue() {
-        let session = OnboardingSession(defaults: defaults)
+    @Test func everyStepChangeSavesTheStepAsItsStringRawValueAsItIsShown() {
+        let session = launch()
         session.next()
         #expect(storedStep == "personalizationIntro")
         session.next()
@@ -51,79 +72,106 @@ struct OnboardingSessionTests {
 
     @Test(arguments: steps)
     func leavingMidOnboardingAndComingBackLandsOnTheStepLeft(step: Amped.State) throws {
-        let session = try session(at: step)
-        session.scenePhaseChanged(to: .inactive)
-        session.scenePhaseChanged(to: .background)
-        let relaunched = OnboardingSession(defaults: defaults)
+        _ = try session(at: step)
+        let relaunched = launch()
         #expect(relaunched.state == step)
-        #expect(relaunched.progress?.index == Self.steps.firstIndex(of: step))
+        #expect(relaunched.flow.lastStep?.input == .restore(.string(step.rawValue)))
+        guard case .step(_, let index, _) = relaunched.screen else {
+            Issue.record("\(step) is not shown as a step")
+            return
+        }
+        #expect(index == Self.steps.firstIndex(of: step))
     }
 
     @Test func comingBackAfterStepsForwardAndBackLandsOnTheLastStepShown() throws {
         let session = try session(at: .notifications)
         session.back()
-        session.scenePhaseChanged(to: .background)
-        let relaunched = OnboardingSession(defaults: defaults)
+        let relaunched = launch()
         #expect(relaunched.state == .questionnaire, "never back on welcome")
     }
 
-    @Test(arguments: [ScenePhase.inactive, .background])
-    func leavingTheForegroundSavesTheCurrentStep(phase: ScenePhase) throws {
+    @Test func onlyAChangeOfStepIsSaved() throws {
+        // What the scene-phase hook used to guarantee (leaving the foreground loses nothing)
+        // now holds at every moment: the step on screen is the step stored.
         let session = try session(at: .questionnaire)
-        defaults.removeObject(forKey: OnboardingSession.stepKey)
-        session.scenePhaseChanged(to: .active)
-        #expect(storedStep == nil, "becoming active saves nothing")
-        session.scenePhaseChanged(to: phase)
         #expect(storedStep == "questionnaire")
+        let writes = storage.writes
+        session.finish()  // not the last step: ignored
+        #expect(session.state == .questionnaire)
+        #expect(storage.writes == writes, "an ignored input saves nothing")
+        session.next()
+        #expect(storage.writes == writes + 1)
+        #expect(storedStep == "notifications")
     }
 
     @Test(arguments: ["", "settings", "Questionnaire", "launch"])
     func anUnknownStoredValueStartsAtWelcome(stored: String) {
-        defaults.set(stored, forKey: OnboardingSession.stepKey)
-        let session = OnboardingSession(defaults: defaults)
+        store(.string(stored))
+        let session = launch()
         #expect(session.state == .welcome)
         #expect(storedStep == "welcome", "the unknown value is replaced")
+        #expect(session.flow.problems.isEmpty, "a string of no step is an old or foreign value, not garbage")
+    }
+
+    @Test func aStoredValueOfTheWrongKindIsReportedAndStartsAtWelcome() {
+        store(.int(2))
+        let session = launch()
+        #expect(session.state == .welcome)
+        #expect(storedStep == "welcome")
+        #expect(
+            session.flow.problems == [
+                "the value stored under 'currentOnboardingStep' (2) is not a Amped's raw value; "
+                    + "the flow restored as if nothing were stored"
+            ])
     }
 
     @Test func noStoredValueStartsAtWelcome() {
         #expect(storedStep == nil)
-        #expect(OnboardingSession(defaults: defaults).state == .welcome)
+        let session = launch()
+        #expect(session.state == .welcome)
+        #expect(session.flow.lastStep?.input == .restore(nil))
     }
 
     @Test func aStoredHomeWithoutTheCompletionFlagStartsAtWelcome() {
-        defaults.set("home", forKey: OnboardingSession.stepKey)
-        let session = OnboardingSession(defaults: defaults)
+        store(.string("home"))
+        let session = launch()
         #expect(session.state == .welcome, "only the completion flag sends a launch home")
     }
 
-    @Test func completingOnboardingGoesHomeSetsTheFlagAndForgetsTheStep() throws {
+    @Test func completingOnboardingGoesHomeSetsTheFlagAndNoStepIsStoredAnyMore() throws {
         let session = try session(at: .notifications)
         #expect(!session.isOnboardingComplete)
         session.finish()
         #expect(session.state == .home)
+        #expect(session.screen == .home)
         #expect(session.isOnboardingComplete)
-        #expect(storedStep == nil)
-        session.scenePhaseChanged(to: .background)
-        #expect(storedStep == nil, "home is not an onboarding step")
+        #expect(flag.writes == 1, "the flag is set once, by the effect")
+        #expect(session.flow.lastStep?.effects == [.markOnboardingCompleted])
+        // The driver stores every state: `home`, which is no onboarding step (a stored `home`
+        // without the flag starts at welcome, above).
+        #expect(storedStep == "home")
+        #expect(Amped.position(of: .home, in: .steps) == nil)
     }
 
     @Test func afterCompletionARelaunchGoesHomeAndRestoresNothing() throws {
         try session(at: .notifications).finish()
-        let relaunched = OnboardingSession(defaults: defaults)
+        let writes = storage.writes
+        let relaunched = launch()
         #expect(relaunched.state == .home)
-        #expect(relaunched.progress == nil)
-        #expect(storedStep == nil)
+        #expect(relaunched.screen == .home)
+        #expect(relaunched.flow.lastStep?.input == .start, "nothing is restored")
+        #expect(storage.writes == writes, "nor saved")
     }
 
     @Test func onceCompleteAStaleStoredStepIsNotRestored() {
-        defaults.set(true, forKey: OnboardingSession.completedKey)
-        defaults.set("questionnaire", forKey: OnboardingSession.stepKey)
-        let session = OnboardingSession(defaults: defaults)
+        flag.onboardingCompleted = true
+        store(.string("questionnaire"))
+        let session = launch()
         #expect(session.state == .home)
     }
 
     @Test func onlyTheLastStepFinishesAndWelcomeHasNoBack() {
-        let session = OnboardingSession(defaults: defaults)
+        let session = launch()
         session.back()
         #expect(session.state == .welcome)
         session.finish()
@@ -136,16 +184,32 @@ struct OnboardingSessionTests {
         #expect(session.state == .notifications, "there is no step after the last one")
     }
 
-    @Test func progressFollowsTheSteps() throws {
-        let session = OnboardingSession(defaults: defaults)
+    @Test func theScreenFollowsTheSteps() throws {
+        let session = launch()
+        let prompts = [
+            "What should we call you?", "Let's make Amped yours.", "What gets you moving?",
+            "Want a nudge when it's time?"
+        ]
         for (index, step) in Self.steps.enumerated() {
             #expect(session.state == step)
-            #expect(session.progress?.index == index)
-            #expect(session.progress?.count == 4)
-            #expect(step.prompt != nil)
+            #expect(session.screen == .step(prompt: prompts[index], index: index, count: 4))
             session.next()
         }
         session.finish()
-        #expect(session.progress == nil)
+        #expect(session.screen == .home)
+    }
+
+    @Test func inUserDefaultsTheStepAndTheFlagAreWhereEarlierVersionsKeptThem() throws {
+        let suite = "flowspec.example.amped.\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        defaults.set("questionnaire", forKey: OnboardingSession.stepKey)
+        let session = OnboardingSession(defaults: defaults)
+        #expect(session.state == .questionnaire)
+        session.next()
+        #expect(defaults.string(forKey: OnboardingSession.stepKey) == "notifications")
+        session.finish()
+        #expect(defaults.bool(forKey: OnboardingSession.completedKey))
+        #expect(OnboardingSession(defaults: defaults).state == .home)
     }
 }

@@ -1,25 +1,26 @@
-import Foundation
+import FlowSpecRuntime
 
-/// Runs the story's progression for the game: restores the checkpoint into the generated
-/// `Chapters` machine at launch, forwards "chapter complete", and saves the checkpoint
-/// (`saveCheckpoint`) right after each advance.
-///
-/// The defaults store is injected, so tests use a throwaway suite.
+/// Runs the story's progression for the game: a `FlowDriver` of the generated `Chapters`,
+/// which restores the checkpoint at launch (clamped into the story) and saves it on every
+/// advance. Nothing here reads or writes storage itself.
+@MainActor
 public final class ChapterProgress {
-    /// The `UserDefaults` key of the checkpoint: the highest unlocked chapter's raw value, an `Int`.
+    /// The storage key of the checkpoint: the highest unlocked chapter's raw value, an `Int`.
     public static let checkpointKey = "highestUnlockedChapter"
 
-    private let defaults: UserDefaults
-    private var flow: Chapters.Machine
+    /// The running flow (its `problems` say what storage held that it could not restore).
+    let flow: FlowDriver<Chapters>
 
-    /// Resumes at the start of the saved chapter. No checkpoint, or one that is not an
-    /// integer, starts at the first chapter; an integer out of range is clamped. Never traps.
-    public init(defaults: UserDefaults) {
-        self.defaults = defaults
-        let stored = defaults.object(forKey: Self.checkpointKey) as? Int
-        let (flow, effects) = Chapters.Machine.restore(from: stored)
-        self.flow = flow
-        carryOut(effects)
+    /// Resumes at the start of the saved chapter: no checkpoint starts at the first chapter,
+    /// an integer out of range is clamped, and a value that is not an integer is reported in
+    /// the flow's `problems` and starts at the first chapter. Never traps.
+    ///
+    /// - Parameter storage: where the checkpoint lives; the app passes `UserDefaultsFlowStorage()`,
+    ///   which reads the integer earlier versions stored under ``checkpointKey``.
+    public init(storage: any FlowStorage) {
+        // `saveCheckpoint` needs no handler: the driver saves every change of state.
+        flow = FlowDriver(Chapters.self, storage: storage, key: Self.checkpointKey)
+        flow.start()
     }
 
     /// The chapter being played.
@@ -37,17 +38,11 @@ public final class ChapterProgress {
     /// Whether the story is over: the last chapter ignores further completions.
     public var isFinished: Bool { Chapters.isTerminal(flow.state) }
 
-    /// The player finished the chapter: unlock the next one and save it.
+    /// The player finished the chapter: the next one unlocks, and is saved.
     public func completeCurrentChapter() {
-        carryOut(flow.send(.completeCurrentChapter))
-    }
-
-    private func carryOut(_ effects: Chapters.Effects) {
-        for effect in effects {
-            switch effect {
-            case .saveCheckpoint:
-                defaults.set(flow.state.rawValue, forKey: Self.checkpointKey)
-            }
-        }
+        // Finishing the last chapter again is a no-op of the game's; sent to an ended flow it
+        // would be reported as misuse.
+        guard !isFinished else { return }
+        flow.send(.completeCurrentChapter)
     }
 }

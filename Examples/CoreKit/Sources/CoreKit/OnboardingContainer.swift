@@ -1,3 +1,5 @@
+import FlowSpecRuntime
+
 /// What the app shows, derived from the flow's state.
 enum Route: Equatable, Sendable {
     /// A page of the onboarding container, with what its page indicator needs.
@@ -7,20 +9,23 @@ enum Route: Equatable, Sendable {
     case profile
 }
 
+/// Asks the user for notification permission: answers with their choice, later or never.
+protocol NotificationPermission: Sendable {
+    /// The user's answer.
+    func request() async -> Bool
+}
+
 /// The paged onboarding container of the app: an info page, a notification-permission request
 /// that answers asynchronously (and moves on by itself after 10 s without an answer), and a
 /// name form. "Next" on the last page calls `onFinish`, once; the same flow then routes the app
 /// between home and profile.
 ///
-/// The permission request and the timer are injected, so tests answer (or never answer) the
-/// request and fire timers themselves. Use it from one thread (the main thread, in an app).
+/// A `FlowDriver` runs the generated `CoreKit` machine: the permission request is the work of
+/// the permission page, started on every visit and cancelled when the page is left, and the
+/// page's 10 s timeout is the driver's. The clock and the permission are injected, so tests
+/// move time and answer (or never answer) themselves.
+@MainActor
 final class OnboardingContainer {
-    /// Asks for notification permission and calls `answer` with the user's choice, later or
-    /// never.
-    typealias PermissionRequest = (_ answer: @escaping (_ granted: Bool) -> Void) -> Void
-    /// Calls `fire` once `after` has passed.
-    typealias Timer = (_ after: Duration, _ fire: @escaping () -> Void) -> Void
-
     /// Called when onboarding completes: "Next" on the last page, with a name entered.
     var onFinish: () -> Void = {}
 
@@ -30,15 +35,31 @@ final class OnboardingContainer {
     /// The user's answer to the permission request; `nil` while unanswered or after a timeout.
     private(set) var notificationsAllowed: Bool?
 
-    private let requestPermission: PermissionRequest
-    private let timer: Timer
-    private var flow: CoreKit.Machine
+    /// The running flow.
+    let flow: FlowDriver<CoreKit>
+
+    /// The answer of the current visit's request, until the flow takes it.
+    private var answer: Bool?
 
     /// Shows the first page.
-    init(requestPermission: @escaping PermissionRequest, timer: @escaping Timer) {
-        self.requestPermission = requestPermission
-        self.timer = timer
-        flow = CoreKit.Machine.start().machine
+    init(permission: any NotificationPermission, clock: any Clock<Duration> = ContinuousClock()) {
+        // The driver's handlers reach the container once it exists.
+        let owner = Owner()
+        flow = FlowDriver(
+            CoreKit.self, clock: clock,
+            conditions: { CoreKit.Conditions(nameEntered: owner.container?.hasName ?? false) },
+            effects: { owner.container?.carryOut($0) })
+        owner.container = self
+        flow.work(in: .notifications) {
+            let visit = await owner.visit()
+            let granted = await permission.request()
+            await owner.container?.received(granted, in: visit)
+            return .permissionAnswered
+        }
+        flow.onStep { [weak self] step in
+            if step.input == .event(.permissionAnswered), !step.ignored { self?.notificationsAllowed = self?.answer }
+        }
+        flow.start()
     }
 
     /// The flow's current state.
@@ -58,62 +79,39 @@ final class OnboardingContainer {
         return flow.state == .profile ? .profile : .home
     }
 
-    /// The timeout armed for the current page, if it waits for asynchronous work.
-    var armedTimeout: CoreKit.ArmedTimeout? { flow.armedTimeout }
-
     /// "Next": the info page and the form move on; the permission page waits for its answer.
-    func next() { send(.next) }
+    func next() { flow.send(.next) }
 
     /// "Back" to the previous page.
-    func back() { send(.back) }
+    func back() { flow.send(.back) }
 
     /// Opens the profile from home.
-    func openProfile() { send(.openProfile) }
+    func openProfile() { flow.send(.openProfile) }
 
     /// Leaves the profile, back to home.
-    func closeProfile() { send(.closeProfile) }
+    func closeProfile() { flow.send(.closeProfile) }
 
-    /// The timer of `visit` fired; a timer of an earlier visit of the page does nothing.
-    func fireTimeout(visit: Int) {
-        let conditions = conditions
-        apply { $0.fireTimeout(visit: visit, conditions: conditions) }
-    }
+    private var hasName: Bool { !name.allSatisfy(\.isWhitespace) }
 
-    private var conditions: CoreKit.Conditions {
-        .init(nameEntered: !name.allSatisfy(\.isWhitespace))
-    }
-
-    private func send(_ event: CoreKit.Event) {
-        let conditions = conditions
-        apply { $0.send(event, conditions: conditions) }
-    }
-
-    /// Runs one input on the flow: starts the timer of a newly entered page that has a
-    /// timeout, then carries out the effects, in order.
-    private func apply(_ input: (inout CoreKit.Machine) -> CoreKit.Effects) {
-        let visit = flow.visit
-        let effects = input(&flow)
-        if flow.visit != visit, let timeout = flow.armedTimeout {
-            timer(timeout.after) { [weak self] in self?.fireTimeout(visit: timeout.visit) }
-        }
-        for effect in effects {
-            switch effect {
-            case .requestNotificationPermission:
-                requestNotificationPermission()
-            case .finishOnboarding:
-                onFinish()
-            }
+    private func carryOut(_ effect: CoreKit.Effect) {
+        switch effect {
+        case .requestNotificationPermission: break  // the permission page's work asks
+        case .finishOnboarding: onFinish()
         }
     }
 
-    /// Asks for permission on this visit of the permission page. An answer that arrives after
-    /// the page was left (timed out, or "Back") is ignored, even if the page is shown again.
-    private func requestNotificationPermission() {
-        let visit = flow.visit
-        requestPermission { [weak self] granted in
-            guard let self, self.flow.visit == visit else { return }
-            self.notificationsAllowed = granted
-            self.send(.permissionAnswered)
-        }
+    /// Keeps an answer while its visit is current; one that comes after the page was left
+    /// (timed out, or "Back") is ignored, as the driver drops its event.
+    private func received(_ granted: Bool, in visit: Int) {
+        if flow.machine.visit == visit { answer = granted }
     }
+}
+
+/// A weak reference to the container, for the handlers it gives its driver.
+@MainActor
+private final class Owner {
+    weak var container: OnboardingContainer?
+
+    /// The current visit, when the page's work starts.
+    func visit() -> Int { container?.flow.machine.visit ?? -1 }
 }

@@ -1,53 +1,91 @@
+import Clocks
 import Testing
 
 @testable import CoreKit
 
-/// A permission request that the test answers by hand, or never.
-final class PendingPermissionRequests {
-    /// The answer callbacks of every request made, in order.
-    private(set) var answers: [(Bool) -> Void] = []
+/// Permission requests that the test answers by hand, or never.
+@MainActor
+final class Permissions: NotificationPermission {
+    /// The requests made, in order, each waiting for its answer until answered.
+    private(set) var requests: [CheckedContinuation<Bool, Never>?] = []
 
-    func request(_ answer: @escaping (Bool) -> Void) { answers.append(answer) }
+    nonisolated func request() async -> Bool {
+        await withCheckedContinuation { continuation in
+            Task { @MainActor in self.requests.append(continuation) }
+        }
+    }
+
+    /// Answers request `index` (from 0), once.
+    func answer(_ index: Int, _ granted: Bool) {
+        requests[index]?.resume(returning: granted)
+        requests[index] = nil
+    }
+
+    /// Answers whatever is still waiting, so that no request is left hanging after a test.
+    func answerTheRest() {
+        for index in requests.indices { answer(index, false) }
+    }
 }
 
-/// Timers that the test fires by hand.
-final class ManualTimers {
-    /// Every timer started, in order.
-    private(set) var started: [(after: Duration, fire: () -> Void)] = []
-
-    func start(after: Duration, fire: @escaping () -> Void) { started.append((after, fire)) }
+/// Lets the main actor run what is ready (timers the test clock fired, requests made or
+/// answered) until `condition` holds; no time passes.
+@MainActor
+func settle(
+    until condition: @MainActor () -> Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+) async {
+    for _ in 0..<100_000 {
+        if condition() { return }
+        await Task.yield()
+    }
+    Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
 }
 
-/// The rules of the onboarding container, then home and profile (reference flow 5).
+/// Lets the main actor run whatever is ready, for checking that nothing happens.
+@MainActor
+func settle() async {
+    for _ in 0..<500 { await Task.yield() }
+}
+
+/// The rules of the onboarding container, then home and profile (reference flow 5), with the
+/// permission request as the permission page's work and its timeout on a test clock.
+@MainActor
 @Suite("CoreKit onboarding container")
 struct OnboardingContainerTests {
-    let permissions = PendingPermissionRequests()
-    let timers = ManualTimers()
+    let permissions = Permissions()
+    let clock = TestClock()
     let container: OnboardingContainer
 
     init() {
-        container = OnboardingContainer(requestPermission: permissions.request, timer: timers.start)
+        container = OnboardingContainer(permission: permissions, clock: clock)
+    }
+
+    /// Waits for request `count` (from 1) to be made.
+    func waitForRequest(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
+        await settle(until: { permissions.requests.count == count }, "request \(count)", sourceLocation: sourceLocation)
     }
 
     /// Pages through to the form, answering the permission request.
-    func goToTheForm() throws {
+    func goToTheForm() async {
         container.next()
-        try #require(permissions.answers.count == 1)
-        permissions.answers[0](true)
-        try #require(container.state == .nameEntry)
+        await waitForRequest(1)
+        permissions.answer(0, true)
+        await settle(until: { container.state == .nameEntry }, "the form")
     }
 
-    @Test func theContainerStartsOnTheInfoPage() {
+    @Test func theContainerStartsOnTheInfoPage() async {
         #expect(container.route == .onboarding(page: .intro, index: 0, count: 3))
         #expect(container.pageIndex == 0)
         #expect(container.pageCount == 3)
-        #expect(permissions.answers.isEmpty, "nothing is requested before the permission page")
+        await settle()
+        #expect(permissions.requests.isEmpty, "nothing is requested before the permission page")
     }
 
-    @Test func nextAndBackMoveBetweenThePagesWithTheirPositions() {
+    @Test func nextAndBackMoveBetweenThePagesWithTheirPositions() async {
         container.next()
         #expect(container.route == .onboarding(page: .notifications, index: 1, count: 3))
-        permissions.answers[0](true)
+        await waitForRequest(1)
+        permissions.answer(0, true)
+        await settle(until: { container.state == .nameEntry }, "the form")
         #expect(container.route == .onboarding(page: .nameEntry, index: 2, count: 3))
         container.back()
         #expect(container.route == .onboarding(page: .notifications, index: 1, count: 3))
@@ -55,75 +93,95 @@ struct OnboardingContainerTests {
         #expect(container.route == .onboarding(page: .intro, index: 0, count: 3))
         container.back()
         #expect(container.route == .onboarding(page: .intro, index: 0, count: 3), "there is no page before the first")
+        permissions.answerTheRest()
     }
 
-    @Test func thePermissionPageRequestsOnEveryVisitAndWaitsForTheAnswer() {
+    @Test func thePermissionPageRequestsOnEveryVisitAndWaitsForTheAnswer() async {
         container.next()
-        #expect(permissions.answers.count == 1)
+        await waitForRequest(1)
         container.next()
         #expect(container.state == .notifications, "Next does not skip a pending request")
-        permissions.answers[0](false)
-        #expect(container.state == .nameEntry)
+        permissions.answer(0, false)
+        await settle(until: { container.state == .nameEntry }, "the answer")
         #expect(container.notificationsAllowed == false)
         container.back()
-        #expect(permissions.answers.count == 2, "coming back asks again")
+        await waitForRequest(2)
+        #expect(permissions.requests.count == 2, "coming back asks again")
+        permissions.answerTheRest()
     }
 
-    @Test func anUnansweredPermissionRequestTimesOutAfter10SecondsAndMovesOn() throws {
+    @Test func anUnansweredPermissionRequestTimesOutAfter10SecondsMovesOnAndIsCancelled() async throws {
         container.next()
-        let timeout = try #require(container.armedTimeout)
+        await waitForRequest(1)
+        let timeout = try #require(container.flow.machine.armedTimeout)
         #expect(timeout.after == .seconds(10))
         #expect(timeout.target == .nameEntry)
-        container.fireTimeout(visit: timeout.visit)
+        await clock.advance(by: .milliseconds(9_999))
+        await settle()
+        #expect(container.state == .notifications)
+        await clock.advance(by: .milliseconds(1))
+        await settle(until: { container.state == .nameEntry }, "the 10 s timeout")
         #expect(container.route == .onboarding(page: .nameEntry, index: 2, count: 3))
         #expect(container.notificationsAllowed == nil, "no answer, no permission")
-        permissions.answers[0](true)
+        permissions.answer(0, true)
+        await settle(until: { container.flow.droppedResults == 1 }, "the late answer dropped")
         #expect(container.state == .nameEntry, "a late answer does nothing")
         #expect(container.notificationsAllowed == nil)
     }
 
-    @Test func thePermissionPageStartsOneTimerPerVisit() throws {
+    @Test func thePermissionPageArmsOneTimerPerVisitAndTheFormNone() async {
         container.next()
-        #expect(timers.started.count == 1)
-        #expect(timers.started[0].after == .seconds(10))
+        #expect(container.flow.machine.armedTimeout?.after == .seconds(10))
+        let visit = container.flow.machine.visit
         container.next()
-        #expect(timers.started.count == 1, "an ignored Next starts no timer")
-        timers.started[0].fire()
-        #expect(container.state == .nameEntry)
-        #expect(container.armedTimeout == nil, "the form waits as long as it takes")
+        #expect(container.flow.machine.visit == visit, "an ignored Next arms no new timer")
+        await clock.advance(by: .seconds(10))
+        await settle(until: { container.state == .nameEntry }, "the timeout")
+        #expect(container.flow.machine.armedTimeout == nil, "the form waits as long as it takes")
+        permissions.answerTheRest()
     }
 
-    @Test func aTimerOrAnswerFromAnEarlierVisitDoesNothing() throws {
+    @Test func aTimerOrAnswerFromAnEarlierVisitDoesNothing() async {
         container.next()
-        let firstVisit = try #require(container.armedTimeout).visit
+        await waitForRequest(1)
+        await clock.advance(by: .seconds(5))
+        await settle()
         container.back()
         container.next()
-        container.fireTimeout(visit: firstVisit)
-        timers.started[0].fire()
-        #expect(container.state == .notifications, "the earlier visit's timer is stale")
-        permissions.answers[0](true)
+        await waitForRequest(2)
+        await clock.advance(by: .seconds(5))
+        await settle()
+        #expect(container.state == .notifications, "the earlier visit's timer was cancelled with it")
+        permissions.answer(0, true)
+        await settle(until: { container.flow.droppedResults == 1 }, "the earlier visit's answer dropped")
         #expect(container.state == .notifications, "the earlier visit's answer is stale")
         #expect(container.notificationsAllowed == nil)
-        timers.started[1].fire()
-        #expect(container.state == .nameEntry)
+        await clock.advance(by: .seconds(5))
+        await settle(until: { container.state == .nameEntry }, "the current visit's own 10 s")
+        permissions.answerTheRest()
     }
 
-    @Test func anImmediateAnswerMovesOnAtOnce() {
-        let container = OnboardingContainer(requestPermission: { $0(true) }, timer: timers.start)
+    @Test func anImmediateAnswerMovesOnAtOnce() async {
+        struct Granting: NotificationPermission {
+            func request() async -> Bool { true }
+        }
+        let container = OnboardingContainer(permission: Granting(), clock: clock)
         container.next()
-        #expect(container.state == .nameEntry)
+        await settle(until: { container.state == .nameEntry }, "the answer")
         #expect(container.notificationsAllowed == true)
-        timers.started[0].fire()
+        await clock.advance(by: .seconds(10))
+        await settle()
         #expect(container.state == .nameEntry, "the permission page's timer no longer applies")
     }
 
-    @Test func theCompletionCallbackFiresOnceAtTheEndAndNotBefore() throws {
+    @Test func theCompletionCallbackFiresOnceAtTheEndAndNotBefore() async {
         var finished = 0
         container.onFinish = { finished += 1 }
-        container.next()
-        permissions.answers[0](true)
+        await goToTheForm()
         container.back()
-        permissions.answers[1](true)
+        await waitForRequest(2)
+        permissions.answer(1, true)
+        await settle(until: { container.state == .nameEntry }, "the form again")
         #expect(finished == 0)
         container.next()
         #expect(container.state == .nameEntry, "Next on the form needs a name")
@@ -143,8 +201,8 @@ struct OnboardingContainerTests {
         #expect(finished == 1, "onboarding completes once")
     }
 
-    @Test func homeOpensTheProfileAndTheProfileLeavesBackToHome() throws {
-        try goToTheForm()
+    @Test func homeOpensTheProfileAndTheProfileLeavesBackToHome() async {
+        await goToTheForm()
         container.openProfile()
         #expect(container.state == .nameEntry, "no profile during onboarding")
         container.name = "Ada"

@@ -1,3 +1,4 @@
+import FlowSpecRuntime
 import Foundation
 
 /// What the app shows, derived from the flow's state.
@@ -15,22 +16,31 @@ public enum CTAScreen: Equatable, Sendable {
     case cta, demo
 }
 
-/// Runs the first-run flow for the app: feeds the persisted completion flag to the generated
-/// `FirstRun` machine at launch, carries out its effects, and tells the views what to show.
+/// Runs the first-run flow for the app: a `FlowDriver` of the generated `FirstRun` machine,
+/// which reads the persisted completion flag at each input (the `onboardingCompleted`
+/// condition), and carries out its one effect, persisting that flag. The views are told what
+/// to show.
 ///
 /// The defaults store is injected, so tests use a throwaway suite.
+@MainActor
 public final class OnboardingCoordinator {
     /// The `UserDefaults` key of the completion flag.
     public static let completedKey = "onboarding.completed"
 
-    private let defaults: UserDefaults
-    private var flow: FirstRun.Machine
+    /// The running flow.
+    let flow: FlowDriver<FirstRun>
 
     /// Starts the flow at a cold launch: returning users (the flag set) go straight to the CTA.
     public init(defaults: UserDefaults) {
-        self.defaults = defaults
-        let completed = defaults.bool(forKey: Self.completedKey)
-        flow = FirstRun.Machine.start(conditions: .init(onboardingCompleted: completed)).machine
+        flow = FlowDriver(
+            FirstRun.self,
+            conditions: { FirstRun.Conditions(onboardingCompleted: defaults.bool(forKey: Self.completedKey)) },
+            effects: { effect in
+                switch effect {
+                case .persistOnboardingCompleted: defaults.set(true, forKey: Self.completedKey)
+                }
+            })
+        flow.start()
     }
 
     /// The flow's current state.
@@ -49,31 +59,17 @@ public final class OnboardingCoordinator {
     }
 
     /// The splash view appeared and finished.
-    public func splashFinished() { send(.splashFinished) }
+    public func splashFinished() { flow.send(.splashFinished) }
 
     /// Swipe or "Next" on a slide.
-    public func advance() { send(.slideAdvance) }
+    public func advance() { flow.send(.slideAdvance) }
 
     /// "Continue" on the last slide.
-    public func complete() { send(.onboardingComplete) }
+    public func complete() { flow.send(.onboardingComplete) }
 
     /// "Start Free Demo" on the CTA.
-    public func startDemo() { send(.startDemo) }
+    public func startDemo() { flow.send(.startDemo) }
 
     /// Back from the demo.
-    public func returnFromDemo() { send(.returnFromDemo) }
-
-    private func send(_ event: FirstRun.Event) {
-        for effect in flow.send(event, conditions: .init(onboardingCompleted: defaults.bool(forKey: Self.completedKey)))
-        {
-            perform(effect)
-        }
-    }
-
-    private func perform(_ effect: FirstRun.Effect) {
-        switch effect {
-        case .persistOnboardingCompleted:
-            defaults.set(true, forKey: Self.completedKey)
-        }
-    }
+    public func returnFromDemo() { flow.send(.returnFromDemo) }
 }

@@ -4,6 +4,7 @@ import Testing
 @testable import FirstRun
 
 /// The first-run flow's rules (reference flow 1), through the app-side coordinator.
+@MainActor
 @Suite("First run")
 struct OnboardingCoordinatorTests {
     /// A throwaway defaults suite per test.
