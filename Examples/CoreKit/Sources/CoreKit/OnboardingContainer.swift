@@ -1,4 +1,5 @@
 import FlowSpecRuntime
+import Observation
 
 /// What the app shows, derived from the flow's state.
 enum Route: Equatable, Sendable {
@@ -9,9 +10,11 @@ enum Route: Equatable, Sendable {
     case profile
 }
 
-/// Asks the user for notification permission: answers with their choice, later or never.
+/// Asks the user for notification permission: the work of the permission page.
 protocol NotificationPermission: Sendable {
-    /// The user's answer.
+    /// Shows the request and returns the user's answer, later or never. Called on every visit
+    /// of the permission page; when the page is left first (its timeout, or "Back"), the task
+    /// is cancelled, and an answer that still comes changes nothing.
     func request() async -> Bool
 }
 
@@ -20,44 +23,46 @@ protocol NotificationPermission: Sendable {
 /// name form. "Next" on the last page calls `onFinish`, once; the same flow then routes the app
 /// between home and profile.
 ///
-/// A `FlowDriver` runs the generated `CoreKit` machine: the permission request is the work of
-/// the permission page, started on every visit and cancelled when the page is left, and the
-/// page's 10 s timeout is the driver's. The clock and the permission are injected, so tests
-/// move time and answer (or never answer) themselves.
+/// A `FlowDriver` of the generated `CoreKit` runs it: the permission request is the permission
+/// page's work, and its 10 s timeout is the driver's timer, on the clock given.
 @MainActor
+@Observable
 final class OnboardingContainer {
     /// Called when onboarding completes: "Next" on the last page, with a name entered.
-    var onFinish: () -> Void = {}
+    @ObservationIgnored var onFinish: () -> Void = {}
 
     /// The name typed into the form; "Next" on the form needs one.
     var name = ""
 
-    /// The user's answer to the permission request; `nil` while unanswered or after a timeout.
+    /// The user's answer to the permission request; `nil` until one is taken.
     private(set) var notificationsAllowed: Bool?
 
     /// The running flow.
     let flow: FlowDriver<CoreKit>
 
-    /// The answer of the current visit's request, until the flow takes it.
-    private var answer: Bool?
-
-    /// Shows the first page.
+    /// Shows the first page; time comes from `clock` (a test clock in tests).
     init(permission: any NotificationPermission, clock: any Clock<Duration> = ContinuousClock()) {
         // The driver's handlers reach the container once it exists.
         let owner = Owner()
         flow = FlowDriver(
             CoreKit.self, clock: clock,
             conditions: { CoreKit.Conditions(nameEntered: owner.container?.hasName ?? false) },
-            effects: { owner.container?.carryOut($0) })
+            effects: { effect in
+                switch effect {
+                case .finishOnboarding: owner.container?.onFinish()
+                }
+            })
         owner.container = self
-        flow.work(in: .notifications) {
-            let visit = await owner.visit()
-            let granted = await permission.request()
-            await owner.container?.received(granted, in: visit)
-            return .permissionAnswered
-        }
+        flow.work(in: .notifications) { await permission.request() ? .permissionGranted : .permissionDenied }
+        // The answer is kept from the step that takes it, so one the driver dropped (it came
+        // after its visit) is never kept.
         flow.onStep { [weak self] step in
-            if step.input == .event(.permissionAnswered), !step.ignored { self?.notificationsAllowed = self?.answer }
+            guard !step.ignored, case .event(let event) = step.input else { return }
+            switch event {
+            case .permissionGranted: self?.notificationsAllowed = true
+            case .permissionDenied: self?.notificationsAllowed = false
+            case .next, .back, .openProfile, .closeProfile: break
+            }
         }
         flow.start()
     }
@@ -92,26 +97,10 @@ final class OnboardingContainer {
     func closeProfile() { flow.send(.closeProfile) }
 
     private var hasName: Bool { !name.allSatisfy(\.isWhitespace) }
-
-    private func carryOut(_ effect: CoreKit.Effect) {
-        switch effect {
-        case .requestNotificationPermission: break  // the permission page's work asks
-        case .finishOnboarding: onFinish()
-        }
-    }
-
-    /// Keeps an answer while its visit is current; one that comes after the page was left
-    /// (timed out, or "Back") is ignored, as the driver drops its event.
-    private func received(_ granted: Bool, in visit: Int) {
-        if flow.machine.visit == visit { answer = granted }
-    }
 }
 
 /// A weak reference to the container, for the handlers it gives its driver.
 @MainActor
 private final class Owner {
     weak var container: OnboardingContainer?
-
-    /// The current visit, when the page's work starts.
-    func visit() -> Int { container?.flow.machine.visit ?? -1 }
 }

@@ -3,89 +3,53 @@ import Testing
 
 @testable import CoreKit
 
-/// Permission requests that the test answers by hand, or never.
-@MainActor
-final class Permissions: NotificationPermission {
-    /// The requests made, in order, each waiting for its answer until answered.
-    private(set) var requests: [CheckedContinuation<Bool, Never>?] = []
-
-    nonisolated func request() async -> Bool {
-        await withCheckedContinuation { continuation in
-            Task { @MainActor in self.requests.append(continuation) }
-        }
-    }
-
-    /// Answers request `index` (from 0), once.
-    func answer(_ index: Int, _ granted: Bool) {
-        requests[index]?.resume(returning: granted)
-        requests[index] = nil
-    }
-
-    /// Answers whatever is still waiting, so that no request is left hanging after a test.
-    func answerTheRest() {
-        for index in requests.indices { answer(index, false) }
-    }
-}
-
-/// Lets the main actor run what is ready (timers the test clock fired, requests made or
-/// answered) until `condition` holds; no time passes.
-@MainActor
-func settle(
-    until condition: @MainActor () -> Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
-) async {
-    for _ in 0..<100_000 {
-        if condition() { return }
-        await Task.yield()
-    }
-    Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
-}
-
-/// Lets the main actor run whatever is ready, for checking that nothing happens.
-@MainActor
-func settle() async {
-    for _ in 0..<500 { await Task.yield() }
-}
-
 /// The rules of the onboarding container, then home and profile (reference flow 5), with the
 /// permission request as the permission page's work and its timeout on a test clock.
 @MainActor
 @Suite("CoreKit onboarding container")
 struct OnboardingContainerTests {
-    let permissions = Permissions()
     let clock = TestClock()
+    let dialogs: PermissionDialogs
     let container: OnboardingContainer
 
     init() {
-        container = OnboardingContainer(permission: permissions, clock: clock)
+        dialogs = PermissionDialogs(clock: clock)
+        container = OnboardingContainer(permission: dialogs, clock: clock)
     }
 
-    /// Waits for request `count` (from 1) to be made.
-    func waitForRequest(_ count: Int, sourceLocation: SourceLocation = #_sourceLocation) async {
-        await settle(until: { permissions.requests.count == count }, "request \(count)", sourceLocation: sourceLocation)
+    /// The user answers dialog after dialog at once, granting.
+    func answerAtOnce() {
+        dialogs.answers = Array(repeating: .init(granted: true, after: .zero), count: 4)
     }
 
-    /// Pages through to the form, answering the permission request.
+    /// Pages through to the form, the user granting permission at once.
     func goToTheForm() async {
+        answerAtOnce()
         container.next()
-        await waitForRequest(1)
-        permissions.answer(0, true)
         await settle(until: { container.state == .nameEntry }, "the form")
+    }
+
+    /// Moves the test clock on, and lets what it fired run.
+    func advance(by duration: Duration) async {
+        await clock.advance(by: duration)
+        await settle()
     }
 
     @Test func theContainerStartsOnTheInfoPage() async {
         #expect(container.route == .onboarding(page: .intro, index: 0, count: 3))
         #expect(container.pageIndex == 0)
         #expect(container.pageCount == 3)
+        #expect(container.flow.machine.armedTimeout == nil)
         await settle()
-        #expect(permissions.requests.isEmpty, "nothing is requested before the permission page")
+        #expect(dialogs.shown == 0, "nothing is requested before the permission page")
     }
 
     @Test func nextAndBackMoveBetweenThePagesWithTheirPositions() async {
+        dialogs.answers = [.init(granted: true, after: .seconds(1))]
         container.next()
         #expect(container.route == .onboarding(page: .notifications, index: 1, count: 3))
-        await waitForRequest(1)
-        permissions.answer(0, true)
-        await settle(until: { container.state == .nameEntry }, "the form")
+        await clock.advance(by: .seconds(1))
+        await settle(until: { container.state == .nameEntry }, "the answer")
         #expect(container.route == .onboarding(page: .nameEntry, index: 2, count: 3))
         container.back()
         #expect(container.route == .onboarding(page: .notifications, index: 1, count: 3))
@@ -93,85 +57,98 @@ struct OnboardingContainerTests {
         #expect(container.route == .onboarding(page: .intro, index: 0, count: 3))
         container.back()
         #expect(container.route == .onboarding(page: .intro, index: 0, count: 3), "there is no page before the first")
-        permissions.answerTheRest()
     }
 
     @Test func thePermissionPageRequestsOnEveryVisitAndWaitsForTheAnswer() async {
+        dialogs.answers = [.init(granted: false, after: .seconds(3))]
         container.next()
-        await waitForRequest(1)
+        await settle(until: { dialogs.shown == 1 }, "the request")
         container.next()
         #expect(container.state == .notifications, "Next does not skip a pending request")
-        permissions.answer(0, false)
+        await clock.advance(by: .seconds(3))
         await settle(until: { container.state == .nameEntry }, "the answer")
         #expect(container.notificationsAllowed == false)
         container.back()
-        await waitForRequest(2)
-        #expect(permissions.requests.count == 2, "coming back asks again")
-        permissions.answerTheRest()
+        await settle(until: { dialogs.shown == 2 }, "coming back asks again")
     }
 
-    @Test func anUnansweredPermissionRequestTimesOutAfter10SecondsMovesOnAndIsCancelled() async throws {
+    @Test func anUnansweredRequestTimesOutAfter10SecondsIsCancelledAndItsLateAnswerChangesNothing() async throws {
+        dialogs.answers = [.init(granted: true, after: .seconds(12))]
         container.next()
-        await waitForRequest(1)
         let timeout = try #require(container.flow.machine.armedTimeout)
         #expect(timeout.after == .seconds(10))
         #expect(timeout.target == .nameEntry)
-        await clock.advance(by: .milliseconds(9_999))
-        await settle()
-        #expect(container.state == .notifications)
+        await settle(until: { dialogs.shown == 1 }, "the request")
+        await advance(by: .milliseconds(9_999))
+        #expect(container.state == .notifications, "nothing happens before the timeout")
         await clock.advance(by: .milliseconds(1))
         await settle(until: { container.state == .nameEntry }, "the 10 s timeout")
+        #expect(container.flow.lastStep?.input == .timeout)
         #expect(container.route == .onboarding(page: .nameEntry, index: 2, count: 3))
         #expect(container.notificationsAllowed == nil, "no answer, no permission")
-        permissions.answer(0, true)
+        await settle(until: { dialogs.cancelled == [0] }, "the request still running at the timeout cancelled")
+        await clock.advance(by: .seconds(2))
         await settle(until: { container.flow.droppedResults == 1 }, "the late answer dropped")
         #expect(container.state == .nameEntry, "a late answer does nothing")
         #expect(container.notificationsAllowed == nil)
+        await #expect(throws: Never.self, "the form arms no timer") { try await clock.checkSuspension() }
     }
 
-    @Test func thePermissionPageArmsOneTimerPerVisitAndTheFormNone() async {
+    @Test func anIgnoredNextArmsNoNewTimerAndTheFormWaitsAsLongAsItTakes() async {
         container.next()
-        #expect(container.flow.machine.armedTimeout?.after == .seconds(10))
-        let visit = container.flow.machine.visit
+        await advance(by: .seconds(5))
         container.next()
-        #expect(container.flow.machine.visit == visit, "an ignored Next arms no new timer")
-        await clock.advance(by: .seconds(10))
-        await settle(until: { container.state == .nameEntry }, "the timeout")
-        #expect(container.flow.machine.armedTimeout == nil, "the form waits as long as it takes")
-        permissions.answerTheRest()
+        #expect(container.state == .notifications)
+        await clock.advance(by: .seconds(5))
+        await settle(until: { container.state == .nameEntry }, "the timeout 10 s after entering, not 15")
+        #expect(container.flow.machine.armedTimeout == nil)
+        await advance(by: .seconds(3_600))
+        #expect(container.state == .nameEntry, "the form waits as long as it takes")
+    }
+
+    @Test func leavingThePermissionPageCancelsItsTimerAndItsRequest() async {
+        dialogs.answers = [.init(granted: true, after: .seconds(5))]
+        container.next()
+        await settle(until: { dialogs.shown == 1 }, "the request")
+        await advance(by: .seconds(4))
+        container.back()
+        #expect(container.state == .intro)
+        await settle(until: { dialogs.cancelled == [0] }, "the request cancelled with its page")
+        await clock.advance(by: .seconds(1))
+        await settle(until: { container.flow.droppedResults == 1 }, "the answer that came after, dropped")
+        // Nothing sleeps on the clock any more: the page's timer, due at 10 s, is gone.
+        await #expect(throws: Never.self) { try await clock.checkSuspension() }
+        await advance(by: .seconds(5))
+        #expect(container.state == .intro)
+        #expect(container.flow.lastStep?.input == .event(.back))
+        #expect(container.notificationsAllowed == nil)
     }
 
     @Test func aTimerOrAnswerFromAnEarlierVisitDoesNothing() async {
+        dialogs.answers = [.init(granted: true, after: .seconds(7))]
         container.next()
-        await waitForRequest(1)
-        await clock.advance(by: .seconds(5))
-        await settle()
+        await advance(by: .seconds(5))
         container.back()
         container.next()
-        await waitForRequest(2)
-        await clock.advance(by: .seconds(5))
-        await settle()
-        #expect(container.state == .notifications, "the earlier visit's timer was cancelled with it")
-        permissions.answer(0, true)
+        await settle(until: { dialogs.shown == 2 }, "the second visit's request")
+        await clock.advance(by: .seconds(2))
         await settle(until: { container.flow.droppedResults == 1 }, "the earlier visit's answer dropped")
         #expect(container.state == .notifications, "the earlier visit's answer is stale")
         #expect(container.notificationsAllowed == nil)
+        await advance(by: .seconds(3))
+        #expect(container.state == .notifications, "the earlier visit's timer is stale")
         await clock.advance(by: .seconds(5))
-        await settle(until: { container.state == .nameEntry }, "the current visit's own 10 s")
-        permissions.answerTheRest()
+        await settle(until: { container.state == .nameEntry }, "the second visit's own 10 s")
     }
 
     @Test func anImmediateAnswerMovesOnAtOnce() async {
-        struct Granting: NotificationPermission {
-            func request() async -> Bool { true }
-        }
-        let container = OnboardingContainer(permission: Granting(), clock: clock)
+        answerAtOnce()
         container.next()
         await settle(until: { container.state == .nameEntry }, "the answer")
         #expect(container.notificationsAllowed == true)
-        await clock.advance(by: .seconds(10))
-        await settle()
-        #expect(container.state == .nameEntry, "the permission page's timer no longer applies")
+        await advance(by: .seconds(10))
+        #expect(container.state == .nameEntry)
+        #expect(container.flow.lastStep?.input == .event(.permissionGranted), "the page's timer no longer applies")
     }
 
     @Test func theCompletionCallbackFiresOnceAtTheEndAndNotBefore() async {
@@ -179,8 +156,6 @@ struct OnboardingContainerTests {
         container.onFinish = { finished += 1 }
         await goToTheForm()
         container.back()
-        await waitForRequest(2)
-        permissions.answer(1, true)
         await settle(until: { container.state == .nameEntry }, "the form again")
         #expect(finished == 0)
         container.next()

@@ -16,28 +16,51 @@ public enum CTAScreen: Equatable, Sendable {
     case cta, demo
 }
 
-/// Runs the first-run flow for the app: a `FlowDriver` of the generated `FirstRun` machine,
-/// which reads the persisted completion flag at each input (the `onboardingCompleted`
-/// condition), and carries out its one effect, persisting that flag. The views are told what
-/// to show.
-///
-/// The defaults store is injected, so tests use a throwaway suite.
+/// Where the app keeps the "onboarding completed" flag between launches.
+@MainActor
+public protocol OnboardingFlagStore: AnyObject {
+    /// Whether onboarding was completed, on this launch or an earlier one.
+    var onboardingCompleted: Bool { get set }
+}
+
+/// The flag as a `Bool` in `UserDefaults`, under the key earlier versions of the app used.
+@MainActor
+public final class UserDefaultsOnboardingFlag: OnboardingFlagStore {
+    /// The `UserDefaults` key of the flag.
+    public static let key = "onboarding.completed"
+
+    private let defaults: UserDefaults
+
+    /// The flag in `defaults` (the standard defaults unless given).
+    public init(_ defaults: UserDefaults = .standard) {
+        self.defaults = defaults
+    }
+
+    /// The `Bool` under ``key`` (`false` when there is none).
+    public var onboardingCompleted: Bool {
+        get { defaults.bool(forKey: Self.key) }
+        set { defaults.set(newValue, forKey: Self.key) }
+    }
+}
+
+/// Runs the first-run flow for the app: a `FlowDriver` of the generated `FirstRun`, which reads
+/// the completion flag as the `onboardingCompleted` condition at each input and hands its one
+/// effect, `persistOnboardingCompleted`, to the flag's store. The views are told what to show.
 @MainActor
 public final class OnboardingCoordinator {
-    /// The `UserDefaults` key of the completion flag.
-    public static let completedKey = "onboarding.completed"
-
     /// The running flow.
     let flow: FlowDriver<FirstRun>
 
     /// Starts the flow at a cold launch: returning users (the flag set) go straight to the CTA.
-    public init(defaults: UserDefaults) {
+    ///
+    /// - Parameter flag: where the completion flag lives (`UserDefaultsOnboardingFlag()` in the app).
+    public init(flag: any OnboardingFlagStore) {
         flow = FlowDriver(
             FirstRun.self,
-            conditions: { FirstRun.Conditions(onboardingCompleted: defaults.bool(forKey: Self.completedKey)) },
+            conditions: { FirstRun.Conditions(onboardingCompleted: flag.onboardingCompleted) },
             effects: { effect in
                 switch effect {
-                case .persistOnboardingCompleted: defaults.set(true, forKey: Self.completedKey)
+                case .persistOnboardingCompleted: flag.onboardingCompleted = true
                 }
             })
         flow.start()
@@ -54,6 +77,7 @@ public final class OnboardingCoordinator {
         switch flow.state {
         case .demoCTA: return .ctaStack([.cta])
         case .demoStub: return .ctaStack([.cta, .demo])
+        // The slides are shown above; `launch` is a choice, left at once: never current.
         default: return .splash
         }
     }

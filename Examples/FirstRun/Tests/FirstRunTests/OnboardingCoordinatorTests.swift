@@ -3,20 +3,33 @@ import Testing
 
 @testable import FirstRun
 
-/// The first-run flow's rules (reference flow 1), through the app-side coordinator.
+/// The completion flag in memory, counting its writes.
+@MainActor
+final class InMemoryOnboardingFlag: OnboardingFlagStore {
+    private(set) var writes = 0
+    var onboardingCompleted = false {
+        didSet { writes += 1 }
+    }
+}
+
+/// The first-run flow's rules (reference flow 1), through the app-side coordinator. A relaunch
+/// is a new coordinator on the same flag.
 @MainActor
 @Suite("First run")
 struct OnboardingCoordinatorTests {
-    /// A throwaway defaults suite per test.
-    let defaults: UserDefaults
-    let suite = "flowspec.example.firstrun.\(UUID().uuidString)"
+    let flag = InMemoryOnboardingFlag()
 
-    init() throws {
-        defaults = try #require(UserDefaults(suiteName: suite))
+    /// A coordinator on the last slide.
+    func lastSlide() -> OnboardingCoordinator {
+        let coordinator = OnboardingCoordinator(flag: flag)
+        coordinator.splashFinished()
+        coordinator.advance()
+        coordinator.advance()
+        return coordinator
     }
 
     @Test func aFirstLaunchShowsTheSplashThenThreeSlidesInOrderThenTheCTA() {
-        let coordinator = OnboardingCoordinator(defaults: defaults)
+        let coordinator = OnboardingCoordinator(flag: flag)
         #expect(coordinator.screen == .splash)
         coordinator.advance()
         #expect(coordinator.screen == .splash, "the splash is not dismissed by a swipe")
@@ -28,32 +41,49 @@ struct OnboardingCoordinatorTests {
         #expect(coordinator.screen == .slide(index: 2, count: 3))
         coordinator.advance()
         #expect(coordinator.screen == .slide(index: 2, count: 3), "there is no fourth slide")
-        #expect(!defaults.bool(forKey: OnboardingCoordinator.completedKey))
+        #expect(!flag.onboardingCompleted)
         coordinator.complete()
         #expect(coordinator.screen == .ctaStack([.cta]))
-        #expect(defaults.bool(forKey: OnboardingCoordinator.completedKey), "completing persists the flag")
+        #expect(flag.onboardingCompleted, "completing persists the flag")
+    }
+
+    @Test func completingPersistsTheFlagOnceThroughTheEffect() {
+        let coordinator = lastSlide()
+        #expect(flag.writes == 0, "nothing is persisted before the end")
+        coordinator.complete()
+        #expect(coordinator.flow.lastStep?.effects == [.persistOnboardingCompleted])
+        #expect(flag.writes == 1)
+        coordinator.startDemo()
+        coordinator.returnFromDemo()
+        #expect(flag.writes == 1, "and only there")
+    }
+
+    @Test func theFlagIsReadAtEachInput() {
+        let coordinator = lastSlide()
+        coordinator.complete()
+        // The step that completed onboarding was taken before its effect set the flag;
+        // the next one reads it set.
+        #expect(coordinator.flow.lastStep?.conditions.onboardingCompleted == false)
+        coordinator.startDemo()
+        #expect(coordinator.flow.lastStep?.conditions.onboardingCompleted == true)
     }
 
     @Test func aReturningUserGoesStraightToTheCTA() {
-        defaults.set(true, forKey: OnboardingCoordinator.completedKey)
-        let coordinator = OnboardingCoordinator(defaults: defaults)
+        flag.onboardingCompleted = true
+        let coordinator = OnboardingCoordinator(flag: flag)
         #expect(coordinator.state == .demoCTA)
         #expect(coordinator.screen == .ctaStack([.cta]))
     }
 
     @Test func theCompletionFlagSurvivesARelaunch() {
-        let first = OnboardingCoordinator(defaults: defaults)
-        first.splashFinished()
-        first.advance()
-        first.advance()
-        first.complete()
-        let relaunched = OnboardingCoordinator(defaults: defaults)
+        lastSlide().complete()
+        let relaunched = OnboardingCoordinator(flag: flag)
         #expect(relaunched.screen == .ctaStack([.cta]))
     }
 
     @Test func theDemoIsPushedOnTheCTAAndPopsBack() {
-        defaults.set(true, forKey: OnboardingCoordinator.completedKey)
-        let coordinator = OnboardingCoordinator(defaults: defaults)
+        flag.onboardingCompleted = true
+        let coordinator = OnboardingCoordinator(flag: flag)
         coordinator.startDemo()
         #expect(coordinator.screen == .ctaStack([.cta, .demo]))
         coordinator.startDemo()
@@ -62,5 +92,20 @@ struct OnboardingCoordinatorTests {
         #expect(coordinator.screen == .ctaStack([.cta]))
         coordinator.startDemo()
         #expect(coordinator.screen == .ctaStack([.cta, .demo]), "the demo stub stays routable")
+    }
+
+    @Test func inUserDefaultsTheFlagIsTheBoolEarlierVersionsStored() throws {
+        let suite = "flowspec.example.firstrun.\(UUID().uuidString)"
+        let defaults = try #require(UserDefaults(suiteName: suite))
+        defer { defaults.removePersistentDomain(forName: suite) }
+        let first = OnboardingCoordinator(flag: UserDefaultsOnboardingFlag(defaults))
+        first.splashFinished()
+        first.advance()
+        first.advance()
+        #expect(!defaults.bool(forKey: "onboarding.completed"))
+        first.complete()
+        #expect(defaults.bool(forKey: "onboarding.completed"), "completing persists the flag")
+        let relaunched = OnboardingCoordinator(flag: UserDefaultsOnboardingFlag(defaults))
+        #expect(relaunched.screen == .ctaStack([.cta]))
     }
 }
