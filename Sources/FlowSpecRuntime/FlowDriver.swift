@@ -225,6 +225,8 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
             } catch {
                 return  // cancelled: the visit is over
             }
+            // Back on the main actor: cancelled exactly when its visit ended or `stop()` ran.
+            guard !Task.isCancelled else { return }
             self?.timeoutFired(visit: armed.visit)
         }
     }
@@ -256,7 +258,6 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
                     + "register it with work(in: …) before start()")
             return
         }
-        let visit = current.visit
         running = Task { [weak self] in
             let event: Spec.Event
             do {
@@ -266,12 +267,13 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
                 guard let onError = work.onError else { return }
                 event = onError(error)
             }
-            self?.workFinished(event, visit: visit)
+            // Back on the main actor: cancelled exactly when its visit ended or `stop()` ran.
+            self?.workFinished(event, cancelled: Task.isCancelled)
         }
     }
 
-    private func workFinished(_ event: Spec.Event, visit: Int) {
-        guard visit == current.visit else {
+    private func workFinished(_ event: Spec.Event, cancelled: Bool) {
+        guard !cancelled else {
             dropped += 1
             revision.changed()
             return

@@ -190,6 +190,39 @@ struct FlowDriverTests {
             ])
     }
 
+    @Test func workRegisteredWhileItsStateIsCurrentStartsAtOnce() async {
+        let driver = FlowDriver(LaunchAuth.self, clock: clock)
+        driver.start()
+        #expect(driver.state == .splash)
+        driver.work(in: .splash) { .splashAnimationCompleted }
+        await settle(until: { driver.state == .onboardingCheck }, "the splash's work, registered late")
+    }
+
+    @Test func stopCancelsTheTimerAndTheWorkUntilTheNextInput() async {
+        let driver = FlowDriver(LaunchAuth.self, clock: clock)
+        let cancelled = Flag()
+        let clock = self.clock
+        driver.work(in: .splash) {
+            do {
+                try await clock.sleep(for: .seconds(60))
+            } catch {
+                await cancelled.set()
+            }
+            return .splashAnimationCompleted
+        }
+        driver.start()
+        await settle()
+        driver.stop()
+        await clock.advance(by: .seconds(2))
+        await settle(until: { driver.droppedResults == 1 }, "the stopped work's result dropped")
+        #expect(driver.state == .splash, "the splash's timeout and work were cancelled")
+        #expect(await cancelled.isSet)
+        // The next input arms its visit's timer as usual.
+        driver.send(.splashAnimationCompleted)
+        await clock.advance(by: .seconds(3))
+        await settle(until: { driver.state == .authCheck }, "the onboarding check's timeout")
+    }
+
     @Test func misuseIsReportedNotTrapped() async {
         let driver = FlowDriver(LaunchAuth.self, clock: clock)
         driver.send(.retry)

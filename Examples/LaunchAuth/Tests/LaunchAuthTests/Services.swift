@@ -70,8 +70,11 @@ actor Recorder {
 func settle(
     until condition: @MainActor () -> Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
 ) async {
-    // Bounded by count, not time: generous, since other tests' tasks share the executors.
-    for _ in 0..<100_000 {
+    // The flow's time is the test clock's; this real-time bound only ends a wait for tasks
+    // that never come (other tests' tasks share the executors, so a count of yields is not
+    // enough on a busy machine).
+    let giveUp = ContinuousClock.now.advanced(by: .seconds(30))
+    while ContinuousClock.now < giveUp {
         if condition() { return }
         await Task.yield()
     }
