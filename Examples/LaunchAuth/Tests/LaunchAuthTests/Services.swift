@@ -71,9 +71,9 @@ func settle(
     until condition: @MainActor () -> Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
 ) async {
     // The flow's time is the test clock's; this real-time bound only ends a wait for tasks
-    // that never come (other tests' tasks share the executors, so a count of yields is not
-    // enough on a busy machine).
-    let giveUp = ContinuousClock.now.advanced(by: .seconds(30))
+    // that never come. It is long: the work and timers wait for a thread of the shared
+    // executor, which other tests that block on processes can hold for a minute or more.
+    let giveUp = ContinuousClock.now.advanced(by: .seconds(300))
     while ContinuousClock.now < giveUp {
         if condition() { return }
         await Task.yield()
