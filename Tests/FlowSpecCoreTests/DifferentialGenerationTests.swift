@@ -688,6 +688,8 @@ enum DifferentialSpecs {
             case .event(let name): name
             case .timeout: "@"
             case .condition(let name, let value): (value ? "+" : "-") + name
+            // Relaunches are not drawn: restore runs (`restoreValues`) test restoring.
+            case .relaunch: "!"
             }
         }.joined(separator: " ")
     }

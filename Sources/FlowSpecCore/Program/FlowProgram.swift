@@ -54,6 +54,8 @@ public struct FlowProgram: Sendable {
         /// Event index → candidates, in the order the spec gives them; own transitions first,
         /// then inherited machine-wide ones.
         public var transitions: [(event: Int, candidates: [Candidate])]
+        /// How many of ``transitions`` are the state's own; the rest are inherited.
+        public var ownTransitionCount: Int
         /// The `always` candidates (choice states).
         public var always: [Candidate]
         /// The timeout, if any.

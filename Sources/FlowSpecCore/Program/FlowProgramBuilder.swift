@@ -69,6 +69,7 @@ public enum FlowProgramBuilder {
             for transition in own {
                 transitions.append((event(transition.event.value), transition.candidates.map { resolve($0) }))
             }
+            let ownTransitionCount = transitions.count
             if state.kind == .input || state.kind == .task {
                 let overridden = Set(own.map(\.event.value))
                 for transition in inherited where !overridden.contains(transition.event) {
@@ -91,7 +92,8 @@ public enum FlowProgramBuilder {
             if let mapped = name(stateName, scope: .enumCase) { swiftName = mapped.swiftName } else { failed = true }
             return FlowProgram.State(
                 name: stateName, swiftName: swiftName, kind: state.kind,
-                summary: state.summary, transitions: transitions, always: always,
+                summary: state.summary, transitions: transitions, ownTransitionCount: ownTransitionCount,
+                always: always,
                 timeout: timeout)
         }
 

@@ -23,6 +23,32 @@ public struct FlowRuntime: Sendable, Hashable {
     /// The retry counters.
     public private(set) var retries: [Int]
 
+    /// One transition the machine took: from which state, through what, which candidate (its
+    /// position among the event's, the `always` branches, or 0 for a timeout), and whether a
+    /// used-up `retry` sent it to `then`. What coverage and test paths count.
+    public struct Move: Sendable, Hashable {
+        /// How a transition is taken.
+        public enum Via: Sendable, Hashable {
+            /// An event, by index.
+            case event(Int)
+            /// An `always` branch of a choice state.
+            case always
+            /// The state's timeout.
+            case timeout
+        }
+
+        /// The state left.
+        public var from: Int
+        /// The state entered (the `then` of a used-up retry).
+        public var to: Int
+        /// What took the transition.
+        public var via: Via
+        /// The candidate's position.
+        public var candidate: Int
+        /// Whether the `retry` was used up, so the candidate went to its `then`.
+        public var fellBack: Bool
+    }
+
     /// A machine before starting.
     init(program: FlowProgram, state: Int) {
         self.state = state
@@ -30,11 +56,25 @@ public struct FlowRuntime: Sendable, Hashable {
         self.retries = [Int](repeating: 0, count: program.retrySlotCount)
     }
 
+    /// The machine's state and retry counters, without its visit count: two runtimes that agree
+    /// here behave alike from now on.
+    var configuration: FlowRuntime {
+        var copy = self
+        copy.visit = 0
+        return copy
+    }
+
     /// Starts the machine at `initial`; returns it with the effects of any `always` branches taken.
     public static func start(_ program: FlowProgram, conditions: [Bool]) -> (FlowRuntime, [Int]) {
+        var moves: [Move]? = nil
+        return start(program, conditions: conditions, moves: &moves)
+    }
+
+    /// Starts the machine, appending the `always` branches taken to `moves`.
+    public static func start(_ program: FlowProgram, conditions: [Bool], moves: inout [Move]?) -> (FlowRuntime, [Int]) {
         var runtime = FlowRuntime(program: program, state: program.initial)
         var effects: [Int] = []
-        runtime.settle(program, conditions, &effects)
+        runtime.settle(program, conditions, &effects, &moves)
         return (runtime, effects)
     }
 
@@ -42,12 +82,25 @@ public struct FlowRuntime: Sendable, Hashable {
     /// unknown → `initial`; an out-of-range integer → clamped with `restore: clamp`, otherwise
     /// `initial`; then `resume` applies and a `choice` state is resolved.
     public static func restore(_ program: FlowProgram, rawValue: String?, conditions: [Bool]) -> (FlowRuntime, [Int]) {
+        var moves: [Move]? = nil
+        return restore(program, rawValue: rawValue, conditions: conditions, moves: &moves)
+    }
+
+    /// Restores a machine, appending the `always` branches taken to `moves`.
+    public static func restore(
+        _ program: FlowProgram, rawValue: String?, conditions: [Bool], moves: inout [Move]?
+    ) -> (FlowRuntime, [Int]) {
         let restored = restoredState(program, rawValue: rawValue)
         let landing = program.persist?.resume[restored] ?? restored
         var runtime = FlowRuntime(program: program, state: landing)
         var effects: [Int] = []
-        runtime.settle(program, conditions, &effects)
+        runtime.settle(program, conditions, &effects, &moves)
         return (runtime, effects)
+    }
+
+    /// The value a persisted machine stores for a state: its position (`int`) or name.
+    public static func storedValue(of state: Int, _ program: FlowProgram) -> String {
+        program.persist?.rawValue == .int ? String(state) : program.states[state].name
     }
 
     static func restoredState(_ program: FlowProgram, rawValue: String?) -> Int {
@@ -65,11 +118,20 @@ public struct FlowRuntime: Sendable, Hashable {
 
     /// Sends an event. Returns the effects, or `nil` if the event was ignored.
     public mutating func send(_ event: Int, _ program: FlowProgram, conditions: [Bool]) -> [Int]? {
+        var moves: [Move]? = nil
+        return send(event, program, conditions: conditions, moves: &moves)
+    }
+
+    /// Sends an event, appending the transitions taken to `moves`.
+    public mutating func send(_ event: Int, _ program: FlowProgram, conditions: [Bool], moves: inout [Move]?)
+        -> [Int]?
+    {
         guard program.states[state].kind != .terminal,
-            let candidate = program.candidates(in: state, for: event)?.first(where: { $0.holds(conditions) })
+            let candidates = program.candidates(in: state, for: event),
+            let position = candidates.firstIndex(where: { $0.holds(conditions) })
         else { return nil }
         var effects: [Int] = []
-        take(candidate, program, conditions, &effects)
+        take(candidates[position], via: .event(event), position, program, conditions, &effects, &moves)
         return effects
     }
 
@@ -82,50 +144,66 @@ public struct FlowRuntime: Sendable, Hashable {
     /// Fires the timeout armed for `visit`. Returns the effects, or `nil` if there is no such
     /// timeout (another visit's, or a state without one).
     public mutating func fireTimeout(visit: Int, _ program: FlowProgram, conditions: [Bool]) -> [Int]? {
+        var moves: [Move]? = nil
+        return fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
+    }
+
+    /// Fires the timeout armed for `visit`, appending the transitions taken to `moves`.
+    public mutating func fireTimeout(visit: Int, _ program: FlowProgram, conditions: [Bool], moves: inout [Move]?)
+        -> [Int]?
+    {
         guard visit == self.visit, let timeout = program.states[state].timeout else { return nil }
         var effects: [Int] = []
-        take(timeout.candidate, program, conditions, &effects)
+        take(timeout.candidate, via: .timeout, 0, program, conditions, &effects, &moves)
         return effects
     }
 
     /// Takes a candidate and then, while the state reached is a `choice`, its first branch
     /// that holds (a loop, not recursion: chains of choice states can be long).
     private mutating func take(
-        _ candidate: FlowProgram.Candidate, _ program: FlowProgram, _ conditions: [Bool],
-        _ effects: inout [Int]
+        _ candidate: FlowProgram.Candidate, via: Move.Via, _ position: Int, _ program: FlowProgram,
+        _ conditions: [Bool], _ effects: inout [Int], _ moves: inout [Move]?
     ) {
-        var next: FlowProgram.Candidate? = candidate
-        while let candidate = next {
+        var next: (candidate: FlowProgram.Candidate, via: Move.Via, position: Int)? = (candidate, via, position)
+        while let (candidate, via, position) = next {
             effects += candidate.effects
             var target = candidate.target
+            var fellBack = false
             if let retry = candidate.retry {
                 if retries[retry.slot] < retry.max {
                     retries[retry.slot] += 1
                 } else {
                     target = retry.fallback
+                    fellBack = true
                 }
             }
+            moves?.append(Move(from: state, to: target, via: via, candidate: position, fellBack: fellBack))
             state = target
             visit += 1
-            next = enter(program, conditions)
+            next = enter(program, conditions).map { ($0.candidate, .always, $0.position) }
         }
     }
 
     /// What entering the current state means: counters reset at input and terminal states; a
-    /// choice state returns the branch to take at once.
-    private mutating func enter(_ program: FlowProgram, _ conditions: [Bool]) -> FlowProgram.Candidate? {
+    /// choice state returns the branch to take at once, with its position.
+    private mutating func enter(_ program: FlowProgram, _ conditions: [Bool]) -> (
+        candidate: FlowProgram.Candidate, position: Int
+    )? {
         let kind = program.states[state].kind
         if kind == .input || kind == .terminal {
             for slot in retries.indices { retries[slot] = 0 }
         }
         guard kind == .choice else { return nil }
-        return program.states[state].always.first { $0.holds(conditions) }
+        let always = program.states[state].always
+        return always.firstIndex { $0.holds(conditions) }.map { (always[$0], $0) }
     }
 
     /// Enters the state the machine starts in (or is restored to).
-    private mutating func settle(_ program: FlowProgram, _ conditions: [Bool], _ effects: inout [Int]) {
+    private mutating func settle(
+        _ program: FlowProgram, _ conditions: [Bool], _ effects: inout [Int], _ moves: inout [Move]?
+    ) {
         if let branch = enter(program, conditions) {
-            take(branch, program, conditions, &effects)
+            take(branch.candidate, via: .always, branch.position, program, conditions, &effects, &moves)
         }
     }
 }

@@ -36,6 +36,9 @@ public struct Simulation {
         case timeout
         /// Set a condition (true) or clear it (false) for the steps that follow.
         case condition(String, Bool)
+        /// Relaunch the app: the current state's stored value is restored (persisted
+        /// machines), with the conditions as they are.
+        case relaunch
     }
 
     /// Why a run could not be done.
@@ -54,12 +57,31 @@ public struct Simulation {
     /// Runs `steps` from the start (or from a restored raw value) and returns the trace.
     /// Conditions set before the first event or timeout apply to the start.
     public func run(_ steps: [Step], restoring rawValue: String?? = nil) throws(Failure) -> [String] {
+        var exercised: Set<CoverageItem>? = nil
+        return try run(steps, restoring: rawValue, exercised: &exercised)
+    }
+
+    /// Runs `steps` and adds what they exercise (states entered, transitions taken,
+    /// relaunches) to `exercised`.
+    public func run(_ steps: [Step], restoring rawValue: String??, exercised: inout Set<CoverageItem>?)
+        throws(Failure) -> [String]
+    {
+        let leading = steps.prefix { if case .condition = $0 { true } else { false } }
+        return try run(
+            startingUnder: Array(leading), then: Array(steps.dropFirst(leading.count)), restoring: rawValue,
+            exercised: &exercised)
+    }
+
+    /// Runs `steps` after a start under the conditions `startingUnder` sets: conditions at the
+    /// head of `steps` apply to the first input after the start, not to the start (a trace).
+    func run(
+        startingUnder start: [Step], then steps: [Step], restoring rawValue: String??,
+        exercised: inout Set<CoverageItem>?
+    ) throws(Failure) -> [String] {
         var conditions = [Bool](repeating: false, count: program.conditions.count)
-        var pending = steps[...]
-        while case .condition(let name, let value)? = pending.first {
-            conditions[try conditionIndex(name)] = value
-            pending = pending.dropFirst()
-        }
+        for case .condition(let name, let value) in start { conditions[try conditionIndex(name)] = value }
+        let pending = steps
+        var moves: [FlowRuntime.Move]? = exercised == nil ? nil : []
         var (runtime, effects): (FlowRuntime, [Int])
         var label = "start"
         if let rawValue {
@@ -67,13 +89,24 @@ public struct Simulation {
                 throw Failure(
                     description: "machine '\(program.name.name)' has no `persist`, so nothing can be restored")
             }
-            (runtime, effects) = FlowRuntime.restore(program, rawValue: rawValue, conditions: conditions)
+            (runtime, effects) = FlowRuntime.restore(program, rawValue: rawValue, conditions: conditions, moves: &moves)
             label = "restore(\(rawValue ?? "nil"))"
+            exercised?.insert(.state(moves?.first?.from ?? runtime.state))
         } else {
-            (runtime, effects) = FlowRuntime.start(program, conditions: conditions)
+            (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
+            exercised?.insert(.state(program.initial))
         }
         var lines = [Trace.line(input: label, runtime: runtime, program: program, ignored: false, effects: effects)]
+        func record() {
+            guard let taken = moves, !taken.isEmpty else { return }
+            for move in taken {
+                exercised?.insert(CoverageItem(move, in: program))
+                exercised?.insert(.state(move.to))
+            }
+            moves?.removeAll()
+        }
         for step in pending {
+            record()
             switch step {
             case .condition(let name, let value):
                 conditions[try conditionIndex(name)] = value
@@ -82,20 +115,34 @@ public struct Simulation {
                     let hint = Suggestion.hint(for: name, among: program.events.map(\.name))
                     throw Failure(description: "machine '\(program.name.name)' has no event '\(name)'\(hint)")
                 }
-                let result = runtime.send(event, program, conditions: conditions)
+                let result = runtime.send(event, program, conditions: conditions, moves: &moves)
                 lines.append(
                     Trace.line(
                         input: name, runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? []))
             case .timeout:
                 let visit = runtime.visit
-                let result = runtime.fireTimeout(visit: visit, program, conditions: conditions)
+                let result = runtime.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
                 lines.append(
                     Trace.line(
                         input: "@timeout", runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? []))
+            case .relaunch:
+                guard program.persist != nil else {
+                    throw Failure(
+                        description: "machine '\(program.name.name)' has no `persist`, so it cannot be relaunched")
+                }
+                let stored = FlowRuntime.storedValue(of: runtime.state, program)
+                exercised?.insert(.relaunch(state: runtime.state))
+                (runtime, effects) = FlowRuntime.restore(program, rawValue: stored, conditions: conditions, moves: &moves)
+                exercised?.insert(.state(moves?.first?.from ?? runtime.state))
+                lines.append(
+                    Trace.line(
+                        input: "restore(\(stored))", runtime: runtime, program: program, ignored: false,
+                        effects: effects))
             }
         }
+        record()
         return lines
     }
 

@@ -4,7 +4,9 @@
 ///
 /// A trace is what `flowspec simulate` prints, one step a line (`INPUT -> STATE | effects: … |
 /// timeout: …`), with `+condition` and `-condition` lines where the conditions changed; it
-/// begins with `start -> …` or `restore(VALUE) -> …`. Blank lines and `#` comments are skipped.
+/// begins with `start -> …` or `restore(VALUE) -> …`. A `restore(VALUE) -> …` line after the
+/// start is a relaunch: the app stored its state, quit and restored it (the value must be
+/// what the state stores). Blank lines and `#` comments are skipped.
 public enum TraceReplay {
     /// What the replay found.
     public enum Outcome: Sendable, Equatable {
@@ -16,6 +18,13 @@ public enum TraceReplay {
 
     /// Replays `text` on `program`.
     public static func check(_ text: String, program: FlowProgram) -> Outcome {
+        var exercised: Set<CoverageItem>? = nil
+        return check(text, program: program, exercised: &exercised)
+    }
+
+    /// Replays `text` on `program` and, when it agrees, adds what it exercised to `exercised`.
+    public static func check(_ text: String, program: FlowProgram, exercised: inout Set<CoverageItem>?) -> Outcome {
+        var startConditions: [Simulation.Step] = []
         var steps: [Simulation.Step] = []
         var recorded: [(line: Int, text: String)] = []
         var restoring: String?? = nil
@@ -36,7 +45,11 @@ public enum TraceReplay {
                     return .disagrees(
                         line: line, message: unknown("condition", name, program.conditions.map(\.name), program))
                 }
-                steps.append(.condition(name, sign == "+"))
+                if recorded.isEmpty {
+                    startConditions.append(.condition(name, sign == "+"))
+                } else {
+                    steps.append(.condition(name, sign == "+"))
+                }
                 continue
             }
             let input = String(content[..<arrow.lowerBound])
@@ -51,9 +64,11 @@ public enum TraceReplay {
                     let value = String(input.dropFirst("restore(".count).dropLast())
                     restoring = .some(value == "nil" ? nil : value)
                 }
-            } else if starts {
+            } else if input == "start" {
                 return .disagrees(
                     line: line, message: "the flow starts only once in a trace; '\(input)' comes after its start")
+            } else if starts {
+                steps.append(.relaunch)
             } else if input == "@timeout" {
                 steps.append(.timeout)
             } else {
@@ -69,8 +84,10 @@ public enum TraceReplay {
                 line: 1, message: "the trace has no steps; it begins with `start -> …` or `restore(VALUE) -> …`")
         }
         let expected: [String]
+        var found: Set<CoverageItem>? = exercised == nil ? nil : []
         do {
-            expected = try Simulation(program: program).run(steps, restoring: restoring)
+            expected = try Simulation(program: program).run(
+                startingUnder: startConditions, then: steps, restoring: restoring, exercised: &found)
         } catch {
             return .disagrees(line: first.line, message: error.description)
         }
@@ -78,6 +95,7 @@ public enum TraceReplay {
             return .disagrees(
                 line: step.line, message: "the log and the spec disagree:\n  log:  \(step.text)\n  spec: \(spec)")
         }
+        if let found { exercised?.formUnion(found) }
         return .agrees(steps: recorded.count)
     }
 

@@ -1,0 +1,426 @@
+/// Test paths of a checked machine: runs from the start that together take every transition
+/// the machine can take, with what the reference semantics expects after each step, plus a
+/// path per `within` requirement at its worst case and paths that show each `alwaysReachable`
+/// target reached from every state the cover visits.
+///
+/// Planning is greedy on the ``ConfigurationGraph``: a path starts with the shortest run to
+/// the first configuration (in breadth-first order) that has an input exercising something
+/// not covered yet, then keeps taking such inputs while there are any where it is. Each step
+/// of an extension covers something new, and the breadth-first scan only moves forward, so
+/// the work is linear in the size of the paths produced. A chain or a loop is one path.
+public struct PathCover: Sendable {
+    /// One input of a path and what the spec expects after it.
+    public struct Step: Sendable, Equatable {
+        /// What is fed to the machine.
+        public enum Input: Sendable, Equatable {
+            /// The flow starts at `initial`.
+            case start
+            /// An event, by index.
+            case event(Int)
+            /// The current visit's timeout fires (after waiting its whole duration).
+            case timeout
+            /// The app is relaunched: the stored value (given) is restored.
+            case relaunch(stored: String)
+        }
+
+        /// The input.
+        public var input: Input
+        /// The conditions it is taken under (set before it).
+        public var conditions: [Bool]
+        /// The state after it.
+        public var state: Int
+        /// The effects it runs, in order.
+        public var effects: [Int]
+        /// The time waited before the input (a timeout's duration; zero otherwise).
+        public var waited: Duration
+    }
+
+    /// Why a path exists.
+    public enum Purpose: Sendable, Equatable {
+        /// It covers states and transitions (how many new items).
+        case cover(items: Int)
+        /// It runs a `within` requirement's worst case: from the step at `from` to the last,
+        /// the time waited is `worst`, at most `max`.
+        case within(requirement: Int, from: Int, worst: Duration, max: Duration)
+        /// It reaches an `alwaysReachable` target (by index) at its last step, and shows it
+        /// reachable from the states before it.
+        case reach(requirement: Int, target: Int)
+    }
+
+    /// One path: a run from the start.
+    public struct Path: Sendable {
+        /// Why it exists.
+        public var purpose: Purpose
+        /// Its steps; the first is the start.
+        public var steps: [Step]
+    }
+
+    /// A limit on the paths of one machine.
+    public struct Limits: Sendable {
+        /// The most paths.
+        public var maxPaths = 10_000
+        /// The most steps in all paths.
+        public var maxSteps = 2_000_000
+        /// The most configurations (state and retry counters) explored.
+        public var maxConfigurations = 1_000_000
+
+        /// The default limits.
+        public init() {}
+    }
+
+    /// Why a machine could not be covered.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What is wrong, for the user.
+        public let description: String
+    }
+
+    /// The machine.
+    public let program: FlowProgram
+    /// The paths, in a stable order: cover, then `within`, then `alwaysReachable`.
+    public private(set) var paths: [Path] = []
+    /// Every item of the machine (``CoverageItem/all(in:)``).
+    public let items: [CoverageItem]
+    /// What no path covers, with the reason (unreachable, or no conditions take it).
+    public private(set) var notCovered: [(item: CoverageItem, reason: String)] = []
+    /// Requirements that could not be turned into paths, with the reason.
+    public private(set) var skippedRequirements: [(requirement: Int, reason: String)] = []
+
+    /// Plans and writes the paths of a checked machine.
+    public init(program: FlowProgram, machine: Machine, limits: Limits = Limits()) throws(Failure) {
+        self.program = program
+        self.items = CoverageItem.all(in: program)
+        let graph: ConfigurationGraph
+        do {
+            graph = try ConfigurationGraph(program: program, bound: limits.maxConfigurations)
+        } catch {
+            throw Failure(
+                description: "machine '\(program.name.name)' has more than \(error.bound) configurations of state and "
+                    + "retry counts; its paths are not generated (split the machine, or lower its retry bounds)")
+        }
+        var planner = Planner(graph: graph)
+        try planner.planCover(limits: limits, machine: program.name.name)
+        paths = planner.plans.map { materialize($0, graph) }
+        for (position, requirement) in machine.requirements.enumerated() {
+            switch requirement {
+            case .within(_, let from, let to, let max):
+                withinPath(position, from: from.value, to: to.map(\.value), max: max.value, graph)
+            case .alwaysReachable(_, let states):
+                for target in states { reachPaths(position, target: target.value, graph) }
+            case .reachable:
+                break
+            }
+        }
+        try planner.checkLimits(paths.count, paths.reduce(0) { $0 + $1.steps.count }, limits, program.name.name)
+        let reasons = unreachableReasons(graph)
+        notCovered = items.filter { !planner.found.contains($0) }.map { ($0, reasons($0)) }
+    }
+
+    /// Where the planner is: what is covered, and the paths so far as routes in the graph.
+    private struct Planner {
+        let graph: ConfigurationGraph
+        var found = Set<CoverageItem>()
+        var uncovered = Set<CoverageItem>()
+        var plans: [Plan] = []
+
+        /// A path: a root's start, the inputs that lead to a node, then more inputs.
+        struct Plan {
+            var root: Int
+            var route: [(node: Int, edge: Int)]
+            var extension_: [(node: Int, edge: Int)]
+            var purpose: Purpose
+
+            /// The shortest run to `node`, then `extension_`.
+            init(to node: Int, then extension_: [(node: Int, edge: Int)], purpose: Purpose, _ graph: ConfigurationGraph)
+            {
+                (root, route) = graph.route(to: node)
+                self.extension_ = extension_
+                self.purpose = purpose
+            }
+
+            /// A root's start, then `extension_`.
+            init(root: Int, then extension_: [(node: Int, edge: Int)]) {
+                self.root = root
+                self.route = []
+                self.extension_ = extension_
+                self.purpose = .cover(items: 0)
+            }
+        }
+
+        init(graph: ConfigurationGraph) {
+            self.graph = graph
+            for root in graph.roots { found.formUnion(root.items) }
+            for edges in graph.edges { for edge in edges { found.formUnion(edge.items) } }
+            uncovered = found
+        }
+
+        func isUseful(_ node: Int) -> Bool {
+            graph.edges[node].contains { $0.items.contains(where: uncovered.contains) }
+        }
+
+        /// Takes inputs that exercise something new from `node` while there are any.
+        mutating func extend(from node: Int) -> [(node: Int, edge: Int)] {
+            var node = node
+            var extension_: [(node: Int, edge: Int)] = []
+            while let edge = graph.edges[node].firstIndex(where: { $0.items.contains(where: uncovered.contains) }) {
+                extension_.append((node, edge))
+                uncovered.subtract(graph.edges[node][edge].items)
+                node = graph.edges[node][edge].target
+            }
+            return extension_
+        }
+
+        mutating func planCover(limits: Limits, machine: String) throws(Failure) {
+            var steps = 0
+            // Past the limits, planning goes on (without the paths) to say how many it takes,
+            // up to ten times the limits.
+            var counted = 0
+            func count(_ plan: Plan) throws(Failure) {
+                steps += 1 + plan.route.count + plan.extension_.count
+                counted += 1
+                guard counted > limits.maxPaths || steps > limits.maxSteps else { return }
+                plans.removeAll()
+                if counted > 10 * limits.maxPaths || steps > 10 * limits.maxSteps {
+                    try checkLimits(counted, steps, limits, machine, counting: true)
+                }
+            }
+            // Each way to start that exercises something new (an initial choice's branches).
+            for (root, start) in graph.roots.enumerated() where start.items.contains(where: uncovered.contains) {
+                uncovered.subtract(start.items)
+                let plan = Plan(root: root, then: extend(from: start.node))
+                plans.append(plan)
+                try count(plan)
+            }
+            var scan = 0
+            while !uncovered.isEmpty {
+                while scan < graph.nodes.count && !isUseful(scan) { scan += 1 }
+                guard scan < graph.nodes.count else { break }
+                var plan = Plan(to: scan, then: [], purpose: .cover(items: 0), graph)
+                uncovered.subtract(graph.roots[plan.root].items)
+                for (node, edge) in plan.route { uncovered.subtract(graph.edges[node][edge].items) }
+                plan.extension_ = extend(from: scan)
+                plans.append(plan)
+                try count(plan)
+            }
+            try checkLimits(counted, steps, limits, machine)
+        }
+
+        /// Throws when the paths exceed the limits, with how many it would take (counting on
+        /// to at most ten times the limit).
+        func checkLimits(_ paths: Int, _ steps: Int, _ limits: Limits, _ machine: String, counting: Bool = false)
+            throws(Failure)
+        {
+            guard paths > limits.maxPaths || steps > limits.maxSteps else { return }
+            throw Failure(
+                description: "machine '\(machine)' needs \(counting ? "more than " : "")\(paths) paths of \(steps) "
+                    + "steps in all to cover its transitions; the limit is \(limits.maxPaths) paths and "
+                    + "\(limits.maxSteps) steps (--max-paths, --max-steps)")
+        }
+    }
+
+    /// The steps of a plan: the start, the route to its first node, then its extension.
+    private func materialize(_ plan: Planner.Plan, _ graph: ConfigurationGraph) -> Path {
+        let route = (root: plan.root, edges: plan.route)
+        let root = graph.roots[route.root]
+        var steps = [
+            Step(
+                input: .start, conditions: root.conditions, state: graph.nodes[root.node].state, effects: root.effects,
+                waited: .zero)
+        ]
+        for (node, edge) in route.edges + plan.extension_ {
+            steps.append(step(graph.edges[node][edge], from: node, graph))
+        }
+        var purpose = plan.purpose
+        if case .cover = purpose {
+            var seen = Set<CoverageItem>()
+            seen.formUnion(root.items)
+            for (node, edge) in route.edges + plan.extension_ { seen.formUnion(graph.edges[node][edge].items) }
+            purpose = .cover(items: seen.count)
+        }
+        return Path(purpose: purpose, steps: steps)
+    }
+
+    private func step(_ edge: ConfigurationGraph.Edge, from node: Int, _ graph: ConfigurationGraph) -> Step {
+        let state = graph.nodes[node].state
+        let input: Step.Input
+        var waited = Duration.zero
+        switch edge.input {
+        case .event(let event): input = .event(event)
+        case .timeout:
+            input = .timeout
+            waited = program.states[state].timeout?.after ?? .zero
+        case .relaunch: input = .relaunch(stored: FlowRuntime.storedValue(of: state, program))
+        }
+        return Step(
+            input: input, conditions: edge.conditions, state: graph.nodes[edge.target].state, effects: edge.effects,
+            waited: waited)
+    }
+
+    private func stateIndex(_ name: String) -> Int? { program.states.firstIndex { $0.name == name } }
+
+    /// The path of a `within` requirement: the shortest run to its `from` state, then the
+    /// timeouts and branches that take longest to reach a goal or an input state.
+    private mutating func withinPath(
+        _ requirement: Int, from: String, to: [String], max: Duration, _ graph: ConfigurationGraph
+    ) {
+        guard let start = stateIndex(from) else { return }
+        let goals = Set(to.compactMap(stateIndex))
+        guard let node = graph.nodes.indices.first(where: { graph.nodes[$0].state == start }) else {
+            let reason =
+                program.states[start].kind == .choice
+                ? "'\(from)' is a choice state, which a run never stays in" : "'\(from)' is not reachable"
+            skippedRequirements.append((requirement, "within from '\(from)': \(reason)"))
+            return
+        }
+        guard let worst = WorstRoute(graph: graph, goals: goals).longest(from: node) else {
+            skippedRequirements.append(
+                (requirement, "within from '\(from)': timeouts and branches from it can loop, so it has no worst case"))
+            return
+        }
+        var path = materialize(.init(to: node, then: worst.edges, purpose: .cover(items: 0), graph), graph)
+        path.purpose = .within(
+            requirement: requirement, from: path.steps.count - 1 - worst.edges.count, worst: worst.time, max: max)
+        paths.append(path)
+    }
+
+    /// Paths that reach an `alwaysReachable` target from each state the paths so far visit
+    /// without reaching it afterwards: the shortest run to the state, then the shortest run on.
+    private mutating func reachPaths(
+        _ requirement: Int, target name: String, _ graph: ConfigurationGraph
+    ) {
+        guard let target = stateIndex(name) else { return }
+        var shown = Set<Int>()
+        for path in paths {
+            guard let last = path.steps.lastIndex(where: { $0.state == target }) else { continue }
+            for step in path.steps[...last] { shown.insert(step.state) }
+        }
+        let toward = graph.routesToward(target)
+        var visited: [Int] = []
+        var seen = Set<Int>()
+        for path in paths { for step in path.steps where seen.insert(step.state).inserted { visited.append(step.state) } }
+        for state in visited where !shown.contains(state) {
+            guard let node = graph.nodes.indices.first(where: { graph.nodes[$0].state == state && toward[$0] != nil })
+            else { continue }
+            var extension_: [(node: Int, edge: Int)] = []
+            var current = node
+            while graph.nodes[current].state != target, let edge = toward[current] {
+                extension_.append((current, edge))
+                current = graph.edges[current][edge].target
+            }
+            var path = materialize(.init(to: node, then: extension_, purpose: .cover(items: 0), graph), graph)
+            path.purpose = .reach(requirement: requirement, target: target)
+            for step in path.steps { shown.insert(step.state) }
+            paths.append(path)
+        }
+    }
+
+    /// Why an item is not covered.
+    private func unreachableReasons(_ graph: ConfigurationGraph) -> (CoverageItem) -> String {
+        var reachedStates = Set<Int>()
+        for node in graph.nodes { reachedStates.insert(node.state) }
+        for edges in graph.edges {
+            for edge in edges { for case .state(let state) in edge.items { reachedStates.insert(state) } }
+        }
+        return { item in
+            let from: Int? =
+                switch item {
+                case .state(let state): state
+                case .transition(let state, _, _, _), .always(let state, _, _), .timeout(let state, _),
+                    .relaunch(let state):
+                    state
+                case .machineWide: nil
+                }
+            if let from, !reachedStates.contains(from) {
+                return "'\(self.program.states[from].name)' is not reachable"
+            }
+            if case .always(_, _, true) = item { return "its retry is never used up on a reachable run" }
+            if case .transition(_, _, _, true) = item { return "its retry is never used up on a reachable run" }
+            if case .timeout(_, true) = item { return "its retry is never used up on a reachable run" }
+            if self.program.conditions.count > ConfigurationGraph.maxConditionsTriedExhaustively {
+                return "no run found takes it (with more than \(ConfigurationGraph.maxConditionsTriedExhaustively) "
+                    + "conditions, each is chosen to take one candidate or branch at a time, not in every combination)"
+            }
+            return "no reachable run takes it: earlier candidates or conditions always take precedence"
+        }
+    }
+}
+
+extension ConfigurationGraph {
+    /// For each node, the first edge of a shortest run to a node in `target` (`nil`: none, or
+    /// the node is in `target`).
+    func routesToward(_ target: Int) -> [Int?] {
+        var incoming = [[(node: Int, edge: Int)]](repeating: [], count: nodes.count)
+        for (node, list) in edges.enumerated() {
+            for (position, edge) in list.enumerated() { incoming[edge.target].append((node, position)) }
+        }
+        var next = [Int?](repeating: nil, count: nodes.count)
+        var reached = [Bool](repeating: false, count: nodes.count)
+        var queue = nodes.indices.filter { nodes[$0].state == target }
+        for node in queue { reached[node] = true }
+        var head = 0
+        while head < queue.count {
+            let node = queue[head]
+            head += 1
+            for (from, edge) in incoming[node] where !reached[from] {
+                reached[from] = true
+                next[from] = edge
+                queue.append(from)
+            }
+        }
+        return next
+    }
+}
+
+/// The run from a configuration that waits longest before reaching a goal or an input state
+/// through timeouts alone (the worst case of `within`: no event comes).
+private struct WorstRoute {
+    let graph: ConfigurationGraph
+    let goals: Set<Int>
+
+    /// The longest run, or `nil` if timeouts can loop.
+    func longest(from start: Int) -> (time: Duration, edges: [(node: Int, edge: Int)])? {
+        var best: [Int: (time: Duration, edge: Int?)] = [:]
+        var onPath = Set<Int>()
+        var stack: [(node: Int, next: Int)] = [(start, 0)]
+        onPath.insert(start)
+        while let (node, next) = stack.last {
+            if isEnd(node) {
+                best[node] = (.zero, nil)
+                stack.removeLast()
+                onPath.remove(node)
+                continue
+            }
+            let timeouts = graph.edges[node].indices.filter { graph.edges[node][$0].input == .timeout }
+            if next < timeouts.count {
+                stack[stack.count - 1].next += 1
+                let target = graph.edges[node][timeouts[next]].target
+                if onPath.contains(target) { return nil }
+                if best[target] == nil {
+                    stack.append((target, 0))
+                    onPath.insert(target)
+                }
+                continue
+            }
+            let after = graph.program.states[graph.nodes[node].state].timeout?.after ?? .zero
+            var choice: (time: Duration, edge: Int?) = (.zero, nil)
+            for edge in timeouts {
+                let time = after + (best[graph.edges[node][edge].target]?.time ?? .zero)
+                if choice.edge == nil || time > choice.time { choice = (time, edge) }
+            }
+            best[node] = choice
+            stack.removeLast()
+            onPath.remove(node)
+        }
+        var edges: [(node: Int, edge: Int)] = []
+        var node = start
+        while let edge = best[node]?.edge {
+            edges.append((node, edge))
+            node = graph.edges[node][edge].target
+        }
+        return (best[start]?.time ?? .zero, edges)
+    }
+
+    private func isEnd(_ node: Int) -> Bool {
+        let state = graph.nodes[node].state
+        return goals.contains(state) || graph.program.states[state].kind == .input
+    }
+}

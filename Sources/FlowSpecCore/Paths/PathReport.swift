@@ -1,0 +1,169 @@
+/// `flowspec paths` output: each machine's paths as text (one replayable trace per path) or
+/// JSON (for UI test tools), with what the paths could not cover.
+public enum PathReport {
+    /// A machine's paths and where its spec is, for locations.
+    public struct Machine: Sendable {
+        /// The paths.
+        public var cover: PathCover
+        /// The spec's machine, for where each item is written.
+        public var machine: FlowSpecCore.Machine
+
+        /// A machine's report.
+        public init(cover: PathCover, machine: FlowSpecCore.Machine) {
+            self.cover = cover
+            self.machine = machine
+        }
+    }
+
+    /// The text: per machine a `#` header, then each path as the trace `flowspec simulate`
+    /// prints for it (`+condition`/`-condition` lines where conditions change), paths
+    /// separated by a blank line. Each path replays with `flowspec simulate --replay`.
+    public static func text(_ machines: [Machine], file: String) -> String {
+        var output = ""
+        for (position, report) in machines.enumerated() {
+            if position > 0 { output += "\n" }
+            let cover = report.cover
+            let program = cover.program
+            let covered = cover.items.count - cover.notCovered.count
+            output +=
+                "# \(program.name.name): \(cover.paths.count) path\(cover.paths.count == 1 ? "" : "s") cover "
+                + "\(covered) of \(cover.items.count) states, transitions, timeouts and relaunches\n"
+            for (item, reason) in cover.notCovered {
+                let location = item.location(in: report.machine, program: program)
+                output +=
+                    "# not covered: \(item.description(in: program)) (\(file):\(location.line):\(location.column)): "
+                    + "\(reason)\n"
+            }
+            for (_, reason) in cover.skippedRequirements { output += "# requirement not tested: \(reason)\n" }
+            for (index, path) in cover.paths.enumerated() {
+                output += "\n# \(program.name.name) path \(index + 1): \(purpose(path, program))\n"
+                for line in traceLines(path, program) { output += line + "\n" }
+            }
+        }
+        return output
+    }
+
+    /// The lines of a path as a trace.
+    public static func traceLines(_ path: PathCover.Path, _ program: FlowProgram) -> [String] {
+        var lines: [String] = []
+        var conditions = [Bool](repeating: false, count: program.conditions.count)
+        for step in path.steps {
+            for (index, value) in step.conditions.enumerated() where value != conditions[index] {
+                lines.append((value ? "+" : "-") + program.conditions[index].name)
+            }
+            conditions = step.conditions
+            let timeout = program.states[step.state].timeout.map {
+                ($0.after.wholeMilliseconds, program.states[$0.candidate.target].name)
+            }
+            lines.append(
+                Trace.line(
+                    input: label(step.input, program), state: program.states[step.state].name, ignored: false,
+                    effects: step.effects.map { program.effects[$0].name }, timeout: timeout))
+        }
+        return lines
+    }
+
+    /// What a path is for, in words.
+    static func purpose(_ path: PathCover.Path, _ program: FlowProgram) -> String {
+        switch path.purpose {
+        case .cover(let items):
+            return "exercises \(items) items"
+        case .within(_, let from, let worst, let max):
+            return "within: from '\(program.states[path.steps[from].state].name)' (step \(from + 1)) the worst case "
+                + "takes \(worst.specDescription), at most \(max.specDescription)"
+        case .reach(_, let target):
+            return "alwaysReachable: '\(program.states[target].name)' is reached from each state before it"
+        }
+    }
+
+    static func label(_ input: PathCover.Step.Input, _ program: FlowProgram) -> String {
+        switch input {
+        case .start: "start"
+        case .event(let event): program.events[event].name
+        case .timeout: "@timeout"
+        case .relaunch(let stored): "restore(\(stored))"
+        }
+    }
+
+    /// The JSON document: `{"spec", "machines": [{"machine", "items", "covered", "notCovered",
+    /// "requirementsNotTested", "paths": [{"purpose", …, "steps": [{"input", "event", "waitMilliseconds",
+    /// "stored", "conditions", "state", "effects", "timeout"}]}]}]}`.
+    public static func json(_ machines: [Machine], file: String, to output: inout some TextOutputStream) {
+        let document = JSONNode.object([
+            "spec": .string(file),
+            "machines": .array(machines.map { machineNode($0) }),
+        ])
+        document.writeDocument(to: &output)
+    }
+
+    private static func machineNode(_ report: Machine) -> JSONNode {
+        let cover = report.cover
+        let program = cover.program
+        return .object([
+            "machine": .string(program.name.name),
+            "items": .int(cover.items.count),
+            "covered": .int(cover.items.count - cover.notCovered.count),
+            "notCovered": .array(
+                cover.notCovered.map { item, reason in
+                    let location = item.location(in: report.machine, program: program)
+                    return .object([
+                        "item": .string(item.description(in: program)),
+                        "kind": .string(item.kind.rawValue),
+                        "line": .int(location.line),
+                        "column": .int(location.column),
+                        "reason": .string(reason),
+                    ])
+                }),
+            "requirementsNotTested": .array(cover.skippedRequirements.map { .string($0.reason) }),
+            "paths": .lazyArray(count: cover.paths.count) { pathNode(cover.paths[$0], program) },
+        ])
+    }
+
+    private static func pathNode(_ path: PathCover.Path, _ program: FlowProgram) -> JSONNode {
+        var members: [String: JSONNode] = [:]
+        switch path.purpose {
+        case .cover(let items):
+            members["purpose"] = .string("cover")
+            members["covers"] = .int(items)
+        case .within(_, let from, let worst, let max):
+            members["purpose"] = .string("within")
+            members["fromStep"] = .int(from)
+            members["worstMilliseconds"] = .int(Int(worst.wholeMilliseconds))
+            members["maxMilliseconds"] = .int(Int(max.wholeMilliseconds))
+        case .reach(_, let target):
+            members["purpose"] = .string("alwaysReachable")
+            members["target"] = .string(program.states[target].name)
+        }
+        members["steps"] = .lazyArray(count: path.steps.count) { stepNode(path.steps[$0], program) }
+        return .object(members)
+    }
+
+    private static func stepNode(_ step: PathCover.Step, _ program: FlowProgram) -> JSONNode {
+        var members: [String: JSONNode] = [
+            "state": .string(program.states[step.state].name),
+            "effects": .array(step.effects.map { .string(program.effects[$0].name) }),
+            "conditions": .array(
+                step.conditions.indices.filter { step.conditions[$0] }.map { .string(program.conditions[$0].name) }),
+        ]
+        switch step.input {
+        case .start:
+            members["input"] = .string("start")
+        case .event(let event):
+            members["input"] = .string("event")
+            members["event"] = .string(program.events[event].name)
+        case .timeout:
+            members["input"] = .string("timeout")
+            members["waitMilliseconds"] = .int(Int(step.waited.wholeMilliseconds))
+        case .relaunch(let stored):
+            members["input"] = .string("relaunch")
+            members["stored"] = .string(stored)
+        }
+        if let timeout = program.states[step.state].timeout {
+            members["timeout"] = .object([
+                "milliseconds": .int(Int(timeout.after.wholeMilliseconds)),
+                "target": .string(program.states[timeout.candidate.target].name),
+            ])
+        }
+        return .object(members)
+    }
+}

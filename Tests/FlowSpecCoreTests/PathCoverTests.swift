@@ -1,0 +1,210 @@
+import FlowSpecTestSupport
+import Foundation
+import Testing
+
+@testable import FlowSpecCore
+
+/// Test paths (`flowspec paths`, `gen --tests`): every step's expectation is the reference
+/// semantics', and the paths exercise everything reachable.
+@Suite("Test paths")
+struct PathCoverTests {
+    /// Checks one machine's paths: each replays through ``Simulation`` exactly as written
+    /// (state, effects, armed timeout after every step), together they exercise every item
+    /// not reported as not covered, and each requirement path ends where it should.
+    static func expectFaithful(
+        _ program: FlowProgram, _ machine: Machine, _ where_: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let cover = try PathCover(program: program, machine: machine)
+        var exercised: Set<CoverageItem>? = []
+        for (index, path) in cover.paths.enumerated() {
+            let text = PathReport.traceLines(path, program).joined(separator: "\n")
+            let outcome = TraceReplay.check(text, program: program, exercised: &exercised)
+            #expect(
+                outcome == .agrees(steps: path.steps.count), "\(where_) path \(index + 1):\n\(text)",
+                sourceLocation: sourceLocation)
+            switch path.purpose {
+            case .cover:
+                break
+            case .within(let requirement, let from, let worst, let max):
+                let waited = path.steps[(from + 1)...].reduce(Duration.zero) { $0 + $1.waited }
+                #expect(waited == worst && worst <= max, sourceLocation: sourceLocation)
+                guard case .within(_, _, let goals, _) = machine.requirements[requirement] else {
+                    Issue.record("requirement \(requirement) is not `within`", sourceLocation: sourceLocation)
+                    continue
+                }
+                let last = program.states[path.steps.last!.state]
+                #expect(
+                    goals.contains { $0.value == last.name } || last.kind == .input, sourceLocation: sourceLocation)
+            case .reach(_, let target):
+                #expect(path.steps.last?.state == target, sourceLocation: sourceLocation)
+            }
+        }
+        let expected = Set(cover.items).subtracting(cover.notCovered.map(\.item))
+        #expect(exercised == expected, "\(where_): exercised and planned differ", sourceLocation: sourceLocation)
+        if program.conditions.count <= 4, program.states.count <= 64 {
+            let possible = exhaustive(program)
+            #expect(
+                possible == expected,
+                "\(where_): not covered but possible: \(possible.subtracting(expected).map { $0.description(in: program) })",
+                sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Everything a machine can exercise, found by brute force: every input under every
+    /// assignment of the conditions, from every configuration reachable that way.
+    static func exhaustive(_ program: FlowProgram) -> Set<CoverageItem> {
+        let assignments = (0..<(1 << program.conditions.count)).map { bits in
+            program.conditions.indices.map { bits & (1 << $0) != 0 }
+        }
+        var found = Set<CoverageItem>()
+        var seen = Set<FlowRuntime>()
+        var queue: [FlowRuntime] = []
+        func record(_ runtime: FlowRuntime, _ moves: [FlowRuntime.Move]?) {
+            for move in moves ?? [] {
+                found.insert(CoverageItem(move, in: program))
+                found.insert(.state(move.to))
+            }
+            if seen.insert(runtime.configuration).inserted { queue.append(runtime.configuration) }
+        }
+        for conditions in assignments {
+            var moves: [FlowRuntime.Move]? = []
+            let (runtime, _) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
+            found.insert(.state(program.initial))
+            record(runtime, moves)
+        }
+        while let runtime = queue.popLast() {
+            for conditions in assignments {
+                for event in program.events.indices {
+                    var copy = runtime
+                    var moves: [FlowRuntime.Move]? = []
+                    if copy.send(event, program, conditions: conditions, moves: &moves) != nil { record(copy, moves) }
+                }
+                var copy = runtime
+                var moves: [FlowRuntime.Move]? = []
+                if copy.fireTimeout(visit: copy.visit, program, conditions: conditions, moves: &moves) != nil {
+                    record(copy, moves)
+                }
+                if program.persist != nil {
+                    var moves: [FlowRuntime.Move]? = []
+                    let stored = FlowRuntime.storedValue(of: runtime.state, program)
+                    let (restored, _) = FlowRuntime.restore(program, rawValue: stored, conditions: conditions, moves: &moves)
+                    found.insert(.relaunch(state: runtime.state))
+                    found.insert(.state(moves?.first?.from ?? restored.state))
+                    record(restored, moves)
+                }
+            }
+        }
+        return found
+    }
+
+    static func checked(_ text: String, path: String = "spec.yaml") throws -> [(FlowProgram, Machine)] {
+        let result = SpecChecker().check(SourceFile(path: path, text: text))
+        let findings = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity)
+        let programs = try #require(
+            SpecGeneration.programs(result, diagnostics: findings),
+            "\(path) has errors:\n\(FlowSpecCoreTestsSupport.describe(result))")
+        return Array(zip(programs, result.graphs.map(\.machine)))
+    }
+
+    @Test func theReferenceFlowsAndEveryCleanFixture() throws {
+        var specs = ["specs/app.yaml"] + Fixtures.specs(under: "rules")
+        specs += Fixtures.specs(under: "reference") + Fixtures.specs(under: "input")
+        var machines = 0
+        for path in specs {
+            let source = try Fixtures.source(path)
+            let result = SpecChecker().check(source)
+            guard let programs = SpecGeneration.programs(result, diagnostics: result.diagnostics) else { continue }
+            for (program, graph) in zip(programs, result.graphs) {
+                try Self.expectFaithful(program, graph.machine, "\(path) \(program.name.name)")
+                machines += 1
+            }
+        }
+        #expect(machines > 40, "too few machines were checked: \(machines)")
+    }
+
+    @Test func randomMachines() throws {
+        var random = DifferentialSpecs.SplitMix64(seed: 0x9A7A_0001)
+        var checked = 0
+        for index in 0..<300 {
+            let machine = DifferentialSpecs.drawMachine(name: "M\(index)", &random)
+            let result = SpecChecker().check(
+                SourceFile(path: "draw.yaml", text: DifferentialSpecs.specText([machine])))
+            guard let programs = SpecGeneration.programs(result, diagnostics: result.diagnostics) else { continue }
+            try Self.expectFaithful(programs[0], result.graphs[0].machine, "random machine \(index)")
+            checked += 1
+        }
+        #expect(checked > 100, "too few random machines were valid: \(checked)")
+    }
+
+    @Test func theRetryIsTakenUpToItsBoundThenItsThen() throws {
+        let source = try Fixtures.source("specs/app.yaml")
+        let result = SpecChecker().check(source)
+        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+        let index = try #require(programs.firstIndex { $0.name.name == "LaunchAuth" })
+        let cover = try PathCover(program: programs[index], machine: result.graphs[index].machine)
+        let texts = cover.paths.map { PathReport.traceLines($0, programs[index]).joined(separator: "\n") }
+        #expect(
+            texts.contains {
+                $0.contains(
+                    String(repeating: "networkError -> authLoading | effects: - | timeout: 10000ms -> error\n", count: 3)
+                        + "networkError -> error | effects: - | timeout: -")
+            })
+        #expect(cover.notCovered.isEmpty)
+    }
+
+    /// A chain of states and a loop back to the start each make one path, as long as the
+    /// machine has transitions: the cover grows linearly, not with the square.
+    @Test(arguments: [false, true])
+    func aChainIsOnePath(loops: Bool) throws {
+        let count = 2_000
+        var text = "flowspec: 1\nmachines:\n  Chain:\n    initial: s0\n    defaults: { kind: input }\n    states:\n"
+        for index in 0..<count {
+            let next = index + 1 < count ? "s\(index + 1)" : (loops ? "s0" : nil)
+            text += next.map { "      s\(index): { on: { go: \($0) } }\n" } ?? "      s\(index): { kind: terminal }\n"
+        }
+        let (program, machine) = try #require(try Self.checked(text).first)
+        let cover = try PathCover(program: program, machine: machine)
+        #expect(cover.paths.count == 1)
+        #expect(cover.paths[0].steps.count == count + (loops ? 1 : 0))
+        #expect(cover.notCovered.isEmpty)
+    }
+
+    @Test func whatIsUnreachableIsReportedWithWhere() throws {
+        let text = """
+            flowspec: 1
+            machines:
+              M:
+                initial: a
+                defaults: { kind: input }
+                severity: { unreachable-state: off }
+                states:
+                  a: { on: { go: b } }
+                  b: { kind: terminal }
+                  lost: { on: { go: b } }
+
+            """
+        let (program, machine) = try #require(try Self.checked(text).first)
+        let cover = try PathCover(program: program, machine: machine)
+        let report = PathReport.text([PathReport.Machine(cover: cover, machine: machine)], file: "spec.yaml")
+        #expect(report.contains("# not covered: state 'lost' (spec.yaml:10:7): 'lost' is not reachable"), "\(report)")
+        #expect(report.contains("# not covered: 'lost' on 'go' -> 'b' (spec.yaml:10:25): 'lost' is not reachable"))
+        #expect(report.contains("# M: 1 path cover 3 of 5 states"))
+    }
+
+    @Test func aMachineTooLargeToCoverSaysHowManyPathsItWouldTake() throws {
+        var text = "flowspec: 1\nmachines:\n  Fan:\n    initial: hub\n    defaults: { kind: input }\n    states:\n"
+        text += "      hub:\n        on:\n"
+        for index in 0..<50 { text += "          e\(index): s\(index)\n" }
+        for index in 0..<50 { text += "      s\(index): { kind: terminal }\n" }
+        let (program, machine) = try #require(try Self.checked(text).first)
+        var limits = PathCover.Limits()
+        limits.maxPaths = 20
+        let error = #expect(throws: PathCover.Failure.self) {
+            try PathCover(program: program, machine: machine, limits: limits)
+        }
+        #expect(error?.description.contains("machine 'Fan' needs 50 paths of 100 steps") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("the limit is 20 paths") == true)
+        limits.maxPaths = 50
+        #expect(try PathCover(program: program, machine: machine, limits: limits).paths.count == 50)
+    }
+}
