@@ -124,7 +124,7 @@ public enum PathReport {
         switch path.purpose {
         case .cover(let items):
             members["purpose"] = .string("cover")
-            members["covers"] = .int(items)
+            members["exercises"] = .int(items)
         case .within(_, let from, let worst, let max):
             members["purpose"] = .string("within")
             members["fromStep"] = .int(from)
