@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "flowspec", targets: ["flowspec"]),
         .library(name: "FlowSpecCore", targets: ["FlowSpecCore"]),
         .library(name: "FlowSpecRuntime", targets: ["FlowSpecRuntime"]),
+        .library(name: "FlowSpecTesting", targets: ["FlowSpecTesting"]),
         .plugin(name: "FlowSpecGenerate", targets: ["FlowSpecGenerate"]),
         .plugin(name: "FlowSpecCheck", targets: ["FlowSpecCheck"])
     ],
@@ -31,6 +32,9 @@ let package = Package(
         // What generated code and apps link: the machine semantics and the driver that runs a
         // flow (timers, task work, effects, persistence, observation). Depends on nothing.
         .target(name: "FlowSpecRuntime"),
+        // What app test targets link to run the suites `flowspec gen --tests` writes: a test
+        // clock and the runner of test paths. Depends on the runtime only.
+        .target(name: "FlowSpecTesting", dependencies: ["FlowSpecRuntime"]),
         // The command-line tool: a thin layer over FlowSpecCore.
         .executableTarget(
             name: "flowspec",
@@ -61,7 +65,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlowSpecRuntimeTests",
-            dependencies: ["FlowSpecRuntime", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: ["FlowSpecRuntime", "FlowSpecTesting", .product(name: "Clocks", package: "swift-clocks")]
         ),
         .testTarget(
             name: "FlowSpecCLITests",

@@ -66,8 +66,8 @@ public protocol FlowConditions: Hashable, Sendable {
     init()
     /// The spec's names of the conditions, in the order it declares them.
     static var names: [String] { get }
-    /// The condition at a position of ``names``.
-    subscript(condition index: Int) -> Bool { get }
+    /// The condition at a position of ``names`` (setting one out of range does nothing).
+    subscript(condition index: Int) -> Bool { get set }
 }
 
 /// What a state waits for.

@@ -98,7 +98,10 @@ public struct FlowNoConditions: FlowConditions {
     /// No names.
     public static var names: [String] { [] }
 
-    /// There is no condition to read.
+    /// There is no condition to read or set.
     @inlinable
-    public subscript(condition index: Int) -> Bool { false }
+    public subscript(condition index: Int) -> Bool {
+        get { false }
+        set {}
+    }
 }

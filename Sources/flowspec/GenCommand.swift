@@ -20,6 +20,11 @@ struct GenCommand: Command {
         help: "Code form: auto (switch statements, tables above 128 states or events), switch or table.")
     static let check = OptionSyntax.flag(
         "check", help: "Check that the files on disk are current instead of writing them (a CI drift gate).")
+    static let tests = OptionSyntax.flag(
+        "tests", help: "Write each machine's Swift Testing suite of test paths instead of the machine.")
+    static let testableImport = OptionSyntax.text(
+        "testable-import", valueName: "module",
+        help: "With --tests: the module that holds the generated machines, imported @testable.")
 
     static let syntax = CommandSyntax(
         name: "gen",
@@ -31,9 +36,12 @@ struct GenCommand: Command {
             are written atomically and only when their bytes change; if one cannot be written, \
             none is. With --check nothing is written: exit 1 if the files on disk are missing or \
             out of date, 0 if they are current.
+            With --tests, the files are test suites (`<Machine>PathTests.swift` in a directory): \
+            every path of `flowspec paths`, run through the machine's FlowDriver on a test clock \
+            by FlowSpecTesting's FlowPathRunner, with the app's `<Machine>PathHarness`.
             """,
         arguments: [specArgument],
-        options: [output, accessLevel, shape, check] + LimitOptions.options
+        options: [output, accessLevel, shape, check, tests, testableImport] + LimitOptions.options
     )
 
     let spec: String
@@ -42,6 +50,8 @@ struct GenCommand: Command {
     let shape: GenerationOptions.Shape
     let limits: YAMLLimits
     let check: Bool
+    let tests: Bool
+    let testableImport: String?
 
     init(_ arguments: ParsedArguments) throws {
         spec = arguments.word(Self.specArgument)
@@ -50,18 +60,36 @@ struct GenCommand: Command {
         shape = arguments.choice(Self.shape, as: GenerationOptions.Shape.self) ?? .automatic
         limits = try LimitOptions(arguments).limits
         check = arguments.flag(Self.check)
+        tests = arguments.flag(Self.tests)
+        testableImport = arguments.text(Self.testableImport)
+        if testableImport != nil, !tests {
+            throw UsageError(
+                "--testable-import names the module a test suite imports; use it with --tests", command: Self.syntax)
+        }
     }
 
     func run() throws {
         let input = try SpecInput(path: spec, limits: limits)
-        let options = GenerationOptions(
+        var options = GenerationOptions(
             sourcePath: SpecGeneration.displayPath(spec, workingDirectory: currentDirectory()),
             accessLevel: accessLevel, shape: shape)
+        options.testableImport = testableImport
         let singleFile = output.hasSuffix(".swift")
-        let files =
-            singleFile
-            ? [SpecGeneration.singleFile(named: "", input.programs, options: options)]
-            : SpecGeneration.filePerMachine(input.programs, options: options)
+        let files: [SpecGeneration.File]
+        if tests {
+            do {
+                files = try SpecGeneration.testSuites(
+                    input.programs, of: input.result, singleFileNamed: singleFile ? "" : nil, options: options)
+            } catch {
+                Console.error("flowspec: error: \(error.description); nothing was generated")
+                throw ExitStatus.failure
+            }
+        } else {
+            files =
+                singleFile
+                ? [SpecGeneration.singleFile(named: "", input.programs, options: options)]
+                : SpecGeneration.filePerMachine(input.programs, options: options)
+        }
         let paths = files.map { singleFile ? output : join(output, $0.name) }
         if !singleFile {
             try refuseUnwritableFileNames(input)

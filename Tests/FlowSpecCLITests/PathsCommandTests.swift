@@ -15,7 +15,9 @@ struct PathsCommandTests {
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         let golden = try String(contentsOf: url, encoding: .utf8)
-        #expect(text == golden, "differs from \(name); re-record with FLOWSPEC_RECORD_GOLDEN=1", sourceLocation: sourceLocation)
+        #expect(
+            text == golden, "differs from \(name); re-record with FLOWSPEC_RECORD_GOLDEN=1",
+            sourceLocation: sourceLocation)
     }
 
     @Test(arguments: ["text", "json"])
@@ -34,7 +36,10 @@ struct PathsCommandTests {
         var replayed = 0
         for block in output.stdout.components(separatedBy: "\n\n") {
             // `# MACHINE path N: …`
-            guard let header = block.split(separator: "\n").first(where: { $0.split(separator: " ").dropFirst(2).first == "path" }),
+            guard
+                let header = block.split(separator: "\n").first(where: {
+                    $0.split(separator: " ").dropFirst(2).first == "path"
+                }),
                 let machine = header.split(separator: " ").dropFirst().first
             else { continue }
             let directory = try CLI.temporaryDirectory(with: ["path.trace": block + "\n"])
@@ -49,7 +54,8 @@ struct PathsCommandTests {
 
     @Test func aSpecWithErrorsGetsChecksFindingsAndNoPaths() throws {
         let directory = try CLI.temporaryDirectory(with: [
-            "bad.yaml": "flowspec: 1\nmachines:\n  M:\n    initial: a\n    states:\n      a: { kind: input, on: { go: nowhere } }\n"
+            "bad.yaml":
+                "flowspec: 1\nmachines:\n  M:\n    initial: a\n    states:\n      a: { kind: input, on: { go: nowhere } }\n"
         ])
         let output = try CLI.run(["paths", "bad.yaml"], in: directory)
         #expect(output.status == 1)

@@ -68,6 +68,28 @@ struct GeneratedSwiftGoldenTests {
             "\(name) is stale; re-record with FLOWSPEC_RECORD_GOLDEN=1")
     }
 
+    /// The runtime's tests run the test suite `gen --tests` writes for specs/app.yaml
+    /// (`AppFlowPaths.swift`) against its generated code, with hand-written harnesses.
+    @Test("the runtime's tests run the current generated test suite")
+    func runtimeTestsRunTheCurrentTestSuite() throws {
+        let file = try Fixtures.source("specs/app.yaml")
+        let result = SpecChecker().check(file)
+        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+        let suites = try SpecGeneration.testSuites(
+            programs, of: result, singleFileNamed: "AppFlowPaths.swift",
+            options: GenerationOptions(sourcePath: "specs/app.yaml"))
+        let url = Fixtures.packageRoot.appendingPathComponent("Tests/FlowSpecRuntimeTests/AppFlowPaths.swift")
+        if Fixtures.recording {
+            try suites[0].contents.write(to: url, atomically: true, encoding: .utf8)
+            return
+        }
+        let onDisk = try String(contentsOf: url, encoding: .utf8)
+        #expect(
+            onDisk == suites[0].contents,
+            "AppFlowPaths.swift is stale; re-record with FLOWSPEC_RECORD_GOLDEN=1 and review\n\(GoldenDiff.lines(onDisk, suites[0].contents))"
+        )
+    }
+
     @Test("golden Swift compiles warning-free in Swift 6 mode")
     func goldenFilesCompile() throws {
         var files: [String: String] = [:]

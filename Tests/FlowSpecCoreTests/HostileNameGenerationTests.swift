@@ -613,7 +613,8 @@ struct HostileNameGenerationTests {
 
     /// Names rejected only as machine names (they would shadow what the compiler looks up).
     static let rejectedMachineNames = [
-        "Swift", "Foundation", "Glibc", "Darwin", "FlowSpecRuntime", "IntegerLiteralType", "FloatLiteralType",
+        "Swift", "Foundation", "Glibc", "Darwin", "FlowSpecRuntime", "FlowSpecTesting", "Testing",
+        "IntegerLiteralType", "FloatLiteralType",
         "BooleanLiteralType", "StringLiteralType", "UnicodeScalarType", "ExtendedGraphemeClusterType"
     ]
 

@@ -12,7 +12,8 @@ struct PathCoverTests {
     /// (state, effects, armed timeout after every step), together they exercise every item
     /// not reported as not covered, and each requirement path ends where it should.
     static func expectFaithful(
-        _ program: FlowProgram, _ machine: Machine, _ where_: String, sourceLocation: Testing.SourceLocation = #_sourceLocation
+        _ program: FlowProgram, _ machine: Machine, _ where_: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws {
         let cover = try PathCover(program: program, machine: machine)
         var exercised: Set<CoverageItem>? = []
@@ -87,7 +88,8 @@ struct PathCoverTests {
                 if program.persist != nil {
                     var moves: [FlowRuntime.Move]? = []
                     let stored = FlowRuntime.storedValue(of: runtime.state, program)
-                    let (restored, _) = FlowRuntime.restore(program, rawValue: stored, conditions: conditions, moves: &moves)
+                    let (restored, _) = FlowRuntime.restore(
+                        program, rawValue: stored, conditions: conditions, moves: &moves)
                     found.insert(.relaunch(state: runtime.state))
                     found.insert(.state(moves?.first?.from ?? restored.state))
                     record(restored, moves)
@@ -146,7 +148,8 @@ struct PathCoverTests {
         #expect(
             texts.contains {
                 $0.contains(
-                    String(repeating: "networkError -> authLoading | effects: - | timeout: 10000ms -> error\n", count: 3)
+                    String(
+                        repeating: "networkError -> authLoading | effects: - | timeout: 10000ms -> error\n", count: 3)
                         + "networkError -> error | effects: - | timeout: -")
             })
         #expect(cover.notCovered.isEmpty)
@@ -202,7 +205,9 @@ struct PathCoverTests {
         let error = #expect(throws: PathCover.Failure.self) {
             try PathCover(program: program, machine: machine, limits: limits)
         }
-        #expect(error?.description.contains("machine 'Fan' needs 50 paths of 100 steps") == true, "\(String(describing: error))")
+        #expect(
+            error?.description.contains("machine 'Fan' needs 50 paths of 100 steps") == true,
+            "\(String(describing: error))")
         #expect(error?.description.contains("the limit is 20 paths") == true)
         limits.maxPaths = 50
         #expect(try PathCover(program: program, machine: machine, limits: limits).paths.count == 50)

@@ -35,39 +35,54 @@ enum SwiftCompiler {
     private static let optimizedRuntime = Result { try buildRuntime(optimized: true) }
 
     private static func buildRuntime(optimized: Bool) throws -> URL {
-        guard let swiftc else { throw Failure(description: "swiftc is not on PATH") }
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("flowspec-runtime-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let sources = Fixtures.packageRoot.appendingPathComponent("Sources/FlowSpecRuntime")
+        try buildLibrary("FlowSpecRuntime", into: directory, optimized: optimized)
+        return directory
+    }
+
+    /// Compiles `Sources/NAME` into `directory` as a static library and its module.
+    private static func buildLibrary(_ name: String, into directory: URL, optimized: Bool) throws {
+        guard let swiftc else { throw Failure(description: "swiftc is not on PATH") }
+        let sources = Fixtures.packageRoot.appendingPathComponent("Sources/\(name)")
         let files = try FileManager.default.contentsOfDirectory(atPath: sources.path)
             .filter { $0.hasSuffix(".swift") }.sorted().map { sources.appendingPathComponent($0).path }
         let arguments =
             [
                 "-swift-version", "6", "-warnings-as-errors", "-parse-as-library", optimized ? "-O" : "-Onone",
-                "-module-name", "FlowSpecRuntime", "-emit-module", "-emit-module-path",
-                directory.appendingPathComponent("FlowSpecRuntime.swiftmodule").path,
-                "-emit-library", "-static", "-o", directory.appendingPathComponent("libFlowSpecRuntime.a").path
+                "-I", directory.path, "-module-name", name, "-emit-module", "-emit-module-path",
+                directory.appendingPathComponent("\(name).swiftmodule").path,
+                "-emit-library", "-static", "-o", directory.appendingPathComponent("lib\(name).a").path
             ] + files
         let result = try run(swiftc, arguments)
         guard result.status == 0, result.stderr.isEmpty else {
             throw Failure(
-                description: "swiftc failed on the runtime (\(result.status)):\n\(result.stderr)\(result.stdout)")
+                description: "swiftc failed on \(name) (\(result.status)):\n\(result.stderr)\(result.stdout)")
         }
+    }
+
+    /// The runtime and FlowSpecTesting, for generated test suites (`gen --tests`), built once.
+    static func testing() throws -> URL { try testingLibraries.get() }
+
+    private static let testingLibraries = Result {
+        let directory = try buildRuntime(optimized: false)
+        try buildLibrary("FlowSpecTesting", into: directory, optimized: false)
         return directory
     }
 
     /// Compiles `files` (name → source) into an executable in a fresh temporary directory, with
     /// the runtime library, and returns its path; throws with the compiler's output if it fails
     /// or warns.
-    static func compile(_ files: [String: String], optimized: Bool = false) throws -> URL {
+    static func compile(_ files: [String: String], optimized: Bool = false, withTesting: Bool = false) throws -> URL {
         guard let swiftc else { throw Failure(description: "swiftc is not on PATH") }
-        let runtime = try runtime(optimized: optimized)
+        let runtime = try withTesting ? testing() : runtime(optimized: optimized)
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("flowspec-swiftc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var arguments = ["-swift-version", "6", "-warnings-as-errors", "-module-name", "Flows"]
-        arguments += ["-I", runtime.path, "-L", runtime.path, "-lFlowSpecRuntime"]
+        arguments += ["-I", runtime.path, "-L", runtime.path]
+        arguments += (withTesting ? ["-lFlowSpecTesting"] : []) + ["-lFlowSpecRuntime"]
         arguments.append(optimized ? "-O" : "-Onone")
         for (name, source) in files.sorted(by: { $0.key < $1.key }) {
             let url = directory.appendingPathComponent(name)

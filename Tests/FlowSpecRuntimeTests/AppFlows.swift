@@ -28,9 +28,17 @@ enum FirstRun: FlowSpecRuntime.FlowSpec {
         var onboardingCompleted = false
         static let names: [Swift.String] = ["onboardingCompleted"]
         subscript(condition index: Swift.Int) -> Swift.Bool {
-            switch index {
-            case 0: self.onboardingCompleted
-            default: false
+            get {
+                switch index {
+                case 0: self.onboardingCompleted
+                default: false
+                }
+            }
+            set {
+                switch index {
+                case 0: self.onboardingCompleted = newValue
+                default: break
+                }
             }
         }
     }
@@ -109,9 +117,17 @@ enum LaunchAuth: FlowSpecRuntime.FlowSpec {
         var firstLaunch = false
         static let names: [Swift.String] = ["firstLaunch"]
         subscript(condition index: Swift.Int) -> Swift.Bool {
-            switch index {
-            case 0: self.firstLaunch
-            default: false
+            get {
+                switch index {
+                case 0: self.firstLaunch
+                default: false
+                }
+            }
+            set {
+                switch index {
+                case 0: self.firstLaunch = newValue
+                default: break
+                }
             }
         }
     }

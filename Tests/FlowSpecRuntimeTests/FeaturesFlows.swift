@@ -28,9 +28,17 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
         public init() {}
         public static let names: [Swift.String] = ["offline"]
         public subscript(condition index: Swift.Int) -> Swift.Bool {
-            switch index {
-            case 0: self.offline
-            default: false
+            get {
+                switch index {
+                case 0: self.offline
+                default: false
+                }
+            }
+            set {
+                switch index {
+                case 0: self.offline = newValue
+                default: break
+                }
             }
         }
     }

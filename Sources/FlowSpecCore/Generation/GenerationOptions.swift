@@ -21,6 +21,8 @@ public struct GenerationOptions: Sendable, Equatable {
     public var shape: Shape = .automatic
     /// The spec's path as the generated header names it (relative, never absolute).
     public var sourcePath: String
+    /// For a test suite (`gen --tests`): the module of the machines, imported `@testable`.
+    public var testableImport: String?
 
     /// Creates options.
     public init(sourcePath: String, accessLevel: AccessLevel = .internal, shape: Shape = .automatic) {

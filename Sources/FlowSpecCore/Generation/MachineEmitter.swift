@@ -156,11 +156,21 @@ struct MachineEmitter {
                 "\(access)static let names: [Swift.String] = ["
                     + program.conditions.map { Self.literal($0.name) }.joined(separator: ", ") + "]")
             w.block("\(access)subscript(condition index: Swift.Int) -> Swift.Bool") { w in
-                w.switchBlock("switch index") { w in
-                    for (index, condition) in program.conditions.enumerated() {
-                        w.line("case \(index): self.\(condition.swiftName.code)")
+                w.block("get") { w in
+                    w.switchBlock("switch index") { w in
+                        for (index, condition) in program.conditions.enumerated() {
+                            w.line("case \(index): self.\(condition.swiftName.code)")
+                        }
+                        w.line("default: false")
                     }
-                    w.line("default: false")
+                }
+                w.block("set") { w in
+                    w.switchBlock("switch index") { w in
+                        for (index, condition) in program.conditions.enumerated() {
+                            w.line("case \(index): self.\(condition.swiftName.code) = newValue")
+                        }
+                        w.line("default: break")
+                    }
                 }
             }
         }

@@ -13,7 +13,14 @@ struct SwiftWriter {
         }
     }
 
-    /// Appends `header {`, the body one level deeper, and `}`.
+    /// Appends the lines `body` writes one level deeper (a bracketed list's items).
+    mutating func indented(_ body: (inout SwiftWriter) -> Void) {
+        depth += 1
+        body(&self)
+        depth -= 1
+    }
+
+    /// Appends `header {`, the body one level deeper, then `}`.
     mutating func block(_ header: String, _ body: (inout SwiftWriter) -> Void) {
         line(header + " {")
         depth += 1

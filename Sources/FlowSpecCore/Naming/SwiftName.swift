@@ -164,13 +164,14 @@ public struct SwiftName: Sendable, Hashable {
     /// Members the generated `Conditions` struct has besides its properties.
     static let reservedPropertyNames: Set<String> = ["hashValue", "hash", "encode", "none"]
 
-    /// Type names the generated code refers to unqualified or as modules (the standard library
-    /// and the flowspec runtime, which every generated file imports), and the default
+    /// Type names the generated code refers to unqualified or as modules (the standard library,
+    /// the flowspec runtime, which every generated file imports, and the modules generated test
+    /// suites import), and the default
     /// literal types, which the compiler looks up unqualified in the module: a top-level type
     /// `FloatLiteralType` breaks every `1.5` in the app, and with `IntegerLiteralType` beside
     /// it the compiler crashes on the generated `Hashable` conformances.
     static let reservedTypeNames: Set<String> = [
-        "Swift", "Foundation", "Glibc", "Darwin", "FlowSpecRuntime",
+        "Swift", "Foundation", "Glibc", "Darwin", "FlowSpecRuntime", "FlowSpecTesting", "Testing",
         "IntegerLiteralType", "FloatLiteralType", "BooleanLiteralType", "StringLiteralType",
         "UnicodeScalarType", "ExtendedGraphemeClusterType"
     ]

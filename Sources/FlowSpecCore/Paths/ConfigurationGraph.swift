@@ -125,12 +125,15 @@ struct ConfigurationGraph {
         // path of its own (a persisted chain stays one path).
         if program.persist != nil {
             let stored = FlowRuntime.storedValue(of: runtime.state, program)
-            for variant in variants(none, { conditions in
-                var moves: [FlowRuntime.Move]? = []
-                let (restored, effects) = FlowRuntime.restore(
-                    program, rawValue: stored, conditions: conditions, moves: &moves)
-                return (restored, effects, moves ?? [])
-            }) {
+            for variant in variants(
+                none,
+                { conditions in
+                    var moves: [FlowRuntime.Move]? = []
+                    let (restored, effects) = FlowRuntime.restore(
+                        program, rawValue: stored, conditions: conditions, moves: &moves)
+                    return (restored, effects, moves ?? [])
+                })
+            {
                 found.append((.relaunch, variant.conditions, variant.outcome))
             }
         }
@@ -158,13 +161,18 @@ struct ConfigurationGraph {
             }
         }
         if state.timeout != nil {
-            for variant in variants(none, { conditions in
-                var copy = runtime
-                var moves: [FlowRuntime.Move]? = []
-                guard let effects = copy.fireTimeout(visit: copy.visit, program, conditions: conditions, moves: &moves)
-                else { return nil }
-                return (copy, effects, moves ?? [])
-            }) {
+            for variant in variants(
+                none,
+                { conditions in
+                    var copy = runtime
+                    var moves: [FlowRuntime.Move]? = []
+                    guard
+                        let effects = copy.fireTimeout(
+                            visit: copy.visit, program, conditions: conditions, moves: &moves)
+                    else { return nil }
+                    return (copy, effects, moves ?? [])
+                })
+            {
                 found.append((.timeout, variant.conditions, variant.outcome))
             }
         }

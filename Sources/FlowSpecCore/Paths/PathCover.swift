@@ -296,7 +296,9 @@ public struct PathCover: Sendable {
         let toward = graph.routesToward(target)
         var visited: [Int] = []
         var seen = Set<Int>()
-        for path in paths { for step in path.steps where seen.insert(step.state).inserted { visited.append(step.state) } }
+        for path in paths {
+            for step in path.steps where seen.insert(step.state).inserted { visited.append(step.state) }
+        }
         for state in visited where !shown.contains(state) {
             guard let node = graph.nodes.indices.first(where: { graph.nodes[$0].state == state && toward[$0] != nil })
             else { continue }

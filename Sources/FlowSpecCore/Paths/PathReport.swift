@@ -91,7 +91,7 @@ public enum PathReport {
     public static func json(_ machines: [Machine], file: String, to output: inout some TextOutputStream) {
         let document = JSONNode.object([
             "spec": .string(file),
-            "machines": .array(machines.map { machineNode($0) }),
+            "machines": .array(machines.map { machineNode($0) })
         ])
         document.writeDocument(to: &output)
     }
@@ -111,11 +111,11 @@ public enum PathReport {
                         "kind": .string(item.kind.rawValue),
                         "line": .int(location.line),
                         "column": .int(location.column),
-                        "reason": .string(reason),
+                        "reason": .string(reason)
                     ])
                 }),
             "requirementsNotTested": .array(cover.skippedRequirements.map { .string($0.reason) }),
-            "paths": .lazyArray(count: cover.paths.count) { pathNode(cover.paths[$0], program) },
+            "paths": .lazyArray(count: cover.paths.count) { pathNode(cover.paths[$0], program) }
         ])
     }
 
@@ -143,7 +143,7 @@ public enum PathReport {
             "state": .string(program.states[step.state].name),
             "effects": .array(step.effects.map { .string(program.effects[$0].name) }),
             "conditions": .array(
-                step.conditions.indices.filter { step.conditions[$0] }.map { .string(program.conditions[$0].name) }),
+                step.conditions.indices.filter { step.conditions[$0] }.map { .string(program.conditions[$0].name) })
         ]
         switch step.input {
         case .start:
@@ -161,7 +161,7 @@ public enum PathReport {
         if let timeout = program.states[step.state].timeout {
             members["timeout"] = .object([
                 "milliseconds": .int(Int(timeout.after.wholeMilliseconds)),
-                "target": .string(program.states[timeout.candidate.target].name),
+                "target": .string(program.states[timeout.candidate.target].name)
             ])
         }
         return .object(members)

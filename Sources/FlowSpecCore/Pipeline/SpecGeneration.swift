@@ -77,6 +77,25 @@ public enum SpecGeneration {
     }
 
     /// One file with every machine.
+    /// The Swift Testing suites of `gen --tests`: one file of every machine's suite (named
+    /// `name`), or one file per machine named `<Machine>PathTests.swift`. Throws when a
+    /// machine is too large to cover.
+    public static func testSuites(
+        _ programs: [FlowProgram], of result: SpecChecker.Result, singleFileNamed name: String?,
+        options: GenerationOptions, limits: PathCover.Limits = PathCover.Limits()
+    ) throws(PathCover.Failure) -> [File] {
+        var suites: [(name: String, text: String)] = []
+        for (program, graph) in zip(programs, result.graphs) {
+            let cover = try PathCover(program: program, machine: graph.machine, limits: limits)
+            suites.append((program.name.swiftName.bare + "PathTests.swift", SwiftGenerator.testSuite(cover)))
+        }
+        let header = SwiftGenerator.testHeader(options)
+        if let name {
+            return [File(name: name, contents: header + suites.map { "\n" + $0.text }.joined())]
+        }
+        return suites.map { File(name: $0.name, contents: header + "\n" + $0.text) }
+    }
+
     public static func singleFile(named name: String, _ programs: [FlowProgram], options: GenerationOptions) -> File {
         File(name: name, contents: SwiftGenerator.file(for: programs, options: options))
     }

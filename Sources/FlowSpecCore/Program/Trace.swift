@@ -134,7 +134,8 @@ public struct Simulation {
                 }
                 let stored = FlowRuntime.storedValue(of: runtime.state, program)
                 exercised?.insert(.relaunch(state: runtime.state))
-                (runtime, effects) = FlowRuntime.restore(program, rawValue: stored, conditions: conditions, moves: &moves)
+                (runtime, effects) = FlowRuntime.restore(
+                    program, rawValue: stored, conditions: conditions, moves: &moves)
                 exercised?.insert(.state(moves?.first?.from ?? runtime.state))
                 lines.append(
                     Trace.line(

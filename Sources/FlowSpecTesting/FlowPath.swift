@@ -1,0 +1,90 @@
+import FlowSpecRuntime
+
+/// A test path of a machine: a run from the start that `flowspec gen --tests` writes, with
+/// what the spec expects after every step. ``FlowPathRunner`` runs it through a
+/// ``FlowDriver`` on a ``FlowTestClock``.
+public struct FlowPath<Spec: FlowSpec>: Sendable, CustomStringConvertible {
+    /// What a step feeds the flow.
+    public enum Input: Sendable {
+        /// The flow starts (``FlowDriver/start()``): `initial`, or what a persisted flow restores.
+        case start
+        /// An event is sent.
+        case event(Spec.Event)
+        /// The armed timeout fires: the clock is advanced by its whole duration.
+        case timeout
+        /// The app is relaunched: the driver stops and a new one over the same storage starts,
+        /// restoring the state the old one saved.
+        case relaunch
+    }
+
+    /// A timer the spec expects armed after a step.
+    public struct Timer: Sendable, Equatable {
+        /// How long after entering the state it fires.
+        public var after: Duration
+        /// Where it leads.
+        public var target: Spec.State
+
+        /// A timer of `after` leading to `target`.
+        public static func after(_ after: Duration, _ target: Spec.State) -> Timer {
+            Timer(after: after, target: target)
+        }
+    }
+
+    /// One step and its expectations.
+    public struct Step: Sendable {
+        /// The input.
+        public var input: Input
+        /// The conditions that hold for it, by spec name (the others do not).
+        public var conditions: [String]
+        /// The state after it.
+        public var state: Spec.State
+        /// The effects it runs, in order.
+        public var effects: [Spec.Effect]
+        /// The timer armed after it.
+        public var timer: Timer?
+
+        /// A step.
+        public init(
+            _ input: Input, when conditions: [String] = [], _ state: Spec.State, effects: [Spec.Effect] = [],
+            timer: Timer? = nil
+        ) {
+            self.input = input
+            self.conditions = conditions
+            self.state = state
+            self.effects = effects
+            self.timer = timer
+        }
+    }
+
+    /// A `within` requirement a path checks: from the step at `fromStep` to the last, the test
+    /// clock moves at most `max`.
+    public struct Budget: Sendable {
+        /// The step that enters the requirement's `from` state (from 0, the start).
+        public var fromStep: Int
+        /// The requirement's bound.
+        public var max: Duration
+
+        /// A budget.
+        public init(fromStep: Int, max: Duration) {
+            self.fromStep = fromStep
+            self.max = max
+        }
+    }
+
+    /// What the path is for, as `flowspec paths` says it.
+    public var name: String
+    /// The steps; the first is the start.
+    public var steps: [Step]
+    /// The time budget it checks, if any.
+    public var budget: Budget?
+
+    /// A path.
+    public init(_ name: String, budget: Budget? = nil, _ steps: [Step]) {
+        self.name = name
+        self.steps = steps
+        self.budget = budget
+    }
+
+    /// The name, as test reports show the path.
+    public var description: String { name }
+}

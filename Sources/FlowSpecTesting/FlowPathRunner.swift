@@ -1,0 +1,184 @@
+import FlowSpecRuntime
+
+/// Runs a ``FlowPath`` through a ``FlowDriver`` on a ``FlowTestClock`` and says where the flow
+/// and the spec disagree.
+///
+/// For each step it sets the conditions, feeds the input (a timeout: the clock advances by the
+/// armed timer's duration, and the runner lets the driver's timer fire), then checks that the
+/// driver took exactly one step of that input, not ignored, into the expected state, with the
+/// expected effects in order and the expected timer armed; then it calls the harness's
+/// ``FlowPathHarness/verify(state:driver:)``. A path stops at its first disagreement: the
+/// steps after it would only repeat it. With a budget, it also checks the time the test
+/// clock moved.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor
+public enum FlowPathRunner {
+    /// The storage key persisted flows use in path tests.
+    public static let storageKey = "flowspec.path"
+
+    /// How long (real time) the runner waits for a fired timer to reach the driver before it
+    /// says the timeout never fired: only tasks run meanwhile, no test time passes.
+    public static var timerWait: Duration = .seconds(300)
+
+    /// Runs `path` with a new harness of type `Harness`; returns the disagreements (none when
+    /// the flow does what the spec says).
+    public static func run<Harness: FlowPathHarness>(_ path: FlowPath<Harness.Spec>, harness: Harness.Type) async
+        -> [String]
+    {
+        var run = Run<Harness>(path: path, harness: Harness())
+        await run.all()
+        return run.problems
+    }
+
+    @MainActor
+    private final class Box<Value> {
+        var value: Value
+        init(_ value: Value) { self.value = value }
+    }
+
+    @MainActor
+    private struct Run<Harness: FlowPathHarness> {
+        typealias Spec = Harness.Spec
+        let path: FlowPath<Spec>
+        var harness: Harness
+        let clock = FlowTestClock()
+        let storage = InMemoryFlowStorage()
+        let conditions = Box(Spec.Conditions())
+        let stepCount = Box(0)
+        var driver: FlowDriver<Spec>?
+        var problems: [String] = []
+        var budgetStart: Duration?
+
+        init(path: FlowPath<Spec>, harness: Harness) {
+            self.path = path
+            self.harness = harness
+        }
+
+        mutating func all() async {
+            for (index, step) in path.steps.enumerated() {
+                guard await take(step, at: index) else { break }
+                if path.budget?.fromStep == index { budgetStart = clock.elapsed }
+            }
+            if problems.isEmpty, let budget = path.budget, let start = budgetStart {
+                let taken = clock.elapsed - start
+                if taken > budget.max {
+                    problems.append(
+                        "\(path.name): from step \(budget.fromStep + 1) to the last the flow took \(taken), "
+                            + "more than its `within` budget of \(budget.max)")
+                }
+            }
+            driver?.stop()
+        }
+
+        /// Takes one step and checks it; `false` when the path cannot go on.
+        mutating func take(_ step: FlowPath<Spec>.Step, at index: Int) async -> Bool {
+            let label = "\(path.name), step \(index + 1) (\(describe(step.input)))"
+            var values = Spec.Conditions()
+            for name in step.conditions {
+                guard let position = Spec.Conditions.names.firstIndex(of: name) else {
+                    problems.append("\(label): \(Spec.name) has no condition '\(name)'; regenerate the paths")
+                    return false
+                }
+                values[condition: position] = true
+            }
+            conditions.value = values
+            let before = stepCount.value
+            switch step.input {
+            case .start, .relaunch:
+                driver?.stop()
+                let conditions = self.conditions
+                let made = harness.makeDriver(clock: clock, storage: storage) { conditions.value }
+                let counter = stepCount
+                made.onStep { _ in counter.value += 1 }
+                driver = made
+                made.start()
+            case .event(let event):
+                driver?.send(event)
+            case .timeout:
+                guard let driver, let armed = driver.machine.armedTimeout else {
+                    problems.append("\(label): no timeout is armed in '\(stateName)'")
+                    return false
+                }
+                clock.advance(by: armed.after)
+                guard await waitForStep(after: before) else {
+                    problems.append("\(label): the timeout of '\(stateName)' did not fire")
+                    return false
+                }
+            }
+            guard let driver, let record = driver.lastStep else {
+                problems.append("\(label): the driver took no step")
+                return false
+            }
+            guard stepCount.value == before + 1 else {
+                problems.append(
+                    "\(label): expected one step, the driver took \(stepCount.value - before); the last: "
+                        + record.traceLine)
+                return false
+            }
+            var found: [String] = []
+            if record.ignored { found.append("the driver ignored it") }
+            if !matches(step.input, record.input) {
+                found.append("the driver's step was '\(record.traceLine)'")
+            }
+            if driver.state != step.state {
+                found.append(
+                    "expected state '\(Spec.name(ofState: step.state))', the flow is in '\(stateName)'")
+            }
+            if record.effects != step.effects {
+                found.append("expected effects \(names(step.effects)), the flow ran \(names(record.effects))")
+            }
+            let armed = driver.machine.armedTimeout.map { FlowPath<Spec>.Timer(after: $0.after, target: $0.target) }
+            if armed != step.timer {
+                found.append("expected timer \(describe(step.timer)), the flow armed \(describe(armed))")
+            }
+            if !found.isEmpty {
+                problems.append("\(label): " + found.joined(separator: "; "))
+                return false
+            }
+            do {
+                try await harness.verify(state: step.state, driver: driver)
+            } catch {
+                problems.append("\(label): verify(state: .\(Spec.name(ofState: step.state))) threw \(error)")
+                return false
+            }
+            return true
+        }
+
+        /// Lets the driver's fired timer run, until a step is taken or the wait gives up.
+        func waitForStep(after count: Int) async -> Bool {
+            let giveUp = ContinuousClock.now.advanced(by: FlowPathRunner.timerWait)
+            while ContinuousClock.now < giveUp {
+                if stepCount.value > count { return true }
+                await Task.yield()
+            }
+            return false
+        }
+
+        var stateName: String { driver.map { Spec.name(ofState: $0.state) } ?? "(not started)" }
+
+        func matches(_ input: FlowPath<Spec>.Input, _ recorded: FlowStepRecord<Spec>.Input) -> Bool {
+            switch (input, recorded) {
+            case (.start, .start), (.start, .restore), (.relaunch, .restore), (.timeout, .timeout): true
+            case (.event(let expected), .event(let taken)): expected == taken
+            default: false
+            }
+        }
+
+        func describe(_ input: FlowPath<Spec>.Input) -> String {
+            switch input {
+            case .start: "start"
+            case .event(let event): Spec.name(ofEvent: event)
+            case .timeout: "@timeout"
+            case .relaunch: "relaunch"
+            }
+        }
+
+        func describe(_ timer: FlowPath<Spec>.Timer?) -> String {
+            timer.map { "\($0.after) -> '\(Spec.name(ofState: $0.target))'" } ?? "none"
+        }
+
+        func names(_ effects: [Spec.Effect]) -> String {
+            "[" + effects.map { Spec.name(ofEffect: $0) }.joined(separator: ", ") + "]"
+        }
+    }
+}

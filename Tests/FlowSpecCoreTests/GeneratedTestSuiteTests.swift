@@ -1,0 +1,122 @@
+import FlowSpecTestSupport
+import Foundation
+import Testing
+
+@testable import FlowSpecCore
+
+/// `flowspec gen --tests`: the suite generated for every fixture's machines (and for random
+/// machines) compiles warning-free in Swift 6 mode beside the machines' generated code, and
+/// passes when run: every path, through the real FlowDriver on a test clock, does exactly
+/// what the reference semantics expects at every step.
+@Suite("Generated test suites")
+struct GeneratedTestSuiteTests {
+    /// The default harness of each machine: what an app writes at least.
+    static func harnesses(_ programs: [FlowProgram]) -> String {
+        var text = "import FlowSpecTesting\n"
+        for program in programs {
+            text += """
+
+                @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+                struct \(program.name.swiftName.bare)PathHarness: FlowSpecTesting.FlowPathHarness {
+                    typealias Spec = \(program.name.swiftName.code)
+                }
+
+                """
+        }
+        return text
+    }
+
+    static let main = """
+        import Foundation
+        import Testing
+
+        exit(await Testing.__swiftPMEntryPoint() as CInt)
+
+        """
+
+    /// The checked specs of the fixtures whose machines all generate, in batches whose
+    /// machine names differ (so each batch is one program).
+    static func batches() throws -> [[(path: String, result: SpecChecker.Result, programs: [FlowProgram])]] {
+        var specs = ["specs/app.yaml"] + Fixtures.specs(under: "rules") + Fixtures.specs(under: "reference")
+        specs += Fixtures.specs(under: "input") + Fixtures.specs(under: "gen")
+        var batches: [[(path: String, result: SpecChecker.Result, programs: [FlowProgram])]] = []
+        var names: [Set<String>] = []
+        for path in specs {
+            let result = SpecChecker().check(try Fixtures.source(path))
+            guard let programs = SpecGeneration.programs(result, diagnostics: result.diagnostics) else { continue }
+            let machineNames = Set(programs.map(\.name.swiftName.bare))
+            if let index = names.firstIndex(where: { $0.isDisjoint(with: machineNames) }) {
+                batches[index].append((path, result, programs))
+                names[index].formUnion(machineNames)
+            } else {
+                batches.append([(path, result, programs)])
+                names.append(machineNames)
+            }
+        }
+        return batches
+    }
+
+    @Test func everyFixturesSuiteCompilesAndPasses() throws {
+        guard SwiftCompiler.swiftc != nil else {
+            Issue.record("swiftc is not on PATH: generated test suites cannot be compiled")
+            return
+        }
+        var machines = 0
+        for batch in try Self.batches() {
+            var files = ["main.swift": Self.main]
+            var programs: [FlowProgram] = []
+            for (index, spec) in batch.enumerated() {
+                let options = GenerationOptions(sourcePath: spec.path)
+                files["Spec\(index).swift"] = SwiftGenerator.file(for: spec.programs, options: options)
+                let suites = try SpecGeneration.testSuites(
+                    spec.programs, of: spec.result, singleFileNamed: "", options: options)
+                files["Spec\(index)Tests.swift"] = suites[0].contents
+                programs += spec.programs
+            }
+            files["Harnesses.swift"] = Self.harnesses(programs)
+            try Self.expectPasses(files, suites: programs.count, batch.map(\.path).joined(separator: ", "))
+            machines += programs.count
+        }
+        #expect(machines > 40, "too few machines: \(machines)")
+    }
+
+    @Test func randomMachinesSuitesCompileAndPass() throws {
+        guard SwiftCompiler.swiftc != nil else {
+            Issue.record("swiftc is not on PATH: generated test suites cannot be compiled")
+            return
+        }
+        var random = DifferentialSpecs.SplitMix64(seed: 0x7E57_0001)
+        var machines: [DifferentialSpecs.Machine] = []
+        var index = 0
+        while machines.count < 40 {
+            let machine = DifferentialSpecs.drawMachine(name: "M\(index)", &random)
+            index += 1
+            let result = SpecChecker().check(SourceFile(path: "draw.yaml", text: DifferentialSpecs.specText([machine])))
+            if SpecGeneration.programs(result, diagnostics: result.diagnostics) != nil { machines.append(machine) }
+        }
+        let result = SpecChecker().check(SourceFile(path: "random.yaml", text: DifferentialSpecs.specText(machines)))
+        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+        let options = GenerationOptions(sourcePath: "random.yaml")
+        let suites = try SpecGeneration.testSuites(programs, of: result, singleFileNamed: "", options: options)
+        try Self.expectPasses(
+            [
+                "main.swift": Self.main, "Random.swift": SwiftGenerator.file(for: programs, options: options),
+                "RandomTests.swift": suites[0].contents, "Harnesses.swift": Self.harnesses(programs)
+            ], suites: programs.count, "random machines")
+    }
+
+    static func expectPasses(
+        _ files: [String: String], suites: Int, _ what: String,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        let executable = try SwiftCompiler.compile(files, withTesting: true)
+        let run = try SwiftCompiler.run(executable.path)
+        // Swift Testing reports on standard error when it is not a terminal.
+        let report = run.stdout + run.stderr
+        #expect(run.status == 0, "\(what):\n\(report.suffix(4_000))", sourceLocation: sourceLocation)
+        #expect(
+            report.contains("Test run with \(suites) test\(suites == 1 ? "" : "s") in \(suites) suite")
+                && report.contains(" passed after "),
+            "\(what): \(report.suffix(500))", sourceLocation: sourceLocation)
+    }
+}

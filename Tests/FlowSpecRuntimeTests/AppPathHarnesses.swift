@@ -1,0 +1,90 @@
+import FlowSpecRuntime
+import FlowSpecTesting
+import Testing
+
+// The harnesses the generated suites of specs/app.yaml (`AppFlowPaths.swift`) run with:
+// what an app's test target writes beside the suite `flowspec gen --tests` generates.
+
+/// FirstRun: the effect handler keeps the "onboarding completed" flag, as the app does; at
+/// every state the flag must say whether the flow has passed the last slide.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor
+struct FirstRunPathHarness: FlowPathHarness {
+    typealias Spec = FirstRun
+    let flag = Box(false)
+
+    mutating func makeDriver(
+        clock: FlowTestClock, storage: InMemoryFlowStorage, conditions: @escaping @MainActor () -> FirstRun.Conditions
+    ) -> FlowDriver<FirstRun> {
+        let flag = self.flag
+        return FlowDriver(FirstRun.self, clock: clock, keepingSteps: true, conditions: conditions) { effect in
+            switch effect {
+            case .persistOnboardingCompleted: flag.value = true
+            }
+        }
+    }
+
+    func verify(state: FirstRun.State, driver: FlowDriver<FirstRun>) async throws {
+        let completedHere = driver.steps.contains { $0.effects.contains(.persistOnboardingCompleted) }
+        #expect(flag.value == completedHere, "the flag is stored exactly when onboarding completed")
+        if [.splash, .slide0, .slide1, .slide2].contains(state) {
+            #expect(!flag.value, "a carousel screen is shown only before onboarding completed")
+        }
+    }
+}
+
+/// LaunchAuth: every task state has work, which waits on the test clock until the visit
+/// ends and cancels it (the path sends the events; the late result is dropped); the driver
+/// must report no problem at any state (a task state without work, an event after the end).
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor
+struct LaunchAuthPathHarness: FlowPathHarness {
+    typealias Spec = LaunchAuth
+
+    mutating func makeDriver(
+        clock: FlowTestClock, storage: InMemoryFlowStorage, conditions: @escaping @MainActor () -> LaunchAuth.Conditions
+    ) -> FlowDriver<LaunchAuth> {
+        let driver = FlowDriver(LaunchAuth.self, clock: clock, keepingSteps: true, conditions: conditions)
+        for state in LaunchAuth.State.allCases where LaunchAuth.kind(of: state) == .task {
+            driver.work(in: state) {
+                // Longer than any path waits: the visit always ends first, and cancels this.
+                try? await clock.sleep(for: .seconds(365 * 86_400))
+                return .forceReset
+            }
+        }
+        return driver
+    }
+
+    func verify(state: LaunchAuth.State, driver: FlowDriver<LaunchAuth>) async throws {
+        #expect(driver.problems.isEmpty, "\(driver.problems)")
+    }
+}
+
+/// Chapters: the persisted checkpoint must hold the current chapter after every step.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor
+struct ChaptersPathHarness: FlowPathHarness {
+    typealias Spec = Chapters
+    var storage: InMemoryFlowStorage?
+
+    mutating func makeDriver(
+        clock: FlowTestClock, storage: InMemoryFlowStorage, conditions: @escaping @MainActor () -> Chapters.Conditions
+    ) -> FlowDriver<Chapters> {
+        self.storage = storage
+        return FlowDriver(
+            Chapters.self, storage: storage, key: FlowPathRunner.storageKey, clock: clock, keepingSteps: true,
+            conditions: conditions)
+    }
+
+    func verify(state: Chapters.State, driver: FlowDriver<Chapters>) async throws {
+        let stored = try #require(storage?.values[FlowPathRunner.storageKey])
+        #expect(stored == .int(state.rawValue), "the checkpoint stored is the chapter shown")
+    }
+}
+
+/// A value the harness and the driver's handlers share.
+@MainActor
+final class Box<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}
