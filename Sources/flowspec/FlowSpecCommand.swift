@@ -31,8 +31,8 @@ enum FlowSpecCommand {
         do its job (a file that cannot be read, a bad command line).
         """
     static let commands: [any Command.Type] = [
-        CheckCommand.self, GenCommand.self, SimulateCommand.self, PathsCommand.self, GraphCommand.self,
-        RulesCommand.self
+        CheckCommand.self, GenCommand.self, SimulateCommand.self, PathsCommand.self, CoverageCommand.self,
+        GraphCommand.self, RulesCommand.self
     ]
 
     /// Runs the command line `words` (without the tool's own name) and returns the exit status.

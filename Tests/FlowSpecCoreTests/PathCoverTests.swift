@@ -213,3 +213,36 @@ struct PathCoverTests {
         #expect(try PathCover(program: program, machine: machine, limits: limits).paths.count == 50)
     }
 }
+
+@Suite("Trace coverage")
+struct TraceCoverageTests {
+    /// A file of two runs: the second begins at its conditions, not at its `start` line.
+    @Test func aFileOfSeveralRunsIsSplitAtEachStart() throws {
+        let text = """
+            start -> a | effects: - | timeout: -
+            +c
+            go -> b | effects: - | timeout: -
+            -c
+            start -> a | effects: - | timeout: -
+            """
+        let runs = TraceCoverage.runs(of: text)
+        #expect(runs.map(\.firstLine) == [1, 4])
+        #expect(runs.map { $0.text.split(separator: "\n").count } == [3, 2])
+    }
+
+    @Test func aRunThatDisagreesCountsNothingAndIsLocatedInTheFile() throws {
+        let source = try Fixtures.source("specs/app.yaml")
+        let result = SpecChecker().check(source)
+        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+        let program = try #require(programs.first { $0.name.name == "FirstRun" })
+        var coverage = TraceCoverage(program: program)
+        let good = "start -> splash | effects: - | timeout: -\nsplashFinished -> slide0 | effects: - | timeout: -\n"
+        #expect(coverage.add(good) == nil)
+        #expect(coverage.exercised.contains(.state(2)))
+        let bad = good + "start -> splash | effects: - | timeout: -\nslideAdvance -> slide2 | effects: - | timeout: -\n"
+        let problem = coverage.add(bad)
+        #expect(problem?.line == 4)
+        #expect(coverage.runs == 2, "the first run of the second file counts, not the one that disagrees")
+        #expect(!coverage.exercised.contains(.state(4)))
+    }
+}

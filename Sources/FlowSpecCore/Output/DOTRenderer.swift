@@ -50,7 +50,8 @@ public enum DOTRenderer {
         }
     }
 
-    /// A node's label, shape and style: its kind's, overridden in red when it is marked.
+    /// A node's label, shape and style: its kind's, overridden in red when a finding marks it,
+    /// in yellow when runs did not exercise something there.
     static func attributes(_ node: FlowDiagram.Node) -> String {
         var (shape, styles, fill) = kindLook(node.kind)
         var label = escape(node.name)
@@ -60,6 +61,12 @@ public enum DOTRenderer {
             styles = ["filled", "dashed"] + (styles.contains("rounded") ? ["rounded"] : [])
             fill = "#fee2e2"
             extra = ["color=\"#dc2626\"", "fontcolor=\"#991b1b\"", "penwidth=2"]
+        }
+        if !node.unexercised.isEmpty {
+            label += "\\nnot exercised: " + node.unexercised.map(escape).joined(separator: ", ")
+            styles = ["filled", "dashed"] + (styles.contains("rounded") ? ["rounded"] : [])
+            fill = "#fef9c3"
+            extra = ["color=\"#ca8a04\"", "fontcolor=\"#854d0e\"", "penwidth=2"]
         }
         var parts = ["label=\"\(label)\"", "shape=\(shape)"]
         if !styles.isEmpty { parts.append("style=\"\(styles.joined(separator: ","))\"") }

@@ -30,6 +30,9 @@ public struct FlowDiagram: Sendable {
         /// The rules among ``FlowDiagram/highlightedRules`` whose findings name this state,
         /// in rule order (empty unless the diagram was built with findings).
         public var findings: [Rule]
+        /// What recorded runs did not exercise at this state (`flowspec coverage`): "not
+        /// entered", an event's name, "timeout", … (empty unless marked).
+        public var unexercised: [String] = []
     }
 
     /// A transition.
@@ -63,6 +66,11 @@ public struct FlowDiagram: Sendable {
     /// Whether any edge leaves from the machine-wide node.
     public var hasMachineWideNode: Bool {
         edges.contains { $0.source == .machineWide }
+    }
+
+    /// Marks each state with what recorded runs did not exercise there.
+    public mutating func mark(unexercised: [Int: [String]]) {
+        for (state, what) in unexercised where nodes.indices.contains(state) { nodes[state].unexercised = what }
     }
 
     /// Whether any state is marked by a finding.

@@ -7,7 +7,8 @@
 ///   classes: `task` (blue), `choice` (amber), `terminal` (grey, thick border); `input` states
 ///   keep Mermaid's plain look. The grouped machine-wide node is `wide` (dashed).
 /// - Highlighted states get the `finding` class (red, dashed) and their rule ids as a second
-///   line. (Mermaid state diagrams cannot style single transitions; DOT output also marks the
+///   line; states where recorded runs missed something (`flowspec coverage`) get the
+///   `unexercised` class (yellow, dashed) and what they missed. (Mermaid state diagrams cannot style single transitions; DOT output also marks the
 ///   edges of a loop.)
 /// - Spec names are escaped with Mermaid's `#code;` entities, so that any name gives a valid
 ///   diagram: only letters, digits, spaces, `_`, `-` and `.` are written as they are.
@@ -43,6 +44,9 @@ public enum MermaidRenderer {
             if !node.findings.isEmpty {
                 output.write("    \(id) : \(node.findings.map(\.rawValue).joined(separator: ", "))\n")
             }
+            if !node.unexercised.isEmpty {
+                output.write("    \(id) : not exercised: \(node.unexercised.map(escape).joined(separator: ", "))\n")
+            }
         }
         if diagram.hasMachineWideNode {
             output.write("    state \"any input or task state\" as \(id(.machineWide))\n")
@@ -73,6 +77,9 @@ public enum MermaidRenderer {
         groups.append(("machineWide", machineWideStyle, diagram.hasMachineWideNode ? [.machineWide] : []))
         let marked = diagram.nodes.indices.filter { !diagram.nodes[$0].findings.isEmpty }.map(
             FlowDiagram.Endpoint.state)
+        let unexercised = diagram.nodes.indices.filter { !diagram.nodes[$0].unexercised.isEmpty }.map(
+            FlowDiagram.Endpoint.state)
+        groups.append(("unexercised", unexercisedStyle, unexercised))
         groups.append(("finding", findingStyle, marked))
         for group in groups where !group.ids.isEmpty {
             output.write("    classDef \(group.name) \(group.style)\n    class ")
@@ -89,6 +96,7 @@ public enum MermaidRenderer {
         (.terminal, "fill:#e5e7eb,stroke:#111827,stroke-width:3px")
     ]
     static let machineWideStyle = "fill:#ffffff,stroke:#6b7280,stroke-dasharray:4 4"
+    static let unexercisedStyle = "fill:#fef9c3,stroke:#ca8a04,stroke-width:3px,stroke-dasharray:6 3"
     static let findingStyle = "fill:#fee2e2,stroke:#dc2626,stroke-width:3px,stroke-dasharray:6 3"
 
     /// Escapes a spec name for a quoted state label or a transition label.

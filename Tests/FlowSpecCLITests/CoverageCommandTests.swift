@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// `flowspec coverage`: recorded traces replayed and counted against what the machine can do.
+@Suite("flowspec coverage (process)")
+struct CoverageCommandTests {
+    static let spec = "specs/app.yaml"
+    static let trace = "Tests/Fixtures/traces/launch-auth.trace"
+
+    /// The paths `flowspec paths` prints exercise everything each machine can do.
+    @Test(arguments: ["FirstRun", "LaunchAuth", "Chapters"])
+    func thePathsCoverEverything(machine: String) throws {
+        let paths = try CLI.run(["paths", Self.spec, "--machine", machine])
+        let directory = try CLI.temporaryDirectory(with: ["paths.trace": paths.stdout])
+        let spec = CLI.packageRoot.appendingPathComponent(Self.spec).path
+        let output = try CLI.run(
+            ["coverage", spec, "--machine", machine, "paths.trace", "--minimum", "100"], in: directory)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n")
+        #expect(lines.count == 1, "nothing is left unexercised:\n\(output.stdout)")
+        #expect(lines.first?.hasPrefix("\(machine): 100.0% of transitions exercised") == true, "\(output.stdout)")
+    }
+
+    @Test func whatARecordedTraceMissedIsListedBySpecLine() throws {
+        let output = try CLI.run(["coverage", Self.spec, "--machine", "LaunchAuth", Self.trace])
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(
+            lines.first
+                == "LaunchAuth: 40.7% of transitions exercised (9/11 states, 10/22 transitions, 1/5 timeouts) by 1 run")
+        #expect(lines.contains("specs/app.yaml:116:7: not exercised: state 'authenticated'"))
+        #expect(lines.contains("specs/app.yaml:115:18: not exercised: 'authLoading' timeout -> 'error'"))
+        #expect(lines.contains("specs/app.yaml:74:19: not exercised: machine-wide 'forceReset' -> 'unauthenticated'"))
+        #expect(!lines.contains { $0.contains("'networkError'") }, "the trace retries until the bound")
+        #expect(lines.count == 19)
+    }
+
+    @Test func belowTheMinimumIsAnError() throws {
+        let output = try CLI.run(["coverage", Self.spec, "--machine", "LaunchAuth", Self.trace, "--minimum", "50"])
+        #expect(output.status == 1)
+        #expect(
+            output.stderr.contains(
+                "flowspec: error: 40.7% of the transitions of 'LaunchAuth' were exercised, less than the --minimum of 50%"
+            ))
+    }
+
+    @Test func jsonCountsEachKind() throws {
+        let output = try CLI.run(["coverage", Self.spec, "--machine", "LaunchAuth", Self.trace, "--format", "json"])
+        #expect(output.status == 0)
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let machine = try #require((document["machines"] as? [[String: Any]])?.first)
+        let counts = try #require(machine["counts"] as? [String: [String: Int]])
+        #expect(counts["transition"] == ["exercised": 10, "total": 22])
+        #expect(counts["timeout"] == ["exercised": 1, "total": 5])
+        #expect((machine["notExercised"] as? [Any])?.count == 18)
+        #expect(machine["transitionPercent"] as? String == "40.7%")
+    }
+
+    @Test(arguments: ["mermaid", "dot"])
+    func theDiagramMarksWhatWasMissed(format: String) throws {
+        let output = try CLI.run(["coverage", Self.spec, "--machine", "LaunchAuth", Self.trace, "--format", format])
+        #expect(output.status == 0)
+        #expect(output.stdout.contains("not exercised: not entered, mainAppLoaded, mainAppLoadFailed, timeout"))
+        if format == "mermaid" { #expect(output.stdout.contains("classDef unexercised")) }
+    }
+
+    @Test func aTraceThatDisagreesIsLocated() throws {
+        var text = try String(contentsOf: CLI.packageRoot.appendingPathComponent(Self.trace), encoding: .utf8)
+        text = text.replacingOccurrences(of: "noSession -> unauthenticated", with: "noSession -> mainApp")
+        let directory = try CLI.temporaryDirectory(with: ["device.trace": text])
+        let spec = CLI.packageRoot.appendingPathComponent(Self.spec).path
+        let output = try CLI.run(["coverage", spec, "--machine", "LaunchAuth", "device.trace"], in: directory)
+        #expect(output.status == 1)
+        #expect(output.stdout.hasPrefix("device.trace:4:1: error: the log and the spec disagree"), "\(output.stdout)")
+    }
+
+    @Test func aSpecOfSeveralMachinesNeedsOne() throws {
+        let output = try CLI.run(["coverage", Self.spec, Self.trace])
+        #expect(output.status == 2)
+        #expect(output.stderr.contains("has 3 machines; choose one with --machine (FirstRun, LaunchAuth, Chapters)"))
+    }
+}
