@@ -17,6 +17,12 @@ let package = Package(
             dependencies: [.product(name: "FlowSpecRuntime", package: "flowspec")],
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
-        .testTarget(name: "AmpedTests", dependencies: ["Amped"])
+        // The plugin on the test target writes the spec's test paths as a Swift Testing suite;
+        // `AmpedPathHarness` runs them on the app's session.
+        .testTarget(
+            name: "AmpedTests",
+            dependencies: ["Amped", .product(name: "FlowSpecTesting", package: "flowspec")],
+            plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
+        )
     ]
 )

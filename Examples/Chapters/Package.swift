@@ -16,6 +16,12 @@ let package = Package(
             dependencies: [.product(name: "FlowSpecRuntime", package: "flowspec")],
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
-        .testTarget(name: "ChaptersTests", dependencies: ["Chapters"])
+        // The plugin on the test target writes the spec's test paths as a Swift Testing suite;
+        // `ChaptersPathHarness` runs them on the game's progress.
+        .testTarget(
+            name: "ChaptersTests",
+            dependencies: ["Chapters", .product(name: "FlowSpecTesting", package: "flowspec")],
+            plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
+        )
     ]
 )

@@ -17,9 +17,15 @@ let package = Package(
             dependencies: [.product(name: "FlowSpecRuntime", package: "flowspec")],
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
+        // The plugin on the test target writes the spec's test paths as a Swift Testing suite;
+        // `CoreKitPathHarness` runs them on the app's container.
         .testTarget(
             name: "CoreKitTests",
-            dependencies: ["CoreKit", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: [
+                "CoreKit", .product(name: "FlowSpecTesting", package: "flowspec"),
+                .product(name: "Clocks", package: "swift-clocks")
+            ],
+            plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         )
     ]
 )

@@ -16,6 +16,12 @@ let package = Package(
             dependencies: [.product(name: "FlowSpecRuntime", package: "flowspec")],
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
-        .testTarget(name: "FirstRunTests", dependencies: ["FirstRun"])
+        // The plugin on the test target writes the spec's test paths as a Swift Testing suite;
+        // `FirstRunPathHarness` runs them on the app's coordinator.
+        .testTarget(
+            name: "FirstRunTests",
+            dependencies: ["FirstRun", .product(name: "FlowSpecTesting", package: "flowspec")],
+            plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
+        )
     ]
 )

@@ -18,9 +18,15 @@ let package = Package(
             dependencies: [.product(name: "FlowSpecRuntime", package: "flowspec")],
             plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         ),
+        // The plugin on the test target writes the spec's test paths as a Swift Testing suite;
+        // `LaunchAuthPathHarness` runs them on the app's controller.
         .testTarget(
             name: "LaunchAuthTests",
-            dependencies: ["LaunchAuth", .product(name: "Clocks", package: "swift-clocks")]
+            dependencies: [
+                "LaunchAuth", .product(name: "FlowSpecTesting", package: "flowspec"),
+                .product(name: "Clocks", package: "swift-clocks")
+            ],
+            plugins: [.plugin(name: "FlowSpecGenerate", package: "flowspec")]
         )
     ]
 )

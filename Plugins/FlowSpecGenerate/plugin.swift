@@ -8,14 +8,30 @@ import PackagePlugin
 /// build diagnostics at the spec's file, line and column, and an error fails the build. The
 /// command declares the spec as its input and the Swift file as its output, so an unchanged
 /// spec regenerates nothing on the next build.
+///
+/// Applied to a test target, it also writes the test suite of every spec in the targets the
+/// test target depends on (`flowspec gen --tests --testable-import MODULE`): each machine's
+/// test paths, run by FlowSpecTesting with the test target's `<Machine>PathHarness`.
 @main
 struct FlowSpecGenerate: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         let tool = try context.tool(named: "flowspec")
-        return specs(in: target.sourceFiles).map { spec in
+        var commands = specs(in: target.sourceFiles).map { spec in
             command(for: spec, tool: tool.url, workDirectory: context.pluginWorkDirectoryURL)
         }
+        if target.kind == .test {
+            for case .target(let dependency) in target.dependencies {
+                guard let module = dependency as? SourceModuleTarget else { continue }
+                for spec in specs(in: module.sourceFiles) {
+                    commands.append(
+                        testCommand(
+                            for: spec, module: module.moduleName, tool: tool.url,
+                            workDirectory: context.pluginWorkDirectoryURL))
+                }
+            }
+        }
+        return commands
     }
 }
 
@@ -28,10 +44,27 @@ func isSpec(_ url: URL) -> Bool {
     url.lastPathComponent.hasSuffix(".flowspec.yaml") || url.lastPathComponent.hasSuffix(".flowspec.yml")
 }
 
+/// The spec's name without `.flowspec.yaml`.
+func specName(_ spec: URL) -> String {
+    spec.lastPathComponent.replacingOccurrences(of: ".flowspec.yaml", with: "")
+        .replacingOccurrences(of: ".flowspec.yml", with: "")
+}
+
+/// `flowspec gen SPEC --tests --testable-import MODULE --output WORK/NAMEPathTests.swift`.
+func testCommand(for spec: URL, module: String, tool: URL, workDirectory: URL) -> Command {
+    let name = specName(spec)
+    let output = workDirectory.appendingPathComponent("\(name)PathTests.swift")
+    return .buildCommand(
+        displayName: "flowspec: generating \(name)PathTests.swift from \(spec.lastPathComponent)",
+        executable: tool,
+        arguments: ["gen", spec.path, "--tests", "--testable-import", module, "--output", output.path],
+        inputFiles: [spec],
+        outputFiles: [output])
+}
+
 /// `flowspec gen SPEC --output WORK/NAME.swift`, with its input and output declared.
 func command(for spec: URL, tool: URL, workDirectory: URL) -> Command {
-    let name = spec.lastPathComponent.replacingOccurrences(of: ".flowspec.yaml", with: "")
-        .replacingOccurrences(of: ".flowspec.yml", with: "")
+    let name = specName(spec)
     let output = workDirectory.appendingPathComponent("\(name).swift")
     return .buildCommand(
         displayName: "flowspec: generating \(name).swift from \(spec.lastPathComponent)",

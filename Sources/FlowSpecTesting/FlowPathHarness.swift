@@ -27,7 +27,8 @@ public protocol FlowPathHarness<Spec> {
 
     /// A driver on `clock` whose conditions are read from `conditions`; for a persisted
     /// machine, over `storage`, so that a relaunch restores what the last driver saved.
-    /// Called at the start and at every relaunch.
+    /// Called at the start and at every relaunch; the runner starts the driver unless the
+    /// app's object already has.
     mutating func makeDriver(
         clock: FlowTestClock, storage: InMemoryFlowStorage, conditions: @escaping @MainActor () -> Spec.Conditions
     ) -> FlowDriver<Spec>

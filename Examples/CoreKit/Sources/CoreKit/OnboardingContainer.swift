@@ -40,13 +40,18 @@ final class OnboardingContainer {
     /// The running flow.
     let flow: FlowDriver<CoreKit>
 
-    /// Shows the first page; time comes from `clock` (a test clock in tests).
-    init(permission: any NotificationPermission, clock: any Clock<Duration> = ContinuousClock()) {
+    /// Shows the first page; time comes from `clock` (a test clock in tests). Whether a name
+    /// was entered is read from ``name``, or from `nameEntered` when given (tests that set the
+    /// condition directly).
+    init(
+        permission: any NotificationPermission, clock: any Clock<Duration> = ContinuousClock(),
+        nameEntered: (@MainActor () -> Bool)? = nil
+    ) {
         // The driver's handlers reach the container once it exists.
         let owner = Owner()
         flow = FlowDriver(
             CoreKit.self, clock: clock,
-            conditions: { CoreKit.Conditions(nameEntered: owner.container?.hasName ?? false) },
+            conditions: { CoreKit.Conditions(nameEntered: nameEntered?() ?? owner.container?.hasName ?? false) },
             effects: { effect in
                 switch effect {
                 case .finishOnboarding: owner.container?.onFinish()

@@ -67,12 +67,19 @@ final class AuthFlowController {
 
     /// A flow for a cold launch, on `clock` (the continuous clock in the app, a test clock in
     /// tests); ``start()`` shows the splash.
-    init(firstLaunch: Bool, services: any AuthServices, clock: any Clock<Duration> = ContinuousClock()) {
+    convenience init(firstLaunch: Bool, services: any AuthServices, clock: any Clock<Duration> = ContinuousClock()) {
+        self.init(conditions: { LaunchAuth.Conditions(firstLaunch: firstLaunch) }, services: services, clock: clock)
+    }
+
+    /// A flow whose conditions are read at each input (whether this is the first launch).
+    init(
+        conditions: @escaping @MainActor () -> LaunchAuth.Conditions, services: any AuthServices,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
         // The effects handler reaches the controller once it exists.
         let owner = Owner()
         flow = FlowDriver(
-            LaunchAuth.self, clock: clock, conditions: { LaunchAuth.Conditions(firstLaunch: firstLaunch) },
-            effects: { owner.controller?.carryOut($0) })
+            LaunchAuth.self, clock: clock, conditions: conditions, effects: { owner.controller?.carryOut($0) })
         owner.controller = self
         flow.onStep { [weak self] step in
             if step.to != .error { self?.errorBanner = nil }
