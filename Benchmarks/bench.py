@@ -13,6 +13,7 @@ by k) so that its 10 ms resolution does not swamp them.
 import argparse
 import datetime
 import hashlib
+import json
 import math
 import os
 import platform
@@ -481,6 +482,42 @@ def bench_graphs(report, args, chain_sizes, scc_sizes, reps):
     return results
 
 
+TARGET_COVER_STEPS = 1.1  # steps of `flowspec paths` ÷ transitions, for a chain and a loop
+
+
+def bench_paths(report, args, sizes, flow_states, reps):
+    """`flowspec paths`: how many steps the paths take to cover every transition (against the
+    number of transitions), and the time to plan and print them, N vs N/10 (linear)."""
+    report.section("test paths (flowspec paths): steps to cover every transition; CPU, N vs N/10")
+    small, big = sizes
+    shapes = (("chain", "chain of task states (timeouts)", 1), ("ring", "loop of input states (next, back)", 2))
+    for kind, label, per_state in shapes:
+        inputs = [make_input(args.work, kind, n) for n in (small, big)]
+        s_result, b_result = measure_side_by_side([[args.flowspec, "paths", p] for p in inputs], reps, [(0,), (0,)])
+        steps = sum(1 for line in run([args.flowspec, "paths", inputs[1]]).splitlines() if " -> " in line)
+        transitions = big * per_state
+        ratio = steps / transitions
+        report.row("paths, %s, %s states" % (label, format(big, ",")), "%s steps" % format(steps, ","),
+                   "%s transitions" % format(transitions, ","), times(ratio), "≤ %.1f×" % TARGET_COVER_STEPS,
+                   ratio <= TARGET_COVER_STEPS)
+        growth = b_result["cpu"] / s_result["cpu"]
+        report.row("  CPU, %s ÷ %s states" % (format(big, ","), format(small, ",")), times(growth),
+                   "%s: %s; %s: %s" % (format(big, ","), seconds(b_result["cpu"]), format(small, ","),
+                                       seconds(s_result["cpu"])), "", "≤ %.0f×" % TARGET_LINEAR,
+                   growth <= TARGET_LINEAR)
+    # A realistic flow (forward and backward jumps): informative, the paths restart from the
+    # start whenever the greedy walk has nothing new where it is.
+    path = make_input(args.work, "flow", flow_states)
+    result = measure([args.flowspec, "paths", path], reps)
+    out = run([args.flowspec, "paths", "--format", "json", path])
+    document = json.loads(out)["machines"][0]
+    steps = sum(len(p["steps"]) for p in document["paths"])
+    report.row("paths, flow spec, %s states" % format(flow_states, ","),
+               "%s steps in %s paths, %s" % (format(steps, ","), format(len(document["paths"]), ","),
+                                             seconds(result["cpu"])),
+               "%s items" % format(document["items"], ","), times(steps / document["items"]), "", None)
+
+
 # Shapes that once made `check` quadratic: one finding per state, each with something that
 # grows with the spec (a path, a long line, a configuration of retry counters).
 FINDING_SHAPES = (
@@ -610,6 +647,7 @@ def main():
     bench_many_files(report, args, 500 if args.quick else 2000, reps)
     bench_pyyaml(report, args, flows, figures, graphs, 3)
     bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)
+    bench_paths(report, args, (500, 5000) if args.quick else (5000, 50000), flow_states[0], reps)
 
     swift = subprocess.run(["swiftc", "--version"], capture_output=True, text=True).stdout.splitlines()
     swift = swift[0] if swift else "swiftc ?"

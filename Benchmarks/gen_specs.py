@@ -164,6 +164,14 @@ def reducer(n, events, out):
         w("      %s: { on: { %s } }\n" % (name(i), ", ".join(pairs)))
 
 
+def ring(n, out):
+    one_machine(out, "ring", n,
+                "# A loop of %d input states, each going on (`next`) and back (`back`): a machine whose\n"
+                "# test paths must take 2n transitions, for `flowspec paths`.\n" % n,
+                "Ring", lambda i: "{ kind: input, on: { next: %s, back: %s } }" % (name((i + 1) % n), name((i - 1) % n)),
+                tail="")
+
+
 def machines(n, out):
     """n states in n/2 small machines, each an input state that goes to a terminal one: the
     cost of a machine rather than of a state."""
@@ -177,8 +185,8 @@ def machines(n, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("kind", choices=["flow", "chain", "scc", "stuck", "events", "retries", "typos", "reducer",
-                                            "machines"])
+    parser.add_argument("kind", choices=["flow", "chain", "scc", "ring", "stuck", "events", "retries", "typos",
+                                            "reducer", "machines"])
     parser.add_argument("--states", type=int, required=True)
     parser.add_argument("--events", type=int, default=20)
     parser.add_argument("output")
@@ -190,6 +198,8 @@ def main():
             chain(args.states, out)
         elif args.kind == "scc":
             scc(args.states, out)
+        elif args.kind == "ring":
+            ring(args.states, out)
         elif args.kind in ("stuck", "events", "retries", "typos", "machines"):
             {"stuck": stuck, "events": events, "retries": retries, "typos": typos,
              "machines": machines}[args.kind](args.states, out)

@@ -70,7 +70,7 @@ enum LaunchAuthPaths {
                 .init(.event(.mainAppLoaded), .mainApp),
             ]),
         .init(
-            "path 2: exercises 20 items",
+            "path 2: exercises 33 items",
             [
                 .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
                 .init(.event(.splashFailed), .error, effects: [.showError]),
@@ -82,85 +82,42 @@ enum LaunchAuthPaths {
                 .init(.event(.onboardingCheckSucceeded), when: ["firstLaunch"], .onboarding),
                 .init(.event(.userCompletedOnboarding), .unauthenticated),
                 .init(.event(.forceReset), .unauthenticated),
-            ]),
-        .init(
-            "path 3: exercises 7 items",
-            [
-                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.timeout, .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(.event(.onboardingCheckFailed), .error, effects: [.showError]),
-            ]),
-        .init(
-            "path 4: exercises 9 items",
-            [
-                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.event(.splashAnimationCompleted), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(.timeout, .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
-                .init(.event(.noSession), .unauthenticated),
-            ]),
-        .init(
-            "path 5: exercises 9 items",
-            [
-                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.event(.splashAnimationCompleted), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
-                .init(.event(.authCheckFailed), .error, effects: [.showError]),
-            ]),
-        .init(
-            "path 6: exercises 9 items",
-            [
-                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.event(.splashAnimationCompleted), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
-                .init(.timeout, .unauthenticated),
-            ]),
-        .init(
-            "path 7: exercises 9 items",
-            [
-                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.event(.splashAnimationCompleted), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(.event(.onboardingCheckSucceeded), when: ["firstLaunch"], .onboarding),
-                .init(.event(.onboardingFailed), .error, effects: [.showError]),
-            ]),
-        .init(
-            "path 8: exercises 8 items",
-            [
-                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.event(.forceReset), .unauthenticated),
                 .init(.event(.loginAttempted), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.event(.loginFailed), .unauthenticated),
-            ]),
-        .init(
-            "path 9: exercises 10 items",
-            [
-                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.event(.forceReset), .unauthenticated),
                 .init(.event(.loginAttempted), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.timeout, .error, effects: [.showError]),
-            ]),
-        .init(
-            "path 10: exercises 11 items",
-            [
-                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.event(.splashAnimationCompleted), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
-                .init(.event(.validSession), .authenticated, timer: .after(.milliseconds(2000), .error)),
+                .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
+                .init(.event(.onboardingCheckFailed), .error, effects: [.showError]),
+                .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
+                .init(.timeout, .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
+                .init(.event(.noSession), .unauthenticated),
+                .init(.event(.loginAttempted), .authLoading, timer: .after(.milliseconds(10000), .error)),
+                .init(.event(.loginSucceeded), .authenticated, timer: .after(.milliseconds(2000), .error)),
                 .init(.timeout, .error, effects: [.showError]),
-            ]),
-        .init(
-            "path 11: exercises 10 items",
-            [
-                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.event(.forceReset), .unauthenticated),
+                .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
+                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
+                .init(.event(.authCheckFailed), .error, effects: [.showError]),
+                .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
+                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
+                .init(.timeout, .unauthenticated),
                 .init(.event(.loginAttempted), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.event(.networkError), .error),
+                .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
+                .init(.event(.onboardingCheckSucceeded), when: ["firstLaunch"], .onboarding),
+                .init(.event(.onboardingFailed), .error, effects: [.showError]),
             ]),
         .init(
-            "path 12: within: from 'splash' (step 1) the worst case takes 10s, at most 12s", budget: .init(fromStep: 0, max: .milliseconds(12000)),
+            "path 3: exercises 5 items",
+            [
+                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
+                .init(.timeout, .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
+            ]),
+        .init(
+            "path 4: within: from 'splash' (step 1) the worst case takes 10s, at most 12s", budget: .init(fromStep: 0, max: .milliseconds(12000)),
             [
                 .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
                 .init(.timeout, .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),

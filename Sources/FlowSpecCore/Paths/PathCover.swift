@@ -158,15 +158,56 @@ public struct PathCover: Sendable {
         }
 
         /// Takes inputs that exercise something new from `node` while there are any.
+        /// Where there is nothing new, it walks on to the nearest configuration that has
+        /// something, if one is within ``detourSearch`` configurations: a detour of a few steps
+        /// costs less than a new path from the start.
         mutating func extend(from node: Int) -> [(node: Int, edge: Int)] {
             var node = node
             var extension_: [(node: Int, edge: Int)] = []
-            while let edge = graph.edges[node].firstIndex(where: { $0.items.contains(where: uncovered.contains) }) {
-                extension_.append((node, edge))
-                uncovered.subtract(graph.edges[node][edge].items)
-                node = graph.edges[node][edge].target
+            while true {
+                if let edge = graph.edges[node].firstIndex(where: { $0.items.contains(where: uncovered.contains) }) {
+                    extension_.append((node, edge))
+                    uncovered.subtract(graph.edges[node][edge].items)
+                    node = graph.edges[node][edge].target
+                } else if let detour = detour(from: node) {
+                    for (from, edge) in detour { uncovered.subtract(graph.edges[from][edge].items) }
+                    extension_ += detour
+                    node = detour.last.map { graph.edges[$0.node][$0.edge].target } ?? node
+                } else {
+                    return extension_
+                }
             }
-            return extension_
+        }
+
+        /// How many configurations a detour search looks at: a bound, so that planning stays
+        /// linear in the paths it writes.
+        static let detourSearch = 64
+
+        /// The shortest walk from `start` to a configuration with an input that exercises
+        /// something new, searched breadth first among ``detourSearch`` configurations.
+        func detour(from start: Int) -> [(node: Int, edge: Int)]? {
+            var parent: [Int: (node: Int, edge: Int)] = [start: (start, -1)]
+            var queue = [start]
+            var head = 0
+            while head < queue.count, head < Self.detourSearch {
+                let node = queue[head]
+                head += 1
+                for (position, edge) in graph.edges[node].enumerated() where parent[edge.target] == nil {
+                    parent[edge.target] = (node, position)
+                    guard isUseful(edge.target) else {
+                        queue.append(edge.target)
+                        continue
+                    }
+                    var walk: [(node: Int, edge: Int)] = []
+                    var current = edge.target
+                    while current != start, let step = parent[current] {
+                        walk.append(step)
+                        current = step.node
+                    }
+                    return walk.reversed()
+                }
+            }
+            return nil
         }
 
         mutating func planCover(limits: Limits, machine: String) throws(Failure) {
