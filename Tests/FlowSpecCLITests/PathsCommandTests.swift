@@ -70,7 +70,8 @@ struct PathsCommandTests {
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         #expect(
-            output.stderr.contains("flowspec: error: machine 'LaunchAuth' needs 4 paths of 48 steps"), "\(output.stderr)")
+            output.stderr.contains("flowspec: error: machine 'LaunchAuth' needs 4 paths of 48 steps"),
+            "\(output.stderr)")
         #expect(output.stderr.contains("the limit is 3 paths"))
     }
 
