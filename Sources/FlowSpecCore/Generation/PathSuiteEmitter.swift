@@ -27,6 +27,10 @@ struct PathSuiteEmitter {
             }
         }
         w.line("")
+        for (item, reason) in cover.notCovered {
+            w.line("// Not covered: \(Self.comment(item.description(in: program))): \(Self.comment(reason)).")
+        }
+        for (_, reason) in cover.skippedRequirements { w.line("// Requirement not tested: \(Self.comment(reason)).") }
         w.line("/// The test paths of `\(program.name.name)`, as `flowspec paths` prints them.")
         w.block("enum \(bare)Paths") { w in
             w.line("static let all: [FlowSpecTesting.FlowPath<\(type)>] = [")
@@ -78,6 +82,11 @@ struct PathSuiteEmitter {
             arguments.append("timer: .after(\(Self.duration(timeout.after)), .\(target))")
         }
         return ".init(" + arguments.joined(separator: ", ") + ")"
+    }
+
+    /// Text safe in a line comment: on one line.
+    private static func comment(_ text: String) -> String {
+        String(text.map { $0.isNewline ? " " : $0 })
     }
 
     private static func duration(_ duration: Duration) -> String {
