@@ -224,6 +224,8 @@ struct DifferentialGenerationTests {
             case (.string?, _): note("persist string")
             case (nil, _): break
             }
+            note("migrate int", program.persist?.rawValue == .int && program.persist?.migrate.isEmpty == false)
+            note("migrate string", program.persist?.rawValue == .string && program.persist?.migrate.isEmpty == false)
             note("no events", program.events.isEmpty)
             note("no effects", program.effects.isEmpty)
         }
@@ -243,7 +245,8 @@ struct DifferentialGenerationTests {
             "if", "unless", "effects on event", "effects on always", "effects on timeout",
             "retry on event", "retry on always", "retry on timeout", "self-loop",
             "reached only through choice states", "persist int clamp", "persist int", "persist string",
-            "machine-wide on", "state overrides a machine-wide event", "retry on machine-wide",
+            "migrate int", "migrate string", "machine-wide on", "state overrides a machine-wide event",
+            "retry on machine-wide",
             "declared events", "no effects"
         ]
         for feature in required {
@@ -507,6 +510,11 @@ enum DifferentialSpecs {
             let to = random.below(count)
             persist = text + ", resume: { s\(from): s\(to) }"
         }
+        // Values earlier versions stored: `restoreValues` restores from them.
+        if let text = persist, random.percent(40) {
+            let old = text.contains("int") ? "\(count + 7)" : "oldS0"
+            persist = text + ", migrate: { \(old): s\(random.below(count)) }"
+        }
         var sequence: [Int]?
         if random.percent(15) {
             sequence = Array(random.shuffled(Array(0..<count)).prefix(2))
@@ -671,12 +679,12 @@ enum DifferentialSpecs {
         case .int:
             return [
                 String(random.below(count)), String(random.below(count)), String(count + random.below(3)),
-                String(-1 - random.below(5)), nil, String(count - 1), "0"
+                String(-1 - random.below(5)), nil, String(count - 1), "0", String(count + 7)
             ]
         case .string:
             return [
                 program.states[random.below(count)].name, program.states[random.below(count)].name,
-                "bogus", "S0", "3", nil
+                "bogus", "S0", "3", nil, "oldS0"
             ]
         }
     }

@@ -27,6 +27,16 @@ struct SchemaTests {
     /// Decoding findings the schema cannot express, as `path rule line:column`, with the reason.
     /// An entry the schema does match is stale and fails the test.
     static let inexpressible: [String: String] = [
+        // A `migrate` key is a stored value whose form depends on `rawValue` and which no state
+        // may store; JSON keys are strings, and the schema does not know the states.
+        "Tests/Fixtures/rules/invalid-value/found-migrate-keys.yaml invalid-value 24:18":
+            "a `migrate` key a state stores depends on the states",
+        "Tests/Fixtures/rules/invalid-value/found-migrate-keys.yaml invalid-value 24:28":
+            "a `migrate` key's form depends on `rawValue`",
+        "Tests/Fixtures/rules/invalid-value/found-migrate-keys.yaml invalid-value 24:50":
+            "7 and 07 are different JSON keys",
+        "Tests/Fixtures/rules/invalid-value/found-migrate-keys.yaml invalid-value 33:40":
+            "a `migrate` key a state stores depends on the states",
         // JSON object keys are always strings: a state named by the YAML boolean `true` and one
         // named by the string "true" are the same JSON document, and only the second is a name.
         "Tests/Fixtures/rules/invalid-value/found-boolean-state-name.yaml invalid-value 11:7":
@@ -261,7 +271,7 @@ struct SchemaTests {
                   c: { kind: choice, always: [a, { to: b, unless: ready }] }
                   d: { on: { go: [b, { to: a, if: ready, effects: log }] }, timeout: { after: 010s, to: a } }
                 sequences: { s: { states: a } }
-                persist: { rawValue: string, restore: initial, resume: { b: a } }
+                persist: { rawValue: string, restore: initial, resume: { b: a }, migrate: { oldA: a } }
                 require:
                   - reachable: a
                   - alwaysReachable: []
@@ -301,6 +311,7 @@ struct SchemaTests {
         "a null timeout": (false, spec("states: { a: { timeout: } }")),
         "numeric summary": (false, spec("summary: 3\nstates: { a: }")),
         "null resume target": (false, spec("states: { a: }\npersist: { rawValue: int, resume: { a: } }")),
+        "null migrate target": (false, spec("states: { a: }\npersist: { rawValue: string, migrate: { old: } }")),
         "choice by default with on": (false, spec("defaults: { kind: choice }\nstates: { a: { on: { go: a } } }")),
         "clamp with string": (false, spec("states: { a: }\npersist: { rawValue: string, restore: clamp }")),
         "null defaults": (false, spec("defaults:\nstates: { a: }"))
@@ -318,6 +329,13 @@ struct SchemaTests {
         ),
         // A key YAML reads as a number is the string key "42" in JSON.
         "a number as a state name": (true, false, spec("states: { 42: , a: }")),
+        // Whether a `migrate` key is a stored value depends on `rawValue` and on the states.
+        "a migrate key a state stores": (
+            true, false, spec("states: { a: }\npersist: { rawValue: string, migrate: { a: a } }")
+        ),
+        "a name as a migrate key of int values": (
+            true, false, spec("states: { a: }\npersist: { rawValue: int, migrate: { old: a } }")
+        ),
         // A quoted "<<" is a name to the decoder, but JSON cannot tell it from the merge key.
         "a quoted merge key as a state name": (false, true, spec("states: { '<<': , a: }"))
     ]

@@ -79,6 +79,15 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
         case .steps: 3
         }
     }
+    public static func restoredState(from rawValue: Swift.String?) -> State {
+        guard let rawValue else { return initial }
+        switch rawValue {
+        case "say \"hi\"\\n": return .questionnaire
+        case "welcomeStep": return .welcome
+        default: break
+        }
+        return State(rawValue: rawValue) ?? initial
+    }
     public static func resumed(_ state: State) -> State {
         switch state {
         case .syncing: .questionnaire

@@ -114,3 +114,23 @@ struct FlowPersistenceTests {
         #expect(driver.state == .cipher)
     }
 }
+
+/// Values an earlier version stored restore to the states `migrate` maps them to, before
+/// `resume`; values needing escapes in Swift included.
+@Suite("Flow migrations")
+@MainActor
+struct FlowMigrationTests {
+    @Test(arguments: [
+        ("welcomeStep", Amped.State.welcome), ("say \"hi\"\\n", .questionnaire), ("welcome", .welcome),
+        ("questionnaire", .questionnaire), ("syncing", .questionnaire), ("gone", .welcome)
+    ])
+    func anOldStoredValueRestoresToItsNewState(stored: String, restored: Amped.State) {
+        #expect(Amped.resumed(Amped.restoredState(from: stored)) == restored)
+        let storage = InMemoryFlowStorage(["step": .string(stored)])
+        let driver = FlowDriver(Amped.self, storage: storage, key: "step", clock: ContinuousClock())
+        driver.start()
+        #expect(driver.state == restored)
+        #expect(driver.problems.isEmpty)
+        #expect(storage.values["step"] == .string(Amped.name(ofState: restored)), "the new value is saved")
+    }
+}

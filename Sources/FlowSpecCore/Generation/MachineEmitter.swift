@@ -253,14 +253,8 @@ struct MachineEmitter {
     /// itself): the clamp of integers, the `resume` map, and names for integer states.
     private func emitPersistence(_ w: inout SwiftWriter) {
         guard let persist = program.persist else { return }
+        emitRestoredState(persist, &w)
         if persist.rawValue == .int {
-            if persist.restore == .clamp {
-                w.block("\(access)static func restoredState(from rawValue: Swift.Int?) -> State") { w in
-                    w.line("guard let rawValue else { return initial }")
-                    w.line("if let state = State(rawValue: rawValue) { return state }")
-                    w.line("return rawValue < 0 ? \(state(0)) : \(state(program.states.count - 1))")
-                }
-            }
             if shape == .switches {
                 w.block("\(access)static func name(ofState state: State) -> Swift.String") { w in
                     w.switchBlock("switch state") { w in
@@ -288,6 +282,55 @@ struct MachineEmitter {
                 if resume.count < program.states.count { w.line("default: state") }
             }
         }
+    }
+
+    /// `restoredState(from:)` where the runtime's default (the state of that raw value, or
+    /// `initial`) is not enough: old values `migrate` maps, then the clamp of integers.
+    private func emitRestoredState(_ persist: FlowProgram.Persistence, _ w: inout SwiftWriter) {
+        let clamps = persist.rawValue == .int && persist.restore == .clamp
+        guard clamps || !persist.migrate.isEmpty else { return }
+        let type = persist.rawValue == .int ? "Swift.Int" : "Swift.String"
+        w.block("\(access)static func restoredState(from rawValue: \(type)?) -> State") { w in
+            w.line("guard let rawValue else { return initial }")
+            if !persist.migrate.isEmpty {
+                // Values an earlier version stored, before anything else: no state stores them now.
+                let migrations = persist.migrate.sorted {
+                    $0.key.description.utf8.lexicographicallyPrecedes($1.key.description.utf8)
+                }
+                w.switchBlock("switch rawValue") { w in
+                    for (stored, target) in migrations {
+                        let pattern =
+                            switch stored {
+                            case .int(let value): String(value)
+                            case .string(let text): Self.stringLiteral(text)
+                            }
+                        w.line("case \(pattern): return \(state(target))")
+                    }
+                    w.line("default: break")
+                }
+            }
+            if clamps {
+                w.line("if let state = State(rawValue: rawValue) { return state }")
+                w.line("return rawValue < 0 ? \(state(0)) : \(state(program.states.count - 1))")
+            } else {
+                w.line("return State(rawValue: rawValue) ?? initial")
+            }
+        }
+    }
+
+    /// A Swift string literal of any text: quotes, backslashes and control characters escaped.
+    static func stringLiteral(_ text: String) -> String {
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": literal += "\\\""
+            case "\\": literal += "\\\\"
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+                literal += "\\u{" + String(scalar.value, radix: 16) + "}"
+            default: literal.unicodeScalars.append(scalar)
+            }
+        }
+        return literal + "\""
     }
 
     /// `.seconds(2)` or `.milliseconds(250)`.

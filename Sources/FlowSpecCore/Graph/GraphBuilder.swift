@@ -14,7 +14,7 @@ struct GraphBuilder {
     }
 
     /// Builds the graph and checks the state references outside transitions (`initial`,
-    /// sequences, `resume`, requirements).
+    /// sequences, `resume`, `migrate`, requirements).
     mutating func build() -> MachineGraph {
         let initial = machine.initial.flatMap { resolve($0, as: "initial state") }
         // One flat array, grouped by source: no array per state.
@@ -155,6 +155,7 @@ struct GraphBuilder {
             _ = resolve(from, as: "state in `resume`")
             _ = resolve(to, as: "state in `resume`")
         }
+        for (_, to) in machine.persist?.migrate ?? [] { _ = resolve(to, as: "state in `migrate`") }
         for requirement in machine.requirements {
             switch requirement {
             case .reachable(_, let states), .alwaysReachable(_, let states):

@@ -101,7 +101,7 @@ public struct FlowProgram: Sendable {
     /// The `persist:` settings, resolved, if any.
     public var persist: Persistence?
 
-    /// `persist:` with `resume` resolved.
+    /// `persist:` with `resume` and `migrate` resolved.
     public struct Persistence: Sendable {
         /// The raw value type.
         public var rawValue: Persist.RawValue
@@ -109,6 +109,8 @@ public struct FlowProgram: Sendable {
         public var restore: Persist.Restore
         /// Restored state → landing state.
         public var resume: [Int: Int]
+        /// Old stored value → the state it restores to, before `restore` and `resume`.
+        public var migrate: [Persist.StoredValue: Int] = [:]
     }
 
     /// The candidates a state tries for an event, or `nil` if the state ignores it.

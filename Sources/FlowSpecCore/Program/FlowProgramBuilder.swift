@@ -52,7 +52,12 @@ public enum FlowProgramBuilder {
                 for (from, to) in persist.resume {
                     if let from = index(from.value), let to = index(to.value) { resume[from] = to }
                 }
-                return FlowProgram.Persistence(rawValue: persist.rawValue, restore: persist.restore, resume: resume)
+                var migrate: [Persist.StoredValue: Int] = [:]
+                for (from, to) in persist.migrate {
+                    if let to = index(to.value) { migrate[from.value] = to }
+                }
+                return FlowProgram.Persistence(
+                    rawValue: persist.rawValue, restore: persist.restore, resume: resume, migrate: migrate)
             }
             guard !failed else { return nil }
             return FlowProgram(

@@ -78,9 +78,10 @@ public struct FlowRuntime: Sendable, Hashable {
         return (runtime, effects)
     }
 
-    /// Restores a machine from a stored raw value (`int` position or `string` name): absent or
-    /// unknown → `initial`; an out-of-range integer → clamped with `restore: clamp`, otherwise
-    /// `initial`; then `resume` applies and a `choice` state is resolved.
+    /// Restores a machine from a stored raw value (`int` position or `string` name): absent →
+    /// `initial`; a value `migrate` maps → its state; unknown → `initial`; an out-of-range
+    /// integer → clamped with `restore: clamp`, otherwise `initial`; then `resume` applies and
+    /// a `choice` state is resolved.
     public static func restore(_ program: FlowProgram, rawValue: String?, conditions: [Bool]) -> (FlowRuntime, [Int]) {
         var moves: [Move]? = nil
         return restore(program, rawValue: rawValue, conditions: conditions, moves: &moves)
@@ -107,9 +108,11 @@ public struct FlowRuntime: Sendable, Hashable {
         guard let rawValue, let persist = program.persist else { return program.initial }
         switch persist.rawValue {
         case .string:
+            if let migrated = persist.migrate[.string(rawValue)] { return migrated }
             return program.states.firstIndex { $0.name == rawValue } ?? program.initial
         case .int:
             guard let value = Int(rawValue) else { return program.initial }
+            if let migrated = persist.migrate[.int(value)] { return migrated }
             if program.states.indices.contains(value) { return value }
             guard persist.restore == .clamp else { return program.initial }
             return value < 0 ? 0 : program.states.count - 1

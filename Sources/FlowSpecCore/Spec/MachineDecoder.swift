@@ -65,7 +65,10 @@ enum MachineDecoder {
                 example: "states: { splash: { on: { done: home } } }")
         }
         if let node = fields["sequences"] { machine.sequences = SectionDecoder.sequences(node, reader: &reader) }
-        if let node = fields["persist"] { machine.persist = SectionDecoder.persist(node, reader: &reader) }
+        // After the states: `migrate` must not map a value a current state stores.
+        if let node = fields["persist"] {
+            machine.persist = SectionDecoder.persist(node, machine: machine, reader: &reader)
+        }
         if let node = fields["require"] { machine.requirements = SectionDecoder.requirements(node, reader: &reader) }
         if let node = fields["severity"] { severity = SeverityDecoder.decode(node, reader: &reader) }
         return (machine, severity)

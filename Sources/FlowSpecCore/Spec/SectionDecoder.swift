@@ -1,7 +1,7 @@
 /// Decodes a machine's `sequences:`, `persist:` and `require:` sections.
 enum SectionDecoder {
     static let sequenceKeys = ["states", "forwardOnly"]
-    static let persistKeys = ["rawValue", "restore", "resume"]
+    static let persistKeys = ["rawValue", "restore", "resume", "migrate"]
     static let requirementKeys = ["reachable", "alwaysReachable", "within"]
     static let withinKeys = ["from", "to", "max"]
 
@@ -26,7 +26,7 @@ enum SectionDecoder {
         return result
     }
 
-    static func persist(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Persist? {
+    static func persist(_ id: YAMLDocument.NodeID, machine: Machine, reader: inout NodeReader) -> Persist? {
         let location = reader.location(id)
         guard let fields = reader.fields(id, of: "persist", allowed: persistKeys) else { return nil }
         // Every key is read (and its problems reported) even when `rawValue` is wrong.
@@ -57,7 +57,72 @@ enum SectionDecoder {
             }
         }
         guard let rawValue else { return nil }
-        return Persist(location: location, rawValue: rawValue.value, restore: restore, resume: resume)
+        var persist = Persist(location: location, rawValue: rawValue.value, restore: restore, resume: resume)
+        if let migrateNode = fields["migrate"] {
+            persist.migrate = migrations(migrateNode, rawValue: rawValue.value, machine: machine, reader: &reader)
+        }
+        return persist
+    }
+
+    /// `migrate: { oldValue: state, 6: state }`: each key a value an earlier version stored, in
+    /// the machine's raw value form, that no current state stores; each value a state.
+    private static func migrations(
+        _ id: YAMLDocument.NodeID, rawValue: Persist.RawValue, machine: Machine, reader: inout NodeReader
+    ) -> [(from: Located<Persist.StoredValue>, to: Located<String>)] {
+        guard let children = reader.mappingChildren(id, of: "`migrate`") else { return [] }
+        var stateNames: Set<String>?
+        var result: [(from: Located<Persist.StoredValue>, to: Located<String>)] = []
+        for index in stride(from: children.startIndex, to: children.endIndex - 1, by: 2) {
+            let key = reader.document[children[index]]
+            let stored: Persist.StoredValue
+            switch (rawValue, key.kind == .scalar ? key.scalarValue : nil) {
+            case (.int, .int(let value)?):
+                stored = .int(value)
+            case (.string, _):
+                guard let name = reader.entryName(children[index], in: "`migrate`") else { continue }
+                stored = .string(name.value)
+            default:
+                reader.report(
+                    .invalidValue,
+                    "a key in `migrate` is a value an earlier version stored; with `rawValue: int` that is a whole "
+                        + "number, not \(reader.describe(children[index]))",
+                    at: key.location)
+                continue
+            }
+            guard let target = reader.name(children[index + 1], as: "the state '\(stored)' migrates to") else {
+                continue
+            }
+            if result.contains(where: { $0.from.value == stored }) {
+                reader.report(
+                    .invalidValue, "`migrate` maps '\(stored)' twice; keep one mapping", at: key.location)
+                continue
+            }
+            // The machine's names are still the reader's while it is decoded.
+            let table = reader.nameTable
+            if stateNames == nil { stateNames = Set(machine.states.map { table[$0.name.value] }) }
+            if let shadowed = shadowedState(stored, machine: machine, names: stateNames!, table: table) {
+                reader.report(
+                    .invalidValue,
+                    "`migrate` maps '\(stored)', which state '\(shadowed)' stores now, so the mapping would hide "
+                        + "that state; a migration is for values no current state stores: remove it",
+                    at: key.location, subjects: [shadowed])
+                continue
+            }
+            result.append((Located(stored, at: key.location), target))
+        }
+        return result
+    }
+
+    /// The current state that stores `value`, if any: the state at that position, or of that name.
+    private static func shadowedState(
+        _ value: Persist.StoredValue, machine: Machine, names: Set<String>, table: NameTable
+    ) -> String? {
+        switch value {
+        case .int(let position):
+            return machine.states.indices.contains(position) ? table[machine.states[position].name.value] : nil
+        case .string(let name):
+            return names.contains(name) ? name : nil
+        }
     }
 
     static func requirements(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [Requirement] {

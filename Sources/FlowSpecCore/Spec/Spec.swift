@@ -451,11 +451,25 @@ public struct Sequence: Sendable {
     public var forwardOnly: Bool
 }
 
-/// `persist: { rawValue: int|string, restore: clamp|initial, resume: {..} }`.
+/// `persist: { rawValue: int|string, restore: clamp|initial, resume: {..}, migrate: {..} }`.
 public struct Persist: Sendable {
     /// The generated `State`'s raw value type.
     public enum RawValue: String, Sendable {
         case int, string
+    }
+
+    /// A value an earlier version of the app may have stored: a position or a name.
+    public enum StoredValue: Sendable, Hashable, CustomStringConvertible {
+        case int(Int)
+        case string(String)
+
+        /// The value as a spec writes it: `6`, `welcomeStep`.
+        public var description: String {
+            switch self {
+            case .int(let value): String(value)
+            case .string(let value): value
+            }
+        }
     }
 
     /// What an out-of-range stored integer restores to.
@@ -471,6 +485,9 @@ public struct Persist: Sendable {
     public var restore: Restore
     /// Where a restored state lands, if not itself: pairs of (restored, landing).
     public var resume: [(from: Located<String>, to: Located<String>)]
+    /// Old stored values and the current states they restore to (renamed or moved states),
+    /// applied before `restore` and `resume`.
+    public var migrate: [(from: Located<StoredValue>, to: Located<String>)] = []
 }
 
 /// One `require:` entry.
