@@ -90,7 +90,7 @@ struct CheckCommand: Command {
         return "flowspec: \(count(files, "file")) checked: \(count(errors, "error")), \(count(warnings, "warning"))"
     }
 
-    private static func severityOverrides(_ settings: [String]) throws -> [Rule: SeverityLevel] {
+    static func severityOverrides(_ settings: [String]) throws -> [Rule: SeverityLevel] {
         var overrides: [Rule: SeverityLevel] = [:]
         for setting in settings {
             let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)

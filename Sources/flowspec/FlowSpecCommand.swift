@@ -32,6 +32,7 @@ enum FlowSpecCommand {
         """
     static let commands: [any Command.Type] = [
         CheckCommand.self, GenCommand.self, SimulateCommand.self, PathsCommand.self, CoverageCommand.self,
+        DiffCommand.self,
         GraphCommand.self, RulesCommand.self
     ]
 

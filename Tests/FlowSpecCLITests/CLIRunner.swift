@@ -40,7 +40,10 @@ enum CLI {
             .appendingPathComponent("flowspec-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         for (name, text) in files {
-            try text.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            let url = directory.appendingPathComponent(name)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try text.write(to: url, atomically: true, encoding: .utf8)
         }
         return directory
     }

@@ -22,11 +22,15 @@ struct RuleFixtureTests {
 
     @Test("each rule has fixtures where it is found and where it is not", arguments: Rule.allCases)
     func ruleIsCovered(rule: Rule) throws {
-        let paths = Fixtures.specs(under: "rules/\(rule.rawValue)")
+        // A `flowspec diff` rule's fixture is a pair: `NAME.old.yaml` and `NAME.yaml`.
+        let isDiffRule = rule.home is any DiffRule.Type
+        let paths = Fixtures.specs(under: "rules/\(rule.rawValue)").filter { !$0.hasSuffix(".old.yaml") }
         var found = 0
         var clean = 0
         for path in paths {
-            let expectations = Fixtures.expectations(in: try Fixtures.source(path))
+            let source = try Fixtures.source(path)
+            let expectations =
+                isDiffRule ? DiffFixtureTests.expectations(in: source) : Fixtures.expectations(in: source)
             if expectations.contains(where: { $0.hasPrefix(rule.rawValue + " ") }) {
                 found += 1
             } else {
@@ -35,5 +39,36 @@ struct RuleFixtureTests {
         }
         #expect(found > 0, "no fixture in Tests/Fixtures/rules/\(rule.rawValue) expects \(rule.rawValue)")
         #expect(clean > 0, "no fixture in Tests/Fixtures/rules/\(rule.rawValue) shows the rule not firing")
+    }
+}
+
+/// Every `NAME.old.yaml` under `Tests/Fixtures/rules` and the `NAME.yaml` beside it are two
+/// versions of a spec: `NAME.yaml` lists what `flowspec diff` must report between them in
+/// `# expect-diff: rule old|new line:column` comments, exactly.
+@Suite("Diff fixtures")
+struct DiffFixtureTests {
+    static let pairs = Fixtures.specs(under: "rules").filter { $0.hasSuffix(".old.yaml") }
+
+    /// The `# expect-diff:` lines of a fixture, sorted.
+    static func expectations(in file: SourceFile) -> [String] {
+        let text = String(decoding: file.bytes, as: UTF8.self)
+        return text.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("# expect-diff:") else { return nil }
+            return trimmed.dropFirst("# expect-diff:".count).trimmingCharacters(in: .whitespaces)
+        }.sorted()
+    }
+
+    @Test("diff findings match the fixture's expectations", arguments: pairs)
+    func diffFindings(oldPath: String) throws {
+        let newPath = String(oldPath.dropLast(".old.yaml".count)) + ".yaml"
+        let (old, new) = (try Fixtures.source(oldPath), try Fixtures.source(newPath))
+        let diff = SpecDiff(
+            old: SpecChecker().check(old).spec, oldFile: oldPath, new: SpecChecker().check(new).spec, newFile: newPath)
+        let actual = diff.findings.map {
+            "\($0.rule.rawValue) \($0.file == oldPath ? "old" : "new") \($0.location)"
+        }.sorted()
+        #expect(actual == Self.expectations(in: new), "\(newPath)")
+        #expect(Fixtures.findings(old).isEmpty && Fixtures.findings(new).isEmpty, "both versions check clean")
     }
 }

@@ -1,4 +1,5 @@
-/// The stable identifiers of everything `flowspec check` reports.
+/// The stable identifiers of everything `flowspec check` reports, and of what `flowspec diff`
+/// reports about a change of a spec.
 ///
 /// The raw values are part of the product's contract: scripts, CI configurations and
 /// severity overrides name rules by them.
@@ -25,6 +26,11 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case requirementFailed = "requirement-failed"
     case invalidIdentifier = "invalid-identifier"
     case identifierCollision = "identifier-collision"
+    case storedFormChanged = "stored-form-changed"
+    case storedStateRemoved = "stored-state-removed"
+    case storedPositionChanged = "stored-position-changed"
+    case storedValuesClamped = "stored-values-clamped"
+    case stateKindChanged = "state-kind-changed"
 
     /// Where the rule lives: the check that finds it, or the file that declares a rule the
     /// reader and decoder find (see ``RuleHome``). Start there to read or change a rule.
@@ -52,6 +58,11 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .requirementFailed: RequirementCheck.self
         case .invalidIdentifier: InvalidIdentifierCheck.self
         case .identifierCollision: IdentifierCollisionCheck.self
+        case .storedFormChanged: StoredFormChangedRule.self
+        case .storedStateRemoved: StoredStateRemovedRule.self
+        case .storedPositionChanged: StoredPositionChangedRule.self
+        case .storedValuesClamped: StoredValuesClampedRule.self
+        case .stateKindChanged: StateKindChangedRule.self
         }
     }
 

@@ -1,0 +1,288 @@
+/// What changed between two versions of a spec (`flowspec diff`), per machine and in a stable
+/// order, and what the change breaks: the compatibility rules' findings.
+///
+/// Machines, states, events, conditions and effects are matched by name; renames are not
+/// guessed (a persisted machine declares them with `persist: migrate`). Each change is
+/// located in the new spec, or in the old one for what was removed.
+public struct SpecDiff: Sendable {
+    /// One change.
+    public struct Change: Sendable, Equatable {
+        /// Added, removed or changed.
+        public enum Kind: String, Sendable {
+            case added, removed, changed
+        }
+
+        /// The machine.
+        public var machine: String
+        /// What kind of change.
+        public var kind: Kind
+        /// What changed: `machine`, `state 'x'`, `timeout of 'x'`, `'x' on 'go'`, …
+        public var subject: String
+        /// The old and new values, for a change (`10s -> 5s`).
+        public var detail: String?
+        /// The file the location is in: the new spec, or the old one for a removal.
+        public var file: String
+        /// Where the change is.
+        public var location: SourceLocation
+    }
+
+    /// The changes, machine by machine (new order, then removed machines), each machine's in
+    /// the order of its parts.
+    public private(set) var changes: [Change] = []
+    /// The compatibility rules' findings, before severity settings.
+    public private(set) var findings: [Diagnostic] = []
+
+    /// The difference between `old` (read from `oldFile`) and `new`.
+    public init(old: Spec, oldFile: String, new: Spec, newFile: String) {
+        let oldMachines = Dictionary(old.machines.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
+        let newNames = Set(new.machines.map(\.name.value))
+        for machine in new.machines {
+            guard let before = oldMachines[machine.name.value] else {
+                changes.append(
+                    Change(
+                        machine: machine.name.value, kind: .added, subject: "machine", file: newFile,
+                        location: machine.name.location))
+                continue
+            }
+            let pair = MachinePair(old: before, new: machine, oldFile: oldFile, newFile: newFile)
+            var machineChanges = MachineChanges(pair: pair)
+            changes += machineChanges.all()
+            for rule in DiffRules.all { findings += rule.find(in: pair) }
+        }
+        for machine in old.machines where !newNames.contains(machine.name.value) {
+            changes.append(
+                Change(
+                    machine: machine.name.value, kind: .removed, subject: "machine", file: oldFile,
+                    location: machine.name.location))
+        }
+    }
+}
+
+/// The changes of one machine present in both versions.
+private struct MachineChanges {
+    let pair: MachinePair
+    var changes: [SpecDiff.Change] = []
+
+    init(pair: MachinePair) {
+        self.pair = pair
+    }
+
+    mutating func all() -> [SpecDiff.Change] {
+        compareStates()
+        compareNames("event", pair.old.events, pair.new.events)
+        compareNames("condition", pair.old.conditions, pair.new.conditions)
+        compareNames("effect", pair.old.effects, pair.new.effects)
+        compareTransitions()
+        compareSequences()
+        comparePersist()
+        compareRequirements()
+        return changes
+    }
+
+    private mutating func add(
+        _ kind: SpecDiff.Change.Kind, _ subject: String, _ detail: String? = nil, at location: SourceLocation,
+        inOld: Bool = false
+    ) {
+        changes.append(
+            SpecDiff.Change(
+                machine: pair.new.name.value, kind: kind, subject: subject, detail: detail,
+                file: inOld ? pair.oldFile : pair.newFile, location: location))
+    }
+
+    /// Added, removed, and for those in both a change of kind, summary or timeout.
+    private mutating func compareStates() {
+        let old = Dictionary(pair.oldStates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let new = Set(pair.newStates)
+        for (index, name) in pair.newStates.enumerated() {
+            let state = pair.new.states[index]
+            guard let was = old[name] else {
+                add(.added, "state '\(name)'", state.kind.rawValue, at: state.name.location)
+                continue
+            }
+            let before = pair.old.states[was]
+            if before.kind != state.kind {
+                add(
+                    .changed, "kind of '\(name)'", "\(before.kind.rawValue) -> \(state.kind.rawValue)",
+                    at: state.kindLocation ?? state.name.location)
+            }
+            if before.summary != state.summary {
+                add(.changed, "summary of '\(name)'", at: state.name.location)
+            }
+            let (oldTimeout, newTimeout) = (timeout(before, pair.old), timeout(state, pair.new))
+            if oldTimeout != newTimeout {
+                add(
+                    .changed, "timeout of '\(name)'", "\(oldTimeout ?? "none") -> \(newTimeout ?? "none")",
+                    at: state.timeoutLocation ?? state.name.location)
+            }
+        }
+        for (index, name) in pair.oldStates.enumerated() where !new.contains(name) {
+            add(.removed, "state '\(name)'", at: pair.old.states[index].name.location, inOld: true)
+        }
+    }
+
+    private func timeout(_ state: State, _ machine: Machine) -> String? {
+        guard let timeout = state.timeout else { return nil }
+        var text = "\(timeout.after?.value.specDescription ?? "?") to '\(machine.names[timeout.target.value])'"
+        if !timeout.effects.isEmpty { text += " / " + timeout.effects.map(\.value).joined(separator: ", ") }
+        if let retry = timeout.retry {
+            text += " (retry ×\(retry.max?.value ?? 0), then '\(machine.names[retry.then.value])')"
+        }
+        return text
+    }
+
+    private mutating func compareNames(_ what: String, _ old: [Located<String>]?, _ new: [Located<String>]?) {
+        let oldNames = Set((old ?? []).map(\.value))
+        let newNames = Set((new ?? []).map(\.value))
+        for name in new ?? [] where !oldNames.contains(name.value) {
+            add(.added, "\(what) '\(name.value)'", at: name.location)
+        }
+        for name in old ?? [] where !newNames.contains(name.value) {
+            add(.removed, "\(what) '\(name.value)'", at: name.location, inOld: true)
+        }
+    }
+
+    /// Each state's transitions by event and its `always` branches, then the machine-wide ones.
+    private mutating func compareTransitions() {
+        let oldIndex = Dictionary(pair.oldStates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, name) in pair.newStates.enumerated() {
+            guard let was = oldIndex[name] else { continue }
+            compare(
+                "'\(name)'", transitions(pair.old, of: was), transitions(pair.new, of: index),
+                fallback: pair.new.states[index].name.location)
+        }
+        compare("machine-wide", machineWide(pair.old), machineWide(pair.new), fallback: pair.new.name.location)
+    }
+
+    private mutating func compare(
+        _ owner: String, _ old: [(key: String, text: String, location: SourceLocation)],
+        _ new: [(key: String, text: String, location: SourceLocation)], fallback: SourceLocation
+    ) {
+        let oldByKey = Dictionary(old.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let newKeys = Set(new.map(\.key))
+        for entry in new {
+            guard let before = oldByKey[entry.key] else {
+                add(.added, "\(owner) \(entry.key)", entry.text, at: entry.location)
+                continue
+            }
+            if before.text != entry.text {
+                add(.changed, "\(owner) \(entry.key)", "\(before.text) -> \(entry.text)", at: entry.location)
+            }
+        }
+        for entry in old where !newKeys.contains(entry.key) {
+            add(.removed, "\(owner) \(entry.key)", entry.text, at: entry.location, inOld: true)
+        }
+    }
+
+    private func transitions(_ machine: Machine, of state: Int) -> [(
+        key: String, text: String, location: SourceLocation
+    )] {
+        var result: [(key: String, text: String, location: SourceLocation)] = []
+        for transition in machine.transitions(of: state) {
+            result.append(
+                (
+                    "on '\(machine.names[transition.event.value])'", describe(transition.candidates, machine),
+                    transition.event.location
+                ))
+        }
+        if let always = machine.states[state].always {
+            result.append(("always", describe(always.value, machine), always.location))
+        }
+        return result
+    }
+
+    private func machineWide(_ machine: Machine) -> [(key: String, text: String, location: SourceLocation)] {
+        machine.machineWide.map {
+            ("on '\(machine.names[$0.event.value])'", describe($0.candidates, machine), $0.event.location)
+        }
+    }
+
+    /// `'b' if ready / log, 'c' (retry ×3, then 'd')`.
+    private func describe(_ candidates: Candidates, _ machine: Machine) -> String {
+        candidates.map { candidate in
+            var text = "'\(machine.names[candidate.target.value])'"
+            if let condition = candidate.condition { text += " if \(condition.value)" }
+            if let condition = candidate.unlessCondition { text += " unless \(condition.value)" }
+            if !candidate.effects.isEmpty { text += " / " + candidate.effects.map(\.value).joined(separator: ", ") }
+            if let retry = candidate.retry {
+                text += " (retry ×\(retry.max?.value ?? 0), then '\(machine.names[retry.then.value])')"
+            }
+            return text
+        }.joined(separator: ", ")
+    }
+
+    private mutating func compareSequences() {
+        let old = Dictionary(pair.old.sequences.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
+        let newNames = Set(pair.new.sequences.map(\.name.value))
+        for sequence in pair.new.sequences {
+            let members = sequence.states.map(\.value).joined(separator: ", ")
+            guard let before = old[sequence.name.value] else {
+                add(.added, "sequence '\(sequence.name.value)'", members, at: sequence.name.location)
+                continue
+            }
+            let was = before.states.map(\.value).joined(separator: ", ")
+            if was != members || before.forwardOnly != sequence.forwardOnly {
+                add(
+                    .changed, "sequence '\(sequence.name.value)'",
+                    "[\(was)]\(before.forwardOnly ? " forwardOnly" : "") -> [\(members)]"
+                        + (sequence.forwardOnly ? " forwardOnly" : ""),
+                    at: sequence.name.location)
+            }
+        }
+        for sequence in pair.old.sequences where !newNames.contains(sequence.name.value) {
+            add(.removed, "sequence '\(sequence.name.value)'", at: sequence.name.location, inOld: true)
+        }
+    }
+
+    private mutating func comparePersist() {
+        let (old, new) = (persistText(pair.old.persist), persistText(pair.new.persist))
+        guard old != new else { return }
+        switch (pair.old.persist, pair.new.persist) {
+        case (nil, let persist?): add(.added, "persist", new, at: persist.location)
+        case (let persist?, nil): add(.removed, "persist", old, at: persist.location, inOld: true)
+        case (_, let persist?): add(.changed, "persist", "\(old ?? "") -> \(new ?? "")", at: persist.location)
+        case (nil, nil): break
+        }
+    }
+
+    private func persistText(_ persist: Persist?) -> String? {
+        guard let persist else { return nil }
+        var parts = ["rawValue: \(persist.rawValue.rawValue)", "restore: \(persist.restore.rawValue)"]
+        if !persist.resume.isEmpty {
+            parts.append(
+                "resume: {" + persist.resume.map { "\($0.from.value): \($0.to.value)" }.joined(separator: ", ") + "}")
+        }
+        if !persist.migrate.isEmpty {
+            parts.append(
+                "migrate: {" + persist.migrate.map { "\($0.from.value): \($0.to.value)" }.joined(separator: ", ") + "}")
+        }
+        return parts.joined(separator: ", ")
+    }
+
+    private mutating func compareRequirements() {
+        let old = pair.old.requirements.map { (text: describe($0), location: location($0)) }
+        let new = pair.new.requirements.map { (text: describe($0), location: location($0)) }
+        let oldTexts = Set(old.map(\.text))
+        let newTexts = Set(new.map(\.text))
+        for requirement in new where !oldTexts.contains(requirement.text) {
+            add(.added, "requirement", requirement.text, at: requirement.location)
+        }
+        for requirement in old where !newTexts.contains(requirement.text) {
+            add(.removed, "requirement", requirement.text, at: requirement.location, inOld: true)
+        }
+    }
+
+    private func describe(_ requirement: Requirement) -> String {
+        switch requirement {
+        case .reachable(_, let states): "reachable: [\(states.map(\.value).joined(separator: ", "))]"
+        case .alwaysReachable(_, let states): "alwaysReachable: [\(states.map(\.value).joined(separator: ", "))]"
+        case .within(_, let from, let to, let max):
+            "within: from \(from.value) to [\(to.map(\.value).joined(separator: ", "))] max \(max.value.specDescription)"
+        }
+    }
+
+    private func location(_ requirement: Requirement) -> SourceLocation {
+        switch requirement {
+        case .reachable(let location, _), .alwaysReachable(let location, _), .within(let location, _, _, _): location
+        }
+    }
+}

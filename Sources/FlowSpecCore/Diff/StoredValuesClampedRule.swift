@@ -1,0 +1,32 @@
+/// `stored-values-clamped`: a machine persisted as integers with `restore: clamp` loses
+/// states at its end: the positions users stored there now clamp to the last state.
+enum StoredValuesClampedRule: DiffRule {
+    static let definition = RuleDefinition(
+        rule: .storedValuesClamped, defaultSeverity: .warning,
+        summary: "States at the end of a clamped integer-persisted machine are gone; their stored values clamp.",
+        reportedAt: "the removed state, in the old spec (`flowspec diff`)",
+        finding:
+            "with `rawValue: int` and `restore: clamp`, a state past the new end removed with no `migrate` entry: its users land on the last state"
+    )
+
+    static func find(in pair: MachinePair) -> [Diagnostic] {
+        guard let new = pair.new.persist, pair.old.persist?.rawValue == .int, new.rawValue == .int,
+            new.restore == .clamp, !pair.new.states.isEmpty
+        else { return [] }
+        let kept = Set(pair.newStates)
+        let migrated = Set(new.migrate.map(\.from.value))
+        let last = pair.new.name(of: pair.new.states.count - 1)
+        var findings: [Diagnostic] = []
+        for (position, name) in pair.oldStates.enumerated()
+        where position >= pair.new.states.count && !kept.contains(name) && !migrated.contains(.int(position)) {
+            findings.append(
+                pair.finding(
+                    .storedValuesClamped,
+                    "state '\(name)' of machine '\(pair.new.name.value)' is gone; users who stored its position "
+                        + "\(position) now restore '\(last)' (clamped). Say where they go with "
+                        + "`migrate: { \(position): … }`",
+                    at: pair.old.states[position].name.location, inOld: true, subjects: [name, last]))
+        }
+        return findings
+    }
+}

@@ -1,0 +1,186 @@
+import FlowSpecCore
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `flowspec diff`: what a change of a spec changes, and what it breaks for users who have the
+/// old version's state stored.
+struct DiffCommand: Command {
+    static let files = ArgumentSyntax(
+        name: "files", help: "OLD NEW, or with --base the spec files to compare with REF.", count: .oneOrMore)
+    static let base = OptionSyntax.text(
+        "base", valueName: "ref", help: "Compare each file with its version at this git revision.")
+    static let format = OptionSyntax.choice(
+        "format", OutputFormat.self, default: .text, help: "Output format: text, json, github or sarif.")
+
+    static let syntax = CommandSyntax(
+        name: "diff",
+        abstract: "Report what changed between two versions of a spec, and what the change breaks.",
+        discussion: """
+            Lists the changes of every machine (states, events, conditions, effects, \
+            transitions, timeouts, sequences, persist, require) and reports, as findings with \
+            rule ids, what breaks stored state: a persisted state removed without a `migrate` \
+            entry, an integer-persisted state moved, a stored form changed, a state's kind \
+            changed. Severities work as for `check`. With --base REF each file is compared with \
+            `git show REF:FILE` (a file new since REF is all additions). Exit status: 0 when no \
+            finding is an error, 1 when any is (or a spec has errors), 2 when a file cannot be \
+            read, git or REF is missing, or the command line is wrong. Example:
+              flowspec diff --base origin/main specs/app.yaml
+            """,
+        arguments: [files],
+        options: [base, format, CheckCommand.warningsAsErrors, CheckCommand.severity] + LimitOptions.options
+    )
+
+    let files: [String]
+    let base: String?
+    let format: OutputFormat
+    let policy: SeverityPolicy
+    let limits: YAMLLimits
+
+    init(_ arguments: ParsedArguments) throws {
+        files = arguments.words(Self.files)
+        base = arguments.text(Self.base)
+        format = arguments.choice(Self.format, as: OutputFormat.self) ?? .text
+        limits = try LimitOptions(arguments).limits
+        policy = SeverityPolicy(
+            commandLine: try CheckCommand.severityOverrides(arguments.texts(CheckCommand.severity)),
+            warningsAsErrors: arguments.flag(CheckCommand.warningsAsErrors))
+        if base == nil, files.count != 2 {
+            throw UsageError(
+                "diff compares two files (OLD NEW), or each file with --base REF; got \(files.count)",
+                command: Self.syntax)
+        }
+    }
+
+    func run() throws {
+        var pairs: [(old: SourceFile, new: SourceFile)] = []
+        if let base {
+            try GitRevision.check(base)
+            for path in files {
+                let new = try read(path)
+                let old = try GitRevision.show(base, path)
+                pairs.append((SourceFile(path: "\(base):\(path)", text: old ?? ""), new))
+            }
+        } else {
+            pairs.append((try read(files[0]), try read(files[1])))
+        }
+        var changes: [SpecDiff.Change] = []
+        var findings: [Diagnostic] = []
+        var specErrors = 0
+        let checker = SpecChecker(limits: limits)
+        for (old, new) in pairs {
+            let (oldSpec, oldErrors) = checked(old, checker, isEmptyOld: old.byteCount == 0)
+            let (newSpec, newErrors) = checked(new, checker, isEmptyOld: false)
+            specErrors += oldErrors + newErrors
+            let diff = SpecDiff(old: oldSpec, oldFile: old.path, new: newSpec, newFile: new.path)
+            changes += diff.changes
+            findings += policy.apply(to: diff.findings, spec: newSpec.severity)
+        }
+        var output = Console.StandardOutput()
+        let sources = pairs.flatMap { [$0.old, $0.new] }
+        switch format {
+        case .text:
+            DiagnosticRenderer.render(findings, files: sources, format: .text, colour: false, into: &output)
+            output.write(DiffReport.text(changes))
+        case .json:
+            DiffReport.json(changes, findings: findings, to: &output)
+        case .github, .sarif:
+            DiagnosticRenderer.render(findings, files: sources, format: format, colour: false, into: &output)
+        }
+        output.flush()
+        let errors = findings.filter { $0.severity == .error }.count
+        if format == .text {
+            Console.error(
+                "flowspec: \(changes.count) change\(changes.count == 1 ? "" : "s"), \(errors) error"
+                    + "\(errors == 1 ? "" : "s"), \(findings.count - errors) other finding"
+                    + "\(findings.count - errors == 1 ? "" : "s")")
+        }
+        if errors > 0 || specErrors > 0 { throw ExitStatus.findings }
+    }
+
+    private func read(_ path: String) throws -> SourceFile {
+        do {
+            return try SpecFileReader.read(path, maxSize: limits.maxFileSize)
+        } catch {
+            Console.error("flowspec: error: \(error)")
+            throw ExitStatus.failure
+        }
+    }
+
+    /// The spec read from `source`, with `check`'s errors printed (to standard error): a spec
+    /// with errors is still compared where its machines could be read. An empty old version
+    /// (a file new since the base) is no spec at all.
+    private func checked(_ source: SourceFile, _ checker: SpecChecker, isEmptyOld: Bool) -> (Spec, Int) {
+        guard !isEmptyOld else { return (Spec(), 0) }
+        let result = checker.check(source)
+        let errors = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity).filter {
+            $0.severity == .error
+        }
+        if !errors.isEmpty {
+            Console.errorText(DiagnosticRenderer.render(errors, files: [source], format: .text, colour: false))
+        }
+        return (result.spec, errors.count)
+    }
+}
+
+/// A file's version at a git revision, read with `git show`.
+enum GitRevision {
+    /// Exit 2 unless git runs here and `ref` names a commit.
+    static func check(_ ref: String) throws {
+        guard let result = run(["git", "rev-parse", "--verify", "--quiet", "\(ref)^{commit}"]) else {
+            Console.error("flowspec: error: --base needs git, which could not be run")
+            throw ExitStatus.failure
+        }
+        guard result.status == 0 else {
+            Console.error("flowspec: error: --base \(ref) is not a commit of the git repository here")
+            throw ExitStatus.failure
+        }
+    }
+
+    /// The text of `path` (relative to the working directory) at `ref`, or `nil` when the file
+    /// did not exist there.
+    static func show(_ ref: String, _ path: String) throws -> String? {
+        guard let result = run(["git", "show", "\(ref):./\(path)"]) else {
+            Console.error("flowspec: error: --base needs git, which could not be run")
+            throw ExitStatus.failure
+        }
+        return result.status == 0 ? result.output : nil
+    }
+
+    /// Runs a command (found on `PATH`) and collects its standard output; `nil` if it cannot
+    /// be started. Its standard error is discarded.
+    private static func run(_ arguments: [String]) -> (status: Int32, output: String)? {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        var pid: pid_t = 0
+        let argv = arguments.map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, environ)
+        close(fds[1])
+        guard spawned == 0 else {
+            close(fds[0])
+            return nil
+        }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = read(fds[0], &buffer, buffer.count)
+            if count <= 0 { break }
+            bytes += buffer[..<count]
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        waitpid(pid, &status, 0)
+        let exited = (status & 0x7f) == 0
+        return (exited ? (status >> 8) & 0xff : 128, String(decoding: bytes, as: UTF8.self))
+    }
+}

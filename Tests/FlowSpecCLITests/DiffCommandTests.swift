@@ -1,0 +1,118 @@
+import FlowSpecTestSupport
+import Foundation
+import Testing
+
+/// `flowspec diff`: the changes between two versions of a spec and what they break, in every
+/// output format, from two files or from git.
+@Suite("flowspec diff (process)")
+struct DiffCommandTests {
+    static let old = "Tests/Fixtures/diff/old.yaml"
+    static let new = "Tests/Fixtures/diff/new.yaml"
+
+    /// Compares `text` with `Tests/Fixtures/diff/NAME`, or writes it with `FLOWSPEC_RECORD_GOLDEN=1`.
+    static func expectGolden(_ text: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let url = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/diff/\(name)")
+        if ProcessInfo.processInfo.environment["FLOWSPEC_RECORD_GOLDEN"] == "1" {
+            try text.write(to: url, atomically: true, encoding: .utf8)
+        }
+        let golden = try String(contentsOf: url, encoding: .utf8)
+        #expect(
+            text == golden, "differs from \(name); re-record with FLOWSPEC_RECORD_GOLDEN=1",
+            sourceLocation: sourceLocation)
+    }
+
+    @Test(arguments: ["text", "json", "sarif", "github"])
+    func eachFormatIsTheGolden(format: String) throws {
+        let output = try CLI.run(["diff", Self.old, Self.new, "--format", format])
+        #expect(output.status == 1, "three stored positions moved: errors")
+        try Self.expectGolden(output.stdout, "release.\(format == "text" ? "txt" : format)")
+        let again = try CLI.run(["diff", Self.old, Self.new, "--format", format])
+        #expect(again.stdout == output.stdout, "the same two files give the same output")
+    }
+
+    @Test func severitiesWorkAsForCheck() throws {
+        let lowered = try CLI.run(["diff", Self.old, Self.new, "--severity", "stored-position-changed=warning"])
+        #expect(lowered.status == 0, "\(lowered.stderr)")
+        #expect(lowered.stdout.contains("warning: state 'firewall' of machine 'Chapters' moved"))
+        let strict = try CLI.run([
+            "diff", Self.old, Self.new, "--severity", "stored-position-changed=warning", "--warnings-as-errors"
+        ])
+        #expect(strict.status == 1)
+        let unchanged = try CLI.run(["diff", Self.old, Self.old])
+        #expect(unchanged.status == 0)
+        #expect(unchanged.stdout.isEmpty)
+        #expect(unchanged.stderr == "flowspec: 0 changes, 0 errors, 0 other findings\n")
+    }
+
+    @Test func aSpecSettingTheSeverityIsObeyed() throws {
+        let spec = try String(contentsOf: CLI.packageRoot.appendingPathComponent(Self.new), encoding: .utf8)
+        let directory = try CLI.temporaryDirectory(with: [
+            "new.yaml": spec.replacingOccurrences(
+                of: "flowspec: 1\n", with: "flowspec: 1\nseverity: { stored-position-changed: off }\n")
+        ])
+        let old = CLI.packageRoot.appendingPathComponent(Self.old).path
+        let output = try CLI.run(["diff", old, "new.yaml"], in: directory)
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(!output.stdout.contains("stored-position-changed"))
+    }
+
+    /// A new version with errors is still compared where its machines can be read, after
+    /// `check`'s findings for it; an unreadable file is exit 2.
+    @Test func badInput() throws {
+        let directory = try CLI.temporaryDirectory(with: [
+            "old.yaml": "flowspec: 1\nmachines:\n  M:\n    initial: a\n    states:\n      a: { kind: terminal }\n",
+            "new.yaml":
+                "flowspec: 1\nmachines:\n  M:\n    initial: a\n    states:\n      a: { kind: input, on: { go: b } }\n"
+        ])
+        let output = try CLI.run(["diff", "old.yaml", "new.yaml"], in: directory)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("new.yaml:6:35: error: target 'b' is not a state of machine 'M'"))
+        #expect(
+            output.stdout.contains("new.yaml:6:18: warning: state 'a' of machine 'M' was terminal and is input now"))
+        let missing = try CLI.run(["diff", "old.yaml", "gone.yaml"], in: directory)
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("gone.yaml"))
+        let one = try CLI.run(["diff", "old.yaml"], in: directory)
+        #expect(one.status == 2)
+        #expect(one.stderr.contains("diff compares two files (OLD NEW), or each file with --base REF; got 1"))
+    }
+
+    /// `--base REF` reads the old version with git, in a real repository made here.
+    @Test(.enabled(if: ExternalTool.find("git") != nil, "needs git (apt-get install git)"))
+    func theBaseComesFromGit() throws {
+        let git = try #require(ExternalTool.find("git"))
+        let old = try String(contentsOf: CLI.packageRoot.appendingPathComponent(Self.old), encoding: .utf8)
+        let new = try String(contentsOf: CLI.packageRoot.appendingPathComponent(Self.new), encoding: .utf8)
+        let directory = try CLI.temporaryDirectory(with: ["specs/app.yaml": old])
+        func run(_ arguments: String...) throws {
+            let result = try ProcessRunner.run(git, ["-C", directory.path] + arguments)
+            try #require(result.status == 0, "git \(arguments): \(result.stderr)")
+        }
+        try run("init", "-q")
+        try run("-c", "user.name=t", "-c", "user.email=t@example.com", "add", "specs/app.yaml")
+        try run("-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "v1")
+        try new.write(to: directory.appendingPathComponent("specs/app.yaml"), atomically: true, encoding: .utf8)
+        try "flowspec: 1\nmachines:\n  M:\n    initial: a\n    states:\n      a: { kind: terminal }\n".write(
+            to: directory.appendingPathComponent("specs/added.yaml"), atomically: true, encoding: .utf8)
+
+        let output = try CLI.run(["diff", "--base", "HEAD", "specs/app.yaml", "specs/added.yaml"], in: directory)
+        #expect(output.status == 1)
+        let direct = try CLI.run(["diff", Self.old, Self.new])
+        #expect(
+            output.stdout.contains("specs/app.yaml:158:7: error: state 'firewall' of machine 'Chapters' moved"),
+            "\(output.stdout)")
+        #expect(output.stdout.contains("HEAD:specs/app.yaml:38:7: removed state 'demoStub'"))
+        #expect(
+            output.stdout.contains("M: 1 change\nspecs/added.yaml:3:3: added machine\n"), "a new file is all additions")
+        #expect(
+            output.stdout.split(separator: "\n").filter { $0.contains("error:") }.count
+                == direct.stdout.split(separator: "\n").filter { $0.contains("error:") }.count)
+
+        let badRef = try CLI.run(["diff", "--base", "nosuchref", "specs/app.yaml"], in: directory)
+        #expect(badRef.status == 2)
+        #expect(badRef.stderr.contains("--base nosuchref is not a commit of the git repository here"))
+        let outside = try CLI.temporaryDirectory(with: ["a.yaml": old])
+        let noRepository = try CLI.run(["diff", "--base", "HEAD", "a.yaml"], in: outside)
+        #expect(noRepository.status == 2)
+    }
+}
