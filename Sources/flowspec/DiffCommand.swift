@@ -13,8 +13,14 @@ struct DiffCommand: Command {
         name: "files", help: "OLD NEW, or with --base the spec files to compare with REF.", count: .oneOrMore)
     static let base = OptionSyntax.text(
         "base", valueName: "ref", help: "Compare each file with its version at this git revision.")
+    /// The output formats: those of `check`, and the new version's diagrams with the changes marked.
+    enum Format: String, CaseIterable {
+        case text, json, github, sarif, mermaid
+    }
+
     static let format = OptionSyntax.choice(
-        "format", OutputFormat.self, default: .text, help: "Output format: text, json, github or sarif.")
+        "format", Format.self, default: .text,
+        help: "Output format: text, json, github, sarif, or mermaid (each changed machine's diagram, changes marked).")
 
     static let syntax = CommandSyntax(
         name: "diff",
@@ -36,14 +42,14 @@ struct DiffCommand: Command {
 
     let files: [String]
     let base: String?
-    let format: OutputFormat
+    let format: Format
     let policy: SeverityPolicy
     let limits: YAMLLimits
 
     init(_ arguments: ParsedArguments) throws {
         files = arguments.words(Self.files)
         base = arguments.text(Self.base)
-        format = arguments.choice(Self.format, as: OutputFormat.self) ?? .text
+        format = arguments.choice(Self.format, as: Format.self) ?? .text
         limits = try LimitOptions(arguments).limits
         policy = SeverityPolicy(
             commandLine: try CheckCommand.severityOverrides(arguments.texts(CheckCommand.severity)),
@@ -69,15 +75,18 @@ struct DiffCommand: Command {
         }
         var changes: [SpecDiff.Change] = []
         var findings: [Diagnostic] = []
+        var diagrams: [FlowDiagram] = []
         var specErrors = 0
         let checker = SpecChecker(limits: limits)
         for (old, new) in pairs {
-            let (oldSpec, oldErrors) = checked(old, checker, isEmptyOld: old.byteCount == 0)
-            let (newSpec, newErrors) = checked(new, checker, isEmptyOld: false)
+            let (oldResult, oldErrors) = checked(old, checker, isEmptyOld: old.byteCount == 0)
+            let (newResult, newErrors) = checked(new, checker, isEmptyOld: false)
             specErrors += oldErrors + newErrors
-            let diff = SpecDiff(old: oldSpec, oldFile: old.path, new: newSpec, newFile: new.path)
+            let newSpec = newResult?.spec ?? Spec()
+            let diff = SpecDiff(old: oldResult?.spec ?? Spec(), oldFile: old.path, new: newSpec, newFile: new.path)
             changes += diff.changes
             findings += policy.apply(to: diff.findings, spec: newSpec.severity)
+            if format == .mermaid, let newResult { diagrams += Self.diagrams(newResult, diff.changes) }
         }
         var output = Console.StandardOutput()
         let sources = pairs.flatMap { [$0.old, $0.new] }
@@ -87,8 +96,15 @@ struct DiffCommand: Command {
             output.write(DiffReport.text(changes))
         case .json:
             DiffReport.json(changes, findings: findings, to: &output)
-        case .github, .sarif:
-            DiagnosticRenderer.render(findings, files: sources, format: format, colour: false, into: &output)
+        case .github:
+            DiagnosticRenderer.render(findings, files: sources, format: .github, colour: false, into: &output)
+        case .sarif:
+            DiagnosticRenderer.render(findings, files: sources, format: .sarif, colour: false, into: &output)
+        case .mermaid:
+            for (position, diagram) in diagrams.enumerated() {
+                if position > 0 { output.write("\n") }
+                MermaidRenderer.render(diagram, into: &output)
+            }
         }
         output.flush()
         let errors = findings.filter { $0.severity == .error }.count
@@ -113,8 +129,10 @@ struct DiffCommand: Command {
     /// The spec read from `source`, with `check`'s errors printed (to standard error): a spec
     /// with errors is still compared where its machines could be read. An empty old version
     /// (a file new since the base) is no spec at all.
-    private func checked(_ source: SourceFile, _ checker: SpecChecker, isEmptyOld: Bool) -> (Spec, Int) {
-        guard !isEmptyOld else { return (Spec(), 0) }
+    private func checked(_ source: SourceFile, _ checker: SpecChecker, isEmptyOld: Bool)
+        -> (SpecChecker.Result?, Int)
+    {
+        guard !isEmptyOld else { return (nil, 0) }
         let result = checker.check(source)
         let errors = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity).filter {
             $0.severity == .error
@@ -122,7 +140,18 @@ struct DiffCommand: Command {
         if !errors.isEmpty {
             Console.errorText(DiagnosticRenderer.render(errors, files: [source], format: .text, colour: false))
         }
-        return (result.spec, errors.count)
+        return (result, errors.count)
+    }
+
+    /// The diagram of each machine of the new version that changed, with its changes marked.
+    private static func diagrams(_ result: SpecChecker.Result, _ changes: [SpecDiff.Change]) -> [FlowDiagram] {
+        result.graphs.compactMap { graph in
+            let own = changes.filter { $0.machine == graph.machine.name.value }
+            guard !own.isEmpty else { return nil }
+            var diagram = FlowDiagram(graph: graph)
+            diagram.mark(own) { graph.stateIndex[$0] }
+            return diagram
+        }
     }
 }
 

@@ -21,11 +21,12 @@ struct DiffCommandTests {
             sourceLocation: sourceLocation)
     }
 
-    @Test(arguments: ["text", "json", "sarif", "github"])
+    @Test(arguments: ["text", "json", "sarif", "github", "mermaid"])
     func eachFormatIsTheGolden(format: String) throws {
         let output = try CLI.run(["diff", Self.old, Self.new, "--format", format])
         #expect(output.status == 1, "three stored positions moved: errors")
-        try Self.expectGolden(output.stdout, "release.\(format == "text" ? "txt" : format)")
+        let ending = ["text": "txt", "mermaid": "mmd"][format] ?? format
+        try Self.expectGolden(output.stdout, "release.\(ending)")
         let again = try CLI.run(["diff", Self.old, Self.new, "--format", format])
         #expect(again.stdout == output.stdout, "the same two files give the same output")
     }

@@ -308,3 +308,49 @@ struct FlowDiagramTests {
 
 /// The shared seeded generator (Tests/Support).
 typealias SplitMix = SplitMix64
+
+/// `flowspec diff --format mermaid`: the new version's diagram with what changed marked, still
+/// valid Mermaid.
+@Suite("Diff diagrams")
+struct DiffDiagramTests {
+    @Test func changesAreMarkedAndTheDiagramStaysValid() throws {
+        let old = SpecChecker().check(
+            SourceFile(
+                path: "old.yaml",
+                text: """
+                    flowspec: 1
+                    machines:
+                      M:
+                        initial: a
+                        defaults: { kind: input }
+                        states:
+                          a: { on: { go: b, "odd: <name>": c } }
+                          b: { on: { back: a } }
+                          c: { kind: terminal }
+
+                    """))
+        let new = SpecChecker().check(
+            SourceFile(
+                path: "new.yaml",
+                text: """
+                    flowspec: 1
+                    machines:
+                      M:
+                        initial: a
+                        defaults: { kind: input }
+                        states:
+                          a: { on: { go: d } }
+                          d: { on: { back: a } }
+
+                    """))
+        let diff = SpecDiff(old: old.spec, oldFile: "old.yaml", new: new.spec, newFile: "new.yaml")
+        var diagram = FlowDiagram(graph: new.graphs[0])
+        diagram.mark(diff.changes) { new.graphs[0].stateIndex[$0] }
+        let parsed = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        #expect(parsed.classes["added"] == ["s1"])
+        #expect(parsed.classes["removed"] == ["removed0", "removed1"])
+        #expect(parsed.states["removed0"] == ["b", "removed"])
+        #expect(parsed.states["s0"]?.contains("removed on 'odd: <name>' -> 'c'") == true, "\(parsed.states)")
+        #expect(parsed.edges.contains(.init(from: "s0", to: "s1", label: "go (changed)")))
+    }
+}

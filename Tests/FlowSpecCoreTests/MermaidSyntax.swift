@@ -246,8 +246,12 @@ private struct LineParser {
         diagram.states[id, default: []].append(try MermaidSyntax.decodeLabel(body.dropFirst(colon.upperBound).string))
     }
 
+    /// `s0`, `s1`, …, `wide`, and the removed states of a diff diagram, `removed0`, ….
     static func isID(_ text: String) -> Bool {
-        text == "wide" || (text.hasPrefix("s") && text.count > 1 && text.dropFirst().allSatisfy(\.isASCIIDigit))
+        for prefix in ["s", "removed"] where text.hasPrefix(prefix) && text.count > prefix.count {
+            if text.dropFirst(prefix.count).allSatisfy(\.isASCIIDigit) { return true }
+        }
+        return text == "wide"
     }
 
     static func isWord(_ text: String) -> Bool {

@@ -24,6 +24,17 @@ public struct SpecDiff: Sendable {
         public var file: String
         /// Where the change is.
         public var location: SourceLocation
+        /// The state the change is of or from, if any (`nil` for machine-wide transitions).
+        public var state: String? = nil
+        /// For a transition, what takes it.
+        public var trigger: Trigger? = nil
+
+        /// What takes a transition that changed.
+        public enum Trigger: Sendable, Equatable {
+            case event(String)
+            case always
+            case timeout
+        }
     }
 
     /// The changes, machine by machine (new order, then removed machines), each machine's in
@@ -81,12 +92,12 @@ private struct MachineChanges {
 
     private mutating func add(
         _ kind: SpecDiff.Change.Kind, _ subject: String, _ detail: String? = nil, at location: SourceLocation,
-        inOld: Bool = false
+        inOld: Bool = false, state: String? = nil, trigger: SpecDiff.Change.Trigger? = nil
     ) {
         changes.append(
             SpecDiff.Change(
                 machine: pair.new.name.value, kind: kind, subject: subject, detail: detail,
-                file: inOld ? pair.oldFile : pair.newFile, location: location))
+                file: inOld ? pair.oldFile : pair.newFile, location: location, state: state, trigger: trigger))
     }
 
     /// Added, removed, and for those in both a change of kind, summary or timeout.
@@ -96,27 +107,27 @@ private struct MachineChanges {
         for (index, name) in pair.newStates.enumerated() {
             let state = pair.new.states[index]
             guard let was = old[name] else {
-                add(.added, "state '\(name)'", state.kind.rawValue, at: state.name.location)
+                add(.added, "state '\(name)'", state.kind.rawValue, at: state.name.location, state: name)
                 continue
             }
             let before = pair.old.states[was]
             if before.kind != state.kind {
                 add(
                     .changed, "kind of '\(name)'", "\(before.kind.rawValue) -> \(state.kind.rawValue)",
-                    at: state.kindLocation ?? state.name.location)
+                    at: state.kindLocation ?? state.name.location, state: name)
             }
             if before.summary != state.summary {
-                add(.changed, "summary of '\(name)'", at: state.name.location)
+                add(.changed, "summary of '\(name)'", at: state.name.location, state: name)
             }
             let (oldTimeout, newTimeout) = (timeout(before, pair.old), timeout(state, pair.new))
             if oldTimeout != newTimeout {
                 add(
                     .changed, "timeout of '\(name)'", "\(oldTimeout ?? "none") -> \(newTimeout ?? "none")",
-                    at: state.timeoutLocation ?? state.name.location)
+                    at: state.timeoutLocation ?? state.name.location, state: name, trigger: .timeout)
             }
         }
         for (index, name) in pair.oldStates.enumerated() where !new.contains(name) {
-            add(.removed, "state '\(name)'", at: pair.old.states[index].name.location, inOld: true)
+            add(.removed, "state '\(name)'", at: pair.old.states[index].name.location, inOld: true, state: name)
         }
     }
 
@@ -146,53 +157,54 @@ private struct MachineChanges {
         let oldIndex = Dictionary(pair.oldStates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, name) in pair.newStates.enumerated() {
             guard let was = oldIndex[name] else { continue }
-            compare(
-                "'\(name)'", transitions(pair.old, of: was), transitions(pair.new, of: index),
-                fallback: pair.new.states[index].name.location)
+            compare("'\(name)'", transitions(pair.old, of: was), transitions(pair.new, of: index), state: name)
         }
-        compare("machine-wide", machineWide(pair.old), machineWide(pair.new), fallback: pair.new.name.location)
+        compare("machine-wide", machineWide(pair.old), machineWide(pair.new), state: nil)
     }
 
-    private mutating func compare(
-        _ owner: String, _ old: [(key: String, text: String, location: SourceLocation)],
-        _ new: [(key: String, text: String, location: SourceLocation)], fallback: SourceLocation
-    ) {
+    /// A transition as compared: what takes it (the key), what it does, where it is written.
+    private typealias Entry = (key: String, trigger: SpecDiff.Change.Trigger, text: String, location: SourceLocation)
+
+    private mutating func compare(_ owner: String, _ old: [Entry], _ new: [Entry], state: String?) {
         let oldByKey = Dictionary(old.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         let newKeys = Set(new.map(\.key))
         for entry in new {
             guard let before = oldByKey[entry.key] else {
-                add(.added, "\(owner) \(entry.key)", entry.text, at: entry.location)
+                add(
+                    .added, "\(owner) \(entry.key)", entry.text, at: entry.location, state: state,
+                    trigger: entry.trigger)
                 continue
             }
             if before.text != entry.text {
-                add(.changed, "\(owner) \(entry.key)", "\(before.text) -> \(entry.text)", at: entry.location)
+                add(
+                    .changed, "\(owner) \(entry.key)", "\(before.text) -> \(entry.text)", at: entry.location,
+                    state: state, trigger: entry.trigger)
             }
         }
         for entry in old where !newKeys.contains(entry.key) {
-            add(.removed, "\(owner) \(entry.key)", entry.text, at: entry.location, inOld: true)
+            add(
+                .removed, "\(owner) \(entry.key)", entry.text, at: entry.location, inOld: true, state: state,
+                trigger: entry.trigger)
         }
     }
 
-    private func transitions(_ machine: Machine, of state: Int) -> [(
-        key: String, text: String, location: SourceLocation
-    )] {
-        var result: [(key: String, text: String, location: SourceLocation)] = []
+    private func transitions(_ machine: Machine, of state: Int) -> [Entry] {
+        var result: [Entry] = []
         for transition in machine.transitions(of: state) {
+            let event = machine.names[transition.event.value]
             result.append(
-                (
-                    "on '\(machine.names[transition.event.value])'", describe(transition.candidates, machine),
-                    transition.event.location
-                ))
+                ("on '\(event)'", .event(event), describe(transition.candidates, machine), transition.event.location))
         }
         if let always = machine.states[state].always {
-            result.append(("always", describe(always.value, machine), always.location))
+            result.append(("always", .always, describe(always.value, machine), always.location))
         }
         return result
     }
 
-    private func machineWide(_ machine: Machine) -> [(key: String, text: String, location: SourceLocation)] {
+    private func machineWide(_ machine: Machine) -> [Entry] {
         machine.machineWide.map {
-            ("on '\(machine.names[$0.event.value])'", describe($0.candidates, machine), $0.event.location)
+            let event = machine.names[$0.event.value]
+            return ("on '\(event)'", .event(event), describe($0.candidates, machine), $0.event.location)
         }
     }
 

@@ -33,6 +33,13 @@ public struct FlowDiagram: Sendable {
         /// What recorded runs did not exercise at this state (`flowspec coverage`): "not
         /// entered", an event's name, "timeout", … (empty unless marked).
         public var unexercised: [String] = []
+        /// Whether the state is new or changed since an older version (`flowspec diff`).
+        public var change: ChangeMark? = nil
+    }
+
+    /// What `flowspec diff` marks on the new version's diagram.
+    public enum ChangeMark: String, Sendable {
+        case added, changed
     }
 
     /// A transition.
@@ -48,7 +55,15 @@ public struct FlowDiagram: Sendable {
         /// Whether it is part of an `infinite-loop` finding (both ends in the loop's group, and
         /// not bounded by a retry).
         public var isInLoop: Bool
+        /// Whether the transition is new or changed since an older version (`flowspec diff`).
+        public var change: ChangeMark? = nil
     }
+
+    /// States an older version had and this one does not (`flowspec diff`), drawn dashed.
+    public var removedStates: [String] = []
+    /// Transitions an older version had and this one does not, as notes on the state they
+    /// left (`nil`: the machine-wide node).
+    public var removedTransitions: [(state: Int?, text: String)] = []
 
     /// The findings that mark states when highlighting.
     public static let highlightedRules: [Rule] = [.unreachableState, .infiniteLoop, .deadEnd, .noWayOut]
@@ -66,6 +81,49 @@ public struct FlowDiagram: Sendable {
     /// Whether any edge leaves from the machine-wide node.
     public var hasMachineWideNode: Bool {
         edges.contains { $0.source == .machineWide }
+    }
+
+    /// Marks what changed since an older version: states added or changed, transitions added
+    /// or changed (each edge of that state and trigger), and what was removed.
+    public mutating func mark(_ changes: [SpecDiff.Change], stateIndex: (String) -> Int?) {
+        for change in changes {
+            let state = change.state.flatMap(stateIndex)
+            if change.subject == "state '\(change.state ?? "")'" {
+                if change.kind == .removed, let name = change.state { removedStates.append(name) }
+                if change.kind == .added, let state { nodes[state].change = .added }
+                continue
+            }
+            guard let trigger = change.trigger else {
+                if let state, change.kind == .changed, nodes[state].change == nil { nodes[state].change = .changed }
+                continue
+            }
+            if change.kind == .removed {
+                removedTransitions.append((state, "\(Self.describe(trigger)) \(change.detail ?? "")"))
+                continue
+            }
+            let source: Endpoint = state.map { .state($0) } ?? .machineWide
+            for index in edges.indices where edges[index].source == source && Self.matches(edges[index].label, trigger)
+            {
+                edges[index].change = change.kind == .added ? .added : .changed
+            }
+            if trigger == .timeout, let state, nodes[state].change == nil { nodes[state].change = .changed }
+        }
+    }
+
+    private static func matches(_ label: TransitionLabel, _ trigger: SpecDiff.Change.Trigger) -> Bool {
+        switch (label.trigger, trigger) {
+        case (.event(let name), .event(let changed)): name == changed
+        case (.always, .always), (.timeout, .timeout): true
+        default: false
+        }
+    }
+
+    private static func describe(_ trigger: SpecDiff.Change.Trigger) -> String {
+        switch trigger {
+        case .event(let name): "on '\(name)' ->"
+        case .always: "always ->"
+        case .timeout: "timeout ->"
+        }
     }
 
     /// Marks each state with what recorded runs did not exercise there.

@@ -8,7 +8,9 @@
 ///   keep Mermaid's plain look. The grouped machine-wide node is `wide` (dashed).
 /// - Highlighted states get the `finding` class (red, dashed) and their rule ids as a second
 ///   line; states where recorded runs missed something (`flowspec coverage`) get the
-///   `unexercised` class (yellow, dashed) and what they missed. (Mermaid state diagrams cannot style single transitions; DOT output also marks the
+///   `unexercised` class (yellow, dashed) and what they missed. `flowspec diff` marks states
+///   and edges added (green) or changed (purple), and draws removed states dashed and grey,
+///   with removed transitions as notes on the state they left. (Mermaid state diagrams cannot style single transitions; DOT output also marks the
 ///   edges of a loop.)
 /// - Spec names are escaped with Mermaid's `#code;` entities, so that any name gives a valid
 ///   diagram: only letters, digits, spaces, `_`, `-` and `.` are written as they are.
@@ -47,6 +49,14 @@ public enum MermaidRenderer {
             if !node.unexercised.isEmpty {
                 output.write("    \(id) : not exercised: \(node.unexercised.map(escape).joined(separator: ", "))\n")
             }
+            if let change = node.change { output.write("    \(id) : \(change.rawValue)\n") }
+        }
+        for removed in diagram.removedTransitions {
+            let id = removed.state.map { self.id(.state($0)) } ?? id(.machineWide)
+            output.write("    \(id) : removed \(escape(removed.text))\n")
+        }
+        for (index, name) in diagram.removedStates.enumerated() {
+            output.write("    state \"\(escape(name))\" as removed\(index)\n    removed\(index) : removed\n")
         }
         if diagram.hasMachineWideNode {
             output.write("    state \"any input or task state\" as \(id(.machineWide))\n")
@@ -58,7 +68,7 @@ public enum MermaidRenderer {
             output.write("    [*] --> \(id(.state(initial)))\n")
         }
         for edge in diagram.edges {
-            let label = edge.label.text(escapingNames: escape)
+            let label = edge.label.text(escapingNames: escape) + (edge.change.map { " (\($0.rawValue))" } ?? "")
             output.write("    \(id(edge.source)) --> \(id(.state(edge.target))) : \(label)\n")
         }
         for (index, node) in diagram.nodes.enumerated() where node.kind == .terminal {
@@ -77,6 +87,10 @@ public enum MermaidRenderer {
         groups.append(("machineWide", machineWideStyle, diagram.hasMachineWideNode ? [.machineWide] : []))
         let marked = diagram.nodes.indices.filter { !diagram.nodes[$0].findings.isEmpty }.map(
             FlowDiagram.Endpoint.state)
+        for mark in [FlowDiagram.ChangeMark.added, .changed] {
+            let ids = diagram.nodes.indices.filter { diagram.nodes[$0].change == mark }.map(FlowDiagram.Endpoint.state)
+            groups.append((mark.rawValue, mark == .added ? addedStyle : changedStyle, ids))
+        }
         let unexercised = diagram.nodes.indices.filter { !diagram.nodes[$0].unexercised.isEmpty }.map(
             FlowDiagram.Endpoint.state)
         groups.append(("unexercised", unexercisedStyle, unexercised))
@@ -88,6 +102,10 @@ public enum MermaidRenderer {
             }
             output.write(" \(group.name)\n")
         }
+        if !diagram.removedStates.isEmpty {
+            let ids = diagram.removedStates.indices.map { "removed\($0)" }.joined(separator: ",")
+            output.write("    classDef removed \(removedStyle)\n    class \(ids) removed\n")
+        }
     }
 
     static let kindStyles: [(StateKind, String)] = [
@@ -96,6 +114,9 @@ public enum MermaidRenderer {
         (.terminal, "fill:#e5e7eb,stroke:#111827,stroke-width:3px")
     ]
     static let machineWideStyle = "fill:#ffffff,stroke:#6b7280,stroke-dasharray:4 4"
+    static let addedStyle = "fill:#dcfce7,stroke:#16a34a,stroke-width:2px"
+    static let changedStyle = "fill:#ede9fe,stroke:#7c3aed,stroke-width:2px"
+    static let removedStyle = "fill:#f3f4f6,stroke:#6b7280,stroke-dasharray:6 3,color:#6b7280"
     static let unexercisedStyle = "fill:#fef9c3,stroke:#ca8a04,stroke-width:3px,stroke-dasharray:6 3"
     static let findingStyle = "fill:#fee2e2,stroke:#dc2626,stroke-width:3px,stroke-dasharray:6 3"
 
