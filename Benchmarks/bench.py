@@ -483,6 +483,32 @@ def bench_graphs(report, args, chain_sizes, scc_sizes, reps):
 
 
 TARGET_COVER_STEPS = 1.1  # steps of `flowspec paths` ÷ transitions, for a chain and a loop
+TARGET_DIFF = 2.5  # diff of two versions of the 10 MB flow spec ÷ check of one, CPU
+
+
+def bench_diff(report, args, path, reps):
+    """`flowspec diff` of two versions of a flow spec (a few hundred timeouts changed) against
+    `check` of the new one, side by side: diff reads and checks both versions."""
+    report.section("flowspec diff: two versions of a flow spec vs check of one (CPU, median)")
+    changed = path[:-len(".yaml")] + "-changed.yaml"
+    if not os.path.exists(changed):
+        with open(path) as f:
+            lines = f.read().split("\n")
+        count = 0
+        for index, line in enumerate(lines):
+            match = re.match(r"^(\s+timeout: \{ after: )(\d+)([sm])(.*)$", line)
+            if match and index % 97 == 0:
+                lines[index] = "%s%d%s%s" % (match.group(1), int(match.group(2)) + 1, match.group(3), match.group(4))
+                count += 1
+        with open(changed + ".tmp", "w") as f:
+            f.write("\n".join(lines))
+        os.replace(changed + ".tmp", changed)
+    diff, check = measure_side_by_side(
+        [[args.flowspec, "diff", path, changed], [args.flowspec, "check", changed]], reps, [(0,), (0,)])
+    changes = run([args.flowspec, "diff", path, changed]).count(": changed timeout of ")
+    ratio = diff["cpu"] / check["cpu"]
+    report.row("diff, %s, %d timeouts changed" % (megabytes(os.path.getsize(path)), changes), seconds(diff["cpu"]),
+               "check of one %s" % seconds(check["cpu"]), times(ratio), "≤ %.1f×" % TARGET_DIFF, ratio <= TARGET_DIFF)
 
 
 def bench_paths(report, args, sizes, flow_states, reps):
@@ -648,6 +674,7 @@ def main():
     bench_pyyaml(report, args, flows, figures, graphs, 3)
     bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)
     bench_paths(report, args, (500, 5000) if args.quick else (5000, 50000), flow_states[0], reps)
+    bench_diff(report, args, flows[1][1], reps)
 
     swift = subprocess.run(["swiftc", "--version"], capture_output=True, text=True).stdout.splitlines()
     swift = swift[0] if swift else "swiftc ?"

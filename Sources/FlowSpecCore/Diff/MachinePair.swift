@@ -5,12 +5,21 @@ struct MachinePair {
     let new: Machine
     let oldFile: String
     let newFile: String
+    /// The names of the states, in source order (their `int` raw values), read once.
+    let oldStates: [String]
+    let newStates: [String]
 
-    /// The names of a machine's states, in source order (their `int` raw values).
+    init(old: Machine, new: Machine, oldFile: String, newFile: String) {
+        self.old = old
+        self.new = new
+        self.oldFile = oldFile
+        self.newFile = newFile
+        oldStates = Self.stateNames(old)
+        newStates = Self.stateNames(new)
+    }
+
+    /// The names of a machine's states, in source order.
     static func stateNames(_ machine: Machine) -> [String] { machine.states.indices.map(machine.name(of:)) }
-
-    var oldStates: [String] { Self.stateNames(old) }
-    var newStates: [String] { Self.stateNames(new) }
 
     /// A finding of `rule` in the new spec (or, `inOld`, the old one), for the machine.
     func finding(

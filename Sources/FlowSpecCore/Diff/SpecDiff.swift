@@ -119,8 +119,8 @@ private struct MachineChanges {
             if before.summary != state.summary {
                 add(.changed, "summary of '\(name)'", at: state.name.location, state: name)
             }
-            let (oldTimeout, newTimeout) = (timeout(before, pair.old), timeout(state, pair.new))
-            if oldTimeout != newTimeout {
+            if !sameTimeout(before.timeout, state.timeout) {
+                let (oldTimeout, newTimeout) = (timeout(before, pair.old), timeout(state, pair.new))
                 add(
                     .changed, "timeout of '\(name)'", "\(oldTimeout ?? "none") -> \(newTimeout ?? "none")",
                     at: state.timeoutLocation ?? state.name.location, state: name, trigger: .timeout)
@@ -129,6 +129,15 @@ private struct MachineChanges {
         for (index, name) in pair.oldStates.enumerated() where !new.contains(name) {
             add(.removed, "state '\(name)'", at: pair.old.states[index].name.location, inOld: true, state: name)
         }
+    }
+
+    /// Whether two versions of a timeout are the same, read without making text.
+    private func sameTimeout(_ old: Timeout?, _ new: Timeout?) -> Bool {
+        guard let old, let new else { return old == nil && new == nil }
+        return old.after?.value == new.after?.value
+            && pair.old.names[old.target.value] == pair.new.names[new.target.value]
+            && old.effects.map(\.value) == new.effects.map(\.value) && old.retry?.max?.value == new.retry?.max?.value
+            && old.retry.map { pair.old.names[$0.then.value] } == new.retry.map { pair.new.names[$0.then.value] }
     }
 
     private func timeout(_ state: State, _ machine: Machine) -> String? {
@@ -162,29 +171,58 @@ private struct MachineChanges {
         compare("machine-wide", machineWide(pair.old), machineWide(pair.new), state: nil)
     }
 
-    /// A transition as compared: what takes it (the key), what it does, where it is written.
-    private typealias Entry = (key: String, trigger: SpecDiff.Change.Trigger, text: String, location: SourceLocation)
+    /// A transition as compared: what takes it (the key), its candidates, where it is written.
+    /// Its text is made only for a transition that changed (most of a large spec's did not).
+    private struct Entry {
+        var trigger: SpecDiff.Change.Trigger
+        var candidates: Candidates
+        var location: SourceLocation
+    }
+
+    /// Whether two versions of a transition do the same: the same targets, conditions,
+    /// effects and retries, in order.
+    private func same(_ old: Candidates, _ new: Candidates) -> Bool {
+        guard old.count == new.count else { return false }
+        let (oldNames, newNames) = (pair.old.names, pair.new.names)
+        for index in old.indices {
+            let (a, b) = (old[index], new[index])
+            guard oldNames[a.target.value] == newNames[b.target.value] else { return false }
+            guard a.hasExtras || b.hasExtras else { continue }
+            guard a.condition?.value == b.condition?.value, a.unlessCondition?.value == b.unlessCondition?.value,
+                a.effects.map(\.value) == b.effects.map(\.value), a.retry?.max?.value == b.retry?.max?.value,
+                a.retry.map({ oldNames[$0.then.value] }) == b.retry.map({ newNames[$0.then.value] })
+            else { return false }
+        }
+        return true
+    }
 
     private mutating func compare(_ owner: String, _ old: [Entry], _ new: [Entry], state: String?) {
-        let oldByKey = Dictionary(old.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let newKeys = Set(new.map(\.key))
+        // A state has a few transitions: a linear search beats building dictionaries.
+        func subject(_ entry: Entry) -> String {
+            switch entry.trigger {
+            case .event(let event): "\(owner) on '\(event)'"
+            case .always: "\(owner) always"
+            case .timeout: "\(owner) timeout"
+            }
+        }
         for entry in new {
-            guard let before = oldByKey[entry.key] else {
+            guard let before = old.first(where: { $0.trigger == entry.trigger }) else {
                 add(
-                    .added, "\(owner) \(entry.key)", entry.text, at: entry.location, state: state,
+                    .added, subject(entry), Self.describe(entry.candidates, pair.new), at: entry.location, state: state,
                     trigger: entry.trigger)
                 continue
             }
-            if before.text != entry.text {
+            if !same(before.candidates, entry.candidates) {
                 add(
-                    .changed, "\(owner) \(entry.key)", "\(before.text) -> \(entry.text)", at: entry.location,
-                    state: state, trigger: entry.trigger)
+                    .changed, subject(entry),
+                    "\(Self.describe(before.candidates, pair.old)) -> \(Self.describe(entry.candidates, pair.new))",
+                    at: entry.location, state: state, trigger: entry.trigger)
             }
         }
-        for entry in old where !newKeys.contains(entry.key) {
+        for entry in old where !new.contains(where: { $0.trigger == entry.trigger }) {
             add(
-                .removed, "\(owner) \(entry.key)", entry.text, at: entry.location, inOld: true, state: state,
-                trigger: entry.trigger)
+                .removed, subject(entry), Self.describe(entry.candidates, pair.old), at: entry.location, inOld: true,
+                state: state, trigger: entry.trigger)
         }
     }
 
@@ -193,10 +231,11 @@ private struct MachineChanges {
         for transition in machine.transitions(of: state) {
             let event = machine.names[transition.event.value]
             result.append(
-                ("on '\(event)'", .event(event), describe(transition.candidates, machine), transition.event.location))
+                Entry(trigger: .event(event), candidates: transition.candidates, location: transition.event.location))
         }
         if let always = machine.states[state].always {
-            result.append(("always", .always, describe(always.value, machine), always.location))
+            result.append(
+                Entry(trigger: .always, candidates: always.value, location: always.location))
         }
         return result
     }
@@ -204,12 +243,12 @@ private struct MachineChanges {
     private func machineWide(_ machine: Machine) -> [Entry] {
         machine.machineWide.map {
             let event = machine.names[$0.event.value]
-            return ("on '\(event)'", .event(event), describe($0.candidates, machine), $0.event.location)
+            return Entry(trigger: .event(event), candidates: $0.candidates, location: $0.event.location)
         }
     }
 
     /// `'b' if ready / log, 'c' (retry ×3, then 'd')`.
-    private func describe(_ candidates: Candidates, _ machine: Machine) -> String {
+    static func describe(_ candidates: Candidates, _ machine: Machine) -> String {
         candidates.map { candidate in
             var text = "'\(machine.names[candidate.target.value])'"
             if let condition = candidate.condition { text += " if \(condition.value)" }
