@@ -2,7 +2,8 @@
 # Tests the build plugin as a process, in the FirstRun example (built already by .ci/run):
 #   1. building again with no change leaves the generated Swift untouched;
 #   2. a broken spec makes `swift build` fail with the spec's file:line:col error;
-#   3. `swift package flowspec-check` passes on the clean spec and fails on the broken one.
+#   3. `swift package flowspec-check` passes on the clean spec and fails on the broken one;
+#      with `--base HEAD` it also compares the spec with git's version.
 # The spec is restored whatever happens. Prints "N passed, M failed"; exits 1 on any failure.
 set -uo pipefail
 cd "$(dirname "$0")/FirstRun"
@@ -25,6 +26,16 @@ after=$(stat -c %Y.%i "$generated" 2>/dev/null)
 if [ -n "$before" ] && [ "$before" = "$after" ]; then pass "an unchanged spec regenerates nothing"; else fail "an unchanged spec regenerates nothing ($before vs $after)"; fi
 
 if swift package flowspec-check >/dev/null 2>&1; then pass "flowspec-check passes on the clean spec"; else fail "flowspec-check passes on the clean spec"; fi
+if command -v git >/dev/null 2>&1 && git rev-parse --verify --quiet HEAD >/dev/null; then
+  base_output=$(swift package flowspec-check --base HEAD 2>&1)
+  if [ $? -eq 0 ] && grep -q "0 changes, 0 errors" <<<"$base_output"; then
+    pass "flowspec-check --base HEAD compares the spec with git's and passes unchanged"
+  else
+    fail "flowspec-check --base HEAD compares the spec with git's and passes unchanged"; echo "$base_output" | tail -n 20
+  fi
+else
+  echo "skip: flowspec-check --base needs git and a commit"
+fi
 
 sed -i 's/on: { splashFinished: slide0 }/on: { splashFinished: slideZero }/' "$spec"
 output=$(swift build 2>&1)

@@ -5,6 +5,10 @@ import PackagePlugin
 /// targets (or of the targets named with `--target`) with `flowspec check`, for CI and for
 /// people who never open a terminal tool. Other arguments are passed to `flowspec check`
 /// (for example `--format github` or `--warnings-as-errors`). Fails when any finding is an error.
+///
+/// With `--base REF`, it then compares every spec with its version at the git revision REF
+/// (`flowspec diff --base REF`, given the same other arguments), and fails when the change
+/// breaks what users' devices stored.
 @main
 struct FlowSpecCheck: CommandPlugin {
     func performCommand(context: PluginContext, arguments: [String]) async throws {
@@ -22,14 +26,25 @@ struct FlowSpecCheck: CommandPlugin {
             )
             return
         }
+        let base = extractor.extractOption(named: "base").last
+        let tool = try context.tool(named: "flowspec").url
+        try Self.run(tool, ["check"] + extractor.remainingArguments + specs)
+        if let base {
+            try Self.run(tool, ["diff", "--base", base] + extractor.remainingArguments + specs)
+        }
+    }
+
+    /// Runs flowspec; throws when it exits with anything but 0.
+    static func run(_ tool: URL, _ arguments: [String]) throws {
         let process = Process()
-        process.executableURL = try context.tool(named: "flowspec").url
-        process.arguments = ["check"] + extractor.remainingArguments + specs
+        process.executableURL = tool
+        process.arguments = arguments
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            Diagnostics.error("flowspec-check: flowspec check exited with status \(process.terminationStatus)")
-            throw CheckFailed(status: process.terminationStatus)
+            Diagnostics.error(
+                "flowspec-check: flowspec \(arguments[0]) exited with status \(process.terminationStatus)")
+            throw CheckFailed(command: arguments[0], status: process.terminationStatus)
         }
     }
 
@@ -39,6 +54,7 @@ struct FlowSpecCheck: CommandPlugin {
 }
 
 struct CheckFailed: Error, CustomStringConvertible {
+    let command: String
     let status: Int32
-    var description: String { "flowspec check failed (exit status \(status))" }
+    var description: String { "flowspec \(command) failed (exit status \(status))" }
 }

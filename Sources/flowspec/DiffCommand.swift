@@ -169,10 +169,22 @@ enum GitRevision {
         }
     }
 
-    /// The text of `path` (relative to the working directory) at `ref`, or `nil` when the file
-    /// did not exist there.
+    /// The text of `path` (relative to the working directory, or absolute) at `ref`, or `nil`
+    /// when the file did not exist there.
     static func show(_ ref: String, _ path: String) throws -> String? {
-        guard let result = run(["git", "show", "\(ref):./\(path)"]) else {
+        var arguments = ["git", "show", "\(ref):./\(path)"]
+        if path.hasPrefix("/") {
+            // An absolute path (as the package plugin gives): relative to the repository's top.
+            let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+                .joined(separator: "/")
+            guard let top = run(["git", "-C", directory.isEmpty ? "/" : directory, "rev-parse", "--show-toplevel"]),
+                top.status == 0
+            else { return nil }
+            let root = top.output.hasSuffix("\n") ? String(top.output.dropLast()) : top.output
+            guard path.hasPrefix(root + "/") else { return nil }
+            arguments = ["git", "-C", root, "show", "\(ref):\(path.dropFirst(root.count + 1))"]
+        }
+        guard let result = run(arguments) else {
             Console.error("flowspec: error: --base needs git, which could not be run")
             throw ExitStatus.failure
         }

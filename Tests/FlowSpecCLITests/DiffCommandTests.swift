@@ -109,6 +109,12 @@ struct DiffCommandTests {
             output.stdout.split(separator: "\n").filter { $0.contains("error:") }.count
                 == direct.stdout.split(separator: "\n").filter { $0.contains("error:") }.count)
 
+        let absolute = directory.appendingPathComponent("specs/app.yaml").path
+        let byAbsolutePath = try CLI.run(["diff", "--base", "HEAD", absolute])
+        #expect(
+            byAbsolutePath.stdout.contains("error: state 'firewall' of machine 'Chapters' moved"),
+            "an absolute path (as the package plugin gives) is found in its repository: \(byAbsolutePath.stdout)")
+
         let badRef = try CLI.run(["diff", "--base", "nosuchref", "specs/app.yaml"], in: directory)
         #expect(badRef.status == 2)
         #expect(badRef.stderr.contains("--base nosuchref is not a commit of the git repository here"))
