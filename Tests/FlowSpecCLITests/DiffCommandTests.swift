@@ -70,6 +70,13 @@ struct DiffCommandTests {
         #expect(output.stderr.contains("new.yaml:6:35: error: target 'b' is not a state of machine 'M'"))
         #expect(
             output.stdout.contains("new.yaml:6:18: warning: state 'a' of machine 'M' was terminal and is input now"))
+        let brokenOld = try CLI.temporaryDirectory(with: ["old.yaml": "flowspec: 1\nmachines: [\n"])
+        let newPath = directory.appendingPathComponent("new.yaml").path
+        let invalid = try CLI.run(["diff", "old.yaml", newPath], in: brokenOld)
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains("old.yaml:3:1: error:"), "\(invalid.stderr)")
+        #expect(invalid.stderr.contains("[yaml-syntax]"))
+        #expect(invalid.stdout.contains("M: 1 change\n"), "the new version's machine is all additions")
         let missing = try CLI.run(["diff", "old.yaml", "gone.yaml"], in: directory)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("gone.yaml"))
