@@ -56,7 +56,7 @@ struct CoverageCommand: Command {
 
     func run() throws {
         let input = try SpecInput(path: spec, limits: limits, refusal: "nothing was measured")
-        let index = try chooseMachine(input.programs)
+        let index = try input.machineIndex(named: machine, spec: spec)
         let program = input.programs[index]
         let graph = input.result.graphs[index]
         var coverage = TraceCoverage(program: program)
@@ -97,22 +97,5 @@ struct CoverageCommand: Command {
                     + "'\(program.name.name)' were exercised, less than the --minimum of \(minimum)%")
             throw ExitStatus.findings
         }
-    }
-
-    private func chooseMachine(_ programs: [FlowProgram]) throws -> Int {
-        let names = programs.map(\.name.name).joined(separator: ", ")
-        if let machine {
-            guard let index = programs.firstIndex(where: { $0.name.name == machine }) else {
-                Console.error("flowspec: error: \(spec) has no machine '\(machine)'; it has \(names)")
-                throw ExitStatus.failure
-            }
-            return index
-        }
-        guard programs.count == 1 else {
-            Console.error(
-                "flowspec: error: \(spec) has \(programs.count) machines; choose one with --machine (\(names))")
-            throw ExitStatus.failure
-        }
-        return 0
     }
 }

@@ -54,7 +54,7 @@ struct SimulateCommand: Command {
 
     func run() throws {
         let input = try SpecInput(path: spec, limits: limits, refusal: "it cannot be simulated")
-        let program = try chooseMachine(input.programs)
+        let program = input.programs[try input.machineIndex(named: machine, spec: spec)]
         if let replay { return try check(replay, on: program) }
         let steps = inputs.map { token -> Simulation.Step in
             if token == "@timeout" { return .timeout }
@@ -89,24 +89,5 @@ struct SimulateCommand: Command {
             Console.output("\(path):\(line):1: error: \(message)\n")
             throw ExitStatus.findings
         }
-    }
-
-    private func chooseMachine(_ programs: [FlowProgram]) throws -> FlowProgram {
-        if let machine {
-            guard let program = programs.first(where: { $0.name.name == machine }) else {
-                Console.error(
-                    "flowspec: error: \(spec) has no machine '\(machine)'; it has \(programs.map(\.name.name).joined(separator: ", "))"
-                )
-                throw ExitStatus.failure
-            }
-            return program
-        }
-        guard programs.count == 1 else {
-            Console.error(
-                "flowspec: error: \(spec) has \(programs.count) machines; choose one with --machine (\(programs.map(\.name.name).joined(separator: ", ")))"
-            )
-            throw ExitStatus.failure
-        }
-        return programs[0]
     }
 }

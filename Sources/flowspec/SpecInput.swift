@@ -44,3 +44,24 @@ struct SpecInput {
         self.programs = programs
     }
 }
+
+extension SpecInput {
+    /// The position of the machine a command runs on: the one named, or the only one. Exit 2,
+    /// naming the machines, for a name the spec does not have or a spec of several without one.
+    func machineIndex(named machine: String?, spec: String) throws -> Int {
+        let names = programs.map(\.name.name).joined(separator: ", ")
+        if let machine {
+            guard let index = programs.firstIndex(where: { $0.name.name == machine }) else {
+                Console.error("flowspec: error: \(spec) has no machine '\(machine)'; it has \(names)")
+                throw ExitStatus.failure
+            }
+            return index
+        }
+        guard programs.count == 1 else {
+            Console.error(
+                "flowspec: error: \(spec) has \(programs.count) machines; choose one with --machine (\(names))")
+            throw ExitStatus.failure
+        }
+        return 0
+    }
+}
