@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "flowspec", targets: ["flowspec"]),
+        .executable(name: "flowspec-lsp", targets: ["flowspec-lsp"]),
         .library(name: "FlowSpecCore", targets: ["FlowSpecCore"]),
         .library(name: "FlowSpecRuntime", targets: ["FlowSpecRuntime"]),
         .library(name: "FlowSpecTesting", targets: ["FlowSpecTesting"]),
@@ -40,6 +41,12 @@ let package = Package(
             name: "flowspec",
             dependencies: ["FlowSpecCore"]
         ),
+        // The language server (LSP over standard input and output), apart from `flowspec` so
+        // that the command-line tool keeps loading no Foundation.
+        .executableTarget(
+            name: "flowspec-lsp",
+            dependencies: ["FlowSpecCore"]
+        ),
         // Build plugin: `*.flowspec.yaml` specs in a target become Swift at build time.
         .plugin(
             name: "FlowSpecGenerate",
@@ -69,7 +76,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FlowSpecCLITests",
-            dependencies: ["flowspec", "FlowSpecTestSupport"]
+            dependencies: ["flowspec", "flowspec-lsp", "FlowSpecTestSupport"]
         )
     ]
 )

@@ -1,0 +1,122 @@
+import FlowSpecCore
+import Foundation
+
+/// The server's state and its answers to the client: the lifecycle (`initialize`, `shutdown`,
+/// `exit`), the documents the client opened, and `check`'s findings for each, published after
+/// every change.
+struct LanguageServer {
+    let output: MessageWriter
+    private var initialized = false
+    private var shuttingDown = false
+    private var documents: [String: Document] = [:]
+    /// Documents changed since their findings were last published.
+    private var stale: Set<String> = []
+
+    init(output: MessageWriter) {
+        self.output = output
+    }
+
+    /// Serves until `exit` or the end of the input; returns the exit status: 0 after `shutdown`
+    /// then `exit`, 1 otherwise.
+    mutating func run(reading reader: inout MessageReader) -> Int32 {
+        while true {
+            let bytes: [UInt8]
+            do {
+                bytes = try reader.next()
+            } catch {
+                if case .endOfInput = error { return shuttingDown ? 0 : 1 }
+                FileHandle.standardError.write(Data("flowspec-lsp: \(error); stopping\n".utf8))
+                return 1
+            }
+            guard let message = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
+                output.send(Self.error(id: NSNull(), code: -32700, "the message is not a JSON object"))
+                continue
+            }
+            if let status = handle(message) { return status }
+            // Findings wait while more messages are already read: a burst of edits is checked once.
+            if !reader.hasBufferedMessage { publishStale() }
+        }
+    }
+
+    /// Handles one message; returns an exit status when the server must stop.
+    private mutating func handle(_ message: [String: Any]) -> Int32? {
+        let method = message["method"] as? String
+        let id = message["id"]
+        let params = message["params"] as? [String: Any] ?? [:]
+        guard let method else {
+            // A response from the client (the server sends no requests): nothing to do.
+            return nil
+        }
+        if method == "exit" { return shuttingDown ? 0 : 1 }
+        // A request is answered for the documents as they are now: their findings go first.
+        if id != nil { publishStale() }
+        guard initialized || method == "initialize" else {
+            if let id { output.send(Self.error(id: id, code: -32002, "the server is not initialized")) }
+            return nil
+        }
+        switch method {
+        case "initialize":
+            initialized = true
+            output.send(Self.result(id: id, Self.capabilities))
+        case "initialized", "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
+            break
+        case "shutdown":
+            shuttingDown = true
+            output.send(Self.result(id: id, NSNull()))
+        case "textDocument/didOpen":
+            guard let item = params["textDocument"] as? [String: Any], let uri = item["uri"] as? String,
+                let text = item["text"] as? String
+            else { break }
+            documents[uri] = Document(uri: uri, text: text)
+            stale.insert(uri)
+        case "textDocument/didChange":
+            guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String,
+                let changes = params["contentChanges"] as? [[String: Any]], var document = documents[uri]
+            else { break }
+            for change in changes { document.apply(change) }
+            documents[uri] = document
+            stale.insert(uri)
+        case "textDocument/didClose":
+            guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String else { break }
+            documents[uri] = nil
+            stale.remove(uri)
+            publish(uri: uri, [])
+        default:
+            if let id { output.send(Self.error(id: id, code: -32601, "method '\(method)' is not supported")) }
+        }
+        return nil
+    }
+
+    private mutating func publishStale() {
+        for uri in stale.sorted() {
+            guard let document = documents[uri] else { continue }
+            publish(uri: uri, document.isSpec ? document.diagnostics() : [])
+        }
+        stale.removeAll()
+    }
+
+    private func publish(uri: String, _ diagnostics: [[String: Any]]) {
+        output.send([
+            "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
+            "params": ["uri": uri, "diagnostics": diagnostics] as [String: Any]
+        ])
+    }
+
+    static var capabilities: [String: Any] {
+        [
+            "capabilities": [
+                // Incremental changes; the server keeps each open document's text.
+                "textDocumentSync": ["openClose": true, "change": 2] as [String: Any]
+            ] as [String: Any],
+            "serverInfo": ["name": "flowspec-lsp"]
+        ]
+    }
+
+    static func result(id: Any?, _ result: Any) -> [String: Any] {
+        ["jsonrpc": "2.0", "id": id ?? NSNull(), "result": result]
+    }
+
+    static func error(id: Any, code: Int, _ message: String) -> [String: Any] {
+        ["jsonrpc": "2.0", "id": id, "error": ["code": code, "message": message] as [String: Any]]
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+import Testing
+
+/// `flowspec-lsp` as a process: JSON-RPC framing, the lifecycle, documents kept in step with
+/// full and incremental edits, and `check`'s findings published as diagnostics.
+@Suite("flowspec-lsp (process)")
+struct LanguageServerTests {
+    static let executable = CLI.executable.deletingLastPathComponent().appendingPathComponent("flowspec-lsp")
+
+    /// One message as the client frames it.
+    static func frame(_ message: [String: Any]) throws -> Data {
+        let body = try JSONSerialization.data(withJSONObject: message, options: [.sortedKeys])
+        return Data("Content-Length: \(body.count)\r\n\r\n".utf8) + body
+    }
+
+    static func request(_ id: Int, _ method: String, _ params: [String: Any] = [:]) -> [String: Any] {
+        ["jsonrpc": "2.0", "id": id, "method": method, "params": params]
+    }
+
+    static func notification(_ method: String, _ params: [String: Any] = [:]) -> [String: Any] {
+        ["jsonrpc": "2.0", "method": method, "params": params]
+    }
+
+    /// Runs the server on `input` (the client's bytes) and returns its exit status and the
+    /// messages it wrote, in order.
+    static func serve(_ input: Data) throws -> (status: Int32, messages: [[String: Any]], stderr: String) {
+        let directory = try CLI.temporaryDirectory(with: [:])
+        let inputFile = directory.appendingPathComponent("input")
+        try input.write(to: inputFile)
+        let process = Process()
+        process.executableURL = executable
+        process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit, "ended by a signal: \(errorText)")
+        var messages: [[String: Any]] = []
+        var rest = bytes[...]
+        while let headerEnd = rest.firstRange(of: Data("\r\n\r\n".utf8)) {
+            let header = String(decoding: rest[rest.startIndex..<headerEnd.lowerBound], as: UTF8.self)
+            let length = Int(header.replacingOccurrences(of: "Content-Length: ", with: "")) ?? 0
+            let body = rest[headerEnd.upperBound..<(headerEnd.upperBound + length)]
+            messages.append(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] ?? [:])
+            rest = rest[(headerEnd.upperBound + length)...]
+        }
+        return (process.terminationStatus, messages, errorText)
+    }
+
+    static let broken = """
+        flowspec: 1
+        machines:
+          Login:
+            initial: signedOut
+            defaults: { kind: input }
+            states:
+              signedOut: { on: { submit: signingIn } }
+              signingIn: { kind: task, on: { done: signedOut } }
+
+        """
+
+    /// The last diagnostics published for `uri`.
+    static func diagnostics(_ messages: [[String: Any]], _ uri: String) -> [[String: Any]]? {
+        messages.last { message in
+            message["method"] as? String == "textDocument/publishDiagnostics"
+                && (message["params"] as? [String: Any])?["uri"] as? String == uri
+        }.flatMap { ($0["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]] }
+    }
+
+    @Test func findingsFollowTheDocumentThroughEdits() throws {
+        var input = Data()
+        input += try Self.frame(Self.request(1, "initialize", ["capabilities": [:] as [String: Any]]))
+        input += try Self.frame(Self.notification("initialized"))
+        for uri in ["file:///w/a.flowspec.yaml", "file:///w/b.flowspec.yaml"] {
+            input += try Self.frame(
+                Self.notification(
+                    "textDocument/didOpen",
+                    ["textDocument": ["uri": uri, "languageId": "yaml", "version": 1, "text": Self.broken]]))
+        }
+        input += try Self.frame(
+            Self.notification(
+                "textDocument/didOpen",
+                ["textDocument": ["uri": "file:///w/other.yaml", "languageId": "yaml", "version": 1, "text": "a: 1\n"]]
+            ))
+        // b: the missing timeout added by an incremental edit at the end of line 8 (0-based 7).
+        let end = Self.broken.split(separator: "\n")[7].utf16.count - 2
+        input += try Self.frame(
+            Self.notification(
+                "textDocument/didChange",
+                [
+                    "textDocument": ["uri": "file:///w/b.flowspec.yaml", "version": 2],
+                    "contentChanges": [
+                        [
+                            "range": [
+                                "start": ["line": 7, "character": end], "end": ["line": 7, "character": end]
+                            ],
+                            "text": ", timeout: { after: 5s, to: signedOut }"
+                        ] as [String: Any]
+                    ]
+                ]))
+        input += try Self.frame(Self.request(2, "textDocument/formatting"))
+        input += try Self.frame(Self.request(3, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        let (status, messages, stderr) = try Self.serve(input)
+        #expect(status == 0, "\(stderr)")
+
+        let initialize = try #require(messages.first { $0["id"] as? Int == 1 })
+        let capabilities = try #require((initialize["result"] as? [String: Any])?["capabilities"] as? [String: Any])
+        #expect((capabilities["textDocumentSync"] as? [String: Any])?["change"] as? Int == 2)
+
+        let a = try #require(Self.diagnostics(messages, "file:///w/a.flowspec.yaml"))
+        #expect(a.count == 1)
+        #expect(a.first?["code"] as? String == "missing-timeout")
+        #expect(a.first?["severity"] as? Int == 1)
+        let range = try #require(a.first?["range"] as? [String: Any])
+        #expect((range["start"] as? [String: Any])?["line"] as? Int == 7)
+        #expect((range["start"] as? [String: Any])?["character"] as? Int == 6)
+        #expect((range["end"] as? [String: Any])?["character"] as? Int == 15, "the range covers 'signingIn'")
+        #expect(Self.diagnostics(messages, "file:///w/b.flowspec.yaml")?.isEmpty == true, "fixed by the edit")
+        #expect(Self.diagnostics(messages, "file:///w/other.yaml")?.isEmpty == true, "not a spec")
+
+        let unsupported = try #require(messages.first { $0["id"] as? Int == 2 })
+        #expect((unsupported["error"] as? [String: Any])?["code"] as? Int == -32601)
+        #expect(messages.contains { $0["id"] as? Int == 3 && $0["result"] is NSNull })
+    }
+
+    @Test func theFindingsAreCheck() throws {
+        // The same text through `check --format json` and through the server.
+        let directory = try CLI.temporaryDirectory(with: ["spec.flowspec.yaml": Self.broken])
+        let check = try CLI.run(["check", "--format", "json", "spec.flowspec.yaml"], in: directory)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+        let expected = (json["diagnostics"] as? [[String: Any]] ?? []).map {
+            "\($0["rule"] ?? "") \($0["line"] ?? "") \($0["column"] ?? "")"
+        }
+        var input = try Self.frame(Self.request(1, "initialize"))
+        input += try Self.frame(
+            Self.notification(
+                "textDocument/didOpen",
+                ["textDocument": ["uri": "file:///w/spec.flowspec.yaml", "version": 1, "text": Self.broken]]))
+        input += try Self.frame(Self.request(2, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        let (_, messages, _) = try Self.serve(input)
+        let published = try #require(Self.diagnostics(messages, "file:///w/spec.flowspec.yaml")).map { diagnostic in
+            let start = (diagnostic["range"] as? [String: Any])?["start"] as? [String: Any]
+            return
+                "\(diagnostic["code"] ?? "") \((start?["line"] as? Int ?? -1) + 1) \((start?["character"] as? Int ?? -1) + 1)"
+        }
+        #expect(published == expected)
+    }
+
+    /// Every line-by-line prefix of the reference spec and of every adversarial case, sent as
+    /// incremental edits, each followed by a request (so its findings are published): the
+    /// server answers every one, publishes findings after every edit, never crashes, and ends
+    /// the reference spec clean.
+    @Test func everyPrefixOfEveryFixture() throws {
+        let corpus = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/adversarial")
+        let files =
+            ["specs/app.yaml"]
+            + (try FileManager.default.contentsOfDirectory(atPath: corpus.path)).filter { $0.hasSuffix(".yaml") }
+            .sorted().map { "Tests/Fixtures/adversarial/\($0)" }
+        var input = try Self.frame(Self.request(0, "initialize"))
+        var requests = 0
+        for (number, path) in files.enumerated() {
+            let text = String(
+                decoding: try Data(contentsOf: CLI.packageRoot.appendingPathComponent(path)), as: UTF8.self)
+            let uri = "file:///w/\(number).flowspec.yaml"
+            input += try Self.frame(
+                Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 0, "text": ""]]))
+            var lines = 0
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let position: [String: Any] = ["line": lines, "character": 0]
+                input += try Self.frame(
+                    Self.notification(
+                        "textDocument/didChange",
+                        [
+                            "textDocument": ["uri": uri, "version": lines + 1],
+                            "contentChanges": [
+                                ["range": ["start": position, "end": position], "text": line + "\n"] as [String: Any]
+                            ]
+                        ]))
+                requests += 1
+                input += try Self.frame(Self.request(requests, "flowspec/ping"))
+                lines += 1
+            }
+        }
+        input += try Self.frame(Self.request(requests + 1, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        let (status, messages, stderr) = try Self.serve(input)
+        #expect(status == 0, "\(stderr)")
+        let answered = Set(messages.compactMap { $0["id"] as? Int })
+        #expect(answered.count == requests + 2, "every request answered")
+        let published = messages.filter { $0["method"] as? String == "textDocument/publishDiagnostics" }.count
+        #expect(published >= requests, "findings after every edit")
+        #expect(Self.diagnostics(messages, "file:///w/0.flowspec.yaml")?.isEmpty == true, "specs/app.yaml is clean")
+    }
+
+    @Test func badClientsEndTheServerCleanly() throws {
+        // Garbage instead of a header, a message over the size limit, and a closed pipe.
+        for input in [
+            Data("hello there\r\n\r\n{}".utf8), Data("Content-Length: 999999999999\r\n\r\n{".utf8),
+            try Self.frame(Self.request(1, "initialize"))
+        ] {
+            let (status, _, stderr) = try Self.serve(input)
+            #expect(status == 1, "\(stderr)")
+        }
+        // A request before `initialize`, and a body that is not JSON.
+        var input = try Self.frame(Self.request(1, "shutdown"))
+        input += Data("Content-Length: 5\r\n\r\nnope!".utf8)
+        let (_, messages, _) = try Self.serve(input)
+        #expect((messages.first?["error"] as? [String: Any])?["code"] as? Int == -32002)
+        #expect((messages.last?["error"] as? [String: Any])?["code"] as? Int == -32700)
+    }
+}
