@@ -51,6 +51,15 @@ struct Document {
         return target.samePosition(in: text) ?? text.index(before: target)
     }
 
+    /// What the server answers about places in the text (checked anew).
+    func navigation() -> Navigation? {
+        guard isSpec else { return nil }
+        let path = URL(string: uri)?.path ?? uri
+        return Navigation(
+            uri: uri, result: SpecChecker().check(SourceFile(path: path, text: text)),
+            lines: text.split(separator: "\n", omittingEmptySubsequences: false))
+    }
+
     /// `check`'s findings for the text, with the spec's own severity settings.
     func diagnostics() -> [[String: Any]] {
         let path = URL(string: uri)?.path ?? uri

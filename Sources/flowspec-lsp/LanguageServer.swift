@@ -81,10 +81,26 @@ struct LanguageServer {
             documents[uri] = nil
             stale.remove(uri)
             publish(uri: uri, [])
+        case "textDocument/documentSymbol", "textDocument/definition", "textDocument/hover":
+            output.send(Self.result(id: id, answer(method, params) ?? NSNull()))
         default:
             if let id { output.send(Self.error(id: id, code: -32601, "method '\(method)' is not supported")) }
         }
         return nil
+    }
+
+    /// The answer to a question about an open spec, or `nil` when there is none.
+    private func answer(_ method: String, _ params: [String: Any]) -> Any? {
+        guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String,
+            let navigation = documents[uri]?.navigation()
+        else { return nil }
+        let position = params["position"] as? [String: Any]
+        let place = (line: position?["line"] as? Int ?? 0, character: position?["character"] as? Int ?? 0)
+        switch method {
+        case "textDocument/documentSymbol": return navigation.symbols()
+        case "textDocument/definition": return navigation.definition(place)
+        default: return navigation.hover(place)
+        }
     }
 
     private mutating func publishStale() {
@@ -106,7 +122,8 @@ struct LanguageServer {
         [
             "capabilities": [
                 // Incremental changes; the server keeps each open document's text.
-                "textDocumentSync": ["openClose": true, "change": 2] as [String: Any]
+                "textDocumentSync": ["openClose": true, "change": 2] as [String: Any],
+                "documentSymbolProvider": true, "definitionProvider": true, "hoverProvider": true
             ] as [String: Any],
             "serverInfo": ["name": "flowspec-lsp"]
         ]

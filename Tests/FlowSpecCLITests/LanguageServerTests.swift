@@ -198,6 +198,46 @@ struct LanguageServerTests {
         #expect(Self.diagnostics(messages, "file:///w/0.flowspec.yaml")?.isEmpty == true, "specs/app.yaml is clean")
     }
 
+    /// The outline, go to definition and hover, on the reference spec.
+    @Test func navigationInTheReferenceSpec() throws {
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let use = try #require(lines.firstIndex { $0.contains("loginAttempted: authLoading") })
+        let character = try #require(lines[use].range(of: "authLoading")).lowerBound.utf16Offset(in: lines[use]) + 2
+        let declaration = try #require(lines.firstIndex { $0 == "      authLoading:" })
+        let uri = "file:///w/app.flowspec.yaml"
+        let document: [String: Any] = ["uri": uri]
+        let position: [String: Any] = ["line": use, "character": character]
+        var input = try Self.frame(Self.request(1, "initialize"))
+        input += try Self.frame(
+            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
+        input += try Self.frame(Self.request(2, "textDocument/documentSymbol", ["textDocument": document]))
+        input += try Self.frame(
+            Self.request(3, "textDocument/definition", ["textDocument": document, "position": position]))
+        input += try Self.frame(Self.request(4, "textDocument/hover", ["textDocument": document, "position": position]))
+        input += try Self.frame(Self.request(5, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        let (status, messages, stderr) = try Self.serve(input)
+        #expect(status == 0, "\(stderr)")
+        func result(_ id: Int) -> Any? { messages.first { $0["id"] as? Int == id }?["result"] }
+
+        let symbols = try #require(result(2) as? [[String: Any]])
+        #expect(symbols.map { $0["name"] as? String } == ["FirstRun", "LaunchAuth", "Chapters"])
+        let states = (symbols[1]["children"] as? [[String: Any]] ?? []).map { $0["name"] as? String ?? "" }
+        #expect(states.contains("authLoading") && states.count == 11)
+
+        let definition = try #require(result(3) as? [String: Any])
+        let start = (definition["range"] as? [String: Any])?["start"] as? [String: Any]
+        #expect(start?["line"] as? Int == declaration)
+        #expect(start?["character"] as? Int == 6)
+
+        let hover = try #require((result(4) as? [String: Any])?["contents"] as? [String: Any])
+        let value = hover["value"] as? String ?? ""
+        #expect(value.hasPrefix("**authLoading**: task state of `LaunchAuth`"), "\(value)")
+        #expect(value.contains("timeout: after 10s to `error`"))
+        #expect(value.contains("reached from: `unauthenticated`"), "\(value)")
+    }
+
     @Test func badClientsEndTheServerCleanly() throws {
         // Garbage instead of a header, a message over the size limit, and a closed pipe.
         for input in [

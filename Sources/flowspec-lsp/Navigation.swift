@@ -1,0 +1,92 @@
+import FlowSpecCore
+
+/// What the server answers about a place in a spec: the outline (machines and their states),
+/// where a name is declared, and what a state is. Names are found by the word at the cursor,
+/// in the machine whose part of the file the cursor is in.
+struct Navigation {
+    let uri: String
+    let result: SpecChecker.Result
+    let lines: [Substring]
+
+    /// `textDocument/documentSymbol`: each machine with its states.
+    func symbols() -> [[String: Any]] {
+        result.spec.machines.map { machine in
+            let range = Document.range(machine.name.location, lines)
+            let states = machine.states.indices.map { index -> [String: Any] in
+                let name = Document.range(machine.states[index].name.location, lines)
+                return [
+                    "name": machine.name(of: index), "detail": machine.states[index].kind.rawValue, "kind": 22,
+                    "range": name, "selectionRange": name
+                ]
+            }
+            return [
+                "name": machine.name.value, "kind": 5, "range": range, "selectionRange": range, "children": states
+            ]
+        }
+    }
+
+    /// `textDocument/definition`: the state, or the declared event, condition or effect, that
+    /// the word at `position` names.
+    func definition(_ position: (line: Int, character: Int)) -> [String: Any]? {
+        guard let word = word(at: position), let machine = machine(at: position.line) else { return nil }
+        if let state = machine.states.indices.first(where: { machine.name(of: $0) == word }) {
+            return location(machine.states[state].name.location)
+        }
+        for list in [machine.events, machine.conditions, machine.effects] {
+            if let declared = list?.first(where: { $0.value == word }) { return location(declared.location) }
+        }
+        return nil
+    }
+
+    /// `textDocument/hover` on a state's name: its kind, summary, timeout and where it is
+    /// reached from.
+    func hover(_ position: (line: Int, character: Int)) -> [String: Any]? {
+        guard let word = word(at: position), let machine = machine(at: position.line),
+            let index = machine.states.indices.first(where: { machine.name(of: $0) == word })
+        else { return nil }
+        let state = machine.states[index]
+        var text = "**\(word)**: \(state.kind.rawValue) state of `\(machine.name.value)`"
+        if let summary = state.summary { text += "\n\n\(summary)" }
+        if let timeout = state.timeout {
+            text +=
+                "\n\ntimeout: after \(timeout.after?.value.specDescription ?? "?") to "
+                + "`\(machine.names[timeout.target.value])`"
+        }
+        if let graph = result.graphs.first(where: { $0.machine.name.value == machine.name.value }) {
+            let sources = Set(graph.edges.filter { $0.target == index && $0.source != index }.map(\.source))
+            let names = sources.sorted().map { "`\(graph.name($0))`" }
+            text += "\n\nreached from: " + (names.isEmpty ? "no other state" : names.joined(separator: ", "))
+        }
+        return ["contents": ["kind": "markdown", "value": text] as [String: Any]]
+    }
+
+    private func location(_ location: SourceLocation) -> [String: Any] {
+        ["uri": uri, "range": Document.range(location, lines)]
+    }
+
+    /// The machine whose part of the file holds the 0-based line: the last one named above it.
+    private func machine(at line: Int) -> Machine? {
+        result.spec.machines.last { $0.name.location.line - 1 <= line } ?? result.spec.machines.first
+    }
+
+    /// The name at a position (0-based line, UTF-16 offset): letters, digits, `_` and `-`.
+    private func word(at position: (line: Int, character: Int)) -> String? {
+        guard lines.indices.contains(position.line) else { return nil }
+        let scalars = Array(lines[position.line].unicodeScalars)
+        var utf16 = 0
+        var index = 0
+        while index < scalars.count, utf16 < position.character {
+            utf16 += scalars[index].value > 0xFFFF ? 2 : 1
+            index += 1
+        }
+        func isName(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
+        }
+        var start = index
+        while start > 0, isName(scalars[start - 1]) { start -= 1 }
+        var end = index
+        while end < scalars.count, isName(scalars[end]) { end += 1 }
+        guard start < end else { return nil }
+        return String(String.UnicodeScalarView(scalars[start..<end]))
+    }
+}
