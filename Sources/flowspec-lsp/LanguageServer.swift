@@ -81,7 +81,8 @@ struct LanguageServer {
             documents[uri] = nil
             stale.remove(uri)
             publish(uri: uri, [])
-        case "textDocument/documentSymbol", "textDocument/definition", "textDocument/hover":
+        case "textDocument/documentSymbol", "textDocument/definition", "textDocument/hover", "textDocument/completion",
+            "textDocument/codeAction":
             output.send(Self.result(id: id, answer(method, params) ?? NSNull()))
         default:
             if let id { output.send(Self.error(id: id, code: -32601, "method '\(method)' is not supported")) }
@@ -96,9 +97,13 @@ struct LanguageServer {
         else { return nil }
         let position = params["position"] as? [String: Any]
         let place = (line: position?["line"] as? Int ?? 0, character: position?["character"] as? Int ?? 0)
+        let editing = Editing(uri: uri, result: navigation.result, lines: navigation.lines)
         switch method {
         case "textDocument/documentSymbol": return navigation.symbols()
         case "textDocument/definition": return navigation.definition(place)
+        case "textDocument/completion": return editing.completion(place)
+        case "textDocument/codeAction":
+            return editing.codeActions((params["context"] as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? [])
         default: return navigation.hover(place)
         }
     }
@@ -123,7 +128,9 @@ struct LanguageServer {
             "capabilities": [
                 // Incremental changes; the server keeps each open document's text.
                 "textDocumentSync": ["openClose": true, "change": 2] as [String: Any],
-                "documentSymbolProvider": true, "definitionProvider": true, "hoverProvider": true
+                "documentSymbolProvider": true, "definitionProvider": true, "hoverProvider": true,
+                "completionProvider": ["triggerCharacters": [" ", "[", ","]] as [String: Any],
+                "codeActionProvider": ["codeActionKinds": ["quickfix"]] as [String: Any]
             ] as [String: Any],
             "serverInfo": ["name": "flowspec-lsp"]
         ]

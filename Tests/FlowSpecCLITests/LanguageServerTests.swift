@@ -238,6 +238,67 @@ struct LanguageServerTests {
         #expect(value.contains("reached from: `unauthenticated`"), "\(value)")
     }
 
+    /// Completion in context, and the quick fix of a "did you mean" finding.
+    @Test func completionAndQuickFixes() throws {
+        let text = """
+            flowspec: 1
+            machines:
+              Login:
+                initial: signedOut
+                defaults: { kind: input }
+                conditions: [remembered]
+                states:
+                  signedOut: { on: { submit: signingIn } }
+                  signingIn: { kind: task, on: { done: signedOt }, timeout: { after: 5s, to: signedOut } }
+                  home:
+                    kind: 
+
+            """
+        let uri = "file:///w/login.flowspec.yaml"
+        let document: [String: Any] = ["uri": uri]
+        var input = try Self.frame(Self.request(1, "initialize"))
+        input += try Self.frame(
+            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
+        input += try Self.frame(
+            Self.request(
+                2, "textDocument/completion",
+                ["textDocument": document, "position": ["line": 10, "character": 14] as [String: Any]]))
+        input += try Self.frame(
+            Self.request(
+                3, "textDocument/completion",
+                ["textDocument": document, "position": ["line": 7, "character": 40] as [String: Any]]))
+        input += try Self.frame(Self.request(9, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        var (_, messages, _) = try Self.serve(input)
+        func labels(_ id: Int) -> [String] {
+            (messages.first { $0["id"] as? Int == id }?["result"] as? [[String: Any]] ?? []).compactMap {
+                $0["label"] as? String
+            }
+        }
+        #expect(labels(2) == ["input", "task", "choice", "terminal"])
+        #expect(Set(labels(3)).isSuperset(of: ["signedOut", "signingIn", "home"]))
+
+        let finding = try #require(
+            Self.diagnostics(messages, uri)?.first { ($0["code"] as? String) == "undefined-state" })
+        input = try Self.frame(Self.request(1, "initialize"))
+        input += try Self.frame(
+            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
+        input += try Self.frame(
+            Self.request(
+                2, "textDocument/codeAction",
+                [
+                    "textDocument": document, "range": finding["range"] ?? [:],
+                    "context": ["diagnostics": [finding]] as [String: Any]
+                ]))
+        input += try Self.frame(Self.request(9, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        (_, messages, _) = try Self.serve(input)
+        let action = try #require((messages.first { $0["id"] as? Int == 2 }?["result"] as? [[String: Any]])?.first)
+        #expect(action["title"] as? String == "Change to 'signedOut'")
+        let edits = ((action["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri] as? [[String: Any]]
+        #expect(edits?.first?["newText"] as? String == "signedOut")
+    }
+
     @Test func badClientsEndTheServerCleanly() throws {
         // Garbage instead of a header, a message over the size limit, and a closed pipe.
         for input in [

@@ -1,0 +1,63 @@
+import FlowSpecCore
+
+/// Help in writing a spec: completion of names and kinds in context, and quick fixes for
+/// findings that say what was meant.
+struct Editing {
+    let uri: String
+    let result: SpecChecker.Result
+    let lines: [Substring]
+
+    /// `textDocument/completion`: after `kind:` the kinds; after `if:`/`unless:` the
+    /// conditions; in an `effects` list the effects; elsewhere the machine's states and events.
+    func completion(_ position: (line: Int, character: Int)) -> [[String: Any]] {
+        guard lines.indices.contains(position.line) else { return [] }
+        let line = lines[position.line]
+        let before = String(String.UnicodeScalarView(line.unicodeScalars.prefix(scalarCount(line, position.character))))
+        let machine =
+            result.spec.machines.last { $0.name.location.line - 1 <= position.line } ?? result.spec.machines.first
+        func items(_ names: [String], kind: Int, detail: String) -> [[String: Any]] {
+            names.map { ["label": $0, "kind": kind, "detail": detail] }
+        }
+        if before.range(of: #"kind:\s*\w*$"#, options: .regularExpression) != nil {
+            return items(StateKind.allCases.map(\.rawValue), kind: 20, detail: "state kind")
+        }
+        guard let machine else { return [] }
+        if before.range(of: #"(if|unless):\s*\w*$"#, options: .regularExpression) != nil {
+            return items((machine.conditions ?? []).map(\.value), kind: 6, detail: "condition")
+        }
+        if before.range(of: #"effects:\s*\[[^\]]*$"#, options: .regularExpression) != nil {
+            return items((machine.effects ?? []).map(\.value), kind: 23, detail: "effect")
+        }
+        let states = machine.states.indices.map { machine.name(of: $0) }
+        let events = machine.events?.map(\.value) ?? []
+        return items(states, kind: 20, detail: "state of \(machine.name.value)")
+            + items(events.filter { !states.contains($0) }, kind: 23, detail: "event of \(machine.name.value)")
+    }
+
+    /// `textDocument/codeAction`: for each finding in the range that ends "did you mean 'x'?",
+    /// a quick fix that writes `x` instead.
+    func codeActions(_ diagnostics: [[String: Any]]) -> [[String: Any]] {
+        diagnostics.compactMap { diagnostic in
+            guard let message = diagnostic["message"] as? String, let range = diagnostic["range"] as? [String: Any],
+                let suggestion = message.range(of: #"did you mean '[^']+'\?"#, options: .regularExpression)
+            else { return nil }
+            let word = message[suggestion].dropFirst("did you mean '".count).dropLast(2)
+            return [
+                "title": "Change to '\(word)'", "kind": "quickfix", "diagnostics": [diagnostic],
+                "edit": ["changes": [uri: [["range": range, "newText": String(word)]]]] as [String: Any]
+            ]
+        }
+    }
+
+    /// How many characters of `line` the first `utf16` UTF-16 units hold.
+    private func scalarCount(_ line: Substring, _ utf16: Int) -> Int {
+        var units = 0
+        var count = 0
+        for scalar in line.unicodeScalars {
+            if units >= utf16 { break }
+            units += scalar.value > 0xFFFF ? 2 : 1
+            count += 1
+        }
+        return count
+    }
+}
