@@ -81,13 +81,31 @@ struct LanguageServer {
             documents[uri] = nil
             stale.remove(uri)
             publish(uri: uri, [])
+        case "textDocument/rename":
+            rename(id: id, params)
         case "textDocument/documentSymbol", "textDocument/definition", "textDocument/hover", "textDocument/completion",
-            "textDocument/codeAction":
+            "textDocument/codeAction", "textDocument/references":
             output.send(Self.result(id: id, answer(method, params) ?? NSNull()))
         default:
             if let id { output.send(Self.error(id: id, code: -32601, "method '\(method)' is not supported")) }
         }
         return nil
+    }
+
+    /// Answers `textDocument/rename`: the edits, or a `RequestFailed` error saying why not.
+    private func rename(id: Any?, _ params: [String: Any]) {
+        let position = params["position"] as? [String: Any]
+        let place = (line: position?["line"] as? Int ?? 0, character: position?["character"] as? Int ?? 0)
+        guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String,
+            let navigation = documents[uri]?.navigation(), let newName = params["newName"] as? String
+        else {
+            output.send(Self.error(id: id ?? NSNull(), code: -32803, "rename needs an open spec and a new name"))
+            return
+        }
+        switch navigation.rename(place, to: newName) {
+        case .success(let edit): output.send(Self.result(id: id, edit))
+        case .failure(let refused): output.send(Self.error(id: id ?? NSNull(), code: -32803, refused.message))
+        }
     }
 
     /// The answer to a question about an open spec, or `nil` when there is none.
@@ -102,6 +120,7 @@ struct LanguageServer {
         case "textDocument/documentSymbol": return navigation.symbols()
         case "textDocument/definition": return navigation.definition(place)
         case "textDocument/completion": return editing.completion(place)
+        case "textDocument/references": return navigation.references(place)
         case "textDocument/codeAction":
             return editing.codeActions((params["context"] as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? [])
         default: return navigation.hover(place)
@@ -130,7 +149,8 @@ struct LanguageServer {
                 "textDocumentSync": ["openClose": true, "change": 2] as [String: Any],
                 "documentSymbolProvider": true, "definitionProvider": true, "hoverProvider": true,
                 "completionProvider": ["triggerCharacters": [" ", "[", ","]] as [String: Any],
-                "codeActionProvider": ["codeActionKinds": ["quickfix"]] as [String: Any]
+                "codeActionProvider": ["codeActionKinds": ["quickfix"]] as [String: Any],
+                "referencesProvider": true, "renameProvider": true
             ] as [String: Any],
             "serverInfo": ["name": "flowspec-lsp"]
         ]

@@ -60,17 +60,54 @@ struct Navigation {
         return ["contents": ["kind": "markdown", "value": text] as [String: Any]]
     }
 
+    /// `textDocument/references`: every place the name at `position` is written in its machine.
+    func references(_ position: (line: Int, character: Int)) -> [[String: Any]] {
+        guard let word = word(at: position), let machine = machine(at: position.line) else { return [] }
+        let references = References(machine: machine)
+        guard let kind = references.kind(of: word) else { return [] }
+        return references.places(of: word, as: kind).map(location)
+    }
+
+    /// `textDocument/rename`: the edits that rename the name at `position` everywhere in its
+    /// machine, or why it cannot be renamed to `newName`.
+    func rename(_ position: (line: Int, character: Int), to newName: String) -> Result<[String: Any], RenameRefused> {
+        guard let word = word(at: position), let machine = machine(at: position.line) else {
+            return .failure(RenameRefused(message: "there is no state, event, condition or effect here"))
+        }
+        let references = References(machine: machine)
+        guard let kind = references.kind(of: word) else {
+            return .failure(RenameRefused(message: "'\(word)' is no state, event, condition or effect of the machine"))
+        }
+        if let refusal = references.refusal(renaming: word, to: newName, as: kind) {
+            return .failure(RenameRefused(message: refusal))
+        }
+        let edits = references.places(of: word, as: kind).map { place -> [String: Any] in
+            let range = Document.range(place, lines)
+            let start = range["start"] as? [String: Any] ?? [:]
+            let end: [String: Any] = [
+                "line": start["line"] ?? 0, "character": (start["character"] as? Int ?? 0) + word.utf16.count
+            ]
+            return ["range": ["start": start, "end": end] as [String: Any], "newText": newName]
+        }
+        return .success(["changes": [uri: edits]])
+    }
+
+    /// Why a rename was refused, for the client to show.
+    struct RenameRefused: Error {
+        let message: String
+    }
+
     private func location(_ location: SourceLocation) -> [String: Any] {
         ["uri": uri, "range": Document.range(location, lines)]
     }
 
     /// The machine whose part of the file holds the 0-based line: the last one named above it.
-    private func machine(at line: Int) -> Machine? {
+    func machine(at line: Int) -> Machine? {
         result.spec.machines.last { $0.name.location.line - 1 <= line } ?? result.spec.machines.first
     }
 
     /// The name at a position (0-based line, UTF-16 offset): letters, digits, `_` and `-`.
-    private func word(at position: (line: Int, character: Int)) -> String? {
+    func word(at position: (line: Int, character: Int)) -> String? {
         guard lines.indices.contains(position.line) else { return nil }
         let scalars = Array(lines[position.line].unicodeScalars)
         var utf16 = 0

@@ -299,6 +299,56 @@ struct LanguageServerTests {
         #expect(edits?.first?["newText"] as? String == "signedOut")
     }
 
+    /// Find references and rename of a state across its machine, and the refusals.
+    @Test func referencesAndRename() throws {
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let declaration = try #require(lines.firstIndex { $0 == "      authLoading:" })
+        let uri = "file:///w/app.flowspec.yaml"
+        let at: [String: Any] = ["textDocument": ["uri": uri], "position": ["line": declaration, "character": 8]]
+        var input = try Self.frame(Self.request(1, "initialize"))
+        input += try Self.frame(
+            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
+        input += try Self.frame(Self.request(2, "textDocument/references", at))
+        input += try Self.frame(Self.request(3, "textDocument/rename", at.merging(["newName": "signingIn"]) { $1 }))
+        input += try Self.frame(Self.request(4, "textDocument/rename", at.merging(["newName": "error"]) { $1 }))
+        input += try Self.frame(Self.request(5, "textDocument/rename", at.merging(["newName": "1st"]) { $1 }))
+        input += try Self.frame(Self.request(9, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        let (_, messages, _) = try Self.serve(input)
+        func response(_ id: Int) -> [String: Any] { messages.first { $0["id"] as? Int == id } ?? [:] }
+
+        let written = lines.indices.filter { lines[$0].contains("authLoading") }
+        let references = try #require(response(2)["result"] as? [[String: Any]])
+        let referenced = references.compactMap {
+            (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int
+        }
+        #expect(Set(referenced) == Set(written), "every line that writes the state")
+
+        let edits = try #require(
+            ((response(3)["result"] as? [String: Any])?["changes"] as? [String: Any])?[uri] as? [[String: Any]])
+        var renamed = lines
+        for edit in edits.reversed() {
+            let range = try #require(edit["range"] as? [String: Any])
+            let start = try #require(range["start"] as? [String: Any])
+            let end = try #require(range["end"] as? [String: Any])
+            let line = try #require(start["line"] as? Int)
+            var utf16 = Array(renamed[line].utf16)
+            utf16.replaceSubrange(
+                (start["character"] as? Int ?? 0)..<(end["character"] as? Int ?? 0), with: Array("signingIn".utf16))
+            renamed[line] = String(decoding: utf16, as: UTF16.self)
+        }
+        #expect(!renamed.joined().contains("authLoading"))
+        let directory = try CLI.temporaryDirectory(with: ["renamed.yaml": renamed.joined(separator: "\n")])
+        #expect(try CLI.run(["check", "renamed.yaml"], in: directory).status == 0, "the renamed spec checks clean")
+
+        #expect(
+            (response(4)["error"] as? [String: Any])?["message"] as? String
+                == "machine 'LaunchAuth' already has a name 'error'")
+        let invalid = (response(5)["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(invalid.hasPrefix("'1st' cannot be a state name"), "\(invalid)")
+    }
+
     @Test func badClientsEndTheServerCleanly() throws {
         // Garbage instead of a header, a message over the size limit, and a closed pipe.
         for input in [
