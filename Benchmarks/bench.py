@@ -484,6 +484,32 @@ def bench_graphs(report, args, chain_sizes, scc_sizes, reps):
 
 TARGET_COVER_STEPS = 1.1  # steps of `flowspec paths` ÷ transitions, for a chain and a loop
 TARGET_DIFF = 2.5  # diff of two versions of the 10 MB flow spec ÷ check of one, CPU
+TARGET_LSP_APP_MS = 5.0  # flowspec-lsp: didChange → publishDiagnostics, specs/app.yaml, median
+TARGET_LSP_FLOW_MS = 150.0  # the same, the 1 MB flow spec
+TARGET_LSP_MEMORY = 1.2  # resident memory after 1,000 edits ÷ after the first check
+
+
+def bench_lsp(report, args, flow_path):
+    """flowspec-lsp through the protocol (Benchmarks/lsp_latency.py): the time from a change to
+    its findings, and whether memory grows with the number of edits."""
+    report.section("flowspec-lsp: didChange → publishDiagnostics through the protocol (median)")
+    script = [sys.executable, os.path.join(HERE, "lsp_latency.py"), args.flowspec_lsp]
+
+    def measure_lsp(path, edits):
+        values = dict(part.split("=") for part in run(script + [path, str(edits)]).split())
+        return float(values["median_ms"]), int(values["rss_first_kb"]), int(values["rss_last_kb"])
+
+    app = os.path.join(ROOT, "specs", "app.yaml")
+    app_ms, first, last = measure_lsp(app, 1000)
+    report.row("didChange → diagnostics, specs/app.yaml (1,000 edits)", "%.2f ms" % app_ms, "", "",
+               "≤ %.0f ms" % TARGET_LSP_APP_MS, app_ms <= TARGET_LSP_APP_MS)
+    growth = last / max(first, 1)
+    report.row("  resident memory after 1,000 edits", "%.1f MB" % (last / 1024),
+               "after the first check %.1f MB" % (first / 1024), times(growth), "≤ %.1f×" % TARGET_LSP_MEMORY,
+               growth <= TARGET_LSP_MEMORY)
+    flow_ms, _, _ = measure_lsp(flow_path, 10)
+    report.row("didChange → diagnostics, %s flow spec (10 edits)" % megabytes(os.path.getsize(flow_path)),
+               "%.1f ms" % flow_ms, "", "", "≤ %.0f ms" % TARGET_LSP_FLOW_MS, flow_ms <= TARGET_LSP_FLOW_MS)
 
 
 def bench_diff(report, args, path, reps):
@@ -629,6 +655,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--flowspec", required=True)
     parser.add_argument("--flowspec-static", help="flowspec built with --static-swift-stdlib")
+    parser.add_argument("--flowspec-lsp", help="flowspec-lsp, the language server")
     parser.add_argument("--floor", required=True)
     parser.add_argument("--work", required=True)
     parser.add_argument("--quick", action="store_true")
@@ -636,6 +663,8 @@ def main():
     args.flowspec, args.floor, args.work = (os.path.abspath(p) for p in (args.flowspec, args.floor, args.work))
     if args.flowspec_static:
         args.flowspec_static = os.path.abspath(args.flowspec_static)
+    if args.flowspec_lsp:
+        args.flowspec_lsp = os.path.abspath(args.flowspec_lsp)
 
     if args.quick:
         flow_states = [641, 6410, 32051]           # about 0.1, 1 and 5 MB
@@ -675,6 +704,8 @@ def main():
     bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)
     bench_paths(report, args, (500, 5000) if args.quick else (5000, 50000), flow_states[0], reps)
     bench_diff(report, args, flows[1][1], reps)
+    if args.flowspec_lsp:
+        bench_lsp(report, args, flows[0][1])
 
     swift = subprocess.run(["swiftc", "--version"], capture_output=True, text=True).stdout.splitlines()
     swift = swift[0] if swift else "swiftc ?"

@@ -44,6 +44,13 @@ if ! swift build -c release --product flowspec --scratch-path "$work/swift" >"$w
 fi
 flowspec="$(swift build -c release --product flowspec --scratch-path "$work/swift" --show-bin-path)/flowspec"
 
+echo "bench: swift build -c release --product flowspec-lsp --scratch-path $work/swift" >&2
+if ! swift build -c release --product flowspec-lsp --scratch-path "$work/swift" >"$work/build-lsp.log" 2>&1; then
+  tail -30 "$work/build-lsp.log" >&2
+  echo "bench: the release build of flowspec-lsp failed (log: $work/build-lsp.log)" >&2
+  exit 1
+fi
+
 # The same with the Swift runtime linked in, for the informative rows that show what it saves.
 static=()
 echo "bench: swift build -c release --static-swift-stdlib --product flowspec --scratch-path $work/swift-static" >&2
@@ -59,5 +66,6 @@ echo "bench: cc -O2 Benchmarks/libyaml_floor.c -lyaml" >&2
 # shellcheck disable=SC2046
 cc -O2 -o "$work/libyaml_floor" Benchmarks/libyaml_floor.c $(pkg-config --cflags --libs yaml-0.1)
 
-exec python3 Benchmarks/bench.py --flowspec "$flowspec" "${static[@]}" --floor "$work/libyaml_floor" --work "$work" \
+exec python3 Benchmarks/bench.py --flowspec "$flowspec" --flowspec-lsp "$(dirname "$flowspec")/flowspec-lsp" \
+  "${static[@]}" --floor "$work/libyaml_floor" --work "$work" \
   "${quick[@]}"
