@@ -5,9 +5,11 @@
 ///
 /// Planning is greedy on the ``ConfigurationGraph``: a path starts with the shortest run to
 /// the first configuration (in breadth-first order) that has an input exercising something
-/// not covered yet, then keeps taking such inputs while there are any where it is. Each step
-/// of an extension covers something new, and the breadth-first scan only moves forward, so
-/// the work is linear in the size of the paths produced. A chain or a loop is one path.
+/// not covered yet, then keeps taking such inputs, with a short detour (a bounded search) to
+/// the nearest configuration that has some where it has none. Each step of a path covers
+/// something new, or is part of a bounded detour or of the run to its start, and the
+/// breadth-first scan only moves forward, so the work is linear in the size of the paths
+/// produced. A chain or a loop is one path.
 public struct PathCover: Sendable {
     /// One input of a path and what the spec expects after it.
     public struct Step: Sendable, Equatable {
@@ -37,7 +39,7 @@ public struct PathCover: Sendable {
 
     /// Why a path exists.
     public enum Purpose: Sendable, Equatable {
-        /// It covers states and transitions (how many new items).
+        /// It covers states and transitions (how many items it exercises).
         case cover(items: Int)
         /// It runs a `within` requirement's worst case: from the step at `from` to the last,
         /// the time waited is `worst`, at most `max`.
