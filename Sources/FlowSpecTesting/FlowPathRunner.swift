@@ -152,12 +152,8 @@ public enum FlowPathRunner {
 
         /// Lets the driver's fired timer run, until a step is taken or the wait gives up.
         func waitForStep(after count: Int) async -> Bool {
-            let giveUp = ContinuousClock.now.advanced(by: FlowPathRunner.timerWait)
-            while ContinuousClock.now < giveUp {
-                if stepCount.value > count { return true }
-                await Task.yield()
-            }
-            return false
+            let steps = stepCount
+            return await FlowSettling.until({ steps.value > count }, within: FlowPathRunner.timerWait)
         }
 
         var stateName: String { driver.map { Spec.name(ofState: $0.state) } ?? "(not started)" }

@@ -1,4 +1,5 @@
 import Clocks
+import FlowSpecTesting
 import Testing
 
 @testable import CoreKit
@@ -50,19 +51,11 @@ final class PermissionDialogs: NotificationPermission {
 func settle(
     until condition: @MainActor () -> Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
 ) async {
-    // The flow's time is the test clock's; this real-time bound only ends a wait for tasks
-    // that never come. It is long: the work and timers wait for a thread of the shared
-    // executor, which other tests that block on processes can hold for a minute or more.
-    let giveUp = ContinuousClock.now.advanced(by: .seconds(300))
-    while ContinuousClock.now < giveUp {
-        if condition() { return }
-        await Task.yield()
-    }
-    Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
+    if await !FlowSettling.until(condition) { Issue.record("never happened: \(what)", sourceLocation: sourceLocation) }
 }
 
-/// Lets the main actor run whatever is ready, for when a test checks that nothing happens.
+/// Lets the main actor run whatever is ready, for checking that nothing happens.
 @MainActor
 func settle() async {
-    for _ in 0..<500 { await Task.yield() }
+    await FlowSettling.whatIsReady()
 }

@@ -1,5 +1,6 @@
 import Clocks
 import FlowSpecRuntime
+import FlowSpecTesting
 import Testing
 
 @testable import LaunchAuth
@@ -64,25 +65,17 @@ actor Recorder {
     func finished() { ranToTheEnd = true }
 }
 
-/// Lets the main actor run what is ready (timers the test clock fired, work that answered)
-/// until `condition` holds; no time passes.
+/// Lets the main actor run what is ready (timers the test clock fired, work that finished)
+/// until `condition` holds, failing the test if it never does. No time passes: only tasks run.
 @MainActor
 func settle(
     until condition: @MainActor () -> Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
 ) async {
-    // The flow's time is the test clock's; this real-time bound only ends a wait for tasks
-    // that never come. It is long: the work and timers wait for a thread of the shared
-    // executor, which other tests that block on processes can hold for a minute or more.
-    let giveUp = ContinuousClock.now.advanced(by: .seconds(300))
-    while ContinuousClock.now < giveUp {
-        if condition() { return }
-        await Task.yield()
-    }
-    Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
+    if await !FlowSettling.until(condition) { Issue.record("never happened: \(what)", sourceLocation: sourceLocation) }
 }
 
 /// Lets the main actor run whatever is ready, for checking that nothing happens.
 @MainActor
 func settle() async {
-    for _ in 0..<500 { await Task.yield() }
+    await FlowSettling.whatIsReady()
 }
