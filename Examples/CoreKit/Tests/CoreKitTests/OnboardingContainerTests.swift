@@ -48,6 +48,9 @@ struct OnboardingContainerTests {
         dialogs.answers = [.init(granted: true, after: .seconds(1))]
         container.next()
         #expect(container.route == .onboarding(page: .notifications, index: 1, count: 3))
+        // The user's answer waits on the test clock only once the request has started.
+        await settle(until: { dialogs.shown == 1 }, "the request")
+        await settle()
         await clock.advance(by: .seconds(1))
         await settle(until: { container.state == .nameEntry }, "the answer")
         #expect(container.route == .onboarding(page: .nameEntry, index: 2, count: 3))
