@@ -2,10 +2,22 @@ import FlowSpecCore
 import Foundation
 
 /// An open document: its text, kept in step with the client's edits, and `check`'s findings
-/// for it as LSP diagnostics.
+/// for it as LSP diagnostics. The text is checked once per version, for the findings and for
+/// every question asked about it.
 struct Document {
     let uri: String
-    private(set) var text: String
+    private(set) var text: String {
+        didSet { checked = nil }
+    }
+    private var checked: Checked?
+
+    /// The text checked: the result, the findings under the spec's severity settings, and the
+    /// lines.
+    struct Checked {
+        let result: SpecChecker.Result
+        let findings: [Diagnostic]
+        let lines: [Substring]
+    }
 
     init(uri: String, text: String) {
         self.uri = uri
@@ -35,43 +47,70 @@ struct Document {
 
     /// The index of an LSP position (0-based line, UTF-16 offset in it), clamped into the text.
     private func index(_ position: [String: Any]) -> String.Index {
+        let lines = Self.lines(text)
         let line = position["line"] as? Int ?? 0
-        let character = position["character"] as? Int ?? 0
-        var lineStart = text.startIndex
-        var remaining = line
-        while remaining > 0, let newline = text[lineStart...].firstIndex(of: "\n") {
-            lineStart = text.index(after: newline)
-            remaining -= 1
+        guard lines.indices.contains(line) else { return text.endIndex }
+        let scalars = lines[line].unicodeScalars
+        let offset = position["character"] as? Int ?? 0
+        var units = 0
+        var target = scalars.startIndex
+        // A position inside a surrogate pair, or past the line's end, is taken back to the
+        // scalar's start, or to the end of the line.
+        while target < scalars.endIndex, units + scalars[target].utf16.count <= offset {
+            units += scalars[target].utf16.count
+            target = scalars.index(after: target)
         }
-        if remaining > 0 { return text.endIndex }
-        let utf16 = text.utf16
-        let lineEnd = text[lineStart...].firstIndex(of: "\n") ?? text.endIndex
-        let offset = min(character, utf16.distance(from: lineStart, to: lineEnd))
-        let target = utf16.index(lineStart, offsetBy: offset)
-        return target.samePosition(in: text) ?? text.index(before: target)
+        return target
     }
 
-    /// What the server answers about places in the text (checked anew).
-    func navigation() -> Navigation? {
+    /// The text's lines without their ends, which are "\n", "\r\n" or "\r", as LSP counts them.
+    static func lines(_ text: String) -> [Substring] {
+        var lines: [Substring] = []
+        let scalars = text.unicodeScalars
+        var start = scalars.startIndex
+        var index = start
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            guard scalar == "\n" || scalar == "\r" else {
+                index = scalars.index(after: index)
+                continue
+            }
+            lines.append(text[start..<index])
+            index = scalars.index(after: index)
+            if scalar == "\r", index < scalars.endIndex, scalars[index] == "\n" { index = scalars.index(after: index) }
+            start = index
+        }
+        lines.append(text[start..<scalars.endIndex])
+        return lines
+    }
+
+    /// The check of the current text, or `nil` when the document is no spec.
+    mutating func check() -> Checked? {
         guard isSpec else { return nil }
-        let path = URL(string: uri)?.path ?? uri
-        return Navigation(
-            uri: uri, result: SpecChecker().check(SourceFile(path: path, text: text)),
-            lines: text.split(separator: "\n", omittingEmptySubsequences: false))
+        if let checked { return checked }
+        let result = SpecChecker().check(SourceFile(path: URL(string: uri)?.path ?? uri, text: text))
+        let checked = Checked(
+            result: result, findings: SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity),
+            lines: Self.lines(text))
+        self.checked = checked
+        return checked
     }
 
-    /// `check`'s findings for the text, with the spec's own severity settings.
-    func diagnostics() -> [[String: Any]] {
-        let path = URL(string: uri)?.path ?? uri
-        let result = SpecChecker().check(SourceFile(path: path, text: text))
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        return SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity).map { finding in
+    /// What the server answers about places in the text.
+    mutating func navigation() -> Navigation? {
+        check().map { Navigation(uri: uri, checked: $0) }
+    }
+
+    /// `check`'s findings for the text as LSP diagnostics (none when it is no spec).
+    mutating func diagnostics() -> [[String: Any]] {
+        guard let checked = check() else { return [] }
+        return checked.findings.map { finding in
             var message = finding.message
             var related: [[String: Any]] = []
             for note in finding.notes {
                 if let location = note.location {
                     related.append([
-                        "location": ["uri": uri, "range": Self.range(location, lines)] as [String: Any],
+                        "location": ["uri": uri, "range": Self.range(location, checked.lines)] as [String: Any],
                         "message": note.message
                     ])
                 } else {
@@ -79,7 +118,7 @@ struct Document {
                 }
             }
             var diagnostic: [String: Any] = [
-                "range": Self.range(finding.location, lines), "severity": Self.severity(finding.severity),
+                "range": Self.range(finding.location, checked.lines), "severity": Self.severity(finding.severity),
                 "code": finding.rule.rawValue, "source": "flowspec", "message": message
             ]
             if !related.isEmpty { diagnostic["relatedInformation"] = related }

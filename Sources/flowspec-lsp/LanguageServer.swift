@@ -18,23 +18,27 @@ struct LanguageServer {
 
     /// Serves until `exit` or the end of the input; returns the exit status: 0 after `shutdown`
     /// then `exit`, 1 otherwise.
-    mutating func run(reading reader: inout MessageReader) -> Int32 {
+    mutating func run(reading inbox: Inbox) -> Int32 {
         while true {
-            let bytes: [UInt8]
-            do {
-                bytes = try reader.next()
-            } catch {
-                if case .endOfInput = error { return shuttingDown ? 0 : 1 }
-                FileHandle.standardError.write(Data("flowspec-lsp: \(error); stopping\n".utf8))
+            switch inbox.next() {
+            case .end(let failure):
+                if case .endOfInput = failure { return shuttingDown ? 0 : 1 }
+                FileHandle.standardError.write(Data("flowspec-lsp: \(failure); stopping\n".utf8))
                 return 1
-            }
-            guard let message = (try? JSONSerialization.jsonObject(with: Data(bytes))) as? [String: Any] else {
+            case .notJSON:
                 output.send(Self.error(id: NSNull(), code: -32700, "the message is not a JSON object"))
-                continue
+            case .message(let message):
+                let request = message["method"] != nil ? message["id"] : nil
+                if let request, inbox.isCancelled(request) {
+                    output.send(Self.error(id: request, code: -32800, "the request was cancelled"))
+                } else if let status = handle(message) {
+                    return status
+                }
+                if let request { inbox.answered(request) }
             }
-            if let status = handle(message) { return status }
-            // Findings wait while more messages are already read: a burst of edits is checked once.
-            if !reader.hasBufferedMessage { publishStale() }
+            // Findings wait while more messages are already read: edits made during a check are
+            // checked together, once.
+            if inbox.isEmpty { publishStale() }
         }
     }
 
@@ -84,7 +88,7 @@ struct LanguageServer {
         case "textDocument/rename":
             rename(id: id, params)
         case "textDocument/documentSymbol", "textDocument/definition", "textDocument/hover", "textDocument/completion",
-            "textDocument/codeAction", "textDocument/references":
+            "textDocument/codeAction", "textDocument/references", "textDocument/prepareRename":
             output.send(Self.result(id: id, answer(method, params) ?? NSNull()))
         default:
             if let id { output.send(Self.error(id: id, code: -32601, "method '\(method)' is not supported")) }
@@ -93,7 +97,7 @@ struct LanguageServer {
     }
 
     /// Answers `textDocument/rename`: the edits, or a `RequestFailed` error saying why not.
-    private func rename(id: Any?, _ params: [String: Any]) {
+    private mutating func rename(id: Any?, _ params: [String: Any]) {
         let position = params["position"] as? [String: Any]
         let place = (line: position?["line"] as? Int ?? 0, character: position?["character"] as? Int ?? 0)
         guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String,
@@ -109,28 +113,36 @@ struct LanguageServer {
     }
 
     /// The answer to a question about an open spec, or `nil` when there is none.
-    private func answer(_ method: String, _ params: [String: Any]) -> Any? {
+    private mutating func answer(_ method: String, _ params: [String: Any]) -> Any? {
         guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String,
             let navigation = documents[uri]?.navigation()
         else { return nil }
-        let position = params["position"] as? [String: Any]
-        let place = (line: position?["line"] as? Int ?? 0, character: position?["character"] as? Int ?? 0)
-        let editing = Editing(uri: uri, result: navigation.result, lines: navigation.lines)
+        let place = Self.position(params["position"])
         switch method {
         case "textDocument/documentSymbol": return navigation.symbols()
         case "textDocument/definition": return navigation.definition(place)
-        case "textDocument/completion": return editing.completion(place)
         case "textDocument/references": return navigation.references(place)
+        case "textDocument/prepareRename": return navigation.prepareRename(place)
+        case "textDocument/completion":
+            return Completion(result: navigation.result, lines: navigation.lines).completion(place)
         case "textDocument/codeAction":
-            return editing.codeActions((params["context"] as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? [])
+            let range = params["range"] as? [String: Any]
+            let actions = CodeActions(
+                uri: uri, result: navigation.result, findings: navigation.checked.findings, lines: navigation.lines)
+            return actions.actions(in: (Self.position(range?["start"]), Self.position(range?["end"])))
         default: return navigation.hover(place)
         }
     }
 
+    /// An LSP position (0-based line, UTF-16 offset); the start of the text when absent.
+    private static func position(_ value: Any?) -> (line: Int, character: Int) {
+        let position = value as? [String: Any]
+        return (position?["line"] as? Int ?? 0, position?["character"] as? Int ?? 0)
+    }
+
     private mutating func publishStale() {
         for uri in stale.sorted() {
-            guard let document = documents[uri] else { continue }
-            publish(uri: uri, document.isSpec ? document.diagnostics() : [])
+            if let diagnostics = documents[uri]?.diagnostics() { publish(uri: uri, diagnostics) }
         }
         stale.removeAll()
     }
@@ -150,7 +162,7 @@ struct LanguageServer {
                 "documentSymbolProvider": true, "definitionProvider": true, "hoverProvider": true,
                 "completionProvider": ["triggerCharacters": [" ", "[", ","]] as [String: Any],
                 "codeActionProvider": ["codeActionKinds": ["quickfix"]] as [String: Any],
-                "referencesProvider": true, "renameProvider": true
+                "referencesProvider": true, "renameProvider": ["prepareProvider": true] as [String: Any]
             ] as [String: Any],
             "serverInfo": ["name": "flowspec-lsp"]
         ]

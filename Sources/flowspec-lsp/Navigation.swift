@@ -5,8 +5,9 @@ import FlowSpecCore
 /// in the machine whose part of the file the cursor is in.
 struct Navigation {
     let uri: String
-    let result: SpecChecker.Result
-    let lines: [Substring]
+    let checked: Document.Checked
+    var result: SpecChecker.Result { checked.result }
+    var lines: [Substring] { checked.lines }
 
     /// `textDocument/documentSymbol`: each machine with its states.
     func symbols() -> [[String: Any]] {
@@ -38,9 +39,24 @@ struct Navigation {
         return nil
     }
 
-    /// `textDocument/hover` on a state's name: its kind, summary, timeout and where it is
-    /// reached from.
+    /// `textDocument/hover`: on a finding, its rule and what the rule is about; on a state's
+    /// name, its kind, summary, timeout and where it is reached from.
     func hover(_ position: (line: Int, character: Int)) -> [String: Any]? {
+        let parts = findingsHover(position) + [stateHover(position)].compactMap { $0 }
+        guard !parts.isEmpty else { return nil }
+        return ["contents": ["kind": "markdown", "value": parts.joined(separator: "\n\n---\n\n")] as [String: Any]]
+    }
+
+    /// Each finding at `position`: its rule id and severity, the rule's summary, the message.
+    private func findingsHover(_ position: (line: Int, character: Int)) -> [String] {
+        checked.findings.filter { finding in
+            CodeActions.meets(Document.range(finding.location, lines), (position, position))
+        }.map { finding in
+            "**\(finding.rule.rawValue)** (\(finding.severity.rawValue)): \(finding.rule.summary)\n\n\(finding.message)"
+        }
+    }
+
+    private func stateHover(_ position: (line: Int, character: Int)) -> String? {
         guard let word = word(at: position), let machine = machine(at: position.line),
             let index = machine.states.indices.first(where: { machine.name(of: $0) == word })
         else { return nil }
@@ -57,7 +73,7 @@ struct Navigation {
             let names = sources.sorted().map { "`\(graph.name($0))`" }
             text += "\n\nreached from: " + (names.isEmpty ? "no other state" : names.joined(separator: ", "))
         }
-        return ["contents": ["kind": "markdown", "value": text] as [String: Any]]
+        return text
     }
 
     /// `textDocument/references`: every place the name at `position` is written in its machine.
@@ -66,6 +82,19 @@ struct Navigation {
         let references = References(machine: machine)
         guard let kind = references.kind(of: word) else { return [] }
         return references.places(of: word, as: kind).map(location)
+    }
+
+    /// `textDocument/prepareRename`: the name at `position` and its range, or `nil` when it
+    /// is no state, event, condition or effect of the machine (nothing there can be renamed).
+    func prepareRename(_ position: (line: Int, character: Int)) -> [String: Any]? {
+        guard let span = wordSpan(at: position), let machine = machine(at: position.line),
+            References(machine: machine).kind(of: span.word) != nil
+        else { return nil }
+        let range: [String: Any] = [
+            "start": ["line": position.line, "character": span.start],
+            "end": ["line": position.line, "character": span.end]
+        ]
+        return ["range": range, "placeholder": span.word]
     }
 
     /// `textDocument/rename`: the edits that rename the name at `position` everywhere in its
@@ -108,12 +137,17 @@ struct Navigation {
 
     /// The name at a position (0-based line, UTF-16 offset): letters, digits, `_` and `-`.
     func word(at position: (line: Int, character: Int)) -> String? {
+        wordSpan(at: position)?.word
+    }
+
+    /// The name at a position with its UTF-16 columns on the line.
+    func wordSpan(at position: (line: Int, character: Int)) -> (word: String, start: Int, end: Int)? {
         guard lines.indices.contains(position.line) else { return nil }
         let scalars = Array(lines[position.line].unicodeScalars)
         var utf16 = 0
         var index = 0
         while index < scalars.count, utf16 < position.character {
-            utf16 += scalars[index].value > 0xFFFF ? 2 : 1
+            utf16 += scalars[index].utf16.count
             index += 1
         }
         func isName(_ scalar: Unicode.Scalar) -> Bool {
@@ -124,6 +158,7 @@ struct Navigation {
         var end = index
         while end < scalars.count, isName(scalars[end]) { end += 1 }
         guard start < end else { return nil }
-        return String(String.UnicodeScalarView(scalars[start..<end]))
+        func column(_ offset: Int) -> Int { scalars[..<offset].reduce(0) { $0 + $1.utf16.count } }
+        return (String(String.UnicodeScalarView(scalars[start..<end])), column(start), column(end))
     }
 }

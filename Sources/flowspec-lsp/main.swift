@@ -4,5 +4,4 @@ import Foundation
 // standard input and output. A separate executable, so that `flowspec` itself keeps loading
 // no Foundation (its start-up is a benchmark row).
 var server = LanguageServer(output: MessageWriter())
-var reader = MessageReader(input: FileHandle.standardInput.fileDescriptor)
-exit(server.run(reading: &reader))
+exit(server.run(reading: Inbox(reading: MessageReader(input: FileHandle.standardInput.fileDescriptor))))

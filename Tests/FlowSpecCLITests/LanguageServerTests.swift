@@ -128,28 +128,67 @@ struct LanguageServerTests {
         #expect(messages.contains { $0["id"] as? Int == 3 && $0["result"] is NSNull })
     }
 
-    @Test func theFindingsAreCheck() throws {
-        // The same text through `check --format json` and through the server.
-        let directory = try CLI.temporaryDirectory(with: ["spec.flowspec.yaml": Self.broken])
-        let check = try CLI.run(["check", "--format", "json", "spec.flowspec.yaml"], in: directory)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
-        let expected = (json["diagnostics"] as? [[String: Any]] ?? []).map {
-            "\($0["rule"] ?? "") \($0["line"] ?? "") \($0["column"] ?? "")"
+    /// Every fixture spec (UTF-8 text, as an editor holds it) through `check --format json`
+    /// and through the server: the same findings, in the same order, at the same places.
+    @Test func theFindingsAreCheckOnEveryFixture() throws {
+        let root = CLI.packageRoot
+        let fixtures = try #require(
+            FileManager.default.enumerator(atPath: root.appendingPathComponent("Tests/Fixtures").path))
+        let paths =
+            ["specs/app.yaml"]
+            + fixtures.compactMap { $0 as? String }.filter { $0.hasSuffix(".yaml") }.sorted()
+            .map { "Tests/Fixtures/\($0)" }
+        var texts: [String: String] = [:]
+        for path in paths {
+            let bytes = try Data(contentsOf: root.appendingPathComponent(path))
+            // An editor never holds bytes that are not UTF-8: those fixtures are the reader's alone.
+            if let text = String(data: bytes, encoding: .utf8), !text.hasPrefix("\u{FEFF}") { texts[path] = text }
         }
+        let checked = texts.keys.sorted()
+        #expect(checked.count > 300, "the fixtures were found")
+        let check = try CLI.run(["check", "--format", "json"] + checked)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+        var expected: [String: [String]] = [:]
+        for finding in json["diagnostics"] as? [[String: Any]] ?? [] {
+            let severity = ["error": 1, "warning": 2, "note": 3][finding["severity"] as? String ?? ""] ?? 0
+            expected[finding["file"] as? String ?? "", default: []].append(
+                "\(finding["rule"] ?? "") \(finding["line"] ?? "") \(finding["column"] ?? "") \(severity)")
+        }
+
         var input = try Self.frame(Self.request(1, "initialize"))
-        input += try Self.frame(
-            Self.notification(
-                "textDocument/didOpen",
-                ["textDocument": ["uri": "file:///w/spec.flowspec.yaml", "version": 1, "text": Self.broken]]))
+        for (number, path) in checked.enumerated() {
+            let uri = "file:///w/\(number).flowspec.yaml"
+            input += try Self.frame(
+                Self.notification(
+                    "textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": texts[path]!]]))
+        }
         input += try Self.frame(Self.request(2, "shutdown"))
         input += try Self.frame(Self.notification("exit"))
-        let (_, messages, _) = try Self.serve(input)
-        let published = try #require(Self.diagnostics(messages, "file:///w/spec.flowspec.yaml")).map { diagnostic in
-            let start = (diagnostic["range"] as? [String: Any])?["start"] as? [String: Any]
-            return
-                "\(diagnostic["code"] ?? "") \((start?["line"] as? Int ?? -1) + 1) \((start?["character"] as? Int ?? -1) + 1)"
+        let (status, messages, stderr) = try Self.serve(input)
+        #expect(status == 0, "\(stderr)")
+        for (number, path) in checked.enumerated() {
+            let lines = texts[path]!.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(
+                of: "\r", with: "\n"
+            )
+            .split(separator: "\n", omittingEmptySubsequences: false)
+            let published = (Self.diagnostics(messages, "file:///w/\(number).flowspec.yaml") ?? []).map {
+                diagnostic -> String in
+                let start = (diagnostic["range"] as? [String: Any])?["start"] as? [String: Any]
+                let line = (start?["line"] as? Int ?? -1) + 1
+                // check counts characters (Unicode scalars); LSP counts UTF-16 units.
+                var utf16 = start?["character"] as? Int ?? -1
+                var column = 1
+                let scalars: [Unicode.Scalar] =
+                    lines.indices.contains(line - 1) ? Array(lines[line - 1].unicodeScalars) : []
+                for scalar in scalars {
+                    guard utf16 > 0 else { break }
+                    utf16 -= scalar.utf16.count
+                    column += 1
+                }
+                return "\(diagnostic["code"] ?? "") \(line) \(column) \(diagnostic["severity"] ?? "")"
+            }
+            #expect(published == expected[path] ?? [], "\(path)")
         }
-        #expect(published == expected)
     }
 
     /// Every line-by-line prefix of the reference spec and of every adversarial case, sent as
@@ -313,6 +352,11 @@ struct LanguageServerTests {
         input += try Self.frame(Self.request(3, "textDocument/rename", at.merging(["newName": "signingIn"]) { $1 }))
         input += try Self.frame(Self.request(4, "textDocument/rename", at.merging(["newName": "error"]) { $1 }))
         input += try Self.frame(Self.request(5, "textDocument/rename", at.merging(["newName": "1st"]) { $1 }))
+        input += try Self.frame(Self.request(6, "textDocument/prepareRename", at))
+        let keyword: [String: Any] = [
+            "textDocument": ["uri": uri], "position": ["line": declaration + 1, "character": 9]
+        ]
+        input += try Self.frame(Self.request(7, "textDocument/prepareRename", keyword))
         input += try Self.frame(Self.request(9, "shutdown"))
         input += try Self.frame(Self.notification("exit"))
         let (_, messages, _) = try Self.serve(input)
@@ -347,6 +391,59 @@ struct LanguageServerTests {
                 == "machine 'LaunchAuth' already has a name 'error'")
         let invalid = (response(5)["error"] as? [String: Any])?["message"] as? String ?? ""
         #expect(invalid.hasPrefix("'1st' cannot be a state name"), "\(invalid)")
+
+        // prepareRename: the state's name and its range; nothing to rename on a key.
+        let prepared = try #require(response(6)["result"] as? [String: Any])
+        #expect(prepared["placeholder"] as? String == "authLoading")
+        let range = prepared["range"] as? [String: Any]
+        #expect((range?["start"] as? [String: Any])?["character"] as? Int == 6)
+        #expect((range?["end"] as? [String: Any])?["character"] as? Int == 17)
+        #expect(lines[declaration + 1] == "        on:" && response(7)["result"] is NSNull)
+    }
+
+    /// Hover on a finding gives its rule, severity and the rule's summary with the message.
+    @Test func hoverOnAFindingNamesItsRule() throws {
+        let uri = "file:///w/spec.flowspec.yaml"
+        let lines = Self.broken.split(separator: "\n", omittingEmptySubsequences: false)
+        let task = try #require(lines.firstIndex { $0.contains("signingIn: { kind: task") })
+        var input = try Self.frame(Self.request(1, "initialize"))
+        input += try Self.frame(
+            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": Self.broken]])
+        )
+        input += try Self.frame(
+            Self.request(
+                2, "textDocument/hover",
+                ["textDocument": ["uri": uri], "position": ["line": task, "character": 8]] as [String: Any]))
+        input += try Self.frame(Self.request(3, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        let (_, messages, _) = try Self.serve(input)
+        let hover = messages.first { $0["id"] as? Int == 2 }?["result"] as? [String: Any]
+        let value = (hover?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        #expect(value.hasPrefix("**missing-timeout** (error): A task state with no timeout."), "\(value)")
+        #expect(value.contains("---\n\n**signingIn**: task state of `Login`"), "the state's hover follows: \(value)")
+    }
+
+    /// A request the client cancels before it is answered gets `RequestCancelled`; the others
+    /// are answered, and a cancel of an unknown request is ignored.
+    @Test func aCancelledRequestIsNotAnswered() throws {
+        let uri = "file:///w/app.flowspec.yaml"
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let document: [String: Any] = ["textDocument": ["uri": uri]]
+        var input = try Self.frame(Self.request(1, "initialize"))
+        input += try Self.frame(
+            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
+        input += try Self.frame(Self.request(2, "textDocument/documentSymbol", document))
+        input += try Self.frame(Self.notification("$/cancelRequest", ["id": 2]))
+        input += try Self.frame(Self.request(3, "textDocument/documentSymbol", document))
+        input += try Self.frame(Self.notification("$/cancelRequest", ["id": 99]))
+        input += try Self.frame(Self.request(4, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        let (status, messages, stderr) = try Self.serve(input)
+        #expect(status == 0, "\(stderr)")
+        let responses = messages.filter { $0["id"] != nil }
+        #expect(responses.compactMap { $0["id"] as? Int } == [1, 2, 3, 4])
+        #expect((responses[1]["error"] as? [String: Any])?["code"] as? Int == -32800)
+        #expect((responses[2]["result"] as? [[String: Any]])?.count == 3)
     }
 
     @Test func badClientsEndTheServerCleanly() throws {

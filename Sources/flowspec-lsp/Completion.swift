@@ -1,9 +1,7 @@
 import FlowSpecCore
 
-/// Help in writing a spec: completion of names and kinds in context, and quick fixes for
-/// findings that say what was meant.
-struct Editing {
-    let uri: String
+/// Help in writing a spec: completion of names and kinds in context.
+struct Completion {
     let result: SpecChecker.Result
     let lines: [Substring]
 
@@ -32,21 +30,6 @@ struct Editing {
         let events = machine.events?.map(\.value) ?? []
         return items(states, kind: 20, detail: "state of \(machine.name.value)")
             + items(events.filter { !states.contains($0) }, kind: 23, detail: "event of \(machine.name.value)")
-    }
-
-    /// `textDocument/codeAction`: for each finding in the range that ends "did you mean 'x'?",
-    /// a quick fix that writes `x` instead.
-    func codeActions(_ diagnostics: [[String: Any]]) -> [[String: Any]] {
-        diagnostics.compactMap { diagnostic in
-            guard let message = diagnostic["message"] as? String, let range = diagnostic["range"] as? [String: Any],
-                let suggestion = message.range(of: #"did you mean '[^']+'\?"#, options: .regularExpression)
-            else { return nil }
-            let word = message[suggestion].dropFirst("did you mean '".count).dropLast(2)
-            return [
-                "title": "Change to '\(word)'", "kind": "quickfix", "diagnostics": [diagnostic],
-                "edit": ["changes": [uri: [["range": range, "newText": String(word)]]]] as [String: Any]
-            ]
-        }
     }
 
     /// How many characters of `line` the first `utf16` UTF-16 units hold.
