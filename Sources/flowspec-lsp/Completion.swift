@@ -2,11 +2,14 @@ import FlowSpecCore
 
 /// Help in writing a spec: completion of names and kinds in context.
 struct Completion {
+    /// The check the names come from: the text's own, or the last that had machines.
     let result: SpecChecker.Result
     let lines: [Substring]
 
-    /// `textDocument/completion`: after `kind:` the kinds; after `if:`/`unless:` the
-    /// conditions; in an `effects` list the effects; elsewhere the machine's states and events.
+    /// `textDocument/completion`: where a key is typed, the keys the language allows there (the
+    /// events in an `on` mapping, the rule ids in `severity`); after `kind:` the kinds; after
+    /// `if:`/`unless:` the conditions; in an `effects` list the effects; elsewhere the
+    /// machine's states and events.
     func completion(_ position: (line: Int, character: Int)) -> [[String: Any]] {
         guard lines.indices.contains(position.line) else { return [] }
         let line = lines[position.line]
@@ -15,6 +18,15 @@ struct Completion {
             result.spec.machines.last { $0.name.location.line - 1 <= position.line } ?? result.spec.machines.first
         func items(_ names: [String], kind: Int, detail: String) -> [[String: Any]] {
             names.map { ["label": $0, "kind": kind, "detail": detail] }
+        }
+        let context = CursorContext(lines: lines, line: position.line, before: before)
+        if context.typingKey, let place = SpecKeys.place(of: context.path) {
+            switch place {
+            case .events:
+                return items(machine.map(Self.events) ?? [], kind: 23, detail: "event")
+            case .severity: return items(Rule.allCases.map(\.rawValue), kind: 12, detail: "rule")
+            default: return items(SpecKeys.keys(of: place), kind: 10, detail: "key")
+            }
         }
         if before.range(of: #"kind:\s*\w*$"#, options: .regularExpression) != nil {
             return items(StateKind.allCases.map(\.rawValue), kind: 20, detail: "state kind")
@@ -27,9 +39,21 @@ struct Completion {
             return items((machine.effects ?? []).map(\.value), kind: 23, detail: "effect")
         }
         let states = machine.states.indices.map { machine.name(of: $0) }
-        let events = machine.events?.map(\.value) ?? []
+        let events = Self.events(machine)
         return items(states, kind: 20, detail: "state of \(machine.name.value)")
             + items(events.filter { !states.contains($0) }, kind: 23, detail: "event of \(machine.name.value)")
+    }
+
+    /// The machine's events: its `events` list, or else the events its transitions use.
+    private static func events(_ machine: Machine) -> [String] {
+        if let declared = machine.events { return declared.map(\.value) }
+        var used: [String] = []
+        var seen: Set<String> = []
+        for transition in machine.machineWide + machine.states.indices.flatMap(machine.transitions(of:)) {
+            let name = machine.names[transition.event.value]
+            if seen.insert(name).inserted { used.append(name) }
+        }
+        return used
     }
 
     /// How many characters of `line` the first `utf16` UTF-16 units hold.

@@ -10,6 +10,9 @@ struct Document {
         didSet { checked = nil }
     }
     private var checked: Checked?
+    /// The last check of a version that had machines: what completion offers names from while
+    /// the text being typed does not parse.
+    private(set) var lastWithMachines: SpecChecker.Result?
 
     /// The text checked: the result, the findings under the spec's severity settings, and the
     /// lines.
@@ -93,6 +96,7 @@ struct Document {
             result: result, findings: SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity),
             lines: Self.lines(text))
         self.checked = checked
+        if !result.spec.machines.isEmpty { lastWithMachines = result }
         return checked
     }
 

@@ -124,7 +124,8 @@ struct LanguageServer {
         case "textDocument/references": return navigation.references(place)
         case "textDocument/prepareRename": return navigation.prepareRename(place)
         case "textDocument/completion":
-            return Completion(result: navigation.result, lines: navigation.lines).completion(place)
+            let names = documents[uri]?.lastWithMachines ?? navigation.result
+            return Completion(result: names, lines: navigation.lines).completion(place)
         case "textDocument/codeAction":
             let range = params["range"] as? [String: Any]
             let actions = CodeActions(

@@ -1,0 +1,99 @@
+/// The keys the language allows in each mapping of a spec, as the decoders read them, and
+/// which mapping a path of keys leads to: what an editor offers where a key is being typed.
+public enum SpecKeys {
+    /// A kind of mapping in a spec.
+    public enum Place: Sendable, Equatable {
+        /// The document itself.
+        case top
+        /// A machine's body.
+        case machine
+        /// A machine's `defaults`.
+        case defaults
+        /// A state's body.
+        case state
+        /// A transition written as a mapping: an event's target, or an `always` branch.
+        case transition
+        /// A `timeout`.
+        case timeout
+        /// A `retry`.
+        case retry
+        /// A sequence's body.
+        case sequence
+        /// A machine's `persist`.
+        case persist
+        /// An item of `require`.
+        case requirement
+        /// A `within` requirement.
+        case within
+        /// A `severity` mapping: its keys are rule ids.
+        case severity
+        /// An `on` mapping: its keys are the machine's events.
+        case events
+    }
+
+    /// The keys allowed in a mapping of `place`, in the order the language documents them.
+    public static func keys(of place: Place) -> [String] {
+        switch place {
+        case .top: SpecDecoder.topLevelKeys
+        case .machine: SpecDecoder.machineKeys
+        case .defaults: ["kind"]
+        case .state: StateDecoder.stateKeys
+        case .transition: TransitionDecoder.candidateKeys
+        case .timeout: TransitionDecoder.timeoutKeys
+        case .retry: TransitionDecoder.retryKeys
+        case .sequence: SectionDecoder.sequenceKeys
+        case .persist: SectionDecoder.persistKeys
+        case .requirement: SectionDecoder.requirementKeys
+        case .within: SectionDecoder.withinKeys
+        case .severity: Rule.allCases.map(\.rawValue)
+        case .events: []
+        }
+    }
+
+    /// The mapping that the keys of `path` lead to from the document's root (list items
+    /// leave no key: `require`'s items are its mappings), or `nil` where the language puts a
+    /// name or a value rather than a mapping.
+    public static func place(of path: [String]) -> Place? {
+        guard let first = path.first else { return .top }
+        if first == "severity" { return path.count == 1 ? .severity : nil }
+        guard first == "machines", path.count >= 2 else { return nil }
+        return machinePlace(Array(path.dropFirst(2)))
+    }
+
+    /// The place a path inside a machine's body leads to.
+    private static func machinePlace(_ path: [String]) -> Place? {
+        guard let first = path.first else { return .machine }
+        switch (first, path.count) {
+        case ("defaults", 1): return .defaults
+        case ("persist", 1): return .persist
+        case ("severity", 1): return .severity
+        case ("sequences", 2): return .sequence
+        case ("require", 1): return .requirement
+        case ("require", 2) where path[1] == "within": return .within
+        case ("on", _): return transitionPlace(Array(path.dropFirst()))
+        case ("states", 2): return .state
+        case ("states", _) where path.count > 2: return statePlace(Array(path.dropFirst(2)))
+        default: return nil
+        }
+    }
+
+    /// The place a path inside a state's body leads to.
+    private static func statePlace(_ path: [String]) -> Place? {
+        switch path.first {
+        case "on": transitionPlace(Array(path.dropFirst()))
+        case "always": transitionPlace(["branch"] + path.dropFirst())
+        case "timeout": path.count == 1 ? .timeout : path.count == 2 && path[1] == "retry" ? .retry : nil
+        default: nil
+        }
+    }
+
+    /// The place a path inside `on` leads to: its events, then an event's transition.
+    private static func transitionPlace(_ path: [String]) -> Place? {
+        switch path.count {
+        case 0: .events
+        case 1: .transition
+        case 2 where path[1] == "retry": .retry
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// Completion where a key is typed: the keys the language allows in that mapping, read from
+/// the text around the cursor (`‸`), in block and in flow style. The text being typed does not
+/// parse; the names come from the last version that did.
+@Suite("flowspec-lsp key completion (process)")
+struct KeyCompletionTests {
+    static let spec = """
+        flowspec: 1
+        severity:
+          ‸unr
+        machines:
+          Login:
+            ‸in
+            initial: signedOut
+            states:
+              signedOut:
+                ‸ki
+                kind: input
+                on:
+                  ‸
+                  submit: { to: signingIn, ‸ }
+              signingIn: { kind: task, on: { done: signedOut }, ‸ti }
+              waiting:
+                kind: task
+                timeout:
+                  after: 5s
+                  retry: { ‸ }
+            require:
+              - ‸
+              - within: { from: signedOut, to: [signingIn], max: 5s, ‸ }
+        ‸
+        """
+
+    @Test func keysInContext() throws {
+        let expectations: [[String]] = [
+            [],  // rule ids: checked below
+            [
+                "summary", "initial", "defaults", "conditions", "events", "effects", "on", "states", "sequences",
+                "persist",
+                "require", "severity"
+            ],
+            ["kind", "summary", "on", "always", "timeout"],
+            ["submit", "done"],
+            ["to", "if", "unless", "effects", "retry"],
+            ["kind", "summary", "on", "always", "timeout"],
+            ["max", "then"],
+            ["reachable", "alwaysReachable", "within"],
+            ["from", "to", "max"],
+            ["flowspec", "machines", "severity"]
+        ]
+        var lines: [String] = []
+        var cursors: [(line: Int, character: Int)] = []
+        // The spec before the partial keys were typed.
+        let parsed = Self.spec.replacingOccurrences(of: #"‸[a-z]+"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: "‸", with: "")
+        for line in Self.spec.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let marker = line.firstIndex(of: "‸") {
+                cursors.append(
+                    (
+                        lines.count,
+                        line[..<marker].utf16.count
+                            + line[line.index(after: marker)...].prefix { $0.isLetter }.utf16.count
+                    ))
+            }
+            lines.append(line.replacingOccurrences(of: "‸", with: ""))
+        }
+        #expect(cursors.count == expectations.count)
+        let uri = "file:///w/keys.flowspec.yaml"
+        var input = try LanguageServerTests.frame(LanguageServerTests.request(0, "initialize"))
+        input += try LanguageServerTests.frame(
+            LanguageServerTests.notification(
+                "textDocument/didOpen",
+                ["textDocument": ["uri": uri, "version": 1, "text": parsed]]))
+        input += try LanguageServerTests.frame(LanguageServerTests.request(100, "flowspec/ping"))
+        input += try LanguageServerTests.frame(
+            LanguageServerTests.notification(
+                "textDocument/didChange",
+                [
+                    "textDocument": ["uri": uri, "version": 2],
+                    "contentChanges": [["text": lines.joined(separator: "\n")]]
+                ]))
+        for (number, cursor) in cursors.enumerated() {
+            input += try LanguageServerTests.frame(
+                LanguageServerTests.request(
+                    number + 1, "textDocument/completion",
+                    ["textDocument": ["uri": uri], "position": ["line": cursor.line, "character": cursor.character]]))
+        }
+        input += try LanguageServerTests.frame(LanguageServerTests.request(99, "shutdown"))
+        input += try LanguageServerTests.frame(LanguageServerTests.notification("exit"))
+        let messages = try LanguageServerTests.serve(input).messages
+        for (number, expected) in expectations.enumerated() {
+            let items = messages.first { $0["id"] as? Int == number + 1 }?["result"] as? [[String: Any]] ?? []
+            let labels = items.compactMap { $0["label"] as? String }
+            if number == 0 {
+                #expect(labels.count > 20 && labels.contains("unreachable-state"), "rule ids: \(labels)")
+            } else {
+                #expect(labels == expected, "at \(cursors[number])")
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Testing
+
+@testable import FlowSpecCore
+
+/// Which mapping a path of keys leads to, for an editor's completion of keys.
+@Suite struct SpecKeysTests {
+    @Test(
+        arguments: [
+            ([], SpecKeys.Place.top),
+            (["severity"], .severity),
+            (["machines", "M"], .machine),
+            (["machines", "M", "defaults"], .defaults),
+            (["machines", "M", "persist"], .persist),
+            (["machines", "M", "severity"], .severity),
+            (["machines", "M", "sequences", "slides"], .sequence),
+            (["machines", "M", "require"], .requirement),
+            (["machines", "M", "require", "within"], .within),
+            (["machines", "M", "on"], .events),
+            (["machines", "M", "on", "reset"], .transition),
+            (["machines", "M", "on", "reset", "retry"], .retry),
+            (["machines", "M", "states", "s"], .state),
+            (["machines", "M", "states", "s", "on"], .events),
+            (["machines", "M", "states", "s", "on", "go"], .transition),
+            (["machines", "M", "states", "s", "on", "go", "retry"], .retry),
+            (["machines", "M", "states", "s", "always"], .transition),
+            (["machines", "M", "states", "s", "always", "retry"], .retry),
+            (["machines", "M", "states", "s", "timeout"], .timeout),
+            (["machines", "M", "states", "s", "timeout", "retry"], .retry)
+        ] as [([String], SpecKeys.Place)])
+    func aPathLeadsToItsMapping(_ path: [String], _ place: SpecKeys.Place) {
+        #expect(SpecKeys.place(of: path) == place)
+    }
+
+    /// Where the language puts a name or a value, there is no mapping of keys.
+    @Test(arguments: [
+        ["flowspec"], ["machines"], ["machines", "M", "states"], ["machines", "M", "initial"],
+        ["machines", "M", "states", "s", "kind"], ["machines", "M", "states", "s", "timeout", "after"],
+        ["severity", "dead-end"], ["elsewhere"]
+    ])
+    func namesAndValuesAreNoMapping(_ path: [String]) {
+        #expect(SpecKeys.place(of: path) == nil)
+    }
+
+    @Test func theKeysAreTheDecoders() {
+        #expect(SpecKeys.keys(of: .state) == StateDecoder.stateKeys)
+        #expect(SpecKeys.keys(of: .machine).contains("require"))
+        #expect(SpecKeys.keys(of: .severity).count == Rule.allCases.count)
+        #expect(SpecKeys.keys(of: .events).isEmpty)
+    }
+}
