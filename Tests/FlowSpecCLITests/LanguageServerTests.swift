@@ -191,16 +191,18 @@ struct LanguageServerTests {
         }
     }
 
-    /// Every line-by-line prefix of the reference spec and of every adversarial case, sent as
-    /// incremental edits, each followed by a request (so its findings are published): the
-    /// server answers every one, publishes findings after every edit, never crashes, and ends
-    /// the reference spec clean.
+    /// Every line-by-line prefix of the reference spec, of every rule fixture and of every
+    /// adversarial case, sent as incremental edits, each followed by a request (so its findings
+    /// are published): the server answers every one, publishes findings after every edit,
+    /// never crashes, and ends the reference spec clean. `TypingTests` types the reference
+    /// spec character by character.
     @Test func everyPrefixOfEveryFixture() throws {
-        let corpus = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/adversarial")
+        let fixtures = CLI.packageRoot.appendingPathComponent("Tests/Fixtures")
+        let paths = try #require(FileManager.default.enumerator(atPath: fixtures.path)).compactMap { $0 as? String }
         let files =
             ["specs/app.yaml"]
-            + (try FileManager.default.contentsOfDirectory(atPath: corpus.path)).filter { $0.hasSuffix(".yaml") }
-            .sorted().map { "Tests/Fixtures/adversarial/\($0)" }
+            + paths.filter { ($0.hasPrefix("adversarial/") || $0.hasPrefix("rules/")) && $0.hasSuffix(".yaml") }
+            .sorted().map { "Tests/Fixtures/\($0)" }
         var input = try Self.frame(Self.request(0, "initialize"))
         var requests = 0
         for (number, path) in files.enumerated() {

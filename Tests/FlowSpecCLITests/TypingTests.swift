@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+/// The reference spec typed into `flowspec-lsp` one character at a time, each keystroke an
+/// incremental edit followed by a request, so that the findings of every prefix are
+/// published. The typing is split in parts, each a server of its own that opens the text
+/// typed so far, so the parts run side by side.
+@Suite("flowspec-lsp typing (process)")
+struct TypingTests {
+    static let parts = 4
+    /// Every this many keystrokes, the published findings are compared with `check`'s.
+    static let sampleEvery = 97
+
+    @Test(arguments: 0..<parts) func typingTheReferenceSpec(part: Int) throws {
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let characters = Array(text)
+        let range = (characters.count * part / Self.parts)..<(characters.count * (part + 1) / Self.parts)
+        let uri = "file:///w/app.flowspec.yaml"
+        var typed = String(characters[..<range.lowerBound])
+        var input = try LanguageServerTests.frame(LanguageServerTests.request(0, "initialize"))
+        input += try LanguageServerTests.frame(
+            LanguageServerTests.notification(
+                "textDocument/didOpen", ["textDocument": ["uri": uri, "version": 0, "text": typed]]))
+        var line = typed.filter { $0 == "\n" }.count
+        var column = typed.split(separator: "\n", omittingEmptySubsequences: false).last?.utf16.count ?? 0
+        var samples: [Int: String] = [:]
+        for (step, character) in characters[range].enumerated() {
+            let position: [String: Any] = ["line": line, "character": column]
+            input += try LanguageServerTests.frame(
+                LanguageServerTests.notification(
+                    "textDocument/didChange",
+                    [
+                        "textDocument": ["uri": uri, "version": step + 1],
+                        "contentChanges": [
+                            ["range": ["start": position, "end": position], "text": String(character)] as [String: Any]
+                        ]
+                    ]))
+            input += try LanguageServerTests.frame(LanguageServerTests.request(step + 1, "flowspec/ping"))
+            typed.append(character)
+            if character == "\n" {
+                line += 1
+                column = 0
+            } else {
+                column += String(character).utf16.count
+            }
+            if step % Self.sampleEvery == 0 { samples[step + 1] = typed }
+        }
+        let last = range.count + 1
+        input += try LanguageServerTests.frame(LanguageServerTests.request(last, "shutdown"))
+        input += try LanguageServerTests.frame(LanguageServerTests.notification("exit"))
+        let (status, messages, stderr) = try LanguageServerTests.serve(input)
+        #expect(status == 0, "\(stderr)")
+
+        // The findings published just before each answer are those of the text typed so far.
+        var published: [Int: [String]] = [:]
+        var latest: [String] = []
+        for message in messages {
+            if message["method"] as? String == "textDocument/publishDiagnostics" {
+                let diagnostics = (message["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? []
+                latest = diagnostics.map(Self.describe)
+            } else if let id = message["id"] as? Int {
+                published[id] = latest
+            }
+        }
+        #expect(published.count == last + 1, "every request answered")
+        let publications = messages.filter { $0["method"] as? String == "textDocument/publishDiagnostics" }.count
+        // The open is checked together with the first keystroke, which arrives with it.
+        #expect(publications == range.count, "findings after every keystroke")
+
+        let directory = try CLI.temporaryDirectory(
+            with: Dictionary(uniqueKeysWithValues: samples.map { ("\($0.key).yaml", $0.value) }))
+        let check = try CLI.run(
+            ["check", "--format", "json"] + samples.keys.sorted().map { "\($0).yaml" }, in: directory)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
+        var expected: [Int: [String]] = [:]
+        for finding in json["diagnostics"] as? [[String: Any]] ?? [] {
+            let step = Int((finding["file"] as? String ?? "").dropLast(".yaml".count)) ?? -1
+            expected[step, default: []].append(
+                "\(finding["rule"] ?? "") \((finding["line"] as? Int ?? 0) - 1) \((finding["column"] as? Int ?? 0) - 1)"
+            )
+        }
+        for step in samples.keys.sorted() {
+            #expect(published[step] == expected[step] ?? [], "after keystroke \(range.lowerBound + step)")
+        }
+        if part == Self.parts - 1 { #expect(published[last - 1] == [], "the whole spec is clean") }
+    }
+
+    static func describe(_ diagnostic: [String: Any]) -> String {
+        let start = (diagnostic["range"] as? [String: Any])?["start"] as? [String: Any]
+        return "\(diagnostic["code"] ?? "") \(start?["line"] ?? "") \(start?["character"] ?? "")"
+    }
+}
