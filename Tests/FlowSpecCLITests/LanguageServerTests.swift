@@ -279,6 +279,47 @@ struct LanguageServerTests {
         #expect(value.contains("reached from: `unauthenticated`"), "\(value)")
     }
 
+    /// Go to definition from each kind of place a name is written in the reference spec, to
+    /// the state's key or the name's declaration, in the machine the cursor is in.
+    @Test(arguments: [
+        ("retry: { max: 3, then: error }", "error", "      error:"),
+        ("- within: { from: splash,", "splash", "      splash:"),
+        ("- { to: onboarding, if: firstLaunch }", "firstLaunch", "    conditions: [firstLaunch]"),
+        ("splashFailed: { to: error, effects: [showError] }", "showError", "    effects: [showError]"),
+        ("          networkError:", "networkError", "      - networkError"),
+        ("states: [handshake, packetRun,", "packetRun", "      packetRun:")
+    ])
+    func definitionFromEveryKindOfUse(use: String, name: String, declaration: String) throws {
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let line = try #require(lines.firstIndex { $0.contains(use) })
+        let character = try #require(lines[line].range(of: name)).lowerBound.utf16Offset(in: lines[line]) + 1
+        // The declaration in the use's machine (machines are the keys indented by two).
+        func isMachine(_ index: Int) -> Bool {
+            lines[index].hasPrefix("  ") && !lines[index].hasPrefix("   ") && lines[index].hasSuffix(":")
+        }
+        let machine = try #require(lines.indices.last { $0 <= line && isMachine($0) })
+        let end = lines.indices.first { $0 > machine && isMachine($0) } ?? lines.count
+        let expected = try #require((machine..<end).first { lines[$0].hasPrefix(declaration) })
+        let uri = "file:///w/app.flowspec.yaml"
+        var input = try Self.frame(Self.request(1, "initialize"))
+        input += try Self.frame(
+            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
+        input += try Self.frame(
+            Self.request(
+                2, "textDocument/definition",
+                ["textDocument": ["uri": uri], "position": ["line": line, "character": character]] as [String: Any]))
+        input += try Self.frame(Self.request(3, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        let (_, messages, _) = try Self.serve(input)
+        let location = messages.first { $0["id"] as? Int == 2 }?["result"] as? [String: Any]
+        let start = (location?["range"] as? [String: Any])?["start"] as? [String: Any]
+        #expect(start?["line"] as? Int == expected, "\(lines[start?["line"] as? Int ?? 0])")
+        let column = start?["character"] as? Int ?? -1
+        let written = lines[expected].dropFirst(max(column, 0))
+        #expect(column >= 0 && written.hasPrefix(name), "at \(column) of \(lines[expected])")
+    }
+
     /// Completion in context, and the quick fix of a "did you mean" finding.
     @Test func completionAndQuickFixes() throws {
         let text = """
