@@ -18,7 +18,7 @@ struct CodeActions {
     func actions(in range: (start: (line: Int, character: Int), end: (line: Int, character: Int))) -> [[String: Any]] {
         findings.compactMap { finding -> [String: Any]? in
             let found = Document.range(finding.location, lines)
-            guard Self.meets(found, range) else { return nil }
+            guard Document.range(found, meets: range) else { return nil }
             let fix: (title: String, edit: [String: Any])?
             switch finding.rule {
             case .missingTimeout: fix = timeoutSkeleton(finding)
@@ -226,21 +226,6 @@ struct CodeActions {
 
     private func machine(of finding: Diagnostic) -> Machine? {
         result.spec.machines.first { $0.name.value == finding.machine }
-    }
-
-    /// Whether an LSP range and a requested range share a position.
-    static func meets(
-        _ range: [String: Any], _ requested: (start: (line: Int, character: Int), end: (line: Int, character: Int))
-    ) -> Bool {
-        func position(_ key: String) -> (Int, Int) {
-            let point = range[key] as? [String: Any]
-            return (point?["line"] as? Int ?? 0, point?["character"] as? Int ?? 0)
-        }
-        let start = position("start")
-        let end = position("end")
-        return
-            !(end < (requested.start.line, requested.start.character)
-            || (requested.end.line, requested.end.character) < start)
     }
 }
 

@@ -158,6 +158,21 @@ struct Document {
         ]
     }
 
+    /// Whether an LSP range and a requested range share a position.
+    static func range(
+        _ range: [String: Any], meets requested: (start: (line: Int, character: Int), end: (line: Int, character: Int))
+    ) -> Bool {
+        func position(_ key: String) -> (Int, Int) {
+            let point = range[key] as? [String: Any]
+            return (point?["line"] as? Int ?? 0, point?["character"] as? Int ?? 0)
+        }
+        let start = position("start")
+        let end = position("end")
+        return
+            !(end < (requested.start.line, requested.start.character)
+            || (requested.end.line, requested.end.character) < start)
+    }
+
     private static func isWord(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-"
     }

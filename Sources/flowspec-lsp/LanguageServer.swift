@@ -98,8 +98,7 @@ struct LanguageServer {
 
     /// Answers `textDocument/rename`: the edits, or a `RequestFailed` error saying why not.
     private mutating func rename(id: Any?, _ params: [String: Any]) {
-        let position = params["position"] as? [String: Any]
-        let place = (line: position?["line"] as? Int ?? 0, character: position?["character"] as? Int ?? 0)
+        let place = Self.position(params["position"])
         guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String,
             let navigation = documents[uri]?.navigation(), let newName = params["newName"] as? String
         else {

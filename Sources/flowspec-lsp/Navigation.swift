@@ -50,7 +50,7 @@ struct Navigation {
     /// Each finding at `position`: its rule id and severity, the rule's summary, the message.
     private func findingsHover(_ position: (line: Int, character: Int)) -> [String] {
         checked.findings.filter { finding in
-            CodeActions.meets(Document.range(finding.location, lines), (position, position))
+            Document.range(Document.range(finding.location, lines), meets: (position, position))
         }.map { finding in
             "**\(finding.rule.rawValue)** (\(finding.severity.rawValue)): \(finding.rule.summary)\n\n\(finding.message)"
         }
