@@ -65,7 +65,7 @@ struct NeovimClientTests {
                 // Neovim's log and state stay in the test's directory.
                 "XDG_CACHE_HOME": directory.path, "XDG_STATE_HOME": directory.path, "XDG_DATA_HOME": directory.path
             ],
-            timeLimit: 120)
+            timeLimit: 400)
         let stderr = String(decoding: run.stderr, as: UTF8.self)
         #expect(!run.timedOut && !run.signalled, "Neovim did not finish: \(stderr)")
         let record = try JSONDecoder().decode(Record.self, from: Data(contentsOf: result))
