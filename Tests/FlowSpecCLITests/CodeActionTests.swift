@@ -142,18 +142,11 @@ struct CodeActionTests {
         let finding = try #require(before.first { $0["code"] as? String == fix.rule }, "\(before)")
         let range = try #require(finding["range"] as? [String: Any])
 
-        var input = try LanguageServerTests.frame(LanguageServerTests.request(1, "initialize"))
-        input += try LanguageServerTests.frame(
-            LanguageServerTests.notification(
-                "textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": fix.spec]]))
-        input += try LanguageServerTests.frame(
-            LanguageServerTests.request(
-                2, "textDocument/codeAction",
-                ["textDocument": ["uri": uri], "range": range, "context": ["diagnostics": [] as [Any]]]))
-        input += try LanguageServerTests.frame(LanguageServerTests.request(3, "shutdown"))
-        input += try LanguageServerTests.frame(LanguageServerTests.notification("exit"))
-        let messages = try LanguageServerTests.serve(input).messages
-        let actions = try #require(messages.first { $0["id"] as? Int == 2 }?["result"] as? [[String: Any]])
+        let context: [String: Any] = ["diagnostics": [] as [Any]]
+        let messages = try LanguageServerTests.session(
+            opening: uri, fix.spec,
+            [("textDocument/codeAction", ["textDocument": ["uri": uri], "range": range, "context": context])])
+        let actions = try #require(LanguageServerTests.result(2, messages) as? [[String: Any]])
         let action = try #require(actions.first { $0["title"] as? String == fix.title }, "\(actions)")
         #expect(action["kind"] as? String == "quickfix")
         let edits = try #require(
@@ -171,13 +164,7 @@ struct CodeActionTests {
 
     /// The diagnostics the server publishes for `text`.
     func findings(_ text: String, uri: String) throws -> [[String: Any]] {
-        var input = try LanguageServerTests.frame(LanguageServerTests.request(1, "initialize"))
-        input += try LanguageServerTests.frame(
-            LanguageServerTests.notification(
-                "textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
-        input += try LanguageServerTests.frame(LanguageServerTests.request(2, "shutdown"))
-        input += try LanguageServerTests.frame(LanguageServerTests.notification("exit"))
-        return try #require(LanguageServerTests.diagnostics(try LanguageServerTests.serve(input).messages, uri))
+        try #require(LanguageServerTests.diagnostics(try LanguageServerTests.session(opening: uri, text), uri))
     }
 
     /// `text` with LSP text edits applied (positions in UTF-16 offsets, edits not overlapping).

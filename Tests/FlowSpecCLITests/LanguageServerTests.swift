@@ -51,6 +51,29 @@ struct LanguageServerTests {
         return (process.terminationStatus, messages, errorText)
     }
 
+    /// A whole session: `initialize`, `uri` opened with `text`, each request in turn (their ids
+    /// are 2, 3, ...), `shutdown` and `exit`. Returns every message the server wrote.
+    static func session(opening uri: String, _ text: String, _ requests: [(String, [String: Any])] = []) throws
+        -> [[String: Any]]
+    {
+        var input = try frame(request(1, "initialize"))
+        input += try frame(
+            notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
+        for (number, (method, params)) in requests.enumerated() {
+            input += try frame(request(number + 2, method, params))
+        }
+        input += try frame(request(requests.count + 2, "shutdown"))
+        input += try frame(notification("exit"))
+        let (status, messages, stderr) = try serve(input)
+        #expect(status == 0, "\(stderr)")
+        return messages
+    }
+
+    /// The answer to request `id` among `messages`: its result, or `nil`.
+    static func result(_ id: Int, _ messages: [[String: Any]]) -> Any? {
+        messages.first { $0["id"] as? Int == id }?["result"]
+    }
+
     static let broken = """
         flowspec: 1
         machines:
@@ -302,17 +325,10 @@ struct LanguageServerTests {
         let end = lines.indices.first { $0 > machine && isMachine($0) } ?? lines.count
         let expected = try #require((machine..<end).first { lines[$0].hasPrefix(declaration) })
         let uri = "file:///w/app.flowspec.yaml"
-        var input = try Self.frame(Self.request(1, "initialize"))
-        input += try Self.frame(
-            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
-        input += try Self.frame(
-            Self.request(
-                2, "textDocument/definition",
-                ["textDocument": ["uri": uri], "position": ["line": line, "character": character]] as [String: Any]))
-        input += try Self.frame(Self.request(3, "shutdown"))
-        input += try Self.frame(Self.notification("exit"))
-        let (_, messages, _) = try Self.serve(input)
-        let location = messages.first { $0["id"] as? Int == 2 }?["result"] as? [String: Any]
+        let position: [String: Any] = ["line": line, "character": character]
+        let messages = try Self.session(
+            opening: uri, text, [("textDocument/definition", ["textDocument": ["uri": uri], "position": position])])
+        let location = Self.result(2, messages) as? [String: Any]
         let start = (location?["range"] as? [String: Any])?["start"] as? [String: Any]
         #expect(start?["line"] as? Int == expected, "\(lines[start?["line"] as? Int ?? 0])")
         let column = start?["character"] as? Int ?? -1
@@ -449,18 +465,10 @@ struct LanguageServerTests {
         let uri = "file:///w/spec.flowspec.yaml"
         let lines = Self.broken.split(separator: "\n", omittingEmptySubsequences: false)
         let task = try #require(lines.firstIndex { $0.contains("signingIn: { kind: task") })
-        var input = try Self.frame(Self.request(1, "initialize"))
-        input += try Self.frame(
-            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": Self.broken]])
-        )
-        input += try Self.frame(
-            Self.request(
-                2, "textDocument/hover",
-                ["textDocument": ["uri": uri], "position": ["line": task, "character": 8]] as [String: Any]))
-        input += try Self.frame(Self.request(3, "shutdown"))
-        input += try Self.frame(Self.notification("exit"))
-        let (_, messages, _) = try Self.serve(input)
-        let hover = messages.first { $0["id"] as? Int == 2 }?["result"] as? [String: Any]
+        let position: [String: Any] = ["line": task, "character": 8]
+        let messages = try Self.session(
+            opening: uri, Self.broken, [("textDocument/hover", ["textDocument": ["uri": uri], "position": position])])
+        let hover = Self.result(2, messages) as? [String: Any]
         let value = (hover?["contents"] as? [String: Any])?["value"] as? String ?? ""
         #expect(value.hasPrefix("**missing-timeout** (error): A task state with no timeout."), "\(value)")
         #expect(value.contains("---\n\n**signingIn**: task state of `Login`"), "the state's hover follows: \(value)")
