@@ -52,6 +52,11 @@ struct LanguageServer {
             return nil
         }
         if method == "exit" { return shuttingDown ? 0 : 1 }
+        if shuttingDown {
+            // After `shutdown` only `exit` is expected: requests are refused, notifications dropped.
+            if let id { output.send(Self.error(id: id, code: -32600, "the server is shutting down; send 'exit'")) }
+            return nil
+        }
         // A request is answered for the documents as they are now: their findings go first.
         if id != nil { publishStale() }
         guard initialized || method == "initialize" else {

@@ -71,7 +71,12 @@ struct LanguageServerTests {
 
     /// The answer to request `id` among `messages`: its result, or `nil`.
     static func result(_ id: Int, _ messages: [[String: Any]]) -> Any? {
-        messages.first { $0["id"] as? Int == id }?["result"]
+        response(id, messages)?["result"]
+    }
+
+    /// The response to request `id` among `messages`.
+    static func response(_ id: Int, _ messages: [[String: Any]]) -> [String: Any]? {
+        messages.first { $0["id"] as? Int == id }
     }
 
     static let broken = """
@@ -506,6 +511,14 @@ struct LanguageServerTests {
             let (status, _, stderr) = try Self.serve(input)
             #expect(status == 1, "\(stderr)")
         }
+        // A request after `shutdown` is refused; `exit` still ends the server with 0.
+        var late = try Self.frame(Self.request(1, "initialize"))
+        late += try Self.frame(Self.request(2, "shutdown"))
+        late += try Self.frame(Self.request(3, "textDocument/documentSymbol", ["textDocument": ["uri": "file:///a"]]))
+        late += try Self.frame(Self.notification("exit"))
+        let (lateStatus, lateMessages, _) = try Self.serve(late)
+        #expect(lateStatus == 0)
+        #expect((Self.response(3, lateMessages)?["error"] as? [String: Any])?["code"] as? Int == -32600)
         // A request before `initialize`, and a body that is not JSON.
         var input = try Self.frame(Self.request(1, "shutdown"))
         input += Data("Content-Length: 5\r\n\r\nnope!".utf8)
