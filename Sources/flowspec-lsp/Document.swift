@@ -50,10 +50,15 @@ struct Document {
 
     /// The index of an LSP position (0-based line, UTF-16 offset in it), clamped into the text.
     private func index(_ position: [String: Any]) -> String.Index {
-        let lines = Self.lines(text)
-        let line = position["line"] as? Int ?? 0
-        guard lines.indices.contains(line) else { return text.endIndex }
-        let scalars = lines[line].unicodeScalars
+        let wanted = position["line"] as? Int ?? 0
+        var found: Substring?
+        var number = 0
+        Self.forEachLine(of: text) { line in
+            if number == wanted { found = line }
+            number += 1
+            return number <= wanted
+        }
+        guard let scalars = found?.unicodeScalars else { return text.endIndex }
         let offset = position["character"] as? Int ?? 0
         var units = 0
         var target = scalars.startIndex
@@ -69,6 +74,16 @@ struct Document {
     /// The text's lines without their ends, which are "\n", "\r\n" or "\r", as LSP counts them.
     static func lines(_ text: String) -> [Substring] {
         var lines: [Substring] = []
+        forEachLine(of: text) { line in
+            lines.append(line)
+            return true
+        }
+        return lines
+    }
+
+    /// Calls `body` with each line of `text` in turn (as ``lines(_:)`` splits them) while it
+    /// returns `true`: an edit finds its line without splitting the whole text.
+    private static func forEachLine(of text: String, _ body: (Substring) -> Bool) {
         let scalars = text.unicodeScalars
         var start = scalars.startIndex
         var index = start
@@ -78,13 +93,12 @@ struct Document {
                 index = scalars.index(after: index)
                 continue
             }
-            lines.append(text[start..<index])
+            guard body(text[start..<index]) else { return }
             index = scalars.index(after: index)
             if scalar == "\r", index < scalars.endIndex, scalars[index] == "\n" { index = scalars.index(after: index) }
             start = index
         }
-        lines.append(text[start..<scalars.endIndex])
-        return lines
+        _ = body(text[start..<scalars.endIndex])
     }
 
     /// The check of the current text, or `nil` when the document is no spec.

@@ -99,6 +99,39 @@ struct LanguageServerTests {
         }.flatMap { ($0["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]] }
     }
 
+    /// Incremental edits land on the right line whatever ends the lines: `\n`, `\r\n` or `\r`.
+    @Test(arguments: ["\r\n", "\r"]) func editsCountLinesAsLSPDoes(lineEnd: String) throws {
+        let uri = "file:///w/spec.flowspec.yaml"
+        let text = Self.broken.replacingOccurrences(of: "\n", with: lineEnd)
+        let lines = Self.broken.split(separator: "\n", omittingEmptySubsequences: false)
+        let task = try #require(lines.firstIndex { $0.contains("signingIn: { kind: task") })
+        let end = lines[task].utf16.count - 2  // before the closing " }"
+        let position: [String: Any] = ["line": task, "character": end]
+        var input = try Self.frame(Self.request(1, "initialize"))
+        input += try Self.frame(
+            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
+        input += try Self.frame(Self.request(2, "flowspec/ping"))
+        input += try Self.frame(
+            Self.notification(
+                "textDocument/didChange",
+                [
+                    "textDocument": ["uri": uri, "version": 2],
+                    "contentChanges": [
+                        [
+                            "range": ["start": position, "end": position],
+                            "text": ", timeout: { after: 5s, to: signedOut }"
+                        ] as [String: Any]
+                    ]
+                ]))
+        input += try Self.frame(Self.request(3, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        let (_, messages, _) = try Self.serve(input)
+        let published = messages.filter { $0["method"] as? String == "textDocument/publishDiagnostics" }
+        let before = (published.first?["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? []
+        #expect(before.map { $0["code"] as? String } == ["missing-timeout"])
+        #expect(Self.diagnostics(messages, uri)?.isEmpty == true, "the timeout was inserted in the task's line")
+    }
+
     @Test func findingsFollowTheDocumentThroughEdits() throws {
         var input = Data()
         input += try Self.frame(Self.request(1, "initialize", ["capabilities": [:] as [String: Any]]))
