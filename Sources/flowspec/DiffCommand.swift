@@ -64,7 +64,6 @@ struct DiffCommand: Command {
     func run() throws {
         var pairs: [(old: SourceFile, new: SourceFile)] = []
         if let base {
-            try GitRevision.check(base)
             for path in files {
                 let new = try read(path)
                 let old = try GitRevision.show(base, path)
@@ -155,40 +154,37 @@ struct DiffCommand: Command {
     }
 }
 
-/// A file's version at a git revision, read with `git show`.
+/// A file's version at a git revision, read with `git show` in the repository that holds the
+/// file (which need not be the working directory's).
 enum GitRevision {
-    /// Exit 2 unless git runs here and `ref` names a commit.
-    static func check(_ ref: String) throws {
-        guard let result = run(["git", "rev-parse", "--verify", "--quiet", "\(ref)^{commit}"]) else {
-            Console.error("flowspec: error: --base needs git, which could not be run")
+    /// The text of `path` (relative to the working directory, or absolute) at `ref`, or `nil`
+    /// when the file did not exist there. Exit 2 when git cannot run, when the file is in no
+    /// repository, or when `ref` is no commit of the file's repository.
+    static func show(_ ref: String, _ path: String) throws -> String? {
+        let components = path.split(separator: "/", omittingEmptySubsequences: false)
+        let parent = components.dropLast().joined(separator: "/")
+        let directory = components.count == 1 ? "." : parent.isEmpty ? "/" : parent
+        let name = String(components.last ?? "")
+        let verified = try git(["-C", directory, "rev-parse", "--verify", "--quiet", "\(ref)^{commit}"])
+        guard verified.status == 0 else {
+            let repository = try git(["-C", directory, "rev-parse", "--git-dir"])
+            Console.error(
+                repository.status == 0
+                    ? "flowspec: error: --base \(ref) is not a commit of the git repository that holds \(path)"
+                    : "flowspec: error: --base needs \(path) to be in a git repository, and it is not")
             throw ExitStatus.failure
         }
-        guard result.status == 0 else {
-            Console.error("flowspec: error: --base \(ref) is not a commit of the git repository here")
-            throw ExitStatus.failure
-        }
+        let shown = try git(["-C", directory, "show", "\(ref):./\(name)"])
+        return shown.status == 0 ? shown.output : nil
     }
 
-    /// The text of `path` (relative to the working directory, or absolute) at `ref`, or `nil`
-    /// when the file did not exist there.
-    static func show(_ ref: String, _ path: String) throws -> String? {
-        var arguments = ["git", "show", "\(ref):./\(path)"]
-        if path.hasPrefix("/") {
-            // An absolute path (as the package plugin gives): relative to the repository's top.
-            let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-                .joined(separator: "/")
-            guard let top = run(["git", "-C", directory.isEmpty ? "/" : directory, "rev-parse", "--show-toplevel"]),
-                top.status == 0
-            else { return nil }
-            let root = top.output.hasSuffix("\n") ? String(top.output.dropLast()) : top.output
-            guard path.hasPrefix(root + "/") else { return nil }
-            arguments = ["git", "-C", root, "show", "\(ref):\(path.dropFirst(root.count + 1))"]
-        }
-        guard let result = run(arguments) else {
+    /// Runs git with `arguments`; exit 2 when it cannot be started.
+    private static func git(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        guard let result = run(["git"] + arguments) else {
             Console.error("flowspec: error: --base needs git, which could not be run")
             throw ExitStatus.failure
         }
-        return result.status == 0 ? result.output : nil
+        return result
     }
 
     /// Runs a command (found on `PATH`) and collects its standard output; `nil` if it cannot

@@ -116,17 +116,27 @@ struct DiffCommandTests {
             output.stdout.split(separator: "\n").filter { $0.contains("error:") }.count
                 == direct.stdout.split(separator: "\n").filter { $0.contains("error:") }.count)
 
+        // The file's own repository is asked, wherever flowspec runs: here, from a directory in
+        // no repository, by an absolute path (as the package plugin gives) and a relative one;
+        // the tag exists only in the spec's repository.
+        try run("tag", "v1")
+        let outside = try CLI.temporaryDirectory(with: ["a.yaml": old])
         let absolute = directory.appendingPathComponent("specs/app.yaml").path
-        let byAbsolutePath = try CLI.run(["diff", "--base", "HEAD", absolute])
-        #expect(
-            byAbsolutePath.stdout.contains("error: state 'firewall' of machine 'Chapters' moved"),
-            "an absolute path (as the package plugin gives) is found in its repository: \(byAbsolutePath.stdout)")
+        let relative = "../" + directory.lastPathComponent + "/specs/app.yaml"
+        for path in [absolute, relative] {
+            let elsewhere = try CLI.run(["diff", "--base", "v1", path], in: outside)
+            #expect(elsewhere.status == 1, "\(elsewhere.stderr)")
+            #expect(
+                elsewhere.stdout.contains("error: state 'firewall' of machine 'Chapters' moved"),
+                "\(path) is found in its repository: \(elsewhere.stdout)")
+        }
 
         let badRef = try CLI.run(["diff", "--base", "nosuchref", "specs/app.yaml"], in: directory)
         #expect(badRef.status == 2)
-        #expect(badRef.stderr.contains("--base nosuchref is not a commit of the git repository here"))
-        let outside = try CLI.temporaryDirectory(with: ["a.yaml": old])
+        #expect(
+            badRef.stderr.contains("--base nosuchref is not a commit of the git repository that holds specs/app.yaml"))
         let noRepository = try CLI.run(["diff", "--base", "HEAD", "a.yaml"], in: outside)
         #expect(noRepository.status == 2)
+        #expect(noRepository.stderr.contains("--base needs a.yaml to be in a git repository, and it is not"))
     }
 }
