@@ -93,7 +93,8 @@ struct LanguageServer {
         case "textDocument/rename":
             rename(id: id, params)
         case "textDocument/documentSymbol", "textDocument/definition", "textDocument/hover", "textDocument/completion",
-            "textDocument/codeAction", "textDocument/references", "textDocument/prepareRename":
+            "textDocument/codeAction", "textDocument/references", "textDocument/prepareRename",
+            "textDocument/documentHighlight":
             output.send(Self.result(id: id, answer(method, params) ?? NSNull()))
         default:
             if let id { output.send(Self.error(id: id, code: -32601, "method '\(method)' is not supported")) }
@@ -126,6 +127,7 @@ struct LanguageServer {
         case "textDocument/documentSymbol": return navigation.symbols()
         case "textDocument/definition": return navigation.definition(place)
         case "textDocument/references": return navigation.references(place)
+        case "textDocument/documentHighlight": return navigation.highlights(place)
         case "textDocument/prepareRename": return navigation.prepareRename(place)
         case "textDocument/completion":
             let names = documents[uri]?.lastWithMachines ?? navigation.result
@@ -167,7 +169,8 @@ struct LanguageServer {
                 "documentSymbolProvider": true, "definitionProvider": true, "hoverProvider": true,
                 "completionProvider": ["triggerCharacters": [" ", "[", ","]] as [String: Any],
                 "codeActionProvider": ["codeActionKinds": ["quickfix"]] as [String: Any],
-                "referencesProvider": true, "renameProvider": ["prepareProvider": true] as [String: Any]
+                "referencesProvider": true, "documentHighlightProvider": true,
+                "renameProvider": ["prepareProvider": true] as [String: Any]
             ] as [String: Any],
             "serverInfo": ["name": "flowspec-lsp"]
         ]

@@ -84,6 +84,18 @@ struct Navigation {
         return references.places(of: word, as: kind).map(location)
     }
 
+    /// `textDocument/documentHighlight`: the places of `references(_:)`, the declaration (a
+    /// state's key, a name's list entry) marked as written (3) and the uses as read (2).
+    func highlights(_ position: (line: Int, character: Int)) -> [[String: Any]] {
+        guard let word = word(at: position), let machine = machine(at: position.line) else { return [] }
+        let references = References(machine: machine)
+        guard let kind = references.kind(of: word) else { return [] }
+        let declarations = Set(references.declarations(of: word, as: kind))
+        return references.places(of: word, as: kind).map { place in
+            ["range": Document.range(place, lines), "kind": declarations.contains(place) ? 3 : 2]
+        }
+    }
+
     /// `textDocument/prepareRename`: the name at `position` and its range, or `nil` when it
     /// is no state, event, condition or effect of the machine (nothing there can be renamed).
     func prepareRename(_ position: (line: Int, character: Int)) -> [String: Any]? {

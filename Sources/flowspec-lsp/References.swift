@@ -93,6 +93,17 @@ struct References {
         return found.sorted()
     }
 
+    /// Where the name is declared: a state's key, or its entry in the machine's list.
+    func declarations(of name: String, as kind: Kind) -> [SourceLocation] {
+        switch kind {
+        case .state:
+            machine.states.filter { machine.names[$0.name.value] == name }.map(\.name.location)
+        case .event: (machine.events ?? []).filter { $0.value == name }.map(\.location)
+        case .condition: (machine.conditions ?? []).filter { $0.value == name }.map(\.location)
+        case .effect: (machine.effects ?? []).filter { $0.value == name }.map(\.location)
+        }
+    }
+
     /// Why `newName` cannot replace a name of `kind`, or `nil` if it can: it must become a
     /// Swift identifier and must not be another name of the machine already.
     func refusal(renaming name: String, to newName: String, as kind: Kind) -> String? {

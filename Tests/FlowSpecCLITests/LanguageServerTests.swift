@@ -454,6 +454,7 @@ struct LanguageServerTests {
             "textDocument": ["uri": uri], "position": ["line": declaration + 1, "character": 9]
         ]
         input += try Self.frame(Self.request(7, "textDocument/prepareRename", keyword))
+        input += try Self.frame(Self.request(8, "textDocument/documentHighlight", at))
         input += try Self.frame(Self.request(9, "shutdown"))
         input += try Self.frame(Self.notification("exit"))
         let (_, messages, _) = try Self.serve(input)
@@ -496,6 +497,15 @@ struct LanguageServerTests {
         #expect((range?["start"] as? [String: Any])?["character"] as? Int == 6)
         #expect((range?["end"] as? [String: Any])?["character"] as? Int == 17)
         #expect(lines[declaration + 1] == "        on:" && response(7)["result"] is NSNull)
+
+        // Highlights: the same places, the state's key as written and every use as read.
+        let highlights = try #require(response(8)["result"] as? [[String: Any]])
+        #expect(highlights.count == references.count)
+        let declared = highlights.filter { $0["kind"] as? Int == 3 }.compactMap {
+            (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int
+        }
+        #expect(declared == [declaration])
+        #expect(highlights.allSatisfy { $0["kind"] as? Int == 3 || $0["kind"] as? Int == 2 })
     }
 
     /// Hover on a finding gives its rule, severity and the rule's summary with the message.
