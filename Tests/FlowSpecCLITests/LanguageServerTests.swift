@@ -554,6 +554,24 @@ struct LanguageServerTests {
             let (status, _, stderr) = try Self.serve(input)
             #expect(status == 1, "\(stderr)")
         }
+        // A client that stops reading: the server's writes fail, and it ends when its input
+        // does, with status 1 rather than by SIGPIPE.
+        let process = Process()
+        process.executableURL = Self.executable
+        let toServer = Pipe()
+        let fromServer = Pipe()
+        process.standardInput = toServer
+        process.standardOutput = fromServer
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try fromServer.fileHandleForReading.close()
+        var requests = try Self.frame(Self.request(1, "initialize"))
+        for id in 2..<50 { requests += try Self.frame(Self.request(id, "flowspec/ping")) }
+        try toServer.fileHandleForWriting.write(contentsOf: requests)
+        try toServer.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 1)
+
         // A request after `shutdown` is refused; `exit` still ends the server with 0.
         var late = try Self.frame(Self.request(1, "initialize"))
         late += try Self.frame(Self.request(2, "shutdown"))
