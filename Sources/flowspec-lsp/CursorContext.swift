@@ -13,21 +13,30 @@ struct CursorContext {
     /// The context of the cursor on `line` (0-based) after the text `before`.
     init(lines: [Substring], line: Int, before: String) {
         let cursorLine = Self.parts(Substring(before))
-        path = Self.ancestors(lines: lines, above: line, limit: cursorLine.keyIndent)
+        let flow = Self.openCollections(cursorLine.text)
+        path = Self.ancestors(lines: lines, above: line, limit: cursorLine.keyIndent) + flow.keys
+        typingKey = flow.inMapping && !flow.afterSeparator.contains(":")
+    }
+
+    /// The flow collections still open at the end of `text`: the keys they are the values of,
+    /// whether the innermost is a mapping (or none is open), and the text after the last
+    /// bracket or comma. Quoted text is skipped.
+    private static func openCollections(_ text: Substring) -> (
+        keys: [String], inMapping: Bool, afterSeparator: Substring
+    ) {
         var open: [(bracket: Character, key: String?)] = []
-        var afterSeparator = Substring(cursorLine.text)
+        var afterSeparator = text
         var quote: Character?
-        var index = cursorLine.text.startIndex
-        let text = cursorLine.text
+        var index = text.startIndex
         while index < text.endIndex {
             let character = text[index]
             let next = text.index(after: index)
-            if let open = quote {
-                if character == open { quote = nil }
+            if let opening = quote {
+                if character == opening { quote = nil }
             } else if character == "\"" || character == "'" {
                 quote = character
             } else if character == "{" || character == "[" {
-                open.append((character, Self.key(before: text[..<index])))
+                open.append((character, key(before: text[..<index])))
                 afterSeparator = text[next...]
             } else if character == "}" || character == "]" {
                 _ = open.popLast()
@@ -37,8 +46,7 @@ struct CursorContext {
             }
             index = next
         }
-        path += open.compactMap(\.key)
-        typingKey = open.last?.bracket != "[" && !afterSeparator.contains(":")
+        return (open.compactMap(\.key), open.last?.bracket != "[", afterSeparator)
     }
 
     /// A line's key column (after any `- `), and its text from there.
