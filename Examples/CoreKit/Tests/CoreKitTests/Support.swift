@@ -34,8 +34,11 @@ final class PermissionDialogs: NotificationPermission {
         // A test clock's sleep of zero still waits for the clock to move.
         guard answer.after > .zero else { return answer.granted }
         let clock = clock
-        // The user waits in a task of their own, which cancelling the asking task does not reach.
-        let user = Task { try? await clock.sleep(for: answer.after) }
+        // The user answers `after` the dialog was shown: the deadline is fixed now, since the
+        // task below may start only after the test has moved the clock on. The user waits in a
+        // task of their own, which cancelling the asking task does not reach.
+        let answered = clock.now.advanced(by: answer.after)
+        let user = Task { try? await clock.sleep(until: answered) }
         await withTaskCancellationHandler {
             await user.value
         } onCancel: {
