@@ -8,8 +8,9 @@ struct Completion {
 
     /// `textDocument/completion`: where a key is typed, the keys the language allows there (the
     /// events in an `on` mapping, the rule ids in `severity`); after `kind:` the kinds; after
-    /// `if:`/`unless:` the conditions; in an `effects` list the effects; elsewhere the
-    /// machine's states and events.
+    /// `if:`/`unless:` the conditions; in an `effects` list the effects; where a state is
+    /// written (a target, `initial`, a requirement...) the states; elsewhere the machine's
+    /// states and events.
     func completion(_ position: (line: Int, character: Int)) -> [[String: Any]] {
         guard lines.indices.contains(position.line) else { return [] }
         let line = lines[position.line]
@@ -28,20 +29,31 @@ struct Completion {
             default: return items(SpecKeys.keys(of: place), kind: 10, detail: "key")
             }
         }
-        if before.range(of: #"kind:\s*\w*$"#, options: .regularExpression) != nil {
+        if context.valueKey == "kind" {
             return items(StateKind.allCases.map(\.rawValue), kind: 20, detail: "state kind")
         }
         guard let machine else { return [] }
-        if before.range(of: #"(if|unless):\s*\w*$"#, options: .regularExpression) != nil {
-            return items((machine.conditions ?? []).map(\.value), kind: 6, detail: "condition")
-        }
-        if before.range(of: #"effects:\s*\[[^\]]*$"#, options: .regularExpression) != nil {
-            return items((machine.effects ?? []).map(\.value), kind: 23, detail: "effect")
-        }
         let states = machine.states.indices.map { machine.name(of: $0) }
+        switch context.valueKey {
+        case "if", "unless": return items((machine.conditions ?? []).map(\.value), kind: 6, detail: "condition")
+        case "effects": return items((machine.effects ?? []).map(\.value), kind: 23, detail: "effect")
+        default:
+            if Self.takesStates(context) { return items(states, kind: 20, detail: "state of \(machine.name.value)") }
+        }
         let events = Self.events(machine)
         return items(states, kind: 20, detail: "state of \(machine.name.value)")
             + items(events.filter { !states.contains($0) }, kind: 23, detail: "event of \(machine.name.value)")
+    }
+
+    /// Whether the value being typed is a state: a target (an event's value, `to`, `then`),
+    /// `initial`, a requirement's states, a sequence's members, or a `resume` or `migrate` value.
+    private static func takesStates(_ context: CursorContext) -> Bool {
+        guard let key = context.valueKey else { return false }
+        if ["to", "then", "initial", "from", "reachable", "alwaysReachable"].contains(key) { return true }
+        // In a flow list, the path ends with the list's own key.
+        let place = SpecKeys.place(of: context.path.last == key ? context.path.dropLast() : context.path)
+        if place == .events || (place == .sequence && key == "states") { return true }
+        return ["resume", "migrate"].contains(context.path.last ?? "")
     }
 
     /// The machine's events: its `events` list, or else the events its transitions use.

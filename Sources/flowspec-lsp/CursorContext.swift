@@ -9,6 +9,8 @@ struct CursorContext {
     private(set) var path: [String] = []
     /// Whether the cursor is where a key is written (not after a key's `:`, nor in a list).
     private(set) var typingKey = false
+    /// The key whose value (or one of whose list items) is being typed, if any.
+    private(set) var valueKey: String?
 
     /// The context of the cursor on `line` (0-based) after the text `before`.
     init(lines: [Substring], line: Int, before: String) {
@@ -16,13 +18,18 @@ struct CursorContext {
         let flow = Self.openCollections(cursorLine.text)
         path = Self.ancestors(lines: lines, above: line, limit: cursorLine.keyIndent) + flow.keys
         typingKey = flow.inMapping && !flow.afterSeparator.contains(":")
+        if let colon = flow.afterSeparator.lastIndex(of: ":") {
+            valueKey = Self.key(before: flow.afterSeparator[...colon])
+        } else if !flow.inMapping {
+            valueKey = flow.innermostKey
+        }
     }
 
     /// The flow collections still open at the end of `text`: the keys they are the values of,
-    /// whether the innermost is a mapping (or none is open), and the text after the last
-    /// bracket or comma. Quoted text is skipped.
+    /// whether the innermost is a mapping (or none is open) and its key, and the text after
+    /// the last bracket or comma. Quoted text is skipped.
     private static func openCollections(_ text: Substring) -> (
-        keys: [String], inMapping: Bool, afterSeparator: Substring
+        keys: [String], inMapping: Bool, innermostKey: String?, afterSeparator: Substring
     ) {
         var open: [(bracket: Character, key: String?)] = []
         var afterSeparator = text
@@ -46,7 +53,7 @@ struct CursorContext {
             }
             index = next
         }
-        return (open.compactMap(\.key), open.last?.bracket != "[", afterSeparator)
+        return (open.compactMap(\.key), open.last?.bracket != "[", open.last?.key, afterSeparator)
     }
 
     /// A line's key column (after any `- `), and its text from there.

@@ -101,3 +101,59 @@ struct KeyCompletionTests {
         }
     }
 }
+
+/// Completion where a value is typed: states where a state is written, and the kinds,
+/// conditions and effects after their keys.
+@Suite("flowspec-lsp value completion (process)")
+struct ValueCompletionTests {
+    static let spec = """
+        flowspec: 1
+        machines:
+          Login:
+            initial: ‸
+            events: [submit, done, failed]
+            conditions: [remembered]
+            effects: [track]
+            states:
+              signedOut:
+                kind: ‸
+                on: { submit: { to: signingIn, if: ‸ } }
+              signingIn:
+                kind: task
+                on:
+                  done: ‸
+                  failed: { to: signedOut, effects: [‸] }
+                timeout: { after: 5s, to: signedOut, retry: { max: 2, then: ‸ } }
+              home: { kind: terminal }
+            sequences:
+              steps: { states: [signedOut, ‸] }
+            require:
+              - within: { from: ‸, to: [home], max: 9s }
+        """
+
+    @Test func valuesInContext() throws {
+        let states = ["signedOut", "signingIn", "home"]
+        let expectations: [[String]] = [
+            states, ["input", "task", "choice", "terminal"], ["remembered"], states, ["track"], states, states, states
+        ]
+        var lines: [String] = []
+        var cursors: [(line: Int, character: Int)] = []
+        for line in Self.spec.split(separator: "\n", omittingEmptySubsequences: false) {
+            if let marker = line.firstIndex(of: "‸") { cursors.append((lines.count, line[..<marker].utf16.count)) }
+            lines.append(line.replacingOccurrences(of: "‸", with: ""))
+        }
+        #expect(cursors.count == expectations.count)
+        let uri = "file:///w/values.flowspec.yaml"
+        let requests = cursors.map { cursor -> (String, [String: Any]) in
+            (
+                "textDocument/completion",
+                ["textDocument": ["uri": uri], "position": ["line": cursor.line, "character": cursor.character]]
+            )
+        }
+        let messages = try LanguageServerTests.session(opening: uri, lines.joined(separator: "\n"), requests)
+        for (number, expected) in expectations.enumerated() {
+            let items = LanguageServerTests.result(number + 2, messages) as? [[String: Any]] ?? []
+            #expect(items.compactMap { $0["label"] as? String } == expected, "at \(cursors[number])")
+        }
+    }
+}
