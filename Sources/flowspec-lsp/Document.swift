@@ -22,9 +22,14 @@ struct Document {
         let lines: [Substring]
     }
 
-    init(uri: String, text: String) {
+    /// The client's version of the text, when it gave one (published with the findings, so
+    /// that the client can tell which text they are of).
+    var version: Int?
+
+    init(uri: String, text: String, version: Int? = nil) {
         self.uri = uri
         self.text = text
+        self.version = version
     }
 
     /// Whether the document is a spec: `*.flowspec.yaml` (or `.yml`), or YAML with a top-level

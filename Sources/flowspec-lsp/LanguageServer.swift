@@ -76,13 +76,15 @@ struct LanguageServer {
             guard let item = params["textDocument"] as? [String: Any], let uri = item["uri"] as? String,
                 let text = item["text"] as? String
             else { break }
-            documents[uri] = Document(uri: uri, text: text)
+            documents[uri] = Document(uri: uri, text: text, version: item["version"] as? Int)
             stale.insert(uri)
         case "textDocument/didChange":
-            guard let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String,
+            let identifier = params["textDocument"] as? [String: Any]
+            guard let uri = identifier?["uri"] as? String,
                 let changes = params["contentChanges"] as? [[String: Any]], var document = documents[uri]
             else { break }
             for change in changes { document.apply(change) }
+            document.version = identifier?["version"] as? Int
             documents[uri] = document
             stale.insert(uri)
         case "textDocument/didClose":
@@ -149,16 +151,17 @@ struct LanguageServer {
 
     private mutating func publishStale() {
         for uri in stale.sorted() {
-            if let diagnostics = documents[uri]?.diagnostics() { publish(uri: uri, diagnostics) }
+            if let diagnostics = documents[uri]?.diagnostics() {
+                publish(uri: uri, diagnostics, version: documents[uri]?.version)
+            }
         }
         stale.removeAll()
     }
 
-    private func publish(uri: String, _ diagnostics: [[String: Any]]) {
-        output.send([
-            "jsonrpc": "2.0", "method": "textDocument/publishDiagnostics",
-            "params": ["uri": uri, "diagnostics": diagnostics] as [String: Any]
-        ])
+    private func publish(uri: String, _ diagnostics: [[String: Any]], version: Int? = nil) {
+        var params: [String: Any] = ["uri": uri, "diagnostics": diagnostics]
+        if let version { params["version"] = version }
+        output.send(["jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": params])
     }
 
     static var capabilities: [String: Any] {

@@ -66,6 +66,12 @@ struct TypingTests {
         let publications = messages.filter { $0["method"] as? String == "textDocument/publishDiagnostics" }.count
         // The open is checked together with the first keystroke, which arrives with it.
         #expect(publications == range.count, "findings after every keystroke")
+        // Each publication names the version it is of: the keystroke just made.
+        let versions = messages.compactMap { message -> Int? in
+            guard message["method"] as? String == "textDocument/publishDiagnostics" else { return nil }
+            return (message["params"] as? [String: Any])?["version"] as? Int
+        }
+        #expect(versions == Array(1...range.count), "the versions of the findings")
 
         let directory = try CLI.temporaryDirectory(
             with: Dictionary(uniqueKeysWithValues: samples.map { ("\($0.key).yaml", $0.value) }))
