@@ -94,6 +94,10 @@ struct LanguageServer {
             publish(uri: uri, [])
         case "textDocument/rename":
             rename(id: id, params)
+        case "flowspec/documentText":
+            // What the server holds for a document, for checking a client's edits against it.
+            let uri = (params["textDocument"] as? [String: Any])?["uri"] as? String
+            output.send(Self.result(id: id, uri.flatMap { documents[$0]?.text } ?? NSNull()))
         case "textDocument/documentSymbol", "textDocument/definition", "textDocument/hover", "textDocument/completion",
             "textDocument/codeAction", "textDocument/references", "textDocument/prepareRename",
             "textDocument/documentHighlight":
