@@ -29,9 +29,15 @@ struct OnboardingContainerTests {
         await settle(until: { container.state == .nameEntry }, "the form")
     }
 
+    /// Moves the test clock on: its timers fire, and the users whose time has come answer.
+    func moveClock(by duration: Duration) async {
+        await clock.advance(by: duration)
+        dialogs.answerDue()
+    }
+
     /// Moves the test clock on, and lets what it fired run.
     func advance(by duration: Duration) async {
-        await clock.advance(by: duration)
+        await moveClock(by: duration)
         await settle()
     }
 
@@ -51,7 +57,7 @@ struct OnboardingContainerTests {
         // The user's answer waits on the test clock only once the request has started.
         await settle(until: { dialogs.shown == 1 }, "the request")
         await settle()
-        await clock.advance(by: .seconds(1))
+        await moveClock(by: .seconds(1))
         await settle(until: { container.state == .nameEntry }, "the answer")
         #expect(container.route == .onboarding(page: .nameEntry, index: 2, count: 3))
         container.back()
@@ -68,7 +74,7 @@ struct OnboardingContainerTests {
         await settle(until: { dialogs.shown == 1 }, "the request")
         container.next()
         #expect(container.state == .notifications, "Next does not skip a pending request")
-        await clock.advance(by: .seconds(3))
+        await moveClock(by: .seconds(3))
         await settle(until: { container.state == .nameEntry }, "the answer")
         #expect(container.notificationsAllowed == false)
         container.back()
@@ -84,13 +90,13 @@ struct OnboardingContainerTests {
         await settle(until: { dialogs.shown == 1 }, "the request")
         await advance(by: .milliseconds(9_999))
         #expect(container.state == .notifications, "nothing happens before the timeout")
-        await clock.advance(by: .milliseconds(1))
+        await moveClock(by: .milliseconds(1))
         await settle(until: { container.state == .nameEntry }, "the 10 s timeout")
         #expect(container.flow.lastStep?.input == .timeout)
         #expect(container.route == .onboarding(page: .nameEntry, index: 2, count: 3))
         #expect(container.notificationsAllowed == nil, "no answer, no permission")
         await settle(until: { dialogs.cancelled == [0] }, "the request still running at the timeout cancelled")
-        await clock.advance(by: .seconds(2))
+        await moveClock(by: .seconds(2))
         await settle(until: { container.flow.droppedResults == 1 }, "the late answer dropped")
         #expect(container.state == .nameEntry, "a late answer does nothing")
         #expect(container.notificationsAllowed == nil)
@@ -102,7 +108,7 @@ struct OnboardingContainerTests {
         await advance(by: .seconds(5))
         container.next()
         #expect(container.state == .notifications)
-        await clock.advance(by: .seconds(5))
+        await moveClock(by: .seconds(5))
         await settle(until: { container.state == .nameEntry }, "the timeout 10 s after entering, not 15")
         #expect(container.flow.machine.armedTimeout == nil)
         await advance(by: .seconds(3_600))
@@ -117,7 +123,7 @@ struct OnboardingContainerTests {
         container.back()
         #expect(container.state == .intro)
         await settle(until: { dialogs.cancelled == [0] }, "the request cancelled with its page")
-        await clock.advance(by: .seconds(1))
+        await moveClock(by: .seconds(1))
         await settle(until: { container.flow.droppedResults == 1 }, "the answer that came after, dropped")
         // Nothing sleeps on the clock any more: the page's timer, due at 10 s, is gone.
         await #expect(throws: Never.self) { try await clock.checkSuspension() }
@@ -130,17 +136,18 @@ struct OnboardingContainerTests {
     @Test func aTimerOrAnswerFromAnEarlierVisitDoesNothing() async {
         dialogs.answers = [.init(granted: true, after: .seconds(7))]
         container.next()
+        await settle(until: { dialogs.shown == 1 }, "the first visit's request")
         await advance(by: .seconds(5))
         container.back()
         container.next()
         await settle(until: { dialogs.shown == 2 }, "the second visit's request")
-        await clock.advance(by: .seconds(2))
+        await moveClock(by: .seconds(2))
         await settle(until: { container.flow.droppedResults == 1 }, "the earlier visit's answer dropped")
         #expect(container.state == .notifications, "the earlier visit's answer is stale")
         #expect(container.notificationsAllowed == nil)
         await advance(by: .seconds(3))
         #expect(container.state == .notifications, "the earlier visit's timer is stale")
-        await clock.advance(by: .seconds(5))
+        await moveClock(by: .seconds(5))
         await settle(until: { container.state == .nameEntry }, "the second visit's own 10 s")
     }
 

@@ -6,6 +6,11 @@ import Testing
 
 /// Permission dialogs whose user answers after a while on the test clock. Like the system's, a
 /// dialog stays up when the task that asked is cancelled: its answer still comes, late.
+///
+/// A dialog's answer time is fixed when it shows, and the answers due are given by
+/// ``answerDue()`` once the test has moved the clock: a sleep on the test clock would start
+/// counting only when its task first runs, which on a busy machine can be after the test has
+/// moved the clock on.
 @MainActor
 final class PermissionDialogs: NotificationPermission {
     /// What the user of one dialog does: answers `granted`, `after` it was shown.
@@ -14,12 +19,20 @@ final class PermissionDialogs: NotificationPermission {
         var after: Duration
     }
 
+    /// A dialog that is up: when its user answers, what, and the request waiting for it.
+    private struct Showing {
+        var due: TestClock<Duration>.Instant
+        var granted: Bool
+        var request: CheckedContinuation<Bool, Never>
+    }
+
     /// The users of the dialogs, in turn; one beyond them does not answer within a day.
     var answers: [Answer] = []
     /// How many dialogs were shown.
     private(set) var shown = 0
     /// The dialogs (by position, from 0) whose asking task was cancelled.
     private(set) var cancelled: [Int] = []
+    private var showing: [Showing] = []
 
     private let clock: TestClock<Duration>
 
@@ -31,20 +44,24 @@ final class PermissionDialogs: NotificationPermission {
         let index = shown
         shown += 1
         let answer = index < answers.count ? answers[index] : Answer(granted: true, after: .seconds(86_400))
-        // A test clock's sleep of zero still waits for the clock to move.
         guard answer.after > .zero else { return answer.granted }
-        let clock = clock
-        // The user answers `after` the dialog was shown: the deadline is fixed now, since the
-        // task below may start only after the test has moved the clock on. The user waits in a
-        // task of their own, which cancelling the asking task does not reach.
-        let answered = clock.now.advanced(by: answer.after)
-        let user = Task { try? await clock.sleep(until: answered) }
-        await withTaskCancellationHandler {
-            await user.value
+        let due = clock.now.advanced(by: answer.after)
+        // Cancelling the asking task does not take the dialog down: it answers when due.
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { request in
+                showing.append(Showing(due: due, granted: answer.granted, request: request))
+            }
         } onCancel: {
             Task { @MainActor in self.cancelled.append(index) }
         }
-        return answer.granted
+    }
+
+    /// The users whose time has come on the test clock answer, in the order their dialogs showed.
+    func answerDue() {
+        let now = clock.now
+        let due = showing.filter { $0.due <= now }
+        showing.removeAll { $0.due <= now }
+        for dialog in due { dialog.request.resume(returning: dialog.granted) }
     }
 }
 
