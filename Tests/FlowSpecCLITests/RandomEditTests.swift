@@ -47,29 +47,8 @@ struct RandomEditTests {
         #expect(first == nil, "the texts part after edit \((first ?? 0) + 1) (seed \(seed))")
 
         // The findings published just before each answer are those of the text edited so far.
-        var published: [Int: [String]] = [:]
-        var latest: [String] = []
-        for message in messages {
-            if message["method"] as? String == "textDocument/publishDiagnostics" {
-                let diagnostics = (message["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? []
-                latest = diagnostics.map(TypingTests.describe)
-            } else if let id = message["id"] as? Int {
-                published[id] = latest
-            }
-        }
-        let directory = try CLI.temporaryDirectory(
-            with: Dictionary(uniqueKeysWithValues: samples.map { ("\($0.key).yaml", $0.value) }))
-        let check = try CLI.run(
-            ["check", "--format", "json"] + samples.keys.sorted().map { "\($0).yaml" }, in: directory)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
-        var expected: [Int: [String]] = [:]
-        for finding in json["diagnostics"] as? [[String: Any]] ?? [] {
-            let step = Int((finding["file"] as? String ?? "").dropLast(".yaml".count)) ?? -1
-            let text = samples[step] ?? ""
-            let line = (finding["line"] as? Int ?? 1) - 1
-            let column = Self.utf16Column(text, line: line, scalarColumn: (finding["column"] as? Int ?? 1) - 1)
-            expected[step, default: []].append("\(finding["rule"] ?? "") \(line) \(column)")
-        }
+        let published = SessionFindings.beforeEachAnswer(messages)
+        let expected = try SessionFindings.check(samples)
         for step in samples.keys.sorted() {
             #expect(published[step] == expected[step] ?? [], "after edit \(step) (seed \(seed))")
         }
@@ -106,12 +85,5 @@ struct RandomEditTests {
             ] as [String: Any],
             "text": newText
         ]
-    }
-
-    /// The UTF-16 offset of the `scalarColumn`th character of `line` in `text`.
-    static func utf16Column(_ text: String, line: Int, scalarColumn: Int) -> Int {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard lines.indices.contains(line) else { return scalarColumn }
-        return lines[line].unicodeScalars.prefix(scalarColumn).reduce(0) { $0 + $1.utf16.count }
     }
 }

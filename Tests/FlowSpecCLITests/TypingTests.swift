@@ -55,16 +55,7 @@ struct TypingTests {
         #expect(LanguageServerTests.result(last - 1, messages) as? String == typed, "the server holds what was typed")
 
         // The findings published just before each answer are those of the text typed so far.
-        var published: [Int: [String]] = [:]
-        var latest: [String] = []
-        for message in messages {
-            if message["method"] as? String == "textDocument/publishDiagnostics" {
-                let diagnostics = (message["params"] as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? []
-                latest = diagnostics.map(Self.describe)
-            } else if let id = message["id"] as? Int {
-                published[id] = latest
-            }
-        }
+        let published = SessionFindings.beforeEachAnswer(messages)
         #expect(published.count == last + 1, "every request answered")
         let publications = messages.filter { $0["method"] as? String == "textDocument/publishDiagnostics" }.count
         // The open is checked together with the first keystroke, which arrives with it.
@@ -76,26 +67,10 @@ struct TypingTests {
         }
         #expect(versions == Array(1...range.count), "the versions of the findings")
 
-        let directory = try CLI.temporaryDirectory(
-            with: Dictionary(uniqueKeysWithValues: samples.map { ("\($0.key).yaml", $0.value) }))
-        let check = try CLI.run(
-            ["check", "--format", "json"] + samples.keys.sorted().map { "\($0).yaml" }, in: directory)
-        let json = try #require(try JSONSerialization.jsonObject(with: Data(check.stdout.utf8)) as? [String: Any])
-        var expected: [Int: [String]] = [:]
-        for finding in json["diagnostics"] as? [[String: Any]] ?? [] {
-            let step = Int((finding["file"] as? String ?? "").dropLast(".yaml".count)) ?? -1
-            expected[step, default: []].append(
-                "\(finding["rule"] ?? "") \((finding["line"] as? Int ?? 0) - 1) \((finding["column"] as? Int ?? 0) - 1)"
-            )
-        }
+        let expected = try SessionFindings.check(samples)
         for step in samples.keys.sorted() {
             #expect(published[step] == expected[step] ?? [], "after keystroke \(range.lowerBound + step)")
         }
         if part == Self.parts - 1 { #expect(published[last - 2] == [], "the whole spec is clean") }
-    }
-
-    static func describe(_ diagnostic: [String: Any]) -> String {
-        let start = (diagnostic["range"] as? [String: Any])?["start"] as? [String: Any]
-        return "\(diagnostic["code"] ?? "") \(start?["line"] ?? "") \(start?["character"] ?? "")"
     }
 }
