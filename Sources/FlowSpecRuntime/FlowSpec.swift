@@ -101,8 +101,8 @@ public struct FlowStep<State: Sendable>: Sendable {
     }
 }
 
-/// A bounded `retry: { max, then }`: its counter, how many times in a row, and where it goes
-/// after.
+/// A bounded `retry: { max, then, effects }`: its counter, how many times in a row, where it
+/// goes after, and the effects it runs then.
 public struct FlowRetry<State: Sendable>: Sendable {
     /// The counter's position among the machine's retry counters.
     public let slot: Int
@@ -110,13 +110,17 @@ public struct FlowRetry<State: Sendable>: Sendable {
     public let max: Int
     /// Where it goes once the count is used up.
     public let fallback: State
+    /// The positions in ``FlowSpec/effectList`` of the effects run when it goes to
+    /// ``fallback``, after the step's own.
+    public let effects: Range<Int>
 
     /// A retry bound.
     @inlinable
-    public init(slot: Int, max: Int, fallback: State) {
+    public init(slot: Int, max: Int, fallback: State, effects: Range<Int> = 0..<0) {
         self.slot = slot
         self.max = max
         self.fallback = fallback
+        self.effects = effects
     }
 }
 

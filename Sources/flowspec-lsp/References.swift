@@ -38,7 +38,7 @@ struct References {
                 case .condition:
                     add(candidate.condition)
                     add(candidate.unlessCondition)
-                case .effect: for effect in candidate.effects { add(effect) }
+                case .effect: for effect in candidate.effects + (candidate.retry?.effects ?? []) { add(effect) }
                 case .event: break
                 }
             }
@@ -70,7 +70,7 @@ struct References {
                 case .state:
                     add(timeout.target)
                     add(timeout.retry?.then)
-                case .effect: for effect in timeout.effects { add(effect) }
+                case .effect: for effect in timeout.effects + (timeout.retry?.effects ?? []) { add(effect) }
                 case .event, .condition: break
                 }
             }

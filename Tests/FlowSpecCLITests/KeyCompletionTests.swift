@@ -43,8 +43,9 @@ struct KeyCompletionTests {
         ]
         let expectations: [[String]] = [
             rules, machineKeys, ["kind", "summary", "on", "always", "timeout"], ["submit", "done"],
-            ["to", "if", "unless", "effects", "retry"], ["kind", "summary", "on", "always", "timeout"], ["max", "then"],
-            ["reachable", "alwaysReachable", "within"], ["from", "to", "max"], ["flowspec", "machines", "severity"]
+            ["to", "if", "unless", "effects", "retry"], ["kind", "summary", "on", "always", "timeout"],
+            ["max", "then", "effects"], ["reachable", "alwaysReachable", "within"], ["from", "to", "max"],
+            ["flowspec", "machines", "severity"]
         ]
         var lines: [String] = []
         var cursors: [(line: Int, character: Int)] = []

@@ -343,7 +343,8 @@ struct LanguageServerTests {
     /// Go to definition from each kind of place a name is written in the reference spec, to
     /// the state's key or the name's declaration, in the machine the cursor is in.
     @Test(arguments: [
-        ("retry: { max: 3, then: error }", "error", "      error:"),
+        ("retry: { max: 3, then: error,", "error", "      error:"),
+        ("then: error, effects: [showError] }", "showError", "    effects: [showError]"),
         ("- within: { from: splash,", "splash", "      splash:"),
         ("- { to: onboarding, if: firstLaunch }", "firstLaunch", "    conditions: [firstLaunch]"),
         ("splashFailed: { to: error, effects: [showError] }", "showError", "    effects: [showError]"),
@@ -433,6 +434,31 @@ struct LanguageServerTests {
         #expect(action["title"] as? String == "Change to 'signedOut'")
         let edits = ((action["edit"] as? [String: Any])?["changes"] as? [String: Any])?[uri] as? [[String: Any]]
         #expect(edits?.first?["newText"] as? String == "signedOut")
+    }
+
+    /// Find references of an effect: its declaration and every use, a retry's `effects` among
+    /// them (the sign-in's fallback to the error screen).
+    @Test func referencesOfAnEffectIncludeARetrysEffects() throws {
+        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let declaration = try #require(lines.firstIndex { $0 == "    effects: [showError]" })
+        let uri = "file:///w/app.flowspec.yaml"
+        let at: [String: Any] = ["textDocument": ["uri": uri], "position": ["line": declaration, "character": 15]]
+        var input = try Self.frame(Self.request(1, "initialize"))
+        input += try Self.frame(
+            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
+        input += try Self.frame(Self.request(2, "textDocument/references", at))
+        input += try Self.frame(Self.request(3, "shutdown"))
+        input += try Self.frame(Self.notification("exit"))
+        let (_, messages, _) = try Self.serve(input)
+        let references = try #require(messages.first { $0["id"] as? Int == 2 }?["result"] as? [[String: Any]])
+        let referenced = references.compactMap {
+            (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int
+        }
+        let written = lines.indices.filter { lines[$0].contains("showError") }
+        let retry = try #require(lines.firstIndex { $0.contains("then: error, effects: [showError]") })
+        #expect(referenced.sorted() == written, "every line that writes the effect, once")
+        #expect(referenced.contains(retry))
     }
 
     /// Find references and rename of a state across its machine, and the refusals.

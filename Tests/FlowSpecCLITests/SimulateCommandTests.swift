@@ -20,7 +20,7 @@ struct SimulateCommandTests {
                 networkError -> authLoading | effects: - | timeout: 10000ms -> error
                 networkError -> authLoading | effects: - | timeout: 10000ms -> error
                 networkError -> authLoading | effects: - | timeout: 10000ms -> error
-                networkError -> error | effects: - | timeout: -
+                networkError -> error | effects: showError | timeout: -
                 retry -> unauthenticated | effects: - | timeout: -
                 forceReset -> unauthenticated | effects: - | timeout: -
 

@@ -89,8 +89,11 @@ struct DifferentialGenerationTests {
         #expect(
             tablePrograms.contains { $0.persist?.rawValue == .int }
                 && tablePrograms.contains { $0.persist?.rawValue == .string }
-                && tablePrograms.contains { $0.effects.isEmpty } && tablePrograms.contains { $0.retrySlotCount > 0 },
-            "the table-form machines miss a persistence kind, a machine without effects or one with retries")
+                && tablePrograms.contains { $0.effects.isEmpty } && tablePrograms.contains { $0.retrySlotCount > 0 }
+                && tablePrograms.contains(where: \.hasRetryEffects)
+                && tablePrograms.contains { $0.retrySlotCount > 0 && !$0.hasRetryEffects },
+            "the table-form machines miss a persistence kind, a machine without effects, or retries with and without effects"
+        )
         Self.expectCoverage(programs: programs, models: models)
 
         // 2. Random runs and their expected traces (the same for a machine's table twin).
@@ -210,6 +213,7 @@ struct DifferentialGenerationTests {
                     note("unless", !candidate.forbids.isEmpty)
                     note("effects on \(place)", !candidate.effects.isEmpty)
                     note("retry on \(place)", candidate.retry != nil)
+                    note("effects on a retry", candidate.retry?.effects.isEmpty == false)
                     note("self-loop", candidate.target == index)
                     predecessors[candidate.target].insert(index)
                     if let retry = candidate.retry { predecessors[retry.fallback].insert(index) }
@@ -243,7 +247,7 @@ struct DifferentialGenerationTests {
         let required = [
             "kind input", "kind task", "kind choice", "kind terminal", "candidate list", "always list",
             "if", "unless", "effects on event", "effects on always", "effects on timeout",
-            "retry on event", "retry on always", "retry on timeout", "self-loop",
+            "retry on event", "retry on always", "retry on timeout", "effects on a retry", "self-loop",
             "reached only through choice states", "persist int clamp", "persist int", "persist string",
             "migrate int", "migrate string", "machine-wide on", "state overrides a machine-wide event",
             "retry on machine-wide",
@@ -271,6 +275,8 @@ enum DifferentialSpecs {
         var unlessCondition: Int?
         var effects: [Int] = []
         var retry: (max: Int, then: Int)?
+        /// The effects the retry runs when it goes to `then`.
+        var retryEffects: [Int] = []
         /// Written as a bare state name when it can be.
         var bare = false
 
@@ -469,7 +475,13 @@ enum DifferentialSpecs {
             if effectCount > 0 && random.percent(35) {
                 candidate.effects = (0..<(1 + random.below(2))).map { _ in random.below(effectCount) }
             }
+            decorateRetry(&candidate, &random)
             candidate.bare = random.percent(50)
+        }
+        func decorateRetry(_ candidate: inout Candidate, _ random: inout SplitMix64) {
+            if candidate.retry != nil && effectCount > 0 && random.percent(40) {
+                candidate.retryEffects = (0..<(1 + random.below(2))).map { _ in random.below(effectCount) }
+            }
         }
         for source in 0..<count {
             for transition in states[source].on.indices {
@@ -487,6 +499,7 @@ enum DifferentialSpecs {
                 decorate(&timeout.candidate, conditional: false, &random)
                 if timeout.candidate.retry == nil && random.percent(15) {
                     timeout.candidate.retry = (1 + random.below(3), random.pick(legal(from: source)))
+                    decorateRetry(&timeout.candidate, &random)
                 }
                 states[source].timeout = timeout
             }
@@ -546,7 +559,14 @@ enum DifferentialSpecs {
             if !candidate.effects.isEmpty {
                 fields.append("effects: [" + candidate.effects.map { "f\($0)" }.joined(separator: ", ") + "]")
             }
-            if let retry = candidate.retry { fields.append("retry: { max: \(retry.max), then: s\(retry.then) }") }
+            if let retry = candidate.retry {
+                var retryFields = "max: \(retry.max), then: s\(retry.then)"
+                if !candidate.retryEffects.isEmpty {
+                    let effects = candidate.retryEffects.map { "f\($0)" }.joined(separator: ", ")
+                    retryFields += ", effects: [\(effects)]"
+                }
+                fields.append("retry: { \(retryFields) }")
+            }
             return "{ " + fields.joined(separator: ", ") + " }"
         }
         func transitions(_ list: [Transition], indent: String) -> String {

@@ -150,7 +150,7 @@ struct PathCoverTests {
                 $0.contains(
                     String(
                         repeating: "networkError -> authLoading | effects: - | timeout: 10000ms -> error\n", count: 3)
-                        + "networkError -> error | effects: - | timeout: -")
+                        + "networkError -> error | effects: showError | timeout: -")
             })
         #expect(cover.notCovered.isEmpty)
     }

@@ -12,9 +12,8 @@ import Testing
 @Suite("FirstRun: paths from the spec")
 struct FirstRunPathTests {
     @Test(arguments: FirstRunPaths.all)
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func path(_ path: FlowSpecTesting.FlowPath<FirstRun>) async {
-        // FlowDriver runs where Observation does.
-        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
         let problems = await FlowSpecTesting.FlowPathRunner.run(path, harness: FirstRunPathHarness.self)
         #expect(problems.isEmpty, Testing.Comment(rawValue: problems.joined(separator: "\n")))
     }
@@ -49,9 +48,8 @@ enum FirstRunPaths {
 @Suite("LaunchAuth: paths from the spec")
 struct LaunchAuthPathTests {
     @Test(arguments: LaunchAuthPaths.all)
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func path(_ path: FlowSpecTesting.FlowPath<LaunchAuth>) async {
-        // FlowDriver runs where Observation does.
-        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
         let problems = await FlowSpecTesting.FlowPathRunner.run(path, harness: LaunchAuthPathHarness.self)
         #expect(problems.isEmpty, Testing.Comment(rawValue: problems.joined(separator: "\n")))
     }
@@ -105,7 +103,7 @@ enum LaunchAuthPaths {
                 .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
-                .init(.event(.networkError), .error),
+                .init(.event(.networkError), .error, effects: [.showError]),
                 .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
                 .init(.event(.onboardingCheckSucceeded), when: ["firstLaunch"], .onboarding),
                 .init(.event(.onboardingFailed), .error, effects: [.showError]),
@@ -134,9 +132,8 @@ enum LaunchAuthPaths {
 @Suite("Chapters: paths from the spec")
 struct ChaptersPathTests {
     @Test(arguments: ChaptersPaths.all)
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
     func path(_ path: FlowSpecTesting.FlowPath<Chapters>) async {
-        // FlowDriver runs where Observation does.
-        guard #available(macOS 14, iOS 17, tvOS 17, watchOS 10, *) else { return }
         let problems = await FlowSpecTesting.FlowPathRunner.run(path, harness: ChaptersPathHarness.self)
         #expect(problems.isEmpty, Testing.Comment(rawValue: problems.joined(separator: "\n")))
     }

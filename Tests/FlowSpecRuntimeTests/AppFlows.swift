@@ -179,7 +179,7 @@ enum LaunchAuth: FlowSpecRuntime.FlowSpec {
         case (.authCheck, .forceReset): Step(.unauthenticated)
         case (.authLoading, .loginSucceeded): Step(.authenticated)
         case (.authLoading, .loginFailed): Step(.unauthenticated)
-        case (.authLoading, .networkError): Step(.authLoading, retry: Retry(slot: 0, max: 3, fallback: .error))
+        case (.authLoading, .networkError): Step(.authLoading, retry: Retry(slot: 0, max: 3, fallback: .error, effects: 0..<1))  // retry used up: showError
         case (.authLoading, .forceReset): Step(.unauthenticated)
         case (.authenticated, .mainAppLoaded): Step(.mainApp)
         case (.authenticated, .mainAppLoadFailed): Step(.error, effects: 0..<1)  // showError

@@ -36,15 +36,26 @@ struct FirstRunPathHarness: FlowPathHarness {
 /// LaunchAuth: every task state has work, which waits on the test clock until the visit
 /// ends and cancels it (the path sends the events; the late result is dropped); the driver
 /// must report no problem at any state (a task state without work, an event after the end).
+/// The effect handler keeps an error banner, as the app does: "every error has a visible UI",
+/// so at every state the banner must be up exactly when the flow is in `error`.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 struct LaunchAuthPathHarness: FlowPathHarness {
     typealias Spec = LaunchAuth
+    let banner = Box(false)
 
     mutating func makeDriver(
         clock: FlowTestClock, storage: InMemoryFlowStorage, conditions: @escaping @MainActor () -> LaunchAuth.Conditions
     ) -> FlowDriver<LaunchAuth> {
-        let driver = FlowDriver(LaunchAuth.self, clock: clock, keepingSteps: true, conditions: conditions)
+        let banner = self.banner
+        let driver = FlowDriver(LaunchAuth.self, clock: clock, keepingSteps: true, conditions: conditions) { effect in
+            switch effect {
+            case .showError: banner.value = true
+            }
+        }
+        driver.onStep { step in
+            if step.to != .error { banner.value = false }
+        }
         for state in LaunchAuth.State.allCases where LaunchAuth.kind(of: state) == .task {
             driver.work(in: state) {
                 // Longer than any path waits: the visit always ends first, and cancels this.
@@ -57,6 +68,7 @@ struct LaunchAuthPathHarness: FlowPathHarness {
 
     func verify(state: LaunchAuth.State, driver: FlowDriver<LaunchAuth>) async throws {
         #expect(driver.problems.isEmpty, "\(driver.problems)")
+        #expect(banner.value == (state == .error), "the error banner is up exactly on the error screen")
     }
 }
 

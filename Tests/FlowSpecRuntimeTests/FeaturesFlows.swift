@@ -119,7 +119,7 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
     }
     public static func timeoutStep(_ state: State, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch state {
-        case .syncing: Step(.syncing, effects: 1..<2, retry: Retry(slot: 1, max: 1, fallback: .`default`))  // logFailure
+        case .syncing: Step(.syncing, effects: 1..<2, retry: Retry(slot: 1, max: 1, fallback: .`default`, effects: 0..<1))  // logFailure; retry used up: saveStep
         default: nil
         }
     }

@@ -134,16 +134,18 @@ struct FlowDriverTests {
         // networkError retries 3 times, then goes to `error`; the fourth try is the fallback.
         await settle(until: { driver.state == .error }, "the retries used up")
         #expect(driver.steps.suffix(5).map(\.to) == [.authLoading, .authLoading, .authLoading, .authLoading, .error])
+        #expect(log.effects == [.showError], "the retries' fallback shows the error")
         driver.send(.retry)
         driver.send(.loginAttempted)
         driver.send(.forceReset)
         #expect(driver.state == .unauthenticated)
-        #expect(log.effects == [])
-        let failing = FlowDriver(LaunchAuth.self, clock: clock, effects: { log.effects.append($0) })
+        #expect(log.effects == [.showError], "retrying, signing in and resetting show nothing")
+        let failed = EffectLog<LaunchAuth.Effect>()
+        let failing = FlowDriver(LaunchAuth.self, clock: clock, effects: { failed.effects.append($0) })
         failing.work(in: .splash) { .splashFailed }
         failing.start()
         await settle(until: { failing.state == .error }, "the splash failing")
-        #expect(log.effects == [.showError])
+        #expect(failed.effects == [.showError])
     }
 
     @Test func theStateIsObservable() async {

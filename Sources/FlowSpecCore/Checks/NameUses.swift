@@ -98,6 +98,7 @@ struct NameUses {
             for candidate in machine.states[index].always?.value ?? [] { add(candidate) }
             if let timeout = machine.states[index].timeout {
                 for effect in timeout.effects { effects.record(effect) }
+                for effect in timeout.retry?.effects ?? [] { effects.record(effect) }
             }
         }
         events.mergeInterned(machine.names)
@@ -119,6 +120,7 @@ struct NameUses {
         if let condition = candidate.condition { conditions.record(condition) }
         if let condition = candidate.unlessCondition { conditions.record(condition) }
         for effect in candidate.effects { effects.record(effect) }
+        for effect in candidate.retry?.effects ?? [] { effects.record(effect) }
     }
 
     /// The uses of one category.

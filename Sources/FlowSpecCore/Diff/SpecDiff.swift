@@ -136,18 +136,22 @@ private struct MachineChanges {
         guard let old, let new else { return old == nil && new == nil }
         return old.after?.value == new.after?.value
             && pair.old.names[old.target.value] == pair.new.names[new.target.value]
-            && old.effects.map(\.value) == new.effects.map(\.value) && old.retry?.max?.value == new.retry?.max?.value
-            && old.retry.map { pair.old.names[$0.then.value] } == new.retry.map { pair.new.names[$0.then.value] }
+            && old.effects.map(\.value) == new.effects.map(\.value) && sameRetry(old.retry, new.retry)
     }
 
     private func timeout(_ state: State, _ machine: Machine) -> String? {
         guard let timeout = state.timeout else { return nil }
         var text = "\(timeout.after?.value.specDescription ?? "?") to '\(machine.names[timeout.target.value])'"
         if !timeout.effects.isEmpty { text += " / " + timeout.effects.map(\.value).joined(separator: ", ") }
-        if let retry = timeout.retry {
-            text += " (retry ×\(retry.max?.value ?? 0), then '\(machine.names[retry.then.value])')"
-        }
+        if let retry = timeout.retry { text += Self.describe(retry, machine) }
         return text
+    }
+
+    /// Whether two versions of a retry bound do the same: the same `max`, `then` and effects.
+    private func sameRetry(_ old: Retry?, _ new: Retry?) -> Bool {
+        guard let old, let new else { return old == nil && new == nil }
+        return old.max?.value == new.max?.value && pair.old.names[old.then.value] == pair.new.names[new.then.value]
+            && old.effects.map(\.value) == new.effects.map(\.value)
     }
 
     private mutating func compareNames(_ what: String, _ old: [Located<String>]?, _ new: [Located<String>]?) {
@@ -189,8 +193,7 @@ private struct MachineChanges {
             guard oldNames[a.target.value] == newNames[b.target.value] else { return false }
             guard a.hasExtras || b.hasExtras else { continue }
             guard a.condition?.value == b.condition?.value, a.unlessCondition?.value == b.unlessCondition?.value,
-                a.effects.map(\.value) == b.effects.map(\.value), a.retry?.max?.value == b.retry?.max?.value,
-                a.retry.map({ oldNames[$0.then.value] }) == b.retry.map({ newNames[$0.then.value] })
+                a.effects.map(\.value) == b.effects.map(\.value), sameRetry(a.retry, b.retry)
             else { return false }
         }
         return true
@@ -254,11 +257,16 @@ private struct MachineChanges {
             if let condition = candidate.condition { text += " if \(condition.value)" }
             if let condition = candidate.unlessCondition { text += " unless \(condition.value)" }
             if !candidate.effects.isEmpty { text += " / " + candidate.effects.map(\.value).joined(separator: ", ") }
-            if let retry = candidate.retry {
-                text += " (retry ×\(retry.max?.value ?? 0), then '\(machine.names[retry.then.value])')"
-            }
+            if let retry = candidate.retry { text += describe(retry, machine) }
             return text
         }.joined(separator: ", ")
+    }
+
+    /// ` (retry ×3, then 'd' / showError)`.
+    static func describe(_ retry: Retry, _ machine: Machine) -> String {
+        var text = " (retry ×\(retry.max?.value ?? 0), then '\(machine.names[retry.then.value])'"
+        if !retry.effects.isEmpty { text += " / " + retry.effects.map(\.value).joined(separator: ", ") }
+        return text + ")"
     }
 
     private mutating func compareSequences() {

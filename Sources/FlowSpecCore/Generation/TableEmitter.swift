@@ -16,10 +16,11 @@
 ///   An ignored event costs one load and a bit test; a handled one a row more, no search;
 /// - timeouts: per state, the group of its timeout (-1 for none), milliseconds / 10⁹ and
 ///   milliseconds % 10⁹;
-/// - candidates: groups, each a count then that many candidates of ``candidateWidth``
+/// - candidates: groups, each a count then that many candidates of ``Tables/candidateWidth``
 ///   integers: target; first and count of required conditions; first and count of forbidden
 ///   conditions (ranges of `lists`); first and count of effects (a range of the effect list);
-///   retry slot (-1 for none), retry max, fallback;
+///   retry slot (-1 for none), retry max, fallback; and, in a machine where some retry runs
+///   effects of its own, first and count of those (``Tables/candidateWidth``);
 /// - lists: condition ordinals;
 /// - sequence members, when the machine has sequences;
 /// - effects: the effect list, effect ordinals (`effectList` is this tail of the table).
@@ -37,7 +38,6 @@ struct TableEmitter {
         self.tables = Tables(program: program)
     }
 
-    static let candidateWidth = 10
     static let headerWidth = 4
 
     /// Up to this many values, an index-backed type has one named static member per value
@@ -211,7 +211,7 @@ struct TableEmitter {
     /// the machine's `Tables` (`sharedTable`, held). A candidate is the position of its record
     /// in the table, -1 for none.
     func emitSteps(_ w: inout SwiftWriter) {
-        let width = Self.candidateWidth
+        let width = tables.candidateWidth
         let stepType = "FlowSpecRuntime.FlowStep<State>"
         w.line()
         w.doc("The decoded table, which every `Machine` holds.")
@@ -308,9 +308,15 @@ struct TableEmitter {
             }
             if program.retrySlotCount > 0 {
                 w.line("let slot = Swift.Int(tables.table[candidate &+ 7])")
-                w.line(
-                    "let retry = slot < 0 ? nil : Retry(slot: slot, max: Swift.Int(tables.table[candidate &+ 8]), "
-                        + "fallback: State(ordinal: Swift.Int(tables.table[candidate &+ 9])))")
+                var retry =
+                    "Retry(slot: slot, max: Swift.Int(tables.table[candidate &+ 8]), "
+                    + "fallback: State(ordinal: Swift.Int(tables.table[candidate &+ 9]))"
+                if program.hasRetryEffects {
+                    w.line("let fallbackEffects = Swift.Int(tables.table[candidate &+ 10])")
+                    retry +=
+                        ", effects: fallbackEffects..<(fallbackEffects &+ Swift.Int(tables.table[candidate &+ 11]))"
+                }
+                w.line("let retry = slot < 0 ? nil : \(retry))")
                 arguments.append("retry: retry")
             }
             w.line("return Step(\(arguments.joined(separator: ", ")))")
@@ -403,8 +409,12 @@ struct Tables {
     var sequenceMembers: [Int] = []
 
     var rows: [Int] = []
+    /// How many integers a candidate's record holds: two more for the range of a retry's own
+    /// effects, in a machine where some retry has them.
+    let candidateWidth: Int
 
     init(program: FlowProgram) {
+        candidateWidth = program.hasRetryEffects ? 12 : 10
         for state in program.states {
             var filter: UInt32 = 0
             for transition in state.transitions { filter |= 1 << UInt32(transition.event % 32) }
@@ -449,7 +459,7 @@ struct Tables {
             ),
             (
                 "candidates", candidates,
-                "Groups: a count, then that many candidates of \(TableEmitter.candidateWidth) integers (see the generator's TableEmitter)."
+                "Groups: a count, then that many candidates of \(candidateWidth) integers (see the generator's TableEmitter)."
             ),
             ("lists", lists, "Condition ordinals that candidates refer to by range.")
         ]
@@ -488,6 +498,11 @@ struct Tables {
                 effects, candidate.effects.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
                 candidate.retry?.fallback ?? 0
             ]
+            if candidateWidth > 10 {
+                let fallbackEffects = self.effects.count
+                self.effects += candidate.retry?.effects ?? []
+                candidates += [fallbackEffects, candidate.retry?.effects.count ?? 0]
+            }
         }
         return group
     }

@@ -3,8 +3,9 @@
 struct TransitionEmitter {
     let program: FlowProgram
     let access: String
-    /// Every distinct list of effects a candidate runs, in order of first use (own transitions,
-    /// then `always` branches, then timeouts), and the run of `effectList` each one has.
+    /// Every distinct list of effects a candidate runs (its own, then its retry's), in order of
+    /// first use (own transitions, then `always` branches, then timeouts), and the run of
+    /// `effectList` each one has.
     let effectLists: [[Int]]
     let effectRanges: [[Int]: Range<Int>]
 
@@ -14,11 +15,15 @@ struct TransitionEmitter {
         var lists: [[Int]] = []
         var ranges: [[Int]: Range<Int>] = [:]
         var next = 0
+        func add(_ effects: [Int]) {
+            guard !effects.isEmpty, ranges[effects] == nil else { return }
+            ranges[effects] = next..<(next + effects.count)
+            next += effects.count
+            lists.append(effects)
+        }
         func add(_ candidate: FlowProgram.Candidate) {
-            guard !candidate.effects.isEmpty, ranges[candidate.effects] == nil else { return }
-            ranges[candidate.effects] = next..<(next + candidate.effects.count)
-            next += candidate.effects.count
-            lists.append(candidate.effects)
+            add(candidate.effects)
+            add(candidate.retry?.effects ?? [])
         }
         for state in program.states {
             for transition in state.transitions { transition.candidates.forEach(add) }
@@ -115,16 +120,18 @@ struct TransitionEmitter {
     private func candidates(_ candidates: [FlowProgram.Candidate]) -> String {
         var expression = ""
         var effects: [Int] = []
+        var fallbackEffects: [Int] = []
         for candidate in candidates {
             effects += candidate.effects
+            fallbackEffects += candidate.retry?.effects ?? []
             if let condition = condition(candidate) {
                 expression += "\(condition) ? \(step(candidate)) : "
             } else {
                 expression += step(candidate)
-                return expression + effectsComment(effects)
+                return expression + effectsComment(effects, fallback: fallbackEffects)
             }
         }
-        return expression + "nil" + effectsComment(effects)
+        return expression + "nil" + effectsComment(effects, fallback: fallbackEffects)
     }
 
     private func condition(_ candidate: FlowProgram.Candidate) -> String? {
@@ -140,13 +147,24 @@ struct TransitionEmitter {
             arguments.append("effects: \(range.lowerBound)..<\(range.upperBound)")
         }
         if let retry = candidate.retry {
-            arguments.append("retry: Retry(slot: \(retry.slot), max: \(retry.max), fallback: \(state(retry.fallback)))")
+            var retryArguments = "slot: \(retry.slot), max: \(retry.max), fallback: \(state(retry.fallback))"
+            if let range = effectRanges[retry.effects] {
+                retryArguments += ", effects: \(range.lowerBound)..<\(range.upperBound)"
+            }
+            arguments.append("retry: Retry(\(retryArguments))")
         }
         return "Step(" + arguments.joined(separator: ", ") + ")"
     }
 
-    /// A comment naming effects, for the end of a line (empty without effects).
-    private func effectsComment(_ effects: [Int]) -> String {
-        effects.isEmpty ? "" : "  // " + effects.map { program.effects[$0].swiftName.code }.joined(separator: ", ")
+    /// A comment naming effects, for the end of a line (empty without effects): the
+    /// candidates' own, then those their retries run on falling back.
+    private func effectsComment(_ effects: [Int], fallback: [Int]) -> String {
+        func names(_ effects: [Int]) -> String {
+            effects.map { program.effects[$0].swiftName.code }.joined(separator: ", ")
+        }
+        var parts: [String] = []
+        if !effects.isEmpty { parts.append(names(effects)) }
+        if !fallback.isEmpty { parts.append("retry used up: " + names(fallback)) }
+        return parts.isEmpty ? "" : "  // " + parts.joined(separator: "; ")
     }
 }

@@ -11,7 +11,8 @@
 /// not drawn.
 ///
 /// **Retries** give two edges: the bounded transition, labelled `(retry ×3)`, and its `then`,
-/// labelled `(after 3 retries)` with the same trigger, conditions and effects.
+/// labelled `(after 3 retries)` with the same trigger, conditions and effects, and then the
+/// retry's own effects.
 public struct FlowDiagram: Sendable {
     /// One end of an edge.
     public enum Endpoint: Sendable, Hashable {
@@ -263,6 +264,7 @@ struct EdgeCollector {
         if let retry, let fallback = graph.stateIndex[retry.then.value] {
             var exhausted = label
             exhausted.retry = .exhausted(max: retry.max?.value)
+            exhausted.effects += retry.effects.map(\.value)
             append(exhausted, from: source, to: fallback, fallback: true)
         }
     }

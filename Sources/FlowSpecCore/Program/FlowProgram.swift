@@ -23,7 +23,7 @@ public struct FlowProgram: Sendable {
         }
     }
 
-    /// `retry: { max, then }` with its counter slot.
+    /// `retry: { max, then, effects }` with its counter slot.
     public struct Retry: Sendable, Hashable {
         /// The counter's index among the machine's retry counters.
         public var slot: Int
@@ -31,6 +31,8 @@ public struct FlowProgram: Sendable {
         public var max: Int
         /// Where it goes once the count is used up.
         public var fallback: Int
+        /// Effects, by index, run after the transition's own when it goes to ``fallback``.
+        public var effects: [Int] = []
     }
 
     /// A state's timeout.
@@ -116,5 +118,14 @@ public struct FlowProgram: Sendable {
     /// The candidates a state tries for an event, or `nil` if the state ignores it.
     public func candidates(in state: Int, for event: Int) -> [Candidate]? {
         states[state].transitions.first { $0.event == event }?.candidates
+    }
+
+    /// Whether some `retry` runs effects of its own when it goes to `then`.
+    public var hasRetryEffects: Bool {
+        func runs(_ candidate: Candidate) -> Bool { candidate.retry?.effects.isEmpty == false }
+        return states.contains { state in
+            state.transitions.contains { $0.candidates.contains(where: runs) } || state.always.contains(where: runs)
+                || state.timeout.map { runs($0.candidate) } == true
+        }
     }
 }

@@ -115,7 +115,8 @@ public enum FlowProgramBuilder {
             defer { retrySlots += 1 }
             if retry.max == nil { failed = true }
             return FlowProgram.Retry(
-                slot: retrySlots, max: retry.max?.value ?? 1, fallback: index(retry.then.value) ?? 0)
+                slot: retrySlots, max: retry.max?.value ?? 1, fallback: index(retry.then.value) ?? 0,
+                effects: retry.effects.map { effect($0.value) })
         }
 
         func eventNames() -> [FlowProgram.Name] {

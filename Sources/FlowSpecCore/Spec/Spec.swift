@@ -396,7 +396,7 @@ public struct Candidate: Sendable {
     public var isUnconditional: Bool { !edgeFacts.isConditional }
 }
 
-/// `retry: { max: N, then: S }`.
+/// `retry: { max: N, then: S, effects: [..] }`.
 public struct Retry: Sendable {
     /// Where the `retry:` value is written.
     public var location: SourceLocation
@@ -405,6 +405,9 @@ public struct Retry: Sendable {
     public var max: Located<Int>?
     /// Where the transition goes instead the next time.
     public var then: Located<Name>
+    /// Effects run when it goes to `then`, after the transition's own: what only the way out
+    /// of a used-up retry does (say, showing the error the retries were hiding).
+    public var effects: [Located<String>] = []
 }
 
 /// `timeout: { after: 10s, to: target, effects: [..], retry: {...} }`.

@@ -2,7 +2,7 @@
 enum TransitionDecoder {
     static let candidateKeys = ["to", "if", "unless", "effects", "retry"]
     static let timeoutKeys = ["after", "to", "effects", "retry"]
-    static let retryKeys = ["max", "then"]
+    static let retryKeys = ["max", "then", "effects"]
 
     /// A machine's own `on:`, for each event `event: target`, `event: { to: … }` or
     /// `event: [ {…}, {…} ]`.
@@ -127,6 +127,10 @@ enum TransitionDecoder {
             reader.missing("then", in: "the retry", at: location, example: "{ max: 3, then: failed }")
         }
         guard let then else { return nil }
-        return Retry(location: location, max: max, then: then)
+        var retry = Retry(location: location, max: max, then: then)
+        if let effects = fields["effects"] {
+            retry.effects = reader.names(effects, as: "an effect", list: "`effects`")
+        }
+        return retry
     }
 }

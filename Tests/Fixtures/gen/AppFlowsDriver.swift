@@ -89,7 +89,7 @@ do {
         flow.send(.networkError)
         expect(flow.state, .authLoading, "network error \(attempt) retries automatically")
     }
-    expect(flow.send(.networkError), [], "the fourth network error shows no effect")
+    expect(flow.send(.networkError), [.showError], "the fourth network error shows the error")
     expect(flow.state, .error, "…and gives up on the error screen after 3 retries")
     flow.send(.retry)
     expect(flow.state, .unauthenticated, "retry from the error screen returns to login")

@@ -133,13 +133,14 @@ struct AuthFlowControllerTests {
         // Three automatic retries on network errors, then the error screen.
         await settle(until: { offline.state == .error }, "the retries used up")
         #expect(offline.flow.steps.isEmpty, "steps are not kept unless asked")
-        #expect(offline.errorBanner == nil, "the retry's fallback runs no effect")
+        #expect(offline.errorBanner == ErrorBanner(message: "Signing in failed.", actions: [.retry, .startOver]))
     }
 
     @Test(
         arguments: [
             ("splash", "The app could not start."), ("onboarding", "Setting up the app failed."),
-            ("session", "Your session could not be checked."), ("mainApp", "The app could not be loaded.")
+            ("session", "Your session could not be checked."), ("signIn", "Signing in failed."),
+            ("mainApp", "The app could not be loaded.")
         ])
     func aServiceThatFailsShowsItsErrorBanner(service: String, message: String) async {
         var services = TestServices(clock: clock, splash: .succeed, onboarding: .succeed, session: .succeed)
@@ -147,9 +148,17 @@ struct AuthFlowControllerTests {
         case "splash": services.splash = .fail
         case "onboarding": services.onboarding = .fail
         case "session": services.session = .fail
+        case "signIn":
+            // No session, so the user signs in; every attempt fails with a network error.
+            services.session = .refuse
+            services.signIn = .fail
         default: services.mainApp = .fail
         }
         let flow = await launch(services: services)
+        if service == "signIn" {
+            await settle(until: { flow.state == .unauthenticated }, "the login screen")
+            flow.send(.loginAttempted)
+        }
         await settle(until: { flow.state == .error }, "the error screen")
         #expect(flow.errorBanner == ErrorBanner(message: message, actions: [.retry, .startOver]))
         #expect(flow.flow.machine.armedTimeout == nil, "the error waits for the user to choose")
@@ -239,10 +248,8 @@ struct AuthFlowControllerTests {
         flow.send(.networkError)
         #expect(flow.state == .error)
         #expect(flow.screen == .error)
-        // The spec's fallback (`retry: { max: 3, then: error }`) runs the effects of the
-        // `networkError` transition, and it has none: this error screen comes without a
-        // `showError` banner message.
-        #expect(flow.errorBanner == nil)
+        // The retry's fallback (`then: error, effects: [showError]`) shows the banner.
+        #expect(flow.errorBanner == ErrorBanner(message: "Signing in failed.", actions: [.retry, .startOver]))
     }
 
     @Test func eachAutomaticRetryGetsItsOwnTenSeconds() async {
