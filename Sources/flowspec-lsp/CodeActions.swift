@@ -20,11 +20,12 @@ struct CodeActions {
             let found = Document.range(finding.location, lines)
             guard Document.range(found, meets: range) else { return nil }
             let fix: (title: String, edit: [String: Any])?
-            switch finding.rule {
-            case .missingTimeout: fix = timeoutSkeleton(finding)
-            case .undeclaredName: fix = declaration(finding)
-            case .unusedName: fix = removal(finding)
-            default: fix = suggestion(finding, found)
+            switch (finding.rule, finding.fix) {
+            case (.missingTimeout, _): fix = timeoutSkeleton(finding)
+            case (.unusedName, _): fix = removal(finding)
+            case (_, .declare(let category, let name)?): fix = declaration(of: name, as: category, finding)
+            case (_, .replace(let text)?): fix = ("Change to '\(text)'", ["range": found, "newText": text])
+            case (_, nil): fix = nil
             }
             guard let fix else { return nil }
             return [
@@ -33,15 +34,6 @@ struct CodeActions {
                 "edit": ["changes": [uri: [fix.edit]]] as [String: Any]
             ]
         }
-    }
-
-    /// A finding that ends "did you mean 'x'?": write `x` over the name.
-    private func suggestion(_ finding: Diagnostic, _ range: [String: Any]) -> (String, [String: Any])? {
-        guard let match = finding.message.range(of: #"did you mean '[^']+'\?"#, options: .regularExpression) else {
-            return nil
-        }
-        let word = String(finding.message[match].dropFirst("did you mean '".count).dropLast(2))
-        return ("Change to '\(word)'", ["range": range, "newText": word])
     }
 
     /// `missing-timeout` on a task: `timeout: { after: 30s, to: T }` in the state, where T is
@@ -72,12 +64,12 @@ struct CodeActions {
 
     /// `undeclared-name`: the name added to the machine's list of its kind, or the list added
     /// with it.
-    private func declaration(_ finding: Diagnostic) -> (String, [String: Any])? {
-        guard let machine = machine(of: finding), let name = finding.subjects.first,
-            let kind = finding.message.split(separator: " ").first, ["event", "condition", "effect"].contains(kind)
-        else { return nil }
-        let key = "\(kind)s"
-        let title = "Declare \(kind) '\(name)'"
+    private func declaration(of name: String, as category: NameCategory, _ finding: Diagnostic) -> (
+        String, [String: Any]
+    )? {
+        guard let machine = machine(of: finding) else { return nil }
+        let key = category.key
+        let title = "Declare \(category.rawValue) '\(name)'"
         let machineLine = machine.name.location.line - 1
         let keyIndent = indentation(of: bodyLine(after: machineLine) ?? machineLine + 1)
         guard let keyLine = keyLine(key, in: machine, indent: keyIndent) else {

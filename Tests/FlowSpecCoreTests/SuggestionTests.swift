@@ -21,11 +21,11 @@ struct SuggestionTests {
             made += 1
             return ["home", "away", "back", "done"]
         }
-        #expect(budget.hint(for: "hme", count: 4, among: candidates) == "; did you mean 'home'?")
-        #expect(budget.hint(for: "bak", count: 4, among: candidates) == "; did you mean 'back'?")
+        #expect(budget.closest(to: "hme", count: 4, among: candidates) == "home")
+        #expect(budget.closest(to: "bak", count: 4, among: candidates) == "back")
         #expect(budget.comparisons == 2)
-        #expect(budget.hint(for: "don", count: 4, among: candidates) == "")
-        #expect(budget.hint(for: "don", count: 1, among: { ["done"] }) == "")
+        #expect(budget.closest(to: "don", count: 4, among: candidates) == nil)
+        #expect(budget.closest(to: "don", count: 1, among: { ["done"] }) == nil)
         #expect(budget.comparisons == 0 && made == 2)
     }
 }

@@ -5,21 +5,7 @@
 /// summarised as they are met (one hash per use) rather than kept.
 struct NameUses {
     /// The three lists a machine may declare.
-    enum Category: String, CaseIterable {
-        case event, condition, effect
-
-        /// The machine key that declares names of this category.
-        var key: String { rawValue + "s" }
-
-        /// The machine's declared list of this category, if given.
-        func declared(in machine: Machine) -> [Located<String>]? {
-            switch self {
-            case .event: machine.events
-            case .condition: machine.conditions
-            case .effect: machine.effects
-            }
-        }
-    }
+    typealias Category = NameCategory
 
     /// The uses of one category.
     struct Uses {

@@ -17,14 +17,15 @@ struct UndeclaredNameCheck: MachineCheck {
             for use in uses[category].undeclared {
                 let message: String
                 if let declared {
-                    let hint = suggestions.hint(for: use.value, count: declared.count) { declared.map(\.value) }
+                    let meant = suggestions.closest(to: use.value, count: declared.count) { declared.map(\.value) }
                     message =
-                        "\(category.rawValue) '\(use.value)' is not declared in `\(category.key)` of machine '\(machine.name.value)'\(hint)"
+                        "\(category.rawValue) '\(use.value)' is not declared in `\(category.key)` of machine '\(machine.name.value)'\(Suggestion.didYouMean(meant))"
                 } else {
                     message =
                         "\(category.rawValue) '\(use.value)' is used, but machine '\(machine.name.value)' declares no `\(category.key)`; add `\(category.key): [\(use.value)]`"
                 }
-                reporter.report(message, at: use.location, subjects: [use.value])
+                reporter.report(
+                    message, at: use.location, subjects: [use.value], fix: .declare(category, name: use.value))
             }
         }
     }

@@ -14,6 +14,17 @@ public struct Diagnostic: Sendable, Equatable {
         }
     }
 
+    /// What would mend a finding, as data for editors' quick fixes: tools act on it rather
+    /// than read it back out of the message.
+    public enum Fix: Sendable, Equatable {
+        /// Write this over the text at the finding's place: the name the author most likely
+        /// meant (the message's "did you mean").
+        case replace(with: String)
+        /// Declare the name in the machine's list of names of this category (`events`,
+        /// `conditions` or `effects`).
+        case declare(NameCategory, name: String)
+    }
+
     /// The rule the finding belongs to.
     public var rule: Rule
     /// The severity after overrides are applied.
@@ -30,12 +41,14 @@ public struct Diagnostic: Sendable, Equatable {
     public var subjects: [String]
     /// Further information: the states of a loop, a counterexample path, an earlier definition.
     public var notes: [Note]
+    /// What would mend it, where one edit would.
+    public var fix: Fix?
 
     /// Creates a diagnostic with the rule's default severity.
     public init(
         rule: Rule, message: String, file: String, location: SourceLocation,
         machine: String? = nil, subjects: [String] = [], notes: [Note] = [],
-        severity: Severity? = nil
+        severity: Severity? = nil, fix: Fix? = nil
     ) {
         self.rule = rule
         self.severity = severity ?? rule.defaultSeverity
@@ -45,5 +58,6 @@ public struct Diagnostic: Sendable, Equatable {
         self.machine = machine
         self.subjects = subjects
         self.notes = notes
+        self.fix = fix
     }
 }

@@ -15,12 +15,12 @@ public final class DiagnosticCollector {
     /// Records a finding.
     public func report(
         _ rule: Rule, _ message: String, at location: SourceLocation,
-        machine: String? = nil, subjects: [String] = [], notes: [Diagnostic.Note] = []
+        machine: String? = nil, subjects: [String] = [], notes: [Diagnostic.Note] = [], fix: Diagnostic.Fix? = nil
     ) {
         diagnostics.append(
             Diagnostic(
                 rule: rule, message: message, file: file, location: location,
-                machine: machine, subjects: subjects, notes: notes))
+                machine: machine, subjects: subjects, notes: notes, fix: fix))
     }
 
     /// Records findings made earlier for the same file (a state decoded ahead of its turn).
@@ -57,8 +57,8 @@ public struct RuleReporter {
     /// Records a finding.
     public func report(
         _ message: String, at location: SourceLocation,
-        subjects: [String] = [], notes: [Diagnostic.Note] = []
+        subjects: [String] = [], notes: [Diagnostic.Note] = [], fix: Diagnostic.Fix? = nil
     ) {
-        collector.report(rule, message, at: location, machine: machine, subjects: subjects, notes: notes)
+        collector.report(rule, message, at: location, machine: machine, subjects: subjects, notes: notes, fix: fix)
     }
 }

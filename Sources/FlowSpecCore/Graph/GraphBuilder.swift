@@ -180,12 +180,13 @@ struct GraphBuilder {
     }
 
     private mutating func reportUndefined(_ name: Located<String>, as role: String) -> Int? {
-        let hint = suggestions.hint(for: name.value, count: machine.states.count) {
+        let meant = suggestions.closest(to: name.value, count: machine.states.count) {
             machine.states.indices.map(machine.name(of:))
         }
         reporter.report(
-            UndefinedStateRule.notAState(name.value, as: role, machine: machine.name.value, hint: hint),
-            at: name.location, subjects: [name.value])
+            UndefinedStateRule.notAState(
+                name.value, as: role, machine: machine.name.value, hint: Suggestion.didYouMean(meant)),
+            at: name.location, subjects: [name.value], fix: meant.map { .replace(with: $0) })
         return nil
     }
 }

@@ -37,10 +37,10 @@ struct NodeReader {
 
     mutating func report(
         _ rule: Rule, _ message: String, at location: SourceLocation,
-        subjects: [String] = [], notes: [Diagnostic.Note] = []
+        subjects: [String] = [], notes: [Diagnostic.Note] = [], fix: Diagnostic.Fix? = nil
     ) {
         partHasFindings = true
-        diagnostics.report(rule, message, at: location, machine: machine, subjects: subjects, notes: notes)
+        diagnostics.report(rule, message, at: location, machine: machine, subjects: subjects, notes: notes, fix: fix)
     }
 
     /// Reads one part of the spec (a state) with `read`, and says whether the part is
@@ -79,11 +79,12 @@ struct NodeReader {
                 kept += 1
             } else {
                 let key = entries[index].key
+                let meant = Suggestion.closest(to: key.value, among: allowed)
                 report(
                     .unknownKey,
-                    UnknownKeyRule.unknownKey(
-                        key.value, of: what(), hint: Suggestion.hint(for: key.value, among: allowed)),
-                    at: key.location, subjects: [key.value], notes: [.init(UnknownKeyRule.allowedKeysNote(allowed))])
+                    UnknownKeyRule.unknownKey(key.value, of: what(), hint: Suggestion.didYouMean(meant)),
+                    at: key.location, subjects: [key.value], notes: [.init(UnknownKeyRule.allowedKeysNote(allowed))],
+                    fix: meant.map { .replace(with: $0) })
             }
         }
         entries.removeLast(entries.count - kept)
@@ -319,10 +320,11 @@ struct NodeReader {
         }
         let words = options.map(\.rawValue)
         let written = node.kind == .scalar ? node.text : ""
+        let meant = Suggestion.closest(to: written, among: words)
         report(
             .invalidValue,
-            "\(what()) must be one of \(words.joined(separator: ", ")), not \(describe(id))\(Suggestion.hint(for: written, among: words))",
-            at: node.location)
+            "\(what()) must be one of \(words.joined(separator: ", ")), not \(describe(id))\(Suggestion.didYouMean(meant))",
+            at: node.location, fix: meant.map { .replace(with: $0) })
         return nil
     }
 

@@ -78,10 +78,10 @@ enum SeverityDecoder {
         let ruleNames = Rule.allCases.map(\.rawValue)
         for (key, value) in entries {
             guard let rule = Rule(rawValue: key.value) else {
+                let meant = Suggestion.closest(to: key.value, among: ruleNames)
                 reader.report(
-                    .unknownKey,
-                    UnknownKeyRule.unknownRule(key.value, hint: Suggestion.hint(for: key.value, among: ruleNames)),
-                    at: key.location, subjects: [key.value])
+                    .unknownKey, UnknownKeyRule.unknownRule(key.value, hint: Suggestion.didYouMean(meant)),
+                    at: key.location, subjects: [key.value], fix: meant.map { .replace(with: $0) })
                 continue
             }
             if let level = reader.choice(value, as: "the severity of '\(rule.rawValue)'", among: SeverityLevel.allCases)

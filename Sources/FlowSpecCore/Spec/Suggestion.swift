@@ -27,7 +27,12 @@ public enum Suggestion {
     /// `"; did you mean 'x'?"` or an empty string.
     public static func hint<S: Swift.Sequence>(for name: String, among candidates: S) -> String
     where S.Element == String {
-        closest(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""
+        didYouMean(closest(to: name, among: candidates))
+    }
+
+    /// `"; did you mean 'x'?"` for a suggestion, an empty string for none.
+    public static func didYouMean(_ suggestion: String?) -> String {
+        suggestion.map { "; did you mean '\($0)'?" } ?? ""
     }
 
     /// Edit distance counting an insertion, deletion, substitution or swap of two adjacent
@@ -71,14 +76,14 @@ struct SuggestionBudget {
         self.comparisons = comparisons
     }
 
-    /// ``Suggestion/hint(for:among:)`` if the budget pays for comparing `name` with all `count`
-    /// candidates (made only then), else an empty string and no hint after it either.
-    mutating func hint(for name: String, count: Int, among candidates: () -> [String]) -> String {
+    /// ``Suggestion/closest(to:among:)`` if the budget pays for comparing `name` with all
+    /// `count` candidates (made only then), else `nil`, and no suggestion after it either.
+    mutating func closest(to name: String, count: Int, among candidates: () -> [String]) -> String? {
         guard count <= comparisons else {
             comparisons = 0
-            return ""
+            return nil
         }
         comparisons -= count
-        return Suggestion.hint(for: name, among: candidates())
+        return Suggestion.closest(to: name, among: candidates())
     }
 }
