@@ -28,7 +28,7 @@ struct DeadEndCheck: MachineCheck {
         if machine.transitions(of: index).contains(where: { !$0.candidates.isEmpty }) { return true }
         if let always = machine.states[index].always, !always.value.isEmpty { return true }
         if machine.states[index].timeoutLocation != nil { return true }
-        let inherits = machine.states[index].kind == .input || machine.states[index].kind == .task
-        return inherits && machine.machineWide.contains { !$0.candidates.isEmpty }
+        return machine.states[index].kind.inheritsMachineWideTransitions
+            && machine.machineWide.contains { !$0.candidates.isEmpty }
     }
 }

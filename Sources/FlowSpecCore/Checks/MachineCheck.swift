@@ -43,7 +43,7 @@ struct MachineAnalysis {
     /// Whether a state may lack an edge the author wrote (see ``State/hasLostTransitions``).
     static func mayLackEdges(_ state: State, in machine: Machine) -> Bool {
         state.hasLostTransitions
-            || (machine.lostMachineWideTransitions && (state.kind == .input || state.kind == .task))
+            || (machine.lostMachineWideTransitions && state.kind.inheritsMachineWideTransitions)
     }
 
     /// Whether a path from `initial` reaches the state (false when there is no initial state).

@@ -32,8 +32,7 @@ struct GraphBuilder {
                     transitions[position].candidates, from: index, trigger: .event,
                     transitionIndex: position, to: &edges)
             }
-            let kind = machine.states[index].kind
-            if !inherited.isEmpty, kind == .input || kind == .task {
+            if !inherited.isEmpty, machine.states[index].kind.inheritsMachineWideTransitions {
                 let own = Set(transitions.map(\.event.value))
                 for position in inherited.indices where !own.contains(inherited[position].event.value) {
                     addCandidates(
@@ -66,7 +65,7 @@ struct GraphBuilder {
             for position in transitions.indices { count += edgeCount(transitions[position].candidates) }
             if let always = machine.states[index].always { count += edgeCount(always.value) }
             if machine.states[index].hasTimeout { count += machine.states[index].timeout?.retry == nil ? 1 : 2 }
-            if machine.states[index].kind == .input || machine.states[index].kind == .task { inheritors += 1 }
+            if machine.states[index].kind.inheritsMachineWideTransitions { inheritors += 1 }
         }
         let machineWide = machine.machineWide.reduce(0) { $0 + edgeCount($1.candidates) }
         return count + machineWide * inheritors

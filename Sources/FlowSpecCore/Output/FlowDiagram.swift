@@ -223,7 +223,7 @@ struct EdgeCollector {
     private mutating func collectMachineWide() {
         let machine = graph.machine
         let waiting = machine.states.indices.filter {
-            machine.states[$0].kind == .input || machine.states[$0].kind == .task
+            machine.states[$0].kind.inheritsMachineWideTransitions
         }
         for transition in machine.machineWide {
             let event = transition.event.value

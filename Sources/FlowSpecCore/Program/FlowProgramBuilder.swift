@@ -75,7 +75,7 @@ public enum FlowProgramBuilder {
                 transitions.append((event(transition.event.value), transition.candidates.map { resolve($0) }))
             }
             let ownTransitionCount = transitions.count
-            if state.kind == .input || state.kind == .task {
+            if state.kind.inheritsMachineWideTransitions {
                 let overridden = Set(own.map(\.event.value))
                 for transition in inherited where !overridden.contains(transition.event) {
                     transitions.append((event(transition.event), transition.candidates))

@@ -91,7 +91,7 @@ enum MachineDecoder {
         var inheritors = 0
         var count = 0
         for index in machine.states.indices {
-            if machine.states[index].kind == .input || machine.states[index].kind == .task { inheritors += 1 }
+            if machine.states[index].kind.inheritsMachineWideTransitions { inheritors += 1 }
             count += machine.ownTransitionCount(of: index)
         }
         count += machine.machineWide.reduce(0) { $0 + $1.candidates.count } * inheritors

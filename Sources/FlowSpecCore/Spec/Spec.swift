@@ -118,6 +118,12 @@ public enum StateKind: String, Sendable, CaseIterable {
     case choice
     /// The flow has ended.
     case terminal
+
+    /// Whether a state of this kind inherits the machine-wide `on` (for the events it does not
+    /// handle itself): `input` and `task` states do; `choice` states leave at once and never
+    /// see an event, and `terminal` states ignore every event. The one place this rule is
+    /// written: every stage that needs it asks here.
+    public var inheritsMachineWideTransitions: Bool { self == .input || self == .task }
 }
 
 /// One state of a machine.
