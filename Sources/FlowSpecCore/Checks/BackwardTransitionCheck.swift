@@ -14,7 +14,7 @@ struct BackwardTransitionCheck: MachineCheck {
         }
     }
 
-    private func check(_ sequence: Sequence, _ graph: MachineGraph, _ reporter: RuleReporter) {
+    private func check(_ sequence: StateSequence, _ graph: MachineGraph, _ reporter: RuleReporter) {
         var position: [Int: Int] = [:]
         for (offset, member) in sequence.states.enumerated() {
             if let index = graph.stateIndex[member.value], position[index] == nil { position[index] = offset }

@@ -3,7 +3,7 @@
 ///
 /// The table's sections are comma-separated integers inside multi-line string literals,
 /// decoded once (on first use) into one `[Int32]`, `sharedTable`, which the machine's steps
-/// read. Sections, in order (see ``Tables``):
+/// read. Sections, in order (see ``TableLayout``):
 ///
 /// - states: per state, a header of ``headerWidth`` integers at `ordinal * 4` (16 bytes, never
 ///   across two cache lines): its kind (0 input, 1 task, 2 choice, 3 terminal); a filter of
@@ -16,11 +16,11 @@
 ///   An ignored event costs one load and a bit test; a handled one a row more, no search;
 /// - timeouts: per state, the group of its timeout (-1 for none), milliseconds / 10⁹ and
 ///   milliseconds % 10⁹;
-/// - candidates: groups, each a count then that many candidates of ``Tables/candidateWidth``
+/// - candidates: groups, each a count then that many candidates of ``TableLayout/candidateWidth``
 ///   integers: target; first and count of required conditions; first and count of forbidden
 ///   conditions (ranges of `lists`); first and count of effects (a range of the effect list);
 ///   retry slot (-1 for none), retry max, fallback; and, in a machine where some retry runs
-///   effects of its own, first and count of those (``Tables/candidateWidth``);
+///   effects of its own, first and count of those (``TableLayout/candidateWidth``);
 /// - lists: condition ordinals;
 /// - sequence members, when the machine has sequences;
 /// - effects: the effect list, effect ordinals (`effectList` is this tail of the table).
@@ -30,12 +30,12 @@
 struct TableEmitter {
     let program: FlowProgram
     let access: String
-    let tables: Tables
+    let tables: TableLayout
 
     init(program: FlowProgram, access: String) {
         self.program = program
         self.access = access
-        self.tables = Tables(program: program)
+        self.tables = TableLayout(program: program)
     }
 
     static let headerWidth = 4
@@ -400,7 +400,7 @@ struct TableEmitter {
 }
 
 /// The integer tables of a machine, in the layout ``TableEmitter`` documents.
-struct Tables {
+struct TableLayout {
     var states: [Int] = []
     var timeouts: [Int] = []
     var candidates: [Int] = []

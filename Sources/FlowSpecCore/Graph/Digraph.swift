@@ -40,7 +40,7 @@ public struct Digraph: Sendable {
 
     /// Breadth-first search from `sources`. Returns, per vertex, the vertex it was first
     /// reached from (`-1` for a source, `nil` where unreached), so shortest paths can be read back.
-    public func breadthFirst(from sources: some Swift.Sequence<Int>) -> BreadthFirstParents {
+    public func breadthFirst(from sources: some Sequence<Int>) -> BreadthFirstParents {
         var parent = [Int32](repeating: BreadthFirstParents.unreached, count: count)
         var queue: [Int32] = []
         queue.reserveCapacity(count)

@@ -65,7 +65,7 @@ public struct FlowProgram: Sendable {
     }
 
     /// A named, ordered group of states.
-    public struct Sequence: Sendable {
+    public struct StateSequence: Sendable {
         /// The spec name.
         public var name: String
         /// The Swift identifier.
@@ -95,7 +95,7 @@ public struct FlowProgram: Sendable {
     /// Effects, as declared.
     public var effects: [Name]
     /// Sequences, in source order.
-    public var sequences: [Sequence]
+    public var sequences: [StateSequence]
     /// The initial state.
     public var initial: Int
     /// How many retry counters the machine needs.

@@ -41,9 +41,9 @@ public enum FlowProgramBuilder {
                         machine.states[index], transitions: machine.transitions(of: index),
                         inherited: inherited))
             }
-            let sequences = machine.sequences.compactMap { sequence -> FlowProgram.Sequence? in
+            let sequences = machine.sequences.compactMap { sequence -> FlowProgram.StateSequence? in
                 guard let swiftName = name(sequence.name.value, scope: .enumCase)?.swiftName else { return nil }
-                return FlowProgram.Sequence(
+                return FlowProgram.StateSequence(
                     name: sequence.name.value, swiftName: swiftName,
                     members: sequence.states.compactMap { index($0.value) })
             }

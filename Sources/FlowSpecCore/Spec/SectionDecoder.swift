@@ -5,9 +5,9 @@ enum SectionDecoder {
     static let requirementKeys = ["reachable", "alwaysReachable", "within"]
     static let withinKeys = ["from", "to", "max"]
 
-    static func sequences(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [Sequence] {
+    static func sequences(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [StateSequence] {
         guard let entries = reader.namedEntries(id, of: "sequences") else { return [] }
-        var result: [Sequence] = []
+        var result: [StateSequence] = []
         for (name, body) in entries {
             guard let fields = reader.fields(body, of: "sequence '\(name.value)'", allowed: sequenceKeys) else {
                 continue
@@ -21,7 +21,7 @@ enum SectionDecoder {
                 statesNode, as: "a member of sequence '\(name.value)'",
                 in: "the `states` of sequence '\(name.value)'")
             let forwardOnly = fields["forwardOnly"].flatMap { reader.boolean($0, as: "forwardOnly") } ?? false
-            result.append(Sequence(name: name, states: states, forwardOnly: forwardOnly))
+            result.append(StateSequence(name: name, states: states, forwardOnly: forwardOnly))
         }
         return result
     }

@@ -15,7 +15,7 @@
 //
 // To add a field:
 //
-// - To `State`, `Timeout`, `Sequence`, `Persist`, `Machine`: add a stored property. Use a
+// - To `State`, `Timeout`, `StateSequence`, `Persist`, `Machine`: add a stored property. Use a
 //   plain type if most elements have it and it is small, `@OutOfLine` if it is large or rare,
 //   `@PackedLocation` for an optional location. Keep one-byte fields last in `State` (they
 //   fill padding) and check `theModelKeepsItsSizes`.
@@ -71,7 +71,7 @@ public struct Machine: Sendable {
     /// The states, in source order.
     public var states: [State] = []
     /// The named sequences, in source order.
-    public var sequences: [Sequence] = []
+    public var sequences: [StateSequence] = []
     /// The `persist:` settings, if any.
     public var persist: Persist?
     /// The `require:` entries, in source order.
@@ -454,7 +454,7 @@ public struct Timeout: Sendable {
 }
 
 /// `sequences: { name: { states: [..], forwardOnly: true } }`.
-public struct Sequence: Sendable {
+public struct StateSequence: Sendable {
     /// The sequence's name.
     public var name: Located<String>
     /// The member states, in order.

@@ -5,7 +5,7 @@ public enum Suggestion {
 
     /// The closest candidate within a small edit distance, or `nil`. Ties go to the
     /// earliest candidate, so the answer is deterministic.
-    public static func closest<S: Swift.Sequence>(to name: String, among candidates: S) -> String?
+    public static func closest<S: Sequence>(to name: String, among candidates: S) -> String?
     where S.Element == String {
         // Names are short; a long one gets no hint, so that hostile names of megabytes cannot
         // make the search (quadratic in the length) take minutes.
@@ -25,7 +25,7 @@ public enum Suggestion {
     }
 
     /// `"; did you mean 'x'?"` or an empty string.
-    public static func hint<S: Swift.Sequence>(for name: String, among candidates: S) -> String
+    public static func hint<S: Sequence>(for name: String, among candidates: S) -> String
     where S.Element == String {
         didYouMean(closest(to: name, among: candidates))
     }
