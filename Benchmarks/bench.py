@@ -470,10 +470,11 @@ def bench_graphs(report, args, chain_sizes, scc_sizes, reps):
             reps, [(expect,), (expect,), (0,)])
         s_states, b_states, b_path = small, big, paths[1]
         name = "chain of task states" if kind == "chain" else "one loop of task states"
+        # Informative: the exit status is no verdict, since measure_side_by_side stops the
+        # benchmark when a run ends with another; the ratio row below is the target.
         report.row("check, %s, %s states" % (name, format(b_states, ",")),
                    "%s (%.1f µs/state)" % (seconds(b_result["cpu"]), b_result["cpu"] / b_states * 1e6),
-                   "libyaml loop %s" % seconds(floor["cpu"]), times(b_result["cpu"] / floor["cpu"]),
-                   "exit %d" % expect, b_result["status"] == expect)
+                   "libyaml loop %s" % seconds(floor["cpu"]), times(b_result["cpu"] / floor["cpu"]), "", None)
         ratio = b_result["cpu"] / s_result["cpu"]
         report.row("  %s ÷ %s states" % (format(b_states, ","), format(s_states, ",")), times(ratio),
                    "%s states %s" % (format(s_states, ","), seconds(s_result["cpu"])), "",
@@ -586,9 +587,10 @@ def bench_shapes(report, args, sizes, reps):
     for kind, label, expect in FINDING_SHAPES:
         s_result, b_result = measure_side_by_side(
             [[args.flowspec, "check", make_input(args.work, kind, n)] for n in (small, big)], reps, [(expect,)] * 2)
+        # Informative, as in bench_graphs: a run that ends with another exit status stops the
+        # benchmark in measure_side_by_side, so only the ratio row below has a verdict.
         report.row("check, %s, %s" % (label, format(big, ",")),
-                   "%s (%.1f µs each)" % (seconds(b_result["cpu"]), b_result["cpu"] / big * 1e6), "", "",
-                   "exit %d" % expect, b_result["status"] == expect)
+                   "%s (%.1f µs each)" % (seconds(b_result["cpu"]), b_result["cpu"] / big * 1e6), "", "", "", None)
         ratio = b_result["cpu"] / s_result["cpu"]
         report.row("  %s ÷ %s" % (format(big, ","), format(small, ",")), times(ratio),
                    "%s: %s" % (format(small, ","), seconds(s_result["cpu"])), "",

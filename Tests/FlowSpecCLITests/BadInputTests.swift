@@ -32,27 +32,87 @@ struct BadInputTests {
 
     /// A large spec is mapped while it is read; one that another program truncates meanwhile
     /// ends with a clear error and status 2, not with the bus error reading past its end raises.
+    ///
+    /// The truncation comes at a point the test knows, not after a guessed delay. `diff OLD
+    /// NEW` reads OLD (a large file, so it maps it, touching only its first page) and then
+    /// opens NEW before it checks either; NEW is a FIFO, whose opening waits for the test to
+    /// open its other end. So when the test's open returns, OLD is mapped and not yet parsed:
+    /// the test truncates it, and only then lets NEW's text through.
     @Test func aLargeSpecTruncatedWhileItIsReadIsAnErrorNotACrash() throws {
-        var text = "flowspec: 1\nmachines:\n  Big:\n    initial: s0\n    defaults: { kind: input }\n    states:\n"
-        for index in 0..<400_000 { text += "      s\(index): { on: { go: s\(index + 1) } }\n" }
-        text += "      s400000: { kind: terminal }\n"
+        let text = Self.chain(states: 40_000)
+        // Over SpecFileReader.mappingThreshold (1 MiB), so that OLD is mapped, not copied.
+        try #require(text.utf8.count > 1 << 20)
         let directory = try CLI.temporaryDirectory(with: ["big.yaml": text])
-        let path = directory.appendingPathComponent("big.yaml").path
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let big = directory.appendingPathComponent("big.yaml").path
+        let fifo = directory.appendingPathComponent("new.yaml").path
+        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+        let run = try FIFORun(["diff", big, fifo], fifo: fifo)
+        let writer = try #require(FileHandle(forWritingAtPath: fifo), "cannot open the FIFO for writing")
+        defer { try? writer.close() }
+        // Only flowspec, or the end of flowspec, opens the FIFO's read end (see FIFORun).
+        try #require(run.process.isRunning, "flowspec ended before it opened NEW: \(run.finish().message)")
+        try #require(truncate(big, 100) == 0, "truncate: \(String(cString: strerror(errno)))")
+        try writer.write(contentsOf: Data("flowspec: 1\n".utf8))
+        try writer.close()
+        let outcome = run.finish()
+        #expect(outcome.reason == .exit, "ended by signal \(outcome.status): \(outcome.message)")
+        #expect(outcome.status == 2, "\(outcome.message)")
+        #expect(outcome.message.contains("flowspec: error: a spec file shrank while it was being read"))
+    }
+
+    /// A spec of one machine whose `states` are a chain of `states` input states.
+    static func chain(states: Int) -> String {
+        var text = "flowspec: 1\nmachines:\n  Big:\n    initial: s0\n    defaults: { kind: input }\n    states:\n"
+        for index in 0..<states { text += "      s\(index): { on: { go: s\(index + 1) } }\n" }
+        return text + "      s\(states): { kind: terminal }\n"
+    }
+
+    /// `flowspec` started on arguments that name a FIFO, with its standard error captured. If
+    /// flowspec ends without having opened the FIFO, its end opens the FIFO's read end and
+    /// keeps it open, so that the test's open for writing returns rather than waiting for ever
+    /// (the test then sees that flowspec is no longer running).
+    struct FIFORun {
         let process = Process()
-        process.executableURL = CLI.executable
-        process.arguments = ["check", path]
-        let errors = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = errors
-        try process.run()
-        // Reading 16 MB takes the (debug) flowspec seconds: it is mid-file when the file shrinks.
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(truncate(path, 100) == 0)
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "ended by signal \(process.terminationStatus)")
-        #expect(process.terminationStatus == 2, "\(message)")
-        #expect(message.contains("flowspec: error: a spec file shrank while it was being read"))
+        private let errors = Pipe()
+        private let readEnd = ReadEnd()
+
+        /// The FIFO's read end opened by the termination handler, closed by `finish()`.
+        final class ReadEnd: @unchecked Sendable {
+            // Set on the termination handler's thread, read on the test's: behind the lock.
+            private let lock = NSLock()
+            private var descriptor: Int32 = -1
+
+            func openFIFO(_ fifo: String) {
+                let opened = open(fifo, O_RDONLY | O_NONBLOCK)
+                lock.withLock { descriptor = opened }
+            }
+
+            func closeFIFO() {
+                lock.withLock {
+                    if descriptor >= 0 { close(descriptor) }
+                    descriptor = -1
+                }
+            }
+        }
+
+        init(_ arguments: [String], fifo: String) throws {
+            process.executableURL = CLI.executable
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = errors
+            let readEnd = readEnd
+            process.terminationHandler = { _ in readEnd.openFIFO(fifo) }
+            try process.run()
+        }
+
+        /// Waits for flowspec to end, and says how it did.
+        func finish() -> (reason: Process.TerminationReason, status: Int32, message: String) {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            readEnd.closeFIFO()
+            return (process.terminationReason, process.terminationStatus, message)
+        }
     }
 
     @Test func emptyFileSaysItIsEmpty() throws {

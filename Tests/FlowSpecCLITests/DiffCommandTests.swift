@@ -86,7 +86,12 @@ struct DiffCommandTests {
     }
 
     /// `--base REF` reads the old version with git, in a real repository made here.
-    @Test(.enabled(if: ExternalTool.find("git") != nil, "needs git (apt-get install git)"))
+    @Test(
+        .enabled(
+            if: ExternalTool.find("git") != nil,
+            Comment(
+                rawValue: ExternalTool.notOnPath(
+                    "git", for: "diff --base cannot be run", install: "apt-get install git"))))
     func theBaseComesFromGit() throws {
         let git = try #require(ExternalTool.find("git"))
         let old = try String(contentsOf: CLI.packageRoot.appendingPathComponent(Self.old), encoding: .utf8)

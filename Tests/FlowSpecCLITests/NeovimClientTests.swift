@@ -6,7 +6,13 @@ import Testing
 /// headless by `Tests/Fixtures/lsp/neovim-client.lua`. Neovim frames the messages, computes
 /// the incremental edits, asks `prepareRename` before `rename`, and applies the edits the
 /// server returns with its own code.
-@Suite(.enabled(if: ExternalTool.find("nvim") != nil, "needs Neovim (apt-get install neovim)"))
+@Suite(
+    .enabled(
+        if: ExternalTool.find("nvim") != nil,
+        Comment(
+            rawValue: ExternalTool.notOnPath(
+                "nvim", for: "Neovim cannot drive flowspec-lsp",
+                install: "apt-get install neovim; .ci/run installs it"))))
 struct NeovimClientTests {
     /// A login flow whose task names a misspelt target, `hoem`.
     static let spec = """

@@ -403,20 +403,7 @@ struct OutputSafetyTests {
     /// The system calls that name a file, traced with `strace -f`.
     static let tracedCalls = "trace=open,openat,openat2,creat,stat,newfstatat,statx,readlink,execve"
 
-    /// Whether `strace` is installed and may trace here (containers often forbid ptrace).
-    /// `.ci/run` installs it when apt is available; without it these tests are skipped.
-    static let straceUsable: Bool = {
-        guard let strace = Strace.executable,
-            let result = try? ProcessOutcome.run(
-                strace, ["-f", "-e", tracedCalls, "-o", "/dev/null", "/bin/true"],
-                in: FileManager.default.temporaryDirectory, timeLimit: 30)
-        else { return false }
-        return result.exited(with: [0])
-    }()
-
     enum Strace {
-        static let executable = ExternalTool.find("strace")
-
         /// One traced call that names a path.
         struct Access: CustomStringConvertible {
             var call: String
@@ -428,8 +415,9 @@ struct OutputSafetyTests {
         /// Runs `flowspec` under strace in `directory` and returns every path-naming call.
         static func trace(_ arguments: [String], in directory: URL) throws -> (ProcessOutcome.Result, [Access]) {
             let log = directory.appendingPathComponent("strace.log")
+            let strace = try StraceTool.executable()
             let result = try ProcessOutcome.run(
-                executable!, ["-f", "-s", "4096", "-e", tracedCalls, "-o", log.path, CLI.executable.path] + arguments,
+                strace, ["-f", "-s", "4096", "-e", tracedCalls, "-o", log.path, CLI.executable.path] + arguments,
                 in: directory)
             let text = try String(contentsOf: log, encoding: .utf8)
             try FileManager.default.removeItem(at: log)
@@ -514,10 +502,8 @@ struct OutputSafetyTests {
         return (root, directory)
     }
 
-    // Skipped when strace is missing or cannot trace here (see `straceUsable`).
-    @Test(
-        "check opens no file but the spec", .enabled(if: straceUsable, "strace is not installed or cannot trace here"),
-        arguments: referencingSpecNames)
+    // Skipped, saying which, when strace is missing or cannot trace here (see `StraceTool`).
+    @Test("check opens no file but the spec", StraceTool.required, arguments: referencingSpecNames)
     func checkReadsOnlyTheSpec(name: String) throws {
         let spec = try #require(Self.referencingSpecs.first { $0.name == name }).text
         let (root, directory) = try Self.referencingSandbox(spec)
@@ -533,7 +519,7 @@ struct OutputSafetyTests {
 
     /// The detector itself: naming a second file on the command line must show up as an
     /// unexpected access, or the tests above would prove nothing.
-    @Test(.enabled(if: straceUsable, "strace is not installed or cannot trace here"))
+    @Test(StraceTool.required)
     func traceSeesASecondFile() throws {
         let (root, directory) = try Self.referencingSandbox(Self.referencingSpecs[0].text)
         defer { try? FileManager.default.removeItem(at: root) }
@@ -543,10 +529,9 @@ struct OutputSafetyTests {
         #expect(others.map(\.path) == ["../secret"], "\(others.map(\.line))")
     }
 
-    // Skipped when strace is missing or cannot trace here (see `straceUsable`).
+    // Skipped, saying which, when strace is missing or cannot trace here (see `StraceTool`).
     @Test(
-        "gen opens only the spec, its output files and their temporary siblings",
-        .enabled(if: straceUsable, "strace is not installed or cannot trace here"),
+        "gen opens only the spec, its output files and their temporary siblings", StraceTool.required,
         arguments: referencingSpecNames)
     func genReadsOnlyTheSpecAndOutput(name: String) throws {
         let spec = try #require(Self.referencingSpecs.first { $0.name == name }).text

@@ -8,7 +8,13 @@ private let terminalMaker = ExternalTool.find("script")
 /// Colour comes by default only where someone sees it: on a terminal, unless `NO_COLOR` is set
 /// or `TERM` is `dumb`, judged for standard output and standard error each on its own. The
 /// terminal is a pseudo-terminal made by util-linux's `script`.
-@Suite(.enabled(if: terminalMaker != nil, "needs `script` (util-linux) to run flowspec on a terminal"))
+@Suite(
+    .enabled(
+        if: terminalMaker != nil,
+        Comment(
+            rawValue: ExternalTool.notOnPath(
+                "script", for: "flowspec cannot be run on a terminal",
+                install: "util-linux; apt-get install bsdutils on Debian; .ci/run installs it"))))
 struct TerminalColourTests {
     static let spec = "Tests/Fixtures/golden/many-findings.yaml"
     static let escape = "\u{1B}["

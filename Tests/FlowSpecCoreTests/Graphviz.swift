@@ -11,10 +11,9 @@ enum Graphviz {
     }
 
     /// What a test says when `dot` is missing.
-    static let missingMessage = """
-        Graphviz's `dot` is not installed, so the DOT diagrams cannot be checked. \
-        Install it with `apt-get install graphviz` (or `brew install graphviz`); CI's .ci/run does this.
-        """
+    static let missingMessage = ExternalTool.notOnPath(
+        "dot", for: "the DOT diagrams cannot be rendered with Graphviz",
+        install: "apt-get install graphviz, or brew install graphviz; .ci/run installs it")
 
     /// Skips a test, with ``missingMessage``, where `dot` is not installed.
     static var required: ConditionTrait {

@@ -22,8 +22,11 @@ struct ReferenceSpecTests {
 
     @Test func authFlowHasATimeoutOnEveryTaskAndABoundedRetry() throws {
         let auth = try #require(result.spec.machines.first { $0.name.value == "LaunchAuth" })
-        for (index, state) in auth.states.enumerated() where state.kind == .task {
-            #expect(state.timeout != nil, "\(auth.name(of: index)) has no timeout")
+        let tasks = auth.states.indices.filter { auth.states[$0].kind == .task }
+        // Without task states the loop below would check nothing.
+        try #require(!tasks.isEmpty, "LaunchAuth has no task states")
+        for index in tasks {
+            #expect(auth.states[index].timeout != nil, "\(auth.name(of: index)) has no timeout")
         }
         let loading = try #require(auth.states.indices.first { auth.name(of: $0) == "authLoading" })
         let retry = try #require(

@@ -35,8 +35,13 @@ struct AmpedPathHarness: FlowPathHarness {
             #expect(state == .home)
             #expect(session.screen == .home)
         }
-        if driver.lastStep?.effects.contains(.markOnboardingCompleted) == true {
+        // On every step, not only the finishing one: a flag written before the effect is as
+        // wrong as one not written after it.
+        if driver.lastStep?.effects.contains(.markOnboardingCompleted) == true { flag.effectHasRun = true }
+        if flag.effectHasRun {
             #expect(flag.written, "finishing stores the completion flag")
+        } else {
+            #expect(!flag.written, "the completion flag is stored before onboarding finished")
         }
     }
 }
@@ -47,6 +52,9 @@ struct AmpedPathHarness: FlowPathHarness {
 final class PathFlag: OnboardingFlagStore {
     var read: @MainActor () -> Bool = { false }
     private(set) var written = false
+    /// Whether a step of the path has run `markOnboardingCompleted` yet: the harness's record,
+    /// kept here because the flag, like it, outlives a relaunch.
+    var effectHasRun = false
 
     var onboardingCompleted: Bool {
         get { read() }

@@ -138,7 +138,7 @@ struct OnboardingSessionTests {
         #expect(session.state == .welcome, "only the completion flag sends a launch home")
     }
 
-    @Test func completingOnboardingGoesHomeSetsTheFlagAndNoStepIsStoredAnyMore() throws {
+    @Test func completingOnboardingGoesHomeSetsTheFlagOnceAndStoresHome() throws {
         let session = try session(at: .notifications)
         #expect(!session.isOnboardingComplete)
         session.finish()

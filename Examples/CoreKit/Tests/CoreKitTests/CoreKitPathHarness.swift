@@ -8,14 +8,17 @@ import Testing
 /// app's `OnboardingContainer`, with a permission dialog nobody answers (the paths send the
 /// answers): after every step, the route is the state's, the answer kept is the last one the
 /// flow took, and `onFinish` was called once exactly when onboarding finished.
+///
+/// What the container should show is worked out from the spec, step by step as the path goes
+/// (the states the runner has checked and the inputs it sent), not by watching the driver the
+/// way the container does: a copy of the container's own logic would agree with it when both
+/// are wrong.
 @MainActor
 struct CoreKitPathHarness: FlowPathHarness {
     typealias Spec = CoreKit
     private var container: OnboardingContainer?
     private let finished = Counter()
-    /// What the flow did so far (the app's driver keeps no steps): its finishes and answers.
-    private let flowFinishes = Counter()
-    private let answer = Answer()
+    private let expected = Expected()
 
     mutating func makeDriver(
         clock: FlowTestClock, storage: InMemoryFlowStorage, conditions: @escaping @MainActor () -> CoreKit.Conditions
@@ -24,19 +27,16 @@ struct CoreKitPathHarness: FlowPathHarness {
             permission: UnansweredDialog(clock: clock), clock: clock, nameEntered: { conditions().nameEntered })
         let finished = self.finished
         container.onFinish = { finished.count += 1 }
-        let (flowFinishes, answer) = (self.flowFinishes, self.answer)
-        container.flow.onStep { step in
-            if step.effects.contains(.finishOnboarding) { flowFinishes.count += 1 }
-            guard case .event(let event) = step.input, !step.ignored else { return }
-            if event == .permissionGranted { answer.granted = true }
-            if event == .permissionDenied { answer.granted = false }
-        }
         self.container = container
+        // A new container has no answer yet.
+        expected.answer = nil
+        expected.state = nil
         return container.flow
     }
 
     func verify(state: CoreKit.State, driver: FlowDriver<CoreKit>) async throws {
         let container = try #require(container)
+        expected.take(driver.lastStep, to: state)
         switch state {
         case .home: #expect(container.route == .home)
         case .profile: #expect(container.route == .profile)
@@ -44,8 +44,33 @@ struct CoreKitPathHarness: FlowPathHarness {
             let index = try #require(CoreKit.position(of: state, in: .pages))
             #expect(container.route == .onboarding(page: state, index: index, count: container.pageCount))
         }
-        #expect(container.notificationsAllowed == answer.granted, "the answer kept is the flow's last")
-        #expect(finished.count == flowFinishes.count, "onFinish is called once for each finish")
+        #expect(container.notificationsAllowed == expected.answer, "the answer kept is the flow's last")
+        #expect(finished.count == expected.finishes, "onFinish is called once for each finish")
+    }
+}
+
+/// What the spec says the container shows after the steps of a path so far.
+@MainActor
+final class Expected {
+    /// The state the path was in before this step (nil at a start).
+    var state: CoreKit.State?
+    /// The last permission answer the flow took: in the spec, `permissionGranted` or
+    /// `permissionDenied` moving the flow from `notifications` to `nameEntry`.
+    var answer: Bool?
+    /// How many times the flow reached home from `nameEntry` with "Next", the spec's only
+    /// transition with `finishOnboarding`.
+    var finishes = 0
+
+    /// Takes the step that brought the flow to `state`.
+    func take(_ step: FlowStepRecord<CoreKit>?, to state: CoreKit.State) {
+        defer { self.state = state }
+        guard let step, case .event(let event) = step.input else { return }
+        switch (self.state, event, state) {
+        case (.notifications, .permissionGranted, .nameEntry): answer = true
+        case (.notifications, .permissionDenied, .nameEntry): answer = false
+        case (.nameEntry, .next, .home): finishes += 1
+        default: break
+        }
     }
 }
 
@@ -63,9 +88,4 @@ struct UnansweredDialog: NotificationPermission {
 @MainActor
 final class Counter {
     var count = 0
-}
-
-@MainActor
-final class Answer {
-    var granted: Bool?
 }
