@@ -6,6 +6,7 @@ import Observation
 ///
 /// - **Time** comes from the clock given (a `ContinuousClock` in the app, a test clock in tests).
 ///   Exactly one timer is armed: the current visit's; leaving the state cancels it.
+///   ``dueTimers`` counts the timers whose deadline has come and whose task has not yet ended.
 /// - **Work**: the app registers an async operation per task state (``work(in:_:onError:)``).
 ///   The driver starts it on entering the state, cancels it on leaving (an event, or the
 ///   timeout), and drops its result if the visit is over. So the spec's "every async step has a
@@ -49,6 +50,21 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     /// How many results of task work arrived after their visit was over, and were dropped.
     public var droppedResults: Int { observed(dropped) }
 
+    /// How many timers whose deadline has come on the driver's clock have not yet ended: fired
+    /// and not yet run on the main actor, or cancelled and not yet stopped.
+    ///
+    /// A test that moved its clock and wants to check that nothing happened waits for this to
+    /// be zero (`FlowSettling.whatIsDue(of:)`): then every timer that could act has acted, or
+    /// ended without acting, and a timer left armed by mistake fails the check instead of
+    /// arriving after it. A cancelled timer counts until its task ends, for that reason.
+    ///
+    /// Timers only: the result of task work cannot be counted between its operation returning
+    /// off the main actor and its delivery on it without a lock, which the runtime has no
+    /// portable way to take (no Foundation; `Synchronization` needs macOS 15). Wait for work by
+    /// what it does instead: the state, or ``droppedResults``. Not observed: the clock moving
+    /// tells no one, so read it by polling.
+    public var dueTimers: Int { timers.values.count { isDue in isDue() } }
+
     /// The current state.
     public var state: Spec.State { observed(current.state) }
 
@@ -75,6 +91,10 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     private let keepingSteps: Bool
     private var work: [Spec.State: Work] = [:]
     private var timer: Task<Void, Never>?
+    /// The timer tasks started and not yet ended, by number, each with whether its deadline has
+    /// come (``dueTimers``).
+    private var timers: [Int: @Sendable () -> Bool] = [:]
+    private var timersStarted = 0
     private var running: Task<Void, Never>?
     private var observers: [@MainActor (FlowStepRecord<Spec>) -> Void] = []
     /// Restores the machine at start (a persisted machine), with the stored value read.
@@ -218,8 +238,13 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     /// the state is entered, not when the timer's task first runs.
     private func arm() {
         guard let armed = current.armedTimeout else { return }
-        let sleep = Self.sleep(on: clock, for: armed.after)
+        let (sleep, isDue) = Self.timer(on: clock, for: armed.after)
+        timersStarted += 1
+        let number = timersStarted
+        timers[number] = isDue
         timer = Task { [weak self] in
+            // However the task ends, on the main actor: ``dueTimers`` counts it until then.
+            defer { self?.timers[number] = nil }
             do {
                 try await sleep()
             } catch {
@@ -231,15 +256,18 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         }
     }
 
-    /// Sleeping until `duration` from now on `clock`: not at all if the deadline has passed by
-    /// the time the timer's task runs (a clock that moved meanwhile, such as a test clock).
-    private static func sleep<C: Clock>(on clock: C, for duration: Duration) -> @Sendable () async throws -> Void
-    where C.Duration == Duration {
+    /// A timer of `duration` from now on `clock`: sleeping until its deadline (not at all if
+    /// the deadline has passed by the time the timer's task runs, as on a test clock that moved
+    /// meanwhile), and whether the deadline has come. Generic, to read the clock's own instants.
+    private static func timer<C: Clock>(on clock: C, for duration: Duration) -> (
+        sleep: @Sendable () async throws -> Void, isDue: @Sendable () -> Bool
+    ) where C.Duration == Duration {
         let deadline = clock.now.advanced(by: duration)
-        return {
+        let sleep: @Sendable () async throws -> Void = {
             guard clock.now < deadline else { return try Task.checkCancellation() }
             try await clock.sleep(until: deadline, tolerance: nil)
         }
+        return (sleep, { clock.now >= deadline })
     }
 
     private func timeoutFired(visit: Int) {

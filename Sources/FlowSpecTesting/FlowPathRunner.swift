@@ -150,10 +150,13 @@ public enum FlowPathRunner {
             return true
         }
 
-        /// Lets the driver's fired timer run, until a step is taken or the wait gives up.
+        /// Lets the driver's fired timer run, until a step is taken and no other timer that is
+        /// due is left to act (one left armed would take a second step), or the wait gives up.
         func waitForStep(after count: Int) async -> Bool {
             let steps = stepCount
-            return await FlowSettling.until({ steps.value > count }, within: FlowPathRunner.timerWait)
+            let driver = driver
+            return await FlowSettling.until(
+                { steps.value > count && (driver?.dueTimers ?? 0) == 0 }, within: FlowPathRunner.timerWait)
         }
 
         var stateName: String { driver.map { Spec.name(ofState: $0.state) } ?? "(not started)" }

@@ -32,13 +32,13 @@ struct FlowDriverTests {
         #expect(driver.state == .splash)
         #expect(driver.machine.armedTimeout?.after == .seconds(2))
         await clock.advance(by: .milliseconds(1_999))
-        await settle()
+        await settle(driver)
         #expect(driver.state == .splash)
         await clock.advance(by: .milliseconds(1))
         await settle(until: { driver.state == .onboardingCheck }, "the splash's timeout")
         // The next visit's timer is its own: 3 s from now, not from the start.
         await clock.advance(by: .milliseconds(2_999))
-        await settle()
+        await settle(driver)
         #expect(driver.state == .onboardingCheck)
         await clock.advance(by: .milliseconds(1))
         await settle(until: { driver.state == .authCheck }, "the onboarding check's timeout")
@@ -51,7 +51,7 @@ struct FlowDriverTests {
         #expect(driver.state == .onboardingCheck)
         // The splash's 2 s timer would fire now; it was cancelled with its visit.
         await clock.advance(by: .seconds(2))
-        await settle()
+        await settle(driver)
         #expect(driver.state == .onboardingCheck)
         #expect(driver.lastStep?.input == .event(.splashAnimationCompleted))
         await clock.advance(by: .seconds(1))
@@ -202,9 +202,11 @@ struct FlowDriverTests {
 
     @Test func stopCancelsTheTimerAndTheWorkUntilTheNextInput() async {
         let driver = FlowDriver(LaunchAuth.self, clock: clock)
+        let started = EffectLog<Bool>()
         let cancelled = Flag()
         let clock = self.clock
         driver.work(in: .splash) {
+            await MainActor.run { started.effects.append(true) }
             do {
                 try await clock.sleep(for: .seconds(60))
             } catch {
@@ -213,10 +215,11 @@ struct FlowDriverTests {
             return .splashAnimationCompleted
         }
         driver.start()
-        await settle()
+        await settle(until: { started.effects == [true] }, "the splash's work running when stop() comes")
         driver.stop()
         await clock.advance(by: .seconds(2))
         await settle(until: { driver.droppedResults == 1 }, "the stopped work's result dropped")
+        await settle(driver)
         #expect(driver.state == .splash, "the splash's timeout and work were cancelled")
         #expect(await cancelled.isSet)
         // The next input arms its visit's timer as usual.

@@ -20,7 +20,7 @@ struct AuthFlowControllerTests {
             firstLaunch: firstLaunch, services: services ?? TestServices(clock: clock), clock: clock)
         flow.start()
         for event in events { flow.send(event) }
-        await settle()
+        await settle(flow.flow)
         return flow
     }
 
@@ -31,7 +31,7 @@ struct AuthFlowControllerTests {
     ) async {
         let waiting = flow.state
         await clock.advance(by: after - .milliseconds(100))
-        await settle()
+        await settle(flow.flow)
         #expect(flow.state == waiting, "nothing happens before the timeout", sourceLocation: sourceLocation)
         await clock.advance(by: .milliseconds(100))
         await settle(until: { flow.state == target }, "the timeout to \(target)", sourceLocation: sourceLocation)
@@ -104,7 +104,7 @@ struct AuthFlowControllerTests {
         #expect(onboarding.state == .onboarding)
         #expect(onboarding.flow.machine.armedTimeout == nil)
         await clock.advance(by: .seconds(3600))
-        await settle()
+        await settle(onboarding.flow)
         #expect(onboarding.state == .onboarding)
     }
 
@@ -255,10 +255,10 @@ struct AuthFlowControllerTests {
     @Test func eachAutomaticRetryGetsItsOwnTenSeconds() async {
         let flow = await launch([.splashAnimationCompleted, .onboardingCheckSucceeded, .noSession, .loginAttempted])
         await clock.advance(by: .seconds(9))
-        await settle()
+        await settle(flow.flow)
         flow.send(.networkError)
         await clock.advance(by: .seconds(9))
-        await settle()
+        await settle(flow.flow)
         #expect(flow.state == .authLoading, "at 18 s: the first attempt's 10 s are long gone, the retry's are not")
         await clock.advance(by: .seconds(1))
         await settle(until: { flow.state == .error }, "at 19 s: the retry's own 10 s are up")
@@ -325,7 +325,7 @@ struct AuthFlowControllerTests {
         #expect(flow.errorBanner == nil)
         #expect(flow.flow.machine.armedTimeout == nil, "the login screen has no timer")
         await clock.advance(by: .seconds(60))
-        await settle()
+        await settle(flow.flow)
         #expect(flow.state == .unauthenticated, "the timer of the state it left was cancelled")
     }
 
@@ -343,12 +343,12 @@ struct AuthFlowControllerTests {
     @Test func theTimerOfAStateLeftEarlyNeverFires() async {
         let flow = await launch()
         await clock.advance(by: .seconds(1))
-        await settle()
+        await settle(flow.flow)
         flow.send(.splashAnimationCompleted)
         #expect(flow.state == .onboardingCheck)
         let visit = flow.flow.machine.visit
         await clock.advance(by: .seconds(1))
-        await settle()
+        await settle(flow.flow)
         #expect(flow.state == .onboardingCheck, "the splash's 2 s passed, and its timer was cancelled")
         #expect(flow.flow.machine.visit == visit, "and changed nothing")
         await clock.advance(by: .seconds(2))
@@ -358,13 +358,13 @@ struct AuthFlowControllerTests {
     @Test func aLaterVisitOfTheSameStateGetsAFreshTimer() async {
         let flow = await launch([.splashAnimationCompleted])
         await clock.advance(by: .seconds(2))
-        await settle()
+        await settle(flow.flow)
         flow.send(.onboardingCheckFailed)
         flow.perform(.startOver)
         #expect(flow.state == .onboardingCheck, "the same state, a later visit")
         // The earlier visit's timer would fire 1 s from now; the new visit's in 3.
         await clock.advance(by: .seconds(1))
-        await settle()
+        await settle(flow.flow)
         #expect(flow.state == .onboardingCheck)
         await clock.advance(by: .seconds(2))
         await settle(until: { flow.state == .authCheck }, "the current visit's timeout")
@@ -382,7 +382,7 @@ struct AuthFlowControllerTests {
         }
         #expect(flow.flow.problems.count == LaunchAuth.Event.allCases.count, "each one said, not trapped")
         await clock.advance(by: .seconds(3600))
-        await settle()
+        await settle(flow.flow)
         #expect(flow.flow.machine == end)
         #expect(flow.screen == .mainApp)
     }

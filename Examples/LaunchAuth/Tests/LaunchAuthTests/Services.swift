@@ -74,8 +74,12 @@ func settle(
     if await !FlowSettling.until(condition) { Issue.record("never happened: \(what)", sourceLocation: sourceLocation) }
 }
 
-/// Lets the main actor run whatever is ready, for checking that nothing happens.
+/// Lets the main actor run until every timer of `driver` whose deadline has come has ended,
+/// for checking that nothing happens after moving the clock: a timer left armed by mistake
+/// acts before the check, however late it runs. Fails the test if one never ends.
 @MainActor
-func settle() async {
-    await FlowSettling.whatIsReady()
+func settle<Spec: FlowSpec>(_ driver: FlowDriver<Spec>, sourceLocation: SourceLocation = #_sourceLocation) async {
+    if await !FlowSettling.whatIsDue(of: driver) {
+        Issue.record("a due timer never ended (\(driver.dueTimers) left)", sourceLocation: sourceLocation)
+    }
 }
