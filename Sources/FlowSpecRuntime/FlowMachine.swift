@@ -9,7 +9,8 @@
 ///   changes nothing. Taking a transition runs its effects, in order, then enters its target.
 /// - Every state entered is a new visit; a timeout fires only for the visit it was armed for.
 /// - A transition with `retry: { max, then, effects }` goes to its target `max` times in a row,
-///   then to `then`, running the retry's `effects` after its own; entering an `input` or `terminal` state resets every counter.
+///   then to `then`, running the retry's `effects` after its own; entering an `input` or
+///   `terminal` state resets every counter.
 ///
 /// It performs no effect itself: it returns them, in order, for the app (or ``FlowDriver``) to
 /// carry out. Its functions are inlinable, so that `send` is specialised for the machine in the

@@ -7,8 +7,9 @@
 ///   candidates' conditions all fail, ignore it: nothing changes and no effect runs.
 /// - Taking a candidate runs its effects (in order), then moves to its target. With a bounded
 ///   `retry`, the first `max` times in a row it goes to the target and counts; after that it
-///   goes to `then`, running its own effects, and then the retry's `effects`. Counters are per declared transition (a machine-wide
-///   one shares its counter across the states that inherit it).
+///   goes to `then`, running its own effects, and then the retry's `effects`. Counters are
+///   per declared transition (a machine-wide one shares its counter across the states that
+///   inherit it).
 /// - Entering any state counts as a new visit (so a timeout armed for an earlier visit is
 ///   recognised as stale); entering an `input` or `terminal` state resets every retry counter.
 /// - Entering a `choice` state takes its first `always` branch whose conditions hold, at once,
