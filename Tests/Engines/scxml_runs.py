@@ -1,0 +1,57 @@
+"""Runs flowspec machines, written as SCXML, in python-statemachine: an engine flowspec did not
+write, for EngineDifferentialTests. Reads a JSON list of runs from the file named by its
+argument and prints one line per input, `KEY|INPUT -> STATE | effects: E1, E2` (or
+`effects: -`), as `flowspec simulate` prints it without its timeout and `(ignored)` parts.
+
+Each run is {"key", "scxml", "states": [names by index], "steps": [...]}, a step being
+["event", NAME], ["timeout"] or ["condition", INDEX, true|false]. The documents come from
+the test's own SCXML writer: effects are appended to the datamodel list `fs_trace`, the
+machine's timeout is the event `flowspec_timeout`, and condition INDEX is `fs_cINDEX`.
+"""
+
+import json
+import sys
+
+from statemachine.io import load
+
+
+def state_name(machine, names):
+    # Flat machines: one active state, whose id is `s` and its index.
+    (state,) = list(machine.configuration)
+    return names[int(state.id[1:])]
+
+
+def run(spec, out):
+    machine = load(spec["scxml"], format="scxml")()
+    names = spec["states"]
+    seen = 0
+
+    def line(label):
+        nonlocal seen
+        trace = list(machine.model.fs_trace)
+        effects = ", ".join(trace[seen:]) or "-"
+        seen = len(trace)
+        out.append("%s|%s -> %s | effects: %s" % (spec["key"], label, state_name(machine, names), effects))
+
+    line("start")
+    for step in spec["steps"]:
+        if step[0] == "condition":
+            setattr(machine.model, "fs_c%d" % step[1], bool(step[2]))
+        elif step[0] == "timeout":
+            machine.send("flowspec_timeout")
+            line("@timeout")
+        else:
+            machine.send(step[1])
+            line(step[1])
+
+
+def main():
+    out = []
+    with open(sys.argv[1], encoding="utf-8") as runs:
+        for spec in json.load(runs):
+            run(spec, out)
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
