@@ -3,7 +3,8 @@ write, for EngineDifferentialTests. Reads a JSON list of runs from the file name
 argument and prints one line per input, `KEY|INPUT -> STATE | effects: E1, E2` (or
 `effects: -`), as `flowspec simulate` prints it without its timeout and `(ignored)` parts.
 
-Each run is {"key", "scxml", "states": [names by index], "steps": [...]}, a step being
+Each run is {"key", "scxml", "states": [names by index], "steps": [...]}; without "states"
+(a statechart), STATE is every active state's id, sorted, joined by commas. A step is
 ["event", NAME], ["timeout"] or ["condition", INDEX, true|false]. The documents come from
 the test's own SCXML writer: effects are appended to the datamodel list `fs_trace`, the
 machine's timeout is the event `flowspec_timeout`, and condition INDEX is `fs_cINDEX`.
@@ -16,6 +17,9 @@ from statemachine.io import load
 
 
 def state_name(machine, names):
+    if names is None:
+        # A statechart: every active state's id, sorted.
+        return ",".join(sorted(state.id for state in machine.configuration))
     # Flat machines: one active state, whose id is `s` and its index.
     (state,) = list(machine.configuration)
     return names[int(state.id[1:])]
@@ -23,7 +27,7 @@ def state_name(machine, names):
 
 def run(spec, out):
     machine = load(spec["scxml"], format="scxml")()
-    names = spec["states"]
+    names = spec.get("states")
     seen = 0
 
     def line(label):
