@@ -4,13 +4,35 @@
 /// nothing of flowspec's model or runtime, on purpose.
 ///
 /// Covered: compound, parallel, final and history (shallow, deep) states; `initial`; events,
-/// eventless and `done.state.ID` transitions with a boolean condition; external and internal
-/// transitions; `onentry`, `onexit` and transition content as effects appended to a log.
-/// Not covered (flowspec has no use for them): the datamodel beyond boolean conditions,
-/// `<raise>`, `<send>`, `<invoke>`, `donedata`.
+/// eventless and `done.state.ID` transitions, guarded by boolean conditions and counters;
+/// external and internal transitions; `onentry`, `onexit` and transition content that logs an
+/// effect or sets a counter. Not covered (flowspec has no use for them): the rest of the
+/// datamodel, `<raise>`, `<send>`, `<invoke>`, `donedata`.
 struct StatechartOracle {
     /// A statechart: nodes in document order, node 0 the `<scxml>` element.
     struct Chart {
+        /// Executable content.
+        enum Action: Equatable {
+            /// An effect, appended to the log.
+            case log(String)
+            /// Counter N plus one.
+            case increment(Int)
+            /// Counter N back to 0.
+            case reset(Int)
+        }
+
+        /// A part of a transition's `cond`; a transition is enabled when all of its hold.
+        enum Guard: Equatable {
+            /// Condition N holds.
+            case condition(Int)
+            /// Condition N does not hold.
+            case not(Int)
+            /// Counter N is below the bound.
+            case below(Int, Int)
+            /// Counter N is at least the bound.
+            case atLeast(Int, Int)
+        }
+
         enum Kind: Equatable {
             case root, atomic, compound, parallel, final
             case history(deep: Bool)
@@ -24,8 +46,8 @@ struct StatechartOracle {
             /// The targets of the initial transition (compound states and the root); empty for
             /// the first child in document order.
             var initial: [Int] = []
-            var onentry: [String] = []
-            var onexit: [String] = []
+            var onentry: [Action] = []
+            var onexit: [Action] = []
             /// Its transitions, in document order (a history state's default transition first).
             var transitions: [Int] = []
         }
@@ -34,12 +56,12 @@ struct StatechartOracle {
             var source: Int
             /// `nil`: eventless.
             var event: String?
-            /// The condition that must hold, by index, if any.
-            var condition: Int?
+            /// What must hold for it to be enabled.
+            var guards: [Guard] = []
             /// Empty: targetless.
             var targets: [Int]
             var isInternal = false
-            var effects: [String] = []
+            var content: [Action] = []
         }
 
         var nodes: [Node] = []
@@ -57,7 +79,7 @@ struct StatechartOracle {
                     return true
                 }
                 let targets = nodes[index].initial.isEmpty ? (first.map { [$0] } ?? []) : nodes[index].initial
-                transitions.append(Transition(source: index, event: nil, condition: nil, targets: targets))
+                transitions.append(Transition(source: index, event: nil, targets: targets))
                 initialTransitions[index] = transitions.count - 1
             }
         }
@@ -69,6 +91,8 @@ struct StatechartOracle {
     private(set) var log: [String] = []
     private(set) var running = true
     var conditions: [Bool]
+    /// The counters that guards read and content sets.
+    private(set) var counters: [Int]
     private var historyValue: [Int: [Int]] = [:]
     private var internalQueue: [String] = []
     /// Microsteps of one macrostep before giving up: a chart whose eventless or done
@@ -78,9 +102,10 @@ struct StatechartOracle {
     struct NoEnd: Error {}
 
     /// `interpret(doc)`: enters the initial configuration and runs its first macrostep.
-    init(_ chart: Chart, conditions: [Bool]) throws {
+    init(_ chart: Chart, conditions: [Bool], counters: Int = 0) throws {
         self.chart = chart
         self.conditions = conditions
+        self.counters = [Int](repeating: 0, count: counters)
         enterStates([initialTransition(of: 0)])
         try macrostep()
     }
@@ -128,7 +153,7 @@ struct StatechartOracle {
             search: for node in [state] + properAncestors(state, upTo: nil) {
                 for transition in chart.nodes[node].transitions {
                     let t = chart.transitions[transition]
-                    guard matches(t.event, event), t.condition.map({ conditions[$0] }) ?? true else { continue }
+                    guard matches(t.event, event), t.guards.allSatisfy(holds) else { continue }
                     if !enabled.contains(transition) { enabled.append(transition) }
                     break search
                 }
@@ -141,6 +166,26 @@ struct StatechartOracle {
     private func matches(_ descriptor: String?, _ event: String?) -> Bool {
         guard let descriptor, let event else { return descriptor == nil && event == nil }
         return event == descriptor || event.hasPrefix(descriptor + ".")
+    }
+
+    private func holds(_ guardTerm: Chart.Guard) -> Bool {
+        switch guardTerm {
+        case .condition(let index): conditions[index]
+        case .not(let index): !conditions[index]
+        case .below(let counter, let bound): counters[counter] < bound
+        case .atLeast(let counter, let bound): counters[counter] >= bound
+        }
+    }
+
+    /// `executeContent`.
+    private mutating func execute(_ actions: [Chart.Action]) {
+        for action in actions {
+            switch action {
+            case .log(let effect): log.append(effect)
+            case .increment(let counter): counters[counter] += 1
+            case .reset(let counter): counters[counter] = 0
+            }
+        }
     }
 
     private func removeConflictingTransitions(_ enabled: [Int]) -> [Int] {
@@ -166,7 +211,7 @@ struct StatechartOracle {
 
     private mutating func microstep(_ enabled: [Int]) {
         exitStates(enabled)
-        for transition in enabled { log += chart.transitions[transition].effects }
+        for transition in enabled { execute(chart.transitions[transition].content) }
         enterStates(enabled)
     }
 
@@ -183,7 +228,7 @@ struct StatechartOracle {
             }
         }
         for state in statesToExit {
-            log += chart.nodes[state].onexit
+            execute(chart.nodes[state].onexit)
             configuration.remove(state)
         }
     }
@@ -202,13 +247,15 @@ struct StatechartOracle {
     private mutating func enterStates(_ enabled: [Int]) {
         var statesToEnter: Set<Int> = []
         var statesForDefaultEntry: Set<Int> = []
-        var defaultHistoryContent: [Int: [String]] = [:]
+        var defaultHistoryContent: [Int: [Chart.Action]] = [:]
         computeEntrySet(enabled, &statesToEnter, &statesForDefaultEntry, &defaultHistoryContent)
         for state in statesToEnter.sorted() {
             configuration.insert(state)
-            log += chart.nodes[state].onentry
-            if statesForDefaultEntry.contains(state) { log += chart.transitions[initialTransition(of: state)].effects }
-            if let content = defaultHistoryContent[state] { log += content }
+            execute(chart.nodes[state].onentry)
+            if statesForDefaultEntry.contains(state) {
+                execute(chart.transitions[initialTransition(of: state)].content)
+            }
+            if let content = defaultHistoryContent[state] { execute(content) }
             guard chart.nodes[state].kind == .final, let parent = chart.nodes[state].parent else { continue }
             if chart.nodes[parent].kind == .root {
                 running = false
@@ -225,7 +272,7 @@ struct StatechartOracle {
 
     private func computeEntrySet(
         _ transitions: [Int], _ statesToEnter: inout Set<Int>, _ statesForDefaultEntry: inout Set<Int>,
-        _ defaultHistoryContent: inout [Int: [String]]
+        _ defaultHistoryContent: inout [Int: [Chart.Action]]
     ) {
         for transition in transitions {
             for state in chart.transitions[transition].targets {
@@ -241,7 +288,7 @@ struct StatechartOracle {
 
     private func addDescendantStatesToEnter(
         _ state: Int, _ statesToEnter: inout Set<Int>, _ statesForDefaultEntry: inout Set<Int>,
-        _ defaultHistoryContent: inout [Int: [String]]
+        _ defaultHistoryContent: inout [Int: [Chart.Action]]
     ) {
         let node = chart.nodes[state]
         if case .history = node.kind {
@@ -251,7 +298,7 @@ struct StatechartOracle {
                 targets = remembered
             } else {
                 let transition = chart.transitions[node.transitions[0]]
-                defaultHistoryContent[parent] = transition.effects
+                defaultHistoryContent[parent] = transition.content
                 targets = transition.targets
             }
             for s in targets {
@@ -281,7 +328,7 @@ struct StatechartOracle {
 
     private func addAncestorStatesToEnter(
         _ state: Int, _ ancestor: Int?, _ statesToEnter: inout Set<Int>, _ statesForDefaultEntry: inout Set<Int>,
-        _ defaultHistoryContent: inout [Int: [String]]
+        _ defaultHistoryContent: inout [Int: [Chart.Action]]
     ) {
         for anc in properAncestors(state, upTo: ancestor) {
             statesToEnter.insert(anc)

@@ -146,8 +146,8 @@ enum ChartDrawer {
         let index = chart.nodes.count
         chart.nodes.append(Chart.Node(id: "n\(index)", kind: kind, parent: parent))
         chart.nodes[parent].children.append(index)
-        if random.percent(40) { chart.nodes[index].onentry = ["en.n\(index)"] }
-        if random.percent(40) && kind != .final { chart.nodes[index].onexit = ["ex.n\(index)"] }
+        if random.percent(40) { chart.nodes[index].onentry = [.log("en.n\(index)")] }
+        if random.percent(40) && kind != .final { chart.nodes[index].onexit = [.log("ex.n\(index)")] }
         switch kind {
         case .compound:
             var history: Int?
@@ -169,7 +169,7 @@ enum ChartDrawer {
             chart.nodes[index].initial = [random.pick(startable)]
             if let history {
                 chart.transitions.append(
-                    Chart.Transition(source: history, event: nil, condition: nil, targets: [random.pick(startable)]))
+                    Chart.Transition(source: history, event: nil, targets: [random.pick(startable)]))
                 chart.nodes[history].transitions = [chart.transitions.count - 1]
             }
         case .parallel:
@@ -191,17 +191,17 @@ enum ChartDrawer {
         }
         for _ in 0..<random.below(3) {
             var transition = Chart.Transition(
-                source: source, event: random.pick(StatechartOracleTests.events), condition: nil, targets: [])
+                source: source, event: random.pick(StatechartOracleTests.events), targets: [])
             let completes = (kind == .compound || kind == .parallel) && random.percent(25)
             if completes { transition.event = "done.state.\(chart.nodes[source].id)" }
-            if random.percent(30) { transition.condition = random.below(2) }
+            if random.percent(30) { transition.guards = [.condition(random.below(2))] }
             if !random.percent(10) {
                 transition.targets = [random.pick(completes ? settled : candidates)]
                 if kind == .compound, isDescendant(transition.targets[0], of: source, chart), random.percent(50) {
                     transition.isInternal = true
                 }
             }
-            if random.percent(30) { transition.effects = ["t\(chart.transitions.count)"] }
+            if random.percent(30) { transition.content = [.log("t\(chart.transitions.count)")] }
             chart.transitions.append(transition)
             chart.nodes[source].transitions.append(chart.transitions.count - 1)
         }
@@ -272,16 +272,18 @@ enum ChartDrawer {
         let t = chart.transitions[index]
         var attributes = ""
         if let event = t.event { attributes += #" event="\#(event)""# }
-        if let condition = t.condition { attributes += #" cond="fs_c\#(condition)""# }
+        if case .condition(let condition)? = t.guards.first { attributes += #" cond="fs_c\#(condition)""# }
         if !t.targets.isEmpty {
             attributes += #" target="\#(t.targets.map { chart.nodes[$0].id }.joined(separator: " "))""#
         }
         if t.isInternal { attributes += #" type="internal""# }
-        return [#"<transition\#(attributes)>"#] + t.effects.map(trace) + ["</transition>"]
+        return [#"<transition\#(attributes)>"#] + t.content.map(trace) + ["</transition>"]
     }
 
-    private static func trace(_ effect: String) -> String {
-        #"<assign location="fs_trace" expr="fs_trace + ['\#(effect)']"/>"#
+    /// Only effects: the random charts have no counters.
+    private static func trace(_ action: Chart.Action) -> String {
+        guard case .log(let effect) = action else { preconditionFailure("random charts log effects only") }
+        return #"<assign location="fs_trace" expr="fs_trace + ['\#(effect)']"/>"#
     }
 }
 
@@ -364,7 +366,8 @@ struct ChartBuilder {
     mutating func node(_ id: String, _ kind: Chart.Kind, in parent: String, initial: String? = nil) {
         let parentIndex = index(parent)
         chart.nodes.append(
-            Chart.Node(id: id, kind: kind, parent: parentIndex, onentry: ["en.\(id)"], onexit: ["ex.\(id)"]))
+            Chart.Node(id: id, kind: kind, parent: parentIndex, onentry: [.log("en.\(id)")], onexit: [.log("ex.\(id)")])
+        )
         chart.nodes[parentIndex].children.append(chart.nodes.count - 1)
         if let initial { pendingInitials.append((id, initial)) }
     }
@@ -376,8 +379,8 @@ struct ChartBuilder {
     mutating func transition(from source: String, on event: String, to target: String?, effect: String?) {
         chart.transitions.append(
             Chart.Transition(
-                source: index(source), event: event, condition: nil, targets: target.map { [index($0)] } ?? [],
-                effects: effect.map { [$0] } ?? []))
+                source: index(source), event: event, targets: target.map { [index($0)] } ?? [],
+                content: effect.map { [.log($0)] } ?? []))
         chart.nodes[index(source)].transitions.append(chart.transitions.count - 1)
     }
 

@@ -1,0 +1,131 @@
+import FlowSpecTestSupport
+import Testing
+
+@testable import FlowSpecCore
+
+/// flowspec's reference semantics (``Simulation``, which the generated code and the driver
+/// are held to) against the W3C algorithm (``StatechartOracle``), in process: each machine
+/// becomes a chart of the oracle's, with flowspec's rules stated in SCXML's terms as
+/// ``FlatChart`` says, and every step of random runs must reach the same state and run the
+/// same effects in the same order. The same machines as `EngineDifferentialTests`, which needs
+/// python; this needs nothing, so it runs on every machine.
+@Suite("flowspec's semantics agree with the W3C algorithm on flat machines")
+struct OracleFlatMachineTests {
+    typealias Gen = DifferentialSpecs
+
+    @Test func everyStepReachesTheSameStateWithTheSameEffects() throws {
+        var random = Gen.SplitMix64(seed: 0x0_4AC1E)
+        var compared = 0
+        var mismatches: [String] = []
+        for program in try EngineDifferentialTests.programs() {
+            let chart = FlatChart.chart(program)
+            for index in 0..<10 {
+                let steps = Gen.drawSteps(program, count: 25, &random)
+                let expected = try Simulation(program: program).run(steps)
+                    .filter { !$0.hasPrefix("+") && !$0.hasPrefix("-") }.map(EngineDifferentialTests.withoutTimeout)
+                let actual = try Self.run(chart, program, steps)
+                compared += expected.count
+                if actual != expected {
+                    let step = zip(actual, expected).prefix { $0 == $1 }.count
+                    mismatches.append(
+                        "\(program.name.name)#\(index), line \(step): inputs \(Gen.script(steps))\n"
+                            + "  flowspec: \(step < expected.count ? expected[step] : "<end>")\n"
+                            + "  oracle:   \(step < actual.count ? actual[step] : "<end>")")
+                }
+            }
+        }
+        #expect(compared > 20_000, "only \(compared) steps were compared")
+        #expect(
+            mismatches.isEmpty,
+            "\(mismatches.count) runs differ; first ones:\n\(mismatches.prefix(5).joined(separator: "\n"))")
+    }
+
+    /// The oracle's trace of `steps`: conditions set before the first input hold at the start.
+    static func run(_ chart: StatechartOracle.Chart, _ program: FlowProgram, _ steps: [Simulation.Step]) throws
+        -> [String]
+    {
+        var conditions = [Bool](repeating: false, count: program.conditions.count)
+        var rest = steps[...]
+        while case .condition(let name, let value)? = rest.first {
+            conditions[try #require(program.conditions.firstIndex { $0.name == name })] = value
+            rest = rest.dropFirst()
+        }
+        var oracle = try StatechartOracle(chart, conditions: conditions, counters: program.retrySlotCount)
+        var lines = [line("start", oracle.activeIDs, oracle.takeLog(), program)]
+        for step in rest {
+            switch step {
+            case .condition(let name, let value):
+                oracle.conditions[try #require(program.conditions.firstIndex { $0.name == name })] = value
+            case .event(let name):
+                try oracle.send(name)
+                lines.append(line(name, oracle.activeIDs, oracle.takeLog(), program))
+            case .timeout:
+                try oracle.send(FlatChart.timeoutEvent)
+                lines.append(line("@timeout", oracle.activeIDs, oracle.takeLog(), program))
+            case .relaunch:
+                throw Simulation.Failure(description: "relaunch has no counterpart in the oracle")
+            }
+        }
+        return lines
+    }
+
+    private static func line(_ input: String, _ ids: [String], _ effects: [String], _ program: FlowProgram) -> String {
+        let states = ids.compactMap { Int($0.dropFirst()) }.map { program.states[$0].name }
+        let effectText = effects.isEmpty ? "-" : effects.joined(separator: ", ")
+        return "\(input) -> \(states.joined(separator: ",")) | effects: \(effectText)"
+    }
+}
+
+/// A flat machine as a chart of the oracle's, with the rules ``SCXMLWriter`` states for
+/// python-statemachine: own then inherited transitions in the order flowspec tries them;
+/// `if`/`unless` as guards; effects logged; a bounded retry as two guarded transitions, one
+/// counting, one going to `then` with the retry's effects; counters back to 0 on entering an
+/// `input` or `terminal` state; `choice` states left by eventless transitions; `terminal`
+/// states final; the timeout an event.
+enum FlatChart {
+    typealias Chart = StatechartOracle.Chart
+    static let timeoutEvent = SCXMLWriter.timeoutEvent
+
+    static func chart(_ program: FlowProgram) -> Chart {
+        var chart = Chart(nodes: [Chart.Node(id: "root", kind: .root, parent: nil)])
+        for (index, state) in program.states.enumerated() {
+            var node = Chart.Node(id: "s\(index)", kind: state.kind == .terminal ? .final : .atomic, parent: 0)
+            if state.kind == .input || state.kind == .terminal {
+                node.onentry = (0..<program.retrySlotCount).map { .reset($0) }
+            }
+            chart.nodes.append(node)
+            chart.nodes[0].children.append(index + 1)
+        }
+        chart.nodes[0].initial = [program.initial + 1]
+        for (index, state) in program.states.enumerated() {
+            for (event, candidates) in state.transitions {
+                for candidate in candidates {
+                    add(candidate, on: program.events[event].name, from: index, program, &chart)
+                }
+            }
+            for candidate in state.always { add(candidate, on: nil, from: index, program, &chart) }
+            if let timeout = state.timeout { add(timeout.candidate, on: timeoutEvent, from: index, program, &chart) }
+        }
+        chart.addInitialTransitions()
+        return chart
+    }
+
+    private static func add(
+        _ candidate: FlowProgram.Candidate, on event: String?, from state: Int, _ program: FlowProgram,
+        _ chart: inout Chart
+    ) {
+        let guards = candidate.requires.map { Chart.Guard.condition($0) } + candidate.forbids.map { .not($0) }
+        let effects = candidate.effects.map { Chart.Action.log(program.effects[$0].name) }
+        func append(_ guards: [Chart.Guard], _ target: Int, _ content: [Chart.Action]) {
+            chart.transitions.append(
+                Chart.Transition(
+                    source: state + 1, event: event, guards: guards, targets: [target + 1], content: content))
+            chart.nodes[state + 1].transitions.append(chart.transitions.count - 1)
+        }
+        guard let retry = candidate.retry else { return append(guards, candidate.target, effects) }
+        append(guards + [.below(retry.slot, retry.max)], candidate.target, [.increment(retry.slot)] + effects)
+        append(
+            guards + [.atLeast(retry.slot, retry.max)], retry.fallback,
+            effects + retry.effects.map { .log(program.effects[$0].name) })
+    }
+}
