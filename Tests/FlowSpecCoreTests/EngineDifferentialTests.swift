@@ -74,22 +74,12 @@ struct EngineDifferentialTests {
             }
         }
         let actual = try Self.run(runs, python: python)
-        var mismatches: [String] = []
-        var compared = 0
+        var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "engine")
         for (key, lines) in expected.sorted(by: { $0.key < $1.key }) {
-            let got = actual[key] ?? []
-            compared += lines.count
-            if got != lines {
-                let step = zip(got, lines).prefix { $0 == $1 }.count
-                mismatches.append(
-                    "\(key), line \(step):\n  flowspec: \(step < lines.count ? lines[step] : "<end>")\n"
-                        + "  engine:   \(step < got.count ? got[step] : "<end>")")
-            }
+            comparison.compare(key, expected: lines, actual: actual[key] ?? [])
         }
-        #expect(compared > 10_000, "only \(compared) steps were compared")
-        #expect(
-            mismatches.isEmpty,
-            "\(mismatches.count) runs differ; first ones:\n\(mismatches.prefix(5).joined(separator: "\n"))")
+        #expect(comparison.compared > 10_000, "only \(comparison.compared) steps were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
     }
 
     /// The machines: the reference flows, the features golden, and the random machines of the

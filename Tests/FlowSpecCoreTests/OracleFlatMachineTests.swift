@@ -15,8 +15,7 @@ struct OracleFlatMachineTests {
 
     @Test func everyStepReachesTheSameStateWithTheSameEffects() throws {
         var random = Gen.SplitMix64(seed: 0x0_4AC1E)
-        var compared = 0
-        var mismatches: [String] = []
+        var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "oracle")
         for program in try EngineDifferentialTests.programs() {
             let chart = FlatChart.chart(program)
             for index in 0..<10 {
@@ -24,20 +23,13 @@ struct OracleFlatMachineTests {
                 let expected = try Simulation(program: program).run(steps)
                     .filter { !$0.hasPrefix("+") && !$0.hasPrefix("-") }.map(EngineDifferentialTests.withoutTimeout)
                 let actual = try Self.run(chart, program, steps)
-                compared += expected.count
-                if actual != expected {
-                    let step = zip(actual, expected).prefix { $0 == $1 }.count
-                    mismatches.append(
-                        "\(program.name.name)#\(index), line \(step): inputs \(Gen.script(steps))\n"
-                            + "  flowspec: \(step < expected.count ? expected[step] : "<end>")\n"
-                            + "  oracle:   \(step < actual.count ? actual[step] : "<end>")")
-                }
+                comparison.compare(
+                    "\(program.name.name)#\(index)", expected: expected, actual: actual,
+                    context: "inputs \(Gen.script(steps))")
             }
         }
-        #expect(compared > 20_000, "only \(compared) steps were compared")
-        #expect(
-            mismatches.isEmpty,
-            "\(mismatches.count) runs differ; first ones:\n\(mismatches.prefix(5).joined(separator: "\n"))")
+        #expect(comparison.compared > 20_000, "only \(comparison.compared) steps were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
     }
 
     /// The oracle's trace of `steps`: conditions set before the first input hold at the start.

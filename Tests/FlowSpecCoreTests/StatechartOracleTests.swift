@@ -60,11 +60,10 @@ struct StatechartOracleTests {
             #expect(features[feature, default: 0] > 20, "few random charts have \(feature)")
         }
         let actual = try EngineDifferentialTests.run(runs, python: python)
-        var mismatches: [String] = []
-        var compared = 0
+        var comparison = TraceComparison(expectedSide: "oracle", actualSide: "engine")
         for (key, lines) in expected.sorted(by: { $0.key < $1.key }) {
             let got = actual[key] ?? []
-            compared += lines.count
+            comparison.compare(key, expected: lines, actual: got)
             guard got != lines else { continue }
             if let directory = ProcessInfo.processInfo.environment["FLOWSPEC_ORACLE_DUMP"],
                 let run = runs.first(where: { $0["key"] as? String == key })
@@ -75,15 +74,9 @@ struct StatechartOracleTests {
                 try? "\(run["steps"] ?? [])".write(
                     toFile: "\(directory)/\(key).steps", atomically: true, encoding: .utf8)
             }
-            let step = zip(got, lines).prefix { $0 == $1 }.count
-            mismatches.append(
-                "\(key), line \(step):\n  oracle: \(step < lines.count ? lines[step] : "<end>")\n"
-                    + "  engine: \(step < got.count ? got[step] : "<end>")")
         }
-        #expect(compared > 10_000, "only \(compared) steps were compared")
-        #expect(
-            mismatches.isEmpty,
-            "\(mismatches.count) runs differ; first ones:\n\(mismatches.prefix(5).joined(separator: "\n"))")
+        #expect(comparison.compared > 10_000, "only \(comparison.compared) steps were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
     }
 
     /// The conditions a run starts with: its final values undone by its own changes.
