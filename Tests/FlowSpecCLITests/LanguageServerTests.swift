@@ -444,14 +444,8 @@ struct LanguageServerTests {
         let declaration = try #require(lines.firstIndex { $0 == "    effects: [showError]" })
         let uri = "file:///w/app.flowspec.yaml"
         let at: [String: Any] = ["textDocument": ["uri": uri], "position": ["line": declaration, "character": 15]]
-        var input = try Self.frame(Self.request(1, "initialize"))
-        input += try Self.frame(
-            Self.notification("textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": text]]))
-        input += try Self.frame(Self.request(2, "textDocument/references", at))
-        input += try Self.frame(Self.request(3, "shutdown"))
-        input += try Self.frame(Self.notification("exit"))
-        let (_, messages, _) = try Self.serve(input)
-        let references = try #require(messages.first { $0["id"] as? Int == 2 }?["result"] as? [[String: Any]])
+        let messages = try Self.session(opening: uri, text, [("textDocument/references", at)])
+        let references = try #require(Self.result(2, messages) as? [[String: Any]])
         let referenced = references.compactMap {
             (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int
         }
