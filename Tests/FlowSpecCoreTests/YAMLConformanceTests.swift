@@ -30,17 +30,29 @@ enum YAMLConformance {
     static let suiteFolder = conformanceFolder.appendingPathComponent("yaml-test-suite")
     static let knownFailuresFile = conformanceFolder.appendingPathComponent("libyaml-0.2.5-known-failures.txt")
 
-    /// Whether the suite and libyaml's known failures are there.
-    static let isAvailable: Bool = {
+    /// What is missing of the suite and libyaml's known failures; empty when both are there.
+    static let missing: [String] = {
         var isFolder: ObjCBool = false
-        return FileManager.default.fileExists(atPath: suiteFolder.path, isDirectory: &isFolder) && isFolder.boolValue
-            && FileManager.default.fileExists(atPath: knownFailuresFile.path)
+        var missing: [String] = []
+        if !(FileManager.default.fileExists(atPath: suiteFolder.path, isDirectory: &isFolder) && isFolder.boolValue) {
+            missing.append("the folder \(suiteFolder.path)")
+        }
+        if !FileManager.default.fileExists(atPath: knownFailuresFile.path) {
+            missing.append("the file \(knownFailuresFile.path)")
+        }
+        return missing
     }()
 
-    static let skipMessage: Comment = """
-        the YAML test suite is not in ../shared/conformance (yaml-test-suite/ and \
-        libyaml-0.2.5-known-failures.txt next to the package): YAML conformance skipped
-        """
+    /// Whether the suite and libyaml's known failures are there.
+    static var isAvailable: Bool { missing.isEmpty }
+
+    static var skipMessage: Comment {
+        Comment(
+            rawValue:
+                "\(missing.joined(separator: " and ")) \(missing.count == 1 ? "is" : "are") missing (../shared/conformance "
+                + "next to the package holds the YAML test suite and libyaml's known failures): YAML conformance skipped"
+        )
+    }
 
     /// Every case, as its folder relative to the suite (`229Q`, `4MUZ/00`), sorted.
     static let caseIDs: [String] = {
