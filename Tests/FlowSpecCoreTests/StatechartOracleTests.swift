@@ -31,8 +31,9 @@ struct StatechartOracleTests {
             ChartDrawer.count(chart, into: &features)
             for run in 0..<3 {
                 let key = "chart\(index)#\(run)"
-                var conditions = [random.percent(50), random.percent(50)]
-                var oracle = try StatechartOracle(chart, conditions: conditions)
+                let start = [random.percent(50), random.percent(50)]
+                var conditions = start
+                var oracle = try StatechartOracle(chart, conditions: start)
                 var lines = [Self.line("start", &oracle)]
                 var steps: [[Any]] = []
                 for _ in 0..<15 {
@@ -50,7 +51,7 @@ struct StatechartOracleTests {
                 }
                 expected[key] = lines
                 runs.append([
-                    "key": key, "scxml": ChartDrawer.scxml(chart, conditions: conditions0(steps, conditions)),
+                    "key": key, "scxml": ChartDrawer.scxml(chart, conditions: start),
                     "steps": steps
                 ])
             }
@@ -77,15 +78,6 @@ struct StatechartOracleTests {
         }
         #expect(comparison.compared > 10_000, "only \(comparison.compared) steps were compared")
         #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
-    }
-
-    /// The conditions a run starts with: its final values undone by its own changes.
-    private func conditions0(_ steps: [[Any]], _ final: [Bool]) -> [Bool] {
-        var values = final
-        for step in steps.reversed() where step[0] as? String == "condition" {
-            if let which = step[1] as? Int { values[which].toggle() }
-        }
-        return values
     }
 
     /// `INPUT -> IDS | effects: …`, as the engine's driver prints it, with the log since the
