@@ -6,9 +6,9 @@ import Testing
 
 /// flowspec's semantics against an engine it did not write: python-statemachine, which runs
 /// SCXML. Each machine (the reference flows, the generation golden's features and the
-/// differential generator's random machines) is written as SCXML by ``SCXMLWriter`` and run on
-/// random inputs; every step must reach the state, and run the effects in the order, that
-/// `flowspec simulate` (``Simulation``) prints. The safety net for the statecharts' semantics,
+/// differential generator's random machines) becomes a chart (``FlatChart``), is written as
+/// SCXML by ``SCXMLWriter`` and runs on random inputs; every step must reach the state, and
+/// run the effects in the order, that `flowspec simulate` (``Simulation``) prints. The safety net for the statecharts' semantics,
 /// which will follow the same W3C algorithm. Skipped where python-statemachine is not installed;
 /// `.ci/run` installs it.
 @Suite("python-statemachine runs flowspec's machines as flowspec does (process)")
@@ -68,7 +68,9 @@ struct EngineDifferentialTests {
                         + steps)
                 expected[key] = simulated.filter { !$0.hasPrefix("+") && !$0.hasPrefix("-") }.map(Self.withoutTimeout)
                 runs.append([
-                    "key": key, "scxml": SCXMLWriter.document(program, conditions: initial),
+                    "key": key,
+                    "scxml": SCXMLWriter.document(
+                        FlatChart.chart(program), conditions: initial, counters: program.retrySlotCount),
                     "states": program.states.map(\.name), "steps": try steps.map { try Self.json($0, program) }
                 ])
             }

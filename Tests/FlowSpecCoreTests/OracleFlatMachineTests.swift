@@ -68,15 +68,17 @@ struct OracleFlatMachineTests {
     }
 }
 
-/// A flat machine as a chart of the oracle's, with the rules ``SCXMLWriter`` states for
-/// python-statemachine: own then inherited transitions in the order flowspec tries them;
-/// `if`/`unless` as guards; effects logged; a bounded retry as two guarded transitions, one
-/// counting, one going to `then` with the retry's effects; counters back to 0 on entering an
-/// `input` or `terminal` state; `choice` states left by eventless transitions; `terminal`
-/// states final; the timeout an event.
+/// A flat machine as a chart of the oracle's, which python-statemachine also runs (through
+/// ``SCXMLWriter``): flowspec's rules stated once, in SCXML's terms. Own then inherited
+/// transitions in the order flowspec tries them; `if`/`unless` as guards; effects logged; a
+/// bounded retry as two guarded transitions, one counting, one going to `then` with the
+/// retry's effects; counters back to 0 on entering an `input` or `terminal` state; `choice`
+/// states left by eventless transitions; `terminal` states final; the timeout an event. States
+/// are `sN` by index, which `Tests/Engines/scxml_runs.py` maps back to names.
 enum FlatChart {
     typealias Chart = StatechartOracle.Chart
-    static let timeoutEvent = SCXMLWriter.timeoutEvent
+    /// The event that fires a state's timeout.
+    static let timeoutEvent = "flowspec_timeout"
 
     static func chart(_ program: FlowProgram) -> Chart {
         var chart = Chart(nodes: [Chart.Node(id: "root", kind: .root, parent: nil)])

@@ -1,86 +1,77 @@
 import Foundation
 
-@testable import FlowSpecCore
-
-/// A flat machine as an SCXML document, for running it in an engine flowspec did not write
-/// (`EngineDifferentialTests`). It states flowspec's semantics in SCXML's terms, each rule
-/// once, so that a disagreement is a disagreement about the rule:
-///
-/// - a state's transitions are its own and then the machine-wide ones it inherits, in the
-///   order ``FlowProgram`` tries them; SCXML takes the first enabled one in document order;
-/// - `if` and `unless` are a `cond` on the datamodel's `fs_cN`;
-/// - effects append their names to the list `fs_trace`, in order;
-/// - a bounded `retry` is two transitions: below the bound it counts (`fs_rSLOT`) and goes to
-///   its target; at the bound it goes to `then` and runs the retry's effects too; entering an
-///   `input` or `terminal` state sets every counter back to 0;
-/// - `choice` states leave through eventless transitions, `terminal` states are `<final>`;
-/// - the timeout is the event `flowspec_timeout`, on the states that have one.
-///
-/// States are `sN` by index, so spec names need no escaping as ids.
+/// A chart of the oracle's (``StatechartOracle/Chart``) as an SCXML document, for running it
+/// in an engine flowspec did not write (python-statemachine, through `Tests/Engines`). The
+/// datamodel holds condition N as `fs_cN`, counter N as `fs_rN` and the effects logged as the
+/// list `fs_trace`; the root's children are the document's top-level states.
 enum SCXMLWriter {
-    static let timeoutEvent = "flowspec_timeout"
+    typealias Chart = StatechartOracle.Chart
 
-    /// The document of `program`, its conditions starting as `conditions`.
-    static func document(_ program: FlowProgram, conditions: [Bool]) -> String {
+    /// The document of `chart`, its conditions starting as `conditions`, with `counters`
+    /// counters at 0.
+    static func document(_ chart: Chart, conditions: [Bool], counters: Int = 0) -> String {
+        let initial = chart.nodes[chart.nodes[0].initial[0]].id
         var lines = [
-            #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="s\#(program.initial)" datamodel="python">"#,
+            #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="\#(initial)" datamodel="python">"#,
             "<datamodel>"
         ]
         for (index, value) in conditions.enumerated() {
             lines.append(#"<data id="fs_c\#(index)" expr="\#(value ? "True" : "False")"/>"#)
         }
-        for slot in 0..<program.retrySlotCount { lines.append(#"<data id="fs_r\#(slot)" expr="0"/>"#) }
-        lines.append(#"<data id="fs_trace" expr="[]"/>"#)
-        lines.append("</datamodel>")
-        for index in program.states.indices { lines += state(index, program) }
+        for counter in 0..<counters { lines.append(#"<data id="fs_r\#(counter)" expr="0"/>"#) }
+        lines += [#"<data id="fs_trace" expr="[]"/>"#, "</datamodel>"]
+        for child in chart.nodes[0].children { write(child, chart, &lines) }
         lines.append("</scxml>")
         return lines.joined(separator: "\n")
     }
 
-    private static func state(_ index: Int, _ program: FlowProgram) -> [String] {
-        let state = program.states[index]
-        let element = state.kind == .terminal ? "final" : "state"
-        var lines = [#"<\#(element) id="s\#(index)">"#]
-        if (state.kind == .input || state.kind == .terminal) && program.retrySlotCount > 0 {
-            lines.append("<onentry>")
-            for slot in 0..<program.retrySlotCount { lines.append(assign("fs_r\(slot)", "0")) }
-            lines.append("</onentry>")
+    private static func write(_ index: Int, _ chart: Chart, _ lines: inout [String]) {
+        let node = chart.nodes[index]
+        if case .history(let deep) = node.kind {
+            lines.append(#"<history id="\#(node.id)" type="\#(deep ? "deep" : "shallow")">"#)
+            lines += transition(node.transitions[0], chart)
+            lines.append("</history>")
+            return
         }
-        for (event, candidates) in state.transitions {
-            for candidate in candidates { lines += transitions(candidate, event: program.events[event].name, program) }
-        }
-        for candidate in state.always { lines += transitions(candidate, event: nil, program) }
-        if let timeout = state.timeout { lines += transitions(timeout.candidate, event: timeoutEvent, program) }
+        let element = node.kind == .parallel ? "parallel" : node.kind == .final ? "final" : "state"
+        let initial = node.initial.isEmpty ? "" : #" initial="\#(chart.nodes[node.initial[0]].id)""#
+        lines.append(#"<\#(element) id="\#(node.id)"\#(initial)>"#)
+        if !node.onentry.isEmpty { lines += ["<onentry>"] + node.onentry.map(content) + ["</onentry>"] }
+        if !node.onexit.isEmpty { lines += ["<onexit>"] + node.onexit.map(content) + ["</onexit>"] }
+        for child in node.children { write(child, chart, &lines) }
+        for transition in node.transitions { lines += self.transition(transition, chart) }
         lines.append("</\(element)>")
-        return lines
     }
 
-    /// One candidate: one transition, or two with a bounded retry.
-    private static func transitions(_ candidate: FlowProgram.Candidate, event: String?, _ program: FlowProgram)
-        -> [String]
-    {
-        let guards = candidate.requires.map { "fs_c\($0)" } + candidate.forbids.map { "not fs_c\($0)" }
-        let effects = candidate.effects.map { program.effects[$0].name }
-        guard let retry = candidate.retry else {
-            return transition(event: event, guards: guards, target: candidate.target, content: trace(effects))
+    private static func transition(_ index: Int, _ chart: Chart) -> [String] {
+        let t = chart.transitions[index]
+        var attributes = ""
+        if let event = t.event { attributes += #" event="\#(event)""# }
+        if !t.guards.isEmpty {
+            attributes += #" cond="\#(escaped(t.guards.map(condition).joined(separator: " and ")))""#
         }
-        let counter = "fs_r\(retry.slot)"
-        return transition(
-            event: event, guards: guards + ["\(counter) < \(retry.max)"], target: candidate.target,
-            content: [assign(counter, "\(counter) + 1")] + trace(effects))
-            + transition(
-                event: event, guards: guards + ["\(counter) >= \(retry.max)"], target: retry.fallback,
-                content: trace(effects + retry.effects.map { program.effects[$0].name }))
+        if !t.targets.isEmpty {
+            attributes += #" target="\#(t.targets.map { chart.nodes[$0].id }.joined(separator: " "))""#
+        }
+        if t.isInternal { attributes += #" type="internal""# }
+        return [#"<transition\#(attributes)>"#] + t.content.map(content) + ["</transition>"]
     }
 
-    private static func transition(event: String?, guards: [String], target: Int, content: [String]) -> [String] {
-        var attributes = event.map { #" event="\#($0)""# } ?? ""
-        if !guards.isEmpty { attributes += #" cond="\#(escaped(guards.joined(separator: " and ")))""# }
-        return [#"<transition\#(attributes) target="s\#(target)">"#] + content + ["</transition>"]
+    private static func condition(_ term: Chart.Guard) -> String {
+        switch term {
+        case .condition(let index): "fs_c\(index)"
+        case .not(let index): "not fs_c\(index)"
+        case .below(let counter, let bound): "fs_r\(counter) < \(bound)"
+        case .atLeast(let counter, let bound): "fs_r\(counter) >= \(bound)"
+        }
     }
 
-    private static func trace(_ effects: [String]) -> [String] {
-        effects.map { assign("fs_trace", "fs_trace + ['\($0)']") }
+    private static func content(_ action: Chart.Action) -> String {
+        switch action {
+        case .log(let effect): assign("fs_trace", "fs_trace + ['\(effect)']")
+        case .increment(let counter): assign("fs_r\(counter)", "fs_r\(counter) + 1")
+        case .reset(let counter): assign("fs_r\(counter)", "0")
+        }
     }
 
     private static func assign(_ location: String, _ expression: String) -> String {

@@ -51,7 +51,7 @@ struct StatechartOracleTests {
                 }
                 expected[key] = lines
                 runs.append([
-                    "key": key, "scxml": ChartDrawer.scxml(chart, conditions: start),
+                    "key": key, "scxml": SCXMLWriter.document(chart, conditions: start),
                     "steps": steps
                 ])
             }
@@ -218,57 +218,6 @@ enum ChartDrawer {
             if transition.isInternal { found.insert("internal") }
         }
         for feature in found { features[feature, default: 0] += 1 }
-    }
-
-    /// The chart as an SCXML document; effects append their names to `fs_trace`.
-    static func scxml(_ chart: Chart, conditions: [Bool]) -> String {
-        var lines = [
-            #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="\#(chart.nodes[chart.nodes[0].initial[0]].id)" datamodel="python">"#,
-            "<datamodel>"
-        ]
-        for (index, value) in conditions.enumerated() {
-            lines.append(#"<data id="fs_c\#(index)" expr="\#(value ? "True" : "False")"/>"#)
-        }
-        lines += [#"<data id="fs_trace" expr="[]"/>"#, "</datamodel>"]
-        for child in chart.nodes[0].children { write(child, chart, &lines) }
-        lines.append("</scxml>")
-        return lines.joined(separator: "\n")
-    }
-
-    private static func write(_ index: Int, _ chart: Chart, _ lines: inout [String]) {
-        let node = chart.nodes[index]
-        if case .history(let deep) = node.kind {
-            lines.append(#"<history id="\#(node.id)" type="\#(deep ? "deep" : "shallow")">"#)
-            lines += transition(node.transitions[0], chart)
-            lines.append("</history>")
-            return
-        }
-        let element = node.kind == .parallel ? "parallel" : node.kind == .final ? "final" : "state"
-        let initial = node.initial.isEmpty ? "" : #" initial="\#(chart.nodes[node.initial[0]].id)""#
-        lines.append(#"<\#(element) id="\#(node.id)"\#(initial)>"#)
-        if !node.onentry.isEmpty { lines += ["<onentry>"] + node.onentry.map(trace) + ["</onentry>"] }
-        if !node.onexit.isEmpty { lines += ["<onexit>"] + node.onexit.map(trace) + ["</onexit>"] }
-        for child in node.children { write(child, chart, &lines) }
-        for transition in node.transitions { lines += self.transition(transition, chart) }
-        lines.append("</\(element)>")
-    }
-
-    private static func transition(_ index: Int, _ chart: Chart) -> [String] {
-        let t = chart.transitions[index]
-        var attributes = ""
-        if let event = t.event { attributes += #" event="\#(event)""# }
-        if case .condition(let condition)? = t.guards.first { attributes += #" cond="fs_c\#(condition)""# }
-        if !t.targets.isEmpty {
-            attributes += #" target="\#(t.targets.map { chart.nodes[$0].id }.joined(separator: " "))""#
-        }
-        if t.isInternal { attributes += #" type="internal""# }
-        return [#"<transition\#(attributes)>"#] + t.content.map(trace) + ["</transition>"]
-    }
-
-    /// Only effects: the random charts have no counters.
-    private static func trace(_ action: Chart.Action) -> String {
-        guard case .log(let effect) = action else { preconditionFailure("random charts log effects only") }
-        return #"<assign location="fs_trace" expr="fs_trace + ['\#(effect)']"/>"#
     }
 }
 
