@@ -20,7 +20,7 @@
 ///   integers: target; first and count of required conditions; first and count of forbidden
 ///   conditions (ranges of `lists`); first and count of effects (a range of the effect list);
 ///   retry slot (-1 for none), retry max, fallback; and, in a machine where some retry runs
-///   effects of its own, first and count of those (``TableLayout/candidateWidth``);
+///   effects of its own (``TableLayout/recordsRetryEffects``), first and count of those;
 /// - lists: condition ordinals;
 /// - sequence members, when the machine has sequences;
 /// - effects: the effect list, effect ordinals (`effectList` is this tail of the table).
@@ -311,7 +311,7 @@ struct TableEmitter {
                 var retry =
                     "Retry(slot: slot, max: Swift.Int(tables.table[candidate &+ 8]), "
                     + "fallback: State(ordinal: Swift.Int(tables.table[candidate &+ 9]))"
-                if program.hasRetryEffects {
+                if tables.recordsRetryEffects {
                     w.line("let fallbackEffects = Swift.Int(tables.table[candidate &+ 10])")
                     retry +=
                         ", effects: fallbackEffects..<(fallbackEffects &+ Swift.Int(tables.table[candidate &+ 11]))"
@@ -409,12 +409,14 @@ struct TableLayout {
     var sequenceMembers: [Int] = []
 
     var rows: [Int] = []
-    /// How many integers a candidate's record holds: two more for the range of a retry's own
-    /// effects, in a machine where some retry has them.
-    let candidateWidth: Int
+    /// Whether a candidate's record ends with the range of its retry's own effects: only in a
+    /// machine where some retry has them, so that other tables keep their size.
+    let recordsRetryEffects: Bool
+    /// How many integers a candidate's record holds.
+    var candidateWidth: Int { recordsRetryEffects ? 12 : 10 }
 
     init(program: FlowProgram) {
-        candidateWidth = program.hasRetryEffects ? 12 : 10
+        recordsRetryEffects = program.hasRetryEffects
         for state in program.states {
             var filter: UInt32 = 0
             for transition in state.transitions { filter |= 1 << UInt32(transition.event % 32) }
@@ -498,7 +500,7 @@ struct TableLayout {
                 effects, candidate.effects.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
                 candidate.retry?.fallback ?? 0
             ]
-            if candidateWidth > 10 {
+            if recordsRetryEffects {
                 let fallbackEffects = self.effects.count
                 self.effects += candidate.retry?.effects ?? []
                 candidates += [fallbackEffects, candidate.retry?.effects.count ?? 0]
