@@ -10,6 +10,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case invalidValue = "invalid-value"
     case unsupportedVersion = "unsupported-version"
     case limitExceeded = "limit-exceeded"
+    case invalidNesting = "invalid-nesting"
     case undefinedState = "undefined-state"
     case undeclaredName = "undeclared-name"
     case unusedName = "unused-name"
@@ -42,6 +43,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .invalidValue: InvalidValueRule.self
         case .unsupportedVersion: UnsupportedVersionRule.self
         case .limitExceeded: LimitExceededRule.self
+        case .invalidNesting: NestingRule.self
         case .undefinedState: UndefinedStateRule.self
         case .undeclaredName: UndeclaredNameCheck.self
         case .unusedName: UnusedNameCheck.self

@@ -372,7 +372,7 @@ public struct PathCover: Sendable {
                 case .transition(let state, _, _, _), .always(let state, _, _), .timeout(let state, _),
                     .relaunch(let state):
                     state
-                case .machineWide: nil
+                case .machineWide, .compound, .outer, .outerTimeout, .done: nil
                 }
             if let from, !reachedStates.contains(from) {
                 return "'\(self.program.states[from].name)' is not reachable"
@@ -380,6 +380,8 @@ public struct PathCover: Sendable {
             if case .always(_, _, true) = item { return "its retry is never used up on a reachable run" }
             if case .transition(_, _, _, true) = item { return "its retry is never used up on a reachable run" }
             if case .timeout(_, true) = item { return "its retry is never used up on a reachable run" }
+            if case .outer(_, _, _, true) = item { return "its retry is never used up on a reachable run" }
+            if case .outerTimeout(_, true) = item { return "its retry is never used up on a reachable run" }
             if self.program.conditions.count > ConfigurationGraph.maxConditionsTriedExhaustively {
                 return "no run found takes it (with more than \(ConfigurationGraph.maxConditionsTriedExhaustively) "
                     + "conditions, each is chosen to take one candidate or branch at a time, not in every combination)"

@@ -58,7 +58,10 @@ enum MachineDecoder {
                 machine.exceedsLimits = true
                 return (machine, severity)
             }
-            machine.states = StateDecoder.states(node, defaultKind: machine.defaultKind, reader: &reader)
+            let decoded = StateDecoder.states(node, defaultKind: machine.defaultKind, reader: &reader)
+            machine.states = decoded.states
+            machine.nesting.setParents(decoded.parents)
+            machine.nesting.details = decoded.details
         } else {
             reader.missing(
                 "states", in: "machine '\(name.value)'", at: name.location,
@@ -90,11 +93,33 @@ enum MachineDecoder {
     private static func checkTransitionCount(_ machine: inout Machine, reader: inout NodeReader) {
         var inheritors = 0
         var count = 0
+        var largest = (count: 0, state: -1)
         for index in machine.states.indices {
             if machine.states[index].kind.inheritsMachineWideTransitions { inheritors += 1 }
-            count += machine.ownTransitionCount(of: index)
+            let own = machine.ownTransitionCount(of: index)
+            count += own
+            if own > largest.count { largest = (own, index) }
         }
-        count += machine.machineWide.reduce(0) { $0 + $1.candidates.count } * inheritors
+        let machineWide = machine.machineWide.reduce(0) { $0 + $1.candidates.count }
+        count += machineWide * inheritors
+        // Each state inside a compound state inherits its transitions too.
+        for index in machine.states.indices where machine.isCompound(index) {
+            let own = machine.ownTransitionCount(of: index)
+            guard own > 0 else { continue }
+            let heirs = machine.nesting.descendants(of: index).count { !machine.isCompound($0) }
+            count += own * heirs
+        }
+        // An edge numbers its candidate in 22 bits: one state's transitions (or the machine's
+        // `on`) are bounded by that too.
+        if max(largest.count, machineWide) > Edge.maximumCandidateIndex {
+            let owner = largest.count >= machineWide ? "state '\(machine.name(of: largest.state))'" : "the machine's `on`"
+            reader.report(
+                .limitExceeded,
+                "\(owner) has \(max(largest.count, machineWide)) transitions, over the limit of \(Edge.maximumCandidateIndex) for one state",
+                at: machine.name.location, subjects: [machine.name.value])
+            machine.exceedsLimits = true
+            return
+        }
         // An edge of the graph numbers its transition and candidate in 29 bits each.
         let limit = min(reader.limits.maxTransitions, Edge.maximumIndex)
         guard count > limit else { return }

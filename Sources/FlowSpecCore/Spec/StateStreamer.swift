@@ -37,6 +37,8 @@ struct StateStreamer: YAMLSubtreeTaker {
         }
         // Only states the decoder will read as such: a named machine's named state.
         guard let machine, let name = Self.name(keys[3], in: document) else { return nil }
+        // A state that nests is decoded in place, with the states inside it.
+        if Self.nests(value, in: document) { return nil }
         // A machine over the limit is not decoded; its states stay for the decoder to count.
         taken += 1
         guard taken <= limits.maxStates else { return nil }
@@ -50,6 +52,18 @@ struct StateStreamer: YAMLSubtreeTaker {
             reader: &reader)
         states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)
         return states.append(state, findings: stateFindings.takeAll())
+    }
+
+    /// Whether a state's body writes a key of nesting (see ``StateDecoder/nestingKeys``).
+    static func nests(_ body: YAMLDocument.NodeID, in document: YAMLDocument) -> Bool {
+        guard document[body].kind == .mapping else { return false }
+        let children = document.children(of: body)
+        for index in stride(from: children.startIndex, to: children.endIndex, by: 2) {
+            if let key = NodeReader.nameText(children[index], in: document), StateDecoder.nestingKeys.contains(key) {
+                return true
+            }
+        }
+        return false
     }
 
     /// The text of a key that ``NodeReader/namedEntries(_:of:)`` reads as a name, if it is one.
