@@ -15,6 +15,8 @@ enum CodeShape: Equatable {
     static func choose(for program: FlowProgram, _ requested: GenerationOptions.Shape) -> CodeShape {
         switch requested {
         case .switches: .switches
+        // The table form does not hold nesting or entry effects yet: such machines stay switches.
+        case _ where !program.compounds.isEmpty || program.hasEntryOrExitEffects: .switches
         case .tables: .tables
         case .automatic:
             program.states.count > tableThreshold || program.events.count > tableThreshold ? .tables : .switches

@@ -409,15 +409,27 @@ struct TableLayout {
     var sequenceMembers: [Int] = []
 
     var rows: [Int] = []
-    /// Whether a candidate's record ends with the range of its retry's own effects: only in a
-    /// machine where some retry has them, so that other tables keep their size.
+    /// Whether a candidate's record ends with the range of the effects its retry's way out runs:
+    /// only in a machine where some has any, so that other tables keep their size.
     let recordsRetryEffects: Bool
+    private let program: FlowProgram
+    /// The state whose candidates are being added.
+    private var source = 0
     /// How many integers a candidate's record holds.
     var candidateWidth: Int { recordsRetryEffects ? 12 : 10 }
 
     init(program: FlowProgram) {
-        recordsRetryEffects = program.hasRetryEffects
-        for state in program.states {
+        recordsRetryEffects = program.states.indices.contains { index in
+            let state = program.states[index]
+            func runs(_ candidate: FlowProgram.Candidate) -> Bool {
+                !program.fallbackEffects(of: candidate, from: index).isEmpty
+            }
+            return state.transitions.contains { $0.candidates.contains(where: runs) } || state.always.contains(where: runs)
+                || state.timeout.map { runs($0.candidate) } == true
+        }
+        self.program = program
+        for (index, state) in program.states.enumerated() {
+            source = index
             var filter: UInt32 = 0
             for transition in state.transitions { filter |= 1 << UInt32(transition.event % 32) }
             let always = state.kind == .choice ? add(state.always) : -1
@@ -494,16 +506,18 @@ struct TableLayout {
             let forbids = lists.count
             lists += candidate.forbids
             let effects = self.effects.count
-            self.effects += candidate.effects
+            let ran = program.effects(of: candidate, from: source)
+            self.effects += ran
             candidates += [
                 candidate.target, requires, candidate.requires.count, forbids, candidate.forbids.count,
-                effects, candidate.effects.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
+                effects, ran.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
                 candidate.retry?.fallback ?? 0
             ]
             if recordsRetryEffects {
                 let fallbackEffects = self.effects.count
-                self.effects += candidate.retry?.effects ?? []
-                candidates += [fallbackEffects, candidate.retry?.effects.count ?? 0]
+                let fallback = program.fallbackEffects(of: candidate, from: source)
+                self.effects += fallback
+                candidates += [fallbackEffects, fallback.count]
             }
         }
         return group

@@ -208,6 +208,21 @@ public struct FlowProgram: Sendable {
         return effects + states[state].entry
     }
 
+    /// Every effect taking a candidate from a state runs, as one list: the exits, the
+    /// candidate's own effects, the entries.
+    public func effects(of candidate: Candidate, from state: Int) -> [Int] {
+        exitEffects(of: state, keeping: candidate.keep) + candidate.effects
+            + entryEffects(of: candidate.target, keeping: candidate.keep)
+    }
+
+    /// Every effect taking a candidate from a state runs once its retry is used up: the exits,
+    /// the candidate's own effects, the retry's, the entries. Empty without a retry.
+    public func fallbackEffects(of candidate: Candidate, from state: Int) -> [Int] {
+        guard let retry = candidate.retry else { return [] }
+        return exitEffects(of: state, keeping: retry.keep) + candidate.effects + retry.effects
+            + entryEffects(of: retry.fallback, keeping: retry.keep)
+    }
+
     /// Whether some state runs effects on entering or leaving it.
     public var hasEntryOrExitEffects: Bool {
         states.contains { !$0.entry.isEmpty || !$0.exit.isEmpty }

@@ -1,5 +1,5 @@
 /// The text of one step of a run, as `flowspec simulate` prints it and as the tests' compiled
-/// drivers print it, so the two can be compared line by line:
+/// drivers print it (``TraceLine`` writes both), so the two can be compared line by line:
 ///
 ///     splashFinished -> slide0 | effects: - | timeout: -
 ///     @timeout -> error | effects: showError | timeout: -
@@ -11,18 +11,29 @@ public enum Trace {
         input: String, state: String, ignored: Bool, effects: [String],
         timeout: (milliseconds: Int64, target: String)?
     ) -> String {
-        let effectText = effects.isEmpty ? "-" : effects.joined(separator: ", ")
-        let timeoutText = timeout.map { "\($0.milliseconds)ms -> \($0.target)" } ?? "-"
-        return "\(input) -> \(state)\(ignored ? " (ignored)" : "") | effects: \(effectText) | timeout: \(timeoutText)"
+        TraceLine.text(
+            input: input, state: state, ignored: ignored, effects: effects,
+            timeouts: timeout.map { [TraceLine.Timeout(scope: nil, milliseconds: $0.milliseconds, target: $0.target)] }
+                ?? [])
     }
 
     /// The line for the runtime's current state after an input.
     static func line(input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]) -> String
     {
-        let armed = runtime.armedTimeout(program).map { ($0.after.wholeMilliseconds, program.states[$0.target].name) }
-        return line(
-            input: input, state: program.states[runtime.state].name, ignored: ignored,
-            effects: effects.map { program.effects[$0].name }, timeout: armed)
+        let state = program.states[runtime.state]
+        let outer = state.outerTimeouts.map { scoped in
+            TraceLine.Timeout(
+                scope: program.compounds[state.compound(atDepth: scoped.depth)].name,
+                milliseconds: scoped.timeout.after.wholeMilliseconds,
+                target: program.states[scoped.timeout.candidate.target].name)
+        }
+        let own = state.timeout.map {
+            TraceLine.Timeout(
+                scope: nil, milliseconds: $0.after.wholeMilliseconds, target: program.states[$0.candidate.target].name)
+        }
+        return TraceLine.text(
+            input: input, state: state.name, ignored: ignored, effects: effects.map { program.effects[$0].name },
+            timeouts: outer + (own.map { [$0] } ?? []))
     }
 }
 

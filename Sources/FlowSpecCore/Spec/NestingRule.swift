@@ -73,6 +73,8 @@ enum NestingRule: RuleHome {
             notes: [.init("states directly inside '\(name)': \(names.joined(separator: ", "))")],
             fix: meant.map { .replace(with: $0) })
         decoded.states[index].isMalformed = true
+        // Entering it has nowhere to go until this is fixed: path findings wait.
+        decoded.states[index].hasLostTransitions = true
     }
 
     /// `initial` or `done` written on a state with no states inside it.
