@@ -58,6 +58,9 @@ struct SimulateCommand: Command {
         if let replay { return try check(replay, on: program) }
         let steps = inputs.map { token -> Simulation.Step in
             if token == "@timeout" { return .timeout }
+            if token.hasPrefix("@timeout("), token.hasSuffix(")") {
+                return .compoundTimeout(String(token.dropFirst("@timeout(".count).dropLast()))
+            }
             if token.hasPrefix("+") { return .condition(String(token.dropFirst()), true) }
             if token.hasPrefix("-") { return .condition(String(token.dropFirst()), false) }
             return .event(token)

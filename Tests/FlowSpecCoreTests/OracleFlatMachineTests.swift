@@ -54,8 +54,8 @@ struct OracleFlatMachineTests {
             case .timeout:
                 try oracle.send(FlatChart.timeoutEvent)
                 lines.append(line("@timeout", oracle.activeIDs, oracle.takeLog(), program))
-            case .relaunch:
-                throw Simulation.Failure(description: "relaunch has no counterpart in the oracle")
+            case .relaunch, .compoundTimeout:
+                throw Simulation.Failure(description: "\(step) has no counterpart in a flat chart")
             }
         }
         return lines

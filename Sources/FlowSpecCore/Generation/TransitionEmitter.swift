@@ -151,7 +151,7 @@ struct TransitionEmitter {
                     let members = program.states.indices.filter { program.states[$0].depth == depth }
                     w.line("case \(members.map(state).joined(separator: ", ")): \(depth)")
                 }
-                w.line("default: 0")
+                if program.states.contains(where: { $0.depth == 0 }) { w.line("default: 0") }
             }
         }
         w.block("\(access)enum Compound: Swift.String, \(MachineEmitter.conformances)") { w in

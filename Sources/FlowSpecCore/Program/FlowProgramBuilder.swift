@@ -102,9 +102,10 @@ public enum FlowProgramBuilder {
             guard machine.nesting.isNested else { return [] }
             var compounds: [FlowProgram.Compound] = []
             for index in machine.states.indices where machine.isCompound(index) {
-                let inside = machine.nesting.descendants(of: index)
-                let first = leafOf[index]
-                let count = inside.count { !machine.isCompound($0) }
+                // Its states are the leaves among its descendants, one run of the program's states.
+                let inside = machine.nesting.descendants(of: index).filter { !machine.isCompound($0) }
+                let first = inside.first.map { leafOf[$0] } ?? 0
+                let count = inside.count
                 var swiftName = SwiftName.placeholder
                 if let mapped = name(machine.name(of: index), scope: .enumCase) { swiftName = mapped.swiftName } else {
                     failed = true

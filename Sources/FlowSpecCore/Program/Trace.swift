@@ -45,6 +45,8 @@ public struct Simulation {
         case event(String)
         /// Fire the timeout armed for the current visit.
         case timeout
+        /// Fire the timeout of the compound state around the current state, by name.
+        case compoundTimeout(String)
         /// Set a condition (true) or clear it (false) for the steps that follow.
         case condition(String, Bool)
         /// Relaunch the app: the current state's stored value is restored (persisted
@@ -137,6 +139,20 @@ public struct Simulation {
                 lines.append(
                     Trace.line(
                         input: "@timeout", runtime: runtime, program: program,
+                        ignored: result == nil, effects: result ?? []))
+            case .compoundTimeout(let name):
+                guard let compound = program.compounds.firstIndex(where: { $0.name == name }) else {
+                    let hint = Suggestion.hint(for: name, among: program.compounds.map(\.name))
+                    throw Failure(description: "machine '\(program.name.name)' has no compound state '\(name)'\(hint)")
+                }
+                // Its timeout is armed for the visit that entered it, if the machine is inside it.
+                let state = program.states[runtime.state]
+                let depth = state.outerTimeouts.first { state.compound(atDepth: $0.depth) == compound }?.depth
+                let visit = depth.map { runtime.outerVisits[$0] } ?? -1
+                let result = runtime.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
+                lines.append(
+                    Trace.line(
+                        input: "@timeout(\(name))", runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? []))
             case .relaunch:
                 guard program.persist != nil else {

@@ -71,6 +71,13 @@ public enum TraceReplay {
                 steps.append(.relaunch)
             } else if input == "@timeout" {
                 steps.append(.timeout)
+            } else if input.hasPrefix("@timeout("), input.hasSuffix(")") {
+                let name = String(input.dropFirst("@timeout(".count).dropLast())
+                guard program.compounds.contains(where: { $0.name == name }) else {
+                    return .disagrees(
+                        line: line, message: unknown("compound state", name, program.compounds.map(\.name), program))
+                }
+                steps.append(.compoundTimeout(name))
             } else {
                 guard program.events.contains(where: { $0.name == input }) else {
                     return .disagrees(line: line, message: unknown("event", input, program.events.map(\.name), program))
