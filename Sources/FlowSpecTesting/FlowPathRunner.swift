@@ -110,6 +110,16 @@ public enum FlowPathRunner {
                     problems.append("\(label): the timeout of '\(stateName)' did not fire")
                     return false
                 }
+            case .wait(let duration):
+                guard driver != nil else {
+                    problems.append("\(label): the flow has not started")
+                    return false
+                }
+                clock.advance(by: duration)
+                guard await waitForStep(after: before) else {
+                    problems.append("\(label): no timer fired in '\(stateName)' after \(duration)")
+                    return false
+                }
             }
             guard let driver, let record = driver.lastStep else {
                 problems.append("\(label): the driver took no step")
@@ -164,7 +174,8 @@ public enum FlowPathRunner {
         func matches(_ input: FlowPath<Spec>.Input, _ recorded: FlowStepRecord<Spec>.Input) -> Bool {
             switch (input, recorded) {
             // A relaunch may start afresh: an app that restores nothing once a flow is done.
-            case (.start, .start), (.start, .restore), (.relaunch, .restore), (.relaunch, .start), (.timeout, .timeout):
+            case (.start, .start), (.start, .restore), (.relaunch, .restore), (.relaunch, .start), (.timeout, .timeout),
+                (.wait, .timeout), (.wait, .compoundTimeout):
                 true
             case (.event(let expected), .event(let taken)): expected == taken
             default: false
@@ -176,6 +187,7 @@ public enum FlowPathRunner {
             case .start: "start"
             case .event(let event): Spec.name(ofEvent: event)
             case .timeout: "@timeout"
+            case .wait(let duration): "wait \(duration)"
             case .relaunch: "relaunch"
             }
         }

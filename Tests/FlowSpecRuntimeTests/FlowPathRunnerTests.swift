@@ -55,6 +55,7 @@ struct FlowPathRunnerTests {
                     case .start: .start
                     case .event(let event): .event(event)
                     case .timeout: .timeout
+                    case .wait(let duration): .wait(duration)
                     case .relaunch: .relaunch
                     }
                 return .init(

@@ -290,7 +290,7 @@ public struct PathCover: Sendable {
         case .event(let event): input = .event(event)
         case .timeout:
             input = .timeout
-            waited = program.states[state].timeout?.after ?? .zero
+            waited = edge.waited
         case .relaunch: input = .relaunch(stored: FlowRuntime.storedValue(of: state, program))
         }
         return Step(
@@ -447,10 +447,9 @@ private struct WorstRoute {
                 }
                 continue
             }
-            let after = graph.program.states[graph.nodes[node].state].timeout?.after ?? .zero
             var choice: (time: Duration, edge: Int?) = (.zero, nil)
             for edge in timeouts {
-                let time = after + (best[graph.edges[node][edge].target]?.time ?? .zero)
+                let time = graph.edges[node][edge].waited + (best[graph.edges[node][edge].target]?.time ?? .zero)
                 if choice.edge == nil || time > choice.time { choice = (time, edge) }
             }
             best[node] = choice

@@ -84,6 +84,13 @@ public struct FlowRuntime: Sendable, Hashable {
         return copy
     }
 
+    /// The same machine with the visit counts of a run that reached it: the outer states'
+    /// visits given, the current state's after them. (``configuration`` forgets them.)
+    mutating func restoreVisits(outer: [Int]) {
+        outerVisits = outer
+        visit = (outer.last ?? -1) + 1
+    }
+
     /// Starts the machine at `initial`; returns it with the effects of any `always` branches taken.
     public static func start(_ program: FlowProgram, conditions: [Bool]) -> (FlowRuntime, [Int]) {
         var moves: [Move]? = nil
