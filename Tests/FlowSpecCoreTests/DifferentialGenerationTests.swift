@@ -898,6 +898,15 @@ enum DifferentialSpecs {
         text += "    mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"
         text +=
             "        driveNames(machine.fireTimeout(visit: visit, conditions: Self.driveConditions(conditions)))\n    }\n"
+        guard !program.compounds.isEmpty else {
+            // A flat machine: no compound state, so no timer but the state's own.
+            text += "    mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] { [] }\n"
+            text += "    var driveState: Swift.String { \(stateName("machine.state")) }\n"
+            text += "    var driveArmed: Swift.String {\n"
+            text +=
+                "        machine.armedTimeout.map { \"\\(driveMilliseconds($0.after))ms -> \\(\(stateName("$0.target")))\" } ?? \"-\"\n    }\n"
+            return text + "}\n"
+        }
         text += "    mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] {\n"
         text += "        for armed in machine.armedTimeouts {\n"
         text += "            guard let depth = armed.depth, let compound = \(name).compound(around: machine.state, atDepth: depth),\n"

@@ -66,7 +66,7 @@ struct PathSuiteEmitter {
         case .event(let event): arguments.append(".event(.\(program.events[event].swiftName.code))")
         // With compound states' timers, the timer that fires is the one due first: the wait says
         // which.
-        case .timeout where program.compounds.contains { $0.timeout != nil }:
+        case .timeout where program.compounds.contains { $0.timeout != nil }, .compoundTimeout:
             arguments.append(".wait(\(Self.duration(step.waited)))")
         case .timeout: arguments.append(".timeout")
         case .relaunch: arguments.append(".relaunch")

@@ -26,6 +26,8 @@ struct ConfigurationGraph {
         var items: [CoverageItem]
         /// The time that passes before the input (a timeout's wait; zero otherwise).
         var waited: Duration = .zero
+        /// For a timeout, the compound state whose timer fired (`nil`: the state's own).
+        var firedCompound: Int? = nil
     }
 
     /// One way to start: the conditions at the start, and where they lead.
@@ -82,12 +84,12 @@ struct ConfigurationGraph {
             roots.append(
                 Root(
                     conditions: start.conditions, node: node, effects: start.effects,
-                    items: [.state(program.initial)] + items(of: start.moves)))
+                    items: CoverageItem.entering(program.initial, in: program) + items(of: start.moves)))
         }
         var next = 0
         while next < nodes.count {
             var found: [Edge] = []
-            for (input, conditions, outcome, waited) in moves(from: next) {
+            for (input, conditions, outcome, waited, fired) in moves(from: next) {
                 let left = input == .relaunch ? fresh(outcome.runtime) : timeLeft(after: outcome.runtime, from: next, waited)
                 let target = try add(
                     outcome.runtime, remaining: left, parent: .edge(node: next, edge: found.count),
@@ -95,12 +97,13 @@ struct ConfigurationGraph {
                 var exercised = items(of: outcome.moves)
                 if input == .relaunch {
                     let landing = outcome.moves.first?.from ?? outcome.runtime.state
-                    exercised = [.relaunch(state: nodes[next].state), .state(landing)] + exercised
+                    exercised =
+                        [.relaunch(state: nodes[next].state)] + CoverageItem.entering(landing, in: program) + exercised
                 }
                 found.append(
                     Edge(
                         input: input, conditions: conditions, target: target, effects: outcome.effects,
-                        items: exercised, waited: waited))
+                        items: exercised, waited: waited, firedCompound: fired))
             }
             edges[next] = found
             next += 1
@@ -168,7 +171,7 @@ struct ConfigurationGraph {
         var items: [CoverageItem] = []
         for move in moves {
             items.append(CoverageItem(move, in: program))
-            items.append(.state(move.to))
+            items += CoverageItem.entering(move.to, in: program)
         }
         return items
     }
@@ -177,12 +180,12 @@ struct ConfigurationGraph {
 
     /// Every input worth trying in a configuration: a relaunch, each candidate of each
     /// transition, the timeout, each in its steering variants, with the time each waits.
-    private func moves(from node: Int) -> [(Input, [Bool], Outcome, Duration)] {
+    private func moves(from node: Int) -> [(Input, [Bool], Outcome, Duration, Int?)] {
         var runtime = nodes[node]
         // The node keeps no visits; the run that reached it first had these.
         runtime.restoreVisits(outer: visits[node])
         let state = program.states[runtime.state]
-        var found: [(Input, [Bool], Outcome, Duration)] = []
+        var found: [(Input, [Bool], Outcome, Duration, Int?)] = []
         let none = [Bool?](repeating: nil, count: program.conditions.count)
         // A relaunch first: taken where the path is, it covers the state's relaunch without a
         // path of its own (a persisted chain stays one path).
@@ -197,7 +200,7 @@ struct ConfigurationGraph {
                     return (restored, effects, moves ?? [])
                 })
             {
-                found.append((.relaunch, variant.conditions, variant.outcome, .zero))
+                found.append((.relaunch, variant.conditions, variant.outcome, .zero, nil))
             }
         }
         guard state.kind != .terminal else { return found }
@@ -211,7 +214,7 @@ struct ConfigurationGraph {
             }
             if tryEveryAssignment {
                 for variant in variants(none, send) {
-                    found.append((.event(transition.event), variant.conditions, variant.outcome, .zero))
+                    found.append((.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
                 }
                 continue
             }
@@ -219,12 +222,13 @@ struct ConfigurationGraph {
                 var partial = none
                 guard Self.force(position, of: transition.candidates, into: &partial) else { continue }
                 for variant in variants(partial, send) where variant.moves.first?.candidate == position {
-                    found.append((.event(transition.event), variant.conditions, variant.outcome, .zero))
+                    found.append((.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
                 }
             }
         }
         if let timer = nextTimer(at: node, runtime) {
             let visit = timer.visit < 0 ? runtime.visit : timer.visit
+            let fired = runtime.outerVisits.firstIndex(of: visit).map { state.compound(atDepth: $0) }
             for variant in variants(
                 none,
                 { conditions in
@@ -235,7 +239,7 @@ struct ConfigurationGraph {
                     return (copy, effects, moves ?? [])
                 })
             {
-                found.append((.timeout, variant.conditions, variant.outcome, timer.waited))
+                found.append((.timeout, variant.conditions, variant.outcome, timer.waited, fired))
             }
         }
         return found

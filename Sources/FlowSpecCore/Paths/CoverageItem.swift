@@ -53,6 +53,11 @@ public enum CoverageItem: Sendable, Hashable {
         }
     }
 
+    /// The items entering a state exercises: the state, and each compound state around it.
+    public static func entering(_ state: Int, in program: FlowProgram) -> [CoverageItem] {
+        [.state(state)] + program.states[state].ancestors.map(CoverageItem.compound)
+    }
+
     /// What a kind of item is called in reports.
     public enum Kind: String, Sendable, CaseIterable {
         case state, transition, timeout, relaunch

@@ -21,6 +21,9 @@ public struct PathCover: Sendable {
             case event(Int)
             /// The current visit's timeout fires (after waiting its whole duration).
             case timeout
+            /// The timeout of a compound state around the current state fires (by index in the
+            /// program's compounds), after waiting what it had left.
+            case compoundTimeout(Int)
             /// The app is relaunched: the stored value (given) is restored.
             case relaunch(stored: String)
         }
@@ -289,7 +292,7 @@ public struct PathCover: Sendable {
         switch edge.input {
         case .event(let event): input = .event(event)
         case .timeout:
-            input = .timeout
+            input = edge.firedCompound.map(Step.Input.compoundTimeout) ?? .timeout
             waited = edge.waited
         case .relaunch: input = .relaunch(stored: FlowRuntime.storedValue(of: state, program))
         }

@@ -20,7 +20,13 @@ public enum Trace {
     /// The line for the runtime's current state after an input.
     static func line(input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]) -> String
     {
-        let state = program.states[runtime.state]
+        line(input: input, state: runtime.state, program: program, ignored: ignored, effects: effects)
+    }
+
+    /// The line for a state after an input: every timeout armed in it, the compound states'
+    /// (outermost first) then its own.
+    static func line(input: String, state index: Int, program: FlowProgram, ignored: Bool, effects: [Int]) -> String {
+        let state = program.states[index]
         let outer = state.outerTimeouts.map { scoped in
             TraceLine.Timeout(
                 scope: program.compounds[state.compound(atDepth: scoped.depth)].name,
@@ -104,17 +110,17 @@ public struct Simulation {
             }
             (runtime, effects) = FlowRuntime.restore(program, rawValue: rawValue, conditions: conditions, moves: &moves)
             label = "restore(\(rawValue ?? "nil"))"
-            exercised?.insert(.state(moves?.first?.from ?? runtime.state))
+            exercised?.formUnion(CoverageItem.entering(moves?.first?.from ?? runtime.state, in: program))
         } else {
             (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
-            exercised?.insert(.state(program.initial))
+            exercised?.formUnion(CoverageItem.entering(program.initial, in: program))
         }
         var lines = [Trace.line(input: label, runtime: runtime, program: program, ignored: false, effects: effects)]
         func record() {
             guard let taken = moves, !taken.isEmpty else { return }
             for move in taken {
                 exercised?.insert(CoverageItem(move, in: program))
-                exercised?.insert(.state(move.to))
+                exercised?.formUnion(CoverageItem.entering(move.to, in: program))
             }
             moves?.removeAll()
         }
@@ -163,7 +169,7 @@ public struct Simulation {
                 exercised?.insert(.relaunch(state: runtime.state))
                 (runtime, effects) = FlowRuntime.restore(
                     program, rawValue: stored, conditions: conditions, moves: &moves)
-                exercised?.insert(.state(moves?.first?.from ?? runtime.state))
+                exercised?.formUnion(CoverageItem.entering(moves?.first?.from ?? runtime.state, in: program))
                 lines.append(
                     Trace.line(
                         input: "restore(\(stored))", runtime: runtime, program: program, ignored: false,
