@@ -55,7 +55,7 @@ struct InfiniteLoopCheck: MachineCheck {
             loop.count == 1 ? "state '\(names[0])' loops to itself" : "states \(quotedList(names)) form a loop"
         let message =
             allChoice
-            ? "\(subject) through `always` branches without time passing"
+            ? "\(subject) \(loop.allSatisfy { graph.state($0).kind == .choice } ? "through `always` branches" : "through `always`, `done` and compound states' `initial`") without time passing"
             : "\(subject) that never waits for input and no bounded `retry` breaks"
         var notes: [Diagnostic.Note] = [.init("loop: \(Self.written(cycle))")]
         let choiceMembers = loop.filter { inChoiceCycle[$0] }

@@ -115,6 +115,7 @@ enum CheckRegistry {
         ShadowedCandidateCheck(),
         PartialChoiceCheck(),
         BackwardTransitionCheck(),
+        DoneNeverFiresCheck(),
         RequirementCheck(),
         InvalidIdentifierCheck(),
         IdentifierCollisionCheck()

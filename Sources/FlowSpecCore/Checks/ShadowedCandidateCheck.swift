@@ -5,7 +5,7 @@ struct ShadowedCandidateCheck: MachineCheck {
         rule: .shadowedCandidate, defaultSeverity: .warning,
         summary: "A candidate listed after an unconditional one can never be taken.",
         reportedAt: "the candidate",
-        finding: "a candidate after an unconditional one")
+        finding: "a candidate after an unconditional one; a compound state's transition that every state inside it overrides")
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
@@ -29,6 +29,37 @@ struct ShadowedCandidateCheck: MachineCheck {
                 report(
                     always.value, what: "`always` of state '\(machine.name(of: index))'", names: machine.names,
                     reporter)
+            }
+        }
+        if machine.nesting.isNested { reportOverridden(analysis, reporter) }
+    }
+
+    /// A compound state's transition that no state inside it inherits: each one that waits for
+    /// events handles the event itself (or a closer compound state does).
+    private func reportOverridden(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
+        let graph = analysis.graph
+        let machine = analysis.machine
+        var inherited = Set<[Int]>()
+        for edge in graph.edges where edge.isInherited && edge.triggerKind == .event {
+            if let declaring = graph.declaringState(of: edge) { inherited.insert([declaring, edge.transitionIndex]) }
+        }
+        for index in machine.states.indices where machine.isCompound(index) && !machine.states[index].isMalformed {
+            let inside = machine.nesting.descendants(of: index)
+            // A state inside whose transitions could not all be read may have been meant to inherit it.
+            if inside.contains(where: { machine.states[$0].hasLostTransitions }) { continue }
+            let waiting = inside.filter { !machine.isCompound($0) && machine.states[$0].kind.inheritsMachineWideTransitions }
+            let transitions = machine.transitions(of: index)
+            for position in transitions.indices where !inherited.contains([index, position]) {
+                let event = machine.names[transitions[position].event.value]
+                let name = machine.name(of: index)
+                let why =
+                    waiting.isEmpty
+                    ? "no state inside it waits for events"
+                    : "every state inside it that waits for events handles '\(event)' itself"
+                reporter.report(
+                    "the transition on '\(event)' of '\(name)' can never be taken: \(why)",
+                    at: transitions[position].event.location, subjects: [name, event],
+                    notes: [.init("remove it, or remove '\(event)' from the states inside that handle it")])
             }
         }
     }

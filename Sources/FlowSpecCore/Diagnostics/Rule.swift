@@ -24,6 +24,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case shadowedCandidate = "shadowed-candidate"
     case partialChoice = "partial-choice"
     case backwardTransition = "backward-transition"
+    case doneNeverFires = "done-never-fires"
     case requirementFailed = "requirement-failed"
     case invalidIdentifier = "invalid-identifier"
     case identifierCollision = "identifier-collision"
@@ -57,6 +58,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .shadowedCandidate: ShadowedCandidateCheck.self
         case .partialChoice: PartialChoiceCheck.self
         case .backwardTransition: BackwardTransitionCheck.self
+        case .doneNeverFires: DoneNeverFiresCheck.self
         case .requirementFailed: RequirementCheck.self
         case .invalidIdentifier: InvalidIdentifierCheck.self
         case .identifierCollision: IdentifierCollisionCheck.self
