@@ -124,6 +124,7 @@ public struct FlowDiagram: Sendable {
         case .event(let name): "on '\(name)' ->"
         case .always: "always ->"
         case .timeout: "timeout ->"
+        case .done: "done ->"
         }
     }
 
