@@ -353,6 +353,25 @@ struct DiffDiagramTests {
         #expect(parsed.states["s0"]?.contains("removed on 'odd: <name>' -> 'c'") == true, "\(parsed.states)")
         #expect(parsed.edges.contains(.init(from: "s0", to: "s1", label: "go (changed)")))
     }
+
+    /// The group node is declared before its notes (Mermaid would take a first description for
+    /// its label), even when no machine-wide transition is left.
+    @Test(arguments: ["on: { reset: a }", ""])
+    func aRemovedMachineWideTransitionIsANoteOnTheGroupNode(left: String) throws {
+        let spec =
+            "flowspec: 1\nmachines:\n  M:\n    initial: a\n    ON\n    states:\n"
+            + "      a: { kind: input, on: { go: b } }\n      b: { kind: input, on: { back: a } }\n"
+        let old = SpecChecker().check(
+            SourceFile(path: "old.yaml", text: spec.replacingOccurrences(of: "ON", with: "on: { reset: a, stop: b }")))
+        let new = SpecChecker().check(
+            SourceFile(path: "new.yaml", text: spec.replacingOccurrences(of: "ON", with: left)))
+        let diff = SpecDiff(old: old.spec, oldFile: "old.yaml", new: new.spec, newFile: "new.yaml")
+        var diagram = FlowDiagram(graph: new.graphs[0])
+        diagram.mark(diff.changes) { new.graphs[0].stateIndex[$0] }
+        let parsed = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        #expect(parsed.states["wide"]?.first == "any input or task state")
+        #expect(parsed.states["wide"]?.contains("removed on 'stop' -> 'b'") == true, "\(parsed.states)")
+    }
 }
 
 /// Compound states in `flowspec graph`, `coverage` and `diff` diagrams: what a compound state
@@ -572,7 +591,7 @@ struct NestedDiagramTests {
         for text in bad {
             #expect(throws: MermaidSyntax.Problem.self, "accepted:\n\(text)") { try MermaidSyntax.parse(header + text) }
         }
-        let good = block + "        [*] --> s2\n    }\n    note right of s1\n        entry / x: y\n    end note\n"
+        let good = block + "        [*] --> s2\n    }\n    note right of s1\n        entry / x#58; y\n    end note\n"
         #expect(throws: Never.self) { try MermaidSyntax.parse(header + good + "    s2 --> s0 : go\n") }
     }
 }

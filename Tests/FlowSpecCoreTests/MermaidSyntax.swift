@@ -117,10 +117,8 @@ enum MermaidSyntax {
         return String(result)
     }
 
-    /// Checks a label's characters and returns it with its entities decoded. A description or a
-    /// note may hold a single `:` followed by a space (`not exercised: x`), which Mermaid reads
-    /// as text; a transition label may not.
-    static func decodeLabel(_ text: String, colonSpace: Bool = false) throws -> String {
+    /// Checks a label's characters and returns it with its entities decoded.
+    static func decodeLabel(_ text: String) throws -> String {
         if text.unicodeScalars.first == " " || text.unicodeScalars.last == " " {
             throw SyntaxError("a label with a space at an end, which Mermaid trims")
         }
@@ -140,8 +138,7 @@ enum MermaidSyntax {
                 index = end + 1
                 continue
             }
-            let spacedColon = colonSpace && scalar == ":" && index + 1 < scalars.count && scalars[index + 1] == " "
-            if !spacedColon, let reason = forbidden(scalar) { throw SyntaxError(reason) }
+            if let reason = forbidden(scalar) { throw SyntaxError(reason) }
             result.append(scalar)
             index += 1
         }
@@ -274,7 +271,7 @@ private struct LineParser {
         guard !text.lowercased().hasPrefix("end note") else {
             throw SyntaxError("a note line Mermaid reads as its end")
         }
-        diagram.notes[note.id, default: []].append(try MermaidSyntax.decodeLabel(text, colonSpace: true))
+        diagram.notes[note.id, default: []].append(try MermaidSyntax.decodeLabel(text))
     }
 
     private mutating func classDef(_ body: String) throws {
@@ -328,7 +325,7 @@ private struct LineParser {
         }
         try checkScope(id, diagram)
         let text = body.dropFirst(colon.upperBound).string
-        diagram.states[id, default: []].append(try MermaidSyntax.decodeLabel(text, colonSpace: true))
+        diagram.states[id, default: []].append(try MermaidSyntax.decodeLabel(text))
     }
 
     /// `s0`, `s1`, …, `wide`, and the removed states of a diff diagram, `removed0`, ….

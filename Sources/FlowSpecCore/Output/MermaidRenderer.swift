@@ -62,15 +62,20 @@ public enum MermaidRenderer {
             close: { compound, depth in
                 writeEnd(of: compound, terminals: terminalsInside[compound] ?? [], depth, diagram, into: &output)
             })
-        for removed in diagram.removedTransitions where !(removed.state.map { diagram.nodes[$0].isCompound } ?? false) {
-            let id = removed.state.map { self.id(.state($0)) } ?? id(.machineWide)
-            output.write("    \(id) : removed \(escape(removed.text))\n")
+        for removed in diagram.removedTransitions {
+            guard let state = removed.state, !diagram.nodes[state].isCompound else { continue }
+            output.write("    \(id(.state(state))) : removed \(escape(removed.text))\n")
         }
         for (index, name) in diagram.removedStates.enumerated() {
             output.write("    state \"\(escape(name))\" as removed\(index)\n    removed\(index) : removed\n")
         }
-        if diagram.hasMachineWideNode {
+        // Declared before its notes: a description first would become the node's label.
+        let removedMachineWide = diagram.removedTransitions.filter { $0.state == nil }
+        if diagram.hasMachineWideNode || !removedMachineWide.isEmpty {
             output.write("    state \"any input or task state\" as \(id(.machineWide))\n")
+        }
+        for removed in removedMachineWide {
+            output.write("    \(id(.machineWide)) : removed \(escape(removed.text))\n")
         }
     }
 
@@ -105,7 +110,8 @@ public enum MermaidRenderer {
         if !node.exit.isEmpty { lines.append("exit / " + node.exit.map(escape).joined(separator: ", ")) }
         if !node.findings.isEmpty { lines.append(node.findings.map(\.rawValue).joined(separator: ", ")) }
         if !node.unexercised.isEmpty {
-            lines.append("not exercised: " + node.unexercised.map(escape).joined(separator: ", "))
+            // `#58;`: Mermaid (11.12 and before) rejects a second `:` in a description.
+            lines.append("not exercised#58; " + node.unexercised.map(escape).joined(separator: ", "))
         }
         if let change = node.change { lines.append(change.rawValue) }
         return lines
