@@ -561,10 +561,48 @@ struct NestedDiagramTests {
             DOTRenderer.render(diagram).contains("        s0 [shape=point, style=invis, width=0.15, label=\"\"];\n"))
     }
 
+    /// Transitions between a compound state and the states inside it, in both directions, to
+    /// itself, and between two levels: Graphviz cannot clip these at a border that holds both
+    /// ends, so they keep no `lhead` or `ltail` there.
+    static let edgeCases = """
+        flowspec: 1
+        machines:
+          M:
+            initial: outer
+            on: { home: outer }
+            states:
+              outer:
+                on: { again: outer, deeper: inner, first: a }
+                states:
+                  a: { kind: input, on: { up: outer, in: inner } }
+                  inner:
+                    on: { out: outer, self: inner, side: a }
+                    timeout: { after: 1s, to: b }
+                    states:
+                      b: { kind: input, on: { top: outer, loop: inner } }
+              other: { kind: input, on: { go: inner } }
+        """
+
+    @Test func edgesBetweenACompoundStateAndItsInsideKeepNoBorderEnds() throws {
+        let diagram = FlowDiagram(graph: try Self.graph(Self.edgeCases))
+        let dot = DOTRenderer.render(diagram)
+        for line in [
+            "    s0_exit -> s0 [label=\"again\"];", "    s0_exit -> s2 [label=\"deeper\", lhead=cluster_s2];",
+            "    s1 -> s0 [label=\"up\"];", "    s2_exit -> s0 [label=\"out\", ltail=cluster_s2];",
+            "    s2_exit -> s2 [label=\"self\"];", "    s2_exit -> s1 [label=\"side\", ltail=cluster_s2];",
+            "    s3 -> s2 [label=\"loop\"];", "    wide -> s0 [label=\"home\", lhead=cluster_s0];"
+        ] {
+            #expect(dot.contains(line + "\n"), "\(line)")
+        }
+        let parsed = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        #expect(parsed.parents == ["s1": "s0", "s2": "s0", "s3": "s2"])
+        #expect(parsed.edges.filter { $0.label != nil }.allSatisfy { $0.scope == nil })
+    }
+
     @Test(Graphviz.required)
     func nestedDiagramsRenderWithGraphvizWithoutWarnings() throws {
         let dot = try #require(Graphviz.executable)
-        for yaml in [Self.spec, Self.broken] {
+        for yaml in [Self.spec, Self.broken, Self.edgeCases] {
             let graph = try #require(SpecChecker().check(SourceFile(path: "t.yaml", text: yaml)).graphs.first)
             var diagram = FlowDiagram(graph: graph)
             diagram.mark(unexercised: [1: ["done"]])
