@@ -346,11 +346,11 @@ struct LanguageServerTests {
     /// Go to definition from each kind of place a name is written in the reference spec, to
     /// the state's key or the name's declaration, in the machine the cursor is in.
     @Test(arguments: [
-        ("retry: { max: 3, then: error,", "error", "      error:"),
-        ("then: error, effects: [showError] }", "showError", "    effects: [showError]"),
+        ("retry: { max: 3, then: error }", "error", "      error:"),
+        ("entry: [showError]", "showError", "    effects: [showError]"),
         ("- within: { from: splash,", "splash", "      splash:"),
         ("- { to: onboarding, if: firstLaunch }", "firstLaunch", "    conditions: [firstLaunch]"),
-        ("splashFailed: { to: error, effects: [showError] }", "showError", "    effects: [showError]"),
+        ("splashFailed: error", "error", "      error:"),
         ("          networkError:", "networkError", "      - networkError"),
         ("states: [handshake, packetRun,", "packetRun", "      packetRun:")
     ])
@@ -439,10 +439,15 @@ struct LanguageServerTests {
         #expect(edits?.first?["newText"] as? String == "signedOut")
     }
 
-    /// Find references of an effect: its declaration and every use, a retry's `effects` among
-    /// them (the sign-in's fallback to the error screen).
+    /// Find references of an effect: its declaration and every use, a state's `entry` and a
+    /// retry's `effects` among them (the reference spec, with the sign-in's fallback to the
+    /// error screen running it too).
     @Test func referencesOfAnEffectIncludeARetrysEffects() throws {
-        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let reference = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let text = reference.replacingOccurrences(
+            of: "retry: { max: 3, then: error }", with: "retry: { max: 3, then: error, effects: [showError] }")
+        #expect(text != reference)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let declaration = try #require(lines.firstIndex { $0 == "    effects: [showError]" })
         let uri = "file:///w/app.flowspec.yaml"
@@ -454,8 +459,9 @@ struct LanguageServerTests {
         }
         let written = lines.indices.filter { lines[$0].contains("showError") }
         let retry = try #require(lines.firstIndex { $0.contains("then: error, effects: [showError]") })
+        let entry = try #require(lines.firstIndex { $0.contains("entry: [showError]") })
         #expect(referenced.sorted() == written, "every line that writes the effect, once")
-        #expect(referenced.contains(retry))
+        #expect(referenced.contains(retry) && referenced.contains(entry))
     }
 
     /// Find references and rename of a state across its machine, and the refusals.
