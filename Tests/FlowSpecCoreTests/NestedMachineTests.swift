@@ -52,6 +52,26 @@ struct NestedMachineTests {
         #expect(programs.contains { $0.persist != nil })
     }
 
+    /// An inherited edge says in 7 bits how many levels up its transition is written: nesting
+    /// past that, possible with a raised `--max-depth`, is a located `limit-exceeded`, not a trap.
+    @Test func nestingPastTheLimitIsLimitExceeded() throws {
+        var lines = ["flowspec: 1", "machines:", "  M:", "    initial: s0", "    on: { reset: s0 }", "    states:"]
+        var indent = "      "
+        for level in 0...StateDecoder.maximumNesting {
+            lines += [indent + "s\(level):", indent + "  states:"]
+            indent += "    "
+        }
+        lines.append(indent + "leaf: { kind: input }")
+        var checker = SpecChecker()
+        checker.limits.maxDepth = 1_000
+        let result = checker.check(SourceFile(path: "deep.yaml", text: lines.joined(separator: "\n") + "\n"))
+        let limits = result.diagnostics.filter { $0.rule == .limitExceeded }
+        #expect(limits.count == 1)
+        #expect(limits.first?.message.contains("over the limit of \(StateDecoder.maximumNesting)") == true)
+        // At the `states` key of the state at the limit (its states would be one level too deep).
+        #expect(limits.first?.location.line == 8 + 2 * StateDecoder.maximumNesting)
+    }
+
     @Test func everyStepAgreesWithTheW3CAlgorithm() throws {
         var random = Gen.SplitMix64(seed: 0x0_0AC1E)
         var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "oracle")

@@ -67,7 +67,10 @@ enum MachineDecoder {
                 "states", in: "machine '\(name.value)'", at: name.location,
                 example: "states: { splash: { on: { done: home } } }")
         }
-        if let node = fields["sequences"] { machine.sequences = SectionDecoder.sequences(node, reader: &reader) }
+        if let node = fields["sequences"] {
+            machine.sequences = SectionDecoder.sequences(node, reader: &reader)
+            NestingRule.checkSequenceMembers(machine, reader: &reader)
+        }
         // After the states: `migrate` must not map a value a current state stores.
         if let node = fields["persist"] {
             machine.persist = SectionDecoder.persist(node, machine: machine, reader: &reader)

@@ -8,13 +8,15 @@
 ///   inside it do.
 /// - A compound state's `states` is empty, or its `initial` is not a state directly inside it.
 /// - A state with no states inside it writes `initial` or `done`.
+/// - A sequence lists a compound state: a sequence gives positions to the states the machine
+///   can be in, and it is never in a compound state itself, only in one inside it.
 enum NestingRule: RuleHome {
     static let definition = RuleDefinition(
         rule: .invalidNesting, defaultSeverity: .error,
         summary: "States nested in a way that has no meaning.",
         reportedAt: "the key or name to fix",
         finding:
-            "a state name used twice in a machine; a compound state with a `kind`, `always`, no states or an `initial` that is not inside it; `initial` or `done` on a state with no states inside"
+            "a state name used twice in a machine; a compound state with a `kind`, `always`, no states or an `initial` that is not inside it; `initial` or `done` on a state with no states inside; a compound state in a sequence"
     )
 
     static func reportDuplicateName(_ name: Located<String>, first: SourceLocation, reader: inout NodeReader) {
@@ -75,6 +77,23 @@ enum NestingRule: RuleHome {
         decoded.states[index].isMalformed = true
         // Entering it has nowhere to go until this is fixed: path findings wait.
         decoded.states[index].hasLostTransitions = true
+    }
+
+    /// The members of sequences that are compound states.
+    static func checkSequenceMembers(_ machine: Machine, reader: inout NodeReader) {
+        guard machine.nesting.isNested else { return }
+        // While decoding, the names are the reader's (the machine takes them at the end).
+        let compounds = Set(
+            machine.states.indices.filter(machine.isCompound).map { reader.nameTable[machine.states[$0].name.value] })
+        for sequence in machine.sequences {
+            for member in sequence.states where compounds.contains(member.value) {
+                reader.report(
+                    .invalidNesting,
+                    "sequence '\(sequence.name.value)' lists compound state '\(member.value)': a sequence orders the states the flow can be in, and it is only ever in a state inside '\(member.value)'",
+                    at: member.location, subjects: [member.value],
+                    notes: [.init("list the states inside '\(member.value)' instead")])
+            }
+        }
     }
 
     /// `initial` or `done` written on a state with no states inside it.

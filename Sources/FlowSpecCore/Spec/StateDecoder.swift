@@ -7,6 +7,10 @@ enum StateDecoder {
     /// state is decoded in place, with the states inside it, not streamed.
     static let nestingKeys: Set<String> = ["initial", "entry", "exit", "done", "states"]
 
+    /// The most levels of compound states around a state: an edge of the graph says how many
+    /// levels up an inherited transition is written, the machine's `on` one more.
+    static let maximumNesting = Edge.maximumLevelsUp - 1
+
     /// A machine's states in document order, with how they nest.
     struct Decoded {
         var states: [State] = []
@@ -27,14 +31,16 @@ enum StateDecoder {
         }
         var decoded = Decoded()
         var firstOfName: [Name: Int] = [:]
-        append(entries, parent: -1, defaultKind: defaultKind, into: &decoded, firstOfName: &firstOfName, reader: &reader)
+        append(
+            entries, parent: -1, depth: 0, defaultKind: defaultKind, into: &decoded, firstOfName: &firstOfName,
+            reader: &reader)
         return decoded
     }
 
     /// Decodes states and, after each compound state, the states inside it.
     private static func append(
-        _ entries: [(key: Located<String>, value: YAMLDocument.NodeID)], parent: Int32, defaultKind: StateKind?,
-        into decoded: inout Decoded, firstOfName: inout [Name: Int], reader: inout NodeReader
+        _ entries: [(key: Located<String>, value: YAMLDocument.NodeID)], parent: Int32, depth: Int,
+        defaultKind: StateKind?, into decoded: inout Decoded, firstOfName: inout [Name: Int], reader: inout NodeReader
     ) {
         for entry in entries {
             let index = decoded.states.count
@@ -54,14 +60,24 @@ enum StateDecoder {
                 continue
             }
             NestingRule.checkCompound(&decoded.states[index], details: nested.details, reader: &reader)
+            guard depth < maximumNesting else {
+                // An inherited transition says how many levels up it is written in 7 bits.
+                reader.report(
+                    .limitExceeded,
+                    "state '\(entry.key.value)' holds states \(depth + 1) levels deep, over the limit of \(maximumNesting)",
+                    at: nested.details?.statesLocation ?? entry.key.location, subjects: [entry.key.value])
+                decoded.states[index].isMalformed = true
+                decoded.states[index].hasLostTransitions = true
+                continue
+            }
             let childEntries = reader.namedEntries(children, of: "states of '\(entry.key.value)'") ?? []
             if childEntries.isEmpty {
                 NestingRule.reportNoStatesInside(entry.key.value, at: reader.location(children), reader: &reader)
                 decoded.states[index].isMalformed = true
             }
             append(
-                childEntries, parent: Int32(index), defaultKind: defaultKind, into: &decoded, firstOfName: &firstOfName,
-                reader: &reader)
+                childEntries, parent: Int32(index), depth: depth + 1, defaultKind: defaultKind, into: &decoded,
+                firstOfName: &firstOfName, reader: &reader)
             NestingRule.checkInitial(of: index, in: &decoded, reader: &reader)
         }
     }
