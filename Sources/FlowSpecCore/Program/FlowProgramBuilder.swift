@@ -150,17 +150,31 @@ public enum FlowProgramBuilder {
                 scopes.append(.own)
             }
             let ownTransitionCount = transitions.count
-            if state.kind.inheritsMachineWideTransitions {
-                var handled = Set(own.map(\.event.value))
-                for ancestor in machine.nesting.ancestors(of: index) {
-                    for transition in outerTransitions(of: ancestor) where handled.insert(transition.event).inserted {
+            // What the state inherits is what the graph gave it (``GraphBuilder`` decides that,
+            // once): an inherited event edge per candidate, in the order they are tried.
+            var seen = Set<[Int]>()
+            var outerTimeouts: [(depth: Int, timeout: FlowProgram.Timeout)] = []
+            for edge in graph.edges(from: index) where edge.isInherited && !edge.isRetryFallback {
+                let declaring = graph.declaringState(of: edge)
+                switch edge.triggerKind {
+                case .event where seen.insert([edge.levelsUp, edge.transitionIndex]).inserted:
+                    if let declaring {
+                        let transition = outerTransitions(of: declaring)[edge.transitionIndex]
                         transitions.append((event(transition.event), transition.candidates))
-                        scopes.append(.compound(compoundIndex[ancestor] ?? 0))
+                        scopes.append(.compound(compoundIndex[declaring] ?? 0))
+                    } else {
+                        let transition = inherited[edge.transitionIndex]
+                        transitions.append((event(transition.event), transition.candidates))
+                        scopes.append(.machine)
                     }
-                }
-                for transition in inherited where !handled.contains(transition.event) {
-                    transitions.append((event(transition.event), transition.candidates))
-                    scopes.append(.machine)
+                case .timeout:
+                    guard let declaring, let resolved = outerTimeout(of: declaring) else {
+                        failed = true
+                        continue
+                    }
+                    outerTimeouts.insert((machine.nesting.depth(of: declaring), resolved), at: 0)
+                default:
+                    break
                 }
             }
             let always = (state.always?.value ?? []).map { resolve($0, from: index) }
@@ -168,17 +182,6 @@ public enum FlowProgramBuilder {
             if state.timeoutLocation != nil {
                 timeout = resolveTimeout(of: index)
                 if timeout == nil { failed = true }
-            }
-            var outerTimeouts: [(depth: Int, timeout: FlowProgram.Timeout)] = []
-            if state.kind.inheritsMachineWideTransitions {
-                for ancestor in machine.nesting.ancestors(of: index).reversed()
-                where machine.states[ancestor].timeoutLocation != nil {
-                    guard let resolved = outerTimeout(of: ancestor) else {
-                        failed = true
-                        continue
-                    }
-                    outerTimeouts.append((machine.nesting.depth(of: ancestor), resolved))
-                }
             }
             var done: FlowProgram.Candidate?
             if state.kind == .terminal, let parent = machine.nesting.parent(of: index),
