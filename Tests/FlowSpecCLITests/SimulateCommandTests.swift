@@ -76,7 +76,7 @@ struct SimulateNestedTests {
     static let spec = "Tests/Fixtures/nested/sign-in.yaml"
     static let inputs = [
         "begin", "submit", "needsCode", "resend", "@timeout", "@timeout(signIn)", "begin", "submit", "@timeout",
-        "submit", "ok", "@timeout(signIn)",
+        "submit", "ok", "@timeout(signIn)"
     ]
 
     @Test func theTraceNamesEveryTimerAndEntryAndExitEffects() throws {

@@ -900,16 +900,19 @@ enum DifferentialSpecs {
             "        driveNames(machine.fireTimeout(visit: visit, conditions: Self.driveConditions(conditions)))\n    }\n"
         guard !program.compounds.isEmpty else {
             // A flat machine: no compound state, so no timer but the state's own.
-            text += "    mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] { [] }\n"
+            text +=
+                "    mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] { [] }\n"
             text += "    var driveState: Swift.String { \(stateName("machine.state")) }\n"
             text += "    var driveArmed: Swift.String {\n"
             text +=
                 "        machine.armedTimeout.map { \"\\(driveMilliseconds($0.after))ms -> \\(\(stateName("$0.target")))\" } ?? \"-\"\n    }\n"
             return text + "}\n"
         }
-        text += "    mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] {\n"
+        text +=
+            "    mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] {\n"
         text += "        for armed in machine.armedTimeouts {\n"
-        text += "            guard let depth = armed.depth, let compound = \(name).compound(around: machine.state, atDepth: depth),\n"
+        text +=
+            "            guard let depth = armed.depth, let compound = \(name).compound(around: machine.state, atDepth: depth),\n"
         text += "                \(name).name(ofCompound: compound) == name else { continue }\n"
         text +=
             "            return driveNames(machine.fireTimeout(visit: armed.visit, conditions: Self.driveConditions(conditions)))\n"
@@ -919,7 +922,8 @@ enum DifferentialSpecs {
         text += "        let armed = machine.armedTimeouts.map { armed -> Swift.String in\n"
         text +=
             "            let scope = armed.depth.flatMap { \(name).compound(around: machine.state, atDepth: $0) }.map { \(name).name(ofCompound: $0) + \" \" } ?? \"\"\n"
-        text += "            return scope + \"\\(driveMilliseconds(armed.after))ms -> \\(\(stateName("armed.target")))\"\n"
+        text +=
+            "            return scope + \"\\(driveMilliseconds(armed.after))ms -> \\(\(stateName("armed.target")))\"\n"
         text += "        }\n"
         text += "        return armed.isEmpty ? \"-\" : armed.joined(separator: \", \")\n    }\n"
         text += "}\n"

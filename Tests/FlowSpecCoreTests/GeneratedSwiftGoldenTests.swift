@@ -22,7 +22,7 @@ struct GeneratedSwiftGoldenTests {
             access: .public),
         Case(
             spec: "Tests/Fixtures/gen/golden/nested.yaml", golden: "Tests/Fixtures/gen/golden/nested.swift.txt",
-            access: .internal),
+            access: .internal)
     ]
 
     static func generate(_ testCase: Case) throws -> String {

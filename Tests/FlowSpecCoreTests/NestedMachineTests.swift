@@ -18,7 +18,9 @@ struct NestedMachineTests {
 
     /// Random valid nested machines, checked by the real checker, with their decoded model and
     /// their program.
-    static func machines(seed: UInt64, count: Int) throws -> [(spec: NestedSpecs.Machine, model: Machine, program: FlowProgram)] {
+    static func machines(seed: UInt64, count: Int) throws -> [(
+        spec: NestedSpecs.Machine, model: Machine, program: FlowProgram
+    )] {
         var random = Gen.SplitMix64(seed: seed)
         var found: [(NestedSpecs.Machine, Machine, FlowProgram)] = []
         var discarded: [String: Int] = [:]
@@ -48,7 +50,10 @@ struct NestedMachineTests {
         #expect(programs.contains { $0.compounds.contains { $0.timeout != nil } })
         #expect(programs.contains { $0.states.contains { $0.done != nil } })
         #expect(programs.contains { $0.hasEntryOrExitEffects })
-        #expect(programs.contains { $0.states.contains { $0.scopes.contains { if case .compound = $0 { true } else { false } } } })
+        #expect(
+            programs.contains {
+                $0.states.contains { $0.scopes.contains { if case .compound = $0 { true } else { false } } }
+            })
         #expect(programs.contains { $0.persist != nil })
     }
 
@@ -145,7 +150,7 @@ struct NestedMachineTests {
             }
         }
         let files = [
-            "nested.swift": source, "main.swift": Gen.driver(programs: programs, runs: runs) + membership,
+            "nested.swift": source, "main.swift": Gen.driver(programs: programs, runs: runs) + membership
         ]
         let executable = try SwiftCompiler.compile(files, optimized: false)
         defer { try? FileManager.default.removeItem(at: executable.deletingLastPathComponent()) }
@@ -211,7 +216,11 @@ enum NestedSpecs {
         func close(_ random: inout Gen.SplitMix64) {
             var compound = stack.removeLast()
             decorate(&compound, flat: flat, free: free, &random)
-            if stack.isEmpty { top.append(.compound(compound)) } else { stack[stack.count - 1].members.append(.compound(compound)) }
+            if stack.isEmpty {
+                top.append(.compound(compound))
+            } else {
+                stack[stack.count - 1].members.append(.compound(compound))
+            }
         }
         for index in flat.states.indices {
             if stack.count < 3, random.percent(30) {
@@ -315,7 +324,9 @@ enum NestedSpecs {
                 text += "\(inner)on:\n"
                 for (event, target) in compound.on { text += "\(inner)  e\(event): \(target)\n" }
             }
-            if let timeout = compound.timeout { text += "\(inner)timeout: { after: \(timeout.after), to: \(timeout.target) }\n" }
+            if let timeout = compound.timeout {
+                text += "\(inner)timeout: { after: \(timeout.after), to: \(timeout.target) }\n"
+            }
             if let done = compound.done { text += "\(inner)done: \(done)\n" }
             text += "\(inner)states:\n"
             for child in compound.members { text += self.member(machine, child, indent: inner + "  ") }
@@ -436,8 +447,12 @@ enum NestedChart {
         func add(_ source: Int, _ event: String?, _ candidates: Candidates) throws {
             for candidate in candidates {
                 var guards: [Chart.Guard] = []
-                if let written = candidate.condition { guards.append(.condition(try condition(written.value, program))) }
-                if let written = candidate.unlessCondition { guards.append(.not(try condition(written.value, program))) }
+                if let written = candidate.condition {
+                    guards.append(.condition(try condition(written.value, program)))
+                }
+                if let written = candidate.unlessCondition {
+                    guards.append(.not(try condition(written.value, program)))
+                }
                 let effects = candidate.effects.map { Chart.Action.log($0.value) }
                 let target = node(try stateIndex(machine.names[candidate.target.value], machine))
                 guard let retry = candidate.retry, let max = retry.max?.value else {
@@ -479,7 +494,8 @@ enum NestedChart {
             }
             if let done = nesting.details[index]?.done {
                 append(
-                    source, "done.state." + machine.name(of: index), [], [node(try stateIndex(machine.names[done.value], machine))],
+                    source, "done.state." + machine.name(of: index), [],
+                    [node(try stateIndex(machine.names[done.value], machine))],
                     [], &chart)
             }
             // A resting terminal state ignores everything around it.
@@ -491,7 +507,8 @@ enum NestedChart {
             }
         }
         guard slots == program.retrySlotCount else {
-            throw Simulation.Failure(description: "\(slots) retry counters in the chart, \(program.retrySlotCount) in the program")
+            throw Simulation.Failure(
+                description: "\(slots) retry counters in the chart, \(program.retrySlotCount) in the program")
         }
         chart.addInitialTransitions()
         return chart
@@ -503,7 +520,9 @@ enum NestedChart {
         return machine.states.indices.map { index in
             var events = machineWide
             for ancestor in machine.nesting.ancestors(of: index) {
-                for transition in machine.transitions(of: ancestor) { events.insert(machine.names[transition.event.value]) }
+                for transition in machine.transitions(of: ancestor) {
+                    events.insert(machine.names[transition.event.value])
+                }
             }
             return events
         }

@@ -83,7 +83,7 @@ struct NestedDriverTests {
         #expect(
             flow.trace == [
                 "start -> work | effects: - | timeout: round 10000ms -> lost, 10000ms -> retrying",
-                "@timeout(round) -> lost | effects: - | timeout: -",
+                "@timeout(round) -> lost | effects: - | timeout: -"
             ], "the round's timer, armed first, fires first and ends the work's with it")
     }
 }

@@ -5,7 +5,9 @@ struct ShadowedCandidateCheck: MachineCheck {
         rule: .shadowedCandidate, defaultSeverity: .warning,
         summary: "A candidate listed after an unconditional one can never be taken.",
         reportedAt: "the candidate",
-        finding: "a candidate after an unconditional one; a compound state's transition that every state inside it overrides")
+        finding:
+            "a candidate after an unconditional one; a compound state's transition that every state inside it overrides"
+    )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
@@ -47,7 +49,9 @@ struct ShadowedCandidateCheck: MachineCheck {
             let inside = machine.nesting.descendants(of: index)
             // A state inside whose transitions could not all be read may have been meant to inherit it.
             if inside.contains(where: { machine.states[$0].hasLostTransitions }) { continue }
-            let waiting = inside.filter { !machine.isCompound($0) && machine.states[$0].kind.inheritsMachineWideTransitions }
+            let waiting = inside.filter {
+                !machine.isCompound($0) && machine.states[$0].kind.inheritsMachineWideTransitions
+            }
             let transitions = machine.transitions(of: index)
             for position in transitions.indices where !inherited.contains([index, position]) {
                 let event = machine.names[transitions[position].event.value]

@@ -27,7 +27,9 @@ struct TransitionEmitter {
             if candidate.retry != nil { add(program.fallbackEffects(of: candidate, from: state)) }
         }
         for (index, state) in program.states.enumerated() {
-            for transition in state.transitions { for candidate in transition.candidates { add(candidate, from: index) } }
+            for transition in state.transitions {
+                for candidate in transition.candidates { add(candidate, from: index) }
+            }
         }
         for (index, state) in program.states.enumerated() {
             for candidate in state.always { add(candidate, from: index) }
@@ -119,7 +121,8 @@ struct TransitionEmitter {
         w.block("\(access)static func timeoutStep(_ state: State, _: Tables) -> \(Self.stepType)") { w in
             w.switchBlock("switch state") { w in
                 for index in timed {
-                    w.line("case \(state(index)): " + candidates([program.states[index].timeout!.candidate], from: index))
+                    w.line(
+                        "case \(state(index)): " + candidates([program.states[index].timeout!.candidate], from: index))
                 }
                 if timed.count < program.states.count { w.line("default: nil") }
             }
@@ -156,7 +159,9 @@ struct TransitionEmitter {
         }
         w.block("\(access)enum Compound: Swift.String, \(MachineEmitter.conformances)") { w in
             for compound in program.compounds {
-                w.line("case \(compound.swiftName.code)" + (compound.name == compound.swiftName.code ? "" : " = \"\(compound.name)\""))
+                w.line(
+                    "case \(compound.swiftName.code)"
+                        + (compound.name == compound.swiftName.code ? "" : " = \"\(compound.name)\""))
             }
         }
         w.block("\(access)static func contains(_ compound: Compound, _ state: State) -> Swift.Bool") { w in
@@ -208,7 +213,8 @@ struct TransitionEmitter {
             w.switchBlock("switch (state, depth)") { w in
                 for entry in timed {
                     w.line(
-                        "case (\(state(entry.state)), \(entry.depth)): " + candidates([entry.timeout.candidate], from: entry.state))
+                        "case (\(state(entry.state)), \(entry.depth)): "
+                            + candidates([entry.timeout.candidate], from: entry.state))
                 }
                 w.line("default: nil")
             }

@@ -142,7 +142,8 @@ struct WorstCaseTime {
                 let written = machine.states[owner]
                 if written.timeoutLocation != nil, written.timeout?.after == nil { return .undetermined }
                 guard let timeout = written.timeout, let after = timeout.after?.value else { continue }
-                let label = "after \(after.specDescription)" + (owner == state ? "" : " of '\(machine.name(of: owner))'")
+                let label =
+                    "after \(after.specDescription)" + (owner == state ? "" : " of '\(machine.name(of: owner))'")
                 candidates.append((nil, timeout.target.value, timeout.retry, after, label))
             }
             if candidates.isEmpty { return .failure("it has no timeout, so it can wait forever") }

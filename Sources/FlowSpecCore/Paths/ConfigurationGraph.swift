@@ -90,7 +90,8 @@ struct ConfigurationGraph {
         while next < nodes.count {
             var found: [Edge] = []
             for (input, conditions, outcome, waited, fired) in moves(from: next) {
-                let left = input == .relaunch ? fresh(outcome.runtime) : timeLeft(after: outcome.runtime, from: next, waited)
+                let left =
+                    input == .relaunch ? fresh(outcome.runtime) : timeLeft(after: outcome.runtime, from: next, waited)
                 let target = try add(
                     outcome.runtime, remaining: left, parent: .edge(node: next, edge: found.count),
                     depth: depth[next] + 1, bound: bound)

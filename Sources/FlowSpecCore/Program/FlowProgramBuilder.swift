@@ -107,7 +107,9 @@ public enum FlowProgramBuilder {
                 let first = inside.first.map { leafOf[$0] } ?? 0
                 let count = inside.count
                 var swiftName = SwiftName.placeholder
-                if let mapped = name(machine.name(of: index), scope: .enumCase) { swiftName = mapped.swiftName } else {
+                if let mapped = name(machine.name(of: index), scope: .enumCase) {
+                    swiftName = mapped.swiftName
+                } else {
                     failed = true
                 }
                 var done: FlowProgram.Candidate?
@@ -146,7 +148,8 @@ public enum FlowProgramBuilder {
             var transitions: [(event: Int, candidates: [FlowProgram.Candidate])] = []
             var scopes: [FlowProgram.Scope] = []
             for transition in own {
-                transitions.append((event(transition.event.value), transition.candidates.map { resolve($0, from: index) }))
+                transitions.append(
+                    (event(transition.event.value), transition.candidates.map { resolve($0, from: index) }))
                 scopes.append(.own)
             }
             let ownTransitionCount = transitions.count

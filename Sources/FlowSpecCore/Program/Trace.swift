@@ -121,14 +121,14 @@ public struct Simulation {
                 .object([
                     "compound": .string(program.compounds[state.compound(atDepth: outer.depth)].name),
                     "milliseconds": .int(Int(outer.timeout.after.wholeMilliseconds)),
-                    "target": .string(program.states[outer.timeout.candidate.target].name),
+                    "target": .string(program.states[outer.timeout.candidate.target].name)
                 ])
             }
             if let own = state.timeout {
                 timeouts.append(
                     .object([
                         "milliseconds": .int(Int(own.after.wholeMilliseconds)),
-                        "target": .string(program.states[own.candidate.target].name),
+                        "target": .string(program.states[own.candidate.target].name)
                     ]))
             }
             return .object([
@@ -138,7 +138,7 @@ public struct Simulation {
                 "active": .array((compounds + [state.name]).map(JSONNode.string)),
                 "ignored": .bool(record.ignored),
                 "effects": .array(record.effects.map { .string(program.effects[$0].name) }),
-                "timeouts": .array(timeouts),
+                "timeouts": .array(timeouts)
             ])
         }
         var output = ""
@@ -187,7 +187,10 @@ public struct Simulation {
             (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
             exercised?.formUnion(CoverageItem.entering(program.initial, in: program))
         }
-        var lines = [Trace.line(input: label, runtime: runtime, program: program, ignored: false, effects: effects, records: &records)]
+        var lines = [
+            Trace.line(
+                input: label, runtime: runtime, program: program, ignored: false, effects: effects, records: &records)
+        ]
         func record() {
             guard let taken = moves, !taken.isEmpty else { return }
             for move in taken {

@@ -115,7 +115,8 @@ enum MachineDecoder {
         // An edge numbers its candidate in 22 bits: one state's transitions (or the machine's
         // `on`) are bounded by that too.
         if max(largest.count, machineWide) > Edge.maximumCandidateIndex {
-            let owner = largest.count >= machineWide ? "state '\(machine.name(of: largest.state))'" : "the machine's `on`"
+            let owner =
+                largest.count >= machineWide ? "state '\(machine.name(of: largest.state))'" : "the machine's `on`"
             reader.report(
                 .limitExceeded,
                 "\(owner) has \(max(largest.count, machineWide)) transitions, over the limit of \(Edge.maximumCandidateIndex) for one state",

@@ -1,7 +1,7 @@
 /// Decodes the `states:` of a machine.
 enum StateDecoder {
     static let stateKeys = [
-        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states",
+        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states"
     ]
     /// The keys only a state that nests, or runs effects on entering or leaving, writes: such a
     /// state is decoded in place, with the states inside it, not streamed.
@@ -45,7 +45,8 @@ enum StateDecoder {
         for entry in entries {
             let index = decoded.states.count
             var nested = Nested()
-            var state = state(name: entry.key, body: entry.value, defaultKind: defaultKind, nested: &nested, reader: &reader)
+            var state = state(
+                name: entry.key, body: entry.value, defaultKind: defaultKind, nested: &nested, reader: &reader)
             if let first = firstOfName[state.name.value] {
                 NestingRule.reportDuplicateName(entry.key, first: decoded.states[first].name.location, reader: &reader)
                 state.isMalformed = true
@@ -229,7 +230,8 @@ enum StateDecoder {
     }
 
     /// `initial`, `entry`, `exit`, `done` and the `states` inside.
-    private static func decodeNesting(_ fields: NodeReader.Fields, into nested: inout Nested, reader: inout NodeReader) {
+    private static func decodeNesting(_ fields: NodeReader.Fields, into nested: inout Nested, reader: inout NodeReader)
+    {
         var details = StateDetails()
         var wrote = false
         if let initial = fields["initial"] {
