@@ -86,8 +86,25 @@ enum MachineDecoder {
         -> (names: NameTable, transitions: TransitionStore)?
     {
         guard let streamed = reader.streamedStates, reader.document[states].kind == .mapping else { return nil }
-        for child in reader.document.children(of: states) where reader.document[child].kind == .taken {
-            return streamed.removeShared(of: reader.document[child].token)
+        // Any state the streamer took, at any depth: every `states` mapping of a machine shares
+        // its names.
+        var mappings = [states]
+        while let mapping = mappings.popLast() {
+            let children = reader.document.children(of: mapping)
+            for index in stride(from: children.startIndex + 1, to: children.endIndex, by: 2) {
+                let body = children[index]
+                if reader.document[body].kind == .taken {
+                    return streamed.removeShared(of: reader.document[body].token)
+                }
+                guard reader.document[body].kind == .mapping else { continue }
+                let fields = reader.document.children(of: body)
+                for key in stride(from: fields.startIndex, to: fields.endIndex - 1, by: 2)
+                where NodeReader.nameText(fields[key], in: reader.document) == "states"
+                    && reader.document[fields[key + 1]].kind == .mapping
+                {
+                    mappings.append(fields[key + 1])
+                }
+            }
         }
         return nil
     }
