@@ -700,7 +700,7 @@ struct NestedStatesServerTests {
         ("timeout: { after: 10s, to: credentials }", "credentials", "          credentials:"),
         ("resend: { to: sending", "sending", "              sending:"),
         ("resume: { sending: entering }", "entering", "              entering:"),
-        ("signInSteps: { states: [credentials, code", "code", "          code:"),
+        ("signInSteps: { states: [credentials, entering", "entering", "              entering:"),
         ("- reachable: [signedIn, entering]", "entering", "              entering:"),
         ("needsCode: code", "code", "          code:"),
         ("exit: [clearPassword]", "clearPassword", "    effects: [trackSignInStarted, clearPassword"),
