@@ -95,6 +95,9 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     private var work: [Spec.State: Work] = [:]
     /// The armed timers, by the visit they were armed for, with whether their deadline has come.
     private var armed: [Int: (task: Task<Void, Never>, isDue: @Sendable () -> Bool)] = [:]
+    /// For each timer armed, by visit, the time left until its deadline: a compound state's
+    /// timer stopped by ``stop()`` keeps its deadline when the next input arms it again.
+    private var timeLeft: [Int: @Sendable () -> Duration] = [:]
     /// The timer tasks started and not yet ended, by number, each with whether its deadline has
     /// come (``dueTimers``).
     private var timers: [Int: @Sendable () -> Bool] = [:]
@@ -194,7 +197,9 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     }
 
     /// Cancels the timers and work, for a flow the app is done with (a screen dismissed):
-    /// nothing runs until the next input, which arms its timers as usual.
+    /// nothing runs until the next input, which arms its timers as usual. A compound state the
+    /// flow is still in keeps its timer's deadline: armed again, it fires when it would have
+    /// (at once, if that time has passed).
     public func stop() {
         for timer in armed.values { timer.task.cancel() }
         armed = [:]
@@ -235,6 +240,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
                 timer.task.cancel()
                 armed[visit] = nil
             }
+            timeLeft = timeLeft.filter { stillArmed.contains($0.key) }
             running?.cancel()
             running = nil
             for effect in effects { perform(effect) }
@@ -250,7 +256,9 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     /// not when the timer's task first runs.
     private func arm(_ timeouts: [FlowArmedTimeout<Spec.State>]) {
         for timeout in timeouts where armed[timeout.visit] == nil {
-            let (sleep, isDue) = Self.timer(on: clock, for: timeout.after)
+            let (sleep, isDue, left) = Self.timer(
+                on: clock, for: timeLeft[timeout.visit].map { max(.zero, $0()) } ?? timeout.after)
+            timeLeft[timeout.visit] = left
             timersStarted += 1
             let number = timersStarted
             timers[number] = isDue
@@ -273,16 +281,17 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
 
     /// A timer of `duration` from now on `clock`: sleeping until its deadline (not at all if
     /// the deadline has passed by the time the timer's task runs, as on a test clock that moved
-    /// meanwhile), and whether the deadline has come. Generic, to read the clock's own instants.
+    /// meanwhile), whether the deadline has come, and the time left until it. Generic, to read
+    /// the clock's own instants.
     private static func timer<C: Clock>(on clock: C, for duration: Duration) -> (
-        sleep: @Sendable () async throws -> Void, isDue: @Sendable () -> Bool
+        sleep: @Sendable () async throws -> Void, isDue: @Sendable () -> Bool, timeLeft: @Sendable () -> Duration
     ) where C.Duration == Duration {
         let deadline = clock.now.advanced(by: duration)
         let sleep: @Sendable () async throws -> Void = {
             guard clock.now < deadline else { return try Task.checkCancellation() }
             try await clock.sleep(until: deadline, tolerance: nil)
         }
-        return (sleep, { clock.now >= deadline })
+        return (sleep, { clock.now >= deadline }, { clock.now.duration(to: deadline) })
     }
 
     /// A timer's deadline came. Of the timers due now, the one armed first (the lowest visit:

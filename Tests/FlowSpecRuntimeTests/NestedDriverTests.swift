@@ -44,6 +44,26 @@ struct NestedDriverTests {
         #expect(flow.trace.last == "@timeout(signIn) -> welcome | effects: clearPassword | timeout: -")
     }
 
+    /// `stop()` cancels the timers, but a compound state the flow is still in keeps its
+    /// deadline: the next input arms its timer for the time left, not for its whole duration.
+    @Test func stoppingKeepsACompoundStatesDeadline() async {
+        let flow = driver(Auth.self)
+        flow.start()
+        flow.send(.begin)
+        clock.advance(by: .seconds(200))
+        flow.stop()
+        flow.send(.submit)
+        #expect(flow.state == .verifying)
+        flow.send(.needsCode)
+        clock.advance(by: .seconds(99))
+        #expect(await FlowSettling.whatIsDue(of: flow, within: .seconds(10)))
+        #expect(flow.state == .code)
+        clock.advance(by: .seconds(1))
+        #expect(await FlowSettling.whatIsDue(of: flow, within: .seconds(10)))
+        #expect(flow.state == .welcome, "fired 300 s after `signIn` was entered")
+        #expect(flow.lastStep?.input == .compoundTimeout(.signIn))
+    }
+
     @Test func leavingACompoundStateCancelsItsTimer() async {
         let flow = driver(Auth.self)
         flow.start()

@@ -22,7 +22,6 @@ struct GraphBuilder {
         edges.reserveCapacity(Self.edgeCount(machine))
         var edgeStart: [Int32] = [0]
         edgeStart.reserveCapacity(machine.states.count + 1)
-        let inherited = machine.machineWide
         // States are read in place (`machine.states[index].…`): binding a whole state copies it,
         // which on a large machine costs more than everything else done here.
         for index in machine.states.indices {
