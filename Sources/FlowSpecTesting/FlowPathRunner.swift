@@ -110,7 +110,7 @@ public enum FlowPathRunner {
                     problems.append("\(label): the timeout of '\(stateName)' did not fire")
                     return false
                 }
-            case .wait(let duration):
+            case .wait(let duration, _):
                 guard driver != nil else {
                     problems.append("\(label): the flow has not started")
                     return false
@@ -175,8 +175,9 @@ public enum FlowPathRunner {
             switch (input, recorded) {
             // A relaunch may start afresh: an app that restores nothing once a flow is done.
             case (.start, .start), (.start, .restore), (.relaunch, .restore), (.relaunch, .start), (.timeout, .timeout),
-                (.wait, .timeout), (.wait, .compoundTimeout):
+                (.wait(_, nil), .timeout):
                 true
+            case (.wait(_, let expected?), .compoundTimeout(let fired)): expected == fired
             case (.event(let expected), .event(let taken)): expected == taken
             default: false
             }
@@ -187,7 +188,8 @@ public enum FlowPathRunner {
             case .start: "start"
             case .event(let event): Spec.name(ofEvent: event)
             case .timeout: "@timeout"
-            case .wait(let duration): "wait \(duration)"
+            case .wait(let duration, let compound):
+                "wait \(duration) for the timeout of \(compound.map { "'\(Spec.name(ofCompound: $0))'" } ?? "the state")"
             case .relaunch: "relaunch"
             }
         }
