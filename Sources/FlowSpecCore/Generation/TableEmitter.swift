@@ -12,12 +12,15 @@
 ///   its parent's `done` (a terminal state directly inside a compound state with `done`), or
 ///   -1. One more header ends the last state's rows;
 /// - rows: per handled event, the event and an action: the target state (≥ 0) when the first
-///   candidate has no condition, effect (exits and entries included) or retry (the usual
-///   case), else `~group`; in a machine with compound states, the target is `target | keep <<
-///   24` (``TableLayout/keepShift``). A state's rows are ordered by `event % 32`, so when no
-///   two of its events share a filter bit an event's row is the state's first row plus the
-///   number of filter bits below the event's. An ignored event costs one load and a bit test;
-///   a handled one a row more, no search;
+///   candidate has no condition, effect or retry (the usual case), else `~group`. In a machine
+///   with compound states a row has a third integer, and a first candidate needs only no
+///   condition or retry: the action is `target | keep << 24` (``TableLayout/keepShift``), the
+///   third integer its effects (exits and entries included), `first << 7 | count`
+///   (``TableLayout/effectsShift``), 0 after a group; so a step that leaves and enters compound
+///   states reads no group either. A state's rows are ordered by `event % 32`, so when no two
+///   of its events share a filter bit an event's row is the state's first row plus the number
+///   of filter bits below the event's. An ignored event costs one load and a bit test; a
+///   handled one a row more, no search;
 /// - timeouts: per state, the group of its timeout (-1 for none), milliseconds / 10⁹ and
 ///   milliseconds % 10⁹;
 /// - candidates: groups, each a count then that many candidates of ``TableLayout/candidateWidth``
@@ -37,7 +40,7 @@
 ///   (-1), its depth, its timeout's milliseconds / 10⁹ (-1 for none) and % 10⁹; outer, per
 ///   state, one integer per compound state around it (outermost first): the group of that
 ///   compound state's timeout as taken from the state (its exits differ from state to state),
-///   or -1. States that leave alike share a group;
+///   or -1. States that leave alike share a group, and steps share lists of effects;
 /// - entries, in a machine where entering some state from the start runs effects: per state,
 ///   first and count of those (a range of the effect list);
 /// - effects: the effect list, effect ordinals (`effectList` is this tail of the table).
@@ -274,7 +277,7 @@ struct TableEmitter {
                 w.line("let filter = Swift.UInt32(bitPattern: tables.table[header &+ 1])")
                 w.line("guard (filter >> bit) & 1 != 0 else { return nil }")
                 w.line(
-                    "var row = rowsStart &+ (Swift.Int(tables.table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* 2"
+                    "var row = rowsStart &+ (Swift.Int(tables.table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* \(tables.rowWidth)"
                 )
                 w.block("if Swift.Int(tables.table[row]) != event.ordinal") { w in
                     w.line("row = search(event, header, tables)")
@@ -283,9 +286,14 @@ struct TableEmitter {
                 w.line("let action = Swift.Int(tables.table[row &+ 1])")
                 if tables.recordsNesting {
                     let mask = "0x" + String((1 << TableLayout.keepShift) - 1, radix: 16, uppercase: true)
-                    w.line(
-                        "if action >= 0 { return Step(State(ordinal: action & \(mask)), keep: action &>> \(TableLayout.keepShift)) }"
-                    )
+                    let shift = TableLayout.effectsShift
+                    w.block("if action >= 0") { w in
+                        w.line("let effects = Swift.Int(tables.table[row &+ 2])")
+                        w.line("let first = effects &>> \(shift)")
+                        w.line(
+                            "return Step(State(ordinal: action & \(mask)), effects: first..<(first &+ effects & \((1 << shift) - 1)), keep: action &>> \(TableLayout.keepShift))"
+                        )
+                    }
                 } else {
                     w.line("if action >= 0 { return Step(State(ordinal: action)) }")
                 }
@@ -298,11 +306,13 @@ struct TableEmitter {
             )
             w.block("private static func search(_ event: Event, _ header: Swift.Int, _ tables: Tables) -> Swift.Int") {
                 w in
-                w.line("var row = rowsStart &+ Swift.Int(tables.table[header &+ 2]) &* 2")
-                w.line("let end = rowsStart &+ Swift.Int(tables.table[header &+ \(Self.headerWidth + 2)]) &* 2")
+                w.line("var row = rowsStart &+ Swift.Int(tables.table[header &+ 2]) &* \(tables.rowWidth)")
+                w.line(
+                    "let end = rowsStart &+ Swift.Int(tables.table[header &+ \(Self.headerWidth + 2)]) &* \(tables.rowWidth)"
+                )
                 w.block("while row < end") { w in
                     w.line("if Swift.Int(tables.table[row]) == event.ordinal { return row }")
-                    w.line("row &+= 2")
+                    w.line("row &+= \(tables.rowWidth)")
                 }
                 w.line("return -1")
             }
@@ -430,7 +440,13 @@ struct TableEmitter {
         w.line()
         w.doc("How many compound states hold the state (the header's kind + 4 × depth).")
         w.block("\(access)static func depth(of state: State) -> Swift.Int") { w in
-            w.line("Swift.Int(sharedTable[state.ordinal &* \(Self.headerWidth)]) &>> 2")
+            w.line("depth(of: state, in: tables)")
+        }
+        w.line()
+        w.doc("How many compound states hold the state, read from the machine's table.")
+        w.line("@inline(__always)")
+        w.block("\(access)static func depth(of state: State, in tables: Tables) -> Swift.Int") { w in
+            w.line("Swift.Int(tables.table[state.ordinal &* \(Self.headerWidth)]) &>> 2")
         }
         let names = program.compounds.map { FlowProgram.Name(name: $0.name, swiftName: $0.swiftName) }
         emitIndexedType(
@@ -583,8 +599,13 @@ struct TableLayout {
     var candidateWidth: Int { 10 + (recordsRetryEffects ? 2 : 0) + (recordsNesting ? 2 : 0) }
     /// Where a candidate's record holds its `keep` (machines with compound states).
     var keepOffset: Int { recordsRetryEffects ? 12 : 10 }
+    /// How many integers a row holds: its event, its action and, in a machine with compound
+    /// states, its effects.
+    var rowWidth: Int { recordsNesting ? 3 : 2 }
     /// How many integers a compound state's record holds in `compounds`.
     static let compoundWidth = 6
+    /// A row's effects, in a machine with compound states, are `first << effectsShift | count`.
+    static let effectsShift = 7
     /// A row's plain action is `target | keep << keepShift`: targets below 2²⁴, `keep` below 2⁷
     /// (any other step goes through its group).
     static let keepShift = 24
@@ -592,6 +613,8 @@ struct TableLayout {
     /// The groups of the compound states' timeouts, by what they hold: leaves that leave the
     /// same states share one.
     private var outerGroups: [OuterGroup: Int] = [:]
+    /// Where each list of effects starts in the effect list, in a machine with compound states.
+    private var effectRuns: [[Int]: Int] = [:]
 
     private struct OuterGroup: Hashable {
         var candidate: FlowProgram.Candidate
@@ -619,10 +642,10 @@ struct TableLayout {
             for transition in state.transitions { filter |= 1 << UInt32(transition.event % 32) }
             let always = state.kind == .choice ? add(state.always) : state.done.map { add([$0]) } ?? -1
             let kind = [StateKind.input, .task, .choice, .terminal].firstIndex(of: state.kind)!
-            states += [kind + 4 * state.depth, Int(Int32(bitPattern: filter)), rows.count / 2, always]
+            states += [kind + 4 * state.depth, Int(Int32(bitPattern: filter)), rows.count / rowWidth, always]
             let ordered = state.transitions.sorted { ($0.event % 32, $0.event) < ($1.event % 32, $1.event) }
             for transition in ordered {
-                rows += [transition.event, action(transition.candidates)]
+                rows += [transition.event] + action(transition.candidates)
             }
             if let timeout = state.timeout {
                 let milliseconds = timeout.after.wholeMilliseconds
@@ -633,7 +656,7 @@ struct TableLayout {
                 timeouts += [-1, 0, 0]
             }
         }
-        states += [0, 0, rows.count / 2, -1]
+        states += [0, 0, rows.count / rowWidth, -1]
         for sequence in program.sequences { sequenceMembers += sequence.members }
         if recordsNesting { addNesting() }
         if recordsEntries { addEntries() }
@@ -655,7 +678,7 @@ struct TableLayout {
                 "rows", rows,
                 recordsNesting
                     ? "Per handled event, by `event % 32`: the event, then the target state | keep << 24 (≥ 0: no "
-                        + "condition, effect or retry) or `~group` in candidates."
+                        + "condition or retry) or `~group` in candidates, then the effects, first << 7 | count (0 for a group)."
                     : "Per handled event, by `event % 32`: the event, then the target state (≥ 0: no condition, "
                         + "effect or retry) or `~group` in candidates."
             ),
@@ -700,17 +723,35 @@ struct TableLayout {
         return sections
     }
 
-    /// A row's action: the target of a first candidate without condition, effects (exits and
-    /// entries included) or retry (later candidates can never be taken), with its `keep`;
-    /// else `~group` of all the candidates.
-    private mutating func action(_ list: [FlowProgram.Candidate]) -> Int {
-        if let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.retry == nil,
-            program.effects(of: first, from: source).isEmpty,
-            first.keep == 0 || (first.target < 1 << Self.keepShift && first.keep < 1 << 7)
-        {
-            return first.target | first.keep << Self.keepShift
+    /// A row after its event: the target of a first candidate without condition, effects or
+    /// retry (later candidates can never be taken), else `~group` of all the candidates. In a
+    /// machine with compound states, the first candidate needs no condition or retry: its target
+    /// carries its `keep`, and the row's third integer its effects (exits and entries included),
+    /// `first << effectsShift | count`.
+    private mutating func action(_ list: [FlowProgram.Candidate]) -> [Int] {
+        guard let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.retry == nil else {
+            return [~add(list)] + (recordsNesting ? [0] : [])
         }
-        return ~add(list)
+        let ran = program.effects(of: first, from: source)
+        if !recordsNesting {
+            return [ran.isEmpty ? first.target : ~add(list)]
+        }
+        guard first.target < 1 << Self.keepShift, first.keep < 1 << 7, ran.count < 1 << Self.effectsShift else {
+            return [~add(list), 0]
+        }
+        let start = effectRun(ran)
+        guard start < 1 << (31 - Self.effectsShift) else { return [~add(list), 0] }
+        return [first.target | first.keep << Self.keepShift, start << Self.effectsShift | ran.count]
+    }
+
+    /// Where `list` starts in the effect list, appending it unless it is there already (machines
+    /// with compound states: their steps share lists of exits and entries).
+    private mutating func effectRun(_ list: [Int]) -> Int {
+        if list.isEmpty { return 0 }
+        if let start = effectRuns[list] { return start }
+        effectRuns[list] = effects.count
+        effects += list
+        return effects.count - list.count
     }
 
     /// Appends a group (a count, then the candidates) and returns its position in candidates.
@@ -722,18 +763,18 @@ struct TableLayout {
             lists += candidate.requires
             let forbids = lists.count
             lists += candidate.forbids
-            let effects = self.effects.count
             let ran = program.effects(of: candidate, from: source)
-            self.effects += ran
+            let effects = recordsNesting ? effectRun(ran) : self.effects.count
+            if !recordsNesting { self.effects += ran }
             candidates += [
                 candidate.target, requires, candidate.requires.count, forbids, candidate.forbids.count,
                 effects, ran.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
                 candidate.retry?.fallback ?? 0
             ]
             if recordsRetryEffects {
-                let fallbackEffects = self.effects.count
                 let fallback = program.fallbackEffects(of: candidate, from: source)
-                self.effects += fallback
+                let fallbackEffects = recordsNesting ? effectRun(fallback) : self.effects.count
+                if !recordsNesting { self.effects += fallback }
                 candidates += [fallbackEffects, fallback.count]
             }
             if recordsNesting {
@@ -774,23 +815,12 @@ struct TableLayout {
         }
     }
 
-    /// The section `entries`: each distinct list of effects entering a state runs once, at the
-    /// end of the effect list.
+    /// The section `entries`: each distinct list of effects entering a state runs once in the
+    /// effect list.
     private mutating func addEntries() {
-        var added: [[Int]: Int] = [:]
         for index in program.states.indices {
             let list = program.entryEffects(of: index, keeping: 0)
-            guard !list.isEmpty else {
-                entries += [0, 0]
-                continue
-            }
-            if let first = added[list] {
-                entries += [first, list.count]
-                continue
-            }
-            added[list] = effects.count
-            entries += [effects.count, list.count]
-            effects += list
+            entries += [effectRun(list), list.count]
         }
     }
 }
