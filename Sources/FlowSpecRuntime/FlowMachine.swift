@@ -37,10 +37,14 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     /// The retry counters, one per transition with a bounded `retry`.
     @usableFromInline
     internal var retries: [Int]
-    /// The visits that entered the compound states around the current state, outermost first
-    /// (empty in a flat machine).
+    /// The visits that entered the compound states around the current state, outermost first:
+    /// the first ``outerDepth`` of ``FlowSpec/maximumDepth`` slots (none in a flat machine),
+    /// written in place, so that a step neither allocates nor resizes.
     @usableFromInline
     internal var outerVisits: [Int]
+    /// How many of ``outerVisits`` are the current state's: its depth.
+    @usableFromInline
+    internal var outerDepth: Int
     /// The spec's tables (nothing for a `switch` machine), held so that a step reads them
     /// without a global's lazy-initialisation check.
     @usableFromInline
@@ -55,13 +59,13 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         self.tables = Spec.tables
         if Spec.maximumDepth == 0 {
             self.outerVisits = []
+            self.outerDepth = 0
             self.currentVisit = 0
         } else {
-            var visits: [Int] = []
-            visits.reserveCapacity(Spec.maximumDepth)
-            visits.append(contentsOf: 0..<Spec.depth(of: state))
-            self.outerVisits = visits
-            self.currentVisit = visits.count
+            let depth = Spec.depth(of: state)
+            self.outerVisits = Array(0..<Spec.maximumDepth)
+            self.outerDepth = depth
+            self.currentVisit = depth
         }
     }
 
@@ -69,7 +73,7 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.currentState == rhs.currentState && lhs.currentVisit == rhs.currentVisit && lhs.retries == rhs.retries
-            && lhs.outerVisits == rhs.outerVisits
+            && lhs.outerVisits[..<lhs.outerDepth] == rhs.outerVisits[..<rhs.outerDepth]
     }
 
     /// Hashes the state, visits and retry counts.
@@ -78,7 +82,7 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         hasher.combine(currentState)
         hasher.combine(currentVisit)
         hasher.combine(retries)
-        hasher.combine(outerVisits)
+        hasher.combine(outerVisits[..<outerDepth])
     }
 
     /// Whether the machine is inside a compound state (its current state is).
@@ -113,7 +117,7 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     @inlinable
     public var armedTimeouts: [FlowArmedTimeout<Spec.State>] {
         var armed: [FlowArmedTimeout<Spec.State>] = []
-        for depth in outerVisits.indices {
+        for depth in 0..<outerDepth {
             guard let timeout = Spec.outerTimeout(of: currentState, atDepth: depth) else { continue }
             armed.append(
                 FlowArmedTimeout(after: timeout.after, target: timeout.to, visit: outerVisits[depth], depth: depth))
@@ -138,7 +142,7 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         var effects = FlowEffects<Spec>()
         if visit == currentVisit {
             if let step = Spec.timeoutStep(currentState, tables) { take(step, conditions, &effects) }
-        } else if let depth = outerVisits.firstIndex(of: visit),
+        } else if let depth = outerVisits[..<outerDepth].firstIndex(of: visit),
             let step = Spec.outerTimeoutStep(currentState, atDepth: depth, tables)
         {
             take(step, conditions, &effects)
@@ -177,12 +181,21 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     /// Leaves the compound states below `keep` and enters those around `state`, a visit each.
     @inlinable
     internal mutating func enterOuterStates(of state: Spec.State, keeping keep: Int) {
-        if outerVisits.count > keep { outerVisits.removeLast(outerVisits.count - keep) }
-        let depth = Spec.depth(of: state)
-        while outerVisits.count < depth {
-            currentVisit += 1
-            outerVisits.append(currentVisit)
+        let depth = Spec.depth(of: state, in: tables)
+        var count = Swift.min(outerDepth, keep)
+        if count < depth {
+            // One uniqueness check for all the slots written (`outerVisits[count] = …` makes one each).
+            var visit = currentVisit
+            outerVisits.withUnsafeMutableBufferPointer { visits in
+                while count < depth {
+                    visit += 1
+                    visits[count] = visit
+                    count += 1
+                }
+            }
+            currentVisit = visit
         }
+        outerDepth = count
     }
 
     /// Entering a state: input and terminal states reset the retry counters; a choice state

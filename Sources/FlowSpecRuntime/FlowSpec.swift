@@ -48,6 +48,9 @@ public protocol FlowSpec {
     associatedtype Compound: Hashable & Sendable = Never
     /// How many compound states hold the state (0 at the top level).
     static func depth(of state: State) -> Int
+    /// How many compound states hold the state, read from `tables` (as a step reads it: a
+    /// machine with compound states asks on every step that changes the state).
+    static func depth(of state: State, in tables: Tables) -> Int
     /// The most compound states around any state (0 for a flat machine).
     static var maximumDepth: Int { get }
     /// Whether the state is inside the compound state.

@@ -31,6 +31,10 @@ extension FlowSpec {
     @inlinable
     public static var maximumDepth: Int { 0 }
 
+    /// The depth, from ``FlowSpec/depth(of:)`` (a machine without tables reads no table).
+    @inlinable
+    public static func depth(of state: State, in tables: Tables) -> Int { depth(of: state) }
+
     /// No entry effects.
     @inlinable
     public static func entryEffects(of state: State) -> Range<Int> { 0..<0 }

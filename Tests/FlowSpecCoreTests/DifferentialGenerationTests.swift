@@ -741,9 +741,16 @@ enum DifferentialSpecs {
 
     // MARK: The driver
 
+    /// The current visit and the visits the armed timeouts belong to, as the driver prints
+    /// them with `visits`: how many states (compound ones included) a step left and entered.
+    static func visits(_ runtime: FlowRuntime, _ program: FlowProgram) -> String {
+        "visit \(runtime.visit), armed for \(runtime.armedTimeouts(program).map(\.visit))"
+    }
+
     /// `main.swift`: replays every run through the compiled machines and prints each trace
-    /// line as `key|line`, in ``Trace/line(input:state:ignored:effects:timeout:)``'s format.
-    static func driver(programs: [FlowProgram], runs: [Run]) -> String {
+    /// line as `key|line`, in ``Trace/line(input:state:ignored:effects:timeout:)``'s format;
+    /// with `visits`, each line ends with ``visits(_:)`` of the machine.
+    static func driver(programs: [FlowProgram], runs: [Run], visits: Bool = false) -> String {
         var text = """
             protocol Driven {
                 static var driveConditionNames: [Swift.String] { get }
@@ -754,6 +761,7 @@ enum DifferentialSpecs {
                 var visit: Swift.Int { get }
                 var driveState: Swift.String { get }
                 var driveArmed: Swift.String { get }
+                var driveVisits: Swift.String { get }
             }
 
             func driveNames<C: Swift.Collection>(_ effects: C) -> [Swift.String]
@@ -771,7 +779,7 @@ enum DifferentialSpecs {
             func driveLine(_ key: Swift.Substring, _ input: Swift.String, _ machine: some Driven, _ ignored: Swift.Bool,
                            _ effects: [Swift.String]) {
                 let effectText = effects.isEmpty ? "-" : effects.joined(separator: ", ")
-                print("\\(key)|\\(input) -> \\(machine.driveState)\\(ignored ? " (ignored)" : "") | effects: \\(effectText) | timeout: \\(machine.driveArmed)")
+                print("\\(key)|\\(input) -> \\(machine.driveState)\\(ignored ? " (ignored)" : "") | effects: \\(effectText) | timeout: \\(machine.driveArmed)\(visits ? " | \\(machine.driveVisits)" : "")")
             }
 
             func driveRun<M: Driven>(_: M.Type, _ key: Swift.Substring, _ mode: Swift.Substring, _ script: Swift.Substring) {
@@ -860,6 +868,8 @@ enum DifferentialSpecs {
         var text = "struct Drive\(name): Driven {\n"
         text += "    var machine: \(name).Machine\n"
         text += "    var visit: Swift.Int { machine.visit }\n"
+        text +=
+            "    var driveVisits: Swift.String { \"visit \\(machine.visit), armed for \\(machine.armedTimeouts.map(\\.visit))\" }\n"
         text +=
             "    static let driveConditionNames: [Swift.String] = ["
             + conditions.map { "\"\($0.name)\"" }.joined(separator: ", ") + "]\n"

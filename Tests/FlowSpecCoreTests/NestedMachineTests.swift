@@ -109,31 +109,45 @@ struct NestedMachineTests {
         }
         let drawn = try Self.machines(seed: 0x0_C0DE, count: 40)
         let programs = drawn.map(\.program)
+        // Every other machine `N…` also as `T…` in the table form, held to the same traces.
+        let twins = try Self.tableTwins(drawn.map(\.spec).filter { Self.hasTableTwin($0.flat.name) })
+        Self.expectTwinCoverage(twins)
         var random = Gen.SplitMix64(seed: 0x0_D21E)
         var runs: [Gen.Run] = []
         for program in programs {
+            let first = runs.count
             for index in 0..<6 {
                 let steps = NestedSpecs.drawSteps(program, count: 25, &random)
                 runs.append(
                     Gen.Run(
                         machine: program.name.name, key: "\(program.name.name)#\(index)", restoring: nil, steps: steps,
-                        expected: try Simulation(program: program).run(steps)))
+                        expected: try Self.expectedTrace(program, steps)))
             }
             for (offset, raw) in Gen.restoreValues(program, &random).enumerated() {
                 let steps = NestedSpecs.drawSteps(program, restoring: .some(raw), count: 10, &random)
                 runs.append(
                     Gen.Run(
                         machine: program.name.name, key: "\(program.name.name)#r\(offset)", restoring: .some(raw),
-                        steps: steps, expected: try Simulation(program: program).run(steps, restoring: .some(raw))))
+                        steps: steps, expected: try Self.expectedTrace(program, steps, restoring: .some(raw))))
+            }
+            guard Self.hasTableTwin(program.name.name) else { continue }
+            runs += runs[first...].map { run in
+                var twin = run
+                twin.machine = Gen.tableTwinName(run.machine)
+                twin.key = Gen.tableTwinName(run.key)
+                return twin
             }
         }
         let lines = runs.flatMap(\.expected)
         #expect(lines.contains { $0.hasPrefix("@timeout(") && !$0.contains("(ignored)") })
         let source = SwiftGenerator.file(for: programs, options: GenerationOptions(sourcePath: "nested.yaml"))
+        let tableSource = SwiftGenerator.file(
+            for: twins, options: GenerationOptions(sourcePath: "tables.yaml", shape: .tables))
+        #expect(tableSource.contains("sharedTable") && !tableSource.contains("switch (state, event)"))
         // Which compound states each state is in, as the generated `contains` says.
         var membership = ""
         var expectedMembership: [String] = []
-        for program in programs {
+        for program in programs + twins {
             let name = program.name.swiftName.code
             membership += """
                 for state in \(name).State.allCases {
@@ -150,7 +164,8 @@ struct NestedMachineTests {
             }
         }
         let files = [
-            "nested.swift": source, "main.swift": Gen.driver(programs: programs, runs: runs) + membership
+            "nested.swift": source, "tables.swift": tableSource,
+            "main.swift": Gen.driver(programs: programs + twins, runs: runs, visits: true) + membership,
         ]
         let executable = try SwiftCompiler.compile(files, optimized: false)
         defer { try? FileManager.default.removeItem(at: executable.deletingLastPathComponent()) }
@@ -168,8 +183,248 @@ struct NestedMachineTests {
                 run.key, expected: run.expected, actual: actual[run.key] ?? [],
                 context: "inputs \(Gen.script(run.steps))")
         }
-        #expect(comparison.compared > 5_000, "only \(comparison.compared) lines were compared")
+        #expect(comparison.compared > 7_000, "only \(comparison.compared) lines were compared")
         #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    /// A machine where each step's `keep` shows: a retry used up goes from `left` to `right`
+    /// (keeping `outer`, where its step keeps `left` too), plain steps keep two compound
+    /// states, compound timeouts lead in and out, and a terminal state's `done` leaves `outer`.
+    static let keepsSpec = """
+        flowspec: 1
+        machines:
+          NAME:
+            initial: outer
+            events: [go, fail, finish, home]
+            effects: [enterOuter, leaveOuter, enterLeft, enterRight, leaveRight]
+            on: { home: away }
+            states:
+              outer:
+                initial: left
+                entry: [enterOuter]
+                exit: [leaveOuter]
+                timeout: { after: 5m, to: away }
+                done: away
+                states:
+                  left:
+                    entry: [enterLeft]
+                    timeout: { after: 1m, to: right }
+                    states:
+                      a1:
+                        kind: task
+                        on:
+                          fail: { to: a1, retry: { max: 1, then: b1 } }
+                          go: a2
+                        timeout: { after: 10s, to: a2 }
+                      a2: { kind: input, on: { go: b1, finish: end } }
+                  right:
+                    entry: [enterRight]
+                    exit: [leaveRight]
+                    timeout: { after: 2m, to: a1 }
+                    states:
+                      b1: { kind: input, on: { go: a1 } }
+                  end: { kind: terminal }
+              away: { kind: input, on: { go: a1 } }
+
+        """
+
+    @Test func bothFormsLeaveAndEnterWhatEachStepSays() throws {
+        guard SwiftCompiler.swiftc != nil else {
+            Issue.record("swiftc is not on PATH: the test needs the Swift compiler to build the generated code")
+            return
+        }
+        var programs: [FlowProgram] = []
+        for name in ["KeepsS", "KeepsT"] {
+            let text = Self.keepsSpec.replacingOccurrences(of: "NAME", with: name)
+            let result = SpecChecker().check(SourceFile(path: "\(name).yaml", text: text))
+            programs += try #require(
+                SpecGeneration.programs(result, diagnostics: result.diagnostics),
+                "\(FlowSpecCoreTestsSupport.describe(result))")
+        }
+        let fellBack = Self.candidatesOf(programs[1]).contains { candidate in
+            candidate.retry.map { $0.keep != candidate.keep } == true
+        }
+        #expect(fellBack, "no retry whose way out keeps other compound states than its step")
+        let script: [Simulation.Step] = [
+            .event("fail"), .event("fail"), .event("go"), .event("go"), .event("finish"), .event("go"), .timeout,
+            .compoundTimeout("left"), .compoundTimeout("right"), .event("fail"), .event("fail"), .event("home"),
+            .event("go"), .compoundTimeout("outer")
+        ]
+        var random = Gen.SplitMix64(seed: 0x0_4EE9)
+        var runs: [Gen.Run] = []
+        for index in 0..<30 {
+            let steps = index == 0 ? script : NestedSpecs.drawSteps(programs[0], count: 20, &random)
+            let expected = try Self.expectedTrace(programs[0], steps)
+            for program in programs {
+                runs.append(
+                    Gen.Run(
+                        machine: program.name.name, key: "\(program.name.name)#\(index)", restoring: nil, steps: steps,
+                        expected: expected))
+            }
+        }
+        let files = [
+            "switches.swift": SwiftGenerator.file(
+                for: [programs[0]], options: GenerationOptions(sourcePath: "KeepsS.yaml", shape: .switches)),
+            "tables.swift": SwiftGenerator.file(
+                for: [programs[1]], options: GenerationOptions(sourcePath: "KeepsT.yaml", shape: .tables)),
+            "main.swift": Gen.driver(programs: programs, runs: runs, visits: true)
+        ]
+        let executable = try SwiftCompiler.compile(files, optimized: false)
+        defer { try? FileManager.default.removeItem(at: executable.deletingLastPathComponent()) }
+        let output = try SwiftCompiler.run(executable.path)
+        try #require(output.status == 0, "the driver failed (\(output.status)):\n\(output.stderr)")
+        var actual: [String: [String]] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            guard let bar = line.firstIndex(of: "|") else { continue }
+            actual[String(line[..<bar]), default: []].append(String(line[line.index(after: bar)...]))
+        }
+        var comparison = TraceComparison(expectedSide: "simulation", actualSide: "generated code")
+        for run in runs {
+            comparison.compare(
+                run.key, expected: run.expected, actual: actual[run.key] ?? [],
+                context: "inputs \(Gen.script(run.steps))")
+        }
+        #expect(comparison.compared > 900, "only \(comparison.compared) lines were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    /// Every name that is tricky elsewhere, and the names the nesting code declares, as a
+    /// compound state holding one state of a chain.
+    static let trickyCompoundNames = Set(
+        HostileNameGenerationTests.trickyNames + [
+            "Compound", "compound", "depth", "maximumDepth", "contains", "entryEffects", "outerTimeout",
+            "outerTimeoutStep", "outerGroup", "nesting", "compounds", "outer", "entries", "nestingStart",
+            "compoundsStart", "outerStart", "entriesStart", "sharedTable", "tables", "Tables"
+        ]
+    ).sorted()
+
+    @Test(
+        "tricky names of compound states compile and read back in both forms",
+        arguments: [GenerationOptions.Shape.switches, .tables])
+    func trickyCompoundNames(shape: GenerationOptions.Shape) throws {
+        let names = Self.trickyCompoundNames
+        var spec = "flowspec: 1\nmachines:\n  Tricky:\n    initial: l0\n    events: [go]\n    states:\n"
+        for (index, name) in names.enumerated() {
+            let next = index + 1 < names.count ? "{ kind: input, on: { go: l\(index + 1) } }" : "{ kind: terminal }"
+            spec += "      \"\(name)\":\n        states:\n          l\(index): \(next)\n"
+        }
+        let result = SpecChecker().check(SourceFile(path: "tricky.yaml", text: spec))
+        #expect(result.diagnostics.isEmpty, "\(FlowSpecCoreTestsSupport.describe(result))")
+        guard SwiftCompiler.swiftc != nil else {
+            Issue.record("swiftc is not on PATH: this test compiles the generated code")
+            return
+        }
+        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+        let swift = SwiftGenerator.file(
+            for: programs, options: GenerationOptions(sourcePath: "tricky.yaml", shape: shape))
+        // Walks the chain; in each state, the compound states it is in must be the one around it.
+        let driver = #"""
+            var (machine, _) = Tricky.Machine.start()
+            var names: [Swift.String] = []
+            var inside = 0
+            for compound in Tricky.Compound.allCases {
+                names.append(Tricky.name(ofCompound: compound))
+                if Tricky.Compound(rawValue: Tricky.name(ofCompound: compound)) != compound { Swift.print("raw", compound) }
+            }
+            for index in names.indices {
+                for (position, compound) in Tricky.Compound.allCases.enumerated() where machine.isIn(compound) {
+                    if position == index && Tricky.compound(around: machine.state, atDepth: 0) == compound { inside += 1 }
+                }
+                machine.send(.go)
+            }
+            Swift.print(names.joined(separator: " "))
+            Swift.print(inside)
+
+            """#
+        let program = try SwiftCompiler.compile(["Tricky.swift": swift, "main.swift": driver])
+        let run = try SwiftCompiler.run(program.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == names.joined(separator: " ") + "\n\(names.count)\n")
+    }
+
+    /// The simulation's trace of `steps`, each line ending with the visits the reference
+    /// runtime is at (``DifferentialSpecs/visits(_:_:)``): a step that leaves and enters the
+    /// wrong compound states, with no effect to show it, changes them.
+    static func expectedTrace(_ program: FlowProgram, _ steps: [Simulation.Step], restoring: String?? = nil) throws
+        -> [String]
+    {
+        let lines = try Simulation(program: program).run(steps, restoring: restoring)
+        let leading = steps.prefix { if case .condition = $0 { true } else { false } }
+        var conditions = [Bool](repeating: false, count: program.conditions.count)
+        func set(_ name: String, _ value: Bool) {
+            conditions[program.conditions.firstIndex { $0.name == name }!] = value
+        }
+        for case .condition(let name, let value) in leading { set(name, value) }
+        var runtime =
+            restoring.map { FlowRuntime.restore(program, rawValue: $0, conditions: conditions).0 }
+            ?? FlowRuntime.start(program, conditions: conditions).0
+        var visits = [Gen.visits(runtime, program)]
+        for step in steps.dropFirst(leading.count) {
+            switch step {
+            case .condition(let name, let value):
+                set(name, value)
+                continue
+            case .event(let name):
+                _ = runtime.send(program.events.firstIndex { $0.name == name }!, program, conditions: conditions)
+            case .timeout:
+                _ = runtime.fireTimeout(visit: runtime.visit, program, conditions: conditions)
+            case .compoundTimeout(let name):
+                let compound = program.compounds.firstIndex { $0.name == name }!
+                let state = program.states[runtime.state]
+                let depth = state.outerTimeouts.first { state.compound(atDepth: $0.depth) == compound }?.depth
+                _ = runtime.fireTimeout(
+                    visit: depth.map { runtime.outerVisits[$0] } ?? -1, program, conditions: conditions)
+            case .relaunch:
+                throw Simulation.Failure(description: "relaunches are not drawn")
+            }
+            visits.append(Gen.visits(runtime, program))
+        }
+        try #require(lines.count == visits.count)
+        return zip(lines, visits).map { "\($0) | \($1)" }
+    }
+
+    /// Every candidate a machine's states may take: on events, `always`, timeouts, the
+    /// compound states' timeouts.
+    static func candidatesOf(_ program: FlowProgram) -> [FlowProgram.Candidate] {
+        program.states.flatMap { state in
+            state.transitions.flatMap(\.candidates) + state.always + (state.timeout.map { [$0.candidate] } ?? [])
+                + state.outerTimeouts.map(\.timeout.candidate)
+        }
+    }
+
+    /// Whether machine `N<n>` also goes through the table form: every other one.
+    static func hasTableTwin(_ name: String) -> Bool { (Int(name.dropFirst()) ?? 1) % 2 == 0 }
+
+    /// The programs of the machines renamed `T…`, checked again.
+    static func tableTwins(_ specs: [NestedSpecs.Machine]) throws -> [FlowProgram] {
+        let renamed = specs.map { spec in
+            var twin = spec
+            twin.flat.name = Gen.tableTwinName(spec.flat.name)
+            return twin
+        }
+        let result = SpecChecker().check(SourceFile(path: "tables.yaml", text: NestedSpecs.specText(renamed)))
+        let programs = try #require(
+            SpecGeneration.programs(result, diagnostics: result.diagnostics),
+            "\(FlowSpecCoreTestsSupport.describe(result))")
+        try #require(programs.count == specs.count)
+        return programs
+    }
+
+    /// The table form's twins must meet what its nesting records: compound timeouts, `done`,
+    /// `entry` and `exit` effects, steps that keep compound states (plain rows and groups),
+    /// retries, and persistence.
+    static func expectTwinCoverage(_ twins: [FlowProgram]) {
+        let candidates = candidatesOf
+        #expect(twins.contains { $0.maximumDepth >= 2 })
+        #expect(twins.contains { $0.states.contains { !$0.outerTimeouts.isEmpty } })
+        #expect(twins.contains { $0.states.contains { $0.done != nil } })
+        #expect(twins.contains { $0.hasEntryOrExitEffects })
+        #expect(twins.contains { program in candidates(program).contains { $0.keep > 0 && $0.effects.isEmpty } })
+        #expect(
+            twins.contains { program in
+                candidates(program).contains { candidate in candidate.retry.map { $0.keep != candidate.keep } == true }
+            })
+        #expect(twins.contains { $0.persist?.rawValue == .int } && twins.contains { $0.persist?.rawValue == .string })
     }
 }
 

@@ -41,19 +41,23 @@ struct ShadowedCandidateCheck: MachineCheck {
     private func reportOverridden(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let graph = analysis.graph
         let machine = analysis.machine
-        var inherited = Set<[Int]>()
+        // Each inherited transition once, as its declaring state and position in one integer: an
+        // array per edge would allocate for every state inside.
+        func key(_ state: Int, _ position: Int) -> Int { state << 32 | position }
+        var inherited = Set<Int>()
         for edge in graph.edges where edge.isInherited && edge.triggerKind == .event {
-            if let declaring = graph.declaringState(of: edge) { inherited.insert([declaring, edge.transitionIndex]) }
+            if let declaring = graph.declaringState(of: edge) { inherited.insert(key(declaring, edge.transitionIndex)) }
         }
         for index in machine.states.indices where machine.isCompound(index) && !machine.states[index].isMalformed {
+            let transitions = machine.transitions(of: index)
+            guard transitions.indices.contains(where: { !inherited.contains(key(index, $0)) }) else { continue }
             let inside = machine.nesting.descendants(of: index)
             // A state inside whose transitions could not all be read may have been meant to inherit it.
             if inside.contains(where: { machine.states[$0].hasLostTransitions }) { continue }
             let waiting = inside.filter {
                 !machine.isCompound($0) && machine.states[$0].kind.inheritsMachineWideTransitions
             }
-            let transitions = machine.transitions(of: index)
-            for position in transitions.indices where !inherited.contains([index, position]) {
+            for position in transitions.indices where !inherited.contains(key(index, position)) {
                 let event = machine.names[transitions[position].event.value]
                 let name = machine.name(of: index)
                 let why =

@@ -9,17 +9,16 @@
 enum CodeShape: Equatable {
     case switches, tables
 
-    /// Above this many states or events a machine uses tables.
+    /// Above this many states (compound ones included) or events a machine uses tables.
     static let tableThreshold = 128
 
     static func choose(for program: FlowProgram, _ requested: GenerationOptions.Shape) -> CodeShape {
         switch requested {
         case .switches: .switches
-        // The table form does not hold nesting or entry effects yet: such machines stay switches.
-        case _ where !program.compounds.isEmpty || program.hasEntryOrExitEffects: .switches
         case .tables: .tables
         case .automatic:
-            program.states.count > tableThreshold || program.events.count > tableThreshold ? .tables : .switches
+            program.states.count + program.compounds.count > tableThreshold || program.events.count > tableThreshold
+                ? .tables : .switches
         }
     }
 }

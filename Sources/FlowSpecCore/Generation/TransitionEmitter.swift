@@ -181,7 +181,9 @@ struct TransitionEmitter {
             w.switchBlock("switch (state, depth)") { w in
                 for (index, leaf) in program.states.enumerated() where !leaf.ancestors.isEmpty {
                     for (depth, compound) in leaf.ancestors.reversed().enumerated() {
-                        w.line("case (\(state(index)), \(depth)): .\(program.compounds[compound].swiftName.code)")
+                        // A compound state `none` spelled out: `.none` would read as `Optional.none`.
+                        let code = program.compounds[compound].swiftName.code
+                        w.line("case (\(state(index)), \(depth)): \(code == "none" ? "Compound." : ".")\(code)")
                     }
                 }
                 w.line("default: nil")

@@ -6,6 +6,9 @@ struct GraphBuilder {
     let reporter: RuleReporter
     private let stateIndex: StateIndex
     private var suggestions = SuggestionBudget()
+    /// The events a state handles itself or inherits from the compound states around it so far
+    /// (`addInherited`): a few, kept between states so that no state allocates a set.
+    private var handledEvents: [Name] = []
 
     init(machine: Machine, reporter: RuleReporter) {
         self.machine = machine
@@ -78,33 +81,42 @@ struct GraphBuilder {
         by state: Int, ownEvents: TransitionStore.Transitions, to edges: inout [Edge]
     ) {
         let inherited = machine.machineWide
-        let ancestors = machine.nesting.ancestors(of: state)
-        guard !inherited.isEmpty || !ancestors.isEmpty else { return }
-        var handled = Set(ownEvents.map(\.event.value))
-        for (level, ancestor) in ancestors.enumerated() {
-            let transitions = machine.transitions(of: ancestor)
-            for position in transitions.indices where handled.insert(transitions[position].event.value).inserted {
+        var ancestor = machine.nesting.parent(of: state)
+        guard !inherited.isEmpty || ancestor != nil else { return }
+        // A linear search of a few events, where a set per state would cost more than the rest.
+        handledEvents.removeAll(keepingCapacity: true)
+        for position in ownEvents.indices { handledEvents.append(ownEvents[position].event.value) }
+        var level = 0
+        while let compound = ancestor {
+            let transitions = machine.transitions(of: compound)
+            for position in transitions.indices where !handledEvents.contains(transitions[position].event.value) {
+                handledEvents.append(transitions[position].event.value)
                 addCandidates(
                     transitions[position].candidates, from: state, trigger: .event, transitionIndex: position,
                     levelsUp: level + 1, to: &edges)
             }
+            level += 1
+            ancestor = machine.nesting.parent(of: compound)
         }
-        for position in inherited.indices where !handled.contains(inherited[position].event.value) {
+        for position in inherited.indices where !handledEvents.contains(inherited[position].event.value) {
             addCandidates(
                 inherited[position].candidates, from: state, trigger: .event,
-                transitionIndex: position, levelsUp: ancestors.count + 1, to: &edges)
+                transitionIndex: position, levelsUp: level + 1, to: &edges)
         }
     }
 
     /// The timeouts of the compound states around a state: armed on entering each, they may
     /// fire while the state is active.
     private mutating func addInheritedTimeouts(of state: Int, to edges: inout [Edge]) {
-        guard machine.nesting.isNested else { return }
-        for (level, ancestor) in machine.nesting.ancestors(of: state).enumerated() {
-            guard let timeout = machine.states[ancestor].timeout else { continue }
+        var ancestor = machine.nesting.parent(of: state)
+        var level = 0
+        while let compound = ancestor {
+            level += 1
+            ancestor = machine.nesting.parent(of: compound)
+            guard let timeout = machine.states[compound].timeout else { continue }
             addTransition(
                 to: timeout.target, as: "timeout target", retry: timeout.retry, from: state, trigger: .timeout,
-                levelsUp: level + 1, conditional: false, to: &edges)
+                levelsUp: level, conditional: false, to: &edges)
         }
     }
 
