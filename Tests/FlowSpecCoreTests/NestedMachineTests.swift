@@ -165,7 +165,7 @@ struct NestedMachineTests {
         }
         let files = [
             "nested.swift": source, "tables.swift": tableSource,
-            "main.swift": Gen.driver(programs: programs + twins, runs: runs, visits: true) + membership,
+            "main.swift": Gen.driver(programs: programs + twins, runs: runs, visits: true) + membership
         ]
         let executable = try SwiftCompiler.compile(files, optimized: false)
         defer { try? FileManager.default.removeItem(at: executable.deletingLastPathComponent()) }
