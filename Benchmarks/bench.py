@@ -44,6 +44,15 @@ TARGET_DISPATCH_NS = 4.0        # Machine.send at 5,000 states, ns/event
 TARGET_APP_LINES_RATIO = 1 / 3
 TARGET_APP_COMPILE_RATIO = 1 / 2
 TARGET_LINEAR = 12.0            # check CPU at N ÷ at N/10 for the chain, the loop and the finding shapes
+# Nested machines (compound states): `send` on 5,000 states four deep ÷ on the same 5,000 states
+# flat, side by side; `check` of a 1 MB nested spec against the libyaml loop, by instructions
+# (TARGET_CHECK_INSTRUCTIONS); the generated code of a nested app of realistic size
+# (Benchmarks/nested-app.yaml) ÷ the code before the runtime, side by side; and no allocation
+# in `send`.
+TARGET_NESTED_DISPATCH = 1.5
+TARGET_NESTED_APP_COMPILE = 1.0
+NESTED_STATES = 5000            # the nested machine of the dispatch and compile rows (20 events)
+NESTED_FLOW_STATES = 3700       # about 1 MB of nested flow spec (Benchmarks/gen_specs.py nestedflow)
 
 
 # ---------------------------------------------------------------------------------------
@@ -366,6 +375,9 @@ def build_runtime(work):
 
 
 def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
+    """The generated code's compile time and dispatch; returns what the nested machines' rows
+    compare with (`bench_nested`): the runtime's folder, the code before the runtime, the
+    50 × 20 compile figure and the flat 5,000 × 20 dispatch binary."""
     work = os.path.join(args.work, "codegen")
     os.makedirs(work, exist_ok=True)
     report.section("generated Swift: `swiftc -O` CPU of the `flowspec gen` output (median of %d)" % reps)
@@ -421,6 +433,7 @@ def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
     report.section("generated Swift: Machine.send, %s pre-generated random events (ContinuousClock, median of 5)"
                    % format(dispatch_events, ","))
     driver = os.path.join(HERE, "DispatchDriver.swift")
+    binaries = {}
     for states, events in dispatch_shapes:
         source = sources.get((states, events))
         if source is None:
@@ -437,6 +450,7 @@ def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
         report.row("send, %s" % label, "%.1f ns/event (CPU %.1f)" % (send, cpu),
                    "loop alone %.2f ns" % floor_ns, "", "≤ %.0f ns" % TARGET_DISPATCH_NS, send <= TARGET_DISPATCH_NS)
         report.row("  Event == Event, %s" % label, "%.1f ns" % equal, "", "", "", None)
+        binaries[(states, events)] = binary
 
     report.section("FlowDriver: one input that changes the state, its timer and work re-armed (median of 5)")
     binary = os.path.join(work, "driver-bench")
@@ -451,6 +465,89 @@ def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
     machine_ns = statistics.median(m for _, m in samples)
     report.row("FlowDriver.send, LaunchAuth login screen ↔ signing in", "%.2f µs/input" % (driver_ns / 1000),
                "Machine.send %.1f ns" % machine_ns, times(driver_ns / machine_ns), "", None)
+    return {"runtime": runtime, "work": work, "before": before, "compile": compile_argv, "base": base,
+            "flat dispatch": binaries.get((NESTED_STATES, 20))}
+
+
+def bench_nested(report, args, codegen, reps, dispatch_events):
+    """Machines with compound states: `check` of a nested spec against the libyaml loop, the
+    generated code's compile time (a nested app of realistic size, and 5,000 states four deep in
+    the table form), and `send` on those 5,000 states against the same states flat, side by
+    side, with no allocation."""
+    report.section("nested machines (compound states four deep): check, generated code, Machine.send")
+    path = make_input(args.work, "nestedflow", NESTED_FLOW_STATES)
+    size = os.path.getsize(path)
+    floor, check = measure_side_by_side([[args.floor, path], [args.flowspec, "check", path]], reps)
+    report.row("check CPU, nested flow spec, %s (%s states)" % (megabytes(size), format(NESTED_FLOW_STATES, ",")),
+               seconds(check["cpu"]), "libyaml loop %s" % seconds(floor["cpu"]),
+               times(check["cpu"] / max(floor["cpu"], 1e-9)), "", None)
+    label = "check instructions, nested %s (callgrind)" % megabytes(size)
+    ours, base = instructions([args.flowspec, "check", path]), instructions([args.floor, path])
+    if ours is None or base is None:
+        report.row(label, "valgrind not installed", "", "", "", None)
+    else:
+        ratio = ours / base
+        report.row(label, "%.1fM" % (ours / 1e6), "libyaml loop %.1fM" % (base / 1e6), times(ratio),
+                   "≤ %.1f×" % TARGET_CHECK_INSTRUCTIONS, ratio <= TARGET_CHECK_INSTRUCTIONS)
+
+    work, compile_argv = codegen["work"], codegen["compile"]
+    app = os.path.join(work, "NestedApp.swift")
+    run([args.flowspec, "gen", os.path.join(HERE, "nested-app.yaml"), "--output", app])
+    compiled, compiled_before = measure_side_by_side([compile_argv(app), compile_argv(codegen["before"])], reps,
+                                                     min_seconds=0)
+    ratio = compiled["cpu"] / compiled_before["cpu"]
+    report.row("swiftc -O, generated Benchmarks/nested-app.yaml",
+               "%s (wall %s)" % (seconds(compiled["cpu"]), seconds(compiled["wall"])),
+               "before the runtime %s" % seconds(compiled_before["cpu"]), times(ratio),
+               "< %.2f×" % TARGET_NESTED_APP_COMPILE, ratio < TARGET_NESTED_APP_COMPILE)
+    spec = make_input(args.work, "nested", NESTED_STATES, 20)
+    source = os.path.join(work, "Nested-%dx20.swift" % NESTED_STATES)
+    run([args.flowspec, "gen", spec, "--output", source])
+    result = measure(compile_argv(source), reps, min_seconds=0)
+    report.row("swiftc -O, nested %s states × 20 events" % format(NESTED_STATES, ","),
+               "%s (wall %s)" % (seconds(result["cpu"]), seconds(result["wall"])),
+               "50×20 %s" % seconds(codegen["base"]["cpu"]), times(result["cpu"] / codegen["base"]["cpu"]),
+               "≤ %.1f s" % TARGET_COMPILE_SECONDS, result["cpu"] <= TARGET_COMPILE_SECONDS)
+
+    flat = codegen["flat dispatch"]
+    runtime = codegen["runtime"]
+    nested = os.path.join(work, "dispatch-nested-%dx20" % NESTED_STATES)
+    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime",
+         source, os.path.join(HERE, "DispatchDriver.swift"), "-o", nested])
+
+    def send_ns(binary):
+        values = run([binary, str(dispatch_events)]).split()
+        return float(dict(zip(values[0::2], values[1::2]))["send"])
+
+    # Side by side: each binary's median of 5 loops, five times in turn.
+    samples = {"flat": [], "nested": []}
+    for _ in range(5):
+        samples["flat"].append(send_ns(flat))
+        samples["nested"].append(send_ns(nested))
+    flat_ns, nested_ns = statistics.median(samples["flat"]), statistics.median(samples["nested"])
+    ratio = nested_ns / flat_ns
+    report.row("send, nested %s states × 20 events" % format(NESTED_STATES, ","), "%.1f ns/event" % nested_ns,
+               "the same states flat %.1f ns" % flat_ns, times(ratio), "≤ %.1f×" % TARGET_NESTED_DISPATCH,
+               ratio <= TARGET_NESTED_DISPATCH)
+    if shutil.which("valgrind") is None:
+        report.row("  allocations in send, nested", "valgrind not installed", "", "", "", None)
+        return
+    # The program's allocations (memcheck's count) must not grow with the events it sends.
+    counts = []
+    for events in (20_000, 200_000):
+        result = subprocess.run(["valgrind", nested, str(events)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                text=True, cwd=ROOT)
+        found = re.search(r"total heap usage: ([\d,]+) allocs", result.stderr)
+        counts.append(int(found.group(1).replace(",", "")) if found else None)
+    if None in counts:
+        report.row("  allocations in send, nested", "valgrind gave no count", "", "", "", None)
+        return
+    # Five timed loops over the events (the warm-up sends the first 10,000 of either): 900,000
+    # sends more. Both counts are above 10,000, so that both copy the warm-up's events.
+    per_event = (counts[1] - counts[0]) / (5 * 180_000)
+    report.row("  allocations in send, nested", "%.2f an event" % per_event,
+               "%s allocations at 20,000 events, %s at 200,000" % (format(counts[0], ","), format(counts[1], ",")),
+               "", "0", per_event == 0)
 
 
 def bench_graphs(report, args, chain_sizes, scc_sizes, reps):
@@ -703,7 +800,8 @@ def main():
     bench_many_machines(report, args, 10_000 if args.quick else 100_000, reps)
     bench_many_files(report, args, 500 if args.quick else 2000, reps)
     bench_pyyaml(report, args, flows, figures, graphs, 3)
-    bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)
+    codegen = bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)
+    bench_nested(report, args, codegen, reps, dispatch_events)
     bench_paths(report, args, (500, 5000) if args.quick else (5000, 50000), flow_states[0], reps)
     bench_diff(report, args, flows[1][1], reps)
     if args.flowspec_lsp:

@@ -13,6 +13,8 @@ byte-identical files on every machine.
     gen_specs.py typos   --states N  OUT   N states, each with a target that is not a state
     gen_specs.py reducer --states N --events E OUT   a machine for `flowspec gen`, ~3 transitions a state
     gen_specs.py machines --states N OUT   N states in N/2 machines of two (an input state, then a terminal)
+    gen_specs.py nested --states N --events E OUT   the reducer's N states inside compound states, 4 deep
+    gen_specs.py nestedflow --states N OUT   the flow's N states inside compound states, 4 deep (~1 MB at 4,400)
 
 flow: mostly `input` states (`defaults: { kind: input }`) with 2-4 `on:` pairs and some
 timeouts; about one state in eight is a `task` with a timeout (a few with a bounded
@@ -20,6 +22,11 @@ timeouts; about one state in eight is a `task` with a timeout (a few with a boun
 states only point forward, so no cycle is made of task states alone and the spec checks
 clean. 6,410 states is about 1 MiB (the sizes of the design notes: 6,410 / 64,102 /
 320,512 states for 1 / 10 / 50 MiB).
+
+nested, nestedflow: the same states (the same transitions and targets as `reducer` and
+`flow` with the same arguments) grouped into compound states four deep, units of 10 states,
+blocks of 5 units, zones of 5 blocks, areas of 5 zones (see `nest`), which add `entry` and `exit`
+effects, timeouts and transitions that the states inside inherit.
 """
 import argparse
 import random
@@ -41,32 +48,96 @@ def flow(n, out):
     w("    events: [%s]\n" % ", ".join(EVENTS))
     w("    effects: [log, persist]\n")
     w("    states:\n")
-    last = n - 1
     for i in range(n):
-        nxt = name(i + 1) if i < last else "done"
-        task = i % 8 == 5 and i + 2 < n
-        w("      %s:\n" % name(i))
-        if task:
-            # A task: every edge goes forward, so task states never form a cycle on their own.
-            w("        kind: task\n        on:\n")
-            w("          next: %s\n" % nxt)
-            w("          cancel: %s\n" % name(min(last, i + rng.randint(2, 50))))
-            if rng.random() < 0.3:
-                w("          retry: { to: %s, retry: { max: 3, then: %s } }\n" % (name(i), nxt))
-            w("        timeout: { after: %ds, to: %s }\n" % (rng.randint(1, 30), nxt))
-            continue
-        w("        on:\n")
-        w("          next: %s\n" % nxt)
-        extra = rng.sample(EVENTS[1:], rng.randint(2, 4))
-        for event in extra:
-            target = name(rng.randint(max(0, i - 1000), min(last, i + 1000)))
-            if rng.random() < 0.05:
-                effect = "log" if rng.random() < 0.5 else "persist"
-                w("          %s: { to: %s, effects: [%s] }\n" % (event, target, effect))
-            else:
-                w("          %s: %s\n" % (event, target))
+        for indent, text in flow_state(i, n, rng):
+            w(" " * (6 + indent) + text + "\n")
+    w("      done:\n        kind: terminal\n")
+
+
+def flow_state(i, n, rng):
+    """The lines of state i of `flow`, each with its indentation relative to the state's name."""
+    last = n - 1
+    nxt = name(i + 1) if i < last else "done"
+    task = i % 8 == 5 and i + 2 < n
+    lines = [(0, "%s:" % name(i))]
+    if task:
+        # A task: every edge goes forward, so task states never form a cycle on their own.
+        lines += [(2, "kind: task"), (2, "on:")]
+        lines.append((4, "next: %s" % nxt))
+        lines.append((4, "cancel: %s" % name(min(last, i + rng.randint(2, 50)))))
         if rng.random() < 0.3:
-            w("        timeout: { after: %dm, to: %s }\n" % (rng.randint(1, 60), name(rng.randint(0, i))))
+            lines.append((4, "retry: { to: %s, retry: { max: 3, then: %s } }" % (name(i), nxt)))
+        lines.append((2, "timeout: { after: %ds, to: %s }" % (rng.randint(1, 30), nxt)))
+        return lines
+    lines.append((2, "on:"))
+    lines.append((4, "next: %s" % nxt))
+    extra = rng.sample(EVENTS[1:], rng.randint(2, 4))
+    for event in extra:
+        target = name(rng.randint(max(0, i - 1000), min(last, i + 1000)))
+        if rng.random() < 0.05:
+            effect = "log" if rng.random() < 0.5 else "persist"
+            lines.append((4, "%s: { to: %s, effects: [%s] }" % (event, target, effect)))
+        else:
+            lines.append((4, "%s: %s" % (event, target)))
+    if rng.random() < 0.3:
+        lines.append((2, "timeout: { after: %dm, to: %s }" % (rng.randint(1, 60), name(rng.randint(0, i)))))
+    return lines
+
+
+# The compound states of `nest`, outermost first: their names and how many states each holds.
+LEVELS = (("area", 1250), ("zone", 250), ("block", 50), ("unit", 10))
+
+
+def nest(w, n, state_lines, decorate):
+    """Writes states 0..n-1 inside compound states four deep (LEVELS), each compound state's
+    keys from `decorate(depth, index, first, end)` (lines relative to its name), each state's
+    lines from `state_lines(i)`, at indentation 6 for the top level."""
+
+    def write(depth, start, end):
+        if depth == len(LEVELS):
+            for i in range(start, end):
+                for indent, text in state_lines(i):
+                    w(" " * (6 + 4 * depth + indent) + text + "\n")
+            return
+        prefix, size = LEVELS[depth]
+        for first in range(start, end, size):
+            last = min(end, first + size)
+            pad = " " * (6 + 4 * depth)
+            w("%s%s%d:\n" % (pad, prefix, first // size))
+            for indent, text in decorate(depth, first // size, first, last):
+                w("%s%s%s\n" % (pad, " " * indent, text))
+            w("%s  states:\n" % pad)
+            write(depth + 1, first, last)
+
+    write(0, 0, n)
+
+
+def nested_flow(n, out):
+    """`flow`'s states in compound states: areas log on entry and take `cancel` to the next
+    area's first state; zones time out after 10 minutes to their first input state; blocks
+    persist on exit; every other unit logs on entry, and each takes `help` to its first state."""
+    rng = random.Random(SEED)
+    w = out.write
+    w("# Generated by Benchmarks/gen_specs.py nestedflow --states %d (seed %d). Do not edit.\n" % (n, SEED))
+    w("flowspec: 1\nmachines:\n  Flow:\n    initial: %s\n    defaults: { kind: input }\n" % name(0))
+    w("    events: [%s]\n" % ", ".join(EVENTS))
+    w("    effects: [log, persist]\n")
+    w("    states:\n")
+
+    def first_input(first):
+        # A state that is not a task, so that no compound timeout closes a loop of task states.
+        return name(first + 1 if first % 8 == 5 else first)
+
+    def decorate(depth, index, first, end):
+        if depth == 0:
+            return [(2, "entry: [log]"), (2, "on: { cancel: %s }" % (name(end) if end < n else "done"))]
+        if depth == 1:
+            return [(2, "timeout: { after: 10m, to: %s }" % first_input(first))]
+        if depth == 2:
+            return [(2, "exit: [persist]")]
+        return ([(2, "entry: [log]")] if index % 2 == 0 else []) + [(2, "on: { help: %s }" % first_input(first))]
+
+    nest(w, n, lambda i: flow_state(i, n, rng), decorate)
     w("      done:\n        kind: terminal\n")
 
 
@@ -150,18 +221,45 @@ def reducer(n, events, out):
     state (more when needed so that every declared event is used), every state reachable."""
     rng = random.Random(SEED)
     w = out.write
-    per_state = max(3, -(-events // n))
     w("# Generated by Benchmarks/gen_specs.py reducer --states %d --events %d (seed %d). Do not edit.\n"
       % (n, events, SEED))
     w("flowspec: 1\nmachines:\n  Big:\n    initial: %s\n    defaults: { kind: input }\n" % name(0))
     w("    events: [%s]\n    states:\n" % ", ".join("ev%04d" % e for e in range(events)))
     for i in range(n):
-        used = {(i * per_state + j) % events for j in range(per_state)}
-        pairs = []
-        for j, e in enumerate(sorted(used)):
-            target = (i + 1) % n if j == 0 else rng.randrange(n)
-            pairs.append("ev%04d: %s" % (e, name(target)))
-        w("      %s: { on: { %s } }\n" % (name(i), ", ".join(pairs)))
+        w("      %s\n" % reducer_state(i, n, events, rng))
+
+
+def reducer_state(i, n, events, rng):
+    """State i of `reducer`, on one line."""
+    per_state = max(3, -(-events // n))
+    used = {(i * per_state + j) % events for j in range(per_state)}
+    pairs = []
+    for j, e in enumerate(sorted(used)):
+        target = (i + 1) % n if j == 0 else rng.randrange(n)
+        pairs.append("ev%04d: %s" % (e, name(target)))
+    return "%s: { on: { %s } }" % (name(i), ", ".join(pairs))
+
+
+def nested_reducer(n, events, out):
+    """`reducer`'s states in compound states, for `flowspec gen` and the dispatch of a nested
+    machine: zones run `enter` on entry and `leave` on exit; areas, blocks and units time out
+    after 1 hour, 5 minutes and 30 seconds to their first state. The compound states add no
+    transition an event takes, so an event does what it does in `reducer` (with the exits and
+    entries of the compound states it leaves and enters)."""
+    rng = random.Random(SEED)
+    w = out.write
+    w("# Generated by Benchmarks/gen_specs.py nested --states %d --events %d (seed %d). Do not edit.\n"
+      % (n, events, SEED))
+    w("flowspec: 1\nmachines:\n  Big:\n    initial: %s\n    defaults: { kind: input }\n" % name(0))
+    w("    events: [%s]\n" % ", ".join("ev%04d" % e for e in range(events)))
+    w("    effects: [enter, leave]\n    states:\n")
+
+    def decorate(depth, index, first, end):
+        if depth == 1:
+            return [(2, "entry: [enter]"), (2, "exit: [leave]")]
+        return [(2, "timeout: { after: %s, to: %s }" % (("1h", "", "5m", "30s")[depth], name(first)))]
+
+    nest(w, n, lambda i: [(0, reducer_state(i, n, events, rng))], decorate)
 
 
 def ring(n, out):
@@ -186,7 +284,7 @@ def machines(n, out):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=["flow", "chain", "scc", "ring", "stuck", "events", "retries", "typos",
-                                            "reducer", "machines"])
+                                            "reducer", "machines", "nested", "nestedflow"])
     parser.add_argument("--states", type=int, required=True)
     parser.add_argument("--events", type=int, default=20)
     parser.add_argument("output")
@@ -194,6 +292,10 @@ def main():
     with open(args.output, "w", buffering=1 << 20) as out:
         if args.kind == "flow":
             flow(args.states, out)
+        elif args.kind == "nestedflow":
+            nested_flow(args.states, out)
+        elif args.kind == "nested":
+            nested_reducer(args.states, args.events, out)
         elif args.kind == "chain":
             chain(args.states, out)
         elif args.kind == "scc":

@@ -5,8 +5,11 @@ import Observation
 /// view follows ``state``; on the main actor, like the UI it drives.
 ///
 /// - **Time** comes from the clock given (a `ContinuousClock` in the app, a test clock in tests).
-///   Exactly one timer is armed: the current visit's; leaving the state cancels it.
-///   ``dueTimers`` counts the timers whose deadline has come and whose task has not yet ended.
+///   A timer is armed for each timeout of ``FlowMachine/armedTimeouts``: the current visit's,
+///   and those of the compound states around it, each from when its state was entered; leaving
+///   a state cancels its timer, and moving inside a compound state keeps the compound's. Of
+///   timers due at once, the one armed first fires first. ``dueTimers`` counts the timers whose
+///   deadline has come and whose task has not yet ended.
 /// - **Work**: the app registers an async operation per task state (``work(in:_:onError:)``).
 ///   The driver starts it on entering the state, cancels it on leaving (an event, or the
 ///   timeout), and drops its result if the visit is over. So the spec's "every async step has a
@@ -90,7 +93,11 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     private let perform: @MainActor (Spec.Effect) -> Void
     private let keepingSteps: Bool
     private var work: [Spec.State: Work] = [:]
-    private var timer: Task<Void, Never>?
+    /// The armed timers, by the visit they were armed for, with whether their deadline has come.
+    private var armed: [Int: (task: Task<Void, Never>, isDue: @Sendable () -> Bool)] = [:]
+    /// For each timer armed, by visit, the time left until its deadline: a compound state's
+    /// timer stopped by ``stop()`` keeps its deadline when the next input arms it again.
+    private var timeLeft: [Int: @Sendable () -> Duration] = [:]
     /// The timer tasks started and not yet ended, by number, each with whether its deadline has
     /// come (``dueTimers``).
     private var timers: [Int: @Sendable () -> Bool] = [:]
@@ -189,11 +196,13 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         take(.event(event)) { $0.send(event, conditions: $1) }
     }
 
-    /// Cancels the current visit's timer and work, for a flow the app is done with (a screen
-    /// dismissed): nothing runs until the next input, which arms its visit's as usual.
+    /// Cancels the timers and work, for a flow the app is done with (a screen dismissed):
+    /// nothing runs until the next input, which arms its timers as usual. A compound state the
+    /// flow is still in keeps its timer's deadline: armed again, it fires when it would have
+    /// (at once, if that time has passed).
     public func stop() {
-        timer?.cancel()
-        timer = nil
+        for timer in armed.values { timer.task.cancel() }
+        armed = [:]
         running?.cancel()
         running = nil
     }
@@ -218,62 +227,92 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         _ input: FlowStepRecord<Spec>.Input, from: Spec.State?, ignored: Bool, effects: FlowEffects<Spec>,
         conditions: Spec.Conditions
     ) {
+        let timeouts = current.armedTimeouts
         let step = FlowStepRecord<Spec>(
             input: input, from: from, to: current.state, ignored: ignored, effects: Array(effects),
-            armedTimeout: current.armedTimeout, conditions: conditions)
+            armedTimeouts: timeouts, conditions: conditions)
         last = step
         if keepingSteps { kept.append(step) }
         if !ignored {
-            stop()
+            // The timers of the states left stop; those of the compound states still active run on.
+            let stillArmed = Set(timeouts.map(\.visit))
+            for (visit, timer) in armed where !stillArmed.contains(visit) {
+                timer.task.cancel()
+                armed[visit] = nil
+            }
+            timeLeft = timeLeft.filter { stillArmed.contains($0.key) }
+            running?.cancel()
+            running = nil
             for effect in effects { perform(effect) }
             if from != current.state { save?(current.state) }
-            arm()
+            arm(timeouts)
             startWork()
         }
         revision.changed()
         for observer in observers { observer(step) }
     }
 
-    /// Arms the current visit's timeout, if the state has one. Its deadline is fixed now, when
-    /// the state is entered, not when the timer's task first runs.
-    private func arm() {
-        guard let armed = current.armedTimeout else { return }
-        let (sleep, isDue) = Self.timer(on: clock, for: armed.after)
-        timersStarted += 1
-        let number = timersStarted
-        timers[number] = isDue
-        timer = Task { [weak self] in
-            // However the task ends, on the main actor: ``dueTimers`` counts it until then.
-            defer { self?.timers[number] = nil }
-            do {
-                try await sleep()
-            } catch {
-                return  // cancelled: the visit is over
+    /// Arms the timeouts not armed yet: each deadline is fixed now, when its state is entered,
+    /// not when the timer's task first runs.
+    private func arm(_ timeouts: [FlowArmedTimeout<Spec.State>]) {
+        for timeout in timeouts where armed[timeout.visit] == nil {
+            let (sleep, isDue, left) = Self.timer(
+                on: clock, for: timeLeft[timeout.visit].map { max(.zero, $0()) } ?? timeout.after)
+            timeLeft[timeout.visit] = left
+            timersStarted += 1
+            let number = timersStarted
+            timers[number] = isDue
+            let visit = timeout.visit
+            let task = Task { [weak self] in
+                // However the task ends, on the main actor: ``dueTimers`` counts it until then.
+                defer { self?.timers[number] = nil }
+                do {
+                    try await sleep()
+                } catch {
+                    return  // cancelled: the visit is over
+                }
+                // Back on the main actor: cancelled exactly when its visit ended or `stop()` ran.
+                guard !Task.isCancelled else { return }
+                self?.timeoutFired(visit: visit)
             }
-            // Back on the main actor: cancelled exactly when its visit ended or `stop()` ran.
-            guard !Task.isCancelled else { return }
-            self?.timeoutFired(visit: armed.visit)
+            armed[visit] = (task, isDue)
         }
     }
 
     /// A timer of `duration` from now on `clock`: sleeping until its deadline (not at all if
     /// the deadline has passed by the time the timer's task runs, as on a test clock that moved
-    /// meanwhile), and whether the deadline has come. Generic, to read the clock's own instants.
+    /// meanwhile), whether the deadline has come, and the time left until it. Generic, to read
+    /// the clock's own instants.
     private static func timer<C: Clock>(on clock: C, for duration: Duration) -> (
-        sleep: @Sendable () async throws -> Void, isDue: @Sendable () -> Bool
+        sleep: @Sendable () async throws -> Void, isDue: @Sendable () -> Bool, timeLeft: @Sendable () -> Duration
     ) where C.Duration == Duration {
         let deadline = clock.now.advanced(by: duration)
         let sleep: @Sendable () async throws -> Void = {
             guard clock.now < deadline else { return try Task.checkCancellation() }
             try await clock.sleep(until: deadline, tolerance: nil)
         }
-        return (sleep, { clock.now >= deadline })
+        return (sleep, { clock.now >= deadline }, { clock.now.duration(to: deadline) })
     }
 
+    /// A timer's deadline came. Of the timers due now, the one armed first (the lowest visit:
+    /// the outermost state) fires first; the others then fire if their state is still active.
     private func timeoutFired(visit: Int) {
-        guard visit == current.visit else { return }
-        timer = nil
-        take(.timeout) { $0.fireTimeout(visit: visit, conditions: $1) }
+        guard armed[visit] != nil else { return }
+        let first = armed.filter { $0.value.isDue() }.keys.min() ?? visit
+        armed[first] = nil
+        let input: FlowStepRecord<Spec>.Input
+        if first == current.visit {
+            input = .timeout
+        } else if let depth = current.armedTimeouts.first(where: { $0.visit == first })?.depth,
+            let compound = Spec.compound(around: current.state, atDepth: depth)
+        {
+            input = .compoundTimeout(compound)
+        } else {
+            return
+        }
+        take(input) { $0.fireTimeout(visit: first, conditions: $1) }
+        // The timer that woke up, if another fired first and its state is still active.
+        if first != visit, armed[visit] != nil, armed[visit]?.isDue() == true { timeoutFired(visit: visit) }
     }
 
     /// Starts the current task state's work, if it has any (and says once when it has none).

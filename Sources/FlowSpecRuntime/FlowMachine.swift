@@ -11,6 +11,13 @@
 /// - A transition with `retry: { max, then, effects }` goes to its target `max` times in a row,
 ///   then to `then`, running the retry's `effects` after its own; entering an `input` or
 ///   `terminal` state resets every counter.
+/// - In a machine with compound states, ``state`` is a state with none inside it, and the
+///   compound states around it are active too (``isIn(_:)``). A step leaves the states around
+///   it below its `keep` and enters those around its target (their `exit` and `entry` effects
+///   are among the step's); each state entered is a visit. A compound state's timeout is armed
+///   for the visit that entered it, and stays armed while the machine moves inside it
+///   (``armedTimeouts``). A terminal state inside a compound state with `done` takes that
+///   `done` at once.
 ///
 /// It performs no effect itself: it returns them, in order, for the app (or ``FlowDriver``) to
 /// carry out. Its functions are inlinable, so that `send` is specialised for the machine in the
@@ -30,31 +37,58 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     /// The retry counters, one per transition with a bounded `retry`.
     @usableFromInline
     internal var retries: [Int]
+    /// The visits that entered the compound states around the current state, outermost first:
+    /// the first ``outerDepth`` of ``FlowSpec/maximumDepth`` slots (none in a flat machine),
+    /// written in place, so that a step neither allocates nor resizes.
+    @usableFromInline
+    internal var outerVisits: [Int]
+    /// How many of ``outerVisits`` are the current state's: its depth.
+    @usableFromInline
+    internal var outerDepth: Int
     /// The spec's tables (nothing for a `switch` machine), held so that a step reads them
     /// without a global's lazy-initialisation check.
     @usableFromInline
     internal let tables: Spec.Tables
 
+    /// A machine in `state`, having entered the compound states around it (a visit each, from
+    /// 0) and then the state.
     @inlinable
     internal init(state: Spec.State) {
         self.currentState = state
-        self.currentVisit = 0
         self.retries = Spec.retrySlotCount == 0 ? [] : [Int](repeating: 0, count: Spec.retrySlotCount)
         self.tables = Spec.tables
+        if Spec.maximumDepth == 0 {
+            self.outerVisits = []
+            self.outerDepth = 0
+            self.currentVisit = 0
+        } else {
+            let depth = Spec.depth(of: state)
+            self.outerVisits = Array(0..<Spec.maximumDepth)
+            self.outerDepth = depth
+            self.currentVisit = depth
+        }
     }
 
-    /// Equal when in the same state, visit and retry counts (the tables are the spec's own).
+    /// Equal when in the same state, visits and retry counts (the tables are the spec's own).
     @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.currentState == rhs.currentState && lhs.currentVisit == rhs.currentVisit && lhs.retries == rhs.retries
+            && lhs.outerVisits[..<lhs.outerDepth] == rhs.outerVisits[..<rhs.outerDepth]
     }
 
-    /// Hashes the state, visit and retry counts.
+    /// Hashes the state, visits and retry counts.
     @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(currentState)
         hasher.combine(currentVisit)
         hasher.combine(retries)
+        hasher.combine(outerVisits[..<outerDepth])
+    }
+
+    /// Whether the machine is inside a compound state (its current state is).
+    @inlinable
+    public func isIn(_ compound: Spec.Compound) -> Bool {
+        Spec.contains(compound, currentState)
     }
 
     /// Starts the flow at `initial`, taking `always` branches at once; returns the effects they ran.
@@ -64,6 +98,8 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     ) {
         var machine = Self(state: Spec.initial)
         var effects = FlowEffects<Spec>()
+        let entry = Spec.entryEffects(of: Spec.initial)
+        effects.append(entry.lowerBound, entry.count)
         machine.settle(conditions, &effects)
         return (machine, effects)
     }
@@ -73,6 +109,21 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     public var armedTimeout: FlowArmedTimeout<Spec.State>? {
         guard let timeout = Spec.timeout(of: state) else { return nil }
         return FlowArmedTimeout(after: timeout.after, target: timeout.to, visit: visit)
+    }
+
+    /// Every timeout armed now: those of the compound states around the state, outermost first
+    /// (each armed for the visit that entered its compound state), then the state's own. When
+    /// two are due at once, the one armed first (the outer one) fires first.
+    @inlinable
+    public var armedTimeouts: [FlowArmedTimeout<Spec.State>] {
+        var armed: [FlowArmedTimeout<Spec.State>] = []
+        for depth in 0..<outerDepth {
+            guard let timeout = Spec.outerTimeout(of: currentState, atDepth: depth) else { continue }
+            armed.append(
+                FlowArmedTimeout(after: timeout.after, target: timeout.to, visit: outerVisits[depth], depth: depth))
+        }
+        if let own = armedTimeout { armed.append(own) }
+        return armed
     }
 
     /// Sends an event; returns the effects to carry out, in order. An event the state does not
@@ -89,7 +140,13 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     @discardableResult @inlinable
     public mutating func fireTimeout(visit: Int, conditions: Spec.Conditions = Spec.Conditions()) -> FlowEffects<Spec> {
         var effects = FlowEffects<Spec>()
-        if visit == currentVisit, let step = Spec.timeoutStep(currentState, tables) { take(step, conditions, &effects) }
+        if visit == currentVisit {
+            if let step = Spec.timeoutStep(currentState, tables) { take(step, conditions, &effects) }
+        } else if let depth = outerVisits[..<outerDepth].firstIndex(of: visit),
+            let step = Spec.outerTimeoutStep(currentState, atDepth: depth, tables)
+        {
+            take(step, conditions, &effects)
+        }
         return effects
     }
 
@@ -101,20 +158,44 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     ) {
         var next: FlowStep<Spec.State>? = first
         while let step = next {
-            effects.append(step.effects.lowerBound, step.effects.count)
             var target = step.target
+            var ran = step.effects
+            var keep = step.keep
             if let retry = step.retry {
                 if retries[retry.slot] < retry.max {
                     retries[retry.slot] += 1
                 } else {
                     target = retry.fallback
-                    effects.append(retry.effects.lowerBound, retry.effects.count)
+                    ran = retry.effects
+                    keep = retry.keep
                 }
             }
+            effects.append(ran.lowerBound, ran.count)
             currentState = target
+            if Spec.maximumDepth > 0 { enterOuterStates(of: target, keeping: keep) }
             currentVisit += 1
             next = enter(conditions)
         }
+    }
+
+    /// Leaves the compound states below `keep` and enters those around `state`, a visit each.
+    @inlinable
+    internal mutating func enterOuterStates(of state: Spec.State, keeping keep: Int) {
+        let depth = Spec.depth(of: state, in: tables)
+        var count = Swift.min(outerDepth, keep)
+        if count < depth {
+            // One uniqueness check for all the slots written (`outerVisits[count] = …` makes one each).
+            var visit = currentVisit
+            outerVisits.withUnsafeMutableBufferPointer { visits in
+                while count < depth {
+                    visit += 1
+                    visits[count] = visit
+                    count += 1
+                }
+            }
+            currentVisit = visit
+        }
+        outerDepth = count
     }
 
     /// Entering a state: input and terminal states reset the retry counters; a choice state
@@ -122,9 +203,13 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     @inlinable @inline(__always)
     internal mutating func enter(_ conditions: Spec.Conditions) -> FlowStep<Spec.State>? {
         switch Spec.kind(of: currentState, in: tables) {
-        case .input, .terminal:
+        case .input:
             for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
             return nil
+        case .terminal:
+            for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
+            // The `done` of the compound state around it, if any.
+            return Spec.maximumDepth > 0 ? Spec.always(currentState, conditions, tables) : nil
         case .choice:
             return Spec.always(currentState, conditions, tables)
         case .task:
@@ -146,8 +231,11 @@ extension FlowMachine where Spec: PersistentFlowSpec {
     public static func restore(
         from rawValue: Spec.State.RawValue?, conditions: Spec.Conditions = Spec.Conditions()
     ) -> (machine: Self, effects: FlowEffects<Spec>) {
-        var machine = Self(state: Spec.resumed(Spec.restoredState(from: rawValue)))
+        let state = Spec.resumed(Spec.restoredState(from: rawValue))
+        var machine = Self(state: state)
         var effects = FlowEffects<Spec>()
+        let entry = Spec.entryEffects(of: state)
+        effects.append(entry.lowerBound, entry.count)
         machine.settle(conditions, &effects)
         return (machine, effects)
     }

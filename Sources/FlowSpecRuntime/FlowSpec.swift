@@ -37,10 +37,36 @@ public protocol FlowSpec {
     static func timeout(of state: State) -> (after: Duration, to: State)?
     /// The step `event` leads to in `state` under `conditions`, or `nil` if the state ignores it.
     static func step(_ state: State, on event: Event, _ conditions: Conditions, _ tables: Tables) -> FlowStep<State>?
-    /// The `always` branch a choice state takes at once, or `nil` for other states.
+    /// The `always` branch a choice state takes at once, the `done` a terminal state inside a
+    /// compound state with `done` takes at once, or `nil` for other states.
     static func always(_ state: State, _ conditions: Conditions, _ tables: Tables) -> FlowStep<State>?
     /// The step the state's timeout takes, or `nil` if it has none.
     static func timeoutStep(_ state: State, _ tables: Tables) -> FlowStep<State>?
+
+    /// The compound states, states that hold others (`Never` for a flat machine): the machine
+    /// is never in one, but in a state inside it.
+    associatedtype Compound: Hashable & Sendable = Never
+    /// How many compound states hold the state (0 at the top level).
+    static func depth(of state: State) -> Int
+    /// How many compound states hold the state, read from `tables` (as a step reads it: a
+    /// machine with compound states asks on every step that changes the state).
+    static func depth(of state: State, in tables: Tables) -> Int
+    /// The most compound states around any state (0 for a flat machine).
+    static var maximumDepth: Int { get }
+    /// Whether the state is inside the compound state.
+    static func contains(_ compound: Compound, _ state: State) -> Bool
+    /// The effects of entering the state and the compound states around it, outermost first,
+    /// as a range of ``effectList``: what starting or restoring in it runs.
+    static func entryEffects(of state: State) -> Range<Int>
+    /// The timeout of the compound state around `state` at `depth` (less than the state's own
+    /// depth), if it has one: armed on entering that compound state, kept while inside it.
+    static func outerTimeout(of state: State, atDepth depth: Int) -> (after: Duration, to: State)?
+    /// The step that timeout takes from `state`, or `nil` if there is none.
+    static func outerTimeoutStep(_ state: State, atDepth depth: Int, _ tables: Tables) -> FlowStep<State>?
+    /// The compound state around `state` at `depth` (0 the outermost), if there is one.
+    static func compound(around state: State, atDepth depth: Int) -> Compound?
+    /// The spec's name of a compound state.
+    static func name(ofCompound compound: Compound) -> String
 
     /// The spec's name of a state, as traces write it.
     static func name(ofState state: State) -> String
@@ -83,21 +109,27 @@ public enum FlowStateKind: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// A transition chosen: where it goes, the effects it runs (a range of the spec's
-/// ``FlowSpec/effectList``) and its retry bound. Choosing one allocates nothing.
+/// ``FlowSpec/effectList``), its retry bound, and how many compound states around the state
+/// it leaves stay active. Choosing one allocates nothing.
 public struct FlowStep<State: Sendable>: Sendable {
     /// The state it goes to (unless its retry bound is used up).
     public let target: State
-    /// The positions of its effects in ``FlowSpec/effectList``.
+    /// The positions of its effects in ``FlowSpec/effectList``: the `exit` effects of the states
+    /// it leaves, its own, then the `entry` effects of the states it enters.
     public let effects: Range<Int>
     /// Its bounded `retry`, if any.
     public let retry: FlowRetry<State>?
+    /// How many compound states around the state it leaves stay active, outermost first (0: it
+    /// leaves them all); the rest are left, and those around the target entered.
+    public let keep: Int
 
-    /// A step to `target` running `effects`, bounded by `retry`.
+    /// A step to `target` running `effects`, bounded by `retry`, keeping `keep` compound states.
     @inlinable
-    public init(_ target: State, effects: Range<Int> = 0..<0, retry: FlowRetry<State>? = nil) {
+    public init(_ target: State, effects: Range<Int> = 0..<0, retry: FlowRetry<State>? = nil, keep: Int = 0) {
         self.target = target
         self.effects = effects
         self.retry = retry
+        self.keep = keep
     }
 }
 
@@ -111,16 +143,20 @@ public struct FlowRetry<State: Sendable>: Sendable {
     /// Where it goes once the count is used up.
     public let fallback: State
     /// The positions in ``FlowSpec/effectList`` of the effects run when it goes to
-    /// ``fallback``, after the step's own.
+    /// ``fallback``, in place of the step's: the exits, the step's own effects, the retry's,
+    /// then the entries.
     public let effects: Range<Int>
+    /// How many compound states stay active when it goes to ``fallback``.
+    public let keep: Int
 
     /// A retry bound.
     @inlinable
-    public init(slot: Int, max: Int, fallback: State, effects: Range<Int> = 0..<0) {
+    public init(slot: Int, max: Int, fallback: State, effects: Range<Int> = 0..<0, keep: Int = 0) {
         self.slot = slot
         self.max = max
         self.fallback = fallback
         self.effects = effects
+        self.keep = keep
     }
 }
 
@@ -166,12 +202,16 @@ public struct FlowArmedTimeout<State: Hashable & Sendable>: Sendable, Hashable {
     public let target: State
     /// The visit it belongs to; firing it for any other visit does nothing.
     public let visit: Int
+    /// For the timeout of a compound state around the current state, that compound state's
+    /// depth (0 the outermost); `nil` for the current state's own.
+    public let depth: Int?
 
     /// A timeout armed for `visit`.
     @inlinable
-    public init(after: Duration, target: State, visit: Int) {
+    public init(after: Duration, target: State, visit: Int, depth: Int? = nil) {
         self.after = after
         self.target = target
         self.visit = visit
+        self.depth = depth
     }
 }

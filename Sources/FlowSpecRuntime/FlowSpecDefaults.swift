@@ -22,6 +22,52 @@ extension FlowSpec {
     /// No choice states.
     @inlinable
     public static func always(_ state: State, _ conditions: Conditions, _ tables: Tables) -> FlowStep<State>? { nil }
+
+    /// No compound states.
+    @inlinable
+    public static func depth(of state: State) -> Int { 0 }
+
+    /// No compound states.
+    @inlinable
+    public static var maximumDepth: Int { 0 }
+
+    /// The depth, from ``FlowSpec/depth(of:)`` (a machine without tables reads no table).
+    @inlinable
+    public static func depth(of state: State, in tables: Tables) -> Int { depth(of: state) }
+
+    /// No entry effects.
+    @inlinable
+    public static func entryEffects(of state: State) -> Range<Int> { 0..<0 }
+
+    /// No compound states, so no timeouts of theirs.
+    @inlinable
+    public static func outerTimeout(of state: State, atDepth depth: Int) -> (after: Duration, to: State)? { nil }
+
+    /// No compound states.
+    @inlinable
+    public static func compound(around state: State, atDepth depth: Int) -> Compound? { nil }
+
+    /// No compound states, so no timeouts of theirs.
+    @inlinable
+    public static func outerTimeoutStep(_ state: State, atDepth depth: Int, _ tables: Tables) -> FlowStep<State>? {
+        nil
+    }
+}
+
+extension FlowSpec where Compound == Never {
+    /// No compound states.
+    @inlinable
+    public static func contains(_ compound: Never, _ state: State) -> Bool {}
+
+    /// No compound states.
+    @inlinable
+    public static func name(ofCompound compound: Never) -> String {}
+}
+
+extension FlowSpec where Compound: RawRepresentable, Compound.RawValue == String {
+    /// A compound state's raw value is its spec name.
+    @inlinable
+    public static func name(ofCompound compound: Compound) -> String { compound.rawValue }
 }
 
 extension FlowSpec where Tables == FlowNoTables {

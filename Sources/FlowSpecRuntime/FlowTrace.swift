@@ -12,6 +12,8 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
         case event(Spec.Event)
         /// The current visit's timeout fired.
         case timeout
+        /// The timeout of a compound state around the current state fired.
+        case compoundTimeout(Spec.Compound)
     }
 
     /// What happened.
@@ -24,19 +26,29 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
     public let ignored: Bool
     /// The effects it ran, in order.
     public let effects: [Spec.Effect]
-    /// The timeout armed for the visit after the step, if any.
-    public let armedTimeout: FlowArmedTimeout<Spec.State>?
+    /// Every timeout armed after the step: those of the compound states around the state,
+    /// outermost first, then the state's own.
+    public let armedTimeouts: [FlowArmedTimeout<Spec.State>]
     /// The conditions the step was taken under.
     public let conditions: Spec.Conditions
+
+    /// The state's own timeout armed for the visit after the step, if any.
+    public var armedTimeout: FlowArmedTimeout<Spec.State>? {
+        armedTimeouts.last.flatMap { $0.depth == nil ? $0 : nil }
+    }
 
     /// The step as `flowspec simulate` prints it:
     /// `loginAttempted -> authLoading | effects: - | timeout: 10000ms -> error`.
     public var traceLine: String {
-        let effectText = effects.isEmpty ? "-" : effects.map(Spec.name(ofEffect:)).joined(separator: ", ")
-        let timeoutText =
-            armedTimeout.map { "\(FlowTrace.milliseconds($0.after))ms -> \(Spec.name(ofState: $0.target))" } ?? "-"
-        return "\(FlowTrace.label(input)) -> \(Spec.name(ofState: to))\(ignored ? " (ignored)" : "")"
-            + " | effects: \(effectText) | timeout: \(timeoutText)"
+        let effects = effects.map(Spec.name(ofEffect:))
+        let timeouts = armedTimeouts.map { armed in
+            TraceLine.Timeout(
+                scope: armed.depth.flatMap { Spec.compound(around: to, atDepth: $0) }.map(Spec.name(ofCompound:)),
+                milliseconds: FlowTrace.milliseconds(armed.after), target: Spec.name(ofState: armed.target))
+        }
+        return TraceLine.text(
+            input: FlowTrace.label(input), state: Spec.name(ofState: to), ignored: ignored, effects: effects,
+            timeouts: timeouts)
     }
 }
 
@@ -68,8 +80,8 @@ public enum FlowTrace {
         }
     }
 
-    /// The input as the trace names it: `start`, `restore(2)`, `restore(nil)`, an event's name
-    /// or `@timeout`.
+    /// The input as the trace names it: `start`, `restore(2)`, `restore(nil)`, an event's name,
+    /// `@timeout`, or `@timeout(signIn)` for a compound state's.
     static func label<Spec: FlowSpec>(_ input: FlowStepRecord<Spec>.Input) -> String {
         switch input {
         case .start: "start"
@@ -77,6 +89,7 @@ public enum FlowTrace {
         case .restore(nil): "restore(nil)"
         case .event(let event): Spec.name(ofEvent: event)
         case .timeout: "@timeout"
+        case .compoundTimeout(let compound): "@timeout(\(Spec.name(ofCompound: compound)))"
         }
     }
 

@@ -12,6 +12,9 @@ public struct FlowPath<Spec: FlowSpec>: Sendable, CustomStringConvertible {
         case event(Spec.Event)
         /// The armed timeout fires: the clock is advanced by its whole duration.
         case timeout
+        /// Time passes: the clock is advanced by the duration, and the timer due then fires: the
+        /// timeout of the given compound state around the state, or (`nil`) the state's own.
+        case wait(Duration, timeoutOf: Spec.Compound?)
         /// The app is relaunched: the driver stops and a new one over the same storage starts,
         /// restoring the state the old one saved.
         case relaunch

@@ -110,6 +110,16 @@ public enum FlowPathRunner {
                     problems.append("\(label): the timeout of '\(stateName)' did not fire")
                     return false
                 }
+            case .wait(let duration, _):
+                guard driver != nil else {
+                    problems.append("\(label): the flow has not started")
+                    return false
+                }
+                clock.advance(by: duration)
+                guard await waitForStep(after: before) else {
+                    problems.append("\(label): no timer fired in '\(stateName)' after \(duration)")
+                    return false
+                }
             }
             guard let driver, let record = driver.lastStep else {
                 problems.append("\(label): the driver took no step")
@@ -164,8 +174,10 @@ public enum FlowPathRunner {
         func matches(_ input: FlowPath<Spec>.Input, _ recorded: FlowStepRecord<Spec>.Input) -> Bool {
             switch (input, recorded) {
             // A relaunch may start afresh: an app that restores nothing once a flow is done.
-            case (.start, .start), (.start, .restore), (.relaunch, .restore), (.relaunch, .start), (.timeout, .timeout):
+            case (.start, .start), (.start, .restore), (.relaunch, .restore), (.relaunch, .start), (.timeout, .timeout),
+                (.wait(_, nil), .timeout):
                 true
+            case (.wait(_, let expected?), .compoundTimeout(let fired)): expected == fired
             case (.event(let expected), .event(let taken)): expected == taken
             default: false
             }
@@ -176,6 +188,8 @@ public enum FlowPathRunner {
             case .start: "start"
             case .event(let event): Spec.name(ofEvent: event)
             case .timeout: "@timeout"
+            case .wait(let duration, let compound):
+                "wait \(duration) for the timeout of \(compound.map { "'\(Spec.name(ofCompound: $0))'" } ?? "the state")"
             case .relaunch: "relaunch"
             }
         }

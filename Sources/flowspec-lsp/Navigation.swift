@@ -9,21 +9,56 @@ struct Navigation {
     var result: SpecChecker.Result { checked.result }
     var lines: [Substring] { checked.lines }
 
-    /// `textDocument/documentSymbol`: each machine with its states.
+    /// `textDocument/documentSymbol`: each machine with its states, the states inside a
+    /// compound state as its children, at any depth.
     func symbols() -> [[String: Any]] {
         result.spec.machines.map { machine in
             let range = Document.range(machine.name.location, lines)
-            let states = machine.states.indices.map { index -> [String: Any] in
-                let name = Document.range(machine.states[index].name.location, lines)
+            let states = machine.states.indices.filter { machine.nesting.parent(of: $0) == nil }
+            return [
+                "name": machine.name.value, "kind": 5, "range": range, "selectionRange": range,
+                "children": symbols(of: states, in: machine)
+            ]
+        }
+    }
+
+    /// The symbols of `states` and, under each compound one, of the states inside it. A
+    /// compound state's range runs over its whole body, so that it holds its children's.
+    private func symbols(of states: [Int], in machine: Machine) -> [[String: Any]] {
+        states.map { index in
+            let name = Document.range(machine.states[index].name.location, lines)
+            guard machine.isCompound(index) else {
                 return [
                     "name": machine.name(of: index), "detail": machine.states[index].kind.rawValue, "kind": 22,
                     "range": name, "selectionRange": name
                 ]
             }
             return [
-                "name": machine.name.value, "kind": 5, "range": range, "selectionRange": range, "children": states
+                "name": machine.name(of: index), "detail": "compound", "kind": 22,
+                "range": ["start": name["start"] ?? [:], "end": bodyEnd(of: machine.states[index].name.location)],
+                "selectionRange": name, "children": symbols(of: machine.nesting.children(of: index), in: machine)
             ]
         }
+    }
+
+    /// Where the body of the key at `location` ends: the end of its last line before the next
+    /// line indented no deeper than the key (comments and blank lines do not end it, and are
+    /// not counted in it).
+    private func bodyEnd(of location: SourceLocation) -> [String: Any] {
+        let first = max(location.line - 1, 0)
+        let indent = location.column - 1
+        var last = first
+        var line = first + 1
+        while line < lines.count {
+            let text = lines[line].drop { $0 == " " }
+            if !text.isEmpty, !text.hasPrefix("#") {
+                if lines[line].count - text.count <= indent { break }
+                last = line
+            }
+            line += 1
+        }
+        let end = lines.indices.contains(last) ? lines[last].trimmingTrailingSpaces.utf16.count : 0
+        return ["line": last, "character": end]
     }
 
     /// `textDocument/definition`: the state, or the declared event, condition or effect, that
@@ -61,8 +96,17 @@ struct Navigation {
             let index = machine.states.indices.first(where: { machine.name(of: $0) == word })
         else { return nil }
         let state = machine.states[index]
-        var text = "**\(word)**: \(state.kind.rawValue) state of `\(machine.name.value)`"
+        let kind = machine.isCompound(index) ? "compound" : state.kind.rawValue
+        var text = "**\(word)**: \(kind) state of `\(machine.name.value)`"
+        if let parent = machine.nesting.parent(of: index) { text += ", inside `\(machine.name(of: parent))`" }
         if let summary = state.summary { text += "\n\n\(summary)" }
+        if let first = machine.nesting.children(of: index).first {
+            let initial = machine.nesting.details[index]?.initial?.value ?? machine.name(of: first)
+            text += "\n\nenters `\(initial)` first"
+            if let done = machine.nesting.details[index]?.done {
+                text += "; once done, goes to `\(machine.names[done.value])`"
+            }
+        }
         if let timeout = state.timeout {
             text +=
                 "\n\ntimeout: after \(timeout.after?.value.specDescription ?? "?") to "

@@ -1,9 +1,10 @@
 import FlowSpecCore
 
 /// Every place a machine writes a name, from the spec model: what find references lists and
-/// rename edits. A state is written as its key, as targets, `then`, `initial`, `resume`,
-/// `migrate`, sequence members and requirements; an event, condition or effect as its
-/// declaration and its uses.
+/// rename edits. A state is written as its key (at any depth), as targets, `then`, `initial`
+/// (of the machine or of a compound state), `done`, `resume`, `migrate`, sequence members and
+/// requirements; an event, condition or effect as its declaration and its uses (an effect
+/// also in `entry` and `exit`).
 struct References {
     enum Kind: String {
         case state, event, condition, effect
@@ -73,6 +74,15 @@ struct References {
                 case .effect: for effect in timeout.effects + (timeout.retry?.effects ?? []) { add(effect) }
                 case .event, .condition: break
                 }
+            }
+        }
+        for details in machine.nesting.details.values {
+            switch kind {
+            case .state:
+                add(details.initial)
+                add(details.done)
+            case .effect: for effect in details.entry + details.exit { add(effect) }
+            case .event, .condition: break
             }
         }
         guard kind == .state else { return found.sorted() }

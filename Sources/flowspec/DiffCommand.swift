@@ -27,10 +27,11 @@ struct DiffCommand: Command {
         abstract: "Report what changed between two versions of a spec, and what the change breaks.",
         discussion: """
             Lists the changes of every machine (states, events, conditions, effects, \
-            transitions, timeouts, sequences, persist, require) and reports, as findings with \
-            rule ids, what breaks stored state: a persisted state removed without a `migrate` \
-            entry, an integer-persisted state moved, a stored form changed, a state's kind \
-            changed. Severities work as for `check`. With --base REF each file is compared with \
+            transitions, timeouts, nesting, entry and exit, sequences, persist, require) and \
+            reports, as findings with rule ids, what breaks stored state: a persisted state \
+            removed (or now holding states) without a `migrate` entry, an integer-persisted \
+            state moved, a stored form changed, a state's kind changed. Only the states with no \
+            states inside are stored: positions count them alone. Severities work as for `check`. With --base REF each file is compared with \
             `git show REF:FILE` (a file new since REF is all additions). Exit status: 0 when no \
             finding is an error, 1 when any is (or a spec has errors), 2 when a file cannot be \
             read, git or REF is missing, or the command line is wrong. Example:

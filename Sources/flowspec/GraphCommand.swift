@@ -19,7 +19,9 @@ struct GraphCommand: Command {
         discussion: """
             Each machine is one diagram (Mermaid: a titled stateDiagram-v2; DOT: a digraph), \
             separated by a blank line. Machine-wide transitions are drawn once, from a node \
-            standing for every input and task state that inherits them. --highlight marks the \
+            standing for every input and task state that inherits them. A compound state is \
+            drawn around the states inside it (a Mermaid composite state, a DOT cluster), with \
+            its own transitions (its on, timeout and done) drawn once, from it. --highlight marks the \
             states of unreachable-state, infinite-loop, dead-end and no-way-out findings. \
             Exit status: 0 when the diagram was printed, 1 when the YAML could not be read (or \
             held no machine), 2 when the file cannot be read, the command line is wrong or \

@@ -2,9 +2,17 @@ import FlowSpecCore
 
 /// `flowspec simulate`: runs one machine on a list of inputs and prints the trace.
 struct SimulateCommand: Command {
+    /// The output formats.
+    enum Format: String, CaseIterable {
+        case text, json
+    }
+
+    static let format = OptionSyntax.choice(
+        "format", Format.self, default: .text,
+        help: "Output format: text (a trace `--replay` reads) or json (with each step's configuration).")
     static let specArgument = ArgumentSyntax(name: "spec", help: "The spec file.")
     static let inputs = ArgumentSyntax(
-        name: "inputs", help: "Inputs: events, @timeout, +condition, -condition.",
+        name: "inputs", help: "Inputs: events, @timeout, @timeout(COMPOUND), +condition, -condition.",
         count: .rest)
     static let machine = OptionSyntax.text(
         "machine", help: "The machine to run (may be left out when the spec has one machine).")
@@ -19,8 +27,11 @@ struct SimulateCommand: Command {
         abstract: "Run a machine on events and print each step: state, effects, armed timeout.",
         discussion: """
             Each input is an event name, `@timeout` (fire the timeout armed for the current \
-            visit), `+condition` (set it) or `-condition` (clear it). Conditions given before the \
-            first event apply to the start. Example:
+            visit), `@timeout(NAME)` (fire the timeout of compound state NAME, armed while the \
+            flow is inside it), `+condition` (set it) or `-condition` (clear it). Conditions given \
+            before the first event apply to the start. Each step prints the state, the effects \
+            and every armed timeout (a compound state's named before it); `--format json` adds \
+            the configuration. Example:
               flowspec simulate specs/app.yaml --machine FirstRun \\
                 +onboardingCompleted startDemo
             This is the reference semantics of the generated Swift.
@@ -28,7 +39,7 @@ struct SimulateCommand: Command {
             checked: exit 0 when every step agrees with the spec, 1 at the first that does not.
             """,
         arguments: [specArgument, inputs],
-        options: [machine, restore, replay] + LimitOptions.options
+        options: [machine, restore, replay, format] + LimitOptions.options
     )
 
     let spec: String
@@ -36,6 +47,7 @@ struct SimulateCommand: Command {
     let machine: String?
     let restore: String?
     let replay: String?
+    let format: Format
     let limits: YAMLLimits
 
     init(_ arguments: ParsedArguments) throws {
@@ -44,6 +56,7 @@ struct SimulateCommand: Command {
         machine = arguments.text(Self.machine)
         restore = arguments.text(Self.restore)
         replay = arguments.text(Self.replay)
+        format = arguments.choice(Self.format, as: Format.self) ?? .text
         limits = try LimitOptions(arguments).limits
         if replay != nil, !inputs.isEmpty || restore != nil {
             throw UsageError(
@@ -58,13 +71,22 @@ struct SimulateCommand: Command {
         if let replay { return try check(replay, on: program) }
         let steps = inputs.map { token -> Simulation.Step in
             if token == "@timeout" { return .timeout }
+            if token.hasPrefix("@timeout("), token.hasSuffix(")") {
+                return .compoundTimeout(String(token.dropFirst("@timeout(".count).dropLast()))
+            }
             if token.hasPrefix("+") { return .condition(String(token.dropFirst()), true) }
             if token.hasPrefix("-") { return .condition(String(token.dropFirst()), false) }
             return .event(token)
         }
         do {
-            let lines = try Simulation(program: program).run(steps, restoring: restore.map { .some($0) })
-            Console.output(lines.joined(separator: "\n") + "\n")
+            let simulation = Simulation(program: program)
+            switch format {
+            case .text:
+                let lines = try simulation.run(steps, restoring: restore.map { .some($0) })
+                Console.output(lines.joined(separator: "\n") + "\n")
+            case .json:
+                Console.output(try simulation.json(steps, restoring: restore.map { .some($0) }))
+            }
         } catch {
             Console.error("flowspec: error: \(error)")
             throw ExitStatus.failure

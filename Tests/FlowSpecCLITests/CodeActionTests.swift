@@ -133,7 +133,64 @@ struct CodeActionTests {
                       home: { kind: terminal }
                 """),
             rule: "undefined-state", title: "Change to 'home'",
-            fixedLines: ["      signedOut: { kind: input, on: { submit: home } }"])
+            fixedLines: ["      signedOut: { kind: input, on: { submit: home } }"]),
+        Case(
+            name: "a timeout in a block mapping of a state inside another",
+            spec: spec(
+                """
+                    states:
+                      signedOut: { kind: input, on: { submit: signingIn } }
+                      signingIn:
+                        on: { cancel: signedOut }
+                        states:
+                          verifying:
+                            kind: task
+                            on: { done: home, failed: signedOut }
+                      home: { kind: terminal }
+                """),
+            rule: "missing-timeout", title: "Add a 30s timeout to 'signedOut'",
+            fixedLines: [
+                "          verifying:", "            timeout: { after: 30s, to: signedOut }", "            kind: task"
+            ]),
+        Case(
+            name: "a compound state's initial that is not inside it",
+            spec: spec(
+                """
+                    states:
+                      signedOut: { kind: input, on: { submit: signingIn } }
+                      signingIn:
+                        initial: credentails
+                        on: { cancel: signedOut }
+                        states:
+                          credentials: { kind: input, on: { submit: home } }
+                      home: { kind: terminal }
+                """),
+            rule: "invalid-nesting", title: "Change to 'credentials'", fixedLines: ["        initial: credentials"]),
+        Case(
+            name: "an effect of a nested state's exit declared",
+            spec: spec(
+                """
+                    effects: [track]
+                    states:
+                      signedOut: { kind: input, on: { submit: signingIn } }
+                      signingIn:
+                        entry: [track]
+                        on: { cancel: signedOut }
+                        states:
+                          credentials: { kind: input, on: { submit: home }, exit: [clear] }
+                      home: { kind: terminal }
+                """),
+            rule: "undeclared-name", title: "Declare effect 'clear'", fixedLines: ["    effects: [track, clear]"]),
+        Case(
+            name: "an unused effect removed, an entry's effect kept",
+            spec: spec(
+                """
+                    effects: [track, log]
+                    states:
+                      signedOut: { kind: input, on: { submit: home }, entry: track }
+                      home: { kind: terminal }
+                """),
+            rule: "unused-name", title: "Remove unused 'log'", fixedLines: ["    effects: [track]"])
     ]
 
     @Test(arguments: cases) func theFixRemovesItsFindingAndNoOther(_ fix: Case) throws {

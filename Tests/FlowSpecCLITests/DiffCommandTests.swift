@@ -85,6 +85,90 @@ struct DiffCommandTests {
         #expect(one.stderr.contains("diff compares two files (OLD NEW), or each file with --base REF; got 1"))
     }
 
+    /// The old and new version of a nested fixture, `Tests/Fixtures/diff/nested/NAME.old.yaml`
+    /// and `NAME.new.yaml`, compared, with the text output checked against `nested/NAME.txt`.
+    static func nested(_ name: String, format: String = "text") throws -> CLI.Output {
+        let output = try CLI.run([
+            "diff", "Tests/Fixtures/diff/nested/\(name).old.yaml", "Tests/Fixtures/diff/nested/\(name).new.yaml",
+            "--format", format
+        ])
+        try expectGolden(output.stdout, "nested/\(name).\(format == "text" ? "txt" : format)")
+        return output
+    }
+
+    /// Steps wrapped in a compound state keep their stored positions (only leaves are stored,
+    /// in the same order), and the diff lists what they now inherit from it.
+    @Test func wrappingLeavesInACompoundStateMovesNoStoredPosition() throws {
+        let output = try Self.nested("wrap")
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(!output.stdout.contains("stored-position-changed"), "\(output.stdout)")
+        #expect(output.stdout.contains("changed parent of 'address': top level -> 'details'\n"))
+        #expect(output.stdout.contains("added 'review' on 'cancel' inherited from 'details': 'cart'\n"))
+        #expect(output.stdout.contains("added 'review' timeout inherited from 'details': 15m to 'cart'\n"))
+    }
+
+    /// A leaf that now holds states is never stored again: its stored name is reported like a
+    /// removed state's, with the `migrate` entry that fixes it; with that entry, nothing breaks.
+    @Test func aLeafThatNowHoldsStatesLosesItsStoredValue() throws {
+        let output = try Self.nested("became-compound")
+        #expect(output.status == 1)
+        #expect(
+            output.stdout.contains(
+                "became-compound.old.yaml:9:7: error: state 'signIn' of machine 'Auth' now holds states, so it is "
+                    + "never current and never stored, but users' devices may have stored it as signIn; that value "
+                    + "now restores `initial`. Map it to a state inside with `migrate: { signIn: credentials }` "
+                    + "[stored-state-removed]"), "\(output.stdout)")
+        #expect(output.stdout.contains("changed kind of 'signIn': input -> compound\n"))
+        #expect(!output.stdout.contains("state-kind-changed"), "a compound state has no kind")
+        let json = try Self.nested("became-compound", format: "json")
+        #expect(json.status == 1)
+
+        let directory = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/diff/nested")
+        let new = try String(contentsOf: directory.appendingPathComponent("became-compound.new.yaml"), encoding: .utf8)
+        let fixed = try CLI.temporaryDirectory(with: [
+            "new.yaml": new.replacingOccurrences(
+                of: "persist: { rawValue: string }",
+                with: "persist: { rawValue: string, migrate: { signIn: credentials } }")
+        ])
+        let migrated = try CLI.run(
+            ["diff", directory.appendingPathComponent("became-compound.old.yaml").path, "new.yaml"], in: fixed)
+        #expect(migrated.status == 0, "the advice is a valid spec that fixes it: \(migrated.stderr)")
+        #expect(!migrated.stdout.contains("stored-state-removed"), "\(migrated.stdout)")
+    }
+
+    /// A leaf moved into a compound state keeps its stored name: no finding; what it now
+    /// inherits is listed, by the state that writes it.
+    @Test func aLeafMovedIntoACompoundStateKeepsItsStoredName() throws {
+        let output = try Self.nested("moved")
+        #expect(output.status == 0)
+        #expect(!output.stdout.contains("["), "no finding: \(output.stdout)")
+        #expect(output.stdout.contains("moved.new.yaml:17:11: changed parent of 'code': top level -> 'signIn'\n"))
+        #expect(output.stdout.contains("moved.old.yaml:17:53: removed 'code' on 'cancel': 'welcome'\n"))
+        #expect(
+            output.stdout.contains(
+                "moved.new.yaml:11:15: added 'code' on 'cancel' inherited from 'signIn': 'welcome'\n"))
+        #expect(
+            output.stdout.contains(
+                "moved.new.yaml:12:9: added 'code' timeout inherited from 'signIn': 5m to 'welcome'\n"))
+    }
+
+    /// What a state writes about entering, leaving and finishing is compared: `entry`, `exit`,
+    /// `initial`, `done`, and the `done` a terminal leaf that moved now takes.
+    @Test func entryExitInitialAndDoneChangesAreListed() throws {
+        let output = try Self.nested("done-entry")
+        #expect(output.status == 0)
+        for line in [
+            "done-entry.new.yaml:11:39: changed entry of 'welcome': none -> showBanner",
+            "done-entry.new.yaml:14:17: changed entry of 'signIn': trackSignInStarted -> trackSignInStarted, showSpinner",
+            "done-entry.new.yaml:12:7: changed exit of 'signIn': clearPassword -> none",
+            "done-entry.new.yaml:13:18: changed initial of 'signIn': 'credentials' -> 'intro'",
+            "done-entry.new.yaml:16:15: changed done of 'signIn': 'signedIn' -> 'onboarding'",
+            "done-entry.new.yaml:16:15: added 'abandoned' done inherited from 'signIn': 'onboarding'"
+        ] {
+            #expect(output.stdout.contains(line + "\n"), "\(line)\n\(output.stdout)")
+        }
+    }
+
     /// `--base REF` reads the old version with git, in a real repository made here.
     @Test(
         .enabled(

@@ -49,6 +49,39 @@ struct GraphCommandTests {
                     separator: "\n")))
     }
 
+    @Test(arguments: [("mermaid", "mmd"), ("dot", "dot")])
+    func compoundStatesAreDrawnAsTheGoldensShow(format: String, ext: String) throws {
+        let output = try CLI.run(["graph", "Tests/Fixtures/graph/nested.yaml", "--format", format])
+        #expect(output.status == 0)
+        #expect(output.stderr.isEmpty, "a clean spec prints no findings: \(output.stderr)")
+        let expected = try ["Auth", "Checkout"].map { try Self.golden("nested.\($0).\(ext)") }.joined(separator: "\n")
+        #expect(output.stdout == expected)
+    }
+
+    @Test(arguments: ["mermaid", "dot"])
+    func aSpecWithNestingErrorsIsDrawn(format: String) throws {
+        let directory = try CLI.temporaryDirectory(with: [
+            "nesting.yaml": """
+            flowspec: 1
+            machines:
+              M:
+                initial: outer
+                states:
+                  outer:
+                    initial: elsewhere
+                    done: nowhere
+                    states:
+                      inner: { kind: input, on: { go: elsewhere } }
+                  elsewhere: { kind: input, on: { back: outer } }
+
+            """
+        ])
+        let output = try CLI.run(["graph", "nesting.yaml", "--format", format], in: directory)
+        #expect(output.status == 0)
+        #expect(output.stderr.contains("[invalid-nesting]") && output.stderr.contains("[undefined-state]"))
+        #expect(output.stdout.contains(format == "dot" ? "subgraph cluster_s0 {" : "state \"outer\" as s0 {"))
+    }
+
     @Test func anUnknownMachineExitsTwoAndNamesTheMachines() throws {
         let output = try CLI.run(["graph", "specs/app.yaml", "--format", "mermaid", "--machine", "Onboarding"])
         #expect(output.status == 2)

@@ -33,6 +33,11 @@ struct KeyCompletionTests {
         ‸
         """
 
+    /// A state's keys, as the language documents them.
+    static let stateKeys = [
+        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states"
+    ]
+
     @Test func keysInContext() throws {
         // Rule ids as `flowspec rules` lists them, one a line.
         let rules = try CLI.run(["rules"]).stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first }
@@ -42,17 +47,55 @@ struct KeyCompletionTests {
             "require", "severity"
         ]
         let expectations: [[String]] = [
-            rules, machineKeys, ["kind", "summary", "on", "always", "timeout"], ["submit", "done"],
-            ["to", "if", "unless", "effects", "retry"], ["kind", "summary", "on", "always", "timeout"],
+            rules, machineKeys, Self.stateKeys, ["submit", "done"],
+            ["to", "if", "unless", "effects", "retry"], Self.stateKeys,
             ["max", "then", "effects"], ["reachable", "alwaysReachable", "within"], ["from", "to", "max"],
             ["flowspec", "machines", "severity"]
         ]
+        try Self.expectCompletions(in: Self.spec, expectations)
+    }
+
+    /// Keys in the body of a state inside a compound state, at any depth, in block and in flow
+    /// style.
+    @Test func keysInsideCompoundStates() throws {
+        let spec = """
+            flowspec: 1
+            machines:
+              Login:
+                initial: group
+                states:
+                  group:
+                    ‸do
+                    initial: inner
+                    states:
+                      inner:
+                        ‸en
+                        kind: input
+                        on:
+                          ‸
+                          submit: { to: deeper, ‸ }
+                      deeper:
+                        states:
+                          leaf: { kind: terminal, ‸ }
+                          other: { states: { last: { timeout: { ‸ } } } }
+            """
+        try Self.expectCompletions(
+            in: spec,
+            [
+                Self.stateKeys, Self.stateKeys, ["submit"], ["to", "if", "unless", "effects", "retry"],
+                Self.stateKeys, ["after", "to", "effects", "retry"]
+            ])
+    }
+
+    /// Opens `spec` without its partial keys (`‸word`), then types them in one change, and asks
+    /// for completion at each `‸` (after the partial key): the labels must be `expectations`.
+    static func expectCompletions(in spec: String, _ expectations: [[String]]) throws {
         var lines: [String] = []
         var cursors: [(line: Int, character: Int)] = []
         // The spec before the partial keys were typed.
-        let parsed = Self.spec.replacingOccurrences(of: #"‸[a-z]+"#, with: "", options: .regularExpression)
+        let parsed = spec.replacingOccurrences(of: #"‸[a-z]+"#, with: "", options: .regularExpression)
             .replacingOccurrences(of: "‸", with: "")
-        for line in Self.spec.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in spec.split(separator: "\n", omittingEmptySubsequences: false) {
             if let marker = line.firstIndex(of: "‸") {
                 cursors.append(
                     (
@@ -128,9 +171,48 @@ struct ValueCompletionTests {
         let expectations: [[String]] = [
             states, ["input", "task", "choice", "terminal"], ["remembered"], states, ["track"], states, states, states
         ]
+        try Self.expectCompletions(in: Self.spec, expectations)
+    }
+
+    /// Values in a compound state: its `initial` offers the states directly inside it, `done`
+    /// the states, `entry` and `exit` the effects (but an event named `exit` takes a state), at
+    /// any depth.
+    @Test func valuesInCompoundStates() throws {
+        let spec = """
+            flowspec: 1
+            machines:
+              Login:
+                initial: welcome
+                effects: [track, clear]
+                states:
+                  welcome: { kind: input, on: { go: group } }
+                  group:
+                    initial: ‸
+                    entry: [‸]
+                    exit: ‸
+                    done: ‸
+                    on: { exit: ‸ }
+                    states:
+                      inner:
+                        initial: ‸
+                        states:
+                          deep: { kind: input, on: { go: last } }
+                          deeper: { kind: input, on: { go: last }, exit: [track, ‸] }
+                      last: { kind: terminal }
+                  gone: { kind: terminal }
+            """
+        let states = ["welcome", "group", "inner", "deep", "deeper", "last", "gone"]
+        let effects = ["track", "clear"]
+        try Self.expectCompletions(
+            in: spec, [["inner", "last"], effects, effects, states, states, ["deep", "deeper"], effects])
+    }
+
+    /// Asks for completion at each `‸` of `spec` (opened without them): the labels must be
+    /// `expectations`.
+    static func expectCompletions(in spec: String, _ expectations: [[String]]) throws {
         var lines: [String] = []
         var cursors: [(line: Int, character: Int)] = []
-        for line in Self.spec.split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in spec.split(separator: "\n", omittingEmptySubsequences: false) {
             if let marker = line.firstIndex(of: "‸") { cursors.append((lines.count, line[..<marker].utf16.count)) }
             lines.append(line.replacingOccurrences(of: "‸", with: ""))
         }

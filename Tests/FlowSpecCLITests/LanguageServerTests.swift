@@ -262,7 +262,10 @@ struct LanguageServerTests {
         let paths = try #require(FileManager.default.enumerator(atPath: fixtures.path)).compactMap { $0 as? String }
         let files =
             ["specs/app.yaml"]
-            + paths.filter { ($0.hasPrefix("adversarial/") || $0.hasPrefix("rules/")) && $0.hasSuffix(".yaml") }
+            + paths.filter {
+                ($0.hasPrefix("adversarial/") || $0.hasPrefix("rules/") || $0.hasPrefix("lsp/"))
+                    && $0.hasSuffix(".yaml")
+            }
             .sorted().map { "Tests/Fixtures/\($0)" }
         var input = try Self.frame(Self.request(0, "initialize"))
         var requests = 0
@@ -343,11 +346,11 @@ struct LanguageServerTests {
     /// Go to definition from each kind of place a name is written in the reference spec, to
     /// the state's key or the name's declaration, in the machine the cursor is in.
     @Test(arguments: [
-        ("retry: { max: 3, then: error,", "error", "      error:"),
-        ("then: error, effects: [showError] }", "showError", "    effects: [showError]"),
+        ("retry: { max: 3, then: error }", "error", "      error:"),
+        ("entry: [showError]", "showError", "    effects: [showError]"),
         ("- within: { from: splash,", "splash", "      splash:"),
         ("- { to: onboarding, if: firstLaunch }", "firstLaunch", "    conditions: [firstLaunch]"),
-        ("splashFailed: { to: error, effects: [showError] }", "showError", "    effects: [showError]"),
+        ("splashFailed: error", "error", "      error:"),
         ("          networkError:", "networkError", "      - networkError"),
         ("states: [handshake, packetRun,", "packetRun", "      packetRun:")
     ])
@@ -436,10 +439,15 @@ struct LanguageServerTests {
         #expect(edits?.first?["newText"] as? String == "signedOut")
     }
 
-    /// Find references of an effect: its declaration and every use, a retry's `effects` among
-    /// them (the sign-in's fallback to the error screen).
+    /// Find references of an effect: its declaration and every use, a state's `entry` and a
+    /// retry's `effects` among them (the reference spec, with the sign-in's fallback to the
+    /// error screen running it too).
     @Test func referencesOfAnEffectIncludeARetrysEffects() throws {
-        let text = try String(contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let reference = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let text = reference.replacingOccurrences(
+            of: "retry: { max: 3, then: error }", with: "retry: { max: 3, then: error, effects: [showError] }")
+        #expect(text != reference)
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let declaration = try #require(lines.firstIndex { $0 == "    effects: [showError]" })
         let uri = "file:///w/app.flowspec.yaml"
@@ -451,8 +459,9 @@ struct LanguageServerTests {
         }
         let written = lines.indices.filter { lines[$0].contains("showError") }
         let retry = try #require(lines.firstIndex { $0.contains("then: error, effects: [showError]") })
+        let entry = try #require(lines.firstIndex { $0.contains("entry: [showError]") })
         #expect(referenced.sorted() == written, "every line that writes the effect, once")
-        #expect(referenced.contains(retry))
+        #expect(referenced.contains(retry) && referenced.contains(entry))
     }
 
     /// Find references and rename of a state across its machine, and the refusals.
@@ -606,5 +615,177 @@ struct LanguageServerTests {
         let (_, messages, _) = try Self.serve(input)
         #expect((messages.first?["error"] as? [String: Any])?["code"] as? Int == -32002)
         #expect((messages.last?["error"] as? [String: Any])?["code"] as? Int == -32700)
+    }
+}
+
+/// The server on a machine whose states hold states (`Tests/Fixtures/lsp/nested.yaml`): the
+/// outline is a tree, and a state's name is found, listed, renamed and highlighted wherever it
+/// is written, at any depth; so are the effects of `entry` and `exit`.
+@Suite("flowspec-lsp nested states (process)")
+struct NestedStatesServerTests {
+    static let uri = "file:///w/nested.flowspec.yaml"
+    static let text: String = {
+        let url = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/lsp/nested.yaml")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+    static let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+
+    /// The position inside `name` on the first line that contains `use`.
+    static func position(of name: String, in use: String) throws -> [String: Any] {
+        let line = try #require(lines.firstIndex { $0.contains(use) }, "no line has \(use)")
+        let start = try #require(lines[line].range(of: name), "\(name) is not in \(use)")
+        return ["line": line, "character": start.lowerBound.utf16Offset(in: lines[line]) + 1]
+    }
+
+    /// The lines that write `name` as a whole word, a line once for each time it does.
+    static func linesWriting(_ name: String) throws -> [Int] {
+        let word = try Regex("\\b\(name)\\b")
+        return lines.indices.flatMap { Array(repeating: $0, count: lines[$0].matches(of: word).count) }
+    }
+
+    static func request(_ method: String, _ position: [String: Any], _ extra: [String: Any] = [:]) -> (
+        String, [String: Any]
+    ) {
+        (method, ["textDocument": ["uri": uri], "position": position].merging(extra) { $1 })
+    }
+
+    static func start(_ range: Any?, _ end: String = "start") -> (line: Int, character: Int) {
+        let point = (range as? [String: Any])?[end] as? [String: Any]
+        return (point?["line"] as? Int ?? -1, point?["character"] as? Int ?? -1)
+    }
+
+    @Test func theOutlineIsATree() throws {
+        #expect(!Self.text.isEmpty)
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text, [("textDocument/documentSymbol", ["textDocument": ["uri": Self.uri]])])
+        let machines = try #require(LanguageServerTests.result(2, messages) as? [[String: Any]])
+        func names(_ symbol: [String: Any]) -> [String] {
+            (symbol["children"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        }
+        func child(_ symbol: [String: Any], _ name: String) throws -> [String: Any] {
+            try #require((symbol["children"] as? [[String: Any]])?.first { $0["name"] as? String == name })
+        }
+        #expect(machines.map { $0["name"] as? String } == ["Auth"])
+        let auth = machines[0]
+        #expect(names(auth) == ["welcome", "signIn", "signedIn"])
+        let signIn = try child(auth, "signIn")
+        #expect(names(signIn) == ["credentials", "verifying", "code", "finished"])
+        let code = try child(signIn, "code")
+        #expect(names(code) == ["entering", "sending"])
+        #expect(signIn["detail"] as? String == "compound" && code["detail"] as? String == "compound")
+        let entering = try child(code, "entering")
+        #expect(entering["detail"] as? String == "input" && entering["children"] == nil)
+        #expect(try child(code, "sending")["detail"] as? String == "task")
+
+        // A compound state is selected at its name, and its range runs to the end of its body.
+        for (state, key, last) in [
+            (signIn, "      signIn:", "          finished: { kind: terminal }"),
+            (code, "          code:", "              sending: { kind: task,")
+        ] {
+            let line = try #require(Self.lines.firstIndex(of: key))
+            let end = try #require(Self.lines.firstIndex { $0.hasPrefix(last) })
+            #expect(Self.start(state["selectionRange"]) == (line, key.count - key.drop { $0 == " " }.count))
+            #expect(Self.start(state["range"]) == Self.start(state["selectionRange"]))
+            #expect(Self.start(state["range"], "end") == (end, Self.lines[end].utf16.count))
+        }
+    }
+
+    /// Go to definition from each kind of place a nested state, or an effect of `entry` or
+    /// `exit`, is written: to the state's key, at its depth, or the effect's declaration.
+    @Test(arguments: [
+        ("initial: credentials", "credentials", "          credentials:"),
+        ("done: signedIn", "signedIn", "      signedIn:"),
+        ("initial: entering", "entering", "              entering:"),
+        ("then: credentials", "credentials", "          credentials:"),
+        ("timeout: { after: 10s, to: credentials }", "credentials", "          credentials:"),
+        ("resend: { to: sending", "sending", "              sending:"),
+        ("resume: { sending: entering }", "entering", "              entering:"),
+        ("signInSteps: { states: [credentials, entering", "entering", "              entering:"),
+        ("- reachable: [signedIn, entering]", "entering", "              entering:"),
+        ("needsCode: code", "code", "          code:"),
+        ("exit: [clearPassword]", "clearPassword", "    effects: [trackSignInStarted, clearPassword"),
+        ("entry: [trackSignInStarted]", "trackSignInStarted", "    effects: [trackSignInStarted")
+    ])
+    func definitionAtAnyDepth(use: String, name: String, declaration: String) throws {
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [Self.request("textDocument/definition", try Self.position(of: name, in: use))])
+        let location = try #require(LanguageServerTests.result(2, messages) as? [String: Any])
+        let (line, character) = Self.start(location["range"])
+        let expected = try #require(Self.lines.firstIndex { $0.hasPrefix(declaration) })
+        #expect(line == expected, "\(Self.lines[max(line, 0)])")
+        #expect(Self.lines[expected].utf16.dropFirst(max(character, 0)).starts(with: name.utf16))
+    }
+
+    /// References, highlights and rename of a state inside a compound state inside another:
+    /// its key, a target, the inner compound's `initial`, `persist` and a requirement.
+    @Test(arguments: [("credentials", "login"), ("entering", "typingCode"), ("signedIn", "home")])
+    func referencesHighlightsAndRename(name: String, newName: String) throws {
+        let declaration = try #require(
+            Self.lines.firstIndex { $0.hasSuffix(" \(name):") || $0.contains(" \(name): {") })
+        let at = try Self.position(of: name, in: Self.lines[declaration])
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                Self.request("textDocument/references", at), Self.request("textDocument/documentHighlight", at),
+                Self.request("textDocument/rename", at, ["newName": newName])
+            ])
+        let references = try #require(LanguageServerTests.result(2, messages) as? [[String: Any]])
+        let written = try Self.linesWriting(name)
+        #expect(references.map { Self.start($0["range"]).line }.sorted() == written, "every line that writes it, once")
+
+        let highlights = try #require(LanguageServerTests.result(3, messages) as? [[String: Any]])
+        #expect(highlights.count == references.count)
+        #expect(highlights.filter { $0["kind"] as? Int == 3 }.map { Self.start($0["range"]).line } == [declaration])
+
+        let changes = (LanguageServerTests.result(4, messages) as? [String: Any])?["changes"] as? [String: Any]
+        let edits = try #require(changes?[Self.uri] as? [[String: Any]])
+        #expect(edits.count == references.count)
+        let renamed = CodeActionTests.applying(edits, to: Self.text)
+        #expect(renamed.range(of: "\\b\(name)\\b", options: .regularExpression) == nil)
+        let directory = try CLI.temporaryDirectory(with: ["renamed.yaml": renamed])
+        let check = try CLI.run(["check", "renamed.yaml"], in: directory)
+        #expect(check.status == 0, "the renamed spec checks clean: \(check.stdout)")
+    }
+
+    /// The effects written in `entry` and `exit` are uses of the declared effects: listed,
+    /// and renamed with them.
+    @Test func effectsOfEntryAndExitAreReferences() throws {
+        let exit = try Self.position(of: "clearPassword", in: "exit: [clearPassword]")
+        let entry = try Self.position(of: "trackSignInStarted", in: "entry: [trackSignInStarted]")
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                Self.request("textDocument/references", exit),
+                Self.request("textDocument/rename", entry, ["newName": "trackSignIn"])
+            ])
+        let references = try #require(LanguageServerTests.result(2, messages) as? [[String: Any]])
+        #expect(references.map { Self.start($0["range"]).line } == (try Self.linesWriting("clearPassword")))
+        #expect(references.count == 2, "the declaration and the exit")
+        let changes = (LanguageServerTests.result(3, messages) as? [String: Any])?["changes"] as? [String: Any]
+        let edits = try #require(changes?[Self.uri] as? [[String: Any]])
+        #expect(edits.map { Self.start($0["range"]).line } == (try Self.linesWriting("trackSignInStarted")))
+        let renamed = CodeActionTests.applying(edits, to: Self.text)
+        let directory = try CLI.temporaryDirectory(with: ["renamed.yaml": renamed])
+        #expect(try CLI.run(["check", "renamed.yaml"], in: directory).status == 0, "\(renamed)")
+    }
+
+    /// Hover on a compound state says so, where it starts and where it goes once done; on a
+    /// state inside, which state holds it.
+    @Test func hoverTellsHowAStateNests() throws {
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                Self.request("textDocument/hover", try Self.position(of: "signIn", in: "      signIn:")),
+                Self.request("textDocument/hover", try Self.position(of: "entering", in: "      entering:"))
+            ])
+        func value(_ id: Int) -> String {
+            ((LanguageServerTests.result(id, messages) as? [String: Any])?["contents"] as? [String: Any])?["value"]
+                as? String ?? ""
+        }
+        #expect(value(2).hasPrefix("**signIn**: compound state of `Auth`\n"), "\(value(2))")
+        #expect(value(2).contains("enters `credentials` first; once done, goes to `signedIn`"), "\(value(2))")
+        #expect(value(2).contains("timeout: after 5m to `welcome`"), "\(value(2))")
+        #expect(value(3).hasPrefix("**entering**: input state of `Auth`, inside `code`\n"), "\(value(3))")
     }
 }

@@ -21,7 +21,7 @@ struct ReadmeTests {
         let clean = try CLI.temporaryDirectory(with: ["login.yaml": spec])
         #expect(try CLI.run(["check", "login.yaml"], in: clean).status == 0)
 
-        let broken = spec.replacingOccurrences(of: "        timeout: { after: 10s, to: signedOut }\n", with: "")
+        let broken = spec.replacingOccurrences(of: "        timeout: { after: 2m, to: error }\n", with: "")
         #expect(broken != spec)
         let directory = try CLI.temporaryDirectory(with: ["login.yaml": broken])
         let output = try CLI.run(["check", "login.yaml"], in: directory)

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// `flowspec simulate`: the reference semantics, printed as a trace.
@@ -64,5 +65,69 @@ struct SimulateCommandTests {
         #expect(machine.stderr.contains("choose one with --machine"))
         let noPersist = try CLI.run(["simulate", "specs/app.yaml", "--machine", "FirstRun", "--restore", "1"])
         #expect(noPersist.status == 2)
+    }
+}
+
+/// `flowspec simulate` on a machine with compound states: every armed timeout in the trace,
+/// `@timeout(NAME)` for a compound state's, `--format json` with the configuration, and the
+/// trace replays.
+@Suite("flowspec simulate on compound states (process)")
+struct SimulateNestedTests {
+    static let spec = "Tests/Fixtures/nested/sign-in.yaml"
+    static let inputs = [
+        "begin", "submit", "needsCode", "resend", "@timeout", "@timeout(signIn)", "begin", "submit", "@timeout",
+        "submit", "ok", "@timeout(signIn)"
+    ]
+
+    @Test func theTraceNamesEveryTimerAndEntryAndExitEffects() throws {
+        let output = try CLI.run(["simulate", Self.spec] + Self.inputs)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stdout == """
+                start -> welcome | effects: - | timeout: -
+                begin -> credentials | effects: trackSignInStarted | timeout: signIn 300000ms -> welcome
+                submit -> verifying | effects: - | timeout: signIn 300000ms -> welcome, 10000ms -> credentials
+                needsCode -> code | effects: - | timeout: signIn 300000ms -> welcome
+                resend -> code | effects: sendCode | timeout: signIn 300000ms -> welcome
+                @timeout -> code (ignored) | effects: - | timeout: signIn 300000ms -> welcome
+                @timeout(signIn) -> welcome | effects: clearPassword | timeout: -
+                begin -> credentials | effects: trackSignInStarted | timeout: signIn 300000ms -> welcome
+                submit -> verifying | effects: - | timeout: signIn 300000ms -> welcome, 10000ms -> credentials
+                @timeout -> credentials | effects: - | timeout: signIn 300000ms -> welcome
+                submit -> verifying | effects: - | timeout: signIn 300000ms -> welcome, 10000ms -> credentials
+                ok -> signedIn | effects: clearPassword | timeout: -
+                @timeout(signIn) -> signedIn (ignored) | effects: - | timeout: -
+
+                """)
+        // The trace replays as it was printed.
+        let directory = try CLI.temporaryDirectory(with: ["trace.txt": output.stdout])
+        let replay = try CLI.run(
+            ["simulate", CLI.packageRoot.appendingPathComponent(Self.spec).path, "--replay", "trace.txt"],
+            in: directory)
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+    }
+
+    @Test func jsonStepsCarryTheConfiguration() throws {
+        let output = try CLI.run(["simulate", Self.spec, "--format", "json", "begin", "submit"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let steps = try #require(document["steps"] as? [[String: Any]])
+        #expect(document["machine"] as? String == "Auth")
+        #expect(steps.map { $0["input"] as? String } == ["start", "begin", "submit"])
+        #expect(steps.map { $0["configuration"] as? [String] } == [["welcome"], ["credentials"], ["verifying"]])
+        #expect(steps[2]["active"] as? [String] == ["signIn", "verifying"])
+        #expect(steps[1]["effects"] as? [String] == ["trackSignInStarted"])
+        #expect(steps[1]["ignored"] as? Bool == false)
+        let timeouts = try #require(steps[2]["timeouts"] as? [[String: Any]])
+        #expect(timeouts.map { $0["compound"] as? String } == ["signIn", nil])
+        #expect(timeouts.map { $0["milliseconds"] as? Int } == [300_000, 10_000])
+    }
+
+    @Test func anUnknownCompoundStateIsAnErrorWithASuggestion() throws {
+        let output = try CLI.run(["simulate", Self.spec, "begin", "@timeout(signin)"])
+        #expect(output.status == 2, "a bad input, as an unknown event is")
+        #expect(output.stderr.contains("has no compound state 'signin'"), "\(output.stderr)")
+        #expect(output.stderr.contains("signIn"))
     }
 }

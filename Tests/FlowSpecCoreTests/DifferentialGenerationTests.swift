@@ -548,49 +548,24 @@ enum DifferentialSpecs {
     }
 
     static func yaml(_ machine: Machine) -> String {
-        func names(_ prefix: String, _ count: Int) -> String {
-            "[" + (0..<count).map { "\(prefix)\($0)" }.joined(separator: ", ") + "]"
+        var text = header(machine)
+        text += "    states:\n"
+        for (index, state) in machine.states.enumerated() {
+            text += "      s\(index):\n" + body(state, of: machine, indent: "        ")
         }
-        func candidate(_ candidate: Candidate, bareAllowed: Bool) -> String {
-            if bareAllowed && candidate.bare && candidate.isPlain { return "s\(candidate.target)" }
-            var fields = ["to: s\(candidate.target)"]
-            if let condition = candidate.ifCondition { fields.append("if: c\(condition)") }
-            if let condition = candidate.unlessCondition { fields.append("unless: c\(condition)") }
-            if !candidate.effects.isEmpty {
-                fields.append("effects: [" + candidate.effects.map { "f\($0)" }.joined(separator: ", ") + "]")
-            }
-            if let retry = candidate.retry {
-                var retryFields = "max: \(retry.max), then: s\(retry.then)"
-                if !candidate.retryEffects.isEmpty {
-                    let effects = candidate.retryEffects.map { "f\($0)" }.joined(separator: ", ")
-                    retryFields += ", effects: [\(effects)]"
-                }
-                fields.append("retry: { \(retryFields) }")
-            }
-            return "{ " + fields.joined(separator: ", ") + " }"
-        }
-        func transitions(_ list: [Transition], indent: String) -> String {
-            var text = ""
-            for transition in list {
-                let key = "\(indent)e\(transition.event):"
-                if transition.candidates.count == 1 && !transition.block {
-                    text += "\(key) \(candidate(transition.candidates[0], bareAllowed: true))\n"
-                } else if transition.block {
-                    text += "\(key)\n"
-                    for item in transition.candidates { text += "\(indent)  - \(candidate(item, bareAllowed: true))\n" }
-                } else {
-                    text +=
-                        "\(key) ["
-                        + transition.candidates.map { candidate($0, bareAllowed: true) }
-                        .joined(separator: ", ") + "]\n"
-                }
-            }
-            return text
-        }
+        return text
+    }
 
+    /// `[p0, p1, …]`.
+    static func names(_ prefix: String, _ count: Int) -> String {
+        "[" + (0..<count).map { "\(prefix)\($0)" }.joined(separator: ", ") + "]"
+    }
+
+    /// Everything of a machine before its `states:`.
+    static func header(_ machine: Machine, initial: String? = nil) -> String {
         var text = "  \(machine.name):\n"
         text += "    summary: Random machine \(machine.name).\n"
-        text += "    initial: s\(machine.initial)\n"
+        text += "    initial: \(initial ?? "s\(machine.initial)")\n"
         if let kind = machine.defaultKind { text += "    defaults: { kind: \(kind.rawValue) }\n" }
         if machine.conditionCount > 0 { text += "    conditions: \(names("c", machine.conditionCount))\n" }
         if machine.effectCount > 0 { text += "    effects: \(names("f", machine.effectCount))\n" }
@@ -603,27 +578,68 @@ enum DifferentialSpecs {
             text +=
                 "    sequences:\n      q0: { states: [" + sequence.map { "s\($0)" }.joined(separator: ", ") + "] }\n"
         }
-        text += "    states:\n"
-        let effectiveDefault = machine.defaultKind ?? .task
-        for (index, state) in machine.states.enumerated() {
-            var body = ""
-            if state.kind != effectiveDefault { body += "        kind: \(state.kind.rawValue)\n" }
-            if !state.on.isEmpty { body += "        on:\n" + transitions(state.on, indent: "          ") }
-            if !state.always.isEmpty {
-                body += "        always:\n"
-                for item in state.always { body += "          - \(candidate(item, bareAllowed: true))\n" }
+        return text
+    }
+
+    /// The body of a state (its kind, `on`, `always`, timeout), each line at `indent`.
+    static func body(_ state: State, of machine: Machine, indent: String) -> String {
+        var body = ""
+        if state.kind != (machine.defaultKind ?? .task) { body += "\(indent)kind: \(state.kind.rawValue)\n" }
+        if !state.on.isEmpty { body += "\(indent)on:\n" + transitions(state.on, indent: indent + "  ") }
+        if !state.always.isEmpty {
+            body += "\(indent)always:\n"
+            for item in state.always { body += "\(indent)  - \(candidate(item, bareAllowed: true))\n" }
+        }
+        if let timeout = state.timeout { body += "\(indent)timeout: \(timeoutText(timeout))\n" }
+        return body
+    }
+
+    /// `{ after: 2s, to: s3, effects: [..], retry: {..} }`.
+    static func timeoutText(_ timeout: (after: String, candidate: Candidate), target: String? = nil) -> String {
+        var fields = "after: \(timeout.after), to: \(target ?? "s\(timeout.candidate.target)")"
+        if !timeout.candidate.effects.isEmpty {
+            fields += ", effects: [" + timeout.candidate.effects.map { "f\($0)" }.joined(separator: ", ") + "]"
+        }
+        if let retry = timeout.candidate.retry {
+            fields += ", retry: { max: \(retry.max), then: s\(retry.then) }"
+        }
+        return "{ \(fields) }"
+    }
+
+    static func candidate(_ candidate: Candidate, bareAllowed: Bool) -> String {
+        if bareAllowed && candidate.bare && candidate.isPlain { return "s\(candidate.target)" }
+        var fields = ["to: s\(candidate.target)"]
+        if let condition = candidate.ifCondition { fields.append("if: c\(condition)") }
+        if let condition = candidate.unlessCondition { fields.append("unless: c\(condition)") }
+        if !candidate.effects.isEmpty {
+            fields.append("effects: [" + candidate.effects.map { "f\($0)" }.joined(separator: ", ") + "]")
+        }
+        if let retry = candidate.retry {
+            var retryFields = "max: \(retry.max), then: s\(retry.then)"
+            if !candidate.retryEffects.isEmpty {
+                let effects = candidate.retryEffects.map { "f\($0)" }.joined(separator: ", ")
+                retryFields += ", effects: [\(effects)]"
             }
-            if let timeout = state.timeout {
-                var fields = "after: \(timeout.after), to: s\(timeout.candidate.target)"
-                if !timeout.candidate.effects.isEmpty {
-                    fields += ", effects: [" + timeout.candidate.effects.map { "f\($0)" }.joined(separator: ", ") + "]"
-                }
-                if let retry = timeout.candidate.retry {
-                    fields += ", retry: { max: \(retry.max), then: s\(retry.then) }"
-                }
-                body += "        timeout: { \(fields) }\n"
+            fields.append("retry: { \(retryFields) }")
+        }
+        return "{ " + fields.joined(separator: ", ") + " }"
+    }
+
+    static func transitions(_ list: [Transition], indent: String) -> String {
+        var text = ""
+        for transition in list {
+            let key = "\(indent)e\(transition.event):"
+            if transition.candidates.count == 1 && !transition.block {
+                text += "\(key) \(candidate(transition.candidates[0], bareAllowed: true))\n"
+            } else if transition.block {
+                text += "\(key)\n"
+                for item in transition.candidates { text += "\(indent)  - \(candidate(item, bareAllowed: true))\n" }
+            } else {
+                text +=
+                    "\(key) ["
+                    + transition.candidates.map { candidate($0, bareAllowed: true) }
+                    .joined(separator: ", ") + "]\n"
             }
-            text += body.isEmpty ? "      s\(index):\n" : "      s\(index):\n" + body
         }
         return text
     }
@@ -715,6 +731,7 @@ enum DifferentialSpecs {
             switch step {
             case .event(let name): name
             case .timeout: "@"
+            case .compoundTimeout(let name): "@" + name
             case .condition(let name, let value): (value ? "+" : "-") + name
             // Relaunches are not drawn: restore runs (`restoreValues`) test restoring.
             case .relaunch: "!"
@@ -724,18 +741,27 @@ enum DifferentialSpecs {
 
     // MARK: The driver
 
+    /// The current visit and the visits the armed timeouts belong to, as the driver prints
+    /// them with `visits`: how many states (compound ones included) a step left and entered.
+    static func visits(_ runtime: FlowRuntime, _ program: FlowProgram) -> String {
+        "visit \(runtime.visit), armed for \(runtime.armedTimeouts(program).map(\.visit))"
+    }
+
     /// `main.swift`: replays every run through the compiled machines and prints each trace
-    /// line as `key|line`, in ``Trace/line(input:state:ignored:effects:timeout:)``'s format.
-    static func driver(programs: [FlowProgram], runs: [Run]) -> String {
+    /// line as `key|line`, in ``Trace/line(input:state:ignored:effects:timeout:)``'s format;
+    /// with `visits`, each line ends with ``visits(_:)`` of the machine.
+    static func driver(programs: [FlowProgram], runs: [Run], visits: Bool = false) -> String {
         var text = """
             protocol Driven {
                 static var driveConditionNames: [Swift.String] { get }
                 static func driveBegin(_ raw: Swift.String??, _ conditions: [Swift.Bool]) -> (Self, [Swift.String])
                 mutating func driveEvent(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String]
                 mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String]
+                mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String]
                 var visit: Swift.Int { get }
                 var driveState: Swift.String { get }
                 var driveArmed: Swift.String { get }
+                var driveVisits: Swift.String { get }
             }
 
             func driveNames<C: Swift.Collection>(_ effects: C) -> [Swift.String]
@@ -753,7 +779,7 @@ enum DifferentialSpecs {
             func driveLine(_ key: Swift.Substring, _ input: Swift.String, _ machine: some Driven, _ ignored: Swift.Bool,
                            _ effects: [Swift.String]) {
                 let effectText = effects.isEmpty ? "-" : effects.joined(separator: ", ")
-                print("\\(key)|\\(input) -> \\(machine.driveState)\\(ignored ? " (ignored)" : "") | effects: \\(effectText) | timeout: \\(machine.driveArmed)")
+                print("\\(key)|\\(input) -> \\(machine.driveState)\\(ignored ? " (ignored)" : "") | effects: \\(effectText) | timeout: \\(machine.driveArmed)\(visits ? " | \\(machine.driveVisits)" : "")")
             }
 
             func driveRun<M: Driven>(_: M.Type, _ key: Swift.Substring, _ mode: Swift.Substring, _ script: Swift.Substring) {
@@ -783,8 +809,18 @@ enum DifferentialSpecs {
                         continue
                     }
                     let visit = machine.visit
-                    effects = token == "@" ? machine.driveTimeout(conditions) : machine.driveEvent(Swift.String(token), conditions)
-                    driveLine(key, token == "@" ? "@timeout" : Swift.String(token), machine, machine.visit == visit, effects)
+                    let label: Swift.String
+                    if token == "@" {
+                        effects = machine.driveTimeout(conditions)
+                        label = "@timeout"
+                    } else if token.hasPrefix("@") {
+                        effects = machine.driveCompoundTimeout(Swift.String(token.dropFirst()), conditions)
+                        label = "@timeout(\\(token.dropFirst()))"
+                    } else {
+                        effects = machine.driveEvent(Swift.String(token), conditions)
+                        label = Swift.String(token)
+                    }
+                    driveLine(key, label, machine, machine.visit == visit, effects)
                 }
             }
 
@@ -833,6 +869,8 @@ enum DifferentialSpecs {
         text += "    var machine: \(name).Machine\n"
         text += "    var visit: Swift.Int { machine.visit }\n"
         text +=
+            "    var driveVisits: Swift.String { \"visit \\(machine.visit), armed for \\(machine.armedTimeouts.map(\\.visit))\" }\n"
+        text +=
             "    static let driveConditionNames: [Swift.String] = ["
             + conditions.map { "\"\($0.name)\"" }.joined(separator: ", ") + "]\n"
         if intStates {
@@ -870,10 +908,34 @@ enum DifferentialSpecs {
         text += "    mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"
         text +=
             "        driveNames(machine.fireTimeout(visit: visit, conditions: Self.driveConditions(conditions)))\n    }\n"
+        guard !program.compounds.isEmpty else {
+            // A flat machine: no compound state, so no timer but the state's own.
+            text +=
+                "    mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] { [] }\n"
+            text += "    var driveState: Swift.String { \(stateName("machine.state")) }\n"
+            text += "    var driveArmed: Swift.String {\n"
+            text +=
+                "        machine.armedTimeout.map { \"\\(driveMilliseconds($0.after))ms -> \\(\(stateName("$0.target")))\" } ?? \"-\"\n    }\n"
+            return text + "}\n"
+        }
+        text +=
+            "    mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] {\n"
+        text += "        for armed in machine.armedTimeouts {\n"
+        text +=
+            "            guard let depth = armed.depth, let compound = \(name).compound(around: machine.state, atDepth: depth),\n"
+        text += "                \(name).name(ofCompound: compound) == name else { continue }\n"
+        text +=
+            "            return driveNames(machine.fireTimeout(visit: armed.visit, conditions: Self.driveConditions(conditions)))\n"
+        text += "        }\n        return []\n    }\n"
         text += "    var driveState: Swift.String { \(stateName("machine.state")) }\n"
         text += "    var driveArmed: Swift.String {\n"
+        text += "        let armed = machine.armedTimeouts.map { armed -> Swift.String in\n"
         text +=
-            "        machine.armedTimeout.map { \"\\(driveMilliseconds($0.after))ms -> \\(\(stateName("$0.target")))\" } ?? \"-\"\n    }\n"
+            "            let scope = armed.depth.flatMap { \(name).compound(around: machine.state, atDepth: $0) }.map { \(name).name(ofCompound: $0) + \" \" } ?? \"\"\n"
+        text +=
+            "            return scope + \"\\(driveMilliseconds(armed.after))ms -> \\(\(stateName("armed.target")))\"\n"
+        text += "        }\n"
+        text += "        return armed.isEmpty ? \"-\" : armed.joined(separator: \", \")\n    }\n"
         text += "}\n"
         return text
     }

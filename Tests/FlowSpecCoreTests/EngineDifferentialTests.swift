@@ -125,7 +125,8 @@ struct EngineDifferentialTests {
         case .timeout: return ["timeout"]
         case .condition(let name, let value):
             return ["condition", try #require(program.conditions.firstIndex { $0.name == name }), value]
-        case .relaunch: throw Simulation.Failure(description: "relaunch has no SCXML counterpart")
+        case .relaunch, .compoundTimeout:
+            throw Simulation.Failure(description: "\(step) has no counterpart in a flat chart's SCXML")
         }
     }
 

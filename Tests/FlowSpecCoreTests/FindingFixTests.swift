@@ -30,7 +30,7 @@ struct FindingFixTests {
                 }
             }
         }
-        #expect(replaced == [.unknownKey, .invalidValue, .undefinedState])
+        #expect(replaced == [.unknownKey, .invalidValue, .invalidNesting, .undefinedState])
         #expect(declared == Set(NameCategory.allCases))
     }
 

@@ -353,4 +353,283 @@ struct DiffDiagramTests {
         #expect(parsed.states["s0"]?.contains("removed on 'odd: <name>' -> 'c'") == true, "\(parsed.states)")
         #expect(parsed.edges.contains(.init(from: "s0", to: "s1", label: "go (changed)")))
     }
+
+    /// The group node is declared before its notes (Mermaid would take a first description for
+    /// its label), even when no machine-wide transition is left.
+    @Test(arguments: ["on: { reset: a }", ""])
+    func aRemovedMachineWideTransitionIsANoteOnTheGroupNode(left: String) throws {
+        let spec =
+            "flowspec: 1\nmachines:\n  M:\n    initial: a\n    ON\n    states:\n"
+            + "      a: { kind: input, on: { go: b } }\n      b: { kind: input, on: { back: a } }\n"
+        let old = SpecChecker().check(
+            SourceFile(path: "old.yaml", text: spec.replacingOccurrences(of: "ON", with: "on: { reset: a, stop: b }")))
+        let new = SpecChecker().check(
+            SourceFile(path: "new.yaml", text: spec.replacingOccurrences(of: "ON", with: left)))
+        let diff = SpecDiff(old: old.spec, oldFile: "old.yaml", new: new.spec, newFile: "new.yaml")
+        var diagram = FlowDiagram(graph: new.graphs[0])
+        diagram.mark(diff.changes) { new.graphs[0].stateIndex[$0] }
+        let parsed = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        #expect(parsed.states["wide"]?.first == "any input or task state")
+        #expect(parsed.states["wide"]?.contains("removed on 'stop' -> 'b'") == true, "\(parsed.states)")
+    }
+}
+
+/// Compound states in `flowspec graph`, `coverage` and `diff` diagrams: what a compound state
+/// writes is drawn once, from it; it has its `[*]`; its effects and marks are shown on it; and
+/// specs with nesting errors are still drawn.
+@Suite("Flow diagrams of compound states")
+struct NestedDiagramTests {
+    /// `signIn` enters `code` first (not its first state), handles the machine-wide `reset`
+    /// itself, and writes `cancel`, a timeout and `done` that `credentials` and `code` inherit.
+    static let spec = """
+        flowspec: 1
+        machines:
+          M:
+            initial: welcome
+            effects: [track, clear, sendCode]
+            on: { reset: welcome }
+            states:
+              welcome: { kind: input, on: { start: signIn } }
+              signIn:
+                initial: code
+                entry: [track]
+                exit: [clear]
+                on: { cancel: welcome, reset: welcome }
+                timeout: { after: 5m, to: welcome }
+                done: signedIn
+                states:
+                  credentials: { kind: input, on: { submit: code } }
+                  code: { kind: input, entry: [sendCode], on: { submit: finished, back: credentials } }
+                  finished: { kind: terminal }
+              signedIn: { kind: input, on: { signOut: welcome } }
+        """
+
+    static func graph(_ yaml: String) throws -> MachineGraph {
+        try #require(SpecChecker().check(SourceFile(path: "test.yaml", bytes: Array(yaml.utf8))).graphs.first)
+    }
+
+    static func lines(_ text: String, containing part: String) -> [String] {
+        text.split(separator: "\n").map(String.init).filter { $0.contains(part) }
+    }
+
+    @Test func aCompoundStatesTransitionsAreDrawnOnceFromItNotPerState() throws {
+        let graph = try Self.graph(Self.spec)
+        // The graph gives each state inside its own copy of `cancel`, the timeout and `done`.
+        #expect(graph.edges.filter { $0.isInherited && graph.label(of: $0) == "on 'cancel'" }.count == 2)
+        let diagram = FlowDiagram(graph: graph)
+        let labels = FlowDiagramTests.labels(diagram)
+        #expect(labels.filter { $0.hasSuffix(": cancel") } == ["signIn -> welcome: cancel"])
+        #expect(labels.filter { $0.hasSuffix(": after 5m") } == ["signIn -> welcome: after 5m"])
+        #expect(labels.filter { $0.hasSuffix(": done") } == ["signIn -> signedIn: done"])
+
+        let mermaid = MermaidRenderer.render(diagram)
+        #expect(Self.lines(mermaid, containing: ": cancel") == ["    s1 --> s0 : cancel"])
+        #expect(Self.lines(mermaid, containing: ": after 5m") == ["    s1 --> s0 : after 5m"])
+        #expect(Self.lines(mermaid, containing: ": done") == ["    s1 --> s5 : done"])
+        let dot = DOTRenderer.render(diagram)
+        #expect(
+            Self.lines(dot, containing: "\"cancel\"") == ["    s1_exit -> s0 [label=\"cancel\", ltail=cluster_s1];"])
+        #expect(Self.lines(dot, containing: "\"done\"") == ["    s1_exit -> s5 [label=\"done\", ltail=cluster_s1];"])
+        // Into the compound state: to it, not to the state it enters first.
+        #expect(Self.lines(mermaid, containing: ": start") == ["    s0 --> s1 : start"])
+        #expect(Self.lines(dot, containing: "\"start\"") == ["    s0 -> s1 [label=\"start\", lhead=cluster_s1];"])
+    }
+
+    @Test func aCompoundStateThatHandlesAMachineWideEventStandsForItsStates() throws {
+        let diagram = FlowDiagram(graph: try Self.graph(Self.spec))
+        #expect(
+            FlowDiagramTests.labels(diagram).filter { $0.hasPrefix("*") } == ["* -> welcome: reset (except signIn)"])
+    }
+
+    @Test func aCompoundStateHasItsInitialArrow() throws {
+        let diagram = FlowDiagram(graph: try Self.graph(Self.spec))
+        #expect(diagram.nodes.map(\.isCompound) == [false, true, false, false, false, false])
+        #expect(diagram.nodes[1].initialChild == 3)
+        #expect(diagram.nodes.map(\.parent) == [nil, nil, 1, 1, 1, nil])
+
+        let mermaid = MermaidRenderer.render(diagram)
+        let parsed = try MermaidSyntax.parse(mermaid)
+        #expect(parsed.composites == ["s1"])
+        #expect(parsed.parents == ["s2": "s1", "s3": "s1", "s4": "s1"])
+        #expect(
+            parsed.edges.filter { $0.from == "[*]" || $0.to == "[*]" } == [
+                .init(from: "[*]", to: "s3", scope: "s1"), .init(from: "s4", to: "[*]", scope: "s1"),
+                .init(from: "[*]", to: "s0")
+            ])
+        let dot = DOTRenderer.render(diagram)
+        #expect(dot.contains("    subgraph cluster_s1 {\n"))
+        #expect(dot.contains("        s1 [shape=point, width=0.15, label=\"\"];\n"))
+        #expect(dot.contains("        s1 -> s3;\n"))
+        #expect(dot.contains("    start -> s0;\n"))
+    }
+
+    @Test func entryAndExitEffectsAreShownOnTheState() throws {
+        let diagram = FlowDiagram(graph: try Self.graph(Self.spec))
+        #expect(diagram.nodes[1].entry == ["track"] && diagram.nodes[1].exit == ["clear"])
+        let parsed = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        // Mermaid rejects descriptions of composite states: a note beside it instead.
+        #expect(parsed.states["s1"] == ["signIn"])
+        #expect(parsed.notes["s1"] == ["entry / track", "exit / clear"])
+        #expect(parsed.states["s3"] == ["code", "entry / sendCode"])
+        let dot = DOTRenderer.render(diagram)
+        #expect(dot.contains("graph [label=\"signIn\\nentry / track\\nexit / clear\", style=\"rounded\""))
+        #expect(dot.contains("s3 [label=\"code\\nentry / sendCode\", shape=box"))
+    }
+
+    @Test func aTransitionOfACompoundStateClosesALoopThroughTheStatesInside() throws {
+        let diagram = try #require(
+            FlowDiagramTests.diagrams(
+                """
+                flowspec: 1
+                machines:
+                  M:
+                    initial: idle
+                    states:
+                      idle: { kind: input, on: { go: busy } }
+                      busy:
+                        timeout: { after: 1m, to: backoff }
+                        states:
+                          work: { kind: task, timeout: { after: 10s, to: idle } }
+                      backoff: { kind: task, timeout: { after: 5s, to: work } }
+                """, highlight: true
+            ).first)
+        #expect(diagram.nodes.map(\.findings) == [[], [], [.infiniteLoop], [.infiniteLoop]])
+        #expect(
+            FlowDiagramTests.labels(diagram).enumerated().filter { diagram.edges[$0.offset].isInLoop }.map(\.element)
+                == ["busy -> backoff: after 1m", "backoff -> work: after 5s"])
+    }
+
+    @Test func marksOnACompoundStateAreANoteInMermaidAndTheClusterInDOT() throws {
+        var diagram = FlowDiagram(graph: try Self.graph(Self.spec))
+        diagram.mark(unexercised: [1: ["done", "timeout"], 3: ["back"]])
+        let parsed = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        #expect(parsed.notes["s1"] == ["entry / track", "exit / clear", "not exercised: done, timeout"])
+        #expect(parsed.states["s3"] == ["code", "entry / sendCode", "not exercised: back"])
+        #expect(parsed.classes["unexercised"] == ["s1", "s3"])
+        let dot = DOTRenderer.render(diagram)
+        #expect(
+            dot.contains(
+                "graph [label=\"signIn\\nentry / track\\nexit / clear\\nnot exercised: done, timeout\", "
+                    + "style=\"rounded,dashed\", color=\"#ca8a04\""))
+    }
+
+    @Test func diffMarksAndRemovedTransitionsOfACompoundState() throws {
+        let old = SpecChecker().check(SourceFile(path: "old.yaml", text: Self.spec))
+        let changed = Self.spec.replacingOccurrences(
+            of: "on: { cancel: welcome, reset: welcome }", with: "on: { cancel: signedIn, help: welcome }")
+        let new = SpecChecker().check(SourceFile(path: "new.yaml", text: changed))
+        let diff = SpecDiff(old: old.spec, oldFile: "old.yaml", new: new.spec, newFile: "new.yaml")
+        var diagram = FlowDiagram(graph: new.graphs[0])
+        diagram.mark(diff.changes) { new.graphs[0].stateIndex[$0] }
+        let parsed = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        #expect(parsed.edges.contains(.init(from: "s1", to: "s5", label: "cancel (changed)")))
+        #expect(parsed.edges.contains(.init(from: "s1", to: "s0", label: "help (added)")))
+        #expect(parsed.notes["s1"]?.contains { $0.hasPrefix("removed on 'reset'") } == true, "\(parsed.notes)")
+        #expect(parsed.states["s1"] == ["signIn"])
+    }
+
+    /// Nesting errors (an `initial` that is not inside, a `done` and a timeout to no state, a
+    /// compound state with `always`, an empty `states`) are reported, and the machine is drawn.
+    static let broken = """
+        flowspec: 1
+        machines:
+          M:
+            initial: outer
+            states:
+              outer:
+                initial: elsewhere
+                done: nowhere
+                timeout: { after: 1s, to: missing }
+                always: [elsewhere]
+                states:
+                  inner:
+                    initial: outer
+                    states:
+                      leaf: { kind: input, on: { go: elsewhere } }
+                  end: { kind: terminal }
+              elsewhere: { kind: input, on: { back: inner }, states: {} }
+        """
+
+    @Test func aSpecWithNestingErrorsIsStillDrawn() throws {
+        let result = SpecChecker().check(SourceFile(path: "broken.yaml", text: Self.broken))
+        #expect(result.diagnostics.contains { $0.rule == .invalidNesting })
+        let diagram = FlowDiagram(graph: try #require(result.graphs.first))
+        #expect(diagram.nodes.filter(\.isCompound).map(\.initialChild) == [nil, nil])
+        let parsed = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        #expect(parsed.edges.filter { $0.from == "[*]" } == [.init(from: "[*]", to: "s0")])
+        #expect(
+            DOTRenderer.render(diagram).contains("        s0 [shape=point, style=invis, width=0.15, label=\"\"];\n"))
+    }
+
+    /// Transitions between a compound state and the states inside it, in both directions, to
+    /// itself, and between two levels: Graphviz cannot clip these at a border that holds both
+    /// ends, so they keep no `lhead` or `ltail` there.
+    static let edgeCases = """
+        flowspec: 1
+        machines:
+          M:
+            initial: outer
+            on: { home: outer }
+            states:
+              outer:
+                on: { again: outer, deeper: inner, first: a }
+                states:
+                  a: { kind: input, on: { up: outer, in: inner } }
+                  inner:
+                    on: { out: outer, self: inner, side: a }
+                    timeout: { after: 1s, to: b }
+                    states:
+                      b: { kind: input, on: { top: outer, loop: inner } }
+              other: { kind: input, on: { go: inner } }
+        """
+
+    @Test func edgesBetweenACompoundStateAndItsInsideKeepNoBorderEnds() throws {
+        let diagram = FlowDiagram(graph: try Self.graph(Self.edgeCases))
+        let dot = DOTRenderer.render(diagram)
+        for line in [
+            "    s0_exit -> s0 [label=\"again\"];", "    s0_exit -> s2 [label=\"deeper\", lhead=cluster_s2];",
+            "    s1 -> s0 [label=\"up\"];", "    s2_exit -> s0 [label=\"out\", ltail=cluster_s2];",
+            "    s2_exit -> s2 [label=\"self\"];", "    s2_exit -> s1 [label=\"side\", ltail=cluster_s2];",
+            "    s3 -> s2 [label=\"loop\"];", "    wide -> s0 [label=\"home\", lhead=cluster_s0];"
+        ] {
+            #expect(dot.contains(line + "\n"), "\(line)")
+        }
+        let parsed = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        #expect(parsed.parents == ["s1": "s0", "s2": "s0", "s3": "s2"])
+        #expect(parsed.edges.filter { $0.label != nil }.allSatisfy { $0.scope == nil })
+    }
+
+    @Test(Graphviz.required)
+    func nestedDiagramsRenderWithGraphvizWithoutWarnings() throws {
+        let dot = try #require(Graphviz.executable)
+        for yaml in [Self.spec, Self.broken, Self.edgeCases] {
+            let graph = try #require(SpecChecker().check(SourceFile(path: "t.yaml", text: yaml)).graphs.first)
+            var diagram = FlowDiagram(graph: graph)
+            diagram.mark(unexercised: [1: ["done"]])
+            let output = try Graphviz.svg(DOTRenderer.render(diagram), executable: dot)
+            #expect(output.status == 0 && output.stderr.isEmpty, "\(output.stderr)")
+        }
+    }
+
+    @Test func theMermaidCheckerRejectsWhatMermaidDoesWithCompositeStates() {
+        let header = "---\ntitle: \"T\"\n---\nstateDiagram-v2\n    state \"a\" as s0\n"
+        let block = "    state \"b\" as s1 {\n        state \"c\" as s2\n"
+        let bad = [
+            // A description of a composite state: Mermaid throws.
+            block + "    }\n    s1 : oops\n",
+            // A block naming a state declared outside it moves that state into the block.
+            block + "        s2 --> s0 : go\n    }\n", block + "        s0 : moved\n    }\n",
+            block + "        [*] --> s0\n    }\n",
+            // A note inside its own state's block makes the state its own parent.
+            block + "        note right of s1\n            x\n        end note\n    }\n",
+            // Not closed, or closed at the wrong indentation.
+            block, block + "}\n", block + "    }\n    note right of s1\n    x\n    end note\n",
+            block + "    }\n    note right of s1\n    end note\n"
+        ]
+        for text in bad {
+            #expect(throws: MermaidSyntax.Problem.self, "accepted:\n\(text)") { try MermaidSyntax.parse(header + text) }
+        }
+        let good = block + "        [*] --> s2\n    }\n    note right of s1\n        entry / x#58; y\n    end note\n"
+        #expect(throws: Never.self) { try MermaidSyntax.parse(header + good + "    s2 --> s0 : go\n") }
+    }
 }

@@ -19,7 +19,10 @@ struct GeneratedSwiftGoldenTests {
         Case(spec: "specs/app.yaml", golden: "Tests/Fixtures/gen/golden/app.swift.txt", access: .internal),
         Case(
             spec: "Tests/Fixtures/gen/golden/features.yaml", golden: "Tests/Fixtures/gen/golden/features.swift.txt",
-            access: .public)
+            access: .public),
+        Case(
+            spec: "Tests/Fixtures/gen/golden/nested.yaml", golden: "Tests/Fixtures/gen/golden/nested.swift.txt",
+            access: .internal)
     ]
 
     static func generate(_ testCase: Case) throws -> String {
@@ -51,7 +54,7 @@ struct GeneratedSwiftGoldenTests {
     }
 
     /// The runtime's tests drive the code of the golden specs, kept as source files of their
-    /// target (`AppFlows.swift`, `FeaturesFlows.swift`).
+    /// target (`AppFlows.swift`, `FeaturesFlows.swift`, `NestedFlows.swift`).
     @Test("the runtime's tests drive the current generated code", arguments: cases)
     func runtimeTestsDriveTheCurrentGeneratedCode(testCase: Case) throws {
         let generated = try Self.generate(testCase)

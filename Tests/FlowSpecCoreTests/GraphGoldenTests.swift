@@ -5,7 +5,9 @@ import Testing
 
 /// `flowspec graph` output for every machine of `specs/app.yaml` and of the fixtures in
 /// `Tests/Fixtures/graph` (`findings.yaml` with `--highlight`, `names.yaml` with names that
-/// mean something to Mermaid, Graphviz or HTML), compared byte for byte with the goldens beside
+/// mean something to Mermaid, Graphviz or HTML, `nested.yaml` with compound states, and
+/// `nested-findings.yaml` with findings on compound states, with `--highlight`), compared byte
+/// for byte with the goldens beside
 /// them: `SPEC.MACHINE[.highlight].mmd` and `.dot`. Re-record deliberately with
 /// `FLOWSPEC_RECORD_GOLDEN=1 swift test` and review the diff. Every DOT golden must render with
 /// Graphviz, and every Mermaid golden must pass ``MermaidSyntax`` and show each name as written.
@@ -34,7 +36,9 @@ struct GraphGoldenTests {
     static let specs: [(path: String, highlight: Bool)] = [
         ("specs/app.yaml", false),
         ("Tests/Fixtures/graph/findings.yaml", true),
-        ("Tests/Fixtures/graph/names.yaml", false)
+        ("Tests/Fixtures/graph/names.yaml", false),
+        ("Tests/Fixtures/graph/nested.yaml", false),
+        ("Tests/Fixtures/graph/nested-findings.yaml", true)
     ]
 
     static let cases: [Case] = specs.flatMap { spec, highlight -> [Case] in
@@ -65,7 +69,7 @@ struct GraphGoldenTests {
 
     @Test("the fixtures have the machines the goldens are for")
     func casesAreComplete() {
-        #expect(Self.cases.count == 2 * (3 + 2 + 2))
+        #expect(Self.cases.count == 2 * (3 + 2 + 2 + 2 + 1))
         #expect(
             Self.cases.filter { $0.spec == "specs/app.yaml" }.map(\.machine)
                 == ["FirstRun", "LaunchAuth", "Chapters", "FirstRun", "LaunchAuth", "Chapters"])
@@ -114,15 +118,42 @@ struct GraphGoldenTests {
         let diagram = try Self.render(testCase).diagram
         #expect(parsed.title == diagram.machine)
         for (index, node) in diagram.nodes.enumerated() {
-            let findings = node.findings.isEmpty ? [] : [node.findings.map(\.rawValue).joined(separator: ", ")]
-            #expect(parsed.states["s\(index)"] == [TextRenderer.printable(node.name)] + findings)
+            let id = "s\(index)"
+            let lines = Self.describedLines(node)
+            #expect(parsed.states[id] == [TextRenderer.printable(node.name)] + (node.isCompound ? [] : lines))
+            #expect(parsed.notes[id] == (node.isCompound && !lines.isEmpty ? lines : nil))
+            #expect(parsed.parents[id] == node.parent.map { "s\($0)" })
         }
+        #expect(parsed.composites == diagram.nodes.indices.filter { diagram.nodes[$0].isCompound }.map { "s\($0)" })
         let labels = parsed.edges.compactMap(\.label)
         #expect(labels == diagram.edges.map { $0.label.text(escapingNames: TextRenderer.printable) })
-        #expect(parsed.edges.filter { $0.from == "[*]" }.map(\.to) == diagram.initial.map { ["s\($0)"] } ?? [])
+        // The machine's `[*]` and each composite state's lead to the state entered first.
+        let starts = parsed.edges.filter { $0.from == "[*]" }.map { "\($0.scope ?? "root") -> \($0.to)" }
+        let entered =
+            (diagram.initial.map { ["root -> s\($0)"] } ?? [])
+            + diagram.nodes.indices.compactMap { index in
+                diagram.nodes[index].initialChild.map { "s\(index) -> s\($0)" }
+            }
+        #expect(starts.sorted() == entered.sorted())
+        // Each terminal state leads to the `[*]` of the composite state around it, or the machine's.
         #expect(
-            parsed.edges.filter { $0.to == "[*]" }.map(\.from)
-                == diagram.nodes.indices.filter { diagram.nodes[$0].kind == .terminal }.map { "s\($0)" })
+            parsed.edges.filter { $0.to == "[*]" }.map { "\($0.from) in \($0.scope ?? "root")" }.sorted()
+                == diagram.nodes.indices.filter { diagram.nodes[$0].kind == .terminal && !diagram.nodes[$0].isCompound }
+                .map { "s\($0) in \(diagram.nodes[$0].parent.map { "s\($0)" } ?? "root")" }.sorted())
+    }
+
+    /// What a diagram shows under a state's name (in a note beside a compound state), with
+    /// names as written: entry and exit effects, then the findings' rules.
+    static func describedLines(_ node: FlowDiagram.Node) -> [String] {
+        var lines: [String] = []
+        if !node.entry.isEmpty {
+            lines.append("entry / " + node.entry.map(TextRenderer.printable).joined(separator: ", "))
+        }
+        if !node.exit.isEmpty {
+            lines.append("exit / " + node.exit.map(TextRenderer.printable).joined(separator: ", "))
+        }
+        if !node.findings.isEmpty { lines.append(node.findings.map(\.rawValue).joined(separator: ", ")) }
+        return lines
     }
 
     @Test(

@@ -12,6 +12,7 @@ struct JSONNodeTests {
     indirect enum Reference: Encodable {
         case string(String)
         case int(Int)
+        case bool(Bool)
         case array([Reference])
         case object([String: Reference])
 
@@ -23,6 +24,9 @@ struct JSONNodeTests {
             case .int(let value):
                 var container = encoder.singleValueContainer()
                 try container.encode(value)
+            case .bool(let value):
+                var container = encoder.singleValueContainer()
+                try container.encode(value)
             case .array(let items): try items.encode(to: encoder)
             case .object(let members): try members.encode(to: encoder)
             }
@@ -32,6 +36,7 @@ struct JSONNodeTests {
             switch self {
             case .string(let text): .string(text)
             case .int(let value): .int(value)
+            case .bool(let value): .bool(value)
             case .array(let items): .array(items.map(\.value))
             case .object(let members): .object(members.mapValues(\.value))
             }
@@ -78,6 +83,7 @@ struct JSONNodeTests {
         try Self.expectSame(.object(["a": .array([]), "b": .object([:]), "c": .array([.array([]), .object([:])])]))
         try Self.expectSame(.array([.object(["x": .array([.object(["y": .array([.int(1), .int(-2)])])])]), .int(0)]))
         try Self.expectSame(.array([.int(Int.min), .int(Int.max)]))
+        try Self.expectSame(.object(["no": .bool(false), "yes": .bool(true), "list": .array([.bool(true)])]))
     }
 
     @Test func keysAreInTheEncodersOrder() throws {

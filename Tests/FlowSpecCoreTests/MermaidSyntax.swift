@@ -5,7 +5,14 @@ import Foundation
 ///
 /// It accepts only the subset of `stateDiagram-v2` flowspec uses — a front-matter title, then
 /// `state "label" as id`, `id : text`, `a --> b` with an optional `: label`, `classDef` and
-/// `class` lines — and enforces the rules of Mermaid's lexer that a spec name could break:
+/// `class` lines, composite states (`state "label" as id {` … `}`, four more spaces of
+/// indentation inside) and multi-line notes (`note right of id` … `end note`) — and enforces the
+/// rules of Mermaid's parser and renderer that flowspec's output could break: a composite
+/// state has no description (Mermaid throws "Group nodes can only have label"); a statement
+/// inside a composite state's block names only `[*]` and the states declared directly in it
+/// (Mermaid moves a state into the last block that names it), so transitions that cross a
+/// border are written at the top level; a note is not written inside its own state's block.
+/// It also enforces the rules of Mermaid's lexer that a spec name could break:
 /// a label holds no `"` (state labels) or `:`/`;` (transition labels and descriptions); `#`
 /// appears only in `#123;` entities (Mermaid decodes them, and reads a bare `#` as a comment);
 /// no `%%` (a comment anywhere on a line); no `direction` followed by whitespace (Mermaid reads
@@ -27,6 +34,8 @@ enum MermaidSyntax {
         var from: String
         var to: String
         var label: String?
+        /// The composite state whose block holds the transition (`nil`: the top level).
+        var scope: String? = nil
     }
 
     struct Diagram {
@@ -36,6 +45,12 @@ enum MermaidSyntax {
         var edges: [Edge] = []
         /// Class name to the ids it is applied to.
         var classes: [String: [String]] = [:]
+        /// Each state id's composite state, for the states declared inside one.
+        var parents: [String: String] = [:]
+        /// The ids of the composite states, in the order they are declared.
+        var composites: [String] = []
+        /// The lines of the notes beside each state id.
+        var notes: [String: [String]] = [:]
     }
 
     static func parse(_ text: String) throws -> Diagram {
@@ -52,6 +67,10 @@ enum MermaidSyntax {
                 throw Problem(line: offset + 1, message: "\(error.message): \(line)")
             }
         }
+        if let open = parser.blocks.last {
+            throw Problem(line: lines.count, message: "composite state \(open) is not closed")
+        }
+        if parser.note != nil { throw Problem(line: lines.count, message: "a note is not ended") }
         return diagram
     }
 
@@ -176,17 +195,30 @@ struct SyntaxError: Error {
 private struct LineParser {
     var declared: Set<String> = []
     var classDefs: Set<String> = []
+    /// The composite states whose blocks are open, outermost first.
+    var blocks: [String] = []
+    /// The note being read: its state and its indentation.
+    var note: (id: String, indent: Int)?
 
     mutating func parse(_ line: String, into diagram: inout MermaidSyntax.Diagram) throws {
         try MermaidSyntax.checkWholeLine(line)
         let scalars = Scalars(line)
-        guard scalars.hasPrefix("    "), !scalars.dropFirst(4).hasPrefix(" ") else {
-            throw SyntaxError("expected four spaces of indentation")
+        if let note { return try noteLine(scalars, note, &diagram) }
+        let indent = 4 * (blocks.count + 1)
+        if scalars.string == String(repeating: " ", count: indent - 4) + "}", !blocks.isEmpty {
+            blocks.removeLast()
+            return
         }
-        let body = scalars.dropFirst(4)
+        guard scalars.hasPrefix(String(repeating: " ", count: indent)), !scalars.dropFirst(indent).hasPrefix(" ") else {
+            throw SyntaxError("expected \(indent) spaces of indentation")
+        }
+        let body = scalars.dropFirst(indent)
         if body.hasPrefix("state \"") { return try declareState(body.dropFirst(7), &diagram) }
         if body.hasPrefix("classDef ") { return try classDef(body.string) }
         if body.hasPrefix("class ") { return try applyClass(body.string, &diagram) }
+        if body.hasPrefix("note right of ") || body.hasPrefix("note left of ") {
+            return try startNote(body.string.split(separator: " ").last.map(String.init) ?? "", indent, &diagram)
+        }
         if let arrow = body.find(" --> ") { return try edge(body, arrow, &diagram) }
         try describe(body, &diagram)
     }
@@ -194,10 +226,52 @@ private struct LineParser {
     private mutating func declareState(_ rest: Scalars, _ diagram: inout MermaidSyntax.Diagram) throws {
         guard let close = rest.find("\" as ") else { throw SyntaxError("expected state \"label\" as id") }
         let label = rest.prefix(close.lowerBound).string
-        let id = rest.dropFirst(close.upperBound).string
+        var id = rest.dropFirst(close.upperBound).string
+        let opens = id.hasSuffix(" {")
+        if opens { id.removeLast(2) }
         guard Self.isID(id), !declared.contains(id) else { throw SyntaxError("bad or repeated id '\(id)'") }
         declared.insert(id)
         diagram.states[id] = [try MermaidSyntax.decodeLabel(label)]
+        if let parent = blocks.last { diagram.parents[id] = parent }
+        if opens {
+            blocks.append(id)
+            diagram.composites.append(id)
+        }
+    }
+
+    /// Inside a composite state's block, only `[*]` and the states declared directly in it.
+    private func checkScope(_ id: String, _ diagram: MermaidSyntax.Diagram) throws {
+        guard let block = blocks.last, id != "[*]" else { return }
+        guard diagram.parents[id] == block else {
+            throw SyntaxError("'\(id)' is not declared in the block of \(block): Mermaid would move it there")
+        }
+    }
+
+    private mutating func startNote(_ id: String, _ indent: Int, _ diagram: inout MermaidSyntax.Diagram) throws {
+        guard declared.contains(id) else { throw SyntaxError("note on an undeclared id") }
+        guard !blocks.contains(id) else { throw SyntaxError("a note inside its own state's block") }
+        try checkScope(id, diagram)
+        note = (id, indent)
+        diagram.notes[id, default: []] += []
+    }
+
+    private mutating func noteLine(
+        _ scalars: Scalars, _ note: (id: String, indent: Int), _ diagram: inout MermaidSyntax.Diagram
+    ) throws {
+        if scalars.string == String(repeating: " ", count: note.indent) + "end note" {
+            guard diagram.notes[note.id]?.isEmpty == false else { throw SyntaxError("an empty note") }
+            self.note = nil
+            return
+        }
+        let indent = note.indent + 4
+        guard scalars.hasPrefix(String(repeating: " ", count: indent)), !scalars.dropFirst(indent).hasPrefix(" ") else {
+            throw SyntaxError("expected \(indent) spaces of indentation in a note")
+        }
+        let text = scalars.dropFirst(indent).string
+        guard !text.lowercased().hasPrefix("end note") else {
+            throw SyntaxError("a note line Mermaid reads as its end")
+        }
+        diagram.notes[note.id, default: []].append(try MermaidSyntax.decodeLabel(text))
     }
 
     private mutating func classDef(_ body: String) throws {
@@ -236,14 +310,22 @@ private struct LineParser {
         guard entry || exit || (declared.contains(from) && declared.contains(target) && label != nil) else {
             throw SyntaxError("bad transition")
         }
-        diagram.edges.append(.init(from: from, to: target, label: label))
+        if !blocks.isEmpty, label != nil { throw SyntaxError("a labelled transition inside a composite state's block") }
+        try checkScope(from, diagram)
+        try checkScope(target, diagram)
+        diagram.edges.append(.init(from: from, to: target, label: label, scope: blocks.last))
     }
 
     private func describe(_ body: Scalars, _ diagram: inout MermaidSyntax.Diagram) throws {
         guard let colon = body.find(" : ") else { throw SyntaxError("not a statement flowspec writes") }
         let id = body.prefix(colon.lowerBound).string
         guard declared.contains(id) else { throw SyntaxError("description of an undeclared id") }
-        diagram.states[id, default: []].append(try MermaidSyntax.decodeLabel(body.dropFirst(colon.upperBound).string))
+        guard !diagram.composites.contains(id) else {
+            throw SyntaxError("a description of composite state \(id), which Mermaid rejects")
+        }
+        try checkScope(id, diagram)
+        let text = body.dropFirst(colon.upperBound).string
+        diagram.states[id, default: []].append(try MermaidSyntax.decodeLabel(text))
     }
 
     /// `s0`, `s1`, …, `wide`, and the removed states of a diff diagram, `removed0`, ….

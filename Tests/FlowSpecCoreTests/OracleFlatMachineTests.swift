@@ -54,8 +54,8 @@ struct OracleFlatMachineTests {
             case .timeout:
                 try oracle.send(FlatChart.timeoutEvent)
                 lines.append(line("@timeout", oracle.activeIDs, oracle.takeLog(), program))
-            case .relaunch:
-                throw Simulation.Failure(description: "relaunch has no counterpart in the oracle")
+            case .relaunch, .compoundTimeout:
+                throw Simulation.Failure(description: "\(step) has no counterpart in a flat chart")
             }
         }
         return lines
@@ -72,7 +72,8 @@ struct OracleFlatMachineTests {
 /// ``SCXMLWriter``): flowspec's rules stated once, in SCXML's terms. Own then inherited
 /// transitions in the order flowspec tries them; `if`/`unless` as guards; effects logged; a
 /// bounded retry as two guarded transitions, one counting, one going to `then` with the
-/// retry's effects; counters back to 0 on entering an `input` or `terminal` state; `choice`
+/// retry's effects; `entry` and `exit` effects as `onentry` and `onexit`; counters back to 0 on
+/// entering an `input` or `terminal` state; `choice`
 /// states left by eventless transitions; `terminal` states final; the timeout an event. States
 /// are `sN` by index, which `Tests/Engines/scxml_runs.py` maps back to names.
 enum FlatChart {
@@ -87,6 +88,8 @@ enum FlatChart {
             if state.kind == .input || state.kind == .terminal {
                 node.onentry = (0..<program.retrySlotCount).map { .reset($0) }
             }
+            node.onentry += state.entry.map { .log(program.effects[$0].name) }
+            node.onexit = state.exit.map { .log(program.effects[$0].name) }
             chart.nodes.append(node)
             chart.nodes[0].children.append(index + 1)
         }

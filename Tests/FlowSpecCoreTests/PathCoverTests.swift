@@ -43,9 +43,12 @@ struct PathCoverTests {
         let expected = Set(cover.items).subtracting(cover.notCovered.map(\.item))
         #expect(exercised == expected, "\(where_): exercised and planned differ", sourceLocation: sourceLocation)
         if program.conditions.count <= 4, program.states.count <= 64 {
+            // Untimed, every armed timer may fire at any time: with compound states' timers that
+            // is more than a run on a clock can do, so the planned items are only among them.
             let possible = exhaustive(program)
+            let timed = program.compounds.contains { $0.timeout != nil }
             #expect(
-                possible == expected,
+                timed ? expected.isSubset(of: possible) : possible == expected,
                 "\(where_): not covered but possible: \(possible.subtracting(expected).map { $0.description(in: program) })",
                 sourceLocation: sourceLocation)
         }
@@ -63,27 +66,31 @@ struct PathCoverTests {
         func record(_ runtime: FlowRuntime, _ moves: [FlowRuntime.Move]?) {
             for move in moves ?? [] {
                 found.insert(CoverageItem(move, in: program))
-                found.insert(.state(move.to))
+                found.formUnion(CoverageItem.entering(move.to, in: program))
             }
             if seen.insert(runtime.configuration).inserted { queue.append(runtime.configuration) }
         }
         for conditions in assignments {
             var moves: [FlowRuntime.Move]? = []
             let (runtime, _) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
-            found.insert(.state(program.initial))
+            found.formUnion(CoverageItem.entering(program.initial, in: program))
             record(runtime, moves)
         }
-        while let runtime = queue.popLast() {
+        while var runtime = queue.popLast() {
+            // Configurations forget visits: give each state entered one of its own again.
+            runtime.restoreVisits(outer: Array(0..<runtime.outerVisits.count))
             for conditions in assignments {
                 for event in program.events.indices {
                     var copy = runtime
                     var moves: [FlowRuntime.Move]? = []
                     if copy.send(event, program, conditions: conditions, moves: &moves) != nil { record(copy, moves) }
                 }
-                var copy = runtime
-                var moves: [FlowRuntime.Move]? = []
-                if copy.fireTimeout(visit: copy.visit, program, conditions: conditions, moves: &moves) != nil {
-                    record(copy, moves)
+                for visit in [runtime.visit] + runtime.outerVisits {
+                    var copy = runtime
+                    var moves: [FlowRuntime.Move]? = []
+                    if copy.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves) != nil {
+                        record(copy, moves)
+                    }
                 }
                 if program.persist != nil {
                     var moves: [FlowRuntime.Move]? = []
@@ -91,7 +98,7 @@ struct PathCoverTests {
                     let (restored, _) = FlowRuntime.restore(
                         program, rawValue: stored, conditions: conditions, moves: &moves)
                     found.insert(.relaunch(state: runtime.state))
-                    found.insert(.state(moves?.first?.from ?? restored.state))
+                    found.formUnion(CoverageItem.entering(moves?.first?.from ?? restored.state, in: program))
                     record(restored, moves)
                 }
             }

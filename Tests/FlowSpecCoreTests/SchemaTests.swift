@@ -62,7 +62,7 @@ struct SchemaTests {
     ]
 
     static let fixtures: [String] =
-        ["rules", "input", "reference", "golden", "gen/golden"]
+        ["rules", "input", "reference", "golden", "gen/golden", "lsp"]
         .flatMap { Fixtures.specs(under: $0) } + ["specs/app.yaml"]
 
     // MARK: Checking one spec
@@ -314,8 +314,82 @@ struct SchemaTests {
         "null migrate target": (false, spec("states: { a: }\npersist: { rawValue: string, migrate: { old: } }")),
         "choice by default with on": (false, spec("defaults: { kind: choice }\nstates: { a: { on: { go: a } } }")),
         "clamp with string": (false, spec("states: { a: }\npersist: { rawValue: string, restore: clamp }")),
-        "null defaults": (false, spec("defaults:\nstates: { a: }"))
+        "null defaults": (false, spec("defaults:\nstates: { a: }")),
+        // Nesting: a compound state's keys, at any depth.
+        "nested states": (
+            true,
+            spec(
+                """
+                effects: [track, clear, log]
+                states:
+                  a: { kind: input, on: { go: b } }
+                  b:
+                    initial: c
+                    entry: track
+                    exit: [clear, log]
+                    on: { back: a }
+                    timeout: { after: 5m, to: a }
+                    done: a
+                    states:
+                      c: { kind: input, on: { go: d }, entry: [] }
+                      d:
+                        states:
+                          e: { kind: task, timeout: { after: 1s, to: f } }
+                          f: { kind: terminal, exit: log }
+                """)
+        ),
+        "a compound state under a choice default may have on": (
+            true, spec("defaults: { kind: choice }\nstates: { a: { on: { go: a }, states: { b: { always: a } } } }")
+        ),
+        "done as a list": (false, spec("states: { a: { done: [b], states: { b: { kind: terminal } } } }")),
+        "initial as a number": (false, spec("states: { a: { initial: 42, states: { b: } } }")),
+        "entry as a mapping": (false, spec("effects: [e]\nstates: { a: { entry: { e: 1 } } }")),
+        "exit as a number": (false, spec("effects: [e]\nstates: { a: { exit: 3 } }")),
+        "states inside as a list": (false, spec("states: { a: { states: [b] } }")),
+        "states inside with no value": (false, spec("states: { a: { states: } }")),
+        "an unknown key in a state inside": (false, spec("states: { a: { states: { b: { knd: input } } } }")),
+        "an empty name inside": (false, spec("states: { a: { states: { '': , b: } } }")),
+        "a merge key inside": (false, spec("states:\n  a:\n    states:\n      b:\n      <<: { c: }")),
+        "a choice by default inside with on": (
+            false,
+            spec("defaults: { kind: choice }\nstates: { a: { states: { b: { states: { c: { on: { go: a } } } } } } }")
+        ),
+        "a task by default inside with always": (
+            false, spec("states: { a: { states: { b: { always: a } } } }")
+        ),
+        "an input state inside with always": (
+            false, spec("states: { a: { states: { b: { kind: input, always: a } } } }")
+        ),
+        "a choice state inside with on": (
+            false, spec("states: { a: { states: { b: { kind: choice, on: { go: a }, always: a } } } }")
+        ),
+        "invalid-nesting in severity": (true, spec("states: { a: }\nseverity: { invalid-nesting: warning }"))
     ]
+
+    /// What `invalid-nesting` finds is a check's, not the schema's: each of these specs is
+    /// decoded with that finding and no decoding finding, and the schema accepts it (else an
+    /// editor would underline twice, or what the checker explains better).
+    static let nestingCases: [String: String] = [
+        "a name used twice at two depths": spec("states: { a: { states: { b: , a: } } }"),
+        "a compound state with a kind and always": spec(
+            "states: { a: { kind: input, always: a, states: { b: } } }"),
+        "a compound state of kind choice with on": spec(
+            "states: { a: { kind: choice, on: { go: a }, states: { b: } } }"),
+        "a compound state under a task default with always": spec("states: { a: { always: a, states: { b: } } }"),
+        "no states inside": spec("states: { a: { states: {} } }"),
+        "an initial not inside": spec("states: { a: { initial: a, states: { b: } } }"),
+        "initial and done on a state with none inside": spec("states: { a: { initial: a, done: a } }")
+    ]
+
+    @Test("invalid-nesting is left to the check", arguments: nestingCases.keys.sorted())
+    func nestingIsLeftToTheCheck(name: String) throws {
+        let yaml = try #require(Self.nestingCases[name])
+        let rules = SpecChecker().check(SourceFile(path: "inline.yaml", text: yaml)).diagnostics.map(\.rule)
+        #expect(rules.contains(.invalidNesting), "\(rules)")
+        let outcome = Self.check(yaml: yaml)
+        #expect(outcome.findings.isEmpty, "the decoder says: \(outcome.findings.map(\.message))")
+        #expect(outcome.errors.isEmpty, "the schema says:\n\(Self.describe(outcome.errors))")
+    }
 
     /// Where the schema and the decoder knowingly disagree: what each does, and why.
     static let knownGaps: [String: (decoderRejects: Bool, schemaRejects: Bool, yaml: String)] = [

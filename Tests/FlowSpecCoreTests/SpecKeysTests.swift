@@ -25,7 +25,15 @@ import Testing
             (["machines", "M", "states", "s", "always"], .transition),
             (["machines", "M", "states", "s", "always", "retry"], .retry),
             (["machines", "M", "states", "s", "timeout"], .timeout),
-            (["machines", "M", "states", "s", "timeout", "retry"], .retry)
+            (["machines", "M", "states", "s", "timeout", "retry"], .retry),
+            // A compound state's states, at any depth, and a state that is named `states`.
+            (["machines", "M", "states", "s", "states", "t"], .state),
+            (["machines", "M", "states", "s", "states", "t", "on"], .events),
+            (["machines", "M", "states", "s", "states", "t", "states", "u"], .state),
+            (["machines", "M", "states", "s", "states", "t", "states", "u", "on", "go"], .transition),
+            (["machines", "M", "states", "s", "states", "t", "states", "u", "timeout", "retry"], .retry),
+            (["machines", "M", "states", "s", "states", "t", "always"], .transition),
+            (["machines", "M", "states", "states", "states", "t", "timeout"], .timeout)
         ] as [([String], SpecKeys.Place)])
     func aPathLeadsToItsMapping(_ path: [String], _ place: SpecKeys.Place) {
         #expect(SpecKeys.place(of: path) == place)
@@ -35,7 +43,11 @@ import Testing
     @Test(arguments: [
         ["flowspec"], ["machines"], ["machines", "M", "states"], ["machines", "M", "initial"],
         ["machines", "M", "states", "s", "kind"], ["machines", "M", "states", "s", "timeout", "after"],
-        ["severity", "dead-end"], ["elsewhere"]
+        ["severity", "dead-end"], ["elsewhere"],
+        ["machines", "M", "states", "s", "states"], ["machines", "M", "states", "s", "initial"],
+        ["machines", "M", "states", "s", "entry"], ["machines", "M", "states", "s", "done"],
+        ["machines", "M", "states", "s", "states", "t", "states"],
+        ["machines", "M", "states", "s", "states", "t", "kind"]
     ])
     func namesAndValuesAreNoMapping(_ path: [String]) {
         #expect(SpecKeys.place(of: path) == nil)

@@ -9,7 +9,7 @@ import Testing
 /// alias, `defaults` after `states`, a machine over the state limit) are exercised directly.
 @Suite("State streaming")
 struct StateStreamingTests {
-    static let fixtures = ["adversarial", "rules", "input", "golden", "graph", "reference"]
+    static let fixtures = ["adversarial", "rules", "input", "golden", "graph", "reference", "nested", "lsp", "gen"]
         .flatMap { Fixtures.specs(under: $0) }
 
     /// Decoded from the whole tree, as before streaming.
@@ -63,6 +63,14 @@ struct StateStreamingTests {
                             + "retry=\(String(describing: timeout.retry.map { "\(String(describing: $0.max)) \(names.text($0.then))" }))"
                     )
                 }
+                // How it nests: its parent, and what it writes about entering, leaving and ending.
+                let parent = machine.nesting.parent(of: index).map(machine.name(of:)) ?? "-"
+                lines.append("    parent \(parent) compound=\(machine.isCompound(index))")
+                if let details = machine.nesting.details[index] {
+                    lines.append(
+                        "    entry=\(details.entry) exit=\(details.exit) initial=\(String(describing: details.initial)) "
+                            + "done=\(details.done.map { names.text($0) }.map(String.init(describing:)) ?? "-")")
+                }
             }
         }
         return lines.joined(separator: "\n")
@@ -115,6 +123,25 @@ struct StateStreamingTests {
     @Test("every fixture decodes to the same model and findings", arguments: fixtures)
     func sameAsWholeTree(spec: String) throws {
         Self.expectSame(try Fixtures.source(spec).bytes)
+    }
+
+    /// States inside compound states are streamed too: the tree keeps the compound states'
+    /// bodies, with two nodes for each state inside, and every `states` mapping of a machine
+    /// shares its names.
+    @Test func statesInsideCompoundStatesLeaveTheTreeToo() {
+        var text = "flowspec: 1\nmachines:\n  Big:\n    initial: g0\n    events: [go, stop]\n    states:\n"
+        for group in 0..<10 {
+            text += "      g\(group):\n        on: { stop: g\((group + 1) % 10) }\n        states:\n"
+            for index in 0..<50 {
+                let next = index == 49 ? "g\((group + 1) % 10)" : "g\(group)s\(index + 1)"
+                text += "          g\(group)s\(index): { kind: input, on: { go: \(next) } }\n"
+            }
+        }
+        let (spec, findings, nodes) = Self.streamed(Array(text.utf8))
+        #expect(spec.machines.first?.states.count == 510)
+        #expect(findings.isEmpty)
+        #expect(nodes < 2 * 500 + 10 * 12 + 20, "the bodies of states inside compound states must leave the tree")
+        Self.expectSame(Array(text.utf8))
     }
 
     @Test("the tree keeps two nodes per streamed state, not the state's body")

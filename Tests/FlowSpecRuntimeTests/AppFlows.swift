@@ -209,6 +209,12 @@ enum LaunchAuth: FlowSpecRuntime.FlowSpec {
         default: nil
         }
     }
+    static func entryEffects(of state: State) -> Swift.Range<Swift.Int> {
+        switch state {
+        case .error: 0..<1
+        default: 0..<0
+        }
+    }
 }
 
 /// Six chapters in a fixed order; completing the last one again is a no-op.

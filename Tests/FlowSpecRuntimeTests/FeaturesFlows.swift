@@ -99,6 +99,7 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
     public static let effectList: [Effect] = [
         .saveStep, // 0..<1
         .logFailure, // 1..<2
+        .logFailure, .saveStep, // 2..<4
     ]
     public static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch (state, event) {
@@ -110,7 +111,7 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
         case (.questionnaire, .next): !conditions.offline ? Step(.syncing) : Step(.`default`)
         case (.questionnaire, .quit): Step(.questionnaire)
         case (.syncing, .synced): Step(.done)
-        case (.syncing, .failed): Step(.syncing, effects: 1..<2, retry: Retry(slot: 0, max: 2, fallback: .`default`))  // logFailure
+        case (.syncing, .failed): Step(.syncing, effects: 1..<2, retry: Retry(slot: 0, max: 2, fallback: .`default`, effects: 1..<2))  // logFailure; retry used up: logFailure
         case (.syncing, .quit): Step(.done)
         case (.`default`, .next): Step(.done)
         case (.`default`, .quit): Step(.done)
@@ -119,7 +120,7 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
     }
     public static func timeoutStep(_ state: State, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch state {
-        case .syncing: Step(.syncing, effects: 1..<2, retry: Retry(slot: 1, max: 1, fallback: .`default`, effects: 0..<1))  // logFailure; retry used up: saveStep
+        case .syncing: Step(.syncing, effects: 1..<2, retry: Retry(slot: 1, max: 1, fallback: .`default`, effects: 2..<4))  // logFailure; retry used up: logFailure, saveStep
         default: nil
         }
     }

@@ -55,6 +55,7 @@ struct FlowPathRunnerTests {
                     case .start: .start
                     case .event(let event): .event(event)
                     case .timeout: .timeout
+                    case .wait(let duration, _): .wait(duration, timeoutOf: nil)
                     case .relaunch: .relaunch
                     }
                 return .init(

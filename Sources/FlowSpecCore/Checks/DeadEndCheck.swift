@@ -10,7 +10,7 @@ struct DeadEndCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
         for index in machine.states.indices
-        where machine.states[index].kind != .terminal
+        where machine.states[index].kind != .terminal && !machine.isCompound(index)
             && !machine.states[index].isMalformed && !declaresExit(index, machine: machine)
         {
             let state = machine.states[index]
@@ -28,7 +28,11 @@ struct DeadEndCheck: MachineCheck {
         if machine.transitions(of: index).contains(where: { !$0.candidates.isEmpty }) { return true }
         if let always = machine.states[index].always, !always.value.isEmpty { return true }
         if machine.states[index].timeoutLocation != nil { return true }
-        return machine.states[index].kind.inheritsMachineWideTransitions
-            && machine.machineWide.contains { !$0.candidates.isEmpty }
+        guard machine.states[index].kind.inheritsMachineWideTransitions else { return false }
+        for ancestor in machine.nesting.ancestors(of: index) {
+            if machine.transitions(of: ancestor).contains(where: { !$0.candidates.isEmpty }) { return true }
+            if machine.states[ancestor].timeoutLocation != nil { return true }
+        }
+        return machine.machineWide.contains { !$0.candidates.isEmpty }
     }
 }

@@ -18,21 +18,23 @@ struct InfiniteLoopCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let graph = analysis.graph
         let kinds = graph.machine.states.map(\.kind)
-        let canLoop = { (state: Int) in kinds[state] == .task || kinds[state] == .choice }
+        let transient = graph.machine.states.indices.map(analysis.isTransient)
+        let canLoop = { (state: Int) in kinds[state] == .task || transient[state] }
         // Loops are among task and choice states only: the other edges are left out (most of a
         // large machine's, as most states wait for input).
         let unbounded = graph.digraph { !$0.isBounded && canLoop($0.source) && canLoop($0.target) }
         let loops = Self.loops(in: unbounded, among: canLoop)
         guard !loops.isEmpty else { return }
         var inChoiceCycle = [Bool](repeating: false, count: graph.stateCount)
-        for loop in Self.loops(in: unbounded, among: { kinds[$0] == .choice }) {
+        for loop in Self.loops(in: unbounded, among: { transient[$0] }) {
             for state in loop { inChoiceCycle[state] = true }
         }
         // A loop through a state whose transitions could not all be read may be broken by a
         // retry bound or an exit that was lost; it waits until that error is fixed.
         for loop in loops
         where !loop.contains(where: { MachineAnalysis.mayLackEdges(graph.state($0), in: graph.machine) }) {
-            report(loop, graph: graph, unbounded: unbounded, inChoiceCycle: inChoiceCycle, reporter)
+            report(
+                loop, graph: graph, unbounded: unbounded, inChoiceCycle: inChoiceCycle, transient: transient, reporter)
         }
     }
 
@@ -42,18 +44,18 @@ struct InfiniteLoopCheck: MachineCheck {
     }
 
     private func report(
-        _ loop: [Int], graph: MachineGraph, unbounded: Digraph, inChoiceCycle: [Bool],
+        _ loop: [Int], graph: MachineGraph, unbounded: Digraph, inChoiceCycle: [Bool], transient: [Bool],
         _ reporter: RuleReporter
     ) {
         let names = loop.map(graph.name)
         let first = graph.state(loop[0])
         let cycle = Self.cycle(through: loop[0], within: Set(loop), in: unbounded).map(graph.name)
-        let allChoice = loop.allSatisfy { graph.state($0).kind == .choice }
+        let allChoice = loop.allSatisfy { transient[$0] }
         let subject =
             loop.count == 1 ? "state '\(names[0])' loops to itself" : "states \(quotedList(names)) form a loop"
         let message =
             allChoice
-            ? "\(subject) through `always` branches without time passing"
+            ? "\(subject) \(loop.allSatisfy { graph.state($0).kind == .choice } ? "through `always` branches" : "through `always`, `done` and compound states' `initial`") without time passing"
             : "\(subject) that never waits for input and no bounded `retry` breaks"
         var notes: [Diagnostic.Note] = [.init("loop: \(Self.written(cycle))")]
         let choiceMembers = loop.filter { inChoiceCycle[$0] }

@@ -23,6 +23,10 @@ struct MachineAnalysis {
     /// `initial` (unreachable states, no way out, requirements) wait until that is fixed.
     let mayLackPaths: Bool
 
+    /// Per compound state, whether a state inside it is reachable (empty for a flat machine):
+    /// a compound state is active whenever one of its states is.
+    private let reachableCompounds: [Bool]
+
     init(graph: MachineGraph) {
         self.graph = graph
         let nameUses = NameUses(graph.machine)
@@ -36,6 +40,15 @@ struct MachineAnalysis {
         self.mayLackPaths = machine.states.indices.contains { index in
             parents?[index] != nil && Self.mayLackEdges(machine.states[index], in: machine)
         }
+        var reachableCompounds: [Bool] = []
+        if machine.nesting.isNested {
+            reachableCompounds = machine.states.indices.map { parents?[$0] != nil }
+            // Inner states come later: from the last, each state's answer is final before its parent reads it.
+            for index in machine.states.indices.reversed() where reachableCompounds[index] {
+                if let parent = machine.nesting.parent(of: index) { reachableCompounds[parent] = true }
+            }
+        }
+        self.reachableCompounds = reachableCompounds
     }
 
     var machine: Machine { graph.machine }
@@ -46,9 +59,24 @@ struct MachineAnalysis {
             || (machine.lostMachineWideTransitions && state.kind.inheritsMachineWideTransitions)
     }
 
-    /// Whether a path from `initial` reaches the state (false when there is no initial state).
+    /// Whether a path from `initial` reaches the state, or for a compound state one of the
+    /// states inside it (false when there is no initial state).
     func isReachable(_ state: Int) -> Bool {
-        parentsFromInitial?[state] != nil
+        reachableCompounds.isEmpty ? parentsFromInitial?[state] != nil : reachableCompounds[state]
+    }
+
+    /// Whether the flow passes through the state without waiting: a choice state, a compound
+    /// state (entering it enters its `initial`) or a terminal state its parent's `done` leaves.
+    func isTransient(_ state: Int) -> Bool {
+        let machine = graph.machine
+        if machine.states[state].kind == .choice || machine.isCompound(state) { return true }
+        return machine.states[state].kind == .terminal && leavesByDone(state)
+    }
+
+    /// Whether a terminal state is left at once by the `done` of the compound state around it.
+    func leavesByDone(_ state: Int) -> Bool {
+        guard let parent = graph.machine.nesting.parent(of: state) else { return false }
+        return graph.machine.nesting.details[parent]?.done != nil
     }
 
     /// The longest path ``shortPathFromInitial(to:depths:)`` writes out whole.
@@ -87,6 +115,7 @@ enum CheckRegistry {
         ShadowedCandidateCheck(),
         PartialChoiceCheck(),
         BackwardTransitionCheck(),
+        DoneNeverFiresCheck(),
         RequirementCheck(),
         InvalidIdentifierCheck(),
         IdentifierCollisionCheck()

@@ -1,17 +1,18 @@
 /// `missing-timeout`: a `task` state (one that waits for asynchronous work) with no
-/// `timeout`. States without a kind and without `defaults.kind` are tasks.
+/// `timeout`, of its own or of a compound state around it. States without a kind and without
+/// `defaults.kind` are tasks.
 struct MissingTimeoutCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .missingTimeout, defaultSeverity: .error,
         summary: "A task state with no timeout.",
         reportedAt: "the state",
-        finding: "a `task` state with no `timeout`")
+        finding: "a `task` state with no `timeout`, its own or a compound state's around it")
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let states = analysis.machine.states
         for index in states.indices
         where states[index].kind == .task && states[index].timeoutLocation == nil
-            && !states[index].isMalformed
+            && !states[index].isMalformed && !hasOuterTimeout(index, analysis.machine)
         {
             let state = states[index]
             let name = analysis.machine.name(of: index)
@@ -25,5 +26,10 @@ struct MissingTimeoutCheck: MachineCheck {
                     )
                 ])
         }
+    }
+
+    /// Whether a compound state around the state has a timeout (which bounds it too).
+    private func hasOuterTimeout(_ state: Int, _ machine: Machine) -> Bool {
+        machine.nesting.ancestors(of: state).contains { machine.states[$0].timeoutLocation != nil }
     }
 }

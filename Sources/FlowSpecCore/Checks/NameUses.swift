@@ -86,6 +86,10 @@ struct NameUses {
                 for effect in timeout.effects { effects.record(effect) }
                 for effect in timeout.retry?.effects ?? [] { effects.record(effect) }
             }
+            if !machine.nesting.details.isEmpty, let details = machine.nesting.details[index] {
+                for effect in details.entry { effects.record(effect) }
+                for effect in details.exit { effects.record(effect) }
+            }
         }
         events.mergeInterned(machine.names)
     }

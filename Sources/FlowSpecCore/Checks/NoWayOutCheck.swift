@@ -17,7 +17,11 @@ struct NoWayOutCheck: MachineCheck {
             states.indices.contains(where: { states[$0].kind == .terminal })
         else { return }
         // Lazily: most states of a large machine are exits, and their list would be large.
-        let isExit = { (state: Int) in states[state].kind == .terminal || states[state].kind == .input }
+        let machine = graph.machine
+        let isExit = { (state: Int) in
+            !machine.isCompound(state)
+                && (states[state].kind == .input || (states[state].kind == .terminal && !analysis.leavesByDone(state)))
+        }
         let exits = states.indices.lazy.filter(isExit)
         // Searched backwards from the exits. An exit is reached from the start, so the edges
         // that leave one are never followed: left out, they leave little to reverse on a large
@@ -25,7 +29,9 @@ struct NoWayOutCheck: MachineCheck {
         let canExit = graph.reversedDigraph { !isExit($0.source) }.breadthFirst(from: exits)
         var depths: [Int32] = []  // measured once, for the first state reported
         for index in states.indices
-        where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed {
+        where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed
+            && !machine.isCompound(index)
+        {
             if depths.isEmpty { depths = analysis.parentsFromInitial?.depths() ?? [] }
             let name = graph.name(index)
             reporter.report(

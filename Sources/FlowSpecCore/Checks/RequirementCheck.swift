@@ -60,9 +60,12 @@ struct RequirementCheck: MachineCheck {
     ) {
         let graph = analysis.graph
         guard let target = graph.stateIndex[goal.value] else { return }
-        let canReach = reversed.breadthFirst(from: [target])
+        // A compound goal is reached when a state inside it is.
+        let goals = [target] + graph.machine.nesting.descendants(of: target)
+        let canReach = reversed.breadthFirst(from: goals)
         let stuck = (0..<graph.stateCount).filter {
             analysis.isReachable($0) && graph.state($0).kind != .terminal && canReach[$0] == nil
+                && !graph.machine.isCompound($0)
         }
         guard let closest = stuck.min(by: { depths[$0] < depths[$1] }) else { return }
         let path = analysis.shortPathFromInitial(to: closest, depths: depths)
@@ -86,8 +89,10 @@ struct RequirementCheck: MachineCheck {
     ) {
         let graph = analysis.graph
         guard let start = graph.stateIndex[from.value] else { return }
-        let goals = Set(to.compactMap { graph.stateIndex[$0.value] })
-        guard goals.count == to.count else { return }
+        let named = to.compactMap { graph.stateIndex[$0.value] }
+        guard named.count == to.count else { return }
+        // A compound goal is reached when a state inside it is.
+        let goals = Set(named.flatMap { [$0] + graph.machine.nesting.descendants(of: $0) })
         let limit = max.value.specDescription
         let destinations = quotedList(to.map(\.value)) + " or an input state"
         switch WorstCaseTime(graph: graph, goals: goals).compute(from: start) {

@@ -5,7 +5,9 @@ struct ShadowedCandidateCheck: MachineCheck {
         rule: .shadowedCandidate, defaultSeverity: .warning,
         summary: "A candidate listed after an unconditional one can never be taken.",
         reportedAt: "the candidate",
-        finding: "a candidate after an unconditional one")
+        finding:
+            "a candidate after an unconditional one; a compound state's transition that every state inside it overrides"
+    )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
@@ -29,6 +31,43 @@ struct ShadowedCandidateCheck: MachineCheck {
                 report(
                     always.value, what: "`always` of state '\(machine.name(of: index))'", names: machine.names,
                     reporter)
+            }
+        }
+        if machine.nesting.isNested { reportOverridden(analysis, reporter) }
+    }
+
+    /// A compound state's transition that no state inside it inherits: each one that waits for
+    /// events handles the event itself (or a closer compound state does).
+    private func reportOverridden(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
+        let graph = analysis.graph
+        let machine = analysis.machine
+        // Each inherited transition once, as its declaring state and position in one integer: an
+        // array per edge would allocate for every state inside.
+        func key(_ state: Int, _ position: Int) -> Int { state << 32 | position }
+        var inherited = Set<Int>()
+        for edge in graph.edges where edge.isInherited && edge.triggerKind == .event {
+            if let declaring = graph.declaringState(of: edge) { inherited.insert(key(declaring, edge.transitionIndex)) }
+        }
+        for index in machine.states.indices where machine.isCompound(index) && !machine.states[index].isMalformed {
+            let transitions = machine.transitions(of: index)
+            guard transitions.indices.contains(where: { !inherited.contains(key(index, $0)) }) else { continue }
+            let inside = machine.nesting.descendants(of: index)
+            // A state inside whose transitions could not all be read may have been meant to inherit it.
+            if inside.contains(where: { machine.states[$0].hasLostTransitions }) { continue }
+            let waiting = inside.filter {
+                !machine.isCompound($0) && machine.states[$0].kind.inheritsMachineWideTransitions
+            }
+            for position in transitions.indices where !inherited.contains(key(index, position)) {
+                let event = machine.names[transitions[position].event.value]
+                let name = machine.name(of: index)
+                let why =
+                    waiting.isEmpty
+                    ? "no state inside it waits for events"
+                    : "every state inside it that waits for events handles '\(event)' itself"
+                reporter.report(
+                    "the transition on '\(event)' of '\(name)' can never be taken: \(why)",
+                    at: transitions[position].event.location, subjects: [name, event],
+                    notes: [.init("remove it, or remove '\(event)' from the states inside that handle it")])
             }
         }
     }

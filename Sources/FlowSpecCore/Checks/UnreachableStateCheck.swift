@@ -1,4 +1,6 @@
-/// `unreachable-state`: a state that no path from `initial` reaches.
+/// `unreachable-state`: a state that no path from `initial` reaches. A compound state is
+/// reached when a state inside it is; inside an unreachable compound state only the compound
+/// state is reported, where the author would fix it.
 ///
 /// Every candidate, timeout, `always` branch, retry `then` and machine-wide transition counts
 /// as a path, whatever its condition.
@@ -18,7 +20,12 @@ struct UnreachableStateCheck: MachineCheck {
         let graph = analysis.graph
         var hasIncoming = [Bool](repeating: false, count: graph.stateCount)
         for edge in graph.edges where edge.source != edge.target { hasIncoming[edge.target] = true }
+        let nesting = graph.machine.nesting
         for index in 0..<graph.stateCount where !analysis.isReachable(index) {
+            // Inside an unreachable compound state, or a second state of a name (reported as
+            // `invalid-nesting`), which no transition can name.
+            if let parent = nesting.parent(of: index), !analysis.isReachable(parent) { continue }
+            if graph.stateIndex[graph.state(index).name.value] != index { continue }
             let state = graph.state(index)
             let why =
                 hasIncoming[index]

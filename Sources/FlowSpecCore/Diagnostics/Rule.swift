@@ -10,6 +10,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case invalidValue = "invalid-value"
     case unsupportedVersion = "unsupported-version"
     case limitExceeded = "limit-exceeded"
+    case invalidNesting = "invalid-nesting"
     case undefinedState = "undefined-state"
     case undeclaredName = "undeclared-name"
     case unusedName = "unused-name"
@@ -23,6 +24,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case shadowedCandidate = "shadowed-candidate"
     case partialChoice = "partial-choice"
     case backwardTransition = "backward-transition"
+    case doneNeverFires = "done-never-fires"
     case requirementFailed = "requirement-failed"
     case invalidIdentifier = "invalid-identifier"
     case identifierCollision = "identifier-collision"
@@ -42,6 +44,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .invalidValue: InvalidValueRule.self
         case .unsupportedVersion: UnsupportedVersionRule.self
         case .limitExceeded: LimitExceededRule.self
+        case .invalidNesting: NestingRule.self
         case .undefinedState: UndefinedStateRule.self
         case .undeclaredName: UndeclaredNameCheck.self
         case .unusedName: UnusedNameCheck.self
@@ -55,6 +58,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .shadowedCandidate: ShadowedCandidateCheck.self
         case .partialChoice: PartialChoiceCheck.self
         case .backwardTransition: BackwardTransitionCheck.self
+        case .doneNeverFires: DoneNeverFiresCheck.self
         case .requirementFailed: RequirementCheck.self
         case .invalidIdentifier: InvalidIdentifierCheck.self
         case .identifierCollision: IdentifierCollisionCheck.self

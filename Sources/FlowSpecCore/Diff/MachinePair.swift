@@ -5,21 +5,52 @@ struct MachinePair {
     let new: Machine
     let oldFile: String
     let newFile: String
-    /// The names of the states, in source order (their `int` raw values), read once.
+    /// The names of the states, compound ones too, in source order, read once.
     let oldStates: [String]
     let newStates: [String]
+    /// The names of the leaves (the states with no states inside), in source order: the only
+    /// states a machine can be in, so the only ones `persist` stores. An `int` raw value is a
+    /// position here. A flat machine's leaves are its states.
+    let oldLeaves: [String]
+    let newLeaves: [String]
+    /// Per leaf, its index in the machine's states.
+    let oldLeafIndices: [Int]
+    let newLeafIndices: [Int]
 
     init(old: Machine, new: Machine, oldFile: String, newFile: String) {
         self.old = old
         self.new = new
         self.oldFile = oldFile
         self.newFile = newFile
-        oldStates = Self.stateNames(old)
-        newStates = Self.stateNames(new)
+        let (oldStates, newStates) = (Self.stateNames(old), Self.stateNames(new))
+        let (oldLeafIndices, newLeafIndices) = (Self.leaves(of: old), Self.leaves(of: new))
+        (self.oldStates, self.newStates) = (oldStates, newStates)
+        (self.oldLeafIndices, self.newLeafIndices) = (oldLeafIndices, newLeafIndices)
+        // A flat machine shares its state names rather than copying them.
+        oldLeaves = old.nesting.isNested ? oldLeafIndices.map { oldStates[$0] } : oldStates
+        newLeaves = new.nesting.isNested ? newLeafIndices.map { newStates[$0] } : newStates
     }
 
     /// The names of a machine's states, in source order.
     static func stateNames(_ machine: Machine) -> [String] { machine.states.indices.map(machine.name(of:)) }
+
+    /// The indices of a machine's leaves, in source order.
+    static func leaves(of machine: Machine) -> [Int] {
+        guard machine.nesting.isNested else { return Array(machine.states.indices) }
+        return machine.states.indices.filter { !machine.isCompound($0) }
+    }
+
+    /// The leaf that entering a state of the new version ends in: the state itself, or for a
+    /// compound state its `initial` chain (the first state inside where `initial` is absent).
+    func enteredLeaf(of state: Int) -> Int {
+        var current = state
+        while new.isCompound(current) {
+            let children = new.nesting.children(of: current)
+            let initial = new.nesting.details[current]?.initial?.value
+            current = children.first { newStates[$0] == initial } ?? children[0]
+        }
+        return current
+    }
 
     /// A finding of `rule` in the new spec (or, `inOld`, the old one), for the machine.
     func finding(

@@ -4,6 +4,11 @@
 /// Machines, states, events, conditions and effects are matched by name; renames are not
 /// guessed (a persisted machine declares them with `persist: migrate`). Each change is
 /// located in the new spec, or in the old one for what was removed.
+///
+/// In a machine with compound states, what a compound state writes (its `on`, timeout,
+/// `entry`, `exit`, `initial`, `done`) is listed once, as its own; a leaf that moved to other
+/// compound states also lists the transitions it inherits that changed, by the state that
+/// writes them. The compatibility rules read the leaves only: they are what `persist` stores.
 public struct SpecDiff: Sendable {
     /// One change.
     public struct Change: Sendable, Equatable {
@@ -16,7 +21,8 @@ public struct SpecDiff: Sendable {
         public var machine: String
         /// What kind of change.
         public var kind: Kind
-        /// What changed: `machine`, `state 'x'`, `timeout of 'x'`, `'x' on 'go'`, …
+        /// What changed: `machine`, `state 'x'`, `timeout of 'x'`, `'x' on 'go'`,
+        /// `'x' on 'go' inherited from 'y'`, …
         public var subject: String
         /// The old and new values, for a change (`10s -> 5s`).
         public var detail: String?
@@ -34,6 +40,8 @@ public struct SpecDiff: Sendable {
             case event(String)
             case always
             case timeout
+            /// The `done` of the compound state around a terminal state.
+            case done
         }
     }
 
@@ -69,8 +77,9 @@ public struct SpecDiff: Sendable {
     }
 }
 
-/// The changes of one machine present in both versions.
-private struct MachineChanges {
+/// The changes of one machine present in both versions (what nesting adds is in
+/// `MachineChanges+Nesting.swift`).
+struct MachineChanges {
     let pair: MachinePair
     var changes: [SpecDiff.Change] = []
 
@@ -90,7 +99,7 @@ private struct MachineChanges {
         return changes
     }
 
-    private mutating func add(
+    mutating func add(
         _ kind: SpecDiff.Change.Kind, _ subject: String, _ detail: String? = nil, at location: SourceLocation,
         inOld: Bool = false, state: String? = nil, trigger: SpecDiff.Change.Trigger? = nil
     ) {
@@ -104,27 +113,25 @@ private struct MachineChanges {
     private mutating func compareStates() {
         let old = Dictionary(pair.oldStates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         let new = Set(pair.newStates)
+        let hasNesting = Self.hasNesting(pair.old) || Self.hasNesting(pair.new)
         for (index, name) in pair.newStates.enumerated() {
             let state = pair.new.states[index]
             guard let was = old[name] else {
-                add(.added, "state '\(name)'", state.kind.rawValue, at: state.name.location, state: name)
+                add(.added, "state '\(name)'", kindText(pair.new, index), at: state.name.location, state: name)
                 continue
             }
             let before = pair.old.states[was]
-            if before.kind != state.kind {
-                add(
-                    .changed, "kind of '\(name)'", "\(before.kind.rawValue) -> \(state.kind.rawValue)",
-                    at: state.kindLocation ?? state.name.location, state: name)
-            }
+            compareKinds(was, index, name)
             if before.summary != state.summary {
                 add(.changed, "summary of '\(name)'", at: state.name.location, state: name)
             }
             if !sameTimeout(before.timeout, state.timeout) {
-                let (oldTimeout, newTimeout) = (timeout(before, pair.old), timeout(state, pair.new))
+                let (oldTimeout, newTimeout) = (timeout(before.timeout, pair.old), timeout(state.timeout, pair.new))
                 add(
                     .changed, "timeout of '\(name)'", "\(oldTimeout ?? "none") -> \(newTimeout ?? "none")",
                     at: state.timeoutLocation ?? state.name.location, state: name, trigger: .timeout)
             }
+            if hasNesting { compareNesting(was, index, name) }
         }
         for (index, name) in pair.oldStates.enumerated() where !new.contains(name) {
             add(.removed, "state '\(name)'", at: pair.old.states[index].name.location, inOld: true, state: name)
@@ -132,15 +139,15 @@ private struct MachineChanges {
     }
 
     /// Whether two versions of a timeout are the same, read without making text.
-    private func sameTimeout(_ old: Timeout?, _ new: Timeout?) -> Bool {
+    func sameTimeout(_ old: Timeout?, _ new: Timeout?) -> Bool {
         guard let old, let new else { return old == nil && new == nil }
         return old.after?.value == new.after?.value
             && pair.old.names[old.target.value] == pair.new.names[new.target.value]
             && old.effects.map(\.value) == new.effects.map(\.value) && sameRetry(old.retry, new.retry)
     }
 
-    private func timeout(_ state: State, _ machine: Machine) -> String? {
-        guard let timeout = state.timeout else { return nil }
+    func timeout(_ timeout: Timeout?, _ machine: Machine) -> String? {
+        guard let timeout else { return nil }
         var text = "\(timeout.after?.value.specDescription ?? "?") to '\(machine.names[timeout.target.value])'"
         if !timeout.effects.isEmpty { text += " / " + timeout.effects.map(\.value).joined(separator: ", ") }
         if let retry = timeout.retry { text += Self.describe(retry, machine) }
@@ -165,12 +172,15 @@ private struct MachineChanges {
         }
     }
 
-    /// Each state's transitions by event and its `always` branches, then the machine-wide ones.
+    /// Each state's transitions by event and its `always` branches (and, for a leaf that moved,
+    /// those it inherits), then the machine-wide ones.
     private mutating func compareTransitions() {
         let oldIndex = Dictionary(pair.oldStates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let nested = pair.old.nesting.isNested || pair.new.nesting.isNested
         for (index, name) in pair.newStates.enumerated() {
             guard let was = oldIndex[name] else { continue }
             compare("'\(name)'", transitions(pair.old, of: was), transitions(pair.new, of: index), state: name)
+            if nested { compareInherited(was, index, name) }
         }
         compare("machine-wide", machineWide(pair.old), machineWide(pair.new), state: nil)
     }
@@ -185,7 +195,7 @@ private struct MachineChanges {
 
     /// Whether two versions of a transition do the same: the same targets, conditions,
     /// effects and retries, in order.
-    private func same(_ old: Candidates, _ new: Candidates) -> Bool {
+    func same(_ old: Candidates, _ new: Candidates) -> Bool {
         guard old.count == new.count else { return false }
         let (oldNames, newNames) = (pair.old.names, pair.new.names)
         for index in old.indices {
@@ -201,13 +211,7 @@ private struct MachineChanges {
 
     private mutating func compare(_ owner: String, _ old: [Entry], _ new: [Entry], state: String?) {
         // A state has a few transitions: a linear search beats building dictionaries.
-        func subject(_ entry: Entry) -> String {
-            switch entry.trigger {
-            case .event(let event): "\(owner) on '\(event)'"
-            case .always: "\(owner) always"
-            case .timeout: "\(owner) timeout"
-            }
-        }
+        func subject(_ entry: Entry) -> String { "\(owner) \(Self.text(entry.trigger))" }
         for entry in new {
             guard let before = old.first(where: { $0.trigger == entry.trigger }) else {
                 add(
@@ -226,6 +230,16 @@ private struct MachineChanges {
             add(
                 .removed, subject(entry), Self.describe(entry.candidates, pair.old), at: entry.location, inOld: true,
                 state: state, trigger: entry.trigger)
+        }
+    }
+
+    /// `on 'go'`, `always`, `timeout`, `done`: what takes a transition, in a change's subject.
+    static func text(_ trigger: SpecDiff.Change.Trigger) -> String {
+        switch trigger {
+        case .event(let event): "on '\(event)'"
+        case .always: "always"
+        case .timeout: "timeout"
+        case .done: "done"
         }
     }
 

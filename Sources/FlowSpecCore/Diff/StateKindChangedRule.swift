@@ -1,6 +1,10 @@
 /// `state-kind-changed`: a state keeps its name but becomes a different kind: what the app
 /// shows there, and the work it runs, change meaning (an `input` screen that became a `task`
 /// now needs work and a timeout).
+///
+/// Only leaves have a kind: a compound state's is never read, so a state that is compound in
+/// either version has no kind to compare (the change listing says it now holds states, or no
+/// longer does).
 enum StateKindChangedRule: DiffRule {
     static let definition = RuleDefinition(
         rule: .stateKindChanged, defaultSeverity: .warning,
@@ -10,10 +14,12 @@ enum StateKindChangedRule: DiffRule {
 
     static func find(in pair: MachinePair) -> [Diagnostic] {
         var oldKind: [String: StateKind] = [:]
-        for index in pair.old.states.indices { oldKind[pair.old.name(of: index)] = pair.old.states[index].kind }
+        for (position, index) in pair.oldLeafIndices.enumerated() {
+            oldKind[pair.oldLeaves[position]] = pair.old.states[index].kind
+        }
         var findings: [Diagnostic] = []
-        for index in pair.new.states.indices {
-            let name = pair.new.name(of: index)
+        for (position, index) in pair.newLeafIndices.enumerated() {
+            let name = pair.newLeaves[position]
             let kind = pair.new.states[index].kind
             guard let was = oldKind[name], was != kind else { continue }
             let meaning =

@@ -1,6 +1,9 @@
 /// `stored-position-changed`: a machine persisted as integers moves an existing state to
 /// another position (a state inserted before it, a reordering): the position users' devices
 /// stored now names another state.
+///
+/// Positions count the leaves only (a compound state is never current, so never stored):
+/// wrapping states into a compound state moves no position while the leaves keep their order.
 enum StoredPositionChangedRule: DiffRule {
     static let definition = RuleDefinition(
         rule: .storedPositionChanged, defaultSeverity: .error,
@@ -11,15 +14,14 @@ enum StoredPositionChangedRule: DiffRule {
 
     static func find(in pair: MachinePair) -> [Diagnostic] {
         guard pair.old.persist?.rawValue == .int, pair.new.persist?.rawValue == .int else { return [] }
-        let oldStates = pair.oldStates
         var oldPosition: [String: Int] = [:]
-        for (position, name) in oldStates.enumerated() { oldPosition[name] = position }
+        for (position, name) in pair.oldLeaves.enumerated() { oldPosition[name] = position }
         var findings: [Diagnostic] = []
-        for (position, name) in pair.newStates.enumerated() {
+        for (position, name) in pair.newLeaves.enumerated() {
             guard let was = oldPosition[name], was != position else { continue }
             let nowThere =
-                was < pair.new.states.count
-                ? "'\(pair.new.name(of: was))'"
+                was < pair.newLeaves.count
+                ? "'\(pair.newLeaves[was])'"
                 : pair.new.persist?.restore == .clamp ? "the last state (clamped)" : "`initial`"
             findings.append(
                 pair.finding(
@@ -27,7 +29,7 @@ enum StoredPositionChangedRule: DiffRule {
                     "state '\(name)' of machine '\(pair.new.name.value)' moved from position \(was) to \(position): "
                         + "users' devices that stored \(was) now restore \(nowThere); add new states at the end "
                         + "instead",
-                    at: pair.new.states[position].name.location, subjects: [name]))
+                    at: pair.new.states[pair.newLeafIndices[position]].name.location, subjects: [name]))
         }
         return findings
     }

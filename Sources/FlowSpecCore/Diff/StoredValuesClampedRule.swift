@@ -1,5 +1,7 @@
 /// `stored-values-clamped`: a machine persisted as integers with `restore: clamp` loses
 /// states at its end: the positions users stored there now clamp to the last state.
+///
+/// Positions and the last state count the leaves only, the states `persist` stores.
 enum StoredValuesClampedRule: DiffRule {
     static let definition = RuleDefinition(
         rule: .storedValuesClamped, defaultSeverity: .warning,
@@ -11,21 +13,22 @@ enum StoredValuesClampedRule: DiffRule {
 
     static func find(in pair: MachinePair) -> [Diagnostic] {
         guard let new = pair.new.persist, pair.old.persist?.rawValue == .int, new.rawValue == .int,
-            new.restore == .clamp, !pair.new.states.isEmpty
+            new.restore == .clamp, let last = pair.newLeaves.last
         else { return [] }
+        // A state kept as a compound one is not gone: `stored-state-removed` says it holds states now.
         let kept = Set(pair.newStates)
         let migrated = Set(new.migrate.map(\.from.value))
-        let last = pair.new.name(of: pair.new.states.count - 1)
         var findings: [Diagnostic] = []
-        for (position, name) in pair.oldStates.enumerated()
-        where position >= pair.new.states.count && !kept.contains(name) && !migrated.contains(.int(position)) {
+        for (position, name) in pair.oldLeaves.enumerated()
+        where position >= pair.newLeaves.count && !kept.contains(name) && !migrated.contains(.int(position)) {
             findings.append(
                 pair.finding(
                     .storedValuesClamped,
                     "state '\(name)' of machine '\(pair.new.name.value)' is gone; users who stored its position "
                         + "\(position) now restore '\(last)' (clamped). Say where they go with "
                         + "`migrate: { \(position): … }`",
-                    at: pair.old.states[position].name.location, inOld: true, subjects: [name, last]))
+                    at: pair.old.states[pair.oldLeafIndices[position]].name.location, inOld: true,
+                    subjects: [name, last]))
         }
         return findings
     }

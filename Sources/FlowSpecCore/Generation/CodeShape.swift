@@ -9,7 +9,7 @@
 enum CodeShape: Equatable {
     case switches, tables
 
-    /// Above this many states or events a machine uses tables.
+    /// Above this many states (compound ones included) or events a machine uses tables.
     static let tableThreshold = 128
 
     static func choose(for program: FlowProgram, _ requested: GenerationOptions.Shape) -> CodeShape {
@@ -17,7 +17,8 @@ enum CodeShape: Equatable {
         case .switches: .switches
         case .tables: .tables
         case .automatic:
-            program.states.count > tableThreshold || program.events.count > tableThreshold ? .tables : .switches
+            program.states.count + program.compounds.count > tableThreshold || program.events.count > tableThreshold
+                ? .tables : .switches
         }
     }
 }

@@ -47,6 +47,7 @@ struct MachineEmitter {
             if let tables {
                 tables.emitTable(&w)
                 tables.emitSteps(&w)
+                tables.emitNesting(&w)
                 tables.emitDecoders(&w)
             } else {
                 TransitionEmitter(program: program, access: access).emitSteps(&w)

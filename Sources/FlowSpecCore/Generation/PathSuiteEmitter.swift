@@ -64,6 +64,13 @@ struct PathSuiteEmitter {
         switch step.input {
         case .start: arguments.append(".start")
         case .event(let event): arguments.append(".event(.\(program.events[event].swiftName.code))")
+        // With compound states' timers, the timer that fires is the one due first: the wait says
+        // which.
+        case .timeout where program.compounds.contains { $0.timeout != nil }:
+            arguments.append(".wait(\(Self.duration(step.waited)), timeoutOf: nil)")
+        case .compoundTimeout(let compound):
+            arguments.append(
+                ".wait(\(Self.duration(step.waited)), timeoutOf: .\(program.compounds[compound].swiftName.code))")
         case .timeout: arguments.append(".timeout")
         case .relaunch: arguments.append(".relaunch")
         }

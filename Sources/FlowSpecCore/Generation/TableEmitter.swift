@@ -6,23 +6,43 @@
 /// read. Sections, in order (see ``TableLayout``):
 ///
 /// - states: per state, a header of ``headerWidth`` integers at `ordinal * 4` (16 bytes, never
-///   across two cache lines): its kind (0 input, 1 task, 2 choice, 3 terminal); a filter of
-///   the events it handles (bit `event % 32`); its first row; the group of its `always`
-///   branches (choice states) or -1. One more header ends the last state's rows;
+///   across two cache lines): its kind (0 input, 1 task, 2 choice, 3 terminal), plus 4 × its
+///   depth in a machine with compound states; a filter of the events it handles (bit
+///   `event % 32`); its first row; the group of its `always` branches (choice states), or of
+///   its parent's `done` (a terminal state directly inside a compound state with `done`), or
+///   -1. One more header ends the last state's rows;
 /// - rows: per handled event, the event and an action: the target state (≥ 0) when the first
-///   candidate has no condition, effect or retry (the usual case), else `~group`. A state's
-///   rows are ordered by `event % 32`, so when no two of its events share a filter bit an
-///   event's row is the state's first row plus the number of filter bits below the event's.
-///   An ignored event costs one load and a bit test; a handled one a row more, no search;
+///   candidate has no condition, effect or retry (the usual case), else `~group`. In a machine
+///   with compound states a row has a third integer, and a first candidate needs only no
+///   condition or retry: the action is `target | keep << 24` (``TableLayout/keepShift``), the
+///   third integer its effects (exits and entries included), `first << 7 | count`
+///   (``TableLayout/effectsShift``), 0 after a group; so a step that leaves and enters compound
+///   states reads no group either. A state's rows are ordered by `event % 32`, so when no two
+///   of its events share a filter bit an event's row is the state's first row plus the number
+///   of filter bits below the event's. An ignored event costs one load and a bit test; a
+///   handled one a row more, no search;
 /// - timeouts: per state, the group of its timeout (-1 for none), milliseconds / 10⁹ and
 ///   milliseconds % 10⁹;
 /// - candidates: groups, each a count then that many candidates of ``TableLayout/candidateWidth``
 ///   integers: target; first and count of required conditions; first and count of forbidden
 ///   conditions (ranges of `lists`); first and count of effects (a range of the effect list);
-///   retry slot (-1 for none), retry max, fallback; and, in a machine where some retry runs
-///   effects of its own (``TableLayout/recordsRetryEffects``), first and count of those;
+///   retry slot (-1 for none), retry max, fallback; in a machine where some retry runs
+///   effects of its own (``TableLayout/recordsRetryEffects``), first and count of those; and,
+///   in a machine with compound states (``TableLayout/recordsNesting``), the candidate's `keep`
+///   and its retry's. A candidate's effects are all that taking it runs: the exits, its own,
+///   the entries (a retry's, likewise, in place of the step's);
 /// - lists: condition ordinals;
 /// - sequence members, when the machine has sequences;
+/// - in a machine with compound states, three sections: nesting, per state, the compound state
+///   directly around it (-1) and where its groups start in outer; compounds, per compound
+///   state (``TableLayout/compoundWidth`` integers), its first state and the state after its
+///   last (the states inside a compound state are a range), the compound state around it
+///   (-1), its depth, its timeout's milliseconds / 10⁹ (-1 for none) and % 10⁹; outer, per
+///   state, one integer per compound state around it (outermost first): the group of that
+///   compound state's timeout as taken from the state (its exits differ from state to state),
+///   or -1. States that leave alike share a group, and steps share lists of effects;
+/// - entries, in a machine where entering some state from the start runs effects: per state,
+///   first and count of those (a range of the effect list);
 /// - effects: the effect list, effect ordinals (`effectList` is this tail of the table).
 ///
 /// `step` is `@inline(__always)`: inlined into the runtime's `send`, which is inlined into the
@@ -223,7 +243,9 @@ struct TableEmitter {
         w.doc("What the state waits for, read from the machine's table.")
         w.line("@inline(__always)")
         w.block("\(access)static func kind(of state: State, in tables: Tables) -> Kind") { w in
-            w.switchBlock("switch tables.table[state.ordinal &* \(Self.headerWidth)]") { w in
+            // In a machine with compound states the kind shares its integer with the depth.
+            let mask = tables.recordsNesting ? " & 3" : ""
+            w.switchBlock("switch tables.table[state.ordinal &* \(Self.headerWidth)]\(mask)") { w in
                 w.line("case 0: .input")
                 w.line("case 1: .task")
                 w.line("case 2: .choice")
@@ -255,14 +277,26 @@ struct TableEmitter {
                 w.line("let filter = Swift.UInt32(bitPattern: tables.table[header &+ 1])")
                 w.line("guard (filter >> bit) & 1 != 0 else { return nil }")
                 w.line(
-                    "var row = rowsStart &+ (Swift.Int(tables.table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* 2"
+                    "var row = rowsStart &+ (Swift.Int(tables.table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* \(tables.rowWidth)"
                 )
                 w.block("if Swift.Int(tables.table[row]) != event.ordinal") { w in
                     w.line("row = search(event, header, tables)")
                     w.line("if row < 0 { return nil }")
                 }
                 w.line("let action = Swift.Int(tables.table[row &+ 1])")
-                w.line("if action >= 0 { return Step(State(ordinal: action)) }")
+                if tables.recordsNesting {
+                    let mask = "0x" + String((1 << TableLayout.keepShift) - 1, radix: 16, uppercase: true)
+                    let shift = TableLayout.effectsShift
+                    w.block("if action >= 0") { w in
+                        w.line("let effects = Swift.Int(tables.table[row &+ 2])")
+                        w.line("let first = effects &>> \(shift)")
+                        w.line(
+                            "return Step(State(ordinal: action & \(mask)), effects: first..<(first &+ effects & \((1 << shift) - 1)), keep: action &>> \(TableLayout.keepShift))"
+                        )
+                    }
+                } else {
+                    w.line("if action >= 0 { return Step(State(ordinal: action)) }")
+                }
                 w.line("let candidate = firstHolding(~action, conditions, tables)")
                 w.line("return candidate >= 0 ? step(candidate, tables) : nil")
             }
@@ -272,25 +306,19 @@ struct TableEmitter {
             )
             w.block("private static func search(_ event: Event, _ header: Swift.Int, _ tables: Tables) -> Swift.Int") {
                 w in
-                w.line("var row = rowsStart &+ Swift.Int(tables.table[header &+ 2]) &* 2")
-                w.line("let end = rowsStart &+ Swift.Int(tables.table[header &+ \(Self.headerWidth + 2)]) &* 2")
+                w.line("var row = rowsStart &+ Swift.Int(tables.table[header &+ 2]) &* \(tables.rowWidth)")
+                w.line(
+                    "let end = rowsStart &+ Swift.Int(tables.table[header &+ \(Self.headerWidth + 2)]) &* \(tables.rowWidth)"
+                )
                 w.block("while row < end") { w in
                     w.line("if Swift.Int(tables.table[row]) == event.ordinal { return row }")
-                    w.line("row &+= 2")
+                    w.line("row &+= \(tables.rowWidth)")
                 }
                 w.line("return -1")
             }
         }
         w.line()
-        w.doc("The `always` branch a choice state takes at once, or `nil` for other states.")
-        w.block(
-            "\(access)static func always(_ state: State, _ conditions: Conditions, _ tables: Tables) -> \(stepType)?"
-        ) { w in
-            w.line("let header = state.ordinal &* \(Self.headerWidth)")
-            w.line("guard tables.table[header] == 2 else { return nil }")
-            w.line("let candidate = firstHolding(Swift.Int(tables.table[header &+ 3]), conditions, tables)")
-            w.line("return candidate >= 0 ? step(candidate, tables) : nil")
-        }
+        emitAlways(&w)
         w.line()
         w.doc("The step the state's timeout takes, or `nil` if it has none.")
         w.block("\(access)static func timeoutStep(_ state: State, _ tables: Tables) -> \(stepType)?") { w in
@@ -316,8 +344,14 @@ struct TableEmitter {
                     retry +=
                         ", effects: fallbackEffects..<(fallbackEffects &+ Swift.Int(tables.table[candidate &+ 11]))"
                 }
+                if tables.recordsNesting {
+                    retry += ", keep: Swift.Int(tables.table[candidate &+ \(tables.keepOffset + 1)])"
+                }
                 w.line("let retry = slot < 0 ? nil : \(retry))")
                 arguments.append("retry: retry")
+            }
+            if tables.recordsNesting {
+                arguments.append("keep: Swift.Int(tables.table[candidate &+ \(tables.keepOffset)])")
             }
             w.line("return Step(\(arguments.joined(separator: ", ")))")
         }
@@ -353,6 +387,132 @@ struct TableEmitter {
                 w.line("if conditions[condition: Swift.Int(tables.table[item])] { return false }")
             }
             w.line("return true")
+        }
+    }
+
+    /// `always`: a choice state's branches; in a machine with compound states, also the
+    /// `done` a terminal state takes at once (both are the header's group, -1 for none).
+    private func emitAlways(_ w: inout SwiftWriter) {
+        let stepType = "FlowSpecRuntime.FlowStep<State>"
+        if tables.recordsNesting {
+            w.doc(
+                "The `always` branch a choice state takes at once, the `done` a terminal state takes at once, or `nil`."
+            )
+        } else {
+            w.doc("The `always` branch a choice state takes at once, or `nil` for other states.")
+        }
+        w.block(
+            "\(access)static func always(_ state: State, _ conditions: Conditions, _ tables: Tables) -> \(stepType)?"
+        ) { w in
+            w.line("let header = state.ordinal &* \(Self.headerWidth)")
+            if tables.recordsNesting {
+                w.line("let group = Swift.Int(tables.table[header &+ 3])")
+                w.line("guard group >= 0 else { return nil }")
+                w.line("let candidate = firstHolding(group, conditions, tables)")
+            } else {
+                w.line("guard tables.table[header] == 2 else { return nil }")
+                w.line("let candidate = firstHolding(Swift.Int(tables.table[header &+ 3]), conditions, tables)")
+            }
+            w.line("return candidate >= 0 ? step(candidate, tables) : nil")
+        }
+    }
+
+    // MARK: Nesting
+
+    /// What a machine with compound states (or `entry` effects) adds, read from the table: the
+    /// effects of entering a state from the start; the depth of each state; the compound
+    /// states, which states each holds and which hold each state; and the compound states'
+    /// timeouts. A flat machine without `entry` effects adds nothing.
+    func emitNesting(_ w: inout SwiftWriter) {
+        if tables.recordsEntries {
+            w.line()
+            w.doc("The effects of entering the state from the start, a range of `effectList`.")
+            w.block("\(access)static func entryEffects(of state: State) -> Swift.Range<Swift.Int>") { w in
+                w.line("let base = entriesStart &+ state.ordinal &* 2")
+                w.line("let first = Swift.Int(sharedTable[base])")
+                w.line("return first..<(first &+ Swift.Int(sharedTable[base &+ 1]))")
+            }
+        }
+        guard tables.recordsNesting else { return }
+        let width = TableLayout.compoundWidth
+        w.line()
+        w.line("\(access)static let maximumDepth = \(program.maximumDepth)")
+        w.line()
+        w.doc("How many compound states hold the state (the header's kind + 4 × depth).")
+        w.block("\(access)static func depth(of state: State) -> Swift.Int") { w in
+            w.line("depth(of: state, in: tables)")
+        }
+        w.line()
+        w.doc("How many compound states hold the state, read from the machine's table.")
+        w.line("@inline(__always)")
+        w.block("\(access)static func depth(of state: State, in tables: Tables) -> Swift.Int") { w in
+            w.line("Swift.Int(tables.table[state.ordinal &* \(Self.headerWidth)]) &>> 2")
+        }
+        let names = program.compounds.map { FlowProgram.Name(name: $0.name, swiftName: $0.swiftName) }
+        emitIndexedType(
+            "Compound", names: names, intRaw: false,
+            doc: "The compound states of \(program.name.name), in the order the spec lists them.", &w)
+        w.line()
+        w.doc("Whether the state is inside the compound state (whose states are a range of positions).")
+        w.block("\(access)static func contains(_ compound: Compound, _ state: State) -> Swift.Bool") { w in
+            w.line("let base = compoundsStart &+ compound.ordinal &* \(width)")
+            w.line(
+                "return state.ordinal >= Swift.Int(sharedTable[base]) && state.ordinal < Swift.Int(sharedTable[base &+ 1])"
+            )
+        }
+        w.line()
+        w.doc("The compound state around the state at `depth`, found from the innermost one outwards.")
+        w.block("\(access)static func compound(around state: State, atDepth depth: Swift.Int) -> Compound?") { w in
+            w.line("guard depth >= 0, depth < Self.depth(of: state) else { return nil }")
+            w.line("var compound = Swift.Int(sharedTable[nestingStart &+ state.ordinal &* 2])")
+            w.block("while compound >= 0") { w in
+                w.line("let base = compoundsStart &+ compound &* \(width)")
+                w.line("if Swift.Int(sharedTable[base &+ 3]) == depth { return Compound(ordinal: compound) }")
+                w.line("compound = Swift.Int(sharedTable[base &+ 2])")
+            }
+            w.line("return nil")
+        }
+        guard program.states.contains(where: { !$0.outerTimeouts.isEmpty }) else { return }
+        emitOuterTimeouts(&w)
+    }
+
+    private func emitOuterTimeouts(_ w: inout SwiftWriter) {
+        let width = TableLayout.compoundWidth
+        w.line()
+        w.doc("The group in candidates of the timeout of the compound state around the state at `depth`, or -1.")
+        w.block(
+            "private static func outerGroup(_ state: State, _ depth: Swift.Int, _ table: [Swift.Int32]) -> Swift.Int"
+        ) {
+            w in
+            w.line(
+                "guard depth >= 0, depth < Swift.Int(table[state.ordinal &* \(Self.headerWidth)]) &>> 2 else { return -1 }"
+            )
+            w.line(
+                "return Swift.Int(table[outerStart &+ Swift.Int(table[nestingStart &+ state.ordinal &* 2 &+ 1]) &+ depth])"
+            )
+        }
+        w.line()
+        w.doc("The timeout of the compound state around the state at `depth`, if it has one.")
+        w.block(
+            "\(access)static func outerTimeout(of state: State, atDepth depth: Swift.Int) -> (after: Swift.Duration, to: State)?"
+        ) { w in
+            w.line("let group = outerGroup(state, depth, sharedTable)")
+            w.line("guard group >= 0, let compound = compound(around: state, atDepth: depth) else { return nil }")
+            w.line("let base = compoundsStart &+ compound.ordinal &* \(width)")
+            w.line(
+                "let milliseconds = Swift.Int64(sharedTable[base &+ 4]) * 1_000_000_000 + Swift.Int64(sharedTable[base &+ 5])"
+            )
+            w.line(
+                "return (.milliseconds(milliseconds), State(ordinal: Swift.Int(sharedTable[candidatesStart &+ group &+ 1])))"
+            )
+        }
+        w.line()
+        w.doc("The step that timeout takes from the state, or `nil` if there is none.")
+        w.block(
+            "\(access)static func outerTimeoutStep(_ state: State, atDepth depth: Swift.Int, _ tables: Tables) -> FlowSpecRuntime.FlowStep<State>?"
+        ) { w in
+            w.line("let group = outerGroup(state, depth, tables.table)")
+            w.line("return group >= 0 ? step(candidatesStart &+ group &+ 1, tables) : nil")
         }
     }
 
@@ -407,27 +567,85 @@ struct TableLayout {
     var lists: [Int] = []
     var effects: [Int] = []
     var sequenceMembers: [Int] = []
+    /// Per state, in a machine with compound states: the compound state directly around it
+    /// (-1 at the top level), and where its groups of `outer` start.
+    var nesting: [Int] = []
+    /// Per compound state: its first state, the state after its last, the compound state
+    /// around it (-1), its depth, and its timeout's milliseconds / 10⁹ (-1 for none) and % 10⁹.
+    var compounds: [Int] = []
+    /// Per state, one for each compound state around it (outermost first): the group of that
+    /// compound state's timeout taken from the state, or -1.
+    var outer: [Int] = []
+    /// Per state, in a machine where entering some state runs effects: the first and the
+    /// count of the effects of entering it from the start (a range of the effect list).
+    var entries: [Int] = []
 
     var rows: [Int] = []
-    /// Whether a candidate's record ends with the range of its retry's own effects: only in a
-    /// machine where some retry has them, so that other tables keep their size.
+    /// Whether a candidate's record ends with the range of the effects its retry's way out runs:
+    /// only in a machine where some has any, so that other tables keep their size.
     let recordsRetryEffects: Bool
+    /// Whether the machine has compound states, which add to its tables: each candidate's
+    /// record ends with its `keep` and its retry's; a state's kind carries its depth (`kind +
+    /// 4 × depth`); a terminal state's `always` group is its parent's `done`; a row's target
+    /// carries the step's `keep` (`target | keep << 24`, see ``keepShift``); and the sections
+    /// `nesting`, `compounds` and `outer` follow.
+    let recordsNesting: Bool
+    /// Whether entering some state from the start runs effects: the section `entries` follows.
+    let recordsEntries: Bool
+    private let program: FlowProgram
+    /// The state whose candidates are being added.
+    private var source = 0
     /// How many integers a candidate's record holds.
-    var candidateWidth: Int { recordsRetryEffects ? 12 : 10 }
+    var candidateWidth: Int { 10 + (recordsRetryEffects ? 2 : 0) + (recordsNesting ? 2 : 0) }
+    /// Where a candidate's record holds its `keep` (machines with compound states).
+    var keepOffset: Int { recordsRetryEffects ? 12 : 10 }
+    /// How many integers a row holds: its event, its action and, in a machine with compound
+    /// states, its effects.
+    var rowWidth: Int { recordsNesting ? 3 : 2 }
+    /// How many integers a compound state's record holds in `compounds`.
+    static let compoundWidth = 6
+    /// A row's effects, in a machine with compound states, are `first << effectsShift | count`.
+    static let effectsShift = 7
+    /// A row's plain action is `target | keep << keepShift`: targets below 2²⁴, `keep` below 2⁷
+    /// (any other step goes through its group).
+    static let keepShift = 24
+
+    /// The groups of the compound states' timeouts, by what they hold: leaves that leave the
+    /// same states share one.
+    private var outerGroups: [OuterGroup: Int] = [:]
+    /// Where each list of effects starts in the effect list, in a machine with compound states.
+    private var effectRuns: [[Int]: Int] = [:]
+
+    private struct OuterGroup: Hashable {
+        var candidate: FlowProgram.Candidate
+        var effects: [Int]
+        var fallbackEffects: [Int]
+    }
 
     init(program: FlowProgram) {
-        recordsRetryEffects = program.hasRetryEffects
-        for state in program.states {
+        recordsRetryEffects = program.states.indices.contains { index in
+            let state = program.states[index]
+            func runs(_ candidate: FlowProgram.Candidate) -> Bool {
+                !program.fallbackEffects(of: candidate, from: index).isEmpty
+            }
+            return state.transitions.contains { $0.candidates.contains(where: runs) }
+                || state.always.contains(where: runs)
+                || state.timeout.map { runs($0.candidate) } == true
+                || state.outerTimeouts.contains { runs($0.timeout.candidate) }
+        }
+        recordsNesting = !program.compounds.isEmpty
+        recordsEntries = program.states.indices.contains { !program.entryEffects(of: $0, keeping: 0).isEmpty }
+        self.program = program
+        for (index, state) in program.states.enumerated() {
+            source = index
             var filter: UInt32 = 0
             for transition in state.transitions { filter |= 1 << UInt32(transition.event % 32) }
-            let always = state.kind == .choice ? add(state.always) : -1
-            states += [
-                [StateKind.input, .task, .choice, .terminal].firstIndex(of: state.kind)!,
-                Int(Int32(bitPattern: filter)), rows.count / 2, always
-            ]
+            let always = state.kind == .choice ? add(state.always) : state.done.map { add([$0]) } ?? -1
+            let kind = [StateKind.input, .task, .choice, .terminal].firstIndex(of: state.kind)!
+            states += [kind + 4 * state.depth, Int(Int32(bitPattern: filter)), rows.count / rowWidth, always]
             let ordered = state.transitions.sorted { ($0.event % 32, $0.event) < ($1.event % 32, $1.event) }
             for transition in ordered {
-                rows += [transition.event, action(transition.candidates)]
+                rows += [transition.event] + action(transition.candidates)
             }
             if let timeout = state.timeout {
                 let milliseconds = timeout.after.wholeMilliseconds
@@ -438,8 +656,10 @@ struct TableLayout {
                 timeouts += [-1, 0, 0]
             }
         }
-        states += [0, 0, rows.count / 2, -1]
+        states += [0, 0, rows.count / rowWidth, -1]
         for sequence in program.sequences { sequenceMembers += sequence.members }
+        if recordsNesting { addNesting() }
+        if recordsEntries { addEntries() }
     }
 
     /// The sections in the order they are laid end to end, with their documentation.
@@ -447,13 +667,20 @@ struct TableLayout {
         var sections = [
             (
                 "states", states,
-                "Per state: kind (0 input, 1 task, 2 choice, 3 terminal), filter of the events handled "
-                    + "(bit `event % 32`), first row, `always` group in candidates (choice states) or -1; then the end of the rows."
+                recordsNesting
+                    ? "Per state: kind (0 input, 1 task, 2 choice, 3 terminal) + 4 × depth, filter of the events handled "
+                        + "(bit `event % 32`), first row, `always` group in candidates (choice states; a terminal "
+                        + "state's parent's `done`) or -1; then the end of the rows."
+                    : "Per state: kind (0 input, 1 task, 2 choice, 3 terminal), filter of the events handled "
+                        + "(bit `event % 32`), first row, `always` group in candidates (choice states) or -1; then the end of the rows."
             ),
             (
                 "rows", rows,
-                "Per handled event, by `event % 32`: the event, then the target state (≥ 0: no condition, "
-                    + "effect or retry) or `~group` in candidates."
+                recordsNesting
+                    ? "Per handled event, by `event % 32`: the event, then the target state | keep << 24 (≥ 0: no "
+                        + "condition or retry) or `~group` in candidates, then the effects, first << 7 | count (0 for a group)."
+                    : "Per handled event, by `event % 32`: the event, then the target state (≥ 0: no condition, "
+                        + "effect or retry) or `~group` in candidates."
             ),
             (
                 "timeouts", timeouts,
@@ -468,20 +695,63 @@ struct TableLayout {
         if withSequences {
             sections.append(("sequences", sequenceMembers, "The members of every sequence, in order."))
         }
+        if recordsNesting {
+            sections += [
+                (
+                    "nesting", nesting,
+                    "Per state: the compound state directly around it (-1 for none), the first of its groups in outer."
+                ),
+                (
+                    "compounds", compounds,
+                    "Per compound state: its first state, the state after its last, the compound state around it "
+                        + "(-1 for none), its depth, its timeout's milliseconds / 10⁹ (-1 for none) and % 10⁹."
+                ),
+                (
+                    "outer", outer,
+                    "Per state, per compound state around it (outermost first): the group in candidates of that "
+                        + "compound state's timeout, taken from the state, or -1."
+                )
+            ]
+        }
+        if recordsEntries {
+            sections.append(
+                ("entries", entries, "Per state: the first and the count of the effects of entering it from the start.")
+            )
+        }
         // Last, so that the effect list is the table's tail.
         sections.append(("effects", effects, "The effect list: effect ordinals that candidates refer to by range."))
         return sections
     }
 
-    /// A row's action: the target of a first candidate without condition, effect or retry
-    /// (later candidates can never be taken), else `~group` of all the candidates.
-    private mutating func action(_ list: [FlowProgram.Candidate]) -> Int {
-        if let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.effects.isEmpty,
-            first.retry == nil
-        {
-            return first.target
+    /// A row after its event: the target of a first candidate without condition, effects or
+    /// retry (later candidates can never be taken), else `~group` of all the candidates. In a
+    /// machine with compound states, the first candidate needs no condition or retry: its target
+    /// carries its `keep`, and the row's third integer its effects (exits and entries included),
+    /// `first << effectsShift | count`.
+    private mutating func action(_ list: [FlowProgram.Candidate]) -> [Int] {
+        guard let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.retry == nil else {
+            return [~add(list)] + (recordsNesting ? [0] : [])
         }
-        return ~add(list)
+        let ran = program.effects(of: first, from: source)
+        if !recordsNesting {
+            return [ran.isEmpty ? first.target : ~add(list)]
+        }
+        guard first.target < 1 << Self.keepShift, first.keep < 1 << 7, ran.count < 1 << Self.effectsShift else {
+            return [~add(list), 0]
+        }
+        let start = effectRun(ran)
+        guard start < 1 << (31 - Self.effectsShift) else { return [~add(list), 0] }
+        return [first.target | first.keep << Self.keepShift, start << Self.effectsShift | ran.count]
+    }
+
+    /// Where `list` starts in the effect list, appending it unless it is there already (machines
+    /// with compound states: their steps share lists of exits and entries).
+    private mutating func effectRun(_ list: [Int]) -> Int {
+        if list.isEmpty { return 0 }
+        if let start = effectRuns[list] { return start }
+        effectRuns[list] = effects.count
+        effects += list
+        return effects.count - list.count
     }
 
     /// Appends a group (a count, then the candidates) and returns its position in candidates.
@@ -493,19 +763,64 @@ struct TableLayout {
             lists += candidate.requires
             let forbids = lists.count
             lists += candidate.forbids
-            let effects = self.effects.count
-            self.effects += candidate.effects
+            let ran = program.effects(of: candidate, from: source)
+            let effects = recordsNesting ? effectRun(ran) : self.effects.count
+            if !recordsNesting { self.effects += ran }
             candidates += [
                 candidate.target, requires, candidate.requires.count, forbids, candidate.forbids.count,
-                effects, candidate.effects.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
+                effects, ran.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
                 candidate.retry?.fallback ?? 0
             ]
             if recordsRetryEffects {
-                let fallbackEffects = self.effects.count
-                self.effects += candidate.retry?.effects ?? []
-                candidates += [fallbackEffects, candidate.retry?.effects.count ?? 0]
+                let fallback = program.fallbackEffects(of: candidate, from: source)
+                let fallbackEffects = recordsNesting ? effectRun(fallback) : self.effects.count
+                if !recordsNesting { self.effects += fallback }
+                candidates += [fallbackEffects, fallback.count]
+            }
+            if recordsNesting {
+                candidates += [candidate.keep, candidate.retry?.keep ?? 0]
             }
         }
         return group
+    }
+
+    /// The sections `nesting`, `compounds` and `outer`, and the groups of the compound states'
+    /// timeouts (one per distinct step: many leaves of a compound state leave it alike).
+    private mutating func addNesting() {
+        for (index, state) in program.states.enumerated() {
+            source = index
+            nesting += [state.ancestors.first ?? -1, outer.count]
+            var groups = [Int](repeating: -1, count: state.depth)
+            for entry in state.outerTimeouts {
+                let key = OuterGroup(
+                    candidate: entry.timeout.candidate,
+                    effects: program.effects(of: entry.timeout.candidate, from: index),
+                    fallbackEffects: program.fallbackEffects(of: entry.timeout.candidate, from: index))
+                if let group = outerGroups[key] {
+                    groups[entry.depth] = group
+                } else {
+                    let group = add([entry.timeout.candidate])
+                    outerGroups[key] = group
+                    groups[entry.depth] = group
+                }
+            }
+            outer += groups
+        }
+        for compound in program.compounds {
+            let milliseconds = compound.timeout?.after.wholeMilliseconds
+            compounds += [
+                compound.states.lowerBound, compound.states.upperBound, compound.parent ?? -1, compound.depth,
+                milliseconds.map { Int($0 / 1_000_000_000) } ?? -1, milliseconds.map { Int($0 % 1_000_000_000) } ?? 0
+            ]
+        }
+    }
+
+    /// The section `entries`: each distinct list of effects entering a state runs once in the
+    /// effect list.
+    private mutating func addEntries() {
+        for index in program.states.indices {
+            let list = program.entryEffects(of: index, keeping: 0)
+            entries += [effectRun(list), list.count]
+        }
     }
 }

@@ -3,9 +3,10 @@
 struct TransitionEmitter {
     let program: FlowProgram
     let access: String
-    /// Every distinct list of effects a candidate runs (its own, then its retry's), in order of
-    /// first use (own transitions, then `always` branches, then timeouts), and the run of
-    /// `effectList` each one has.
+    /// Every distinct list of effects a step runs (a candidate's from a state: the exits, its
+    /// own, the entries; and its retry's way out), in order of first use (transitions, then
+    /// `always` branches and `done`, then timeouts, then what starting in a state enters), and
+    /// the run of `effectList` each one has.
     let effectLists: [[Int]]
     let effectRanges: [[Int]: Range<Int>]
 
@@ -21,15 +22,24 @@ struct TransitionEmitter {
             next += effects.count
             lists.append(effects)
         }
-        func add(_ candidate: FlowProgram.Candidate) {
-            add(candidate.effects)
-            add(candidate.retry?.effects ?? [])
+        func add(_ candidate: FlowProgram.Candidate, from state: Int) {
+            add(program.effects(of: candidate, from: state))
+            if candidate.retry != nil { add(program.fallbackEffects(of: candidate, from: state)) }
         }
-        for state in program.states {
-            for transition in state.transitions { transition.candidates.forEach(add) }
+        for (index, state) in program.states.enumerated() {
+            for transition in state.transitions {
+                for candidate in transition.candidates { add(candidate, from: index) }
+            }
         }
-        for state in program.states { state.always.forEach(add) }
-        for state in program.states { if let timeout = state.timeout { add(timeout.candidate) } }
+        for (index, state) in program.states.enumerated() {
+            for candidate in state.always { add(candidate, from: index) }
+            if let done = state.done { add(done, from: index) }
+        }
+        for (index, state) in program.states.enumerated() {
+            if let timeout = state.timeout { add(timeout.candidate, from: index) }
+            for outer in state.outerTimeouts { add(outer.timeout.candidate, from: index) }
+        }
+        for index in program.states.indices { add(program.entryEffects(of: index, keeping: 0)) }
         effectLists = lists
         effectRanges = ranges
     }
@@ -44,6 +54,7 @@ struct TransitionEmitter {
         emitEventSteps(&w)
         emitAlwaysSteps(&w)
         emitTimeoutSteps(&w)
+        emitNesting(&w)
     }
 
     private func state(_ index: Int) -> String { "." + program.states[index].swiftName.code }
@@ -80,7 +91,7 @@ struct TransitionEmitter {
                 for entry in handled {
                     w.line(
                         "case (\(state(entry.state)), .\(program.events[entry.event].swiftName.code)): "
-                            + candidates(entry.candidates))
+                            + candidates(entry.candidates, from: entry.state))
                 }
                 if handled.count < program.states.count * program.events.count { w.line("default: nil") }
             }
@@ -88,13 +99,16 @@ struct TransitionEmitter {
     }
 
     private func emitAlwaysSteps(_ w: inout SwiftWriter) {
-        let choices = program.states.indices.filter { !program.states[$0].always.isEmpty }
+        let choices = program.states.indices.filter {
+            !program.states[$0].always.isEmpty || program.states[$0].done != nil
+        }
         guard !choices.isEmpty else { return }
         w.block("\(access)static func always(_ state: State, _ conditions: Conditions, _: Tables) -> \(Self.stepType)")
         { w in
             w.switchBlock("switch state") { w in
                 for index in choices {
-                    w.line("case \(state(index)): " + candidates(program.states[index].always))
+                    let branches = program.states[index].done.map { [$0] } ?? program.states[index].always
+                    w.line("case \(state(index)): " + candidates(branches, from: index))
                 }
                 if choices.count < program.states.count { w.line("default: nil") }
             }
@@ -107,9 +121,104 @@ struct TransitionEmitter {
         w.block("\(access)static func timeoutStep(_ state: State, _: Tables) -> \(Self.stepType)") { w in
             w.switchBlock("switch state") { w in
                 for index in timed {
-                    w.line("case \(state(index)): " + candidates([program.states[index].timeout!.candidate]))
+                    w.line(
+                        "case \(state(index)): " + candidates([program.states[index].timeout!.candidate], from: index))
                 }
                 if timed.count < program.states.count { w.line("default: nil") }
+            }
+        }
+    }
+
+    /// What a machine with compound states (or `entry` effects) adds: the depth of each state,
+    /// the effects of entering one from the start, the compound states and which states each
+    /// holds, and the compound states' timeouts.
+    private func emitNesting(_ w: inout SwiftWriter) {
+        let entering = program.states.indices.filter { !program.entryEffects(of: $0, keeping: 0).isEmpty }
+        if !entering.isEmpty {
+            w.block("\(access)static func entryEffects(of state: State) -> Swift.Range<Swift.Int>") { w in
+                w.switchBlock("switch state") { w in
+                    for index in entering {
+                        let range = effectRanges[program.entryEffects(of: index, keeping: 0)]!
+                        w.line("case \(state(index)): \(range.lowerBound)..<\(range.upperBound)")
+                    }
+                    if entering.count < program.states.count { w.line("default: 0..<0") }
+                }
+            }
+        }
+        guard !program.compounds.isEmpty else { return }
+        w.line("\(access)static let maximumDepth = \(program.maximumDepth)")
+        w.block("\(access)static func depth(of state: State) -> Swift.Int") { w in
+            w.switchBlock("switch state") { w in
+                let depths = Set(program.states.map(\.depth)).sorted().filter { $0 > 0 }
+                for depth in depths {
+                    let members = program.states.indices.filter { program.states[$0].depth == depth }
+                    w.line("case \(members.map(state).joined(separator: ", ")): \(depth)")
+                }
+                if program.states.contains(where: { $0.depth == 0 }) { w.line("default: 0") }
+            }
+        }
+        w.block("\(access)enum Compound: Swift.String, \(MachineEmitter.conformances)") { w in
+            for compound in program.compounds {
+                w.line(
+                    "case \(compound.swiftName.code)"
+                        + (compound.name == compound.swiftName.code ? "" : " = \"\(compound.name)\""))
+            }
+        }
+        w.block("\(access)static func contains(_ compound: Compound, _ state: State) -> Swift.Bool") { w in
+            w.switchBlock("switch compound") { w in
+                for compound in program.compounds {
+                    w.line("case .\(compound.swiftName.code):")
+                    w.indented { w in
+                        w.switchBlock("switch state") { w in
+                            w.line("case \(compound.states.map(state).joined(separator: ", ")): true")
+                            if compound.states.count < program.states.count { w.line("default: false") }
+                        }
+                    }
+                }
+            }
+        }
+        w.block("\(access)static func compound(around state: State, atDepth depth: Swift.Int) -> Compound?") { w in
+            w.switchBlock("switch (state, depth)") { w in
+                for (index, leaf) in program.states.enumerated() where !leaf.ancestors.isEmpty {
+                    for (depth, compound) in leaf.ancestors.reversed().enumerated() {
+                        // A compound state `none` spelled out: `.none` would read as `Optional.none`.
+                        let code = program.compounds[compound].swiftName.code
+                        w.line("case (\(state(index)), \(depth)): \(code == "none" ? "Compound." : ".")\(code)")
+                    }
+                }
+                w.line("default: nil")
+            }
+        }
+        emitOuterTimeouts(&w)
+    }
+
+    private func emitOuterTimeouts(_ w: inout SwiftWriter) {
+        let timed = program.states.indices.flatMap { index in
+            program.states[index].outerTimeouts.map { (state: index, depth: $0.depth, timeout: $0.timeout) }
+        }
+        guard !timed.isEmpty else { return }
+        w.block(
+            "\(access)static func outerTimeout(of state: State, atDepth depth: Swift.Int) -> (after: Swift.Duration, to: State)?"
+        ) { w in
+            w.switchBlock("switch (state, depth)") { w in
+                for entry in timed {
+                    w.line(
+                        "case (\(state(entry.state)), \(entry.depth)): (\(MachineEmitter.durationLiteral(entry.timeout.after)), \(state(entry.timeout.candidate.target)))"
+                    )
+                }
+                w.line("default: nil")
+            }
+        }
+        w.block(
+            "\(access)static func outerTimeoutStep(_ state: State, atDepth depth: Swift.Int, _: Tables) -> \(Self.stepType)"
+        ) { w in
+            w.switchBlock("switch (state, depth)") { w in
+                for entry in timed {
+                    w.line(
+                        "case (\(state(entry.state)), \(entry.depth)): "
+                            + candidates([entry.timeout.candidate], from: entry.state))
+                }
+                w.line("default: nil")
             }
         }
     }
@@ -117,17 +226,17 @@ struct TransitionEmitter {
     /// The candidates in order as one expression, `c ? Step(.a) : Step(.b)`: conditional ones
     /// up to the first unconditional one (later ones can never be taken), else `nil`; with a
     /// comment naming the effects, if any.
-    private func candidates(_ candidates: [FlowProgram.Candidate]) -> String {
+    private func candidates(_ candidates: [FlowProgram.Candidate], from source: Int) -> String {
         var expression = ""
         var effects: [Int] = []
         var fallbackEffects: [Int] = []
         for candidate in candidates {
-            effects += candidate.effects
-            fallbackEffects += candidate.retry?.effects ?? []
+            effects += program.effects(of: candidate, from: source)
+            if candidate.retry != nil { fallbackEffects += program.fallbackEffects(of: candidate, from: source) }
             if let condition = condition(candidate) {
-                expression += "\(condition) ? \(step(candidate)) : "
+                expression += "\(condition) ? \(step(candidate, from: source)) : "
             } else {
-                expression += step(candidate)
+                expression += step(candidate, from: source)
                 return expression + effectsComment(effects, fallback: fallbackEffects)
             }
         }
@@ -141,23 +250,25 @@ struct TransitionEmitter {
         return terms.isEmpty ? nil : terms.joined(separator: " && ")
     }
 
-    private func step(_ candidate: FlowProgram.Candidate) -> String {
+    private func step(_ candidate: FlowProgram.Candidate, from source: Int) -> String {
         var arguments = [state(candidate.target)]
-        if let range = effectRanges[candidate.effects] {
+        if let range = effectRanges[program.effects(of: candidate, from: source)] {
             arguments.append("effects: \(range.lowerBound)..<\(range.upperBound)")
         }
         if let retry = candidate.retry {
             var retryArguments = "slot: \(retry.slot), max: \(retry.max), fallback: \(state(retry.fallback))"
-            if let range = effectRanges[retry.effects] {
+            if let range = effectRanges[program.fallbackEffects(of: candidate, from: source)] {
                 retryArguments += ", effects: \(range.lowerBound)..<\(range.upperBound)"
             }
+            if retry.keep > 0 { retryArguments += ", keep: \(retry.keep)" }
             arguments.append("retry: Retry(\(retryArguments))")
         }
+        if candidate.keep > 0 { arguments.append("keep: \(candidate.keep)") }
         return "Step(" + arguments.joined(separator: ", ") + ")"
     }
 
     /// A comment naming effects, for the end of a line (empty without effects): the
-    /// candidates' own, then those their retries run on falling back.
+    /// candidates', then those their retries run on falling back.
     private func effectsComment(_ effects: [Int], fallback: [Int]) -> String {
         func names(_ effects: [Int]) -> String {
             effects.map { program.effects[$0].swiftName.code }.joined(separator: ", ")

@@ -6,6 +6,9 @@ struct GraphBuilder {
     let reporter: RuleReporter
     private let stateIndex: StateIndex
     private var suggestions = SuggestionBudget()
+    /// The events a state handles itself or inherits from the compound states around it so far
+    /// (`addInherited`): a few, kept between states so that no state allocates a set.
+    private var handledEvents: [Name] = []
 
     init(machine: Machine, reporter: RuleReporter) {
         self.machine = machine
@@ -22,33 +25,34 @@ struct GraphBuilder {
         edges.reserveCapacity(Self.edgeCount(machine))
         var edgeStart: [Int32] = [0]
         edgeStart.reserveCapacity(machine.states.count + 1)
-        let inherited = machine.machineWide
         // States are read in place (`machine.states[index].…`): binding a whole state copies it,
         // which on a large machine costs more than everything else done here.
         for index in machine.states.indices {
+            if machine.isCompound(index) {
+                addInitial(of: index, to: &edges)
+                edgeStart.append(Int32(edges.count))
+                continue
+            }
             let transitions = machine.transitions(of: index)
             for position in transitions.indices {
                 addCandidates(
                     transitions[position].candidates, from: index, trigger: .event,
                     transitionIndex: position, to: &edges)
             }
-            if !inherited.isEmpty, machine.states[index].kind.inheritsMachineWideTransitions {
-                let own = Set(transitions.map(\.event.value))
-                for position in inherited.indices where !own.contains(inherited[position].event.value) {
-                    addCandidates(
-                        inherited[position].candidates, from: index, trigger: .event,
-                        transitionIndex: position, inherited: true, to: &edges)
-                }
-            }
+            let inherits = machine.states[index].kind.inheritsMachineWideTransitions
+            if inherits { addInherited(by: index, ownEvents: transitions, to: &edges) }
             if let always = machine.states[index].always {
                 addCandidates(always.value, from: index, trigger: .always, to: &edges)
             }
             if let timeout = machine.states[index].timeout {
                 addTimeout(timeout, from: index, to: &edges)
             }
+            if inherits { addInheritedTimeouts(of: index, to: &edges) }
+            addDone(of: index, to: &edges)
             edgeStart.append(Int32(edges.count))
         }
         resolveOtherReferences()
+        resolveCompoundReferences()
         return MachineGraph(
             machine: machine, stateIndex: stateIndex, initial: initial, edges: edges, edgeStart: edgeStart)
     }
@@ -69,6 +73,80 @@ struct GraphBuilder {
         }
         let machineWide = machine.machineWide.reduce(0) { $0 + edgeCount($1.candidates) }
         return count + machineWide * inheritors
+    }
+
+    /// The transitions a state inherits for the events it does not handle itself: those of the
+    /// compound states around it, innermost first, then the machine's `on`.
+    private mutating func addInherited(
+        by state: Int, ownEvents: TransitionStore.Transitions, to edges: inout [Edge]
+    ) {
+        let inherited = machine.machineWide
+        var ancestor = machine.nesting.parent(of: state)
+        guard !inherited.isEmpty || ancestor != nil else { return }
+        // A linear search of a few events, where a set per state would cost more than the rest.
+        handledEvents.removeAll(keepingCapacity: true)
+        for position in ownEvents.indices { handledEvents.append(ownEvents[position].event.value) }
+        var level = 0
+        while let compound = ancestor {
+            let transitions = machine.transitions(of: compound)
+            for position in transitions.indices where !handledEvents.contains(transitions[position].event.value) {
+                handledEvents.append(transitions[position].event.value)
+                addCandidates(
+                    transitions[position].candidates, from: state, trigger: .event, transitionIndex: position,
+                    levelsUp: level + 1, to: &edges)
+            }
+            level += 1
+            ancestor = machine.nesting.parent(of: compound)
+        }
+        for position in inherited.indices where !handledEvents.contains(inherited[position].event.value) {
+            addCandidates(
+                inherited[position].candidates, from: state, trigger: .event,
+                transitionIndex: position, levelsUp: level + 1, to: &edges)
+        }
+    }
+
+    /// The timeouts of the compound states around a state: armed on entering each, they may
+    /// fire while the state is active.
+    private mutating func addInheritedTimeouts(of state: Int, to edges: inout [Edge]) {
+        var ancestor = machine.nesting.parent(of: state)
+        var level = 0
+        while let compound = ancestor {
+            level += 1
+            ancestor = machine.nesting.parent(of: compound)
+            guard let timeout = machine.states[compound].timeout else { continue }
+            addTransition(
+                to: timeout.target, as: "timeout target", retry: timeout.retry, from: state, trigger: .timeout,
+                levelsUp: level, conditional: false, to: &edges)
+        }
+    }
+
+    /// A terminal state inside a compound state with `done` leaves at once through it.
+    private mutating func addDone(of state: Int, to edges: inout [Edge]) {
+        guard machine.states[state].kind == .terminal, let parent = machine.nesting.parent(of: state),
+            let done = machine.nesting.details[parent]?.done
+        else { return }
+        addTransition(
+            to: done, as: "`done` target", retry: nil, from: state, trigger: .always, levelsUp: 1,
+            conditional: false, to: &edges)
+    }
+
+    /// Entering a compound state enters its `initial` state, or the first one inside it.
+    private mutating func addInitial(of state: Int, to edges: inout [Edge]) {
+        guard let target = initialChild(of: state) else { return }
+        edges.append(
+            Edge(
+                source: state, target: target, trigger: .initial, isConditional: false, isBounded: false,
+                isRetryFallback: false, isInherited: false))
+    }
+
+    /// The state a compound state enters first: its `initial` (when that is a state directly
+    /// inside it, as the decoder checks), else its first.
+    private func initialChild(of state: Int) -> Int? {
+        let children = machine.nesting.children(of: state)
+        if let initial = machine.nesting.details[state]?.initial {
+            return children.first { machine.name(of: $0) == initial.value }
+        }
+        return children.first
     }
 
     private static func edgeCount(_ candidates: Candidates) -> Int {
@@ -94,15 +172,15 @@ struct GraphBuilder {
     /// in the machine's `machineWide` for an `inherited` one.
     private mutating func addCandidates(
         _ candidates: Candidates, from source: Int, trigger: Edge.TriggerKind,
-        transitionIndex: Int = 0, inherited: Bool = false, to edges: inout [Edge]
+        transitionIndex: Int = 0, levelsUp: Int = 0, to edges: inout [Edge]
     ) {
         // By position, not by element: iterating copies each candidate twice.
         for index in candidates.indices {
             let facts = candidates[index].edgeFacts
             addTransition(
                 to: candidates[index].target, as: "target", retry: facts.retry, from: source,
-                trigger: trigger, transitionIndex: transitionIndex, candidateIndex: index,
-                conditional: facts.isConditional, inherited: inherited, to: &edges)
+                trigger: trigger, transitionIndex: transitionIndex, candidateIndex: index, levelsUp: levelsUp,
+                conditional: facts.isConditional, to: &edges)
         }
     }
 
@@ -113,28 +191,61 @@ struct GraphBuilder {
     }
 
     /// The edge to a target and, with a retry, the edge to its `then` once the retries are used
-    /// up; a name that is not a state is reported and makes no edge. Machine-wide names
-    /// (`inherited`) are resolved once for all the states that inherit them.
+    /// up; a name that is not a state is reported and makes no edge. Inherited names are
+    /// resolved once for all the states that inherit them (`levelsUp` above 0): machine-wide
+    /// ones here, those of compound states in ``resolveCompoundReferences()``.
     private mutating func addTransition(
         to target: Located<Name>, as role: String, retry: Retry?, from source: Int,
-        trigger: Edge.TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0,
-        conditional: Bool, inherited: Bool = false, to edges: inout [Edge]
+        trigger: Edge.TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0, levelsUp: Int = 0,
+        conditional: Bool, to edges: inout [Edge]
     ) {
-        if let resolved = inherited ? resolveMachineWide(target, as: role) : resolve(target, as: role) {
+        let inherited = levelsUp > 0
+        if let resolved = inheritedOrResolved(target, as: role, source: source, levelsUp: levelsUp) {
             edges.append(
                 Edge(
                     source: source, target: resolved, trigger: trigger, transitionIndex: transitionIndex,
-                    candidateIndex: candidateIndex, isConditional: conditional, isBounded: retry != nil,
-                    isRetryFallback: false, isInherited: inherited))
+                    candidateIndex: candidateIndex, levelsUp: levelsUp, isConditional: conditional,
+                    isBounded: retry != nil, isRetryFallback: false, isInherited: inherited))
         }
         guard let retry else { return }
         let role = "retry's `then`"
-        if let fallback = inherited ? resolveMachineWide(retry.then, as: role) : resolve(retry.then, as: role) {
+        if let fallback = inheritedOrResolved(retry.then, as: role, source: source, levelsUp: levelsUp) {
             edges.append(
                 Edge(
                     source: source, target: fallback, trigger: trigger, transitionIndex: transitionIndex,
-                    candidateIndex: candidateIndex, isConditional: conditional, isBounded: false,
+                    candidateIndex: candidateIndex, levelsUp: levelsUp, isConditional: conditional, isBounded: false,
                     isRetryFallback: true, isInherited: inherited))
+        }
+    }
+
+    /// A target resolved: reported here when written by the source itself or the machine, and
+    /// silently when written by a compound state around the source (reported once, there).
+    private mutating func inheritedOrResolved(
+        _ name: Located<Name>, as role: String, source: Int, levelsUp: Int
+    ) -> Int? {
+        if levelsUp == 0 { return resolve(name, as: role) }
+        if levelsUp > machine.nesting.depth(of: source) { return resolveMachineWide(name, as: role) }
+        return stateIndex[name.value]
+    }
+
+    /// Reports the names compound states write that are not states: their transitions' targets
+    /// and retries' `then`, their timeout's target and their `done`, once each.
+    private mutating func resolveCompoundReferences() {
+        guard machine.nesting.isNested else { return }
+        for index in machine.states.indices where machine.isCompound(index) {
+            let transitions = machine.transitions(of: index)
+            for position in transitions.indices {
+                let candidates = transitions[position].candidates
+                for candidate in candidates.indices {
+                    _ = resolve(candidates[candidate].target, as: "target")
+                    if let retry = candidates[candidate].retry { _ = resolve(retry.then, as: "retry's `then`") }
+                }
+            }
+            if let timeout = machine.states[index].timeout {
+                _ = resolve(timeout.target, as: "timeout target")
+                if let retry = timeout.retry { _ = resolve(retry.then, as: "retry's `then`") }
+            }
+            if let done = machine.nesting.details[index]?.done { _ = resolve(done, as: "`done` target") }
         }
     }
 

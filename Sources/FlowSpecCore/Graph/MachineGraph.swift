@@ -38,40 +38,62 @@ public struct MachineGraph: Sendable {
         self.edgeStart = edgeStart
     }
 
+    /// The state whose transition an edge stands for: its source, or for an inherited edge the
+    /// compound state around the source that writes it; `nil` for the machine's own `on`.
+    public func declaringState(of edge: Edge) -> Int? {
+        guard edge.isInherited else { return edge.source }
+        var state = edge.source
+        for _ in 0..<edge.levelsUp {
+            guard let parent = machine.nesting.parent(of: state) else { return nil }
+            state = parent
+        }
+        return state
+    }
+
     /// What makes an edge happen.
     public func trigger(of edge: Edge) -> Edge.Trigger {
         switch edge.triggerKind {
         case .event:
             let index = Int(edge.transitionIndex)
-            return .event(
-                machine.names[
-                    edge.isInherited
-                        ? machine.machineWide[index].event.value
-                        : machine.transitions(of: edge.source)[index].event.value])
+            guard let declaring = declaringState(of: edge) else {
+                return .event(machine.names[machine.machineWide[index].event.value])
+            }
+            return .event(machine.names[machine.transitions(of: declaring)[index].event.value])
         case .always:
-            return .always
+            return edge.isInherited ? .done : .always
         case .timeout:
-            return .timeout(machine.states[edge.source].timeout?.after?.value)
+            return .timeout(declaringState(of: edge).flatMap { machine.states[$0].timeout?.after?.value })
+        case .initial:
+            return .initial
         }
     }
 
     /// Where the transition an edge stands for is written: its candidate, or its retry for the
-    /// retry's `then`, or the timeout.
+    /// retry's `then`, or the timeout, `done` or `initial`.
     public func location(of edge: Edge) -> SourceLocation {
         let state = edge.source
+        let declaring = declaringState(of: edge)
         let candidate: Candidate?
         switch edge.triggerKind {
         case .timeout:
-            let timeout = machine.states[state].timeout
+            let timeout = declaring.flatMap { machine.states[$0].timeout }
             return (edge.isRetryFallback ? timeout?.retry?.location : timeout?.location)
                 ?? machine.states[state].name.location
         case .always:
+            if edge.isInherited {
+                return declaring.flatMap { machine.nesting.details[$0]?.done?.location }
+                    ?? machine.states[state].name.location
+            }
             candidate = machine.states[state].always?.value[edge.candidateIndex]
+        case .initial:
+            return machine.nesting.details[state]?.initial?.location
+                ?? machine.nesting.details[state]?.statesLocation ?? machine.states[state].name.location
         case .event:
-            candidate =
-                edge.isInherited
-                ? machine.machineWide[edge.transitionIndex].candidates[edge.candidateIndex]
-                : machine.transitions(of: state)[edge.transitionIndex].candidates[edge.candidateIndex]
+            if let declaring {
+                candidate = machine.transitions(of: declaring)[edge.transitionIndex].candidates[edge.candidateIndex]
+            } else {
+                candidate = machine.machineWide[edge.transitionIndex].candidates[edge.candidateIndex]
+            }
         }
         return (edge.isRetryFallback ? candidate?.retry?.location : candidate?.location)
             ?? machine.states[state].name.location
@@ -83,6 +105,8 @@ public struct MachineGraph: Sendable {
         switch trigger(of: edge) {
         case .event(let name): base = "on '\(name)'"
         case .always: base = "always"
+        case .done: base = "done"
+        case .initial: base = "initial"
         case .timeout(let after): base = after.map { "after \($0.specDescription)" } ?? "on timeout"
         }
         return edge.isRetryFallback ? base + " (retries used up)" : base
@@ -138,24 +162,36 @@ public struct Edge: Sendable {
         case event(String)
         /// An `always` branch of a choice state.
         case always
-        /// The state's timeout, after the given duration (`nil` if the duration is invalid).
+        /// The state's timeout, or that of a compound state around it, after the given duration
+        /// (`nil` if the duration is invalid).
         case timeout(Duration?)
+        /// The `done` of the compound state around a terminal state.
+        case done
+        /// Entering a compound state enters its `initial` state.
+        case initial
     }
 
-    /// What makes the transition happen, short of the event's name.
+    /// What makes the transition happen, short of the event's name. (An inherited `always` edge
+    /// is a `done`.)
     enum TriggerKind: UInt64, Sendable {
-        case event, always, timeout
+        case event, always, timeout, initial
     }
 
-    /// The largest transition or candidate index an edge holds; a machine has at most this many
-    /// transitions (``YAMLLimits/maxTransitions`` cannot be raised past it).
+    /// The largest transition index an edge holds; a machine has at most this many transitions
+    /// (``YAMLLimits/maxTransitions`` cannot be raised past it).
     public static let maximumIndex = (1 << 29) - 1
+    /// The largest candidate index an edge holds: a transition has at most this many candidates.
+    public static let maximumCandidateIndex = (1 << 22) - 1
+    /// The most levels an inherited edge's transition can be written above its source (the
+    /// nesting the YAML depth limit allows fits).
+    public static let maximumLevelsUp = (1 << 7) - 1
 
     // 32 bits each (a spec file cannot hold 2^31 states).
     private let storedSource: Int32
     private let storedTarget: Int32
-    /// From the low bits: the transition's index (29 bits), the candidate's index (29 bits), the
-    /// trigger kind (2 bits) and the four flags.
+    /// From the low bits: the transition's index (29 bits), the candidate's index (22 bits), how
+    /// many levels up an inherited transition is written (7 bits), the trigger kind (2 bits) and
+    /// the four flags.
     private let origin: UInt64
 
     private static let conditional: UInt64 = 1 << 60, bounded: UInt64 = 1 << 61
@@ -171,32 +207,37 @@ public struct Edge: Sendable {
     public var isBounded: Bool { origin & Self.bounded != 0 }
     /// Whether it is a retry's `then`, taken once the bound is reached.
     public var isRetryFallback: Bool { origin & Self.retryFallback != 0 }
-    /// Whether the state inherits it from machine-wide `on`.
+    /// Whether the state inherits it from a compound state around it or from the machine's `on`.
     public var isInherited: Bool { origin & Self.inherited != 0 }
-    /// Whether it happens without any event (a timeout or an `always` branch).
+    /// Whether it happens without any event (a timeout, an `always` branch, a `done` or entering
+    /// a compound state's `initial`).
     public var isAutomatic: Bool { triggerKind != .event }
 
     /// What kind of thing triggers it.
     var triggerKind: TriggerKind { TriggerKind(rawValue: origin >> 58 & 3) ?? .event }
-    /// For an event's edge: the index of its transition in `Machine.transitions(of:)` of its source,
-    /// or in the machine's `machineWide` when inherited (0 for other edges).
+    /// For an event's edge: the index of its transition in `Machine.transitions(of:)` of the state
+    /// that declares it, or in the machine's `machineWide` (0 for other edges).
     var transitionIndex: Int { Int(origin & UInt64(Self.maximumIndex)) }
     /// The index of its candidate among the transition's (or the `always` branches); 0 for a
     /// timeout.
-    var candidateIndex: Int { Int(origin >> 29 & UInt64(Self.maximumIndex)) }
+    var candidateIndex: Int { Int(origin >> 29 & UInt64(Self.maximumCandidateIndex)) }
+    /// For an inherited edge, how many levels above its source its transition is written (one
+    /// more than the source's depth: the machine's `on`); 0 for its own.
+    var levelsUp: Int { Int(origin >> 51 & UInt64(Self.maximumLevelsUp)) }
 
     /// Creates an edge; the indices as the properties say, at most ``maximumIndex``.
     init(
         source: Int, target: Int, trigger: TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0,
-        isConditional: Bool, isBounded: Bool, isRetryFallback: Bool, isInherited: Bool
+        levelsUp: Int = 0, isConditional: Bool, isBounded: Bool, isRetryFallback: Bool, isInherited: Bool
     ) {
         precondition(
-            transitionIndex <= Self.maximumIndex && candidateIndex <= Self.maximumIndex,
+            transitionIndex <= Self.maximumIndex && candidateIndex <= Self.maximumCandidateIndex
+                && levelsUp <= Self.maximumLevelsUp,
             "a machine's transitions are limited to Edge.maximumIndex")
         storedSource = Int32(clamping: source)
         storedTarget = Int32(clamping: target)
         origin =
-            UInt64(transitionIndex) | UInt64(candidateIndex) << 29 | trigger.rawValue << 58
+            UInt64(transitionIndex) | UInt64(candidateIndex) << 29 | UInt64(levelsUp) << 51 | trigger.rawValue << 58
             | (isConditional ? Self.conditional : 0) | (isBounded ? Self.bounded : 0)
             | (isRetryFallback ? Self.retryFallback : 0) | (isInherited ? Self.inherited : 0)
     }

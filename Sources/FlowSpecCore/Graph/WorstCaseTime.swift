@@ -56,7 +56,7 @@ struct WorstCaseTime {
 
         func push(_ config: Configuration, path: () -> [Step]) -> Outcome? {
             let state = Int(config[0])
-            if goals.contains(state) || graph.state(state).kind == .input {
+            if goals.contains(state) || (graph.state(state).kind == .input && !graph.machine.isCompound(state)) {
                 best[config] = (.zero, nil, nil)
                 return nil
             }
@@ -115,6 +115,16 @@ struct WorstCaseTime {
 
     private func moves(from state: Int, config: Configuration, slots: [SlotKey: Int]) -> Moves {
         let model = graph.state(state)
+        let machine = graph.machine
+        // A compound state enters its `initial` at once; a terminal state inside one with
+        // `done` leaves through it at once.
+        if machine.isCompound(state) || (model.kind == .terminal && isLeftByDone(state)) {
+            guard let edge = graph.edges(from: state).first else { return .failure("it has no way out") }
+            var next = config
+            next[0] = Int32(edge.target)
+            let label = machine.isCompound(state) ? "initial" : "done"
+            return .success([(next, Step(state: edge.target, via: label, after: .zero))])
+        }
         var candidates: [(candidate: Candidate?, target: Name, retry: Retry?, after: Duration, label: String)] = []
         switch model.kind {
         case .terminal:
@@ -126,11 +136,17 @@ struct WorstCaseTime {
                 candidates.append((candidate, candidate.target.value, candidate.retry, .zero, "always"))
             }
         case .task:
-            if model.timeoutLocation != nil, model.timeout?.after == nil { return .undetermined }
-            guard let timeout = model.timeout, let after = timeout.after?.value else {
-                return .failure("it has no timeout, so it can wait forever")
+            // Its own timeout, then those of the compound states around it: each may fire first
+            // (a compound state's counts from entering it, so its whole duration bounds it).
+            for owner in [state] + machine.nesting.ancestors(of: state) {
+                let written = machine.states[owner]
+                if written.timeoutLocation != nil, written.timeout?.after == nil { return .undetermined }
+                guard let timeout = written.timeout, let after = timeout.after?.value else { continue }
+                let label =
+                    "after \(after.specDescription)" + (owner == state ? "" : " of '\(machine.name(of: owner))'")
+                candidates.append((nil, timeout.target.value, timeout.retry, after, label))
             }
-            candidates.append((nil, timeout.target.value, timeout.retry, after, "after \(after.specDescription)"))
+            if candidates.isEmpty { return .failure("it has no timeout, so it can wait forever") }
         }
         var result: [(Configuration, Step)] = []
         for (offset, option) in candidates.enumerated() {
@@ -156,6 +172,12 @@ struct WorstCaseTime {
         }
         if result.isEmpty { return .failure("it has no way out") }
         return .success(result)
+    }
+
+    /// Whether a terminal state is left at once by the `done` of the compound state around it.
+    private func isLeftByDone(_ state: Int) -> Bool {
+        guard let parent = graph.machine.nesting.parent(of: state) else { return false }
+        return graph.machine.nesting.details[parent]?.done != nil
     }
 
     private struct SlotKey: Hashable {

@@ -158,7 +158,7 @@ public struct SwiftName: Sendable, Hashable {
     static let reservedCaseNames: Set<String> = [
         "allCases", "rawValue", "hashValue", "hash", "encode", "description", "debugDescription", "ordinal",
         "RawValue", "Swift", "stateNames", "stateNamesIndex", "eventNames", "eventNamesIndex",
-        "effectNames", "effectNamesIndex"
+        "effectNames", "effectNamesIndex", "compoundNames", "compoundNamesIndex"
     ]
 
     /// Members the generated `Conditions` struct has besides its properties.

@@ -8,6 +8,12 @@
 /// - A retry's `then` edge is dashed.
 /// - Highlighted states are red and dashed, with their rule ids on a second line; the edges of
 ///   an infinite loop are red and thick.
+/// - A compound state is a cluster (`subgraph cluster_s1`) labelled with its name and its entry
+///   and exit effects, holding its states; its own node (`s1`) is a start point inside the
+///   cluster with an arrow to the state it enters first, and transitions to it end at the
+///   cluster's border (`lhead`). Its own transitions leave once, from the cluster's border
+///   (`ltail`), starting at an invisible exit point (`s1_exit`) kept below the states inside.
+///   Leaves show their entry and exit effects under their name.
 /// - States are `s0`, `s1`, … in source order, with their names in quoted labels escaped for
 ///   DOT (`\"`, `\\`) and for Graphviz's entity decoding (`&amp;`).
 public enum DOTRenderer {
@@ -22,9 +28,15 @@ public enum DOTRenderer {
     /// states is never held whole.
     public static func render(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
         let title = escape(diagram.machine)
-        output.write("digraph \"\(title)\" {\n    graph [label=\"\(title)\", labelloc=t];\n")
+        // `compound=true` lets an edge end at a cluster's border (`lhead`, `ltail`); `newrank`
+        // ranks the states of all clusters together, so that a compound state's transitions back
+        // to an earlier state do not pull that state below the cluster.
+        let nested = diagram.isNested
+        output.write(
+            "digraph \"\(title)\" {\n    graph [label=\"\(title)\", labelloc=t\(nested ? ", compound=true, newrank=true" : "")];\n"
+        )
         writeNodes(diagram, into: &output)
-        writeEdges(diagram, into: &output)
+        writeEdges(diagram, nested: nested, into: &output)
         output.write("}\n")
     }
 
@@ -40,9 +52,20 @@ public enum DOTRenderer {
         if diagram.initial != nil {
             output.write("    start [shape=point, width=0.15, label=\"\"];\n")
         }
-        for (index, node) in diagram.nodes.enumerated() {
-            output.write("    \(id(.state(index))) [\(attributes(node))];\n")
-        }
+        var children: [Int: [Int]] = [:]
+        diagram.walkNesting(
+            visit: { index, depth in
+                let node = diagram.nodes[index]
+                if let parent = node.parent { children[parent, default: []].append(index) }
+                if node.isCompound {
+                    writeClusterStart(index, depth, diagram, into: &output)
+                } else {
+                    output.write("\(indentation(depth))\(id(.state(index))) [\(attributes(node))];\n")
+                }
+            },
+            close: { compound, depth in
+                writeClusterEnd(compound, children: children[compound] ?? [], depth, diagram, into: &output)
+            })
         if diagram.hasMachineWideNode {
             output.write(
                 "    \(id(.machineWide)) [label=\"any input or task state\", shape=box, "
@@ -50,20 +73,95 @@ public enum DOTRenderer {
         }
     }
 
+    /// A compound state's cluster, up to the states inside it. The compound state's own node is
+    /// its start point, where edges to it end (clipped at the cluster's border) and from which
+    /// an arrow leads to the state it enters first; without a first state it is invisible.
+    private static func writeClusterStart(
+        _ compound: Int, _ depth: Int, _ diagram: FlowDiagram, into output: inout some TextOutputStream
+    ) {
+        let node = diagram.nodes[compound]
+        let indent = indentation(depth)
+        let inner = indentation(depth + 1)
+        output.write("\(indent)subgraph \(cluster(compound)) {\n\(inner)graph [\(clusterAttributes(node))];\n")
+        let look = node.initialChild == nil ? "style=invis, " : ""
+        output.write("\(inner)\(id(.state(compound))) [shape=point, \(look)width=0.15, label=\"\"];\n")
+    }
+
+    /// The end of a compound state's cluster: the arrow to the state it enters first, and an
+    /// invisible exit point below every state inside it, where the compound state's own
+    /// transitions leave from (so that they leave the cluster at its bottom, as the flow goes).
+    private static func writeClusterEnd(
+        _ compound: Int, children: [Int], _ depth: Int, _ diagram: FlowDiagram,
+        into output: inout some TextOutputStream
+    ) {
+        let inner = indentation(depth + 1)
+        if let initial = diagram.nodes[compound].initialChild {
+            output.write("\(inner)\(id(.state(compound))) -> \(id(.state(initial)));\n")
+        }
+        let exit = exitID(compound)
+        output.write("\(inner)\(exit) [shape=point, style=invis, width=0, label=\"\"];\n")
+        for child in children {
+            output.write("\(inner)\(sourceID(.state(child), diagram)) -> \(exit) [style=invis];\n")
+        }
+        output.write("\(indentation(depth))}\n")
+    }
+
+    /// Four spaces per level: the graph's statements, then each cluster's.
+    static func indentation(_ depth: Int) -> String {
+        String(repeating: " ", count: 4 * (depth + 1))
+    }
+
+    /// The invisible point a compound state's transitions leave from.
+    static func exitID(_ compound: Int) -> String { "s\(compound)_exit" }
+
+    /// Where an edge from an endpoint starts: a state's node, or a compound state's exit point.
+    static func sourceID(_ endpoint: FlowDiagram.Endpoint, _ diagram: FlowDiagram) -> String {
+        if case .state(let index) = endpoint, diagram.nodes[index].isCompound { return exitID(index) }
+        return id(endpoint)
+    }
+
+    /// The id of the cluster a compound state is drawn as.
+    static func cluster(_ index: Int) -> String { "cluster_s\(index)" }
+
+    /// A compound state's cluster: its label (name, effects, marks) and a rounded grey border,
+    /// red and dashed when a finding marks it, yellow and dashed when runs did not exercise
+    /// something there (as for a state's node).
+    static func clusterAttributes(_ node: FlowDiagram.Node) -> String {
+        let marked: (border: String, text: String)? =
+            !node.unexercised.isEmpty ? ("#ca8a04", "#854d0e") : !node.findings.isEmpty ? ("#dc2626", "#991b1b") : nil
+        var parts = ["label=\"\(label(node))\""]
+        guard let marked else { return (parts + ["style=\"rounded\"", "color=\"#6b7280\""]).joined(separator: ", ") }
+        parts += [
+            "style=\"rounded,dashed\"", "color=\"\(marked.border)\"", "fontcolor=\"\(marked.text)\"", "penwidth=2"
+        ]
+        return parts.joined(separator: ", ")
+    }
+
+    /// A state's label: its name, its entry and exit effects, the rules of the findings that
+    /// mark it and what runs did not exercise there, one line each.
+    static func label(_ node: FlowDiagram.Node) -> String {
+        var label = escape(node.name)
+        if !node.entry.isEmpty { label += "\\nentry / " + node.entry.map(escape).joined(separator: ", ") }
+        if !node.exit.isEmpty { label += "\\nexit / " + node.exit.map(escape).joined(separator: ", ") }
+        if !node.findings.isEmpty { label += "\\n" + node.findings.map(\.rawValue).joined(separator: ", ") }
+        if !node.unexercised.isEmpty {
+            label += "\\nnot exercised: " + node.unexercised.map(escape).joined(separator: ", ")
+        }
+        return label
+    }
+
     /// A node's label, shape and style: its kind's, overridden in red when a finding marks it,
     /// in yellow when runs did not exercise something there.
     static func attributes(_ node: FlowDiagram.Node) -> String {
         var (shape, styles, fill) = kindLook(node.kind)
-        var label = escape(node.name)
+        let label = label(node)
         var extra: [String] = []
         if !node.findings.isEmpty {
-            label += "\\n" + node.findings.map(\.rawValue).joined(separator: ", ")
             styles = ["filled", "dashed"] + (styles.contains("rounded") ? ["rounded"] : [])
             fill = "#fee2e2"
             extra = ["color=\"#dc2626\"", "fontcolor=\"#991b1b\"", "penwidth=2"]
         }
         if !node.unexercised.isEmpty {
-            label += "\\nnot exercised: " + node.unexercised.map(escape).joined(separator: ", ")
             styles = ["filled", "dashed"] + (styles.contains("rounded") ? ["rounded"] : [])
             fill = "#fef9c3"
             extra = ["color=\"#ca8a04\"", "fontcolor=\"#854d0e\"", "penwidth=2"]
@@ -83,13 +181,36 @@ public enum DOTRenderer {
         }
     }
 
-    private static func writeEdges(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
+    private static func writeEdges(_ diagram: FlowDiagram, nested: Bool, into output: inout some TextOutputStream) {
         if let initial = diagram.initial {
-            output.write("    start -> \(id(.state(initial)));\n")
+            let ends = nested ? clusterEnds(from: nil, to: initial, in: diagram) : []
+            output.write(
+                "    start -> \(id(.state(initial)))\(ends.isEmpty ? "" : " [\(ends.joined(separator: ", "))]");\n")
         }
         for edge in diagram.edges {
-            output.write("    \(id(edge.source)) -> \(id(.state(edge.target))) [\(attributes(edge))];\n")
+            var parts = [attributes(edge)]
+            if nested {
+                let source: Int? = if case .state(let index) = edge.source { index } else { nil }
+                parts += clusterEnds(from: source, to: edge.target, in: diagram)
+            }
+            output.write(
+                "    \(sourceID(edge.source, diagram)) -> \(id(.state(edge.target))) [\(parts.joined(separator: ", "))];\n"
+            )
         }
+    }
+
+    /// `ltail` and `lhead` for an edge that leaves or enters a compound state, so that it is
+    /// drawn from or to the cluster's border; left out where the other end is inside that
+    /// cluster (Graphviz cannot clip an edge at a cluster holding both ends).
+    static func clusterEnds(from source: Int?, to target: Int, in diagram: FlowDiagram) -> [String] {
+        var ends: [String] = []
+        if let source, diagram.nodes[source].isCompound, !diagram.isWithin(target, source) {
+            ends.append("ltail=\(cluster(source))")
+        }
+        if diagram.nodes[target].isCompound, !(source.map { diagram.isWithin($0, target) } ?? false) {
+            ends.append("lhead=\(cluster(target))")
+        }
+        return ends
     }
 
     /// An edge's label and, for a retry's `then` or a loop, its style.

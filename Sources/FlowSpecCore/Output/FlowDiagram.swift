@@ -13,6 +13,13 @@
 /// **Retries** give two edges: the bounded transition, labelled `(retry ×3)`, and its `then`,
 /// labelled `(after 3 retries)` with the same trigger, conditions and effects, and then the
 /// retry's own effects.
+///
+/// **Compound states** are nodes too, drawn around the states inside them (``Node/parent``).
+/// What a compound state writes is drawn once, from the compound state: its `on`, its timeout
+/// and its `done` (labelled `done`), not copied onto every state inside that inherits it as
+/// the graph does. Transitions into a compound state lead to the compound state; the state it
+/// enters first is ``Node/initialChild``. In the machine-wide edges' exceptions, a compound
+/// state that handles the event stands for every state inside it.
 public struct FlowDiagram: Sendable {
     /// One end of an edge.
     public enum Endpoint: Sendable, Hashable {
@@ -36,6 +43,17 @@ public struct FlowDiagram: Sendable {
         public var unexercised: [String] = []
         /// Whether the state is new or changed since an older version (`flowspec diff`).
         public var change: ChangeMark? = nil
+        /// The compound state directly around this one, if any.
+        public var parent: Int? = nil
+        /// Whether the state holds other states (its `kind` is then not read).
+        public var isCompound = false
+        /// For a compound state, the state inside it entered first (`nil` when its `initial`
+        /// names no state directly inside it).
+        public var initialChild: Int? = nil
+        /// The effects run on entering the state, in order.
+        public var entry: [String] = []
+        /// The effects run on leaving the state, in order.
+        public var exit: [String] = []
     }
 
     /// What `flowspec diff` marks on the new version's diagram.
@@ -84,6 +102,39 @@ public struct FlowDiagram: Sendable {
         edges.contains { $0.source == .machineWide }
     }
 
+    /// Whether any state holds others.
+    public var isNested: Bool {
+        nodes.contains { $0.isCompound }
+    }
+
+    /// Visits the states in document order as the diagrams nest them: `visit(state, depth)` for
+    /// each (depth 0 at the top level), and `close(compound, depth)` after the last state inside
+    /// a compound state. A state whose parent is not open (a spec with nesting errors) is drawn
+    /// at the top level.
+    func walkNesting(visit: (Int, Int) -> Void, close: (Int, Int) -> Void) {
+        var open: [Int] = []
+        for index in nodes.indices {
+            while let last = open.last, nodes[index].parent != last {
+                open.removeLast()
+                close(last, open.count)
+            }
+            visit(index, open.count)
+            if nodes[index].isCompound { open.append(index) }
+        }
+        while let last = open.popLast() { close(last, open.count) }
+    }
+
+    /// Whether `state` is `ancestor` or inside it, at any depth.
+    public func isWithin(_ state: Int, _ ancestor: Int) -> Bool {
+        var current: Int? = state
+        // Parents come before their children: a walk up the chain ends.
+        while let index = current, index >= ancestor {
+            if index == ancestor { return true }
+            current = nodes[index].parent
+        }
+        return false
+    }
+
     /// Marks what changed since an older version: states added or changed, transitions added
     /// or changed (each edge of that state and trigger), and what was removed.
     public mutating func mark(_ changes: [SpecDiff.Change], stateIndex: (String) -> Int?) {
@@ -124,6 +175,7 @@ public struct FlowDiagram: Sendable {
         case .event(let name): "on '\(name)' ->"
         case .always: "always ->"
         case .timeout: "timeout ->"
+        case .done: "done ->"
         }
     }
 
@@ -146,9 +198,26 @@ public struct FlowDiagram: Sendable {
         nodes = graph.machine.states.enumerated().map { index, state in
             Node(name: graph.name(index), kind: state.kind, findings: marks.rules[index])
         }
+        if graph.machine.nesting.isNested || !graph.machine.nesting.details.isEmpty {
+            Self.addNesting(graph, to: &nodes)
+        }
         initial = graph.initial
         var collector = EdgeCollector(graph: graph, loopGroup: marks.loopGroup)
         edges = collector.collect()
+    }
+
+    /// Each state's parent, entry and exit effects, and for a compound state the state entered
+    /// first (the target of the graph's `initial` edge).
+    private static func addNesting(_ graph: MachineGraph, to nodes: inout [Node]) {
+        let nesting = graph.machine.nesting
+        for index in nodes.indices {
+            nodes[index].parent = nesting.parent(of: index)
+            nodes[index].entry = nesting.entry(of: index).map(\.value)
+            nodes[index].exit = nesting.exit(of: index).map(\.value)
+            guard nesting.isCompound(index) else { continue }
+            nodes[index].isCompound = true
+            nodes[index].initialChild = graph.edges(from: index).first { graph.trigger(of: $0) == .initial }?.target
+        }
     }
 }
 
@@ -187,6 +256,8 @@ struct EdgeCollector {
     let graph: MachineGraph
     let loopGroup: [Int?]
     private var edges: [FlowDiagram.Edge] = []
+    /// Per compound state, the loop groups of the states inside it (found when first needed).
+    private var groupsInside: [Int: Set<Int>] = [:]
 
     init(graph: MachineGraph, loopGroup: [Int?]) {
         self.graph = graph
@@ -217,22 +288,37 @@ struct EdgeCollector {
                 effects: timeout.effects.map(\.value))
             add(label, from: source, target: timeout.target.value, retry: timeout.retry)
         }
+        if graph.machine.isCompound(index), let done = graph.machine.nesting.details[index]?.done {
+            add(TransitionLabel(trigger: .done), from: source, target: done.value, retry: nil)
+        }
     }
 
     /// One grouped edge set per machine-wide event that at least one state inherits.
     private mutating func collectMachineWide() {
         let machine = graph.machine
         let waiting = machine.states.indices.filter {
-            machine.states[$0].kind.inheritsMachineWideTransitions
+            machine.states[$0].kind.inheritsMachineWideTransitions && !machine.isCompound($0)
         }
         for transition in machine.machineWide {
             let event = transition.event.value
-            let handling = waiting.filter { machine.transitions(of: $0).contains { $0.event.value == event } }
-            guard handling.count < waiting.count else { continue }
+            let handling = waiting.map { shadowing(event, at: $0) }
+            guard handling.contains(nil) else { continue }
+            let exceptions = Set(handling.compactMap { $0 }).sorted()
             add(
                 transition.candidates, from: .machineWide, trigger: .event(machine.names[event]),
-                exceptions: handling.map { machine.name(of: $0) })
+                exceptions: exceptions.map { machine.name(of: $0) })
         }
+    }
+
+    /// The state that keeps a waiting state from inheriting a machine-wide event: the outermost
+    /// of the state and the compound states around it that handle the event (so that one
+    /// compound state stands for all the states inside it); `nil` when it inherits the event.
+    private func shadowing(_ event: Name, at state: Int) -> Int? {
+        let machine = graph.machine
+        let handles = { (state: Int) in machine.transitions(of: state).contains { $0.event.value == event } }
+        var outermost = handles(state) ? state : nil
+        for ancestor in machine.nesting.ancestors(of: state) where handles(ancestor) { outermost = ancestor }
+        return outermost
     }
 
     private mutating func add(
@@ -273,15 +359,36 @@ struct EdgeCollector {
         _ label: TransitionLabel, from source: FlowDiagram.Endpoint, to target: Int,
         fallback: Bool
     ) {
+        let isInLoop = inLoop(source, target, bounded: label.retry?.isBounded ?? false)
         edges.append(
             FlowDiagram.Edge(
-                source: source, target: target, label: label, isRetryFallback: fallback,
-                isInLoop: inLoop(source, target, bounded: label.retry?.isBounded ?? false)))
+                source: source, target: target, label: label, isRetryFallback: fallback, isInLoop: isInLoop))
     }
 
-    private func inLoop(_ source: FlowDiagram.Endpoint, _ target: Int, bounded: Bool) -> Bool {
-        guard !bounded, case .state(let from) = source, let group = loopGroup[from] else { return false }
-        return loopGroup[target] == group
+    /// Whether an edge joins two states of one loop group. A compound state stands for the
+    /// states inside it as a source, and for the states its `initial` chain enters as a target.
+    private mutating func inLoop(_ source: FlowDiagram.Endpoint, _ target: Int, bounded: Bool) -> Bool {
+        guard !bounded, case .state(let from) = source else { return false }
+        let entered = enteredGroups(target)
+        guard !entered.isEmpty else { return false }
+        if let group = loopGroup[from] { return entered.contains(group) }
+        guard graph.machine.isCompound(from) else { return false }
+        if groupsInside[from] == nil {
+            groupsInside[from] = Set(graph.machine.nesting.descendants(of: from).compactMap { loopGroup[$0] })
+        }
+        return entered.contains { groupsInside[from]?.contains($0) ?? false }
+    }
+
+    /// The loop groups of a state and of the states its `initial` chain enters.
+    private func enteredGroups(_ state: Int) -> [Int] {
+        var groups: [Int] = []
+        var current: Int? = state
+        while let index = current {
+            if let group = loopGroup[index] { groups.append(group) }
+            guard graph.machine.isCompound(index) else { break }
+            current = graph.edges(from: index).first { graph.trigger(of: $0) == .initial }?.target
+        }
+        return groups
     }
 }
 

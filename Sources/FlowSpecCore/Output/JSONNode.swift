@@ -10,6 +10,7 @@
 enum JSONNode {
     case string(String)
     case int(Int)
+    case bool(Bool)
     case array([JSONNode])
     /// An array of `count` items, each made by `item` when it is printed, so that a long array
     /// is never held whole.
@@ -31,6 +32,8 @@ enum JSONNode {
             Self.writeString(text, to: &output)
         case .int(let value):
             output.write(String(value))
+        case .bool(let value):
+            output.write(value ? "true" : "false")
         case .array(let items):
             Self.writeItems(count: items.count, open: "[", close: "]", to: &output, indent: indent) { index, output in
                 items[index].write(to: &output, indent: indent + 1)

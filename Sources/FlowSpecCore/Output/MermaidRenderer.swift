@@ -12,6 +12,12 @@
 ///   and edges added (green) or changed (purple), and draws removed states dashed and grey,
 ///   with removed transitions as notes on the state they left. (Mermaid state diagrams cannot style single transitions; DOT output also marks the
 ///   edges of a loop.)
+/// - A compound state is a composite state (`state "signIn" as s1 { … }`) holding its states,
+///   with a `[*]` arrow to the state it enters first and an arrow from each terminal state
+///   inside to its `[*]`. Its own transitions (`on`, timeout, `done`) leave from it once;
+///   what a leaf would show under its name (entry and exit effects, marks) is a note beside it,
+///   since Mermaid rejects descriptions of composite states. Leaves show their entry and exit
+///   effects under their name: `entry / trackSignInStarted`.
 /// - Spec names are escaped with Mermaid's `#code;` entities, so that any name gives a valid
 ///   diagram: only letters, digits, spaces, `_`, `-` and `.` are written as they are.
 public enum MermaidRenderer {
@@ -40,27 +46,80 @@ public enum MermaidRenderer {
     }
 
     private static func writeStates(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
-        for (index, node) in diagram.nodes.enumerated() {
-            let id = id(.state(index))
-            output.write("    state \"\(escape(node.name))\" as \(id)\n")
-            if !node.findings.isEmpty {
-                output.write("    \(id) : \(node.findings.map(\.rawValue).joined(separator: ", "))\n")
-            }
-            if !node.unexercised.isEmpty {
-                output.write("    \(id) : not exercised: \(node.unexercised.map(escape).joined(separator: ", "))\n")
-            }
-            if let change = node.change { output.write("    \(id) : \(change.rawValue)\n") }
-        }
+        var terminalsInside: [Int: [Int]] = [:]
+        diagram.walkNesting(
+            visit: { index, depth in
+                let node = diagram.nodes[index]
+                let indent = indentation(depth)
+                let id = id(.state(index))
+                output.write("\(indent)state \"\(escape(node.name))\" as \(id)\(node.isCompound ? " {" : "")\n")
+                if node.isCompound { return }
+                for line in descriptions(node) { output.write("\(indent)\(id) : \(line)\n") }
+                if node.kind == .terminal, let parent = node.parent {
+                    terminalsInside[parent, default: []].append(index)
+                }
+            },
+            close: { compound, depth in
+                writeEnd(of: compound, terminals: terminalsInside[compound] ?? [], depth, diagram, into: &output)
+            })
         for removed in diagram.removedTransitions {
-            let id = removed.state.map { self.id(.state($0)) } ?? id(.machineWide)
-            output.write("    \(id) : removed \(escape(removed.text))\n")
+            guard let state = removed.state, !diagram.nodes[state].isCompound else { continue }
+            output.write("    \(id(.state(state))) : removed \(escape(removed.text))\n")
         }
         for (index, name) in diagram.removedStates.enumerated() {
             output.write("    state \"\(escape(name))\" as removed\(index)\n    removed\(index) : removed\n")
         }
-        if diagram.hasMachineWideNode {
+        // Declared before its notes: a description first would become the node's label.
+        let removedMachineWide = diagram.removedTransitions.filter { $0.state == nil }
+        if diagram.hasMachineWideNode || !removedMachineWide.isEmpty {
             output.write("    state \"any input or task state\" as \(id(.machineWide))\n")
         }
+        for removed in removedMachineWide {
+            output.write("    \(id(.machineWide)) : removed \(escape(removed.text))\n")
+        }
+    }
+
+    /// The end of a composite state: the `[*]` arrow to the state it enters first, the arrows
+    /// from its terminal states to its `[*]`, the closing brace, and its description as a note
+    /// beside it (Mermaid rejects descriptions of composite states). Transitions that cross its
+    /// border are written at the top level: Mermaid moves a state into the last composite
+    /// state whose block names it.
+    private static func writeEnd(
+        of compound: Int, terminals: [Int], _ depth: Int, _ diagram: FlowDiagram,
+        into output: inout some TextOutputStream
+    ) {
+        let node = diagram.nodes[compound]
+        let indent = indentation(depth)
+        let inner = indentation(depth + 1)
+        if let initial = node.initialChild { output.write("\(inner)[*] --> \(id(.state(initial)))\n") }
+        for terminal in terminals { output.write("\(inner)\(id(.state(terminal))) --> [*]\n") }
+        output.write("\(indent)}\n")
+        let removed = diagram.removedTransitions.filter { $0.state == compound }.map { "removed " + escape($0.text) }
+        let lines = descriptions(node) + removed
+        guard !lines.isEmpty else { return }
+        output.write("\(indent)note right of \(id(.state(compound)))\n")
+        for line in lines { output.write("\(inner)\(line)\n") }
+        output.write("\(indent)end note\n")
+    }
+
+    /// What is written under a state's name: its entry and exit effects, the rules of the
+    /// findings that mark it, what runs did not exercise there, and its change mark.
+    static func descriptions(_ node: FlowDiagram.Node) -> [String] {
+        var lines: [String] = []
+        if !node.entry.isEmpty { lines.append("entry / " + node.entry.map(escape).joined(separator: ", ")) }
+        if !node.exit.isEmpty { lines.append("exit / " + node.exit.map(escape).joined(separator: ", ")) }
+        if !node.findings.isEmpty { lines.append(node.findings.map(\.rawValue).joined(separator: ", ")) }
+        if !node.unexercised.isEmpty {
+            // `#58;`: Mermaid (11.12 and before) rejects a second `:` in a description.
+            lines.append("not exercised#58; " + node.unexercised.map(escape).joined(separator: ", "))
+        }
+        if let change = node.change { lines.append(change.rawValue) }
+        return lines
+    }
+
+    /// Four spaces per level: the top level's statements, then each composite state's.
+    static func indentation(_ depth: Int) -> String {
+        String(repeating: " ", count: 4 * (depth + 1))
     }
 
     private static func writeEdges(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
@@ -71,7 +130,9 @@ public enum MermaidRenderer {
             let label = edge.label.text(escapingNames: escape) + (edge.change.map { " (\($0.rawValue))" } ?? "")
             output.write("    \(id(edge.source)) --> \(id(.state(edge.target))) : \(label)\n")
         }
-        for (index, node) in diagram.nodes.enumerated() where node.kind == .terminal {
+        // A terminal state inside a composite state leads to that state's `[*]`, written in its block.
+        for (index, node) in diagram.nodes.enumerated()
+        where node.kind == .terminal && node.parent == nil && !node.isCompound {
             output.write("    \(id(.state(index))) --> [*]\n")
         }
     }
@@ -81,7 +142,8 @@ public enum MermaidRenderer {
     private static func writeClasses(_ diagram: FlowDiagram, into output: inout some TextOutputStream) {
         var groups: [(name: String, style: String, ids: [FlowDiagram.Endpoint])] = []
         for (kind, style) in kindStyles {
-            let ids = diagram.nodes.indices.filter { diagram.nodes[$0].kind == kind }.map(FlowDiagram.Endpoint.state)
+            let ids = diagram.nodes.indices.filter { diagram.nodes[$0].kind == kind && !diagram.nodes[$0].isCompound }
+                .map(FlowDiagram.Endpoint.state)
             groups.append((kind.rawValue, style, ids))
         }
         groups.append(("machineWide", machineWideStyle, diagram.hasMachineWideNode ? [.machineWide] : []))

@@ -16,6 +16,8 @@ public struct TransitionLabel: Sendable, Equatable {
         case always
         /// The state's timeout, after the given duration (`nil` if the duration is invalid).
         case timeout(Duration?)
+        /// A compound state's `done`, taken once a terminal state directly inside it is entered.
+        case done
     }
 
     /// The part a bounded `retry` plays in the transition.
@@ -82,6 +84,7 @@ public struct TransitionLabel: Sendable, Equatable {
         case .event(let name): escape(name)
         case .always: "always"
         case .timeout(let after): after.map { "after \($0.specDescription)" } ?? "timeout"
+        case .done: "done"
         }
     }
 

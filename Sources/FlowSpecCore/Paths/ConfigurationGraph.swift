@@ -2,8 +2,10 @@
 /// from its start with the reference runtime: what test paths are planned on.
 ///
 /// A configuration is a state with the retry counters (two visits of a state with different
-/// counts behave differently: one more retry, or its `then`). An input is an event, a timeout
-/// or, for a persisted machine, a relaunch, each under a vector of conditions chosen to take a
+/// counts behave differently: one more retry, or its `then`) and, inside compound states with
+/// timeouts, how long each of those has left. An input is an event (taking no time), a
+/// timeout (time passes until the first armed timer is due, and that one fires: of timers due
+/// at once, the one armed first) or, for a persisted machine, a relaunch, each under a vector of conditions chosen to take a
 /// given candidate (its own conditions hold, every earlier candidate's fail) and to steer the
 /// `always` branches of the choice states it passes. Each edge lists the coverage items it
 /// exercises, in order. Exploration is iterative and stops, with the count, at a bound.
@@ -22,6 +24,10 @@ struct ConfigurationGraph {
         var target: Int
         var effects: [Int]
         var items: [CoverageItem]
+        /// The time that passes before the input (a timeout's wait; zero otherwise).
+        var waited: Duration = .zero
+        /// For a timeout, the compound state whose timer fired (`nil`: the state's own).
+        var firedCompound: Int? = nil
     }
 
     /// One way to start: the conditions at the start, and where they lead.
@@ -39,13 +45,22 @@ struct ConfigurationGraph {
 
     let program: FlowProgram
     private(set) var nodes: [FlowRuntime] = []
+    /// Per node, the time left on the timeout of each compound state around its state, by
+    /// depth (`nil` where that state has none).
+    private(set) var remaining: [[Duration?]] = []
     private(set) var edges: [[Edge]] = []
     private(set) var roots: [Root] = []
     /// How each node was first reached: a root's index, or a node and one of its edges.
     private(set) var parent: [Parent] = []
     /// The number of inputs after the start on the way `parent` gives.
     private(set) var depth: [Int] = []
-    private var index: [FlowRuntime: Int] = [:]
+    private var index: [Key: Int] = [:]
+
+    /// What tells configurations apart.
+    private struct Key: Hashable {
+        var runtime: FlowRuntime
+        var remaining: [Duration?]
+    }
 
     enum Parent {
         case root(Int)
@@ -64,27 +79,32 @@ struct ConfigurationGraph {
             return (runtime, effects, moves ?? [])
         }
         for start in starts {
-            let node = try add(start.runtime, parent: .root(roots.count), depth: 0, bound: bound)
+            let node = try add(
+                start.runtime, remaining: fresh(start.runtime), parent: .root(roots.count), depth: 0, bound: bound)
             roots.append(
                 Root(
                     conditions: start.conditions, node: node, effects: start.effects,
-                    items: [.state(program.initial)] + items(of: start.moves)))
+                    items: CoverageItem.entering(program.initial, in: program) + items(of: start.moves)))
         }
         var next = 0
         while next < nodes.count {
             var found: [Edge] = []
-            for (input, conditions, outcome) in moves(from: nodes[next]) {
+            for (input, conditions, outcome, waited, fired) in moves(from: next) {
+                let left =
+                    input == .relaunch ? fresh(outcome.runtime) : timeLeft(after: outcome.runtime, from: next, waited)
                 let target = try add(
-                    outcome.runtime, parent: .edge(node: next, edge: found.count), depth: depth[next] + 1, bound: bound)
+                    outcome.runtime, remaining: left, parent: .edge(node: next, edge: found.count),
+                    depth: depth[next] + 1, bound: bound)
                 var exercised = items(of: outcome.moves)
                 if input == .relaunch {
                     let landing = outcome.moves.first?.from ?? outcome.runtime.state
-                    exercised = [.relaunch(state: nodes[next].state), .state(landing)] + exercised
+                    exercised =
+                        [.relaunch(state: nodes[next].state)] + CoverageItem.entering(landing, in: program) + exercised
                 }
                 found.append(
                     Edge(
                         input: input, conditions: conditions, target: target, effects: outcome.effects,
-                        items: exercised))
+                        items: exercised, waited: waited, firedCompound: fired))
             }
             edges[next] = found
             next += 1
@@ -92,23 +112,67 @@ struct ConfigurationGraph {
     }
 
     /// The node of a configuration, added (with how it was reached) if it is new.
-    private mutating func add(_ runtime: FlowRuntime, parent: Parent, depth: Int, bound: Int) throws(TooLarge) -> Int {
+    private mutating func add(
+        _ runtime: FlowRuntime, remaining: [Duration?], parent: Parent, depth: Int, bound: Int
+    ) throws(TooLarge) -> Int {
         let configuration = runtime.configuration
-        if let known = index[configuration] { return known }
+        let key = Key(runtime: configuration, remaining: remaining)
+        if let known = index[key] { return known }
         guard nodes.count < bound else { throw TooLarge(bound: bound) }
-        index[configuration] = nodes.count
+        index[key] = nodes.count
         nodes.append(configuration)
+        // The visits themselves are not kept (only whether each compound state was left).
+        self.remaining.append(remaining)
+        visits.append(runtime.outerVisits)
         edges.append([])
         self.parent.append(parent)
         self.depth.append(depth)
         return nodes.count - 1
     }
 
+    /// Per node, the visits that entered the compound states around its state, in the run that
+    /// first reached it: a later input keeps a compound state's timer when it keeps its visit.
+    private var visits: [[Int]] = []
+
+    /// The timers of the compound states around a runtime's state, all just armed.
+    private func fresh(_ runtime: FlowRuntime) -> [Duration?] {
+        let state = program.states[runtime.state]
+        var left = [Duration?](repeating: nil, count: state.depth)
+        for outer in state.outerTimeouts { left[outer.depth] = outer.timeout.after }
+        return left
+    }
+
+    /// The time left on each compound state's timer after an input that took `waited` from
+    /// `node`: a compound state still entered by the same visit keeps its timer, less the wait;
+    /// one entered again starts anew.
+    private func timeLeft(after runtime: FlowRuntime, from node: Int, _ waited: Duration) -> [Duration?] {
+        var left = fresh(runtime)
+        let before = visits[node]
+        for depth in left.indices where depth < before.count && before[depth] == runtime.outerVisits[depth] {
+            if let kept = remaining[node][depth] { left[depth] = kept - waited }
+        }
+        return left
+    }
+
+    /// The timer due first at a node, as (its wait, the visit it was armed for): of those due
+    /// at once, the one armed first (the outermost; the state's own is armed last).
+    private func nextTimer(at node: Int, _ runtime: FlowRuntime) -> (waited: Duration, visit: Int)? {
+        var first: (waited: Duration, visit: Int)?
+        for (depth, left) in remaining[node].enumerated() {
+            guard let left, first == nil || left < first!.waited else { continue }
+            first = (left, visits[node][depth])
+        }
+        if let own = program.states[runtime.state].timeout, first == nil || own.after < first!.waited {
+            first = (own.after, -1)  // -1: the current visit's
+        }
+        return first
+    }
+
     private func items(of moves: [FlowRuntime.Move]) -> [CoverageItem] {
         var items: [CoverageItem] = []
         for move in moves {
             items.append(CoverageItem(move, in: program))
-            items.append(.state(move.to))
+            items += CoverageItem.entering(move.to, in: program)
         }
         return items
     }
@@ -116,10 +180,13 @@ struct ConfigurationGraph {
     typealias Outcome = (runtime: FlowRuntime, effects: [Int], moves: [FlowRuntime.Move])
 
     /// Every input worth trying in a configuration: a relaunch, each candidate of each
-    /// transition, the timeout, each in its steering variants.
-    private func moves(from runtime: FlowRuntime) -> [(Input, [Bool], Outcome)] {
+    /// transition, the timeout, each in its steering variants, with the time each waits.
+    private func moves(from node: Int) -> [(Input, [Bool], Outcome, Duration, Int?)] {
+        var runtime = nodes[node]
+        // The node keeps no visits; the run that reached it first had these.
+        runtime.restoreVisits(outer: visits[node])
         let state = program.states[runtime.state]
-        var found: [(Input, [Bool], Outcome)] = []
+        var found: [(Input, [Bool], Outcome, Duration, Int?)] = []
         let none = [Bool?](repeating: nil, count: program.conditions.count)
         // A relaunch first: taken where the path is, it covers the state's relaunch without a
         // path of its own (a persisted chain stays one path).
@@ -134,7 +201,7 @@ struct ConfigurationGraph {
                     return (restored, effects, moves ?? [])
                 })
             {
-                found.append((.relaunch, variant.conditions, variant.outcome))
+                found.append((.relaunch, variant.conditions, variant.outcome, .zero, nil))
             }
         }
         guard state.kind != .terminal else { return found }
@@ -148,7 +215,7 @@ struct ConfigurationGraph {
             }
             if tryEveryAssignment {
                 for variant in variants(none, send) {
-                    found.append((.event(transition.event), variant.conditions, variant.outcome))
+                    found.append((.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
                 }
                 continue
             }
@@ -156,24 +223,24 @@ struct ConfigurationGraph {
                 var partial = none
                 guard Self.force(position, of: transition.candidates, into: &partial) else { continue }
                 for variant in variants(partial, send) where variant.moves.first?.candidate == position {
-                    found.append((.event(transition.event), variant.conditions, variant.outcome))
+                    found.append((.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
                 }
             }
         }
-        if state.timeout != nil {
+        if let timer = nextTimer(at: node, runtime) {
+            let visit = timer.visit < 0 ? runtime.visit : timer.visit
+            let fired = runtime.outerVisits.firstIndex(of: visit).map { state.compound(atDepth: $0) }
             for variant in variants(
                 none,
                 { conditions in
                     var copy = runtime
                     var moves: [FlowRuntime.Move]? = []
-                    guard
-                        let effects = copy.fireTimeout(
-                            visit: copy.visit, program, conditions: conditions, moves: &moves)
+                    guard let effects = copy.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
                     else { return nil }
                     return (copy, effects, moves ?? [])
                 })
             {
-                found.append((.timeout, variant.conditions, variant.outcome))
+                found.append((.timeout, variant.conditions, variant.outcome, timer.waited, fired))
             }
         }
         return found

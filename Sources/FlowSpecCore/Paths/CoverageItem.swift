@@ -1,7 +1,8 @@
 /// One thing a run of a machine can exercise, and a test suite of it should: a state entered,
-/// a candidate of a transition taken (each `always` branch, each timeout, each retry's `then`
-/// once the retry is used up, each machine-wide transition from some state that inherits it),
-/// or, for a persisted machine, a relaunch in a state.
+/// a compound state entered, a candidate of a transition taken (each `always` branch, each
+/// timeout, each retry's `then` once the retry is used up, each transition of a compound state
+/// or of the machine from some state that inherits it, each `done`), or, for a persisted
+/// machine, a relaunch in a state.
 ///
 /// Generated paths cover them, and `flowspec coverage` counts them in recorded traces.
 public enum CoverageItem: Sendable, Hashable {
@@ -11,6 +12,14 @@ public enum CoverageItem: Sendable, Hashable {
     case transition(state: Int, event: Int, candidate: Int, fallback: Bool)
     /// A candidate of a machine-wide transition, from any state that inherits it.
     case machineWide(event: Int, candidate: Int, fallback: Bool)
+    /// A compound state was entered (some state inside it was).
+    case compound(Int)
+    /// A candidate of a compound state's transition, from any state inside it that inherits it.
+    case outer(compound: Int, event: Int, candidate: Int, fallback: Bool)
+    /// A compound state's timeout, from any state inside it.
+    case outerTimeout(compound: Int, fallback: Bool)
+    /// A compound state's `done`.
+    case done(compound: Int)
     /// An `always` branch of a choice state.
     case always(state: Int, candidate: Int, fallback: Bool)
     /// A state's timeout.
@@ -24,17 +33,29 @@ public enum CoverageItem: Sendable, Hashable {
         case .event(let event):
             let state = program.states[move.from]
             let position = state.transitions.firstIndex { $0.event == event } ?? 0
-            if position < state.ownTransitionCount {
+            switch position < state.scopes.count ? state.scopes[position] : .own {
+            case .own:
                 self = .transition(
                     state: move.from, event: event, candidate: move.candidate, fallback: move.fellBack)
-            } else {
+            case .compound(let compound):
+                self = .outer(compound: compound, event: event, candidate: move.candidate, fallback: move.fellBack)
+            case .machine:
                 self = .machineWide(event: event, candidate: move.candidate, fallback: move.fellBack)
             }
         case .always:
             self = .always(state: move.from, candidate: move.candidate, fallback: move.fellBack)
         case .timeout:
             self = .timeout(state: move.from, fallback: move.fellBack)
+        case .outerTimeout(let compound):
+            self = .outerTimeout(compound: compound, fallback: move.fellBack)
+        case .done:
+            self = .done(compound: program.states[move.from].ancestors.first ?? 0)
         }
+    }
+
+    /// The items entering a state exercises: the state, and each compound state around it.
+    public static func entering(_ state: Int, in program: FlowProgram) -> [CoverageItem] {
+        [.state(state)] + program.states[state].ancestors.map(CoverageItem.compound)
     }
 
     /// What a kind of item is called in reports.
@@ -47,34 +68,51 @@ public enum CoverageItem: Sendable, Hashable {
     public var kind: Kind {
         switch self {
         case .state: .state
-        case .transition, .machineWide, .always: .transition
-        case .timeout: .timeout
+        case .compound: .state
+        case .transition, .machineWide, .always, .outer, .done: .transition
+        case .timeout, .outerTimeout: .timeout
         case .relaunch: .relaunch
         }
     }
 
-    /// Every item of a machine, in a stable order: states, then each state's transitions,
-    /// `always` branches and timeout, then the machine-wide transitions, then relaunches.
+    /// Every item of a machine, in a stable order: states, compound states, then each state's
+    /// transitions, `always` branches and timeout, then each compound state's transitions,
+    /// timeout and `done`, then the machine-wide transitions, then relaunches.
     public static func all(in program: FlowProgram) -> [CoverageItem] {
         var items = program.states.indices.map { CoverageItem.state($0) }
+        items += program.compounds.indices.map { CoverageItem.compound($0) }
         var machineWide: [CoverageItem] = []
         var seenMachineWide = Set<Int>()
+        var outer = [[CoverageItem]](repeating: [], count: program.compounds.count)
+        var seenOuter = Set<[Int]>()
         for (index, state) in program.states.enumerated() {
             for (position, transition) in state.transitions.enumerated() {
+                let scope = position < state.scopes.count ? state.scopes[position] : .own
+                if case .compound(let compound) = scope,
+                    !seenOuter.insert([compound, transition.event]).inserted
+                {
+                    continue
+                }
+                if case .machine = scope, !seenMachineWide.insert(transition.event).inserted { continue }
                 for (candidate, option) in transition.candidates.enumerated() {
                     let retries = option.retry == nil ? [false] : [false, true]
                     for fallback in retries {
-                        if position < state.ownTransitionCount {
+                        switch scope {
+                        case .own:
                             items.append(
                                 .transition(
                                     state: index, event: transition.event, candidate: candidate, fallback: fallback))
-                        } else if !seenMachineWide.contains(transition.event) {
+                        case .compound(let compound):
+                            outer[compound].append(
+                                .outer(
+                                    compound: compound, event: transition.event, candidate: candidate,
+                                    fallback: fallback))
+                        case .machine:
                             machineWide.append(
                                 .machineWide(event: transition.event, candidate: candidate, fallback: fallback))
                         }
                     }
                 }
-                if position >= state.ownTransitionCount { seenMachineWide.insert(transition.event) }
             }
             for (candidate, option) in state.always.enumerated() {
                 for fallback in option.retry == nil ? [false] : [false, true] {
@@ -86,6 +124,16 @@ public enum CoverageItem: Sendable, Hashable {
                     items.append(.timeout(state: index, fallback: fallback))
                 }
             }
+        }
+        for (index, compound) in program.compounds.enumerated() {
+            items += outer[index]
+            if let timeout = compound.timeout {
+                for fallback in timeout.candidate.retry == nil ? [false] : [false, true] {
+                    items.append(.outerTimeout(compound: index, fallback: fallback))
+                }
+            }
+            let hasTerminal = program.states.contains { $0.done != nil && $0.ancestors.first == index }
+            if compound.done != nil, hasTerminal { items.append(.done(compound: index)) }
         }
         items += machineWide
         if program.persist != nil {
@@ -113,10 +161,27 @@ public enum CoverageItem: Sendable, Hashable {
             return "\(name(state)) on '\(program.events[event].name)' -> \(to)"
         case .machineWide(let event, let position, let fallback):
             let candidate = program.states.lazy.compactMap { state in
-                state.transitions[state.ownTransitionCount...].first { $0.event == event }
+                state.transitions.indices.first { state.scopes[$0] == .machine && state.transitions[$0].event == event }
+                    .map { state.transitions[$0] }
             }.first?.candidates[position]
             let to = candidate.map { target($0, fallback) } ?? "?"
             return "machine-wide '\(program.events[event].name)' -> \(to)"
+        case .compound(let compound):
+            return "compound state '\(program.compounds[compound].name)'"
+        case .outer(let compound, let event, let position, let fallback):
+            let candidate = program.states.lazy.compactMap { state in
+                state.transitions.indices.first {
+                    state.scopes[$0] == .compound(compound) && state.transitions[$0].event == event
+                }.map { state.transitions[$0] }
+            }.first?.candidates[position]
+            let to = candidate.map { target($0, fallback) } ?? "?"
+            return "'\(program.compounds[compound].name)' on '\(program.events[event].name)' -> \(to)"
+        case .outerTimeout(let compound, let fallback):
+            let to = program.compounds[compound].timeout.map { target($0.candidate, fallback) } ?? "?"
+            return "'\(program.compounds[compound].name)' timeout -> \(to)"
+        case .done(let compound):
+            let to = program.compounds[compound].done.map { name($0.target) } ?? "?"
+            return "'\(program.compounds[compound].name)' done -> \(to)"
         case .always(let state, let position, let fallback):
             return "\(name(state)) always -> \(target(program.states[state].always[position], fallback))"
         case .timeout(let state, let fallback):
@@ -131,16 +196,24 @@ public enum CoverageItem: Sendable, Hashable {
     /// Where the item is written in the spec: the state's name, the candidate, the timeout or
     /// its retry, the `persist` key.
     public func location(in machine: Machine, program: FlowProgram) -> SourceLocation {
+        func spec(_ state: Int) -> Int { program.states[state].specIndex }
         switch self {
         case .state(let state):
-            return machine.states[state].name.location
+            return machine.states[spec(state)].name.location
         case .transition(let state, let event, let position, let fallback):
-            let name = program.events[event].name
-            let transitions = machine.transitions(of: state)
-            guard let written = transitions.first(where: { machine.names[$0.event.value] == name }) else {
-                return machine.states[state].name.location
-            }
-            return Self.location(of: written.candidates[position], fallback: fallback)
+            return Self.location(of: event, position, fallback, writtenBy: spec(state), in: machine, program: program)
+        case .compound(let compound):
+            return machine.states[program.compounds[compound].specIndex].name.location
+        case .outer(let compound, let event, let position, let fallback):
+            let index = program.compounds[compound].specIndex
+            return Self.location(of: event, position, fallback, writtenBy: index, in: machine, program: program)
+        case .outerTimeout(let compound, let fallback):
+            let index = program.compounds[compound].specIndex
+            guard let timeout = machine.states[index].timeout else { return machine.states[index].name.location }
+            return fallback ? (timeout.retry?.location ?? timeout.location) : timeout.location
+        case .done(let compound):
+            let index = program.compounds[compound].specIndex
+            return machine.nesting.details[index]?.done?.location ?? machine.states[index].name.location
         case .machineWide(let event, let position, let fallback):
             let name = program.events[event].name
             guard let written = machine.machineWide.first(where: { machine.names[$0.event.value] == name }) else {
@@ -148,14 +221,31 @@ public enum CoverageItem: Sendable, Hashable {
             }
             return Self.location(of: written.candidates[position], fallback: fallback)
         case .always(let state, let position, let fallback):
-            guard let always = machine.states[state].always else { return machine.states[state].name.location }
+            guard let always = machine.states[spec(state)].always else {
+                return machine.states[spec(state)].name.location
+            }
             return Self.location(of: always.value[position], fallback: fallback)
         case .timeout(let state, let fallback):
-            guard let timeout = machine.states[state].timeout else { return machine.states[state].name.location }
+            guard let timeout = machine.states[spec(state)].timeout else {
+                return machine.states[spec(state)].name.location
+            }
             return fallback ? (timeout.retry?.location ?? timeout.location) : timeout.location
         case .relaunch(let state):
-            return machine.persist?.location ?? machine.states[state].name.location
+            return machine.persist?.location ?? machine.states[spec(state)].name.location
         }
+    }
+
+    /// Where a state of the spec writes a candidate of its transition on an event.
+    private static func location(
+        of event: Int, _ position: Int, _ fallback: Bool, writtenBy state: Int, in machine: Machine,
+        program: FlowProgram
+    ) -> SourceLocation {
+        let name = program.events[event].name
+        let transitions = machine.transitions(of: state)
+        guard let written = transitions.first(where: { machine.names[$0.event.value] == name }) else {
+            return machine.states[state].name.location
+        }
+        return location(of: written.candidates[position], fallback: fallback)
     }
 
     private static func location(of candidate: Candidate, fallback: Bool) -> SourceLocation {

@@ -101,24 +101,35 @@ public enum CoverageReport {
         ])
     }
 
-    /// The states to mark on the machine's diagram: each state with what is not exercised
-    /// there (the state itself, or a transition, timeout or relaunch from it).
+    /// The states to mark on the machine's diagram, by position in the spec: each state with
+    /// what is not exercised there (the state itself, or a transition, timeout, `done` or
+    /// relaunch from it).
     public static func marks(_ report: Machine) -> [Int: [String]] {
         var marks: [Int: [String]] = [:]
         let program = report.coverage.program
+        func mark(_ state: Int, _ text: String) { marks[program.states[state].specIndex, default: []].append(text) }
+        func mark(compound: Int, _ text: String) {
+            marks[program.compounds[compound].specIndex, default: []].append(text)
+        }
+        let retried = " (retries used up)"
         for item in report.missed {
             switch item {
-            case .state(let state): marks[state, default: []].append("not entered")
+            case .state(let state): mark(state, "not entered")
             case .transition(let state, let event, _, let fallback):
-                marks[state, default: []].append(program.events[event].name + (fallback ? " (retries used up)" : ""))
-            case .always(let state, let position, _): marks[state, default: []].append("always #\(position + 1)")
-            case .timeout(let state, let fallback):
-                marks[state, default: []].append("timeout" + (fallback ? " (retries used up)" : ""))
-            case .relaunch(let state): marks[state, default: []].append("relaunch")
+                mark(state, program.events[event].name + (fallback ? retried : ""))
+            case .always(let state, let position, _): mark(state, "always #\(position + 1)")
+            case .timeout(let state, let fallback): mark(state, "timeout" + (fallback ? retried : ""))
+            case .relaunch(let state): mark(state, "relaunch")
+            case .compound(let compound): mark(compound: compound, "not entered")
+            case .outer(let compound, let event, _, let fallback):
+                mark(compound: compound, program.events[event].name + (fallback ? retried : ""))
+            case .outerTimeout(let compound, let fallback):
+                mark(compound: compound, "timeout" + (fallback ? retried : ""))
+            case .done(let compound): mark(compound: compound, "done")
             case .machineWide(let event, _, _):
                 for (index, state) in program.states.enumerated()
-                where state.transitions[state.ownTransitionCount...].contains(where: { $0.event == event }) {
-                    marks[index, default: []].append("machine-wide " + program.events[event].name)
+                where zip(state.scopes, state.transitions).contains(where: { $0 == .machine && $1.event == event }) {
+                    mark(index, "machine-wide " + program.events[event].name)
                     break
                 }
             }

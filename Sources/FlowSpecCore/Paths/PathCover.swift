@@ -21,6 +21,9 @@ public struct PathCover: Sendable {
             case event(Int)
             /// The current visit's timeout fires (after waiting its whole duration).
             case timeout
+            /// The timeout of a compound state around the current state fires (by index in the
+            /// program's compounds), after waiting what it had left.
+            case compoundTimeout(Int)
             /// The app is relaunched: the stored value (given) is restored.
             case relaunch(stored: String)
         }
@@ -289,8 +292,8 @@ public struct PathCover: Sendable {
         switch edge.input {
         case .event(let event): input = .event(event)
         case .timeout:
-            input = .timeout
-            waited = program.states[state].timeout?.after ?? .zero
+            input = edge.firedCompound.map(Step.Input.compoundTimeout) ?? .timeout
+            waited = edge.waited
         case .relaunch: input = .relaunch(stored: FlowRuntime.storedValue(of: state, program))
         }
         return Step(
@@ -372,7 +375,7 @@ public struct PathCover: Sendable {
                 case .transition(let state, _, _, _), .always(let state, _, _), .timeout(let state, _),
                     .relaunch(let state):
                     state
-                case .machineWide: nil
+                case .machineWide, .compound, .outer, .outerTimeout, .done: nil
                 }
             if let from, !reachedStates.contains(from) {
                 return "'\(self.program.states[from].name)' is not reachable"
@@ -380,6 +383,8 @@ public struct PathCover: Sendable {
             if case .always(_, _, true) = item { return "its retry is never used up on a reachable run" }
             if case .transition(_, _, _, true) = item { return "its retry is never used up on a reachable run" }
             if case .timeout(_, true) = item { return "its retry is never used up on a reachable run" }
+            if case .outer(_, _, _, true) = item { return "its retry is never used up on a reachable run" }
+            if case .outerTimeout(_, true) = item { return "its retry is never used up on a reachable run" }
             if self.program.conditions.count > ConfigurationGraph.maxConditionsTriedExhaustively {
                 return "no run found takes it (with more than \(ConfigurationGraph.maxConditionsTriedExhaustively) "
                     + "conditions, each is chosen to take one candidate or branch at a time, not in every combination)"
@@ -445,10 +450,9 @@ private struct WorstRoute {
                 }
                 continue
             }
-            let after = graph.program.states[graph.nodes[node].state].timeout?.after ?? .zero
             var choice: (time: Duration, edge: Int?) = (.zero, nil)
             for edge in timeouts {
-                let time = after + (best[graph.edges[node][edge].target]?.time ?? .zero)
+                let time = graph.edges[node][edge].waited + (best[graph.edges[node][edge].target]?.time ?? .zero)
                 if choice.edge == nil || time > choice.time { choice = (time, edge) }
             }
             best[node] = choice

@@ -52,13 +52,10 @@ public enum PathReport {
                 lines.append((value ? "+" : "-") + program.conditions[index].name)
             }
             conditions = step.conditions
-            let timeout = program.states[step.state].timeout.map {
-                ($0.after.wholeMilliseconds, program.states[$0.candidate.target].name)
-            }
             lines.append(
                 Trace.line(
-                    input: label(step.input, program), state: program.states[step.state].name, ignored: false,
-                    effects: step.effects.map { program.effects[$0].name }, timeout: timeout))
+                    input: label(step.input, program), state: step.state, program: program, ignored: false,
+                    effects: step.effects))
         }
         return lines
     }
@@ -81,6 +78,7 @@ public enum PathReport {
         case .start: "start"
         case .event(let event): program.events[event].name
         case .timeout: "@timeout"
+        case .compoundTimeout(let compound): "@timeout(\(program.compounds[compound].name))"
         case .relaunch(let stored): "restore(\(stored))"
         }
     }
@@ -153,6 +151,10 @@ public enum PathReport {
             members["event"] = .string(program.events[event].name)
         case .timeout:
             members["input"] = .string("timeout")
+            members["waitMilliseconds"] = .int(Int(step.waited.wholeMilliseconds))
+        case .compoundTimeout(let compound):
+            members["input"] = .string("timeout")
+            members["compound"] = .string(program.compounds[compound].name)
             members["waitMilliseconds"] = .int(Int(step.waited.wholeMilliseconds))
         case .relaunch(let stored):
             members["input"] = .string("relaunch")

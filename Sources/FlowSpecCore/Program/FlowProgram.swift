@@ -2,6 +2,13 @@
 /// an index, every state's effective transitions (own and inherited) listed in the order they
 /// are tried, and every bounded `retry` given a counter slot.
 ///
+/// Its ``states`` are the states the machine can be in: those with no states inside them. A
+/// compound state is one of ``compounds``; a transition to it goes to the state its `initial`
+/// chain leads to, and says how many of the states around its source stay active
+/// (``Candidate/keep``): the rest are left, running their `exit` effects innermost first,
+/// before the transition's effects, and the target's are entered, running their `entry`
+/// effects outermost first, after them.
+///
 /// Built only from machines without errors, so targets, conditions and effects all resolve.
 public struct FlowProgram: Sendable {
     /// One possible target of a transition, resolved.
@@ -16,6 +23,10 @@ public struct FlowProgram: Sendable {
         public var effects: [Int]
         /// The bounded retry, if any.
         public var retry: Retry?
+        /// How many of the states around the source (outermost first) stay active: the states
+        /// at that depth or deeper are left and the target's entered. 0 leaves every state the
+        /// source is in.
+        public var keep: Int = 0
 
         /// Whether the candidate may be taken under the given conditions.
         public func holds(_ conditions: [Bool]) -> Bool {
@@ -33,6 +44,8 @@ public struct FlowProgram: Sendable {
         public var fallback: Int
         /// Effects, by index, run after the transition's own when it goes to ``fallback``.
         public var effects: [Int] = []
+        /// How many states around the source stay active when it goes to ``fallback``.
+        public var keep: Int = 0
     }
 
     /// A state's timeout.
@@ -62,6 +75,64 @@ public struct FlowProgram: Sendable {
         public var always: [Candidate]
         /// The timeout, if any.
         public var timeout: Timeout?
+        /// How many compound states hold it.
+        public var depth: Int = 0
+        /// The compound states that hold it, by index in ``FlowProgram/compounds``, innermost first.
+        public var ancestors: [Int] = []
+        /// Effects run on entering it, by index.
+        public var entry: [Int] = []
+        /// Effects run on leaving it, by index.
+        public var exit: [Int] = []
+        /// The timeouts of the compound states around it, outermost first, each with the depth of
+        /// its compound state: armed on entering that state, they may fire while this one is active.
+        public var outerTimeouts: [(depth: Int, timeout: Timeout)] = []
+        /// For a terminal state inside a compound state with `done`: the transition taken at
+        /// once on entering it.
+        public var done: Candidate?
+        /// Per transition of ``transitions``, who writes it.
+        public var scopes: [Scope] = []
+        /// Its position among the machine's states in the spec (compound ones included).
+        public var specIndex: Int = 0
+
+        /// The compound state whose timeout, of ``outerTimeouts``, is armed at a depth.
+        public func compound(atDepth depth: Int) -> Int {
+            ancestors[ancestors.count - 1 - depth]
+        }
+    }
+
+    /// Who writes a transition a state tries.
+    public enum Scope: Sendable, Hashable {
+        /// The state itself.
+        case own
+        /// A compound state around it, by index in ``FlowProgram/compounds``.
+        case compound(Int)
+        /// The machine's `on`.
+        case machine
+    }
+
+    /// A state that holds others: never the state the machine is in, but entered and left
+    /// around it.
+    public struct Compound: Sendable {
+        /// The spec name.
+        public var name: String
+        /// The Swift identifier.
+        public var swiftName: SwiftName
+        /// How many compound states hold it.
+        public var depth: Int
+        /// The states inside it, at any depth, as a range of ``FlowProgram/states``.
+        public var states: Range<Int>
+        /// Effects run on entering it, by index.
+        public var entry: [Int]
+        /// Effects run on leaving it, by index.
+        public var exit: [Int]
+        /// Its position among the machine's states in the spec.
+        public var specIndex: Int
+        /// Its timeout, if it has one.
+        public var timeout: Timeout?
+        /// Its `done`: where it goes once a terminal state directly inside it is entered.
+        public var done: Candidate?
+        /// The compound state around it, by index in ``FlowProgram/compounds``.
+        public var parent: Int?
     }
 
     /// A named, ordered group of states.
@@ -102,6 +173,8 @@ public struct FlowProgram: Sendable {
     public var retrySlotCount: Int
     /// The `persist:` settings, resolved, if any.
     public var persist: Persistence?
+    /// The compound states, in source order (empty for a flat machine).
+    public var compounds: [Compound] = []
 
     /// `persist:` with `resume` and `migrate` resolved.
     public struct Persistence: Sendable {
@@ -115,6 +188,50 @@ public struct FlowProgram: Sendable {
         public var migrate: [Persist.StoredValue: Int] = [:]
     }
 
+    /// The effects of leaving a state and the compound states around it at depth `keep` or
+    /// deeper, innermost first.
+    public func exitEffects(of state: Int, keeping keep: Int) -> [Int] {
+        var effects = states[state].exit
+        for ancestor in states[state].ancestors where compounds[ancestor].depth >= keep {
+            effects += compounds[ancestor].exit
+        }
+        return effects
+    }
+
+    /// The effects of entering a state and the compound states around it at depth `keep` or
+    /// deeper, outermost first.
+    public func entryEffects(of state: Int, keeping keep: Int) -> [Int] {
+        var effects: [Int] = []
+        for ancestor in states[state].ancestors.reversed() where compounds[ancestor].depth >= keep {
+            effects += compounds[ancestor].entry
+        }
+        return effects + states[state].entry
+    }
+
+    /// Every effect taking a candidate from a state runs, as one list: the exits, the
+    /// candidate's own effects, the entries.
+    public func effects(of candidate: Candidate, from state: Int) -> [Int] {
+        exitEffects(of: state, keeping: candidate.keep) + candidate.effects
+            + entryEffects(of: candidate.target, keeping: candidate.keep)
+    }
+
+    /// Every effect taking a candidate from a state runs once its retry is used up: the exits,
+    /// the candidate's own effects, the retry's, the entries. Empty without a retry.
+    public func fallbackEffects(of candidate: Candidate, from state: Int) -> [Int] {
+        guard let retry = candidate.retry else { return [] }
+        return exitEffects(of: state, keeping: retry.keep) + candidate.effects + retry.effects
+            + entryEffects(of: retry.fallback, keeping: retry.keep)
+    }
+
+    /// Whether some state runs effects on entering or leaving it.
+    public var hasEntryOrExitEffects: Bool {
+        states.contains { !$0.entry.isEmpty || !$0.exit.isEmpty }
+            || compounds.contains { !$0.entry.isEmpty || !$0.exit.isEmpty }
+    }
+
+    /// The deepest state's depth (0 for a flat machine).
+    public var maximumDepth: Int { states.map(\.depth).max() ?? 0 }
+
     /// The candidates a state tries for an event, or `nil` if the state ignores it.
     public func candidates(in state: Int, for event: Int) -> [Candidate]? {
         states[state].transitions.first { $0.event == event }?.candidates
@@ -126,6 +243,7 @@ public struct FlowProgram: Sendable {
         return states.contains { state in
             state.transitions.contains { $0.candidates.contains(where: runs) } || state.always.contains(where: runs)
                 || state.timeout.map { runs($0.candidate) } == true
+                || state.outerTimeouts.contains { runs($0.timeout.candidate) }
         }
     }
 }

@@ -16,6 +16,12 @@ public enum FlowProgramBuilder {
         var effectIndex: [String: Int] = [:]
         var retrySlots = 0
         var failed = false
+        /// Per state of the machine, the program state it stands for (see ``leaves(of:)``).
+        var leafOf: [Int] = []
+        /// Per compound state of the machine, its position in the program's compounds.
+        var compoundIndex: [Int: Int] = [:]
+        var compoundTransitions: [Int: [(event: Name, candidates: [FlowProgram.Candidate])]] = [:]
+        var compoundTimeouts: [Int: FlowProgram.Timeout?] = [:]
 
         init(graph: MachineGraph) {
             self.graph = graph
@@ -31,30 +37,35 @@ public enum FlowProgramBuilder {
             for (index, condition) in conditions.enumerated() { conditionIndex[condition.name] = index }
             let effects = (machine.effects ?? []).compactMap { name($0.value, scope: .enumCase) }
             for (index, effect) in effects.enumerated() { effectIndex[effect.name] = index }
+            leafOf = Self.leaves(of: graph)
+            for index in machine.states.indices where machine.isCompound(index) {
+                compoundIndex[index] = compoundIndex.count
+            }
             let inherited = machine.machineWide.map { transition in
-                (event: transition.event.value, candidates: transition.candidates.map { resolve($0) })
+                (event: transition.event.value, candidates: transition.candidates.map { resolve($0, from: nil) })
             }
             var states: [FlowProgram.State] = []
-            for index in machine.states.indices {
+            for index in machine.states.indices where !machine.isCompound(index) {
                 states.append(
                     resolve(
-                        machine.states[index], transitions: machine.transitions(of: index),
+                        index, transitions: machine.transitions(of: index),
                         inherited: inherited))
             }
+            let compounds = compoundStates()
             let sequences = machine.sequences.compactMap { sequence -> FlowProgram.StateSequence? in
                 guard let swiftName = name(sequence.name.value, scope: .enumCase)?.swiftName else { return nil }
                 return FlowProgram.StateSequence(
                     name: sequence.name.value, swiftName: swiftName,
-                    members: sequence.states.compactMap { index($0.value) })
+                    members: sequence.states.compactMap { index($0.value).map { leafOf[$0] } })
             }
             let persistence = machine.persist.map { persist in
                 var resume: [Int: Int] = [:]
                 for (from, to) in persist.resume {
-                    if let from = index(from.value), let to = index(to.value) { resume[from] = to }
+                    if let from = index(from.value), let to = index(to.value) { resume[leafOf[from]] = leafOf[to] }
                 }
                 var migrate: [Persist.StoredValue: Int] = [:]
                 for (from, to) in persist.migrate {
-                    if let to = index(to.value) { migrate[from.value] = to }
+                    if let to = index(to.value) { migrate[from.value] = leafOf[to] }
                 }
                 return FlowProgram.Persistence(
                     rawValue: persist.rawValue, restore: persist.restore, resume: resume, migrate: migrate)
@@ -62,61 +73,187 @@ public enum FlowProgramBuilder {
             guard !failed else { return nil }
             return FlowProgram(
                 name: machineName, summary: machine.summary, states: states, events: events,
-                conditions: conditions, effects: effects, sequences: sequences, initial: initial,
-                retrySlotCount: retrySlots, persist: persistence)
+                conditions: conditions, effects: effects, sequences: sequences, initial: leafOf[initial],
+                retrySlotCount: retrySlots, persist: persistence, compounds: compounds)
+        }
+
+        /// Per state of the machine, the position among the program's states of the state it
+        /// stands for: itself, or for a compound state the one its `initial` chain leads to.
+        static func leaves(of graph: MachineGraph) -> [Int] {
+            let machine = graph.machine
+            var position: [Int] = []
+            position.reserveCapacity(machine.states.count)
+            var count = 0
+            for index in machine.states.indices {
+                position.append(count)
+                if !machine.isCompound(index) { count += 1 }
+            }
+            guard machine.nesting.isNested else { return position }
+            // Inner states come later: resolve from the last, so each compound state's initial
+            // state is resolved already.
+            for index in machine.states.indices.reversed() where machine.isCompound(index) {
+                if let entered = graph.edges(from: index).first?.target { position[index] = position[entered] }
+            }
+            return position
+        }
+
+        /// The compound states, with the range of program states inside each.
+        mutating func compoundStates() -> [FlowProgram.Compound] {
+            guard machine.nesting.isNested else { return [] }
+            var compounds: [FlowProgram.Compound] = []
+            for index in machine.states.indices where machine.isCompound(index) {
+                // Its states are the leaves among its descendants, one run of the program's states.
+                let inside = machine.nesting.descendants(of: index).filter { !machine.isCompound($0) }
+                let first = inside.first.map { leafOf[$0] } ?? 0
+                let count = inside.count
+                var swiftName = SwiftName.placeholder
+                if let mapped = name(machine.name(of: index), scope: .enumCase) {
+                    swiftName = mapped.swiftName
+                } else {
+                    failed = true
+                }
+                var done: FlowProgram.Candidate?
+                if let target = machine.nesting.details[index]?.done {
+                    done = resolve(Candidate(location: target.location, target: target), from: index)
+                }
+                compounds.append(
+                    FlowProgram.Compound(
+                        name: machine.name(of: index), swiftName: swiftName, depth: machine.nesting.depth(of: index),
+                        states: first..<first + count,
+                        entry: machine.nesting.entry(of: index).map { effect($0.value) },
+                        exit: machine.nesting.exit(of: index).map { effect($0.value) }, specIndex: index,
+                        timeout: machine.states[index].timeoutLocation == nil ? nil : outerTimeout(of: index),
+                        done: done, parent: machine.nesting.parent(of: index).flatMap { compoundIndex[$0] }))
+            }
+            return compounds
+        }
+
+        /// How many states around a transition's source stay active when it goes to `target`:
+        /// those around the innermost compound state that holds both the source and the target,
+        /// as the source's proper ancestor (so a transition to or inside its own source leaves
+        /// and enters the source again). `nil` is the machine's `on`: every state is left.
+        func keep(from source: Int?, to target: Int) -> Int {
+            guard let source, machine.nesting.isNested else { return 0 }
+            for ancestor in machine.nesting.ancestors(of: source) where machine.nesting.isWithin(target, ancestor) {
+                return machine.nesting.depth(of: ancestor) + 1
+            }
+            return 0
         }
 
         mutating func resolve(
-            _ state: State, transitions own: TransitionStore.Transitions,
+            _ index: Int, transitions own: TransitionStore.Transitions,
             inherited: [(event: Name, candidates: [FlowProgram.Candidate])]
         ) -> FlowProgram.State {
+            let state = machine.states[index]
             var transitions: [(event: Int, candidates: [FlowProgram.Candidate])] = []
+            var scopes: [FlowProgram.Scope] = []
             for transition in own {
-                transitions.append((event(transition.event.value), transition.candidates.map { resolve($0) }))
+                transitions.append(
+                    (event(transition.event.value), transition.candidates.map { resolve($0, from: index) }))
+                scopes.append(.own)
             }
             let ownTransitionCount = transitions.count
-            if state.kind.inheritsMachineWideTransitions {
-                let overridden = Set(own.map(\.event.value))
-                for transition in inherited where !overridden.contains(transition.event) {
-                    transitions.append((event(transition.event), transition.candidates))
+            // What the state inherits is what the graph gave it (``GraphBuilder`` decides that,
+            // once): an inherited event edge per candidate, in the order they are tried.
+            var seen = Set<[Int]>()
+            var outerTimeouts: [(depth: Int, timeout: FlowProgram.Timeout)] = []
+            for edge in graph.edges(from: index) where edge.isInherited && !edge.isRetryFallback {
+                let declaring = graph.declaringState(of: edge)
+                switch edge.triggerKind {
+                case .event where seen.insert([edge.levelsUp, edge.transitionIndex]).inserted:
+                    if let declaring {
+                        let transition = outerTransitions(of: declaring)[edge.transitionIndex]
+                        transitions.append((event(transition.event), transition.candidates))
+                        scopes.append(.compound(compoundIndex[declaring] ?? 0))
+                    } else {
+                        let transition = inherited[edge.transitionIndex]
+                        transitions.append((event(transition.event), transition.candidates))
+                        scopes.append(.machine)
+                    }
+                case .timeout:
+                    guard let declaring, let resolved = outerTimeout(of: declaring) else {
+                        failed = true
+                        continue
+                    }
+                    outerTimeouts.insert((machine.nesting.depth(of: declaring), resolved), at: 0)
+                default:
+                    break
                 }
             }
-            let always = (state.always?.value ?? []).map { resolve($0) }
+            let always = (state.always?.value ?? []).map { resolve($0, from: index) }
             var timeout: FlowProgram.Timeout?
-            if let written = state.timeout, let after = written.after?.value, let target = index(written.target.value) {
-                let candidate = FlowProgram.Candidate(
-                    target: target, requires: [], forbids: [],
-                    effects: written.effects.map { effect($0.value) },
-                    retry: written.retry.map { retry($0) })
-                timeout = FlowProgram.Timeout(after: after, candidate: candidate)
-            } else if state.timeoutLocation != nil {
-                failed = true
+            if state.timeoutLocation != nil {
+                timeout = resolveTimeout(of: index)
+                if timeout == nil { failed = true }
+            }
+            var done: FlowProgram.Candidate?
+            if state.kind == .terminal, let parent = machine.nesting.parent(of: index),
+                let target = machine.nesting.details[parent]?.done
+            {
+                done = resolve(Candidate(location: target.location, target: target), from: parent)
             }
             var swiftName = SwiftName.placeholder
             let stateName = machine.names[state.name.value]
             if let mapped = name(stateName, scope: .enumCase) { swiftName = mapped.swiftName } else { failed = true }
+            let ancestors = machine.nesting.ancestors(of: index)
             return FlowProgram.State(
                 name: stateName, swiftName: swiftName, kind: state.kind,
                 summary: state.summary, transitions: transitions, ownTransitionCount: ownTransitionCount,
                 always: always,
-                timeout: timeout)
+                timeout: timeout, depth: ancestors.count, ancestors: ancestors.map { compoundIndex[$0] ?? 0 },
+                entry: machine.nesting.entry(of: index).map { effect($0.value) },
+                exit: machine.nesting.exit(of: index).map { effect($0.value) },
+                outerTimeouts: outerTimeouts, done: done, scopes: scopes, specIndex: index)
         }
 
-        mutating func resolve(_ candidate: Candidate) -> FlowProgram.Candidate {
-            FlowProgram.Candidate(
-                target: index(candidate.target.value) ?? 0,
+        /// The transitions a compound state writes, resolved once for every state inside it
+        /// (their retries share one counter each).
+        mutating func outerTransitions(of compound: Int) -> [(event: Name, candidates: [FlowProgram.Candidate])] {
+            if let resolved = compoundTransitions[compound] { return resolved }
+            let resolved = machine.transitions(of: compound).map { transition in
+                (event: transition.event.value, candidates: transition.candidates.map { resolve($0, from: compound) })
+            }
+            compoundTransitions[compound] = resolved
+            return resolved
+        }
+
+        /// A compound state's timeout, resolved once for every state inside it.
+        mutating func outerTimeout(of compound: Int) -> FlowProgram.Timeout? {
+            if let resolved = compoundTimeouts[compound] { return resolved }
+            let resolved = resolveTimeout(of: compound)
+            compoundTimeouts[compound] = resolved
+            return resolved
+        }
+
+        mutating func resolveTimeout(of index: Int) -> FlowProgram.Timeout? {
+            guard let written = machine.states[index].timeout, let after = written.after?.value,
+                let target = self.index(written.target.value)
+            else { return nil }
+            let candidate = FlowProgram.Candidate(
+                target: leafOf[target], requires: [], forbids: [],
+                effects: written.effects.map { effect($0.value) },
+                retry: written.retry.map { retry($0, from: index) }, keep: keep(from: index, to: target))
+            return FlowProgram.Timeout(after: after, candidate: candidate)
+        }
+
+        /// A candidate written by `source` (`nil`: the machine's `on`).
+        mutating func resolve(_ candidate: Candidate, from source: Int?) -> FlowProgram.Candidate {
+            let target = index(candidate.target.value) ?? 0
+            return FlowProgram.Candidate(
+                target: leafOf[target],
                 requires: candidate.condition.map { [condition($0.value)] } ?? [],
                 forbids: candidate.unlessCondition.map { [condition($0.value)] } ?? [],
                 effects: candidate.effects.map { effect($0.value) },
-                retry: candidate.retry.map { retry($0) })
+                retry: candidate.retry.map { retry($0, from: source) }, keep: keep(from: source, to: target))
         }
 
-        mutating func retry(_ retry: Retry) -> FlowProgram.Retry {
+        mutating func retry(_ retry: Retry, from source: Int?) -> FlowProgram.Retry {
             defer { retrySlots += 1 }
             if retry.max == nil { failed = true }
+            let fallback = index(retry.then.value) ?? 0
             return FlowProgram.Retry(
-                slot: retrySlots, max: retry.max?.value ?? 1, fallback: index(retry.then.value) ?? 0,
-                effects: retry.effects.map { effect($0.value) })
+                slot: retrySlots, max: retry.max?.value ?? 1, fallback: leafOf[fallback],
+                effects: retry.effects.map { effect($0.value) }, keep: keep(from: source, to: fallback))
         }
 
         func eventNames() -> [FlowProgram.Name] {

@@ -16,6 +16,14 @@
 ///   with the same conditions, until a non-choice state is reached.
 /// - A timeout fires only for the visit it was armed for, and acts like an unconditional
 ///   transition.
+/// - In a machine with compound states, the current state is one with no states inside it,
+///   and the compound states around it are active too. A transition leaves the states around
+///   the source at or below its ``FlowProgram/Candidate/keep`` depth (running their `exit`
+///   effects, innermost first), runs its own effects, then enters the target and the states
+///   around it at that depth or below (their `entry` effects, outermost first); each state
+///   entered is a visit. A compound state's timeout is armed for the visit that entered it and
+///   stays armed while the machine moves inside it. A terminal state inside a compound state
+///   with `done` takes that `done` at once.
 public struct FlowRuntime: Sendable, Hashable {
     /// The current state.
     public private(set) var state: Int
@@ -23,6 +31,9 @@ public struct FlowRuntime: Sendable, Hashable {
     public private(set) var visit: Int
     /// The retry counters.
     public private(set) var retries: [Int]
+    /// The visits that entered the compound states around the current state, outermost first
+    /// (empty at the top level).
+    public private(set) var outerVisits: [Int] = []
 
     /// One transition the machine took: from which state, through what, which candidate (its
     /// position among the event's, the `always` branches, or 0 for a timeout), and whether a
@@ -36,6 +47,10 @@ public struct FlowRuntime: Sendable, Hashable {
             case always
             /// The state's timeout.
             case timeout
+            /// The timeout of a compound state around it, by index in ``FlowProgram/compounds``.
+            case outerTimeout(Int)
+            /// The `done` of the compound state around a terminal state.
+            case done
         }
 
         /// The state left.
@@ -50,19 +65,30 @@ public struct FlowRuntime: Sendable, Hashable {
         public var fellBack: Bool
     }
 
-    /// A machine before starting.
+    /// A machine before starting: the compound states around `state` are entered (a visit
+    /// each, from 0), then the state itself.
     init(program: FlowProgram, state: Int) {
         self.state = state
-        self.visit = 0
+        self.outerVisits = Array(0..<program.states[state].depth)
+        self.visit = outerVisits.count
         self.retries = [Int](repeating: 0, count: program.retrySlotCount)
     }
 
-    /// The machine's state and retry counters, without its visit count: two runtimes that agree
-    /// here behave alike from now on.
+    /// The machine's state and retry counters, without its visit counts: two runtimes that agree
+    /// here behave alike from now on (up to which compound state's timeout is armed since when,
+    /// which the state alone does not say).
     var configuration: FlowRuntime {
         var copy = self
         copy.visit = 0
+        for depth in copy.outerVisits.indices { copy.outerVisits[depth] = 0 }
         return copy
+    }
+
+    /// The same machine with the visit counts of a run that reached it: the outer states'
+    /// visits given, the current state's after them. (``configuration`` forgets them.)
+    mutating func restoreVisits(outer: [Int]) {
+        outerVisits = outer
+        visit = (outer.last ?? -1) + 1
     }
 
     /// Starts the machine at `initial`; returns it with the effects of any `always` branches taken.
@@ -74,7 +100,7 @@ public struct FlowRuntime: Sendable, Hashable {
     /// Starts the machine, appending the `always` branches taken to `moves`.
     public static func start(_ program: FlowProgram, conditions: [Bool], moves: inout [Move]?) -> (FlowRuntime, [Int]) {
         var runtime = FlowRuntime(program: program, state: program.initial)
-        var effects: [Int] = []
+        var effects = program.entryEffects(of: program.initial, keeping: 0)
         runtime.settle(program, conditions, &effects, &moves)
         return (runtime, effects)
     }
@@ -95,7 +121,7 @@ public struct FlowRuntime: Sendable, Hashable {
         let restored = restoredState(program, rawValue: rawValue)
         let landing = program.persist?.resume[restored] ?? restored
         var runtime = FlowRuntime(program: program, state: landing)
-        var effects: [Int] = []
+        var effects = program.entryEffects(of: landing, keeping: 0)
         runtime.settle(program, conditions, &effects, &moves)
         return (runtime, effects)
     }
@@ -145,6 +171,16 @@ public struct FlowRuntime: Sendable, Hashable {
         return (timeout.after, timeout.candidate.target, visit)
     }
 
+    /// Every timeout armed now: those of the compound states around the state, outermost first,
+    /// then the state's own. Each fires for the visit it was armed for.
+    public func armedTimeouts(_ program: FlowProgram) -> [(after: Duration, target: Int, visit: Int)] {
+        var armed = program.states[state].outerTimeouts.map { scoped in
+            (scoped.timeout.after, scoped.timeout.candidate.target, outerVisits[scoped.depth])
+        }
+        if let own = armedTimeout(program) { armed.append(own) }
+        return armed
+    }
+
     /// Fires the timeout armed for `visit`. Returns the effects, or `nil` if there is no such
     /// timeout (another visit's, or a state without one).
     public mutating func fireTimeout(visit: Int, _ program: FlowProgram, conditions: [Bool]) -> [Int]? {
@@ -156,9 +192,17 @@ public struct FlowRuntime: Sendable, Hashable {
     public mutating func fireTimeout(visit: Int, _ program: FlowProgram, conditions: [Bool], moves: inout [Move]?)
         -> [Int]?
     {
-        guard visit == self.visit, let timeout = program.states[state].timeout else { return nil }
+        let timeout: FlowProgram.Timeout
+        let via: Move.Via
+        if visit == self.visit, let own = program.states[state].timeout {
+            (timeout, via) = (own, .timeout)
+        } else if let outer = program.states[state].outerTimeouts.first(where: { outerVisits[$0.depth] == visit }) {
+            (timeout, via) = (outer.timeout, .outerTimeout(program.states[state].compound(atDepth: outer.depth)))
+        } else {
+            return nil
+        }
         var effects: [Int] = []
-        take(timeout.candidate, via: .timeout, 0, program, conditions, &effects, &moves)
+        take(timeout.candidate, via: via, 0, program, conditions, &effects, &moves)
         return effects
     }
 
@@ -170,37 +214,51 @@ public struct FlowRuntime: Sendable, Hashable {
     ) {
         var next: (candidate: FlowProgram.Candidate, via: Move.Via, position: Int)? = (candidate, via, position)
         while let (candidate, via, position) = next {
-            effects += candidate.effects
             var target = candidate.target
+            var keep = candidate.keep
+            var fallbackEffects: [Int] = []
             var fellBack = false
             if let retry = candidate.retry {
                 if retries[retry.slot] < retry.max {
                     retries[retry.slot] += 1
                 } else {
                     target = retry.fallback
-                    effects += retry.effects
+                    keep = retry.keep
+                    fallbackEffects = retry.effects
                     fellBack = true
                 }
             }
+            effects += program.exitEffects(of: state, keeping: keep)
+            effects += candidate.effects
+            effects += fallbackEffects
+            effects += program.entryEffects(of: target, keeping: keep)
             moves?.append(Move(from: state, to: target, via: via, candidate: position, fellBack: fellBack))
             state = target
+            let depth = program.states[target].depth
+            outerVisits.removeLast(max(0, outerVisits.count - keep))
+            while outerVisits.count < depth {
+                visit += 1
+                outerVisits.append(visit)
+            }
             visit += 1
-            next = enter(program, conditions).map { ($0.candidate, .always, $0.position) }
+            next = enter(program, conditions)
         }
     }
 
     /// What entering the current state means: counters reset at input and terminal states; a
-    /// choice state returns the branch to take at once, with its position.
+    /// choice state returns the branch to take at once, with its position, and a terminal state
+    /// the `done` of the compound state around it.
     private mutating func enter(_ program: FlowProgram, _ conditions: [Bool]) -> (
-        candidate: FlowProgram.Candidate, position: Int
+        candidate: FlowProgram.Candidate, via: Move.Via, position: Int
     )? {
         let kind = program.states[state].kind
         if kind == .input || kind == .terminal {
             for slot in retries.indices { retries[slot] = 0 }
         }
+        if kind == .terminal, let done = program.states[state].done { return (done, .done, 0) }
         guard kind == .choice else { return nil }
         let always = program.states[state].always
-        return always.firstIndex { $0.holds(conditions) }.map { (always[$0], $0) }
+        return always.firstIndex { $0.holds(conditions) }.map { (always[$0], .always, $0) }
     }
 
     /// Enters the state the machine starts in (or is restored to).
@@ -208,7 +266,7 @@ public struct FlowRuntime: Sendable, Hashable {
         _ program: FlowProgram, _ conditions: [Bool], _ effects: inout [Int], _ moves: inout [Move]?
     ) {
         if let branch = enter(program, conditions) {
-            take(branch.candidate, via: .always, branch.position, program, conditions, &effects, &moves)
+            take(branch.candidate, via: branch.via, branch.position, program, conditions, &effects, &moves)
         }
     }
 }

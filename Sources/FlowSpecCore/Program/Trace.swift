@@ -1,5 +1,5 @@
 /// The text of one step of a run, as `flowspec simulate` prints it and as the tests' compiled
-/// drivers print it, so the two can be compared line by line:
+/// drivers print it (``TraceLine`` writes both), so the two can be compared line by line:
 ///
 ///     splashFinished -> slide0 | effects: - | timeout: -
 ///     @timeout -> error | effects: showError | timeout: -
@@ -11,18 +11,44 @@ public enum Trace {
         input: String, state: String, ignored: Bool, effects: [String],
         timeout: (milliseconds: Int64, target: String)?
     ) -> String {
-        let effectText = effects.isEmpty ? "-" : effects.joined(separator: ", ")
-        let timeoutText = timeout.map { "\($0.milliseconds)ms -> \($0.target)" } ?? "-"
-        return "\(input) -> \(state)\(ignored ? " (ignored)" : "") | effects: \(effectText) | timeout: \(timeoutText)"
+        TraceLine.text(
+            input: input, state: state, ignored: ignored, effects: effects,
+            timeouts: timeout.map { [TraceLine.Timeout(scope: nil, milliseconds: $0.milliseconds, target: $0.target)] }
+                ?? [])
     }
 
     /// The line for the runtime's current state after an input.
     static func line(input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]) -> String
     {
-        let armed = runtime.armedTimeout(program).map { ($0.after.wholeMilliseconds, program.states[$0.target].name) }
-        return line(
-            input: input, state: program.states[runtime.state].name, ignored: ignored,
-            effects: effects.map { program.effects[$0].name }, timeout: armed)
+        line(input: input, state: runtime.state, program: program, ignored: ignored, effects: effects)
+    }
+
+    /// The line for the runtime's current state after an input, also kept as a record.
+    static func line(
+        input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int],
+        records: inout [Simulation.Record]?
+    ) -> String {
+        records?.append(Simulation.Record(input: input, state: runtime.state, ignored: ignored, effects: effects))
+        return line(input: input, state: runtime.state, program: program, ignored: ignored, effects: effects)
+    }
+
+    /// The line for a state after an input: every timeout armed in it, the compound states'
+    /// (outermost first) then its own.
+    static func line(input: String, state index: Int, program: FlowProgram, ignored: Bool, effects: [Int]) -> String {
+        let state = program.states[index]
+        let outer = state.outerTimeouts.map { scoped in
+            TraceLine.Timeout(
+                scope: program.compounds[state.compound(atDepth: scoped.depth)].name,
+                milliseconds: scoped.timeout.after.wholeMilliseconds,
+                target: program.states[scoped.timeout.candidate.target].name)
+        }
+        let own = state.timeout.map {
+            TraceLine.Timeout(
+                scope: nil, milliseconds: $0.after.wholeMilliseconds, target: program.states[$0.candidate.target].name)
+        }
+        return TraceLine.text(
+            input: input, state: state.name, ignored: ignored, effects: effects.map { program.effects[$0].name },
+            timeouts: outer + (own.map { [$0] } ?? []))
     }
 }
 
@@ -34,6 +60,8 @@ public struct Simulation {
         case event(String)
         /// Fire the timeout armed for the current visit.
         case timeout
+        /// Fire the timeout of the compound state around the current state, by name.
+        case compoundTimeout(String)
         /// Set a condition (true) or clear it (false) for the steps that follow.
         case condition(String, Bool)
         /// Relaunch the app: the current state's stored value is restored (persisted
@@ -66,10 +94,65 @@ public struct Simulation {
     public func run(_ steps: [Step], restoring rawValue: String??, exercised: inout Set<CoverageItem>?)
         throws(Failure) -> [String]
     {
+        var records: [Record]? = nil
+        return try run(steps, restoring: rawValue, exercised: &exercised, records: &records)
+    }
+
+    /// One step of a run, as `flowspec simulate --format json` writes it.
+    struct Record {
+        var input: String
+        var state: Int
+        var ignored: Bool
+        var effects: [Int]
+    }
+
+    /// The run as a JSON document: `{"machine", "steps": [{"input", "state", "configuration",
+    /// "active", "ignored", "effects", "timeouts": [{"compound", "milliseconds", "target"}]}]}`.
+    /// `configuration` is the states the flow is in that have none inside them (one, until
+    /// parallel regions), in document order; `active` adds the compound states around them.
+    public func json(_ steps: [Step], restoring rawValue: String?? = nil) throws(Failure) -> String {
+        var exercised: Set<CoverageItem>? = nil
+        var records: [Record]? = []
+        _ = try run(steps, restoring: rawValue, exercised: &exercised, records: &records)
+        let steps = (records ?? []).map { record -> JSONNode in
+            let state = program.states[record.state]
+            let compounds = state.ancestors.reversed().map { program.compounds[$0].name }
+            var timeouts: [JSONNode] = state.outerTimeouts.map { outer in
+                .object([
+                    "compound": .string(program.compounds[state.compound(atDepth: outer.depth)].name),
+                    "milliseconds": .int(Int(outer.timeout.after.wholeMilliseconds)),
+                    "target": .string(program.states[outer.timeout.candidate.target].name)
+                ])
+            }
+            if let own = state.timeout {
+                timeouts.append(
+                    .object([
+                        "milliseconds": .int(Int(own.after.wholeMilliseconds)),
+                        "target": .string(program.states[own.candidate.target].name)
+                    ]))
+            }
+            return .object([
+                "input": .string(record.input),
+                "state": .string(state.name),
+                "configuration": .array([.string(state.name)]),
+                "active": .array((compounds + [state.name]).map(JSONNode.string)),
+                "ignored": .bool(record.ignored),
+                "effects": .array(record.effects.map { .string(program.effects[$0].name) }),
+                "timeouts": .array(timeouts)
+            ])
+        }
+        var output = ""
+        JSONNode.object(["machine": .string(program.name.name), "steps": .array(steps)]).writeDocument(to: &output)
+        return output
+    }
+
+    func run(
+        _ steps: [Step], restoring rawValue: String??, exercised: inout Set<CoverageItem>?, records: inout [Record]?
+    ) throws(Failure) -> [String] {
         let leading = steps.prefix { if case .condition = $0 { true } else { false } }
         return try run(
             startingUnder: Array(leading), then: Array(steps.dropFirst(leading.count)), restoring: rawValue,
-            exercised: &exercised)
+            exercised: &exercised, records: &records)
     }
 
     /// Runs `steps` after a start under the conditions `startingUnder` sets: conditions at the
@@ -77,6 +160,14 @@ public struct Simulation {
     func run(
         startingUnder start: [Step], then steps: [Step], restoring rawValue: String??,
         exercised: inout Set<CoverageItem>?
+    ) throws(Failure) -> [String] {
+        var records: [Record]? = nil
+        return try run(startingUnder: start, then: steps, restoring: rawValue, exercised: &exercised, records: &records)
+    }
+
+    func run(
+        startingUnder start: [Step], then steps: [Step], restoring rawValue: String??,
+        exercised: inout Set<CoverageItem>?, records: inout [Record]?
     ) throws(Failure) -> [String] {
         var conditions = [Bool](repeating: false, count: program.conditions.count)
         for case .condition(let name, let value) in start { conditions[try conditionIndex(name)] = value }
@@ -91,17 +182,20 @@ public struct Simulation {
             }
             (runtime, effects) = FlowRuntime.restore(program, rawValue: rawValue, conditions: conditions, moves: &moves)
             label = "restore(\(rawValue ?? "nil"))"
-            exercised?.insert(.state(moves?.first?.from ?? runtime.state))
+            exercised?.formUnion(CoverageItem.entering(moves?.first?.from ?? runtime.state, in: program))
         } else {
             (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
-            exercised?.insert(.state(program.initial))
+            exercised?.formUnion(CoverageItem.entering(program.initial, in: program))
         }
-        var lines = [Trace.line(input: label, runtime: runtime, program: program, ignored: false, effects: effects)]
+        var lines = [
+            Trace.line(
+                input: label, runtime: runtime, program: program, ignored: false, effects: effects, records: &records)
+        ]
         func record() {
             guard let taken = moves, !taken.isEmpty else { return }
             for move in taken {
                 exercised?.insert(CoverageItem(move, in: program))
-                exercised?.insert(.state(move.to))
+                exercised?.formUnion(CoverageItem.entering(move.to, in: program))
             }
             moves?.removeAll()
         }
@@ -119,14 +213,28 @@ public struct Simulation {
                 lines.append(
                     Trace.line(
                         input: name, runtime: runtime, program: program,
-                        ignored: result == nil, effects: result ?? []))
+                        ignored: result == nil, effects: result ?? [], records: &records))
             case .timeout:
                 let visit = runtime.visit
                 let result = runtime.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
                 lines.append(
                     Trace.line(
                         input: "@timeout", runtime: runtime, program: program,
-                        ignored: result == nil, effects: result ?? []))
+                        ignored: result == nil, effects: result ?? [], records: &records))
+            case .compoundTimeout(let name):
+                guard let compound = program.compounds.firstIndex(where: { $0.name == name }) else {
+                    let hint = Suggestion.hint(for: name, among: program.compounds.map(\.name))
+                    throw Failure(description: "machine '\(program.name.name)' has no compound state '\(name)'\(hint)")
+                }
+                // Its timeout is armed for the visit that entered it, if the machine is inside it.
+                let state = program.states[runtime.state]
+                let depth = state.outerTimeouts.first { state.compound(atDepth: $0.depth) == compound }?.depth
+                let visit = depth.map { runtime.outerVisits[$0] } ?? -1
+                let result = runtime.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
+                lines.append(
+                    Trace.line(
+                        input: "@timeout(\(name))", runtime: runtime, program: program,
+                        ignored: result == nil, effects: result ?? [], records: &records))
             case .relaunch:
                 guard program.persist != nil else {
                     throw Failure(
@@ -136,11 +244,11 @@ public struct Simulation {
                 exercised?.insert(.relaunch(state: runtime.state))
                 (runtime, effects) = FlowRuntime.restore(
                     program, rawValue: stored, conditions: conditions, moves: &moves)
-                exercised?.insert(.state(moves?.first?.from ?? runtime.state))
+                exercised?.formUnion(CoverageItem.entering(moves?.first?.from ?? runtime.state, in: program))
                 lines.append(
                     Trace.line(
                         input: "restore(\(stored))", runtime: runtime, program: program, ignored: false,
-                        effects: effects))
+                        effects: effects, records: &records))
             }
         }
         record()

@@ -53,7 +53,11 @@ public enum TraceReplay {
                 continue
             }
             let input = String(content[..<arrow.lowerBound])
-            let starts = input == "start" || (input.hasPrefix("restore(") && input.hasSuffix(")"))
+            // After the first line, `start` is the event of that name if the machine has one.
+            let isEventNamedStart =
+                !recorded.isEmpty && input == "start" && program.events.contains { $0.name == "start" }
+            let starts =
+                !isEventNamedStart && (input == "start" || (input.hasPrefix("restore(") && input.hasSuffix(")")))
             if recorded.isEmpty {
                 guard starts else {
                     return .disagrees(
@@ -64,13 +68,20 @@ public enum TraceReplay {
                     let value = String(input.dropFirst("restore(".count).dropLast())
                     restoring = .some(value == "nil" ? nil : value)
                 }
-            } else if input == "start" {
+            } else if input == "start" && !isEventNamedStart {
                 return .disagrees(
                     line: line, message: "the flow starts only once in a trace; '\(input)' comes after its start")
             } else if starts {
                 steps.append(.relaunch)
             } else if input == "@timeout" {
                 steps.append(.timeout)
+            } else if input.hasPrefix("@timeout("), input.hasSuffix(")") {
+                let name = String(input.dropFirst("@timeout(".count).dropLast())
+                guard program.compounds.contains(where: { $0.name == name }) else {
+                    return .disagrees(
+                        line: line, message: unknown("compound state", name, program.compounds.map(\.name), program))
+                }
+                steps.append(.compoundTimeout(name))
             } else {
                 guard program.events.contains(where: { $0.name == input }) else {
                     return .disagrees(line: line, message: unknown("event", input, program.events.map(\.name), program))

@@ -58,13 +58,19 @@ enum MachineDecoder {
                 machine.exceedsLimits = true
                 return (machine, severity)
             }
-            machine.states = StateDecoder.states(node, defaultKind: machine.defaultKind, reader: &reader)
+            let decoded = StateDecoder.states(node, defaultKind: machine.defaultKind, reader: &reader)
+            machine.states = decoded.states
+            machine.nesting.setParents(decoded.parents)
+            machine.nesting.details = decoded.details
         } else {
             reader.missing(
                 "states", in: "machine '\(name.value)'", at: name.location,
                 example: "states: { splash: { on: { done: home } } }")
         }
-        if let node = fields["sequences"] { machine.sequences = SectionDecoder.sequences(node, reader: &reader) }
+        if let node = fields["sequences"] {
+            machine.sequences = SectionDecoder.sequences(node, reader: &reader)
+            NestingRule.checkSequenceMembers(machine, reader: &reader)
+        }
         // After the states: `migrate` must not map a value a current state stores.
         if let node = fields["persist"] {
             machine.persist = SectionDecoder.persist(node, machine: machine, reader: &reader)
@@ -80,8 +86,25 @@ enum MachineDecoder {
         -> (names: NameTable, transitions: TransitionStore)?
     {
         guard let streamed = reader.streamedStates, reader.document[states].kind == .mapping else { return nil }
-        for child in reader.document.children(of: states) where reader.document[child].kind == .taken {
-            return streamed.removeShared(of: reader.document[child].token)
+        // Any state the streamer took, at any depth: every `states` mapping of a machine shares
+        // its names.
+        var mappings = [states]
+        while let mapping = mappings.popLast() {
+            let children = reader.document.children(of: mapping)
+            for index in stride(from: children.startIndex + 1, to: children.endIndex, by: 2) {
+                let body = children[index]
+                if reader.document[body].kind == .taken {
+                    return streamed.removeShared(of: reader.document[body].token)
+                }
+                guard reader.document[body].kind == .mapping else { continue }
+                let fields = reader.document.children(of: body)
+                for key in stride(from: fields.startIndex, to: fields.endIndex - 1, by: 2)
+                where NodeReader.nameText(fields[key], in: reader.document) == "states"
+                    && reader.document[fields[key + 1]].kind == .mapping
+                {
+                    mappings.append(fields[key + 1])
+                }
+            }
         }
         return nil
     }
@@ -90,11 +113,34 @@ enum MachineDecoder {
     private static func checkTransitionCount(_ machine: inout Machine, reader: inout NodeReader) {
         var inheritors = 0
         var count = 0
+        var largest = (count: 0, state: -1)
         for index in machine.states.indices {
             if machine.states[index].kind.inheritsMachineWideTransitions { inheritors += 1 }
-            count += machine.ownTransitionCount(of: index)
+            let own = machine.ownTransitionCount(of: index)
+            count += own
+            if own > largest.count { largest = (own, index) }
         }
-        count += machine.machineWide.reduce(0) { $0 + $1.candidates.count } * inheritors
+        let machineWide = machine.machineWide.reduce(0) { $0 + $1.candidates.count }
+        count += machineWide * inheritors
+        // Each state inside a compound state inherits its transitions too.
+        for index in machine.states.indices where machine.isCompound(index) {
+            let own = machine.ownTransitionCount(of: index)
+            guard own > 0 else { continue }
+            let heirs = machine.nesting.descendants(of: index).count { !machine.isCompound($0) }
+            count += own * heirs
+        }
+        // An edge numbers its candidate in 22 bits: one state's transitions (or the machine's
+        // `on`) are bounded by that too.
+        if max(largest.count, machineWide) > Edge.maximumCandidateIndex {
+            let owner =
+                largest.count >= machineWide ? "state '\(machine.name(of: largest.state))'" : "the machine's `on`"
+            reader.report(
+                .limitExceeded,
+                "\(owner) has \(max(largest.count, machineWide)) transitions, over the limit of \(Edge.maximumCandidateIndex) for one state",
+                at: machine.name.location, subjects: [machine.name.value])
+            machine.exceedsLimits = true
+            return
+        }
         // An edge of the graph numbers its transition and candidate in 29 bits each.
         let limit = min(reader.limits.maxTransitions, Edge.maximumIndex)
         guard count > limit else { return }

@@ -71,6 +71,7 @@ enum SectionDecoder {
     ) -> [(from: Located<Persist.StoredValue>, to: Located<String>)] {
         guard let children = reader.mappingChildren(id, of: "`migrate`") else { return [] }
         var stateNames: Set<String>?
+        var leaves: [Int] = []
         var result: [(from: Located<Persist.StoredValue>, to: Located<String>)] = []
         for index in stride(from: children.startIndex, to: children.endIndex - 1, by: 2) {
             let key = reader.document[children[index]]
@@ -99,8 +100,13 @@ enum SectionDecoder {
             }
             // The machine's names are still the reader's while it is decoded.
             let table = reader.nameTable
-            if stateNames == nil { stateNames = Set(machine.states.map { table[$0.name.value] }) }
-            if let shadowed = shadowedState(stored, machine: machine, names: stateNames!, table: table) {
+            // Only leaves are stored: a compound state's name or place stores nothing.
+            if stateNames == nil {
+                leaves = machine.states.indices.filter { !machine.isCompound($0) }
+                stateNames = Set(leaves.map { table[machine.states[$0].name.value] })
+            }
+            if let shadowed = shadowedState(stored, leaves: leaves, machine: machine, names: stateNames!, table: table)
+            {
                 reader.report(
                     .invalidValue,
                     "`migrate` maps '\(stored)', which state '\(shadowed)' stores now, so the mapping would hide "
@@ -113,13 +119,13 @@ enum SectionDecoder {
         return result
     }
 
-    /// The current state that stores `value`, if any: the state at that position, or of that name.
+    /// The current state that stores `value`, if any: the leaf at that position, or of that name.
     private static func shadowedState(
-        _ value: Persist.StoredValue, machine: Machine, names: Set<String>, table: NameTable
+        _ value: Persist.StoredValue, leaves: [Int], machine: Machine, names: Set<String>, table: NameTable
     ) -> String? {
         switch value {
         case .int(let position):
-            return machine.states.indices.contains(position) ? table[machine.states[position].name.value] : nil
+            return leaves.indices.contains(position) ? table[machine.states[leaves[position]].name.value] : nil
         case .string(let name):
             return names.contains(name) ? name : nil
         }

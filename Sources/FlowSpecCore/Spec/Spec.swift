@@ -68,8 +68,12 @@ public struct Machine: Sendable {
     public var effects: [Located<String>]?
     /// Machine-wide transitions (`on:` at machine level).
     public var machineWide: [EventTransition] = []
-    /// The states, in source order.
+    /// The states, in source order: a compound state comes before the states inside it, which
+    /// follow it at once (see ``nesting``).
     public var states: [State] = []
+    /// How the states nest, and what only nesting states write (`entry`, `exit`, `initial`,
+    /// `done`): empty for a flat machine, which then costs nothing more.
+    public var nesting = Nesting()
     /// The named sequences, in source order.
     public var sequences: [StateSequence] = []
     /// The `persist:` settings, if any.
@@ -93,6 +97,9 @@ public struct Machine: Sendable {
         names[states[state].name.value]
     }
 
+    /// Whether the state at an index has states inside it.
+    public func isCompound(_ state: Int) -> Bool { nesting.isCompound(state) }
+
     /// The own event transitions of the state at an index.
     public func transitions(of state: Int) -> TransitionStore.Transitions {
         transitionStore[states[state].transitionRun]
@@ -106,6 +113,122 @@ public struct Machine: Sendable {
         for position in transitions.indices { count += transitions[position].candidates.count }
         return count
     }
+}
+
+/// How a machine's states nest, beside the states (a flat machine leaves it empty).
+///
+/// States are in document order, so the states inside a compound state follow it at once:
+/// the state at `index` holds the states `index + 1 ..< subtreeEnd(of: index)`.
+public struct Nesting: Sendable {
+    /// Per state, the index of the compound state that holds it, or -1 at the top level; empty
+    /// when no state nests.
+    public private(set) var parents: [Int32] = []
+    /// Per state, the index after its last descendant; empty when no state nests.
+    public private(set) var subtreeEnds: [Int32] = []
+    /// What states wrote about entering, leaving and finishing, by state index (only those that
+    /// wrote any).
+    public var details: [Int: StateDetails] = [:]
+
+    /// Nothing nests.
+    public init() {}
+
+    /// Whether any state holds others.
+    public var isNested: Bool { !parents.isEmpty }
+
+    /// The states' parents, in document order: every index before its children, which follow
+    /// it. A machine with no nesting gives all -1 and is kept empty.
+    public mutating func setParents(_ parents: [Int32]) {
+        guard parents.contains(where: { $0 >= 0 }) else {
+            self.parents = []
+            subtreeEnds = []
+            return
+        }
+        self.parents = parents
+        var ends = (0..<parents.count).map { Int32($0 + 1) }
+        for index in parents.indices.reversed() where parents[index] >= 0 {
+            let parent = Int(parents[index])
+            ends[parent] = max(ends[parent], ends[index])
+        }
+        subtreeEnds = ends
+    }
+
+    /// The compound state that holds a state, if any.
+    public func parent(of state: Int) -> Int? {
+        guard isNested, parents[state] >= 0 else { return nil }
+        return Int(parents[state])
+    }
+
+    /// Whether the state holds other states.
+    public func isCompound(_ state: Int) -> Bool {
+        isNested && Int(subtreeEnds[state]) > state + 1
+    }
+
+    /// The states inside a state, at any depth, in document order.
+    public func descendants(of state: Int) -> Range<Int> {
+        guard isNested else { return state + 1..<state + 1 }
+        return state + 1..<Int(subtreeEnds[state])
+    }
+
+    /// The states directly inside a compound state, in document order.
+    public func children(of state: Int) -> [Int] {
+        var children: [Int] = []
+        var child = state + 1
+        while child < (isNested ? Int(subtreeEnds[state]) : state + 1) {
+            children.append(child)
+            child = Int(subtreeEnds[child])
+        }
+        return children
+    }
+
+    /// The compound states that hold a state, innermost first.
+    public func ancestors(of state: Int) -> [Int] {
+        var ancestors: [Int] = []
+        var current = parent(of: state)
+        while let ancestor = current {
+            ancestors.append(ancestor)
+            current = parent(of: ancestor)
+        }
+        return ancestors
+    }
+
+    /// How many compound states hold a state (0 at the top level).
+    public func depth(of state: Int) -> Int {
+        var depth = 0
+        var current = parent(of: state)
+        while let ancestor = current {
+            depth += 1
+            current = parent(of: ancestor)
+        }
+        return depth
+    }
+
+    /// Whether `state` is `ancestor` or inside it.
+    public func isWithin(_ state: Int, _ ancestor: Int) -> Bool {
+        state == ancestor || descendants(of: ancestor).contains(state)
+    }
+
+    /// The effects a state runs on entering it.
+    public func entry(of state: Int) -> [Located<String>] { details[state]?.entry ?? [] }
+    /// The effects a state runs on leaving it.
+    public func exit(of state: Int) -> [Located<String>] { details[state]?.exit ?? [] }
+}
+
+/// What a state writes about its nesting: the effects of entering and leaving it, and, for a
+/// compound state, which state inside it is entered first and where it goes once done.
+public struct StateDetails: Sendable {
+    /// `entry:` effects, run on entering the state, after those of the states around it.
+    public var entry: [Located<String>] = []
+    /// `exit:` effects, run on leaving the state, before those of the states around it.
+    public var exit: [Located<String>] = []
+    /// `initial:`, the state inside that entering this one enters (the first one when absent).
+    public var initial: Located<String>?
+    /// `done:`, where the compound state goes once a terminal state inside it is reached.
+    public var done: Located<Name>?
+    /// Where the `states:` key is, for a compound state.
+    public var statesLocation: SourceLocation?
+
+    /// Nothing written.
+    public init() {}
 }
 
 /// What a state waits for.

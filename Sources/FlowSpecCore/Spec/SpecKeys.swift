@@ -71,19 +71,25 @@ public enum SpecKeys {
         case ("require", 1): return .requirement
         case ("require", 2) where path[1] == "within": return .within
         case ("on", _): return transitionPlace(Array(path.dropFirst()))
-        case ("states", 2): return .state
-        case ("states", _) where path.count > 2: return statePlace(Array(path.dropFirst(2)))
+        case ("states", _): return statesPlace(path[...])
         default: return nil
         }
     }
 
-    /// The place a path inside a state's body leads to.
-    private static func statePlace(_ path: [String]) -> Place? {
-        switch path.first {
-        case "on": transitionPlace(Array(path.dropFirst()))
-        case "always": transitionPlace(["branch"] + path.dropFirst())
-        case "timeout": path.count == 1 ? .timeout : path.count == 2 && path[1] == "retry" ? .retry : nil
-        default: nil
+    /// The place a path from a `states` key leads to: a state's body, then what is in it. A
+    /// compound state's own `states` holds states read the same way, at any depth.
+    private static func statesPlace(_ path: ArraySlice<String>) -> Place? {
+        var path = path
+        while path.first == "states", path.count > 2, path[path.startIndex + 2] == "states" {
+            path = path.dropFirst(2)
+        }
+        let body = path.dropFirst(2)
+        switch body.first {
+        case nil: return path.count == 2 ? .state : nil
+        case "on": return transitionPlace(Array(body.dropFirst()))
+        case "always": return transitionPlace(["branch"] + body.dropFirst())
+        case "timeout": return body.count == 1 ? .timeout : body.count == 2 && body.last == "retry" ? .retry : nil
+        default: return nil
         }
     }
 

@@ -1,16 +1,92 @@
 /// Decodes the `states:` of a machine.
 enum StateDecoder {
-    static let stateKeys = ["kind", "summary", "on", "always", "timeout"]
+    static let stateKeys = [
+        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states"
+    ]
+    /// The keys only a state that nests, or runs effects on entering or leaving, writes: such a
+    /// state is decoded in place, with the states inside it, not streamed.
+    static let nestingKeys: Set<String> = ["initial", "entry", "exit", "done", "states"]
 
-    static func states(_ id: YAMLDocument.NodeID, defaultKind: StateKind?, reader: inout NodeReader) -> [State] {
-        if let states = streamedWhole(id, defaultKind: defaultKind, reader: &reader) { return states }
-        guard let entries = reader.namedEntries(id, of: "states") else { return [] }
+    /// The most levels of compound states around a state: an edge of the graph says how many
+    /// levels up an inherited transition is written, the machine's `on` one more.
+    static let maximumNesting = Edge.maximumLevelsUp - 1
+
+    /// A machine's states in document order, with how they nest.
+    struct Decoded {
+        var states: [State] = []
+        /// Per state, the index of the state that holds it, or -1.
+        var parents: [Int32] = []
+        var details: [Int: StateDetails] = [:]
+    }
+
+    static func states(_ id: YAMLDocument.NodeID, defaultKind: StateKind?, reader: inout NodeReader) -> Decoded {
+        if let states = streamedWhole(id, defaultKind: defaultKind, reader: &reader) {
+            return Decoded(states: states)
+        }
+        guard let entries = reader.namedEntries(id, of: "states") else { return Decoded() }
         if reader.document.children(of: id).isEmpty {
             reader.report(
                 .invalidValue, "`states` is empty; a machine needs at least its initial state",
                 at: reader.location(id))
         }
-        return entries.map { state(name: $0.key, body: $0.value, defaultKind: defaultKind, reader: &reader) }
+        var decoded = Decoded()
+        var firstOfName: [Name: Int] = [:]
+        append(
+            entries, parent: -1, depth: 0, defaultKind: defaultKind, into: &decoded, firstOfName: &firstOfName,
+            reader: &reader)
+        return decoded
+    }
+
+    /// Decodes states and, after each compound state, the states inside it.
+    private static func append(
+        _ entries: [(key: Located<String>, value: YAMLDocument.NodeID)], parent: Int32, depth: Int,
+        defaultKind: StateKind?, into decoded: inout Decoded, firstOfName: inout [Name: Int], reader: inout NodeReader
+    ) {
+        for entry in entries {
+            let index = decoded.states.count
+            var nested = Nested()
+            var state = state(
+                name: entry.key, body: entry.value, defaultKind: defaultKind, nested: &nested, reader: &reader)
+            if let first = firstOfName[state.name.value] {
+                NestingRule.reportDuplicateName(entry.key, first: decoded.states[first].name.location, reader: &reader)
+                state.isMalformed = true
+            } else {
+                firstOfName[state.name.value] = index
+            }
+            decoded.states.append(state)
+            decoded.parents.append(parent)
+            if let details = nested.details { decoded.details[index] = details }
+            guard let children = nested.children else {
+                NestingRule.checkLeaf(&decoded.states[index], details: nested.details, reader: &reader)
+                continue
+            }
+            NestingRule.checkCompound(&decoded.states[index], details: nested.details, reader: &reader)
+            guard depth < maximumNesting else {
+                // An inherited transition says how many levels up it is written in 7 bits.
+                reader.report(
+                    .limitExceeded,
+                    "state '\(entry.key.value)' holds states \(depth + 1) levels deep, over the limit of \(maximumNesting)",
+                    at: nested.details?.statesLocation ?? entry.key.location, subjects: [entry.key.value])
+                decoded.states[index].isMalformed = true
+                decoded.states[index].hasLostTransitions = true
+                continue
+            }
+            let childEntries = reader.namedEntries(children, of: "states of '\(entry.key.value)'") ?? []
+            if childEntries.isEmpty {
+                NestingRule.reportNoStatesInside(entry.key.value, at: reader.location(children), reader: &reader)
+                decoded.states[index].isMalformed = true
+            }
+            append(
+                childEntries, parent: Int32(index), depth: depth + 1, defaultKind: defaultKind, into: &decoded,
+                firstOfName: &firstOfName, reader: &reader)
+            NestingRule.checkInitial(of: index, in: &decoded, reader: &reader)
+        }
+    }
+
+    /// What a state's body says about nesting: its details, and the `states` inside it.
+    struct Nested {
+        var details: StateDetails?
+        var children: YAMLDocument.NodeID?
     }
 
     /// The states of a mapping whose every state ``StateStreamer`` took, in order: handed over
@@ -49,7 +125,7 @@ enum StateDecoder {
 
     /// One state: decoded here, or earlier by ``StateStreamer`` (its findings are reported now).
     static func state(
-        name: Located<String>, body: YAMLDocument.NodeID, defaultKind: StateKind?,
+        name: Located<String>, body: YAMLDocument.NodeID, defaultKind: StateKind?, nested: inout Nested,
         reader: inout NodeReader
     ) -> State {
         var state: State
@@ -59,17 +135,27 @@ enum StateDecoder {
             reader.diagnostics.append(contentsOf: streamed.findings)
             state = streamed.state
         } else {
-            state = decoded(name: name, body: body, reader: &reader)
+            state = decoded(name: name, body: body, nested: &nested, reader: &reader)
         }
-        applyKind(to: &state, defaultKind: defaultKind, reader: &reader)
+        // A compound state waits for nothing itself: the states inside it do.
+        if nested.children == nil { applyKind(to: &state, defaultKind: defaultKind, reader: &reader) }
         return state
     }
 
     /// A state as its body says, before the machine's `defaults.kind` applies: a state that
     /// gives no (valid) kind is a `task` for now.
     static func decoded(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
+        var nested = Nested()
+        return decoded(name: name, body: body, nested: &nested, reader: &reader)
+    }
+
+    private static func decoded(
+        name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, reader: inout NodeReader
+    ) -> State {
         reader.lostTransitions = false
-        var (state, malformed) = reader.readingPart { decodeBody(name: name, body: body, reader: &$0) }
+        var (state, malformed) = reader.readingPart {
+            decodeBody(name: name, body: body, nested: &nested, reader: &$0)
+        }
         if malformed { state.isMalformed = true }
         state.hasLostTransitions = reader.lostTransitions
         return state
@@ -102,8 +188,9 @@ enum StateDecoder {
         }
     }
 
-    private static func decodeBody(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State
-    {
+    private static func decodeBody(
+        name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, reader: inout NodeReader
+    ) -> State {
         var state = State(name: Located(reader.nameTable.intern(name.value), at: name.location), kind: .task)
         let node = reader.document[body]
         // `name:` with no value is a state with every default.
@@ -138,6 +225,40 @@ enum StateDecoder {
             state.timeoutLocation = fields.key("timeout")?.location
             state.timeout = TransitionDecoder.timeout(timeout, reader: &reader)
         }
+        decodeNesting(fields, into: &nested, reader: &reader)
         return state
+    }
+
+    /// `initial`, `entry`, `exit`, `done` and the `states` inside.
+    private static func decodeNesting(_ fields: NodeReader.Fields, into nested: inout Nested, reader: inout NodeReader)
+    {
+        var details = StateDetails()
+        var wrote = false
+        if let initial = fields["initial"] {
+            details.initial = reader.name(initial, as: "initial")
+            wrote = true
+        }
+        if let entry = fields["entry"] {
+            details.entry = reader.names(entry, as: "an effect", list: "`entry`")
+            wrote = true
+        }
+        if let exit = fields["exit"] {
+            details.exit = reader.names(exit, as: "an effect", list: "`exit`")
+            wrote = true
+        }
+        if let done = fields["done"] {
+            if let target = reader.name(done, as: "done") {
+                details.done = Located(reader.nameTable.intern(target.value), at: target.location)
+            } else {
+                reader.lostTransitions = true
+            }
+            wrote = true
+        }
+        if let states = fields["states"] {
+            nested.children = states
+            details.statesLocation = fields.key("states")?.location
+            wrote = true
+        }
+        if wrote { nested.details = details }
     }
 }

@@ -6,16 +6,22 @@
 /// are held back with it and reported only when the spec decoder reaches the state, so a
 /// state the decoder never reads (under a repeated key, say) reports nothing. What depends on
 /// the rest of the machine (`defaults.kind`) is applied then too.
+///
+/// States inside compound states are streamed too, each as it is read; a state that nests
+/// (or writes `entry`, `exit`, `initial` or `done`) is left in the document and decoded in
+/// place, its streamed states with it.
 struct StateStreamer: YAMLSubtreeTaker {
     let path: [String?] = ["machines", nil, "states", nil]
+    let repeatingPath: [String?] = ["states", nil]
     let limits: YAMLLimits
     /// The findings of the state being decoded, held back with it (see above).
     private let stateFindings: DiagnosticCollector
     /// The states decoded so far, by the token their placeholders keep.
     private(set) var states = StreamedStates()
-    /// The `states` key being read, its machine's name (if the decoder reads it as one), and how
-    /// many of its states were taken.
+    /// The `states` key being read, its machine's key and name (if the decoder reads it as
+    /// one), and how many of the machine's states were taken.
     private var statesKey: YAMLDocument.NodeID = -1
+    private var machineKey: YAMLDocument.NodeID = -1
     private var machine: String?
     private var taken = 0
 
@@ -28,15 +34,23 @@ struct StateStreamer: YAMLSubtreeTaker {
         _ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
         in document: YAMLDocument
     ) -> Int32? {
-        guard keys.count == 4 else { return nil }
-        if keys[2] != statesKey {
-            statesKey = keys[2]
-            machine = Self.name(keys[1], in: document)
-            taken = 0
-            states.startSegment()
+        guard keys.count >= 4, (keys.count - 4) % 2 == 0 else { return nil }
+        if keys[keys.count - 2] != statesKey {
+            statesKey = keys[keys.count - 2]
+            if keys[1] == machineKey {
+                // Another `states` mapping of the same machine: its states share its names.
+                states.startSegment(sharingWithPrevious: true)
+            } else {
+                machineKey = keys[1]
+                machine = Self.name(keys[1], in: document)
+                taken = 0
+                states.startSegment()
+            }
         }
         // Only states the decoder will read as such: a named machine's named state.
-        guard let machine, let name = Self.name(keys[3], in: document) else { return nil }
+        guard let machine, let name = Self.name(keys[keys.count - 1], in: document) else { return nil }
+        // A state that nests is decoded in place, with the states inside it.
+        if Self.nests(value, in: document) { return nil }
         // A machine over the limit is not decoded; its states stay for the decoder to count.
         taken += 1
         guard taken <= limits.maxStates else { return nil }
@@ -46,10 +60,22 @@ struct StateStreamer: YAMLSubtreeTaker {
         // holds them meanwhile.
         states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)
         let state = StateDecoder.decoded(
-            name: Located(name, at: document[keys[3]].location), body: value,
+            name: Located(name, at: document[keys[keys.count - 1]].location), body: value,
             reader: &reader)
         states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)
         return states.append(state, findings: stateFindings.takeAll())
+    }
+
+    /// Whether a state's body writes a key of nesting (see ``StateDecoder/nestingKeys``).
+    static func nests(_ body: YAMLDocument.NodeID, in document: YAMLDocument) -> Bool {
+        guard document[body].kind == .mapping else { return false }
+        let children = document.children(of: body)
+        for index in stride(from: children.startIndex, to: children.endIndex, by: 2) {
+            if let key = NodeReader.nameText(children[index], in: document), StateDecoder.nestingKeys.contains(key) {
+                return true
+            }
+        }
+        return false
     }
 
     /// The text of a key that ``NodeReader/namedEntries(_:of:)`` reads as a name, if it is one.
@@ -78,6 +104,9 @@ final class StreamedStates {
         var findings: [(position: Int, diagnostics: [Diagnostic])] = []
         /// Whether states were handed over one by one (then the segment is not taken whole).
         var isBroken = false
+        /// The segment the names and transitions moved on to, for another `states` mapping of
+        /// the same machine.
+        var sharedWith: Int?
     }
 
     private var segments: [Segment] = []
@@ -93,9 +122,20 @@ final class StreamedStates {
         handedOver = []
     }
 
-    /// Starts the segment of another `states` mapping.
-    func startSegment() {
+    /// Starts the segment of another `states` mapping; one of the same machine as the last
+    /// segment takes over that segment's names and transitions.
+    func startSegment(sharingWithPrevious: Bool = false) {
         segments.append(Segment(firstToken: count))
+        guard sharingWithPrevious, segments.count >= 2 else { return }
+        let last = segments.count - 1
+        // Moved through locals: one access to the array at a time.
+        var names = NameTable()
+        var transitions = TransitionStore()
+        swap(&names, &segments[last - 1].names)
+        swap(&transitions, &segments[last - 1].transitions)
+        swap(&names, &segments[last].names)
+        swap(&transitions, &segments[last].transitions)
+        segments[last - 1].sharedWith = last
     }
 
     /// Exchanges the current segment's names and transitions with these (moved, not copied:
@@ -109,7 +149,8 @@ final class StreamedStates {
     /// Hands over the names and transitions of the segment that holds a token, once: the
     /// states of that segment refer to them, whether they are handed over whole or one by one.
     func removeShared(of token: Int32) -> (names: NameTable, transitions: TransitionStore)? {
-        guard let index = segmentIndex(of: token) else { return nil }
+        guard var index = segmentIndex(of: token) else { return nil }
+        while let next = segments[index].sharedWith { index = next }
         var shared = (names: NameTable(), transitions: TransitionStore())
         swap(&shared.names, &segments[index].names)
         swap(&shared.transitions, &segments[index].transitions)

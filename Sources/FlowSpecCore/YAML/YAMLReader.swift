@@ -75,6 +75,8 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     var marks: MarkMapper
     var taker: Taker
     let path: [String?]
+    /// Keys that may follow `path` again and again (the taker's ``YAMLSubtreeTaker/repeatingPath``).
+    let repeating: [String?]
     var document = YAMLDocument()
     var stack: [Frame] = []
     var pending: [YAMLDocument.NodeID] = []
@@ -93,6 +95,20 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         self.marks = marks
         self.taker = taker
         self.path = taker.path
+        self.repeating = taker.repeatingPath
+    }
+
+    /// The key expected at a depth of the taker's path, or `nil` past its end (`.some(nil)`: any).
+    func expectedKey(atDepth depth: Int) -> String?? {
+        if depth < path.count { return .some(path[depth]) }
+        guard !repeating.isEmpty else { return nil }
+        return .some(repeating[(depth - path.count) % repeating.count])
+    }
+
+    /// Whether a collection matched to a depth is at the end of the path, or of a repetition.
+    func isOffered(_ matched: Int) -> Bool {
+        matched == path.count
+            || (!repeating.isEmpty && matched > path.count && (matched - path.count) % repeating.count == 0)
     }
 
     /// How many bytes libyaml reads between two calls of `run`'s `done`.
@@ -219,11 +235,11 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         guard !path.isEmpty else { return -1 }
         guard let parent = stack.last else { return kind == .mapping ? 0 : -1 }
         let depth = parent.matched
-        guard depth >= 0, depth < path.count, document.nodes[Int(parent.node)].kind == .mapping,
+        guard depth >= 0, let expected = expectedKey(atDepth: depth), document.nodes[Int(parent.node)].kind == .mapping,
             (pending.count - parent.firstChild) % 2 == 1, let key = pending.last
         else { return -1 }
         let keyNode = document[key]
-        guard keyNode.kind == .scalar, path[depth].map({ keyNode.text == $0 }) ?? true else { return -1 }
+        guard keyNode.kind == .scalar, expected.map({ keyNode.text == $0 }) ?? true else { return -1 }
         keyPath.removeLast(keyPath.count - depth)
         keyPath.append(key)
         return depth + 1
@@ -253,7 +269,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     /// Offers a finished collection at the end of the taker's path to the taker; if taken, its
     /// nodes leave the document and the placeholder's index is returned.
     mutating func offer(_ frame: Frame) -> YAMLDocument.NodeID? {
-        guard frame.matched == path.count, frame.matched > 0, frame.anchor == nil,
+        guard isOffered(frame.matched), frame.matched > 0, frame.anchor == nil,
             openAnchoredFrames == 0, anchorsDefined == frame.anchorsBefore,
             let token = taker.take(frame.node, keys: keyPath, in: document)
         else { return nil }

@@ -10,12 +10,21 @@ public protocol YAMLSubtreeTaker {
     /// scalar key with that text, `nil` any scalar key.
     var path: [String?] { get }
 
+    /// Keys that may follow ``path`` again and again, each repetition leading to values
+    /// offered too (`["states", nil]`: states inside states); empty for none.
+    var repeatingPath: [String?] { get }
+
     /// Offered a finished collection `value` at ``path``; `keys` are the key nodes along the
     /// path. Returns the number its placeholder keeps, or `nil` to leave it in the document.
     mutating func take(
         _ value: YAMLDocument.NodeID, keys: [YAMLDocument.NodeID],
         in document: YAMLDocument
     ) -> Int32?
+}
+
+extension YAMLSubtreeTaker {
+    /// No repetition: only values at ``path`` are offered.
+    public var repeatingPath: [String?] { [] }
 }
 
 /// The taker that takes nothing: the reader builds the whole document.

@@ -248,7 +248,7 @@ struct AuthFlowControllerTests {
         flow.send(.networkError)
         #expect(flow.state == .error)
         #expect(flow.screen == .error)
-        // The retry's fallback (`then: error, effects: [showError]`) shows the banner.
+        // The retry's fallback (`then: error`) enters `error`, whose `entry: [showError]` shows the banner.
         #expect(flow.errorBanner == ErrorBanner(message: "Signing in failed.", actions: [.retry, .startOver]))
     }
 

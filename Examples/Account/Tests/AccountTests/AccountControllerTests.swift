@@ -1,0 +1,466 @@
+import FlowSpecRuntime
+import FlowSpecTesting
+import Testing
+
+@testable import Account
+
+/// The account flow as the app runs it: what the compound states give every page inside them
+/// (`cancel`, the sign-in time limit, the session's end), their `entry` and `exit` effects
+/// and `done`, and what the screens show. Time is a `FlowTestClock`: nothing sleeps.
+@MainActor
+@Suite("Account flow")
+struct AccountControllerTests {
+    let clock = FlowTestClock()
+    let log = Log()
+    let services: FakeServices
+    let session: FakeSession
+    let tracking: FakeTracking
+    let controller: AccountController
+
+    init() {
+        services = FakeServices(clock: clock)
+        session = FakeSession(log: log)
+        tracking = FakeTracking(log: log)
+        controller = AccountController(services: services, session: session, tracking: tracking, clock: clock)
+        controller.start()
+    }
+
+    var flow: FlowDriver<Account> { controller.flow }
+
+    /// The leaves inside `compound` the user can stop in (its terminal states are left at once).
+    nonisolated static func pages(in compound: Account.Compound) -> [Account.State] {
+        Account.State.allCases.filter { Account.contains(compound, $0) && Account.kind(of: $0) != .terminal }
+    }
+
+    // MARK: Getting somewhere
+
+    /// Waits (in real time only: the test clock does not move) for what the driver does on
+    /// its own, such as delivering a network answer.
+    func settle(until condition: @MainActor () -> Bool, _ what: Comment) async {
+        #expect(await FlowSettling.until(condition), what)
+    }
+
+    /// Moves the test clock on, and lets every timer that came due run, so that a check that
+    /// follows sees what they did, or that they did nothing.
+    func advance(by duration: Duration) async {
+        clock.advance(by: duration)
+        #expect(await FlowSettling.whatIsDue(of: flow))
+    }
+
+    /// Opens sign-in and types the credentials.
+    func openSignIn() {
+        controller.send(.startSignIn)
+        controller.email = "ada@example.com"
+        controller.password = "correct horse"
+    }
+
+    /// Submits the credentials; the server asks for a one-time code.
+    func reachCode() async {
+        services.signInReply = .now(.codeRequired)
+        controller.send(.submit)
+        await settle(until: { controller.state == .oneTimeCode }, "the code page")
+    }
+
+    /// Signs in with no code asked: ends on home.
+    func signIn() async {
+        openSignIn()
+        services.signInReply = .now(.signedIn)
+        controller.send(.submit)
+        await settle(until: { controller.state == .home }, "home")
+    }
+
+    /// Takes the flow to `page`, one of the pages inside a compound state, by the usual way.
+    func reach(_ page: Account.State) async {
+        switch page {
+        case .credentials: openSignIn()
+        case .verifying:
+            openSignIn()
+            controller.send(.submit)
+        case .oneTimeCode:
+            openSignIn()
+            await reachCode()
+            controller.code = "123456"
+        case .details:
+            controller.send(.startSignUp)
+            controller.password = "correct horse"
+        case .submitting:
+            await reach(.details)
+            controller.send(.submit)
+        case .confirmEmail:
+            await reach(.details)
+            services.signUpReply = .now(true)
+            controller.send(.submit)
+            await settle(until: { controller.state == .confirmEmail }, "the confirmation page")
+        case .resetRequest: controller.send(.forgotPassword)
+        case .sendingReset:
+            controller.send(.forgotPassword)
+            controller.send(.submit)
+        case .checkEmail:
+            controller.send(.forgotPassword)
+            services.resetReply = .now(())
+            controller.send(.submit)
+            await settle(until: { controller.state == .checkEmail }, "check your email")
+        case .home: await signIn()
+        case .settings:
+            await signIn()
+            controller.send(.openSettings)
+        case .profile:
+            await signIn()
+            controller.send(.openProfile)
+        default: Issue.record("no way to \(page) written")
+        }
+        #expect(controller.state == page)
+    }
+
+    // MARK: Screens
+
+    @Test func theFlowStartsOnTheWelcomeScreen() {
+        #expect(controller.state == .welcome)
+        #expect(controller.section == .welcome)
+        #expect(!controller.isSignedIn)
+        #expect(!controller.canCancel)
+        #expect(controller.notice == nil)
+        #expect(flow.machine.armedTimeouts.isEmpty)
+        #expect(log.lines.isEmpty, "the welcome screen starts nothing")
+    }
+
+    @Test func isInTellsWhichCompoundStateHoldsThePage() async {
+        let compounds = Account.Compound.allCases
+        #expect(compounds.filter { flow.machine.isIn($0) }.isEmpty, "welcome is in none")
+        await reach(.oneTimeCode)
+        #expect(compounds.filter { flow.machine.isIn($0) } == [.signIn])
+        #expect(controller.section == .signIn)
+        controller.send(.cancel)
+        controller.send(.forgotPassword)
+        #expect(compounds.filter { flow.machine.isIn($0) } == [.forgotPassword])
+        #expect(controller.section == .passwordReset)
+        #expect(!controller.canCancel, "password reset has Back, not Cancel")
+        controller.send(.back)
+        #expect(controller.state == .credentials)
+        #expect(controller.section == .signIn, "back leads to signing in")
+        controller.send(.cancel)
+        await signIn()
+        controller.send(.openSettings)
+        #expect(compounds.filter { flow.machine.isIn($0) } == [.signedIn])
+        #expect(controller.isSignedIn)
+        #expect(controller.section == .signedIn)
+    }
+
+    // MARK: Signing in
+
+    @Test func signingInWithoutACodeEndsOnHomeThroughDone() async {
+        openSignIn()
+        #expect(controller.section == .signIn)
+        #expect(controller.canCancel)
+        #expect(tracking.isOpen, "entering signIn starts the funnel's timer")
+        services.signInReply = .now(.signedIn)
+        controller.send(.submit)
+        #expect(controller.isBusy)
+        await settle(until: { controller.state == .home }, "home")
+        #expect(services.attempts == [SignInAttempt(email: "ada@example.com", password: "correct horse", code: nil)])
+        // The terminal `signInFinished` took signIn's `done` at once: one step, from verifying.
+        #expect(flow.lastStep?.from == .verifying)
+        #expect(flow.lastStep?.input == .event(.verified))
+        #expect(flow.lastStep?.effects == [.stopSignInTracking, .clearPassword, .loadAccount, .refreshFeed])
+        #expect(controller.isSignedIn)
+        #expect(controller.profile?.name == "Ada")
+        #expect(controller.feedRefreshes == 1)
+        #expect(controller.password.isEmpty)
+        #expect(!tracking.isOpen)
+        #expect(log.lines == ["tracking.start", "tracking.end", "session.profile"])
+    }
+
+    @Test func theOneTimeCodeIsSentWithTheCredentialsAndResendStaysInSignIn() async throws {
+        openSignIn()
+        await reachCode()
+        #expect(controller.section == .signIn)
+        let timer = try #require(flow.machine.armedTimeouts.first)
+        controller.code = "000000"
+        controller.send(.resend)
+        // A self transition on a page inside signIn leaves and re-enters the page, not signIn.
+        #expect(controller.state == .oneTimeCode)
+        #expect(flow.lastStep?.effects == [.sendCode])
+        #expect(controller.notice == .codeSent)
+        #expect(flow.machine.armedTimeouts.first == timer, "signIn's time limit runs on")
+        #expect(controller.password == "correct horse", "the password stays while signing in")
+        await settle(until: { services.codesResent == ["ada@example.com"] }, "the code resent")
+        controller.code = "123456"
+        services.signInReply = .now(.signedIn)
+        controller.send(.submit)
+        #expect(controller.notice == nil, "a notice goes with its page")
+        await settle(until: { controller.state == .home }, "home")
+        #expect(services.attempts.last?.code == "123456")
+        #expect(controller.code.isEmpty)
+        #expect(log.lines == ["tracking.start", "tracking.end", "session.profile"], "resend starts no funnel")
+    }
+
+    @Test func refusedCredentialsGoBackToTheFormWithANotice() async {
+        openSignIn()
+        services.signInReply = .now(.rejected)
+        controller.send(.submit)
+        await settle(until: { controller.state == .credentials }, "the form again")
+        #expect(controller.notice == .credentialsRefused)
+        #expect(flow.lastStep?.effects == [.showRejected])
+        #expect(tracking.isOpen, "still signing in")
+    }
+
+    /// `cancel` is written once, on signIn; every page inside it inherits it.
+    @Test(arguments: pages(in: .signIn))
+    func cancelLeavesSignInFromEveryPageInside(page: Account.State) async {
+        await reach(page)
+        controller.send(.cancel)
+        #expect(controller.state == .welcome)
+        #expect(flow.lastStep?.effects == [.stopSignInTracking, .clearPassword])
+        #expect(controller.password.isEmpty)
+        #expect(controller.code.isEmpty)
+        #expect(!tracking.isOpen)
+        #expect(tracking.misuse.isEmpty)
+        #expect(flow.machine.armedTimeouts.isEmpty, "signIn's time limit is gone with it")
+        if page == .verifying {
+            await settle(until: { services.cancelled == 1 }, "the request cancelled")
+        }
+    }
+
+    @Test func thePagesInsideSignInAreTheOnesTheTestsReach() {
+        #expect(Self.pages(in: .signIn) == [.credentials, .verifying, .oneTimeCode])
+        #expect(Self.pages(in: .signUp) == [.details, .submitting, .confirmEmail])
+        #expect(Self.pages(in: .forgotPassword) == [.resetRequest, .sendingReset, .checkEmail])
+        #expect(Self.pages(in: .signedIn) == [.home, .settings, .profile])
+    }
+
+    // MARK: The sign-in time limit (a compound state's timeout)
+
+    @Test func signInsTimeLimitRunsFromEnteringSignInWhileThePagesInsideChange() async throws {
+        openSignIn()
+        let limit = try #require(flow.machine.armedTimeouts.first)
+        #expect(limit.after == .seconds(300))
+        #expect(limit.target == .welcome)
+        #expect(limit.depth == 0)
+        await advance(by: .seconds(240))
+        await reachCode()
+        #expect(flow.machine.armedTimeouts == [limit], "moving inside signIn keeps its timer")
+        await advance(by: .seconds(30))
+        controller.send(.resend)
+        #expect(flow.machine.armedTimeouts == [limit])
+        await advance(by: .seconds(29))
+        #expect(controller.state == .oneTimeCode, "nothing fires before the limit")
+        clock.advance(by: .seconds(1))
+        await settle(until: { controller.state == .welcome }, "the limit 5 minutes after entering signIn")
+        #expect(clock.elapsed == .seconds(300))
+        #expect(flow.lastStep?.input == .compoundTimeout(.signIn))
+        #expect(flow.lastStep?.from == .oneTimeCode)
+        #expect(flow.lastStep?.effects == [.stopSignInTracking, .clearPassword])
+        #expect(controller.password.isEmpty)
+        #expect(!tracking.isOpen)
+    }
+
+    @Test func signInsTimeLimitFiresBeforeTheRequestsOwnAndCancelsIt() async {
+        openSignIn()
+        await advance(by: .seconds(290))
+        controller.send(.submit)
+        #expect(flow.machine.armedTimeouts.map(\.after) == [.seconds(300), .seconds(30)])
+        await settle(until: { services.attempts.count == 1 }, "the request")
+        clock.advance(by: .seconds(10))
+        await settle(until: { controller.state == .welcome }, "signIn's limit, before the request's 30 s")
+        #expect(flow.lastStep?.input == .compoundTimeout(.signIn))
+        await settle(until: { services.cancelled == 1 }, "the request cancelled")
+        await advance(by: .seconds(60))
+        #expect(controller.state == .welcome, "the request's own timer went with it")
+        #expect(controller.errorBanner == nil)
+    }
+
+    @Test func signInsTimeLimitIsCancelledWhenSignInIsLeft() async {
+        openSignIn()
+        await advance(by: .seconds(240))
+        controller.send(.cancel)
+        await advance(by: .seconds(120))
+        #expect(controller.state == .welcome)
+        #expect(flow.lastStep?.input == .event(.cancel), "no timer fired after cancel")
+        // Entering again arms a new limit, from now.
+        controller.send(.startSignIn)
+        await advance(by: .seconds(299))
+        #expect(controller.state == .credentials)
+        clock.advance(by: .seconds(1))
+        await settle(until: { controller.state == .welcome }, "the new limit")
+        #expect(clock.elapsed == .seconds(660))
+    }
+
+    @Test func signInsTimeLimitIsCancelledWhenSigningInSucceeds() async {
+        await signIn()
+        await advance(by: .seconds(600))
+        #expect(controller.state == .home)
+        #expect(flow.lastStep?.input == .event(.verified))
+    }
+
+    @Test func aRequestThatTakesTooLongShowsTheErrorScreen() async {
+        openSignIn()
+        controller.send(.submit)
+        await advance(by: .seconds(29))
+        #expect(controller.state == .verifying)
+        clock.advance(by: .seconds(1))
+        await settle(until: { controller.state == .error }, "the request's 30 s timeout")
+        #expect(flow.lastStep?.input == .timeout)
+        // Leaving signIn for error: signIn's exit effects, then error's entry.
+        #expect(flow.lastStep?.effects == [.stopSignInTracking, .clearPassword, .showError])
+        #expect(controller.section == .error)
+        #expect(controller.errorBanner == ErrorBanner(message: "Signing in took too long. Try again."))
+        controller.send(.dismiss)
+        #expect(controller.state == .welcome)
+        #expect(controller.errorBanner == nil)
+    }
+
+    // MARK: Entry and exit effects
+
+    @Test func exitsRunInnermostFirstThenTheTransitionsEffects() async {
+        await reach(.settings)
+        controller.settings.notifications = false
+        log.lines = []
+        controller.send(.sessionExpired)
+        // settings' exit, then signedIn's, then the transition's own effect.
+        #expect(flow.lastStep?.effects == [.saveSettings, .clearSession, .showSessionExpired])
+        #expect(log.lines == ["session.save(notifications: false)", "session.end"])
+        #expect(controller.notice == .sessionExpired)
+    }
+
+    @Test func entriesRunOutermostFirstAfterTheExits() async {
+        await signIn()
+        // signIn's exits, then signedIn's entry, then home's.
+        #expect(flow.lastStep?.effects == [.stopSignInTracking, .clearPassword, .loadAccount, .refreshFeed])
+        controller.send(.signOut)
+        controller.send(.forgotPassword)
+        controller.send(.back)
+        // Into signIn from the password reset: signIn's entry (it has none of its own inside).
+        #expect(flow.lastStep?.effects == [.startSignInTracking])
+        #expect(tracking.misuse.isEmpty)
+    }
+
+    @Test func movingBetweenTabsRunsOnlyTheirOwnEffects() async {
+        await reach(.settings)
+        controller.settings.notifications = false
+        log.lines = []
+        controller.send(.openProfile)
+        #expect(flow.lastStep?.effects == [.saveSettings], "signedIn is not left")
+        controller.send(.back)
+        #expect(flow.lastStep?.effects == [.refreshFeed])
+        #expect(controller.feedRefreshes == 2)
+        #expect(log.lines == ["session.save(notifications: false)"])
+        #expect(controller.profile != nil)
+    }
+
+    // MARK: The session's end, written once on signedIn
+
+    @Test(arguments: pages(in: .signedIn))
+    func sessionExpiredLeadsToWelcomeFromEveryScreenInside(page: Account.State) async {
+        await reach(page)
+        controller.send(.sessionExpired)
+        #expect(controller.state == .welcome)
+        let exits: [Account.Effect] = page == .settings ? [.saveSettings, .clearSession] : [.clearSession]
+        #expect(flow.lastStep?.effects == exits + [.showSessionExpired])
+        #expect(controller.notice == .sessionExpired)
+        #expect(controller.profile == nil)
+        #expect(!controller.isSignedIn)
+        #expect(log.lines.last == "session.end")
+    }
+
+    @Test(arguments: pages(in: .signedIn))
+    func signOutLeadsToWelcomeFromEveryScreenInside(page: Account.State) async {
+        await reach(page)
+        controller.send(.signOut)
+        #expect(controller.state == .welcome)
+        let exits: [Account.Effect] = page == .settings ? [.saveSettings, .clearSession] : [.clearSession]
+        #expect(flow.lastStep?.effects == exits)
+        #expect(controller.notice == nil)
+        #expect(controller.profile == nil)
+    }
+
+    @Test func afterSigningInAgainTheUserLandsOnHome() async {
+        await reach(.profile)
+        controller.send(.sessionExpired)
+        await signIn()
+        #expect(controller.state == .home, "no history: signedIn starts at home")
+    }
+
+    // MARK: Signing up
+
+    @Test func signingUpEndsOnHomeThroughDone() async {
+        controller.send(.startSignUp)
+        #expect(controller.section == .signUp)
+        controller.name = "Ada"
+        controller.email = "ada@example.com"
+        controller.password = "correct horse"
+        services.signUpReply = .now(true)
+        controller.send(.submit)
+        await settle(until: { controller.state == .confirmEmail }, "the confirmation page")
+        #expect(services.signUps == [SignUpDetails(name: "Ada", email: "ada@example.com", password: "correct horse")])
+        controller.send(.emailConfirmed)
+        #expect(controller.state == .home)
+        #expect(flow.lastStep?.effects == [.clearPassword, .loadAccount, .refreshFeed])
+        #expect(controller.password.isEmpty)
+        #expect(!tracking.isOpen, "signing up is not in the sign-in funnel")
+    }
+
+    @Test func refusedDetailsGoBackToTheFormWithANotice() async {
+        controller.send(.startSignUp)
+        services.signUpReply = .now(false)
+        controller.send(.submit)
+        await settle(until: { controller.state == .details }, "the form again")
+        #expect(controller.notice == .detailsRefused)
+    }
+
+    @Test(arguments: pages(in: .signUp))
+    func cancelLeavesSignUpFromEveryPageInside(page: Account.State) async {
+        await reach(page)
+        controller.send(.cancel)
+        #expect(controller.state == .welcome)
+        #expect(flow.lastStep?.effects == [.clearPassword])
+        #expect(controller.password.isEmpty)
+        if page == .submitting {
+            await settle(until: { services.cancelled == 1 }, "the request cancelled")
+        }
+    }
+
+    @Test func aFailedSignUpShowsTheErrorScreen() async {
+        controller.send(.startSignUp)
+        services.signUpReply = .fail
+        controller.send(.submit)
+        await settle(until: { controller.state == .error }, "the error screen")
+        #expect(controller.errorBanner == ErrorBanner(message: "Creating your account failed. Try again."))
+    }
+
+    // MARK: Resetting a password
+
+    @Test func theResetEmailLeadsBackToSigningIn() async {
+        openSignIn()
+        controller.send(.forgotPassword)
+        #expect(controller.state == .resetRequest)
+        #expect(flow.lastStep?.effects == [.stopSignInTracking, .clearPassword])
+        #expect(controller.email == "ada@example.com", "the email carries over")
+        services.resetReply = .now(())
+        controller.send(.submit)
+        await settle(until: { controller.state == .checkEmail }, "check your email")
+        #expect(services.resetEmails == ["ada@example.com"])
+        controller.send(.dismiss)
+        // The terminal `resetFinished` took forgotPassword's `done` into signIn.
+        #expect(controller.state == .credentials)
+        #expect(flow.lastStep?.effects == [.startSignInTracking])
+        #expect(flow.machine.armedTimeouts.map(\.after) == [.seconds(300)])
+    }
+
+    @Test(arguments: pages(in: .forgotPassword))
+    func backLeadsToSigningInFromEveryPageOfTheReset(page: Account.State) async {
+        await reach(page)
+        controller.send(.back)
+        #expect(controller.state == .credentials)
+        if page == .sendingReset {
+            await settle(until: { services.cancelled == 1 }, "the request cancelled")
+        }
+    }
+
+    @Test func aResetEmailThatTakesTooLongShowsTheErrorScreen() async {
+        await reach(.sendingReset)
+        clock.advance(by: .seconds(30))
+        await settle(until: { controller.state == .error }, "the 30 s timeout")
+        #expect(controller.errorBanner == ErrorBanner(message: "Sending the reset email took too long. Try again."))
+        #expect(flow.problems.isEmpty)
+    }
+}

@@ -1,0 +1,1 @@
+../../FlowSpecRuntime/TraceLine.swift

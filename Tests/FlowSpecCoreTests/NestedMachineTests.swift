@@ -1,0 +1,847 @@
+import FlowSpecTestSupport
+import Foundation
+import Testing
+
+@testable import FlowSpecCore
+
+/// flowspec's semantics of compound states held to the W3C algorithm (``StatechartOracle``) and
+/// the generated code held to flowspec's semantics, on random nested machines.
+///
+/// The oracle's chart is made from the spec as written (``NestedChart``), not from the
+/// lowered program: transitions where they are declared, targets as written (a compound
+/// state's `initial` chain is the oracle's to follow), `done` as `done.state.ID`, `entry` and
+/// `exit` as `onentry` and `onexit`. What only flowspec says is stated once, in SCXML's terms,
+/// in ``NestedChart``.
+@Suite("Nested machines: semantics and generated code")
+struct NestedMachineTests {
+    typealias Gen = DifferentialSpecs
+
+    /// Random valid nested machines, checked by the real checker, with their decoded model and
+    /// their program.
+    static func machines(seed: UInt64, count: Int) throws -> [(
+        spec: NestedSpecs.Machine, model: Machine, program: FlowProgram
+    )] {
+        var random = Gen.SplitMix64(seed: seed)
+        var found: [(NestedSpecs.Machine, Machine, FlowProgram)] = []
+        var discarded: [String: Int] = [:]
+        var attempts = 0
+        while found.count < count {
+            attempts += 1
+            try #require(attempts < count * 30, "the nested generator keeps drawing invalid machines: \(discarded)")
+            let spec = NestedSpecs.draw(name: "N\(found.count)", &random)
+            let text = NestedSpecs.specText([spec])
+            let result = SpecChecker().check(SourceFile(path: "nested.yaml", text: text))
+            let errors = result.diagnostics.filter { $0.severity == .error }
+            guard errors.isEmpty else {
+                for error in errors { discarded[error.rule.rawValue, default: 0] += 1 }
+                continue
+            }
+            let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+            found.append((spec, result.graphs[0].machine, programs[0]))
+        }
+        return found
+    }
+
+    @Test func theDrawCoversWhatNestingAdds() throws {
+        let drawn = try Self.machines(seed: 0x0_4E57, count: 120)
+        let programs = drawn.map(\.program)
+        #expect(programs.allSatisfy { !$0.compounds.isEmpty })
+        #expect(programs.contains { $0.maximumDepth >= 2 })
+        #expect(programs.contains { $0.compounds.contains { $0.timeout != nil } })
+        #expect(programs.contains { $0.states.contains { $0.done != nil } })
+        #expect(programs.contains { $0.hasEntryOrExitEffects })
+        #expect(
+            programs.contains {
+                $0.states.contains { $0.scopes.contains { if case .compound = $0 { true } else { false } } }
+            })
+        #expect(programs.contains { $0.persist != nil })
+    }
+
+    /// An inherited edge says in 7 bits how many levels up its transition is written: nesting
+    /// past that, possible with a raised `--max-depth`, is a located `limit-exceeded`, not a trap.
+    @Test func nestingPastTheLimitIsLimitExceeded() throws {
+        var lines = ["flowspec: 1", "machines:", "  M:", "    initial: s0", "    on: { reset: s0 }", "    states:"]
+        var indent = "      "
+        for level in 0...StateDecoder.maximumNesting {
+            lines += [indent + "s\(level):", indent + "  states:"]
+            indent += "    "
+        }
+        lines.append(indent + "leaf: { kind: input }")
+        var checker = SpecChecker()
+        checker.limits.maxDepth = 1_000
+        let result = checker.check(SourceFile(path: "deep.yaml", text: lines.joined(separator: "\n") + "\n"))
+        let limits = result.diagnostics.filter { $0.rule == .limitExceeded }
+        #expect(limits.count == 1)
+        #expect(limits.first?.message.contains("over the limit of \(StateDecoder.maximumNesting)") == true)
+        // At the `states` key of the state at the limit (its states would be one level too deep).
+        #expect(limits.first?.location.line == 8 + 2 * StateDecoder.maximumNesting)
+    }
+
+    @Test func everyStepAgreesWithTheW3CAlgorithm() throws {
+        var random = Gen.SplitMix64(seed: 0x0_0AC1E)
+        var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "oracle")
+        for (spec, model, program) in try Self.machines(seed: 0x0_4E57, count: 120) {
+            let chart = try NestedChart.chart(model, program)
+            for index in 0..<10 {
+                let steps = NestedSpecs.drawSteps(program, count: 25, &random)
+                let expected = try Simulation(program: program).run(steps)
+                    .filter { !$0.hasPrefix("+") && !$0.hasPrefix("-") }.map(Self.stateAndEffects)
+                let actual = try NestedChart.run(chart, program, steps)
+                comparison.compare(
+                    "\(program.name.name)#\(index)", expected: expected, actual: actual,
+                    context: "inputs \(Gen.script(steps))\n\(NestedSpecs.specText([spec]))")
+            }
+        }
+        #expect(comparison.compared > 20_000, "only \(comparison.compared) steps were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    /// A trace line without its timeouts and whether the input was ignored: what the oracle can say.
+    static func stateAndEffects(_ line: String) -> String {
+        let kept = line.range(of: " | timeout: ").map { String(line[..<$0.lowerBound]) } ?? line
+        return kept.replacingOccurrences(of: " (ignored) | ", with: " | ")
+    }
+
+    @Test func compiledMachinesTraceLikeTheSimulation() throws {
+        guard SwiftCompiler.swiftc != nil else {
+            Issue.record("swiftc is not on PATH: the test needs the Swift compiler to build the generated code")
+            return
+        }
+        let drawn = try Self.machines(seed: 0x0_C0DE, count: 40)
+        let programs = drawn.map(\.program)
+        // Every other machine `N…` also as `T…` in the table form, held to the same traces.
+        let twins = try Self.tableTwins(drawn.map(\.spec).filter { Self.hasTableTwin($0.flat.name) })
+        Self.expectTwinCoverage(twins)
+        var random = Gen.SplitMix64(seed: 0x0_D21E)
+        var runs: [Gen.Run] = []
+        for program in programs {
+            let first = runs.count
+            for index in 0..<6 {
+                let steps = NestedSpecs.drawSteps(program, count: 25, &random)
+                runs.append(
+                    Gen.Run(
+                        machine: program.name.name, key: "\(program.name.name)#\(index)", restoring: nil, steps: steps,
+                        expected: try Self.expectedTrace(program, steps)))
+            }
+            for (offset, raw) in Gen.restoreValues(program, &random).enumerated() {
+                let steps = NestedSpecs.drawSteps(program, restoring: .some(raw), count: 10, &random)
+                runs.append(
+                    Gen.Run(
+                        machine: program.name.name, key: "\(program.name.name)#r\(offset)", restoring: .some(raw),
+                        steps: steps, expected: try Self.expectedTrace(program, steps, restoring: .some(raw))))
+            }
+            guard Self.hasTableTwin(program.name.name) else { continue }
+            runs += runs[first...].map { run in
+                var twin = run
+                twin.machine = Gen.tableTwinName(run.machine)
+                twin.key = Gen.tableTwinName(run.key)
+                return twin
+            }
+        }
+        let lines = runs.flatMap(\.expected)
+        #expect(lines.contains { $0.hasPrefix("@timeout(") && !$0.contains("(ignored)") })
+        let source = SwiftGenerator.file(for: programs, options: GenerationOptions(sourcePath: "nested.yaml"))
+        let tableSource = SwiftGenerator.file(
+            for: twins, options: GenerationOptions(sourcePath: "tables.yaml", shape: .tables))
+        #expect(tableSource.contains("sharedTable") && !tableSource.contains("switch (state, event)"))
+        // Which compound states each state is in, as the generated `contains` says.
+        var membership = ""
+        var expectedMembership: [String] = []
+        for program in programs + twins {
+            let name = program.name.swiftName.code
+            membership += """
+                for state in \(name).State.allCases {
+                    for compound in \(name).Compound.allCases where \(name).contains(compound, state) {
+                        print("isIn|\(program.name.name) \\(\(name).name(ofState: state)) \\(\(name).name(ofCompound: compound))")
+                    }
+                }
+
+                """
+            for state in program.states {
+                for compound in program.compounds.indices where state.ancestors.contains(compound) {
+                    expectedMembership.append("\(program.name.name) \(state.name) \(program.compounds[compound].name)")
+                }
+            }
+        }
+        let files = [
+            "nested.swift": source, "tables.swift": tableSource,
+            "main.swift": Gen.driver(programs: programs + twins, runs: runs, visits: true) + membership
+        ]
+        let executable = try SwiftCompiler.compile(files, optimized: false)
+        defer { try? FileManager.default.removeItem(at: executable.deletingLastPathComponent()) }
+        let output = try SwiftCompiler.run(executable.path)
+        try #require(output.status == 0, "the driver failed (\(output.status)):\n\(output.stderr)")
+        var actual: [String: [String]] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            guard let bar = line.firstIndex(of: "|") else { continue }
+            actual[String(line[..<bar]), default: []].append(String(line[line.index(after: bar)...]))
+        }
+        #expect((actual["isIn"] ?? []).sorted() == expectedMembership.sorted())
+        var comparison = TraceComparison(expectedSide: "simulation", actualSide: "generated code")
+        for run in runs {
+            comparison.compare(
+                run.key, expected: run.expected, actual: actual[run.key] ?? [],
+                context: "inputs \(Gen.script(run.steps))")
+        }
+        #expect(comparison.compared > 7_000, "only \(comparison.compared) lines were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    /// A machine where each step's `keep` shows: a retry used up goes from `left` to `right`
+    /// (keeping `outer`, where its step keeps `left` too), plain steps keep two compound
+    /// states, compound timeouts lead in and out, and a terminal state's `done` leaves `outer`.
+    static let keepsSpec = """
+        flowspec: 1
+        machines:
+          NAME:
+            initial: outer
+            events: [go, fail, finish, home]
+            effects: [enterOuter, leaveOuter, enterLeft, enterRight, leaveRight]
+            on: { home: away }
+            states:
+              outer:
+                initial: left
+                entry: [enterOuter]
+                exit: [leaveOuter]
+                timeout: { after: 5m, to: away }
+                done: away
+                states:
+                  left:
+                    entry: [enterLeft]
+                    timeout: { after: 1m, to: right }
+                    states:
+                      a1:
+                        kind: task
+                        on:
+                          fail: { to: a1, retry: { max: 1, then: b1 } }
+                          go: a2
+                        timeout: { after: 10s, to: a2 }
+                      a2: { kind: input, on: { go: b1, finish: end } }
+                  right:
+                    entry: [enterRight]
+                    exit: [leaveRight]
+                    timeout: { after: 2m, to: a1 }
+                    states:
+                      b1: { kind: input, on: { go: a1 } }
+                  end: { kind: terminal }
+              away: { kind: input, on: { go: a1 } }
+
+        """
+
+    @Test func bothFormsLeaveAndEnterWhatEachStepSays() throws {
+        guard SwiftCompiler.swiftc != nil else {
+            Issue.record("swiftc is not on PATH: the test needs the Swift compiler to build the generated code")
+            return
+        }
+        var programs: [FlowProgram] = []
+        for name in ["KeepsS", "KeepsT"] {
+            let text = Self.keepsSpec.replacingOccurrences(of: "NAME", with: name)
+            let result = SpecChecker().check(SourceFile(path: "\(name).yaml", text: text))
+            programs += try #require(
+                SpecGeneration.programs(result, diagnostics: result.diagnostics),
+                "\(FlowSpecCoreTestsSupport.describe(result))")
+        }
+        let fellBack = Self.candidatesOf(programs[1]).contains { candidate in
+            candidate.retry.map { $0.keep != candidate.keep } == true
+        }
+        #expect(fellBack, "no retry whose way out keeps other compound states than its step")
+        let script: [Simulation.Step] = [
+            .event("fail"), .event("fail"), .event("go"), .event("go"), .event("finish"), .event("go"), .timeout,
+            .compoundTimeout("left"), .compoundTimeout("right"), .event("fail"), .event("fail"), .event("home"),
+            .event("go"), .compoundTimeout("outer")
+        ]
+        var random = Gen.SplitMix64(seed: 0x0_4EE9)
+        var runs: [Gen.Run] = []
+        for index in 0..<30 {
+            let steps = index == 0 ? script : NestedSpecs.drawSteps(programs[0], count: 20, &random)
+            let expected = try Self.expectedTrace(programs[0], steps)
+            for program in programs {
+                runs.append(
+                    Gen.Run(
+                        machine: program.name.name, key: "\(program.name.name)#\(index)", restoring: nil, steps: steps,
+                        expected: expected))
+            }
+        }
+        let files = [
+            "switches.swift": SwiftGenerator.file(
+                for: [programs[0]], options: GenerationOptions(sourcePath: "KeepsS.yaml", shape: .switches)),
+            "tables.swift": SwiftGenerator.file(
+                for: [programs[1]], options: GenerationOptions(sourcePath: "KeepsT.yaml", shape: .tables)),
+            "main.swift": Gen.driver(programs: programs, runs: runs, visits: true)
+        ]
+        let executable = try SwiftCompiler.compile(files, optimized: false)
+        defer { try? FileManager.default.removeItem(at: executable.deletingLastPathComponent()) }
+        let output = try SwiftCompiler.run(executable.path)
+        try #require(output.status == 0, "the driver failed (\(output.status)):\n\(output.stderr)")
+        var actual: [String: [String]] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            guard let bar = line.firstIndex(of: "|") else { continue }
+            actual[String(line[..<bar]), default: []].append(String(line[line.index(after: bar)...]))
+        }
+        var comparison = TraceComparison(expectedSide: "simulation", actualSide: "generated code")
+        for run in runs {
+            comparison.compare(
+                run.key, expected: run.expected, actual: actual[run.key] ?? [],
+                context: "inputs \(Gen.script(run.steps))")
+        }
+        #expect(comparison.compared > 900, "only \(comparison.compared) lines were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    /// Every name that is tricky elsewhere, and the names the nesting code declares, as a
+    /// compound state holding one state of a chain.
+    static let trickyCompoundNames = Set(
+        HostileNameGenerationTests.trickyNames + [
+            "Compound", "compound", "depth", "maximumDepth", "contains", "entryEffects", "outerTimeout",
+            "outerTimeoutStep", "outerGroup", "nesting", "compounds", "outer", "entries", "nestingStart",
+            "compoundsStart", "outerStart", "entriesStart", "sharedTable", "tables", "Tables"
+        ]
+    ).sorted()
+
+    @Test(
+        "tricky names of compound states compile and read back in both forms",
+        arguments: [GenerationOptions.Shape.switches, .tables])
+    func trickyCompoundNames(shape: GenerationOptions.Shape) throws {
+        let names = Self.trickyCompoundNames
+        var spec = "flowspec: 1\nmachines:\n  Tricky:\n    initial: l0\n    events: [go]\n    states:\n"
+        for (index, name) in names.enumerated() {
+            let next = index + 1 < names.count ? "{ kind: input, on: { go: l\(index + 1) } }" : "{ kind: terminal }"
+            spec += "      \"\(name)\":\n        states:\n          l\(index): \(next)\n"
+        }
+        let result = SpecChecker().check(SourceFile(path: "tricky.yaml", text: spec))
+        #expect(result.diagnostics.isEmpty, "\(FlowSpecCoreTestsSupport.describe(result))")
+        guard SwiftCompiler.swiftc != nil else {
+            Issue.record("swiftc is not on PATH: this test compiles the generated code")
+            return
+        }
+        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+        let swift = SwiftGenerator.file(
+            for: programs, options: GenerationOptions(sourcePath: "tricky.yaml", shape: shape))
+        // Walks the chain; in each state, the compound states it is in must be the one around it.
+        let driver = #"""
+            var (machine, _) = Tricky.Machine.start()
+            var names: [Swift.String] = []
+            var inside = 0
+            for compound in Tricky.Compound.allCases {
+                names.append(Tricky.name(ofCompound: compound))
+                if Tricky.Compound(rawValue: Tricky.name(ofCompound: compound)) != compound { Swift.print("raw", compound) }
+            }
+            for index in names.indices {
+                for (position, compound) in Tricky.Compound.allCases.enumerated() where machine.isIn(compound) {
+                    if position == index && Tricky.compound(around: machine.state, atDepth: 0) == compound { inside += 1 }
+                }
+                machine.send(.go)
+            }
+            Swift.print(names.joined(separator: " "))
+            Swift.print(inside)
+
+            """#
+        let program = try SwiftCompiler.compile(["Tricky.swift": swift, "main.swift": driver])
+        let run = try SwiftCompiler.run(program.path)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout == names.joined(separator: " ") + "\n\(names.count)\n")
+    }
+
+    /// The simulation's trace of `steps`, each line ending with the visits the reference
+    /// runtime is at (``DifferentialSpecs/visits(_:_:)``): a step that leaves and enters the
+    /// wrong compound states, with no effect to show it, changes them.
+    static func expectedTrace(_ program: FlowProgram, _ steps: [Simulation.Step], restoring: String?? = nil) throws
+        -> [String]
+    {
+        let lines = try Simulation(program: program).run(steps, restoring: restoring)
+        let leading = steps.prefix { if case .condition = $0 { true } else { false } }
+        var conditions = [Bool](repeating: false, count: program.conditions.count)
+        func set(_ name: String, _ value: Bool) {
+            conditions[program.conditions.firstIndex { $0.name == name }!] = value
+        }
+        for case .condition(let name, let value) in leading { set(name, value) }
+        var runtime =
+            restoring.map { FlowRuntime.restore(program, rawValue: $0, conditions: conditions).0 }
+            ?? FlowRuntime.start(program, conditions: conditions).0
+        var visits = [Gen.visits(runtime, program)]
+        for step in steps.dropFirst(leading.count) {
+            switch step {
+            case .condition(let name, let value):
+                set(name, value)
+                continue
+            case .event(let name):
+                _ = runtime.send(program.events.firstIndex { $0.name == name }!, program, conditions: conditions)
+            case .timeout:
+                _ = runtime.fireTimeout(visit: runtime.visit, program, conditions: conditions)
+            case .compoundTimeout(let name):
+                let compound = program.compounds.firstIndex { $0.name == name }!
+                let state = program.states[runtime.state]
+                let depth = state.outerTimeouts.first { state.compound(atDepth: $0.depth) == compound }?.depth
+                _ = runtime.fireTimeout(
+                    visit: depth.map { runtime.outerVisits[$0] } ?? -1, program, conditions: conditions)
+            case .relaunch:
+                throw Simulation.Failure(description: "relaunches are not drawn")
+            }
+            visits.append(Gen.visits(runtime, program))
+        }
+        try #require(lines.count == visits.count)
+        return zip(lines, visits).map { "\($0) | \($1)" }
+    }
+
+    /// Every candidate a machine's states may take: on events, `always`, timeouts, the
+    /// compound states' timeouts.
+    static func candidatesOf(_ program: FlowProgram) -> [FlowProgram.Candidate] {
+        program.states.flatMap { state in
+            state.transitions.flatMap(\.candidates) + state.always + (state.timeout.map { [$0.candidate] } ?? [])
+                + state.outerTimeouts.map(\.timeout.candidate)
+        }
+    }
+
+    /// Whether machine `N<n>` also goes through the table form: every other one.
+    static func hasTableTwin(_ name: String) -> Bool { (Int(name.dropFirst()) ?? 1) % 2 == 0 }
+
+    /// The programs of the machines renamed `T…`, checked again.
+    static func tableTwins(_ specs: [NestedSpecs.Machine]) throws -> [FlowProgram] {
+        let renamed = specs.map { spec in
+            var twin = spec
+            twin.flat.name = Gen.tableTwinName(spec.flat.name)
+            return twin
+        }
+        let result = SpecChecker().check(SourceFile(path: "tables.yaml", text: NestedSpecs.specText(renamed)))
+        let programs = try #require(
+            SpecGeneration.programs(result, diagnostics: result.diagnostics),
+            "\(FlowSpecCoreTestsSupport.describe(result))")
+        try #require(programs.count == specs.count)
+        return programs
+    }
+
+    /// The table form's twins must meet what its nesting records: compound timeouts, `done`,
+    /// `entry` and `exit` effects, steps that keep compound states (plain rows and groups),
+    /// retries, and persistence.
+    static func expectTwinCoverage(_ twins: [FlowProgram]) {
+        let candidates = candidatesOf
+        #expect(twins.contains { $0.maximumDepth >= 2 })
+        #expect(twins.contains { $0.states.contains { !$0.outerTimeouts.isEmpty } })
+        #expect(twins.contains { $0.states.contains { $0.done != nil } })
+        #expect(twins.contains { $0.hasEntryOrExitEffects })
+        #expect(twins.contains { program in candidates(program).contains { $0.keep > 0 && $0.effects.isEmpty } })
+        #expect(
+            twins.contains { program in
+                candidates(program).contains { candidate in candidate.retry.map { $0.keep != candidate.keep } == true }
+            })
+        #expect(twins.contains { $0.persist?.rawValue == .int } && twins.contains { $0.persist?.rawValue == .string })
+    }
+}
+
+/// Random nested machines: a random flat machine of ``DifferentialSpecs`` whose states are then
+/// grouped into compound states (up to three deep), which get `initial`, `entry`, `exit`, `on`,
+/// a timeout and `done` at random; leaves get `entry` and `exit` now and then.
+enum NestedSpecs {
+    typealias Gen = DifferentialSpecs
+
+    /// A compound state `gN` and what is inside it.
+    struct Compound {
+        var name: String
+        var members: [Member] = []
+        var initial: String?
+        var entry: [Int] = []
+        var exit: [Int] = []
+        var on: [(event: Int, target: String)] = []
+        var timeout: (after: String, target: String)?
+        var done: String?
+    }
+
+    indirect enum Member {
+        case leaf(Int)
+        case compound(Compound)
+    }
+
+    struct Machine {
+        var flat: Gen.Machine
+        var top: [Member]
+        var initial: String
+        var leafEntry: [Int: [Int]] = [:]
+        var leafExit: [Int: [Int]] = [:]
+    }
+
+    static func draw(name: String, _ random: inout Gen.SplitMix64) -> Machine {
+        let flat = Gen.drawMachine(name: name, &random)
+        let kinds = flat.states.map(\.kind)
+        // The states a compound state's own transitions may go to without making loops of
+        // task and choice states: input and terminal states.
+        let free = kinds.indices.filter { kinds[$0] == .input || kinds[$0] == .terminal }.map { "s\($0)" }
+        var compounds = 0
+        var stack: [Compound] = []
+        var top: [Member] = []
+        func close(_ random: inout Gen.SplitMix64) {
+            var compound = stack.removeLast()
+            decorate(&compound, flat: flat, free: free, &random)
+            if stack.isEmpty {
+                top.append(.compound(compound))
+            } else {
+                stack[stack.count - 1].members.append(.compound(compound))
+            }
+        }
+        for index in flat.states.indices {
+            if stack.count < 3, random.percent(30) {
+                stack.append(Compound(name: "g\(compounds)"))
+                compounds += 1
+            }
+            if stack.isEmpty { top.append(.leaf(index)) } else { stack[stack.count - 1].members.append(.leaf(index)) }
+            while !stack.isEmpty, random.percent(30) { close(&random) }
+        }
+        while !stack.isEmpty { close(&random) }
+        if compounds == 0 {
+            // At least one compound state: around everything after the first state.
+            var compound = Compound(name: "g0", members: Array(top.dropFirst()))
+            decorate(&compound, flat: flat, free: free, &random)
+            top = [top[0], .compound(compound)]
+        }
+        var machine = Machine(flat: flat, top: top, initial: "s\(flat.initial)")
+        if flat.effectCount > 0 {
+            for index in flat.states.indices {
+                if random.percent(20) { machine.leafEntry[index] = [random.below(flat.effectCount)] }
+                if random.percent(20) { machine.leafExit[index] = [random.below(flat.effectCount)] }
+            }
+        }
+        // Now and then the machine starts in the compound state around its initial state.
+        if random.percent(30), let around = compound(around: flat.initial, in: top) { machine.initial = around }
+        return machine
+    }
+
+    private static func decorate(
+        _ compound: inout Compound, flat: Gen.Machine, free: [String], _ random: inout Gen.SplitMix64
+    ) {
+        let names = compound.members.map(name)
+        if random.percent(50) { compound.initial = random.pick(names) }
+        if flat.effectCount > 0 {
+            if random.percent(40) { compound.entry = [random.below(flat.effectCount)] }
+            if random.percent(40) { compound.exit = [random.below(flat.effectCount)] }
+        }
+        let targets = free + [compound.name]
+        if random.percent(50) {
+            for event in random.shuffled(Array(0..<flat.eventCount)).prefix(1 + random.below(2)) {
+                compound.on.append((event, random.pick(targets)))
+            }
+        }
+        if random.percent(35) { compound.timeout = (random.pick(Gen.durations), random.pick(targets)) }
+        let terminals = compound.members.contains {
+            if case .leaf(let index) = $0 { flat.states[index].kind == .terminal } else { false }
+        }
+        if terminals, random.percent(70), !free.isEmpty { compound.done = random.pick(free) }
+    }
+
+    private static func name(_ member: Member) -> String {
+        switch member {
+        case .leaf(let index): "s\(index)"
+        case .compound(let compound): compound.name
+        }
+    }
+
+    /// The compound state directly around a leaf, if any.
+    private static func compound(around leaf: Int, in members: [Member]) -> String? {
+        for member in members {
+            guard case .compound(let compound) = member else { continue }
+            if compound.members.contains(where: { if case .leaf(leaf) = $0 { true } else { false } }) {
+                return compound.name
+            }
+            if let inner = self.compound(around: leaf, in: compound.members) { return inner }
+        }
+        return nil
+    }
+
+    // MARK: Writing YAML
+
+    static func specText(_ machines: [Machine]) -> String {
+        var text = "flowspec: 1\nmachines:\n"
+        for machine in machines { text += yaml(machine) }
+        return text
+    }
+
+    static func yaml(_ machine: Machine) -> String {
+        Gen.header(machine.flat, initial: machine.initial) + "    states:\n"
+            + machine.top.map { member(machine, $0, indent: "      ") }.joined()
+    }
+
+    private static func effects(_ list: [Int]) -> String {
+        "[" + list.map { "f\($0)" }.joined(separator: ", ") + "]"
+    }
+
+    private static func member(_ machine: Machine, _ member: Member, indent: String) -> String {
+        let inner = indent + "  "
+        switch member {
+        case .leaf(let index):
+            var body = Gen.body(machine.flat.states[index], of: machine.flat, indent: inner)
+            if let entry = machine.leafEntry[index] { body += "\(inner)entry: \(effects(entry))\n" }
+            if let exit = machine.leafExit[index] { body += "\(inner)exit: \(effects(exit))\n" }
+            return "\(indent)s\(index):\n" + body
+        case .compound(let compound):
+            var text = "\(indent)\(compound.name):\n"
+            if let initial = compound.initial { text += "\(inner)initial: \(initial)\n" }
+            if !compound.entry.isEmpty { text += "\(inner)entry: \(effects(compound.entry))\n" }
+            if !compound.exit.isEmpty { text += "\(inner)exit: \(effects(compound.exit))\n" }
+            if !compound.on.isEmpty {
+                text += "\(inner)on:\n"
+                for (event, target) in compound.on { text += "\(inner)  e\(event): \(target)\n" }
+            }
+            if let timeout = compound.timeout {
+                text += "\(inner)timeout: { after: \(timeout.after), to: \(timeout.target) }\n"
+            }
+            if let done = compound.done { text += "\(inner)done: \(done)\n" }
+            text += "\(inner)states:\n"
+            for child in compound.members { text += self.member(machine, child, indent: inner + "  ") }
+            return text
+        }
+    }
+
+    // MARK: Inputs
+
+    /// Random inputs as ``DifferentialSpecs/drawSteps(_:restoring:count:_:)`` draws them, with
+    /// the timeouts of the compound states around the current state among the timeouts.
+    static func drawSteps(
+        _ program: FlowProgram, restoring: String?? = nil, count: Int, _ random: inout Gen.SplitMix64
+    ) -> [Simulation.Step] {
+        let conditions = program.conditions.map(\.name)
+        var values = [Bool](repeating: false, count: conditions.count)
+        var steps: [Simulation.Step] = []
+        var runtime =
+            restoring.map { FlowRuntime.restore(program, rawValue: $0, conditions: values).0 }
+            ?? FlowRuntime.start(program, conditions: values).0
+        var taken = 0
+        var inTerminal = 0
+        while taken < count && inTerminal < 3 {
+            if !conditions.isEmpty && random.percent(20) {
+                let index = random.below(conditions.count)
+                values[index].toggle()
+                steps.append(.condition(conditions[index], values[index]))
+                continue
+            }
+            let state = program.states[runtime.state]
+            var inputs: [Simulation.Step] = program.events.map { .event($0.name) }
+            if state.kind != .terminal {
+                inputs += state.transitions.map { .event(program.events[$0.event].name) }
+                inputs += state.transitions.map { .event(program.events[$0.event].name) }
+            }
+            if state.timeout != nil { inputs += [.timeout, .timeout] }
+            for outer in state.outerTimeouts {
+                let name = program.compounds[state.compound(atDepth: outer.depth)].name
+                inputs += [.compoundTimeout(name), .compoundTimeout(name)]
+            }
+            if random.percent(5) {
+                inputs.append(.compoundTimeout(random.pick(program.compounds).name))  // often not armed: ignored
+            }
+            let input = random.pick(inputs)
+            steps.append(input)
+            switch input {
+            case .event(let name):
+                _ = runtime.send(program.events.firstIndex { $0.name == name }!, program, conditions: values)
+            case .timeout:
+                _ = runtime.fireTimeout(visit: runtime.visit, program, conditions: values)
+            case .compoundTimeout(let name):
+                let compound = program.compounds.firstIndex { $0.name == name }!
+                let current = program.states[runtime.state]
+                if let outer = current.outerTimeouts.first(where: { current.compound(atDepth: $0.depth) == compound }) {
+                    _ = runtime.fireTimeout(visit: runtime.outerVisits[outer.depth], program, conditions: values)
+                }
+            case .condition, .relaunch:
+                break
+            }
+            taken += 1
+            if program.states[runtime.state].kind == .terminal { inTerminal += 1 }
+        }
+        return steps
+    }
+}
+
+/// A machine with compound states as a chart of the oracle's, from the spec as written. What
+/// only flowspec says, in SCXML's terms:
+///
+/// - the machine's `on` belongs to a compound state around every top-level state;
+/// - a state that handles an event overrides what the states around it do on that event, even
+///   when none of its candidates' conditions holds: it ends its candidates with a targetless
+///   transition on the event that does nothing;
+/// - a terminal state ignores every event and every timeout around it, so it ends with such
+///   a transition for each of those; one inside a compound state with `done` is final there;
+/// - a retry is two guarded transitions (``FlatChart``'s); entering an input or terminal state
+///   resets every counter; each state's timeout is an event `timeout_ID`.
+enum NestedChart {
+    typealias Chart = StatechartOracle.Chart
+
+    static func chart(_ machine: Machine, _ program: FlowProgram) throws -> Chart {
+        let nesting = machine.nesting
+        var chart = Chart(nodes: [Chart.Node(id: "root", kind: .root, parent: nil)])
+        // Node 1 holds the machine's `on`; state i of the spec is node i + 2.
+        chart.nodes.append(Chart.Node(id: "machine", kind: .compound, parent: 0))
+        chart.nodes[0].children = [1]
+        func node(_ state: Int) -> Int { state + 2 }
+        for index in machine.states.indices {
+            let parent = nesting.parent(of: index).map(node) ?? 1
+            let kind: Chart.Kind
+            if machine.isCompound(index) {
+                kind = .compound
+            } else if machine.states[index].kind == .terminal, let up = nesting.parent(of: index),
+                nesting.details[up]?.done != nil
+            {
+                kind = .final
+            } else {
+                kind = .atomic
+            }
+            var added = Chart.Node(id: machine.name(of: index), kind: kind, parent: parent)
+            let state = machine.states[index]
+            if !machine.isCompound(index), state.kind == .input || state.kind == .terminal {
+                added.onentry = (0..<program.retrySlotCount).map { .reset($0) }
+            }
+            added.onentry += nesting.entry(of: index).map { .log($0.value) }
+            added.onexit = nesting.exit(of: index).map { .log($0.value) }
+            chart.nodes.append(added)
+            chart.nodes[parent].children.append(node(index))
+        }
+        guard let initial = machine.initial else { throw Simulation.Failure(description: "no initial state") }
+        chart.nodes[1].initial = [node(try stateIndex(initial.value, machine))]
+        for index in machine.states.indices {
+            if let written = nesting.details[index]?.initial {
+                chart.nodes[node(index)].initial = [node(try stateIndex(written.value, machine))]
+            }
+        }
+        var slots = 0
+        func add(_ source: Int, _ event: String?, _ candidates: Candidates) throws {
+            for candidate in candidates {
+                var guards: [Chart.Guard] = []
+                if let written = candidate.condition {
+                    guards.append(.condition(try condition(written.value, program)))
+                }
+                if let written = candidate.unlessCondition {
+                    guards.append(.not(try condition(written.value, program)))
+                }
+                let effects = candidate.effects.map { Chart.Action.log($0.value) }
+                let target = node(try stateIndex(machine.names[candidate.target.value], machine))
+                guard let retry = candidate.retry, let max = retry.max?.value else {
+                    append(source, event, guards, [target], effects, &chart)
+                    continue
+                }
+                let slot = slots
+                slots += 1
+                append(source, event, guards + [.below(slot, max)], [target], [.increment(slot)] + effects, &chart)
+                append(
+                    source, event, guards + [.atLeast(slot, max)],
+                    [node(try stateIndex(machine.names[retry.then.value], machine))],
+                    effects + retry.effects.map { .log($0.value) }, &chart)
+            }
+        }
+        // Slots in the program's order: the machine's `on` first, then each state's (see
+        // ``FlowProgramBuilder``); a counter's number is the oracle's own, so only sharing matters.
+        for transition in machine.machineWide {
+            try add(1, machine.names[transition.event.value], transition.candidates)
+        }
+        let handledAbove = handledEvents(machine)
+        for index in machine.states.indices {
+            let source = node(index)
+            let state = machine.states[index]
+            let own = machine.transitions(of: index)
+            for position in own.indices {
+                let event = machine.names[own[position].event.value]
+                try add(source, event, own[position].candidates)
+                if handledAbove[index].contains(event) { append(source, event, [], [], [], &chart) }
+            }
+            if let always = state.always { try add(source, nil, always.value) }
+            if let timeout = state.timeout {
+                try add(
+                    source, "timeout_" + machine.name(of: index),
+                    Candidates(
+                        Candidate(
+                            location: timeout.location, target: timeout.target, effects: timeout.effects,
+                            retry: timeout.retry)))
+            }
+            if let done = nesting.details[index]?.done {
+                append(
+                    source, "done.state." + machine.name(of: index), [],
+                    [node(try stateIndex(machine.names[done.value], machine))],
+                    [], &chart)
+            }
+            // A resting terminal state ignores everything around it.
+            if !machine.isCompound(index), state.kind == .terminal, chart.nodes[source].kind != .final {
+                for event in handledAbove[index].sorted() { append(source, event, [], [], [], &chart) }
+                for ancestor in nesting.ancestors(of: index) where machine.states[ancestor].timeout != nil {
+                    append(source, "timeout_" + machine.name(of: ancestor), [], [], [], &chart)
+                }
+            }
+        }
+        guard slots == program.retrySlotCount else {
+            throw Simulation.Failure(
+                description: "\(slots) retry counters in the chart, \(program.retrySlotCount) in the program")
+        }
+        chart.addInitialTransitions()
+        return chart
+    }
+
+    /// Per state, the events the states around it (and the machine) handle.
+    private static func handledEvents(_ machine: Machine) -> [Set<String>] {
+        let machineWide = Set(machine.machineWide.map { machine.names[$0.event.value] })
+        return machine.states.indices.map { index in
+            var events = machineWide
+            for ancestor in machine.nesting.ancestors(of: index) {
+                for transition in machine.transitions(of: ancestor) {
+                    events.insert(machine.names[transition.event.value])
+                }
+            }
+            return events
+        }
+    }
+
+    private static func append(
+        _ source: Int, _ event: String?, _ guards: [Chart.Guard], _ targets: [Int], _ content: [Chart.Action],
+        _ chart: inout Chart
+    ) {
+        chart.transitions.append(
+            Chart.Transition(source: source, event: event, guards: guards, targets: targets, content: content))
+        chart.nodes[source].transitions.append(chart.transitions.count - 1)
+    }
+
+    private static func stateIndex(_ name: String, _ machine: Machine) throws -> Int {
+        guard let index = machine.states.indices.first(where: { machine.name(of: $0) == name }) else {
+            throw Simulation.Failure(description: "no state '\(name)'")
+        }
+        return index
+    }
+
+    private static func condition(_ name: String, _ program: FlowProgram) throws -> Int {
+        guard let index = program.conditions.firstIndex(where: { $0.name == name }) else {
+            throw Simulation.Failure(description: "no condition '\(name)'")
+        }
+        return index
+    }
+
+    /// The oracle's trace of `steps`, as ``NestedMachineTests/stateAndEffects(_:)`` keeps flowspec's.
+    static func run(_ chart: Chart, _ program: FlowProgram, _ steps: [Simulation.Step]) throws -> [String] {
+        var conditions = [Bool](repeating: false, count: program.conditions.count)
+        var rest = steps[...]
+        while case .condition(let name, let value)? = rest.first {
+            conditions[try condition(name, program)] = value
+            rest = rest.dropFirst()
+        }
+        let leaves = Set(program.states.map(\.name))
+        var oracle = try StatechartOracle(chart, conditions: conditions, counters: program.retrySlotCount)
+        func line(_ input: String) -> String {
+            let state = oracle.activeIDs.filter(leaves.contains).joined(separator: ",")
+            let effects = oracle.takeLog()
+            return "\(input) -> \(state) | effects: \(effects.isEmpty ? "-" : effects.joined(separator: ", "))"
+        }
+        var lines = [line("start")]
+        for step in rest {
+            switch step {
+            case .condition(let name, let value):
+                oracle.conditions[try condition(name, program)] = value
+            case .event(let name):
+                try oracle.send(name)
+                lines.append(line(name))
+            case .timeout:
+                // The current state's own timeout.
+                let current = oracle.activeIDs.filter(leaves.contains).first ?? ""
+                try oracle.send("timeout_" + current)
+                lines.append(line("@timeout"))
+            case .compoundTimeout(let name):
+                // Only while inside it: elsewhere its timer is not armed.
+                if oracle.activeIDs.contains(name) { try oracle.send("timeout_" + name) }
+                lines.append(line("@timeout(\(name))"))
+            case .relaunch:
+                throw Simulation.Failure(description: "relaunch has no counterpart in the oracle")
+            }
+        }
+        return lines
+    }
+}
