@@ -45,17 +45,21 @@ public struct FlowPath<Spec: FlowSpec>: Sendable, CustomStringConvertible {
         public var effects: [Spec.Effect]
         /// The timer armed after it.
         public var timer: Timer?
+        /// The timers of the compound states around the state after it, outermost first (each
+        /// from when its compound state was entered).
+        public var compoundTimers: [Timer]
 
         /// A step.
         public init(
             _ input: Input, when conditions: [String] = [], _ state: Spec.State, effects: [Spec.Effect] = [],
-            timer: Timer? = nil
+            timer: Timer? = nil, compoundTimers: [Timer] = []
         ) {
             self.input = input
             self.conditions = conditions
             self.state = state
             self.effects = effects
             self.timer = timer
+            self.compoundTimers = compoundTimers
         }
     }
 

@@ -147,6 +147,14 @@ public enum FlowPathRunner {
             if armed != step.timer {
                 found.append("expected timer \(describe(step.timer)), the flow armed \(describe(armed))")
             }
+            let outer = driver.machine.armedTimeouts.filter { $0.depth != nil }.map {
+                FlowPath<Spec>.Timer(after: $0.after, target: $0.target)
+            }
+            if outer != step.compoundTimers {
+                found.append(
+                    "expected compound states' timers \(step.compoundTimers.map(describe)), the flow armed \(outer.map(describe))"
+                )
+            }
             if !found.isEmpty {
                 problems.append("\(label): " + found.joined(separator: "; "))
                 return false

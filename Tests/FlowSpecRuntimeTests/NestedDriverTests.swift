@@ -107,3 +107,46 @@ struct NestedDriverTests {
             ], "the round's timer, armed first, fires first and ends the work's with it")
     }
 }
+
+/// A harness that only makes the driver of the nested `Auth` machine.
+@MainActor
+struct AuthPathHarness: FlowPathHarness {
+    typealias Spec = Auth
+
+    mutating func makeDriver(
+        clock: FlowTestClock, storage: InMemoryFlowStorage, conditions: @escaping @MainActor () -> Auth.Conditions
+    ) -> FlowDriver<Auth> {
+        FlowDriver(Auth.self, clock: clock, keepingSteps: true, conditions: conditions)
+    }
+
+    func verify(state: Auth.State, driver: FlowDriver<Auth>) async throws {}
+}
+
+/// The path runner on a machine with compound states: a wait fires the timer it names, and
+/// the compound states' timers armed after each step are compared with the path's.
+@MainActor
+@Suite("Path runner on compound states")
+struct NestedPathRunnerTests {
+    static func path(compoundTimers: [FlowPath<Auth>.Timer], firing: Auth.Compound?) -> FlowPath<Auth> {
+        FlowPath(
+            "sign in, then time out",
+            [
+                .init(.start, .welcome),
+                .init(.event(.begin), .credentials, effects: [.trackSignInStarted], compoundTimers: compoundTimers),
+                .init(.wait(.seconds(300), timeoutOf: firing), .welcome, effects: [.clearPassword])
+            ])
+    }
+
+    @Test func theTimersOfCompoundStatesAreChecked() async {
+        let armed: [FlowPath<Auth>.Timer] = [.after(.seconds(300), .welcome)]
+        #expect(
+            await FlowPathRunner.run(Self.path(compoundTimers: armed, firing: .signIn), harness: AuthPathHarness.self)
+                .isEmpty)
+        let missing = await FlowPathRunner.run(
+            Self.path(compoundTimers: [], firing: .signIn), harness: AuthPathHarness.self)
+        #expect(missing.contains { $0.contains("expected compound states' timers []") }, "\(missing)")
+        let wrongTimer = await FlowPathRunner.run(
+            Self.path(compoundTimers: armed, firing: nil), harness: AuthPathHarness.self)
+        #expect(!wrongTimer.isEmpty, "the state's own timer did not fire: `signIn`'s did")
+    }
+}

@@ -89,6 +89,10 @@ struct PathSuiteEmitter {
             let target = program.states[timeout.candidate.target].swiftName.code
             arguments.append("timer: .after(\(Self.duration(timeout.after)), .\(target))")
         }
+        let outer = program.states[step.state].outerTimeouts.map { scoped in
+            ".after(\(Self.duration(scoped.timeout.after)), .\(program.states[scoped.timeout.candidate.target].swiftName.code))"
+        }
+        if !outer.isEmpty { arguments.append("compoundTimers: [\(outer.joined(separator: ", "))]") }
         return ".init(" + arguments.joined(separator: ", ") + ")"
     }
 
