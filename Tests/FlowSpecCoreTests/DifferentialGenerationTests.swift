@@ -137,17 +137,7 @@ struct DifferentialGenerationTests {
 
         // 3. One program: the generated machines and a driver replaying the runs.
         swiftFiles["main.swift"] = Gen.driver(programs: programs + tablePrograms, runs: runs)
-        let executable = try SwiftCompiler.compile(swiftFiles, optimized: false)
-        defer { try? FileManager.default.removeItem(at: executable.deletingLastPathComponent()) }
-        let output = try SwiftCompiler.run(executable.path)
-        try #require(output.status == 0, "the driver failed (\(output.status)):\n\(output.stderr)")
-
-        // 4. Line by line.
-        var actual: [String: [String]] = [:]
-        for line in output.stdout.split(separator: "\n") {
-            guard let bar = line.firstIndex(of: "|") else { continue }
-            actual[String(line[..<bar]), default: []].append(String(line[line.index(after: bar)...]))
-        }
+        let actual = try Gen.runDriver(swiftFiles)
         var compared = 0
         var mismatches: [String] = []
         var mismatchedMachines = Set<String>()
@@ -740,6 +730,21 @@ enum DifferentialSpecs {
     }
 
     // MARK: The driver
+
+    /// Compiles `files` (generated machines and a ``driver(programs:runs:visits:)``), runs the
+    /// program, and returns the lines it printed by key (`key|line`).
+    static func runDriver(_ files: [String: String]) throws -> [String: [String]] {
+        let executable = try SwiftCompiler.compile(files, optimized: false)
+        defer { try? FileManager.default.removeItem(at: executable.deletingLastPathComponent()) }
+        let output = try SwiftCompiler.run(executable.path)
+        try #require(output.status == 0, "the driver failed (\(output.status)):\n\(output.stderr)")
+        var lines: [String: [String]] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            guard let bar = line.firstIndex(of: "|") else { continue }
+            lines[String(line[..<bar]), default: []].append(String(line[line.index(after: bar)...]))
+        }
+        return lines
+    }
 
     /// The current visit and the visits the armed timeouts belong to, as the driver prints
     /// them with `visits`: how many states (compound ones included) a step left and entered.

@@ -167,15 +167,7 @@ struct NestedMachineTests {
             "nested.swift": source, "tables.swift": tableSource,
             "main.swift": Gen.driver(programs: programs + twins, runs: runs, visits: true) + membership
         ]
-        let executable = try SwiftCompiler.compile(files, optimized: false)
-        defer { try? FileManager.default.removeItem(at: executable.deletingLastPathComponent()) }
-        let output = try SwiftCompiler.run(executable.path)
-        try #require(output.status == 0, "the driver failed (\(output.status)):\n\(output.stderr)")
-        var actual: [String: [String]] = [:]
-        for line in output.stdout.split(separator: "\n") {
-            guard let bar = line.firstIndex(of: "|") else { continue }
-            actual[String(line[..<bar]), default: []].append(String(line[line.index(after: bar)...]))
-        }
+        let actual = try Gen.runDriver(files)
         #expect((actual["isIn"] ?? []).sorted() == expectedMembership.sorted())
         var comparison = TraceComparison(expectedSide: "simulation", actualSide: "generated code")
         for run in runs {
@@ -269,15 +261,7 @@ struct NestedMachineTests {
                 for: [programs[1]], options: GenerationOptions(sourcePath: "KeepsT.yaml", shape: .tables)),
             "main.swift": Gen.driver(programs: programs, runs: runs, visits: true)
         ]
-        let executable = try SwiftCompiler.compile(files, optimized: false)
-        defer { try? FileManager.default.removeItem(at: executable.deletingLastPathComponent()) }
-        let output = try SwiftCompiler.run(executable.path)
-        try #require(output.status == 0, "the driver failed (\(output.status)):\n\(output.stderr)")
-        var actual: [String: [String]] = [:]
-        for line in output.stdout.split(separator: "\n") {
-            guard let bar = line.firstIndex(of: "|") else { continue }
-            actual[String(line[..<bar]), default: []].append(String(line[line.index(after: bar)...]))
-        }
+        let actual = try Gen.runDriver(files)
         var comparison = TraceComparison(expectedSide: "simulation", actualSide: "generated code")
         for run in runs {
             comparison.compare(

@@ -66,11 +66,10 @@ public struct FlowProgram: Sendable {
         public var kind: StateKind
         /// The `summary`, if any.
         public var summary: String?
-        /// Event index → candidates, in the order the spec gives them; own transitions first,
-        /// then inherited machine-wide ones.
+        /// Event index → candidates, in the order they are tried: own transitions first, then
+        /// those of the compound states around it (innermost first), then the machine's
+        /// (``scopes`` says which is which).
         public var transitions: [(event: Int, candidates: [Candidate])]
-        /// How many of ``transitions`` are the state's own; the rest are inherited.
-        public var ownTransitionCount: Int
         /// The `always` candidates (choice states).
         public var always: [Candidate]
         /// The timeout, if any.

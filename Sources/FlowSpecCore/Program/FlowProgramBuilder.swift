@@ -152,7 +152,6 @@ public enum FlowProgramBuilder {
                     (event(transition.event.value), transition.candidates.map { resolve($0, from: index) }))
                 scopes.append(.own)
             }
-            let ownTransitionCount = transitions.count
             // What the state inherits is what the graph gave it (``GraphBuilder`` decides that,
             // once): an inherited event edge per candidate, in the order they are tried.
             var seen = Set<[Int]>()
@@ -198,7 +197,7 @@ public enum FlowProgramBuilder {
             let ancestors = machine.nesting.ancestors(of: index)
             return FlowProgram.State(
                 name: stateName, swiftName: swiftName, kind: state.kind,
-                summary: state.summary, transitions: transitions, ownTransitionCount: ownTransitionCount,
+                summary: state.summary, transitions: transitions,
                 always: always,
                 timeout: timeout, depth: ancestors.count, ancestors: ancestors.map { compoundIndex[$0] ?? 0 },
                 entry: machine.nesting.entry(of: index).map { effect($0.value) },
