@@ -11,6 +11,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case unsupportedVersion = "unsupported-version"
     case limitExceeded = "limit-exceeded"
     case invalidNesting = "invalid-nesting"
+    case invalidHistory = "invalid-history"
     case undefinedState = "undefined-state"
     case undeclaredName = "undeclared-name"
     case unusedName = "unused-name"
@@ -45,6 +46,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .unsupportedVersion: UnsupportedVersionRule.self
         case .limitExceeded: LimitExceededRule.self
         case .invalidNesting: NestingRule.self
+        case .invalidHistory: HistoryRule.self
         case .undefinedState: UndefinedStateRule.self
         case .undeclaredName: UndeclaredNameCheck.self
         case .unusedName: UnusedNameCheck.self

@@ -178,6 +178,7 @@ public enum DOTRenderer {
         case .task: ("box", ["filled"], "#dbeafe")
         case .choice: ("diamond", ["filled"], "#fef3c7")
         case .terminal: ("doublecircle", ["filled"], "#e5e7eb")
+        case .history: ("circle", ["filled"], "#ffffff")
         }
     }
 

@@ -34,6 +34,9 @@ public struct FlowRuntime: Sendable, Hashable {
     /// The visits that entered the compound states around the current state, outermost first
     /// (empty at the top level).
     public private(set) var outerVisits: [Int] = []
+    /// Per memory slot (``FlowProgram/Compound/memorySlot``), the state its compound state was
+    /// last left in, or -1 if it never was: what its history states resume.
+    public private(set) var memory: [Int] = []
 
     /// One transition the machine took: from which state, through what, which candidate (its
     /// position among the event's, the `always` branches, or 0 for a timeout), and whether a
@@ -72,6 +75,12 @@ public struct FlowRuntime: Sendable, Hashable {
         self.outerVisits = Array(0..<program.states[state].depth)
         self.visit = outerVisits.count
         self.retries = [Int](repeating: 0, count: program.retrySlotCount)
+        self.memory = [Int](repeating: -1, count: program.memorySlotCount)
+    }
+
+    /// The state a memory slot holds, if its compound state was ever left.
+    public func recorded(_ slot: Int) -> Int? {
+        memory[slot] >= 0 ? memory[slot] : nil
     }
 
     /// The machine's state and retry counters, without its visit counts: two runtimes that agree
@@ -216,6 +225,7 @@ public struct FlowRuntime: Sendable, Hashable {
         while let (candidate, via, position) = next {
             var target = candidate.target
             var keep = candidate.keep
+            var history = candidate.history
             var fallbackEffects: [Int] = []
             var fellBack = false
             if let retry = candidate.retry {
@@ -224,9 +234,17 @@ public struct FlowRuntime: Sendable, Hashable {
                 } else {
                     target = retry.fallback
                     keep = retry.keep
+                    history = retry.history
                     fallbackEffects = retry.effects
                     fellBack = true
                 }
+            }
+            // Leaving a compound state with a history state inside records where it was left;
+            // a history target then reads it (SCXML: exits record before entries read).
+            if !memory.isEmpty { remember(leaving: keep, program) }
+            if let history {
+                let slot = program.compounds[program.histories[history].compound].memorySlot ?? 0
+                target = program.resumeTarget(of: history, recorded: recorded(slot))
             }
             effects += program.exitEffects(of: state, keeping: keep)
             effects += candidate.effects
@@ -242,6 +260,14 @@ public struct FlowRuntime: Sendable, Hashable {
             }
             visit += 1
             next = enter(program, conditions)
+        }
+    }
+
+    /// Records the current state in the memory of each compound state around it that a step
+    /// keeping `keep` of them leaves.
+    private mutating func remember(leaving keep: Int, _ program: FlowProgram) {
+        for ancestor in program.states[state].ancestors where program.compounds[ancestor].depth >= keep {
+            if let slot = program.compounds[ancestor].memorySlot { memory[slot] = state }
         }
     }
 

@@ -1,11 +1,11 @@
 /// Decodes the `states:` of a machine.
 enum StateDecoder {
     static let stateKeys = [
-        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states"
+        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states", "deep", "default"
     ]
     /// The keys only a state that nests, or runs effects on entering or leaving, writes: such a
     /// state is decoded in place, with the states inside it, not streamed.
-    static let nestingKeys: Set<String> = ["initial", "entry", "exit", "done", "states"]
+    static let nestingKeys: Set<String> = ["initial", "entry", "exit", "done", "states", "deep", "default"]
 
     /// The most levels of compound states around a state: an edge of the graph says how many
     /// levels up an inherited transition is written, the machine's `on` one more.
@@ -58,6 +58,8 @@ enum StateDecoder {
             if let details = nested.details { decoded.details[index] = details }
             guard let children = nested.children else {
                 NestingRule.checkLeaf(&decoded.states[index], details: nested.details, reader: &reader)
+                HistoryRule.checkLeaf(
+                    &decoded.states[index], details: nested.details, hasParent: parent >= 0, reader: &reader)
                 continue
             }
             NestingRule.checkCompound(&decoded.states[index], details: nested.details, reader: &reader)
@@ -80,6 +82,7 @@ enum StateDecoder {
                 childEntries, parent: Int32(index), depth: depth + 1, defaultKind: defaultKind, into: &decoded,
                 firstOfName: &firstOfName, reader: &reader)
             NestingRule.checkInitial(of: index, in: &decoded, reader: &reader)
+            HistoryRule.checkCompound(index, in: &decoded, reader: &reader)
         }
     }
 
@@ -207,6 +210,7 @@ enum StateDecoder {
             if let value = reader.choice(kind, as: "kind", among: StateKind.allCases) {
                 state.kind = value.value
                 state.kindLocation = value.location
+                if value.value == .history { HistoryRule.checkKeys(of: name.value, fields, reader: &reader) }
             } else {
                 reader.lostTransitions = true
             }
@@ -254,7 +258,19 @@ enum StateDecoder {
             }
             wrote = true
         }
-        if let states = fields["states"] {
+        if let deep = fields["deep"], let value = reader.boolean(deep, as: "`deep`") {
+            details.deep = Located(value, at: reader.location(deep))
+            wrote = true
+        }
+        if let target = fields["default"] {
+            if let name = reader.name(target, as: "default") {
+                details.historyDefault = Located(reader.nameTable.intern(name.value), at: name.location)
+            } else {
+                reader.lostTransitions = true
+            }
+            wrote = true
+        }
+        if let states = fields["states"], fields["kind"].map({ reader.document[$0].scalarValue }) != .string("history") {
             nested.children = states
             details.statesLocation = fields.key("states")?.location
             wrote = true
