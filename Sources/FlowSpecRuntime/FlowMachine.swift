@@ -122,7 +122,28 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     @inlinable
     public var armedTimeout: FlowArmedTimeout<Spec.State>? {
         guard let timeout = Spec.timeout(of: state) else { return nil }
-        return FlowArmedTimeout(after: timeout.after, target: timeout.to, visit: visit)
+        let target = target(of: Spec.memorySlotCount > 0 ? Spec.timeoutStep(currentState, tables) : nil)
+        return FlowArmedTimeout(after: timeout.after, target: target ?? timeout.to, visit: visit)
+    }
+
+    /// Where a step into a history state would lead if taken now (before its retry is counted):
+    /// the state its history resumes, with what the step itself records first; `nil` for any
+    /// other step.
+    @inlinable
+    internal func target(of step: FlowStep<Spec.State>?) -> Spec.State? {
+        guard let step, let resume = step.resume else { return nil }
+        var recorded = memory[resume.slot]
+        var depth = outerDepth
+        while depth > step.keep {
+            depth -= 1
+            if let compound = Spec.compound(around: currentState, atDepth: depth),
+                Spec.memorySlot(of: compound) == resume.slot
+            {
+                recorded = currentState
+            }
+        }
+        guard let recorded else { return step.target }
+        return Spec.historyStep(resume.site, resuming: recorded, tables)?.target ?? step.target
     }
 
     /// Every timeout armed now: those of the compound states around the state, outermost first
@@ -133,8 +154,11 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         var armed: [FlowArmedTimeout<Spec.State>] = []
         for depth in 0..<outerDepth {
             guard let timeout = Spec.outerTimeout(of: currentState, atDepth: depth) else { continue }
+            let target = target(
+                of: Spec.memorySlotCount > 0 ? Spec.outerTimeoutStep(currentState, atDepth: depth, tables) : nil)
             armed.append(
-                FlowArmedTimeout(after: timeout.after, target: timeout.to, visit: outerVisits[depth], depth: depth))
+                FlowArmedTimeout(
+                    after: timeout.after, target: target ?? timeout.to, visit: outerVisits[depth], depth: depth))
         }
         if let own = armedTimeout { armed.append(own) }
         return armed

@@ -38,6 +38,10 @@ public struct PathCover: Sendable {
         public var effects: [Int]
         /// The time waited before the input (a timeout's duration; zero otherwise).
         public var waited: Duration
+        /// Where the timeouts armed after it lead, as ``FlowRuntime/armedTimeouts(_:)`` lists them
+        /// (the compound states' outermost first, then the state's own): a timeout into a
+        /// history state leads where that history resumes.
+        public var timeoutTargets: [Int] = []
     }
 
     /// Why a path exists.
@@ -270,7 +274,7 @@ public struct PathCover: Sendable {
         var steps = [
             Step(
                 input: .start, conditions: root.conditions, state: graph.nodes[root.node].state, effects: root.effects,
-                waited: .zero)
+                waited: .zero, timeoutTargets: graph.nodes[root.node].armedTimeouts(program).map(\.target))
         ]
         for (node, edge) in route.edges + plan.extension_ {
             steps.append(step(graph.edges[node][edge], from: node, graph))
@@ -298,7 +302,7 @@ public struct PathCover: Sendable {
         }
         return Step(
             input: input, conditions: edge.conditions, state: graph.nodes[edge.target].state, effects: edge.effects,
-            waited: waited)
+            waited: waited, timeoutTargets: graph.nodes[edge.target].armedTimeouts(program).map(\.target))
     }
 
     private func stateIndex(_ name: String) -> Int? { program.states.firstIndex { $0.name == name } }

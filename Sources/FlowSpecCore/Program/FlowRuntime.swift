@@ -177,14 +177,25 @@ public struct FlowRuntime: Sendable, Hashable {
     /// The timeout armed for the current visit, if the state has one.
     public func armedTimeout(_ program: FlowProgram) -> (after: Duration, target: Int, visit: Int)? {
         guard let timeout = program.states[state].timeout else { return nil }
-        return (timeout.after, timeout.candidate.target, visit)
+        return (timeout.after, target(of: timeout.candidate, program), visit)
+    }
+
+    /// Where taking a candidate now leads (before its retry is counted): its target, or for a
+    /// history state the state it would resume, with what the step itself records first.
+    public func target(of candidate: FlowProgram.Candidate, _ program: FlowProgram) -> Int {
+        guard let history = candidate.history else { return candidate.target }
+        let compound = program.histories[history].compound
+        let leaves = program.states[state].ancestors.contains(compound)
+            && program.compounds[compound].depth >= candidate.keep
+        let slot = program.compounds[compound].memorySlot ?? 0
+        return program.resumeTarget(of: history, recorded: leaves ? state : recorded(slot))
     }
 
     /// Every timeout armed now: those of the compound states around the state, outermost first,
     /// then the state's own. Each fires for the visit it was armed for.
     public func armedTimeouts(_ program: FlowProgram) -> [(after: Duration, target: Int, visit: Int)] {
         var armed = program.states[state].outerTimeouts.map { scoped in
-            (scoped.timeout.after, scoped.timeout.candidate.target, outerVisits[scoped.depth])
+            (scoped.timeout.after, target(of: scoped.timeout.candidate, program), outerVisits[scoped.depth])
         }
         if let own = armedTimeout(program) { armed.append(own) }
         return armed

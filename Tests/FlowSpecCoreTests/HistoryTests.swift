@@ -1,0 +1,153 @@
+import FlowSpecTestSupport
+import Foundation
+import Testing
+
+@testable import FlowSpecCore
+
+/// History states: a run worked by hand, the W3C algorithm on the same machine, and the code
+/// both generated forms compile to, held to the simulation. (Random nested machines with
+/// history states are held to the W3C algorithm in ``NestedMachineTests``.)
+@Suite("History states")
+struct HistoryTests {
+    typealias Gen = DifferentialSpecs
+
+    /// A signed-in area left when the session expires and resumed after signing in again:
+    /// `deepBack` resumes the very state left, `top` the state directly inside `area` (its
+    /// `initial` chain again), or `feed` when `area` was never left. Steps into them come from
+    /// outside (`again`, `back`, a timeout, a used-up retry) and from `area` itself (`restart`).
+    static let spec = """
+        flowspec: 1
+        machines:
+          NAME:
+            initial: welcome
+            defaults: { kind: input }
+            events: [go, next, back, expire, again, restart, fail]
+            effects: [enterArea, leaveArea, enterSettings, leaveSettings, showError]
+            states:
+              welcome: { on: { go: area, next: top } }
+              area:
+                entry: [enterArea]
+                exit: [leaveArea]
+                on: { expire: reauth, restart: top }
+                timeout: { after: 5m, to: away }
+                states:
+                  home: { on: { next: feed, go: settings } }
+                  feed: { on: { back: home } }
+                  deepBack: { kind: history, deep: true }
+                  settings:
+                    entry: [enterSettings]
+                    exit: [leaveSettings]
+                    initial: general
+                    states:
+                      general: { on: { next: privacy } }
+                      privacy: { on: { back: general } }
+                  top: { kind: history, default: feed }
+              reauth:
+                kind: task
+                on:
+                  again: deepBack
+                  back: top
+                  fail: { to: reauth, retry: { max: 1, then: deepBack, effects: [showError] } }
+                timeout: { after: 10s, to: deepBack }
+              away: { on: { go: top } }
+
+        """
+
+    static func checked(_ name: String) throws -> (model: Machine, program: FlowProgram) {
+        let text = spec.replacingOccurrences(of: "NAME", with: name)
+        let result = SpecChecker().check(SourceFile(path: "\(name).yaml", text: text))
+        #expect(result.diagnostics.isEmpty, "\(FlowSpecCoreTestsSupport.describe(result))")
+        let programs = try #require(
+            SpecGeneration.programs(result, diagnostics: result.diagnostics),
+            "\(FlowSpecCoreTestsSupport.describe(result))")
+        return (result.graphs[0].machine, programs[0])
+    }
+
+    /// The script and what each input does, worked by hand from the spec.
+    static let script: [(Simulation.Step, String)] = [
+        (.event("next"), "next -> feed | effects: enterArea"),  // never left: `top`'s default
+        (.event("back"), "back -> home | effects: -"),
+        (.event("go"), "go -> general | effects: enterSettings"),
+        (.event("next"), "next -> privacy | effects: -"),
+        (.event("expire"), "expire -> reauth | effects: leaveSettings, leaveArea"),
+        (.event("again"), "again -> privacy | effects: enterArea, enterSettings"),  // deep
+        (.event("restart"), "restart -> general | effects: leaveSettings, leaveArea, enterArea, enterSettings"),  // shallow
+        (.event("next"), "next -> privacy | effects: -"),
+        (.event("expire"), "expire -> reauth | effects: leaveSettings, leaveArea"),
+        (.event("back"), "back -> general | effects: enterArea, enterSettings"),  // shallow: `settings` afresh
+        (.event("expire"), "expire -> reauth | effects: leaveSettings, leaveArea"),
+        (.event("fail"), "fail -> reauth | effects: -"),
+        (.event("fail"), "fail -> general | effects: showError, enterArea, enterSettings"),  // retry's `then`
+        (.compoundTimeout("area"), "@timeout(area) -> away | effects: leaveSettings, leaveArea"),
+        (.event("go"), "go -> general | effects: enterArea, enterSettings"),
+        (.event("back"), "back -> general (ignored) | effects: -"),
+        (.event("go"), "go -> general (ignored) | effects: -"),
+        (.event("expire"), "expire -> reauth | effects: leaveSettings, leaveArea"),
+        (.timeout, "@timeout -> general | effects: enterArea, enterSettings")
+    ]
+
+    @Test func aScriptedRunResumesWhereTheFlowWasLeft() throws {
+        let (_, program) = try Self.checked("HistoryScript")
+        let lines = try Simulation(program: program).run(Self.script.map(\.0))
+        #expect(
+            lines.map { line in line.range(of: " | timeout: ").map { String(line[..<$0.lowerBound]) } ?? line }
+                == ["start -> welcome | effects: -"] + Self.script.map(\.1))
+        // A timeout into a history names the state it would resume now: the state being left.
+        #expect(lines[5].hasSuffix("| timeout: 10000ms -> privacy"), "\(lines[5])")
+        #expect(program.histories.map(\.deep) == [true, false])
+        #expect(program.memorySlotCount == 1)
+    }
+
+    @Test func theW3CAlgorithmAgrees() throws {
+        let (model, program) = try Self.checked("HistoryOracle")
+        let chart = try NestedChart.chart(model, program)
+        var random = Gen.SplitMix64(seed: 0x0_415)
+        var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "oracle")
+        for index in 0..<60 {
+            let steps = index == 0 ? Self.script.map(\.0) : NestedSpecs.drawSteps(program, count: 30, &random)
+            let expected = try Simulation(program: program).run(steps).map(NestedMachineTests.stateAndEffects)
+            comparison.compare(
+                "#\(index)", expected: expected, actual: try NestedChart.run(chart, program, steps),
+                context: "inputs \(Gen.script(steps))")
+        }
+        #expect(comparison.compared > 1_000, "only \(comparison.compared) steps were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    @Test func bothGeneratedFormsResumeAsTheSimulationSays() throws {
+        guard SwiftCompiler.swiftc != nil else {
+            Issue.record("swiftc is not on PATH: the test needs the Swift compiler to build the generated code")
+            return
+        }
+        let programs = [try Self.checked("HistoryS").program, try Self.checked("HistoryT").program]
+        var random = Gen.SplitMix64(seed: 0x0_4157)
+        var runs: [Gen.Run] = []
+        for index in 0..<40 {
+            let steps = index == 0 ? Self.script.map(\.0) : NestedSpecs.drawSteps(programs[0], count: 30, &random)
+            let expected = try NestedMachineTests.expectedTrace(programs[0], steps)
+            for program in programs {
+                runs.append(
+                    Gen.Run(
+                        machine: program.name.name, key: "\(program.name.name)#\(index)", restoring: nil, steps: steps,
+                        expected: expected))
+            }
+        }
+        let tables = SwiftGenerator.file(
+            for: [programs[1]], options: GenerationOptions(sourcePath: "HistoryT.yaml", shape: .tables))
+        #expect(tables.contains("sharedTable") && tables.contains("historyStep"))
+        let files = [
+            "switches.swift": SwiftGenerator.file(
+                for: [programs[0]], options: GenerationOptions(sourcePath: "HistoryS.yaml", shape: .switches)),
+            "tables.swift": tables, "main.swift": Gen.driver(programs: programs, runs: runs, visits: true)
+        ]
+        let actual = try Gen.runDriver(files)
+        var comparison = TraceComparison(expectedSide: "simulation", actualSide: "generated code")
+        for run in runs {
+            comparison.compare(
+                run.key, expected: run.expected, actual: actual[run.key] ?? [],
+                context: "inputs \(Gen.script(run.steps))")
+        }
+        #expect(comparison.compared > 2_000, "only \(comparison.compared) lines were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+}
