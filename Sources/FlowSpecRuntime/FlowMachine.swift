@@ -92,6 +92,11 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         hasher.combine(memory)
     }
 
+    /// What the compound states with a history state inside remember, by memory slot
+    /// (``FlowSpec/memorySlotNames``): the state each was last left in, `nil` if never.
+    @inlinable
+    public var rememberedStates: [Spec.State?] { memory }
+
     /// The state the compound state was last left in, if it was ever left and has a history
     /// state inside (what that history resumes).
     @inlinable

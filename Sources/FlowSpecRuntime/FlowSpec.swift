@@ -73,6 +73,9 @@ public protocol FlowSpec {
     static var memorySlotCount: Int { get }
     /// The memory slot of a compound state with a history state inside, or `nil`.
     static func memorySlot(of compound: Compound) -> Int?
+    /// The spec's names of the compound states with memory, by slot: a persisted machine's
+    /// driver stores each slot under `KEY.history.NAME`.
+    static var memorySlotNames: [String] { get }
     /// The step a transition into a history state takes when the history's compound state was
     /// last left in `recorded`, in place of the step's own (which goes to the history's default):
     /// `site` is the transition's (``FlowResume/site``). `nil` keeps the step's own.
@@ -93,6 +96,44 @@ public protocol PersistentFlowSpec: FlowSpec where State: RawRepresentable, Stat
     static func restoredState(from rawValue: State.RawValue?) -> State
     /// Where a restored state lands (`resume`): itself unless the spec says otherwise.
     static func resumed(_ state: State) -> State
+}
+
+extension FlowMachine where Spec: PersistentFlowSpec {
+    /// Restores the flow from a stored raw value and what its compound states with history
+    /// states inside remember, by memory slot (``FlowSpec/memorySlotNames``): a remembered value
+    /// that is not a state inside its slot's compound state is dropped (its history then takes
+    /// its default). Memory is restored before a restored choice state is left, so that a
+    /// branch into a history resumes it. Never traps.
+    @inlinable
+    public static func restore(
+        from rawValue: Spec.State.RawValue?, remembering memory: [Spec.State.RawValue?],
+        conditions: Spec.Conditions = Spec.Conditions()
+    ) -> (machine: Self, effects: FlowEffects<Spec>) {
+        let state = Spec.resumed(Spec.restoredState(from: rawValue))
+        var machine = Self(state: state)
+        for (slot, raw) in memory.prefix(Spec.memorySlotCount).enumerated() {
+            guard let remembered = raw.flatMap(Spec.State.init(rawValue:)), isInside(remembered, slot: slot) else {
+                continue
+            }
+            machine.memory[slot] = remembered
+        }
+        var effects = FlowEffects<Spec>()
+        let entry = Spec.entryEffects(of: state)
+        effects.append(entry.lowerBound, entry.count)
+        machine.settle(conditions, &effects)
+        return (machine, effects)
+    }
+
+    /// Whether a state is inside the compound state that has a memory slot.
+    @inlinable
+    internal static func isInside(_ state: Spec.State, slot: Int) -> Bool {
+        for depth in 0..<Spec.depth(of: state) {
+            if let compound = Spec.compound(around: state, atDepth: depth), Spec.memorySlot(of: compound) == slot {
+                return true
+            }
+        }
+        return false
+    }
 }
 
 /// The conditions of a machine: a value the app supplies at each input, with a flag per

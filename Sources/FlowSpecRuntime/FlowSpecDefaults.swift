@@ -57,6 +57,10 @@ extension FlowSpec {
 
     /// No history states.
     @inlinable
+    public static var memorySlotNames: [String] { [] }
+
+    /// No history states.
+    @inlinable
     public static func historyStep(_ site: Int, resuming recorded: State, _ tables: Tables) -> FlowStep<State>? {
         nil
     }

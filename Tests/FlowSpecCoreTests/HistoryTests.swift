@@ -71,7 +71,8 @@ struct HistoryTests {
         (.event("next"), "next -> privacy | effects: -"),
         (.event("expire"), "expire -> reauth | effects: leaveSettings, leaveArea"),
         (.event("again"), "again -> privacy | effects: enterArea, enterSettings"),  // deep
-        (.event("restart"), "restart -> general | effects: leaveSettings, leaveArea, enterArea, enterSettings"),  // shallow
+        // Shallow: `settings` afresh.
+        (.event("restart"), "restart -> general | effects: leaveSettings, leaveArea, enterArea, enterSettings"),
         (.event("next"), "next -> privacy | effects: -"),
         (.event("expire"), "expire -> reauth | effects: leaveSettings, leaveArea"),
         (.event("back"), "back -> general | effects: enterArea, enterSettings"),  // shallow: `settings` afresh

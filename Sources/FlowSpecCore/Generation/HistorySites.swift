@@ -49,3 +49,10 @@ struct HistorySites {
     /// The number of a site.
     func number(of site: Site) -> Int? { numbers[site] }
 }
+
+extension FlowProgram {
+    /// The names of the compound states with memory, by slot, as Swift string literals.
+    var memorySlotNameLiterals: String {
+        compounds.filter { $0.memorySlot != nil }.map { MachineEmitter.stringLiteral($0.name) }.joined(separator: ", ")
+    }
+}

@@ -347,7 +347,9 @@ struct TableEmitter {
                 if tables.recordsNesting {
                     retry += ", keep: Swift.Int(tables.table[candidate &+ \(tables.keepOffset + 1)])"
                 }
-                if tables.recordsHistory { retry += ", resume: resume(candidate &+ \(tables.historyOffset + 2), tables)" }
+                if tables.recordsHistory {
+                    retry += ", resume: resume(candidate &+ \(tables.historyOffset + 2), tables)"
+                }
                 w.line("let retry = slot < 0 ? nil : \(retry))")
                 arguments.append("retry: retry")
             }
@@ -361,7 +363,8 @@ struct TableEmitter {
         }
         if tables.recordsHistory {
             w.line()
-            w.doc("The way into a history recorded at `position` of a candidate's record (a site, then a slot), if any.")
+            w.doc(
+                "The way into a history recorded at `position` of a candidate's record (a site, then a slot), if any.")
             w.block(
                 "private static func resume(_ position: Swift.Int, _ tables: Tables) -> FlowSpecRuntime.FlowResume?"
             ) { w in
@@ -500,6 +503,7 @@ struct TableEmitter {
         guard tables.recordsHistory else { return }
         w.line()
         w.line("\(access)static let memorySlotCount = \(program.memorySlotCount)")
+        w.line("\(access)static let memorySlotNames: [Swift.String] = [\(program.memorySlotNameLiterals)]")
         w.line()
         w.doc("The memory slot of a compound state with a history state inside, or `nil`.")
         w.block("\(access)static func memorySlot(of compound: Compound) -> Swift.Int?") { w in

@@ -209,6 +209,7 @@ struct TransitionEmitter {
     private func emitHistory(_ w: inout SwiftWriter) {
         guard !historySites.sites.isEmpty else { return }
         w.line("\(access)static let memorySlotCount = \(program.memorySlotCount)")
+        w.line("\(access)static let memorySlotNames: [Swift.String] = [\(program.memorySlotNameLiterals)]")
         w.block("\(access)static func memorySlot(of compound: Compound) -> Swift.Int?") { w in
             w.switchBlock("switch compound") { w in
                 for compound in program.compounds {

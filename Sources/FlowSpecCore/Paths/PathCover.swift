@@ -298,7 +298,7 @@ public struct PathCover: Sendable {
         case .timeout:
             input = edge.firedCompound.map(Step.Input.compoundTimeout) ?? .timeout
             waited = edge.waited
-        case .relaunch: input = .relaunch(stored: FlowRuntime.storedValue(of: state, program))
+        case .relaunch: input = .relaunch(stored: graph.nodes[node].storedText(program))
         }
         return Step(
             input: input, conditions: edge.conditions, state: graph.nodes[edge.target].state, effects: edge.effects,

@@ -127,9 +127,11 @@ public struct FlowRuntime: Sendable, Hashable {
     public static func restore(
         _ program: FlowProgram, rawValue: String?, conditions: [Bool], moves: inout [Move]?
     ) -> (FlowRuntime, [Int]) {
-        let restored = restoredState(program, rawValue: rawValue)
+        let (value, remembered) = StoredText.parse(rawValue)
+        let restored = restoredState(program, rawValue: value)
         let landing = program.persist?.resume[restored] ?? restored
         var runtime = FlowRuntime(program: program, state: landing)
+        runtime.restoreMemory(remembered, program)
         var effects = program.entryEffects(of: landing, keeping: 0)
         runtime.settle(program, conditions, &effects, &moves)
         return (runtime, effects)
@@ -138,6 +140,30 @@ public struct FlowRuntime: Sendable, Hashable {
     /// The value a persisted machine stores for a state: its position (`int`) or name.
     public static func storedValue(of state: Int, _ program: FlowProgram) -> String {
         program.persist?.rawValue == .int ? String(state) : program.states[state].name
+    }
+
+    /// What a persisted machine stores, as traces and `--restore` write it: its state's value,
+    /// then `; COMPOUND=VALUE` for each compound state with a history state inside that was left.
+    public func storedText(_ program: FlowProgram) -> String {
+        let remembered = program.compounds.compactMap { compound -> (String, String)? in
+            guard let slot = compound.memorySlot, let state = recorded(slot) else { return nil }
+            return (compound.name, Self.storedValue(of: state, program))
+        }
+        return StoredText.text(value: Self.storedValue(of: state, program), memory: remembered)
+    }
+
+    /// Restores what compound states remember, by name: a value that is not exactly a state
+    /// inside its compound state (or names no compound state with memory) is dropped.
+    private mutating func restoreMemory(_ remembered: [(compound: String, value: String)], _ program: FlowProgram) {
+        for (name, value) in remembered {
+            guard let compound = program.compounds.first(where: { $0.name == name }), let slot = compound.memorySlot
+            else { continue }
+            let state =
+                program.persist?.rawValue == .int
+                ? Int(value) : program.states.firstIndex { $0.name == value }
+            guard let state, compound.states.contains(state) else { continue }
+            memory[slot] = state
+        }
     }
 
     static func restoredState(_ program: FlowProgram, rawValue: String?) -> Int {
@@ -185,7 +211,8 @@ public struct FlowRuntime: Sendable, Hashable {
     public func target(of candidate: FlowProgram.Candidate, _ program: FlowProgram) -> Int {
         guard let history = candidate.history else { return candidate.target }
         let compound = program.histories[history].compound
-        let leaves = program.states[state].ancestors.contains(compound)
+        let leaves =
+            program.states[state].ancestors.contains(compound)
             && program.compounds[compound].depth >= candidate.keep
         let slot = program.compounds[compound].memorySlot ?? 0
         return program.resumeTarget(of: history, recorded: leaves ? state : recorded(slot))

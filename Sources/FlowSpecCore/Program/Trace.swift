@@ -250,7 +250,7 @@ public struct Simulation {
                     throw Failure(
                         description: "machine '\(program.name.name)' has no `persist`, so it cannot be relaunched")
                 }
-                let stored = FlowRuntime.storedValue(of: runtime.state, program)
+                let stored = runtime.storedText(program)
                 exercised?.insert(.relaunch(state: runtime.state))
                 (runtime, effects) = FlowRuntime.restore(
                     program, rawValue: stored, conditions: conditions, moves: &moves)

@@ -32,7 +32,8 @@ enum HistoryRule: RuleHome {
                 .invalidHistory,
                 "history state '\(name)' cannot have `\(entry.key.value)`: the flow is never in it, it only leads back into its compound state",
                 at: entry.key.location, subjects: [name],
-                notes: [.init("remove `\(entry.key.value)`; write it on the compound state or on the states inside it")])
+                notes: [.init("remove `\(entry.key.value)`; write it on the compound state or on the states inside it")]
+            )
         }
     }
 
@@ -72,13 +73,18 @@ enum HistoryRule: RuleHome {
         let histories = children.filter { decoded.states[$0].kind == .history }
         guard !histories.isEmpty || decoded.details[index]?.initial != nil else { return }
         if let initial = decoded.details[index]?.initial,
-            let named = children.first(where: { stateName($0) == initial.value }), decoded.states[named].kind == .history
+            let named = children.first(where: { stateName($0) == initial.value }),
+            decoded.states[named].kind == .history
         {
             reader.report(
                 .invalidHistory,
                 "`initial` of '\(name)' is history state '\(initial.value)': entering '\(name)' needs a state the flow can be in",
                 at: initial.location, subjects: [initial.value],
-                notes: [.init("name another state inside '\(name)'; target '\(initial.value)' from the transitions that should resume '\(name)'")])
+                notes: [
+                    .init(
+                        "name another state inside '\(name)'; target '\(initial.value)' from the transitions that should resume '\(name)'"
+                    )
+                ])
             decoded.states[index].isMalformed = true
             decoded.states[index].hasLostTransitions = true
         }

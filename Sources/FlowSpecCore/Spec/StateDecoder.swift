@@ -270,7 +270,9 @@ enum StateDecoder {
             }
             wrote = true
         }
-        if let states = fields["states"], fields["kind"].map({ reader.document[$0].scalarValue }) != .string("history") {
+        // A history state's `states` is reported (it has none); it is not read as states inside.
+        let isHistory = fields["kind"].map { reader.document[$0].scalarValue } == .string("history")
+        if let states = fields["states"], !isHistory {
             nested.children = states
             details.statesLocation = fields.key("states")?.location
             wrote = true
