@@ -171,7 +171,7 @@ struct ConfigurationGraph {
     private func items(of moves: [FlowRuntime.Move]) -> [CoverageItem] {
         var items: [CoverageItem] = []
         for move in moves {
-            items.append(CoverageItem(move, in: program))
+            items += CoverageItem.items(of: move, in: program)
             items += CoverageItem.entering(move.to, in: program)
         }
         return items

@@ -379,7 +379,7 @@ public struct PathCover: Sendable {
                 case .transition(let state, _, _, _), .always(let state, _, _), .timeout(let state, _),
                     .relaunch(let state):
                     state
-                case .machineWide, .compound, .outer, .outerTimeout, .done: nil
+                case .machineWide, .compound, .outer, .outerTimeout, .done, .history: nil
                 }
             if let from, !reachedStates.contains(from) {
                 return "'\(self.program.states[from].name)' is not reachable"
@@ -389,6 +389,12 @@ public struct PathCover: Sendable {
             if case .timeout(_, true) = item { return "its retry is never used up on a reachable run" }
             if case .outer(_, _, _, true) = item { return "its retry is never used up on a reachable run" }
             if case .outerTimeout(_, true) = item { return "its retry is never used up on a reachable run" }
+            if case .history(let history, let resumed) = item {
+                let compound = self.program.compounds[self.program.histories[history].compound].name
+                return resumed
+                    ? "no reachable run goes to it after leaving '\(compound)'"
+                    : "no reachable run goes to it before '\(compound)' is first left"
+            }
             if self.program.conditions.count > ConfigurationGraph.maxConditionsTriedExhaustively {
                 return "no run found takes it (with more than \(ConfigurationGraph.maxConditionsTriedExhaustively) "
                     + "conditions, each is chosen to take one candidate or branch at a time, not in every combination)"

@@ -66,6 +66,10 @@ public struct FlowRuntime: Sendable, Hashable {
         public var candidate: Int
         /// Whether the `retry` was used up, so the candidate went to its `then`.
         public var fellBack: Bool
+        /// The history state it went through, by index in ``FlowProgram/histories``, if any.
+        public var history: Int? = nil
+        /// Whether that history resumed a recorded state (not its default).
+        public var resumed = false
     }
 
     /// A machine before starting: the compound states around `state` are entered (a visit
@@ -280,15 +284,20 @@ public struct FlowRuntime: Sendable, Hashable {
             // Leaving a compound state with a history state inside records where it was left;
             // a history target then reads it (SCXML: exits record before entries read).
             if !memory.isEmpty { remember(leaving: keep, program) }
+            var resumed = false
             if let history {
                 let slot = program.compounds[program.histories[history].compound].memorySlot ?? 0
                 target = program.resumeTarget(of: history, recorded: recorded(slot))
+                resumed = recorded(slot) != nil
             }
             effects += program.exitEffects(of: state, keeping: keep)
             effects += candidate.effects
             effects += fallbackEffects
             effects += program.entryEffects(of: target, keeping: keep)
-            moves?.append(Move(from: state, to: target, via: via, candidate: position, fellBack: fellBack))
+            moves?.append(
+                Move(
+                    from: state, to: target, via: via, candidate: position, fellBack: fellBack, history: history,
+                    resumed: resumed))
             state = target
             let depth = program.states[target].depth
             outerVisits.removeLast(max(0, outerVisits.count - keep))

@@ -204,7 +204,7 @@ public struct Simulation {
         func record() {
             guard let taken = moves, !taken.isEmpty else { return }
             for move in taken {
-                exercised?.insert(CoverageItem(move, in: program))
+                exercised?.formUnion(CoverageItem.items(of: move, in: program))
                 exercised?.formUnion(CoverageItem.entering(move.to, in: program))
             }
             moves?.removeAll()
