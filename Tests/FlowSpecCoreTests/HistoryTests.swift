@@ -152,3 +152,82 @@ struct HistoryTests {
         #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
     }
 }
+
+/// What a persisted machine with history states stores and restores in the reference
+/// semantics: `simulate --restore`, a relaunch in a run, a driver's trace replayed, and what
+/// paths and coverage count (`Tests/Fixtures/gen/golden/history.yaml`).
+@Suite("History states: persistence, paths and coverage")
+struct HistoryPersistenceTests {
+    static func program() throws -> FlowProgram {
+        let file = try Fixtures.source("Tests/Fixtures/gen/golden/history.yaml")
+        let result = SpecChecker().check(file)
+        #expect(result.diagnostics.isEmpty, "\(FlowSpecCoreTestsSupport.describe(result))")
+        return try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics)?.first)
+    }
+
+    /// `restore(VALUE; NAME=VALUE)`: the memory is restored, and dropped when it is not a state
+    /// inside its compound state (or names no compound state with memory).
+    @Test(arguments: [
+        ("reauth; area=privacy", "privacy"), ("reauth; area=welcome", "feed"), ("reauth; nowhere=privacy", "feed"),
+        ("reauth", "feed")
+    ])
+    func aRestoreReadsTheMemory(stored: String, resumed: String) throws {
+        let program = try Self.program()
+        let lines = try Simulation(program: program).run([.event("signedInAgain")], restoring: .some(stored))
+        #expect(lines[0] == "restore(\(stored)) -> reauth | effects: - | timeout: -")
+        #expect(lines[1].hasPrefix("signedInAgain -> \(resumed) |"), "\(lines[1])")
+    }
+
+    @Test func aRelaunchCarriesTheMemory() throws {
+        let program = try Self.program()
+        let steps: [Simulation.Step] = [
+            .event("signIn"), .event("open"), .event("next"), .event("expired"), .relaunch, .event("signedInAgain")
+        ]
+        let lines = try Simulation(program: program).run(steps)
+        #expect(lines[5] == "restore(reauth; area=privacy) -> reauth | effects: - | timeout: -")
+        #expect(lines[6] == "signedInAgain -> privacy | effects: trackArea, showSettings | timeout: -")
+    }
+
+    /// What `HistoryDriverTests` shows the driver writing replays as the spec says; a log whose
+    /// restored memory disagrees with what follows is caught.
+    @Test func aDriversTraceWithRestoredMemoryReplays() throws {
+        let program = try Self.program()
+        let trace = """
+            restore(reauth; area=privacy) -> reauth | effects: - | timeout: -
+            signedInAgain -> privacy | effects: trackArea, showSettings | timeout: -
+            expired -> reauth | effects: leaveSettings | timeout: -
+            cancel -> general | effects: trackArea, showSettings | timeout: -
+
+            """
+        #expect(TraceReplay.check(trace, program: program) == .agrees(steps: 4))
+        let wrong = trace.replacingOccurrences(of: "area=privacy", with: "area=feed")
+        guard case .disagrees(let line, _) = TraceReplay.check(wrong, program: program) else {
+            Issue.record("a trace whose restored memory disagrees was accepted")
+            return
+        }
+        #expect(line == 2)
+    }
+
+    /// Paths cover each history state's resume; its default, which no run can take before
+    /// `area` is first left here, is reported with why.
+    @Test func pathsCoverTheResumesAndSayWhyNotTheDefaults() throws {
+        let program = try Self.program()
+        let file = try Fixtures.source("Tests/Fixtures/gen/golden/history.yaml")
+        let machine = SpecChecker().check(file).graphs[0].machine
+        let cover = try PathCover(program: program, machine: machine)
+        let resumes = program.histories.indices.map { CoverageItem.history($0, resumed: true) }
+        #expect(resumes.allSatisfy { !cover.notCovered.map(\.item).contains($0) })
+        #expect(
+            cover.notCovered.map(\.reason) == Array(
+                repeating: "no reachable run goes to it before 'area' is first left", count: 2))
+        #expect(
+            cover.notCovered.map { $0.item.description(in: program) } == [
+                "history 'resume' -> 'feed' (never left)", "history 'tabs' -> 'feed' (never left)"
+            ])
+        var exercised: Set<CoverageItem>? = []
+        _ = try Simulation(program: program).run(
+            [.event("signIn"), .event("expired"), .event("signedInAgain")], restoring: nil, exercised: &exercised)
+        #expect(exercised?.contains(.history(0, resumed: true)) == true)
+        #expect(exercised?.contains(.history(0, resumed: false)) == false)
+    }
+}
