@@ -218,8 +218,9 @@ struct HistoryPersistenceTests {
         let resumes = program.histories.indices.map { CoverageItem.history($0, resumed: true) }
         #expect(resumes.allSatisfy { !cover.notCovered.map(\.item).contains($0) })
         #expect(
-            cover.notCovered.map(\.reason) == Array(
-                repeating: "no reachable run goes to it before 'area' is first left", count: 2))
+            cover.notCovered.map(\.reason)
+                == Array(
+                    repeating: "no reachable run goes to it before 'area' is first left", count: 2))
         #expect(
             cover.notCovered.map { $0.item.description(in: program) } == [
                 "history 'resume' -> 'feed' (never left)", "history 'tabs' -> 'feed' (never left)"
