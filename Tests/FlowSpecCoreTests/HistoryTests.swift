@@ -53,7 +53,7 @@ struct HistoryTests {
 
         """
 
-    static func checked(_ name: String) throws -> (model: Machine, program: FlowProgram) {
+    static func checked(_ name: String, spec: String = spec) throws -> (model: Machine, program: FlowProgram) {
         let text = spec.replacingOccurrences(of: "NAME", with: name)
         let result = SpecChecker().check(SourceFile(path: "\(name).yaml", text: text))
         #expect(result.diagnostics.isEmpty, "\(FlowSpecCoreTestsSupport.describe(result))")
@@ -230,5 +230,108 @@ struct HistoryPersistenceTests {
             [.event("signIn"), .event("expired"), .event("signedInAgain")], restoring: nil, exercised: &exercised)
         #expect(exercised?.contains(.history(0, resumed: true)) == true)
         #expect(exercised?.contains(.history(0, resumed: false)) == false)
+    }
+}
+
+/// Nested machines with history states against an engine flowspec did not write:
+/// python-statemachine runs each as SCXML (``NestedChart``, written by ``SCXMLWriter``), and
+/// every step must reach the state, with the effects in the order, that `flowspec simulate`
+/// prints. Skipped where python-statemachine is not installed; `.ci/run` installs it.
+@Suite("python-statemachine runs nested machines with history as flowspec does (process)")
+struct NestedEngineDifferentialTests {
+    typealias Gen = DifferentialSpecs
+
+    @Test(
+        .enabled(
+            if: EngineDifferentialTests.python != nil, Comment(rawValue: EngineDifferentialTests.missingMessage)))
+    func everyStepReachesTheSameStateWithTheSameEffects() throws {
+        let python = try #require(EngineDifferentialTests.python)
+        var machines = try NestedMachineTests.machines(seed: 0x0_E491, count: 80).map { ($0.model, $0.program) }
+        machines.append(try HistoryTests.checked("HistoryEngine", spec: Self.withoutContentIntoHistory))
+        #expect(machines.filter { !$0.1.histories.isEmpty }.count >= 15)
+        var random = Gen.SplitMix64(seed: 0x0_E492)
+        var runs: [[String: Any]] = []
+        var expected: [String: [String]] = [:]
+        for (model, program) in machines {
+            var chart = try NestedChart.chart(model, program)
+            // python-statemachine needs each compound state's `initial` written when a history
+            // state comes first (see `StatechartOracleTests`): the same state SCXML would take.
+            for index in chart.nodes.indices where [.compound, .root].contains(chart.nodes[index].kind) {
+                if chart.nodes[index].initial.isEmpty,
+                    let first = chart.transitions[chart.initialTransitions[index]!].targets.first
+                {
+                    chart.nodes[index].initial = [first]
+                }
+            }
+            for index in 0..<4 {
+                let key = "\(program.name.name)#\(index)"
+                var steps = NestedSpecs.drawSteps(program, count: 25, &random)
+                // Conditions set before the first input hold at the start: the datamodel's first values.
+                var initial = [Bool](repeating: false, count: program.conditions.count)
+                while case .condition(let name, let value)? = steps.first {
+                    initial[try #require(program.conditions.firstIndex { $0.name == name })] = value
+                    steps.removeFirst()
+                }
+                let start = initial.enumerated().filter(\.element).map {
+                    Simulation.Step.condition(program.conditions[$0.offset].name, true)
+                }
+                expected[key] = try Simulation(program: program).run(start + steps)
+                    .filter { !$0.hasPrefix("+") && !$0.hasPrefix("-") }.map(NestedMachineTests.stateAndEffects)
+                runs.append([
+                    "key": key,
+                    "scxml": SCXMLWriter.document(chart, conditions: initial, counters: program.retrySlotCount),
+                    "leaves": program.states.map(\.name), "steps": try steps.map { try Self.json($0, program) }
+                ])
+            }
+        }
+        let actual = try EngineDifferentialTests.run(runs, python: python)
+        var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "engine")
+        for (key, lines) in expected.sorted(by: { $0.key < $1.key }) {
+            comparison.compare(key, expected: lines, actual: actual[key] ?? [])
+        }
+        #expect(comparison.compared > 5_000, "only \(comparison.compared) steps were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    /// ``HistoryTests/spec`` without the effects of its one transition into a history state
+    /// that has any (the used-up retry into `deepBack`): python-statemachine 3.2.2 runs such a
+    /// transition's effects a second time while it enters the states the history resumes
+    /// (``knownDivergence()``), which SCXML does only for a history's default transition. The
+    /// W3C algorithm (``HistoryTests/theW3CAlgorithmAgrees()``) holds those effects.
+    static let withoutContentIntoHistory = HistoryTests.spec.replacingOccurrences(
+        of: "then: deepBack, effects: [showError] }", with: "then: deepBack }"
+    ).replacingOccurrences(of: ", showError]", with: "]")
+
+    /// The divergence the engine comparison works around, shown: if a later python-statemachine
+    /// runs the effects once, this fails, and the workaround can go.
+    @Test(
+        .enabled(
+            if: EngineDifferentialTests.python != nil, Comment(rawValue: EngineDifferentialTests.missingMessage)))
+    func knownDivergence() throws {
+        let python = try #require(EngineDifferentialTests.python)
+        #expect(Self.withoutContentIntoHistory != HistoryTests.spec)
+        let (model, program) = try HistoryTests.checked("HistoryDivergence")
+        var chart = try NestedChart.chart(model, program)
+        chart.nodes[0].initial = [1]
+        let steps: [Simulation.Step] = [.event("go"), .event("expire"), .event("fail"), .event("fail")]
+        let run: [String: Any] = [
+            "key": "divergence", "scxml": SCXMLWriter.document(chart, conditions: [], counters: program.retrySlotCount),
+            "leaves": program.states.map(\.name), "steps": try steps.map { try Self.json($0, program) }
+        ]
+        let engine = try EngineDifferentialTests.run([run], python: python)["divergence"] ?? []
+        let flowspec = try Simulation(program: program).run(steps).map(NestedMachineTests.stateAndEffects)
+        #expect(flowspec.last == "fail -> home | effects: showError, enterArea")
+        #expect(engine.last == "fail -> home | effects: showError, enterArea, showError")
+    }
+
+    static func json(_ step: Simulation.Step, _ program: FlowProgram) throws -> [Any] {
+        switch step {
+        case .event(let name): return ["event", name]
+        case .timeout: return ["stateTimeout"]
+        case .compoundTimeout(let name): return ["compoundTimeout", name]
+        case .condition(let name, let value):
+            return ["condition", try #require(program.conditions.firstIndex { $0.name == name }), value]
+        case .relaunch: throw Simulation.Failure(description: "a relaunch is not drawn here")
+        }
     }
 }
