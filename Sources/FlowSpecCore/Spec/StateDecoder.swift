@@ -21,7 +21,13 @@ enum StateDecoder {
 
     static func states(_ id: YAMLDocument.NodeID, defaultKind: StateKind?, reader: inout NodeReader) -> Decoded {
         if let states = streamedWhole(id, defaultKind: defaultKind, reader: &reader) {
-            return Decoded(states: states)
+            // Streamed whole, the machine's states are all at the top level: a history state
+            // there has no compound state to resume.
+            var decoded = Decoded(states: states)
+            for index in decoded.states.indices where decoded.states[index].kind == .history {
+                HistoryRule.checkLeaf(&decoded.states[index], details: nil, hasParent: false, reader: &reader)
+            }
+            return decoded
         }
         guard let entries = reader.namedEntries(id, of: "states") else { return Decoded() }
         if reader.document.children(of: id).isEmpty {
