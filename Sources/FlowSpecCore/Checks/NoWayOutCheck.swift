@@ -19,7 +19,7 @@ struct NoWayOutCheck: MachineCheck {
         // Lazily: most states of a large machine are exits, and their list would be large.
         let machine = graph.machine
         let isExit = { (state: Int) in
-            machine.isLeaf(state)
+            !machine.isCompound(state)
                 && (states[state].kind == .input || (states[state].kind == .terminal && !analysis.leavesByDone(state)))
         }
         let exits = states.indices.lazy.filter(isExit)
@@ -30,7 +30,7 @@ struct NoWayOutCheck: MachineCheck {
         var depths: [Int32] = []  // measured once, for the first state reported
         for index in states.indices
         where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed
-            && machine.isLeaf(index)
+            && !machine.isCompound(index) && states[index].kind != .history
         {
             if depths.isEmpty { depths = analysis.parentsFromInitial?.depths() ?? [] }
             let name = graph.name(index)

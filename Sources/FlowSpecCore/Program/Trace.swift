@@ -32,7 +32,9 @@ public enum Trace {
     ) -> String {
         let targets = runtime.armedTimeouts(program).map(\.target)
         records?.append(
-            Simulation.Record(input: input, state: runtime.state, ignored: ignored, effects: effects, targets: targets))
+            Simulation.Record(
+                input: input, state: runtime.state, ignored: ignored, effects: effects, targets: targets,
+                memory: runtime.memory))
         return line(
             input: input, state: runtime.state, program: program, ignored: ignored, effects: effects, targets: targets)
     }
@@ -114,12 +116,16 @@ public struct Simulation {
         var effects: [Int]
         /// The states the armed timeouts lead to, in the order of ``Trace/line(input:state:program:ignored:effects:targets:)``.
         var targets: [Int]
+        /// What compound states with history states inside remember, by memory slot (-1: never left).
+        var memory: [Int] = []
     }
 
     /// The run as a JSON document: `{"machine", "steps": [{"input", "state", "configuration",
     /// "active", "ignored", "effects", "timeouts": [{"compound", "milliseconds", "target"}]}]}`.
     /// `configuration` is the states the flow is in that have none inside them (one, until
-    /// parallel regions), in document order; `active` adds the compound states around them.
+    /// parallel regions), in document order; `active` adds the compound states around them. A
+    /// machine with history states adds `remembered`: each compound state with a history state
+    /// inside that was left, and the state it was left in.
     public func json(_ steps: [Step], restoring rawValue: String?? = nil) throws(Failure) -> String {
         var exercised: Set<CoverageItem>? = nil
         var records: [Record]? = []
@@ -141,7 +147,7 @@ public struct Simulation {
                         "target": .string(program.states[target].name)
                     ]))
             }
-            return .object([
+            var members: [String: JSONNode] = [
                 "input": .string(record.input),
                 "state": .string(state.name),
                 "configuration": .array([.string(state.name)]),
@@ -149,7 +155,16 @@ public struct Simulation {
                 "ignored": .bool(record.ignored),
                 "effects": .array(record.effects.map { .string(program.effects[$0].name) }),
                 "timeouts": .array(timeouts)
-            ])
+            ]
+            if !program.histories.isEmpty {
+                var remembered: [String: JSONNode] = [:]
+                for compound in program.compounds {
+                    guard let slot = compound.memorySlot, record.memory[slot] >= 0 else { continue }
+                    remembered[compound.name] = .string(program.states[record.memory[slot]].name)
+                }
+                members["remembered"] = .object(remembered)
+            }
+            return .object(members)
         }
         var output = ""
         JSONNode.object(["machine": .string(program.name.name), "steps": .array(steps)]).writeDocument(to: &output)

@@ -40,9 +40,10 @@ enum HistoryRule: RuleHome {
     /// What a state with no states inside it says about history: a history state must be
     /// inside a compound state; any other state writes neither `deep` nor `default`.
     static func checkLeaf(_ state: inout State, details: StateDetails?, hasParent: Bool, reader: inout NodeReader) {
-        let name = reader.nameTable[state.name.value]
         guard state.kind == .history else {
-            for (key, location) in [("deep", details?.deep?.location), ("default", details?.historyDefault?.location)] {
+            guard let details, details.deep != nil || details.historyDefault != nil else { return }
+            let name = reader.nameTable[state.name.value]
+            for (key, location) in [("deep", details.deep?.location), ("default", details.historyDefault?.location)] {
                 guard let location else { continue }
                 reader.report(
                     .invalidHistory,
@@ -54,6 +55,7 @@ enum HistoryRule: RuleHome {
             return
         }
         guard !hasParent else { return }
+        let name = reader.nameTable[state.name.value]
         reader.report(
             .invalidHistory,
             "history state '\(name)' is not inside a compound state: at the top level there is nothing for it to resume",
@@ -66,12 +68,13 @@ enum HistoryRule: RuleHome {
     /// holds a state besides history states, and each of its history states' `default` names a
     /// state inside it.
     static func checkCompound(_ index: Int, in decoded: inout StateDecoder.Decoded, reader: inout NodeReader) {
+        // Most compound states hold no history state: they cost one look at the few there are.
+        let histories = decoded.histories.filter { decoded.parents[$0] == Int32(index) }
+        guard !histories.isEmpty else { return }
         let end = subtreeEnd(of: index, in: decoded)
         let children = (index + 1..<end).filter { decoded.parents[$0] == Int32(index) }
         let name = reader.nameTable[decoded.states[index].name.value]
         func stateName(_ state: Int) -> String { reader.nameTable[decoded.states[state].name.value] }
-        let histories = children.filter { decoded.states[$0].kind == .history }
-        guard !histories.isEmpty || decoded.details[index]?.initial != nil else { return }
         if let initial = decoded.details[index]?.initial,
             let named = children.first(where: { stateName($0) == initial.value }),
             decoded.states[named].kind == .history
@@ -88,7 +91,7 @@ enum HistoryRule: RuleHome {
             decoded.states[index].isMalformed = true
             decoded.states[index].hasLostTransitions = true
         }
-        if !histories.isEmpty, histories.count == children.count {
+        if histories.count == children.count {
             reader.report(
                 .invalidHistory,
                 "compound state '\(name)' holds only history states: entering it has no state to enter first",

@@ -101,10 +101,12 @@ public struct Machine: Sendable {
     public func isCompound(_ state: Int) -> Bool { nesting.isCompound(state) }
 
     /// Whether the state at an index is a history state: a target, never a state the flow is in.
+    @inline(__always)
     public func isHistory(_ state: Int) -> Bool { states[state].kind == .history }
 
     /// Whether the flow can be in the state at an index: it holds no states and is no history
     /// state.
+    @inline(__always)
     public func isLeaf(_ state: Int) -> Bool { !isCompound(state) && !isHistory(state) }
 
     /// The own event transitions of the state at an index.

@@ -17,6 +17,8 @@ enum StateDecoder {
         /// Per state, the index of the state that holds it, or -1.
         var parents: [Int32] = []
         var details: [Int: StateDetails] = [:]
+        /// The history states among them, in document order (few, if any).
+        var histories: [Int] = []
     }
 
     static func states(_ id: YAMLDocument.NodeID, defaultKind: StateKind?, reader: inout NodeReader) -> Decoded {
@@ -59,6 +61,7 @@ enum StateDecoder {
             } else {
                 firstOfName[state.name.value] = index
             }
+            if state.kind == .history { decoded.histories.append(index) }
             decoded.states.append(state)
             decoded.parents.append(parent)
             if let details = nested.details { decoded.details[index] = details }
@@ -151,19 +154,21 @@ enum StateDecoder {
         return state
     }
 
-    /// A state as its body says, before the machine's `defaults.kind` applies: a state that
-    /// gives no (valid) kind is a `task` for now.
-    static func decoded(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
+    /// A state as its body says, before the machine's `defaults.kind` applies (a state that
+    /// gives no (valid) kind is a `task` for now), for ``StateStreamer``: its body writes none of
+    /// ``nestingKeys`` (the streamer leaves such a state in place), so they are not looked for.
+    static func streamed(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
         var nested = Nested()
-        return decoded(name: name, body: body, nested: &nested, reader: &reader)
+        return decoded(name: name, body: body, nested: &nested, readsNesting: false, reader: &reader)
     }
 
     private static func decoded(
-        name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, reader: inout NodeReader
+        name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, readsNesting: Bool = true,
+        reader: inout NodeReader
     ) -> State {
         reader.lostTransitions = false
         var (state, malformed) = reader.readingPart {
-            decodeBody(name: name, body: body, nested: &nested, reader: &$0)
+            decodeBody(name: name, body: body, nested: &nested, readsNesting: readsNesting, reader: &$0)
         }
         if malformed { state.isMalformed = true }
         state.hasLostTransitions = reader.lostTransitions
@@ -174,8 +179,9 @@ enum StateDecoder {
     /// kind does not allow.
     static func applyKind(to state: inout State, defaultKind: StateKind?, reader: inout NodeReader) {
         if state.kindLocation == nil { state.kind = defaultKind ?? .task }
-        let name = reader.nameTable[state.name.value]
+        // The name is looked up only for a finding: most states have none.
         if state.kind == .input || state.kind == .task, let always = state.always {
+            let name = reader.nameTable[state.name.value]
             reader.report(
                 .invalidValue,
                 "\(state.kind.rawValue) state '\(name)' cannot have `always`: only a choice state leaves at once",
@@ -186,6 +192,7 @@ enum StateDecoder {
             state.isMalformed = true
         }
         if state.kind == .choice, let on = state.onLocation {
+            let name = reader.nameTable[state.name.value]
             reader.report(
                 .invalidValue,
                 "choice state '\(name)' leaves at once through `always`; it cannot wait for events in `on`",
@@ -198,7 +205,8 @@ enum StateDecoder {
     }
 
     private static func decodeBody(
-        name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, reader: inout NodeReader
+        name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, readsNesting: Bool,
+        reader: inout NodeReader
     ) -> State {
         var state = State(name: Located(reader.nameTable.intern(name.value), at: name.location), kind: .task)
         let node = reader.document[body]
@@ -235,7 +243,7 @@ enum StateDecoder {
             state.timeoutLocation = fields.key("timeout")?.location
             state.timeout = TransitionDecoder.timeout(timeout, reader: &reader)
         }
-        decodeNesting(fields, into: &nested, reader: &reader)
+        if readsNesting { decodeNesting(fields, into: &nested, reader: &reader) }
         return state
     }
 
@@ -277,8 +285,7 @@ enum StateDecoder {
             wrote = true
         }
         // A history state's `states` is reported (it has none); it is not read as states inside.
-        let isHistory = fields["kind"].map { reader.document[$0].scalarValue } == .string("history")
-        if let states = fields["states"], !isHistory {
+        if let states = fields["states"], fields["kind"].map({ reader.document[$0].scalarValue }) != .string("history") {
             nested.children = states
             details.statesLocation = fields.key("states")?.location
             wrote = true
