@@ -285,7 +285,8 @@ enum StateDecoder {
             wrote = true
         }
         // A history state's `states` is reported (it has none); it is not read as states inside.
-        if let states = fields["states"], fields["kind"].map({ reader.document[$0].scalarValue }) != .string("history") {
+        if let states = fields["states"], fields["kind"].map({ reader.document[$0].scalarValue }) != .string("history")
+        {
             nested.children = states
             details.statesLocation = fields.key("states")?.location
             wrote = true
