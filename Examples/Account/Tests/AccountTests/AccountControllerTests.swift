@@ -6,7 +6,8 @@ import Testing
 
 /// The account flow as the app runs it: what the compound states give every page inside them
 /// (`cancel`, the sign-in time limit, the session's end), their `entry` and `exit` effects
-/// and `done`, and what the screens show. Time is a `FlowTestClock`: nothing sleeps.
+/// and `done`, the password check after an expiry that comes back to the screen left (a deep
+/// history state), and what the screens show. Time is a `FlowTestClock`: nothing sleeps.
 @MainActor
 @Suite("Account flow")
 struct AccountControllerTests {
@@ -107,6 +108,14 @@ struct AccountControllerTests {
         case .profile:
             await signIn()
             controller.send(.openProfile)
+        case .reenterPassword:
+            await reach(.settings)
+            controller.send(.sessionExpired)
+            controller.password = "correct horse"
+        case .checkingPassword:
+            await reach(.reenterPassword)
+            controller.send(.submit)
+            await settle(until: { services.passwordChecks.count == 1 }, "the check under way")
         default: Issue.record("no way to \(page) written")
         }
         #expect(controller.state == page)
@@ -226,6 +235,7 @@ struct AccountControllerTests {
         #expect(Self.pages(in: .signUp) == [.details, .submitting, .confirmEmail])
         #expect(Self.pages(in: .forgotPassword) == [.resetRequest, .sendingReset, .checkEmail])
         #expect(Self.pages(in: .signedIn) == [.home, .settings, .profile])
+        #expect(Self.pages(in: .reauth) == [.reenterPassword, .checkingPassword])
     }
 
     // MARK: The sign-in time limit (a compound state's timeout)
@@ -349,16 +359,24 @@ struct AccountControllerTests {
 
     // MARK: The session's end, written once on signedIn
 
+    /// Changed with the password check: the session's end used to lead to welcome; it now asks
+    /// for the password, on a page of its own with no account on it.
     @Test(arguments: pages(in: .signedIn))
-    func sessionExpiredLeadsToWelcomeFromEveryScreenInside(page: Account.State) async {
+    func sessionExpiredAsksForThePasswordFromEveryScreenInside(page: Account.State) async {
         await reach(page)
+        controller.email = ""
         controller.send(.sessionExpired)
-        #expect(controller.state == .welcome)
+        #expect(controller.state == .reenterPassword)
+        #expect(controller.section == .reauth)
         let exits: [Account.Effect] = page == .settings ? [.saveSettings, .clearSession] : [.clearSession]
         #expect(flow.lastStep?.effects == exits + [.showSessionExpired])
         #expect(controller.notice == .sessionExpired)
-        #expect(controller.profile == nil)
+        #expect(controller.profile == nil, "the expired session's account is not shown behind the check")
         #expect(!controller.isSignedIn)
+        #expect(controller.canCancel)
+        #expect(controller.email == "ada@example.com", "the check is for the account whose session expired")
+        #expect(controller.returnsTo == page)
+        #expect(flow.machine.lastState(in: .signedIn) == page)
         #expect(log.lines.last == "session.end")
     }
 
@@ -371,13 +389,28 @@ struct AccountControllerTests {
         #expect(flow.lastStep?.effects == exits)
         #expect(controller.notice == nil)
         #expect(controller.profile == nil)
+        #expect(controller.returnsTo == nil)
     }
 
-    @Test func afterSigningInAgainTheUserLandsOnHome() async {
-        await reach(.profile)
+    // MARK: The password check after an expiry, and coming back where the user was
+
+    /// Expires the session on the current signed-in screen and types the password.
+    func expire() {
         controller.send(.sessionExpired)
+        #expect(controller.state == .reenterPassword)
+        controller.password = "correct horse"
+    }
+
+    /// Changed with the password check: the test used to expire the session and sign in from
+    /// welcome; now welcome is reached by cancelling the check, and signedIn still remembers
+    /// profile, but a sign-in enters signedIn through its `initial`, not its history.
+    @Test func aSignInAfterCancellingTheCheckLandsOnHome() async {
+        await reach(.profile)
+        expire()
+        controller.send(.cancel)
+        #expect(flow.machine.lastState(in: .signedIn) == .profile)
         await signIn()
-        #expect(controller.state == .home, "no history: signedIn starts at home")
+        #expect(controller.state == .home, "signing in starts signedIn at home")
     }
 
     // MARK: Signing up
