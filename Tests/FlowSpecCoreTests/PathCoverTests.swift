@@ -198,7 +198,7 @@ struct PathCoverTests {
         let report = PathReport.text([PathReport.Machine(cover: cover, machine: machine)], file: "spec.yaml")
         #expect(report.contains("# not covered: state 'lost' (spec.yaml:10:7): 'lost' is not reachable"), "\(report)")
         #expect(report.contains("# not covered: 'lost' on 'go' -> 'b' (spec.yaml:10:25): 'lost' is not reachable"))
-        #expect(report.contains("# M: 1 path cover 3 of 5 states"))
+        #expect(report.contains("# M: 1 path covers 3 of 5 states"))
         let suite = SwiftGenerator.testSuite(cover)
         #expect(suite.contains("// Not covered: state 'lost': 'lost' is not reachable.\n"), "\(suite)")
     }

@@ -26,7 +26,7 @@ public enum PathReport {
             let program = cover.program
             let covered = cover.items.count - cover.notCovered.count
             output +=
-                "# \(program.name.name): \(cover.paths.count) path\(cover.paths.count == 1 ? "" : "s") cover "
+                "# \(program.name.name): \(cover.paths.count) \(cover.paths.count == 1 ? "path covers" : "paths cover") "
                 + "\(covered) of \(cover.items.count) states, transitions, timeouts and relaunches\n"
             for (item, reason) in cover.notCovered {
                 let location = item.location(in: report.machine, program: program)
