@@ -169,6 +169,18 @@ struct DiffCommandTests {
         }
     }
 
+    /// A history state is never a state the flow is in: added to a persisted `int` machine,
+    /// before the states of its compound state and between them, it moves no stored position
+    /// and is no stored state added; the diff lists it as a state of kind `history`.
+    @Test func addingAHistoryStateMovesNoStoredPosition() throws {
+        let output = try Self.nested("history-added")
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(!output.stdout.contains("["), "no finding: \(output.stdout)")
+        #expect(output.stdout.contains("history-added.new.yaml:14:11: added state 'where': history\n"))
+        #expect(output.stdout.contains("history-added.new.yaml:16:11: added state 'last': history\n"))
+        #expect(output.stderr == "flowspec: 4 changes, 0 errors, 0 other findings\n")
+    }
+
     /// `--base REF` reads the old version with git, in a real repository made here.
     @Test(
         .enabled(

@@ -80,9 +80,11 @@ extension MachineChanges {
             at: new.first?.location ?? pair.new.states[index].name.location, state: name)
     }
 
-    /// The name of the state a compound state enters first: its `initial`, or the first inside.
+    /// The name of the state a compound state enters first: its `initial` as written, or the
+    /// first inside that is no history state (adding one first changes nothing entered).
     private func initialChild(_ machine: Machine, _ names: [String], _ state: Int) -> String {
-        machine.nesting.details[state]?.initial?.value ?? names[state + 1]
+        machine.nesting.details[state]?.initial?.value
+            ?? names[MachinePair.initialChild(of: state, in: machine, names: names)]
     }
 
     private func done(_ machine: Machine, _ state: Int) -> String? {
