@@ -181,6 +181,30 @@ struct DiffCommandTests {
         #expect(output.stderr == "flowspec: 4 changes, 0 errors, 0 other findings\n")
     }
 
+    /// A history state that became shallow, or changed its `default`, leads elsewhere but reads
+    /// the same remembered state: listed as changes, never a finding. A history state added
+    /// first inside a compound state with no `initial` changes nothing it enters.
+    @Test func aChangedHistoryIsListedNotReported() throws {
+        let output = try Self.nested("history-changed")
+        #expect(output.status == 0)
+        #expect(!output.stdout.contains("["), "no finding: \(output.stdout)")
+        for line in [
+            "history-changed.new.yaml:17:11: changed history of 'resume': deep -> shallow",
+            "history-changed.new.yaml:17:45: changed default of 'resume': 'card' -> 'confirm'",
+            "history-changed.new.yaml:18:42: changed default of 'top': 'confirm' -> 'card'"
+        ] {
+            #expect(output.stdout.contains(line + "\n"), "\(line)\n\(output.stdout)")
+        }
+        #expect(!output.stdout.contains("initial of 'payment'"), "\(output.stdout)")
+        let back = try CLI.run([
+            "diff", "Tests/Fixtures/diff/nested/history-changed.new.yaml",
+            "Tests/Fixtures/diff/nested/history-changed.old.yaml"
+        ])
+        #expect(back.stdout.contains("history-changed.old.yaml:14:42: changed history of 'resume': shallow -> deep\n"))
+        #expect(
+            back.stdout.contains("history-changed.old.yaml:14:11: changed default of 'resume': 'confirm' -> 'card'\n"))
+    }
+
     /// `--base REF` reads the old version with git, in a real repository made here.
     @Test(
         .enabled(
