@@ -89,7 +89,7 @@ enum DiffRules {
     static var all: [any DiffRule.Type] {
         [
             StoredFormChangedRule.self, StoredStateRemovedRule.self, StoredPositionChangedRule.self,
-            StoredValuesClampedRule.self, StateKindChangedRule.self
+            StoredValuesClampedRule.self, StateKindChangedRule.self, StoredHistoryDroppedRule.self
         ]
     }
 }
