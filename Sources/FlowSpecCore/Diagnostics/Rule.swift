@@ -34,6 +34,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case storedPositionChanged = "stored-position-changed"
     case storedValuesClamped = "stored-values-clamped"
     case stateKindChanged = "state-kind-changed"
+    case storedHistoryDropped = "stored-history-dropped"
 
     /// Where the rule lives: the check that finds it, or the file that declares a rule the
     /// reader and decoder find (see ``RuleHome``). Start there to read or change a rule.
@@ -69,6 +70,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .storedPositionChanged: StoredPositionChangedRule.self
         case .storedValuesClamped: StoredValuesClampedRule.self
         case .stateKindChanged: StateKindChangedRule.self
+        case .storedHistoryDropped: StoredHistoryDroppedRule.self
         }
     }
 
