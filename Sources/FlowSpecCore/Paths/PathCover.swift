@@ -290,7 +290,6 @@ public struct PathCover: Sendable {
     }
 
     private func step(_ edge: ConfigurationGraph.Edge, from node: Int, _ graph: ConfigurationGraph) -> Step {
-        let state = graph.nodes[node].state
         let input: Step.Input
         var waited = Duration.zero
         switch edge.input {
