@@ -50,6 +50,10 @@ TARGET_LINEAR = 12.0            # check CPU at N ÷ at N/10 for the chain, the l
 # (Benchmarks/nested-app.yaml) ÷ the code before the runtime, side by side; and no allocation
 # in `send`.
 TARGET_NESTED_DISPATCH = 1.5
+# History states: `send` on the nested machine whose zones each hold a deep history state, a
+# tenth of the random targets resuming their zone (gen_specs.py nestedhistory) ÷ `send` on the
+# same nested machine without them, side by side; and no allocation in `send` there either.
+TARGET_HISTORY_DISPATCH = 1.5
 TARGET_NESTED_APP_COMPILE = 1.0
 NESTED_STATES = 5000            # the nested machine of the dispatch and compile rows (20 events)
 NESTED_FLOW_STATES = 3700       # about 1 MB of nested flow spec (Benchmarks/gen_specs.py nestedflow)
@@ -529,23 +533,46 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
     report.row("send, nested %s states × 20 events" % format(NESTED_STATES, ","), "%.1f ns/event" % nested_ns,
                "the same states flat %.1f ns" % flat_ns, times(ratio), "≤ %.1f×" % TARGET_NESTED_DISPATCH,
                ratio <= TARGET_NESTED_DISPATCH)
+    allocation_row(report, "  allocations in send, nested", nested)
+
+    # History states: the same machine with a deep history state in each zone.
+    spec = make_input(args.work, "nestedhistory", NESTED_STATES, 20)
+    source = os.path.join(work, "NestedHistory-%dx20.swift" % NESTED_STATES)
+    run([args.flowspec, "gen", spec, "--output", source])
+    history = os.path.join(work, "dispatch-history-%dx20" % NESTED_STATES)
+    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime",
+         source, os.path.join(HERE, "DispatchDriver.swift"), "-o", history])
+    samples = {"nested": [], "history": []}
+    for _ in range(5):
+        samples["nested"].append(send_ns(nested))
+        samples["history"].append(send_ns(history))
+    nested_ns, history_ns = statistics.median(samples["nested"]), statistics.median(samples["history"])
+    ratio = history_ns / nested_ns
+    report.row("send, nested with history, %s states × 20 events" % format(NESTED_STATES, ","),
+               "%.1f ns/event" % history_ns, "without history %.1f ns" % nested_ns, times(ratio),
+               "≤ %.1f×" % TARGET_HISTORY_DISPATCH, ratio <= TARGET_HISTORY_DISPATCH)
+    allocation_row(report, "  allocations in send, nested with history", history)
+
+
+def allocation_row(report, label, binary):
+    """The row of `binary`'s allocations an event sent (valgrind's memcheck count, which must
+    not grow with the events it sends): 0, or the row says how many."""
     if shutil.which("valgrind") is None:
-        report.row("  allocations in send, nested", "valgrind not installed", "", "", "", None)
+        report.row(label, "valgrind not installed", "", "", "", None)
         return
-    # The program's allocations (memcheck's count) must not grow with the events it sends.
     counts = []
     for events in (20_000, 200_000):
-        result = subprocess.run(["valgrind", nested, str(events)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        result = subprocess.run(["valgrind", binary, str(events)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 text=True, cwd=ROOT)
         found = re.search(r"total heap usage: ([\d,]+) allocs", result.stderr)
         counts.append(int(found.group(1).replace(",", "")) if found else None)
     if None in counts:
-        report.row("  allocations in send, nested", "valgrind gave no count", "", "", "", None)
+        report.row(label, "valgrind gave no count", "", "", "", None)
         return
     # Five timed loops over the events (the warm-up sends the first 10,000 of either): 900,000
     # sends more. Both counts are above 10,000, so that both copy the warm-up's events.
     per_event = (counts[1] - counts[0]) / (5 * 180_000)
-    report.row("  allocations in send, nested", "%.2f an event" % per_event,
+    report.row(label, "%.2f an event" % per_event,
                "%s allocations at 20,000 events, %s at 200,000" % (format(counts[0], ","), format(counts[1], ",")),
                "", "0", per_event == 0)
 

@@ -14,6 +14,8 @@ byte-identical files on every machine.
     gen_specs.py reducer --states N --events E OUT   a machine for `flowspec gen`, ~3 transitions a state
     gen_specs.py machines --states N OUT   N states in N/2 machines of two (an input state, then a terminal)
     gen_specs.py nested --states N --events E OUT   the reducer's N states inside compound states, 4 deep
+    gen_specs.py nestedhistory --states N --events E OUT   `nested` with a deep history state in each zone,
+                                           a tenth of the random targets resuming their zone
     gen_specs.py nestedflow --states N OUT   the flow's N states inside compound states, 4 deep (~1 MB at 4,400)
 
 flow: mostly `input` states (`defaults: { kind: input }`) with 2-4 `on:` pairs and some
@@ -88,10 +90,11 @@ def flow_state(i, n, rng):
 LEVELS = (("area", 1250), ("zone", 250), ("block", 50), ("unit", 10))
 
 
-def nest(w, n, state_lines, decorate):
+def nest(w, n, state_lines, decorate, members=lambda depth, index: []):
     """Writes states 0..n-1 inside compound states four deep (LEVELS), each compound state's
     keys from `decorate(depth, index, first, end)` (lines relative to its name), each state's
-    lines from `state_lines(i)`, at indentation 6 for the top level."""
+    lines from `state_lines(i)`, at indentation 6 for the top level, and after the states of
+    each compound state the lines of `members(depth, index)` (more states inside it)."""
 
     def write(depth, start, end):
         if depth == len(LEVELS):
@@ -108,6 +111,8 @@ def nest(w, n, state_lines, decorate):
                 w("%s%s%s\n" % (pad, " " * indent, text))
             w("%s  states:\n" % pad)
             write(depth + 1, first, last)
+            for text in members(depth, first // size):
+                w("%s    %s\n" % (pad, text))
 
     write(0, 0, n)
 
@@ -229,18 +234,21 @@ def reducer(n, events, out):
         w("      %s\n" % reducer_state(i, n, events, rng))
 
 
-def reducer_state(i, n, events, rng):
-    """State i of `reducer`, on one line."""
+def reducer_state(i, n, events, rng, history=None, picks=None):
+    """State i of `reducer`, on one line. With `history(target)` (the name of the history state
+    that resumes the compound state around a target), a tenth of the random targets, drawn from
+    `picks` (so that the targets are those of `rng` alone), go there instead."""
     per_state = max(3, -(-events // n))
     used = {(i * per_state + j) % events for j in range(per_state)}
     pairs = []
     for j, e in enumerate(sorted(used)):
         target = (i + 1) % n if j == 0 else rng.randrange(n)
-        pairs.append("ev%04d: %s" % (e, name(target)))
+        resumed = history is not None and j > 0 and picks.random() < 0.1
+        pairs.append("ev%04d: %s" % (e, history(target) if resumed else name(target)))
     return "%s: { on: { %s } }" % (name(i), ", ".join(pairs))
 
 
-def nested_reducer(n, events, out):
+def nested_reducer(n, events, out, history=False):
     """`reducer`'s states in compound states, for `flowspec gen` and the dispatch of a nested
     machine: zones run `enter` on entry and `leave` on exit; areas, blocks and units time out
     after 1 hour, 5 minutes and 30 seconds to their first state. The compound states add no
@@ -259,7 +267,15 @@ def nested_reducer(n, events, out):
             return [(2, "entry: [enter]"), (2, "exit: [leave]")]
         return [(2, "timeout: { after: %s, to: %s }" % (("1h", "", "5m", "30s")[depth], name(first)))]
 
-    nest(w, n, lambda i: [(0, reducer_state(i, n, events, rng))], decorate)
+    if not history:
+        nest(w, n, lambda i: [(0, reducer_state(i, n, events, rng))], decorate)
+        return
+    # Each zone holds a deep history state, and a tenth of the random targets resume the zone
+    # around them: sending an event there takes the step its history's memory says.
+    zone = LEVELS[1][1]
+    picks = random.Random(SEED + 1)
+    nest(w, n, lambda i: [(0, reducer_state(i, n, events, rng, lambda t: "back%d" % (t // zone), picks))], decorate,
+         lambda depth, index: ["back%d: { kind: history, deep: true }" % index] if depth == 1 else [])
 
 
 def ring(n, out):
@@ -284,7 +300,7 @@ def machines(n, out):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("kind", choices=["flow", "chain", "scc", "ring", "stuck", "events", "retries", "typos",
-                                            "reducer", "machines", "nested", "nestedflow"])
+                                            "reducer", "machines", "nested", "nestedhistory", "nestedflow"])
     parser.add_argument("--states", type=int, required=True)
     parser.add_argument("--events", type=int, default=20)
     parser.add_argument("output")
@@ -296,6 +312,8 @@ def main():
             nested_flow(args.states, out)
         elif args.kind == "nested":
             nested_reducer(args.states, args.events, out)
+        elif args.kind == "nestedhistory":
+            nested_reducer(args.states, args.events, out, history=True)
         elif args.kind == "chain":
             chain(args.states, out)
         elif args.kind == "scc":

@@ -3,10 +3,11 @@ import PackageDescription
 
 // An account flow: sign in (with a one-time code), sign up, password reset and the signed-in
 // app, written with compound states so that what every screen of a part shares (cancelling,
-// a time limit, the session's end) is written once. The spec
-// `Sources/Account/Account.flowspec.yaml` becomes Swift at build time through flowspec's build
-// plugin, and FlowSpecRuntime's FlowDriver runs it: the app supplies the network calls its
-// task states wait for, the session, the analytics and the screens.
+// a time limit, the session's end) is written once. When the session expires the user enters
+// the password again and comes back to the very screen they left, through a history state.
+// The spec `Sources/Account/Account.flowspec.yaml` becomes Swift at build time through
+// flowspec's build plugin, and FlowSpecRuntime's FlowDriver runs it: the app supplies the
+// network calls its task states wait for, the session, the analytics and the screens.
 let package = Package(
     name: "Account",
     platforms: [.macOS(.v14)],

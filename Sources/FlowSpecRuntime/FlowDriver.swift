@@ -104,10 +104,12 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     private var timersStarted = 0
     private var running: Task<Void, Never>?
     private var observers: [@MainActor (FlowStepRecord<Spec>) -> Void] = []
-    /// Restores the machine at start (a persisted machine), with the stored value read.
-    private var restore: (@MainActor (Spec.Conditions) -> (FlowMachine<Spec>, FlowEffects<Spec>, FlowStoredValue?))?
-    /// Saves the state (a persisted machine).
-    private var save: (@MainActor (Spec.State) -> Void)?
+    /// Restores the machine at start (a persisted machine), with the stored value read and the
+    /// memory of compound states restored.
+    private var restore:
+        (@MainActor (Spec.Conditions) -> (FlowMachine<Spec>, FlowEffects<Spec>, FlowStepRecord<Spec>.Restored))?
+    /// Saves the state and what compound states remember (a persisted machine).
+    private var save: (@MainActor (FlowMachine<Spec>) -> Void)?
 
     /// A driver of a flow that starts at `initial`.
     ///
@@ -170,15 +172,17 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         let now = conditions()
         let input: FlowStepRecord<Spec>.Input
         let effects: FlowEffects<Spec>
+        var memory: [FlowStepRecord<Spec>.Remembered] = []
         if let restore {
-            let stored: FlowStoredValue?
-            (current, effects, stored) = restore(now)
-            input = .restore(stored)
+            let restored: FlowStepRecord<Spec>.Restored
+            (current, effects, restored) = restore(now)
+            input = .restore(restored.value)
+            memory = restored.memory
         } else {
             (current, effects) = FlowMachine.start(conditions: now)
             input = .start
         }
-        finish(input, from: nil, ignored: false, effects: effects, conditions: now)
+        finish(input, from: nil, ignored: false, effects: effects, conditions: now, restoredMemory: memory)
     }
 
     /// Sends an event from the app. Before ``start()``, or once the flow has ended in a terminal
@@ -225,12 +229,12 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     /// starts its work.
     private func finish(
         _ input: FlowStepRecord<Spec>.Input, from: Spec.State?, ignored: Bool, effects: FlowEffects<Spec>,
-        conditions: Spec.Conditions
+        conditions: Spec.Conditions, restoredMemory: [FlowStepRecord<Spec>.Remembered] = []
     ) {
         let timeouts = current.armedTimeouts
         let step = FlowStepRecord<Spec>(
             input: input, from: from, to: current.state, ignored: ignored, effects: Array(effects),
-            armedTimeouts: timeouts, conditions: conditions)
+            armedTimeouts: timeouts, conditions: conditions, restoredMemory: restoredMemory)
         last = step
         if keepingSteps { kept.append(step) }
         if !ignored {
@@ -244,7 +248,8 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
             running?.cancel()
             running = nil
             for effect in effects { perform(effect) }
-            if from != current.state { save?(current.state) }
+            // Leaving a compound state with a history inside may change only what it remembers.
+            save?(current)
             arm(timeouts)
             startWork()
         }
@@ -369,26 +374,53 @@ extension FlowDriver where Spec: PersistentFlowSpec, Spec.State.RawValue: FlowSt
         effects: @escaping @MainActor (Spec.Effect) -> Void = { _ in }
     ) {
         self.init(spec, clock: clock, keepingSteps: keepingSteps, conditions: conditions, effects: effects)
-        // What the storage holds, so that a state it already holds is not written again.
-        var saved: FlowStoredValue?
+        // What the storage holds, so that a value it already holds is not written again: the
+        // state's, then each memory slot's.
+        var saved: [FlowStoredValue?] = []
+        let keys = [key] + Spec.memorySlotNames.map { Self.memoryKey(key, $0) }
         restore = { [unowned self] conditions in
-            let stored = storage.value(forKey: key)
-            saved = stored
-            let raw = stored.flatMap(Spec.State.RawValue.init(storedValue:))
-            if let stored, raw == nil {
-                self.report(
-                    "the value stored under '\(key)' (\(FlowTrace.text(stored))) is not a \(Spec.name)'s raw value; "
-                        + "the flow restored as if nothing were stored")
+            saved = keys.map { storage.value(forKey: $0) }
+            let raws = keys.indices.map { index in
+                let raw = saved[index].flatMap(Spec.State.RawValue.init(storedValue:))
+                if let stored = saved[index], raw == nil {
+                    self.report(
+                        "the value stored under '\(keys[index])' (\(FlowTrace.text(stored))) is not a \(Spec.name)'s raw value; "
+                            + (index == 0
+                                ? "the flow restored as if nothing were stored"
+                                : "its history states take their default"))
+                }
+                return raw
             }
-            let (machine, effects) = FlowMachine<Spec>.restore(from: raw, conditions: conditions)
-            return (machine, effects, raw == nil ? nil : stored)
+            let (machine, effects) = FlowMachine<Spec>.restore(
+                from: raws[0], remembering: Array(raws.dropFirst()), conditions: conditions)
+            for slot in machine.rememberedStates.indices
+            where raws[slot + 1] != nil && machine.rememberedStates[slot] == nil {
+                self.report(
+                    "the value stored under '\(keys[slot + 1])' (\(FlowTrace.text(saved[slot + 1]!))) is not a state "
+                        + "inside '\(Spec.memorySlotNames[slot])'; its history states take their default")
+            }
+            let memory = Spec.memorySlotNames.indices.compactMap { slot in
+                machine.rememberedStates[slot].map {
+                    FlowStepRecord<Spec>.Remembered(
+                        compound: Spec.memorySlotNames[slot], value: $0.rawValue.storedValue)
+                }
+            }
+            return (machine, effects, .init(value: raws[0] == nil ? nil : saved[0], memory: memory))
         }
-        save = { state in
-            let value = state.rawValue.storedValue
-            guard value != saved else { return }
-            storage.set(value, forKey: key)
-            saved = value
+        save = { machine in
+            let values =
+                [machine.state.rawValue.storedValue] + machine.rememberedStates.map { $0?.rawValue.storedValue }
+            for (index, value) in values.enumerated() where value != saved[index] {
+                guard let value else { continue }
+                storage.set(value, forKey: keys[index])
+                saved[index] = value
+            }
         }
+    }
+
+    /// The key a compound state's memory is stored under, beside the state's.
+    public static func memoryKey(_ key: String, _ compound: String) -> String {
+        key + ".history." + compound
     }
 }
 

@@ -49,6 +49,10 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     /// without a global's lazy-initialisation check.
     @usableFromInline
     internal let tables: Spec.Tables
+    /// Per memory slot (``FlowSpec/memorySlotCount``), the state its compound state was last left
+    /// in, or `nil` if it never was: what its history states resume. Empty without history.
+    @usableFromInline
+    internal var memory: [Spec.State?]
 
     /// A machine in `state`, having entered the compound states around it (a visit each, from
     /// 0) and then the state.
@@ -57,6 +61,7 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         self.currentState = state
         self.retries = Spec.retrySlotCount == 0 ? [] : [Int](repeating: 0, count: Spec.retrySlotCount)
         self.tables = Spec.tables
+        self.memory = Spec.memorySlotCount == 0 ? [] : [Spec.State?](repeating: nil, count: Spec.memorySlotCount)
         if Spec.maximumDepth == 0 {
             self.outerVisits = []
             self.outerDepth = 0
@@ -69,20 +74,34 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         }
     }
 
-    /// Equal when in the same state, visits and retry counts (the tables are the spec's own).
+    /// Equal when in the same state, visits, retry counts and history memory (the tables are
+    /// the spec's own).
     @inlinable
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.currentState == rhs.currentState && lhs.currentVisit == rhs.currentVisit && lhs.retries == rhs.retries
-            && lhs.outerVisits[..<lhs.outerDepth] == rhs.outerVisits[..<rhs.outerDepth]
+            && lhs.outerVisits[..<lhs.outerDepth] == rhs.outerVisits[..<rhs.outerDepth] && lhs.memory == rhs.memory
     }
 
-    /// Hashes the state, visits and retry counts.
+    /// Hashes the state, visits, retry counts and history memory.
     @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(currentState)
         hasher.combine(currentVisit)
         hasher.combine(retries)
         hasher.combine(outerVisits[..<outerDepth])
+        hasher.combine(memory)
+    }
+
+    /// What the compound states with a history state inside remember, by memory slot
+    /// (``FlowSpec/memorySlotNames``): the state each was last left in, `nil` if never.
+    @inlinable
+    public var rememberedStates: [Spec.State?] { memory }
+
+    /// The state the compound state was last left in, if it was ever left and has a history
+    /// state inside (what that history resumes).
+    @inlinable
+    public func lastState(in compound: Spec.Compound) -> Spec.State? {
+        Spec.memorySlot(of: compound).flatMap { memory[$0] }
     }
 
     /// Whether the machine is inside a compound state (its current state is).
@@ -108,7 +127,28 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     @inlinable
     public var armedTimeout: FlowArmedTimeout<Spec.State>? {
         guard let timeout = Spec.timeout(of: state) else { return nil }
-        return FlowArmedTimeout(after: timeout.after, target: timeout.to, visit: visit)
+        let target = target(of: Spec.memorySlotCount > 0 ? Spec.timeoutStep(currentState, tables) : nil)
+        return FlowArmedTimeout(after: timeout.after, target: target ?? timeout.to, visit: visit)
+    }
+
+    /// Where a step into a history state would lead if taken now (before its retry is counted):
+    /// the state its history resumes, with what the step itself records first; `nil` for any
+    /// other step.
+    @inlinable
+    internal func target(of step: FlowStep<Spec.State>?) -> Spec.State? {
+        guard let step, let resume = step.resume else { return nil }
+        var recorded = memory[resume.slot]
+        var depth = outerDepth
+        while depth > step.keep {
+            depth -= 1
+            if let compound = Spec.compound(around: currentState, atDepth: depth),
+                Spec.memorySlot(of: compound) == resume.slot
+            {
+                recorded = currentState
+            }
+        }
+        guard let recorded else { return step.target }
+        return Spec.historyStep(resume.site, resuming: recorded, tables)?.target ?? step.target
     }
 
     /// Every timeout armed now: those of the compound states around the state, outermost first
@@ -119,8 +159,11 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         var armed: [FlowArmedTimeout<Spec.State>] = []
         for depth in 0..<outerDepth {
             guard let timeout = Spec.outerTimeout(of: currentState, atDepth: depth) else { continue }
+            let target = target(
+                of: Spec.memorySlotCount > 0 ? Spec.outerTimeoutStep(currentState, atDepth: depth, tables) : nil)
             armed.append(
-                FlowArmedTimeout(after: timeout.after, target: timeout.to, visit: outerVisits[depth], depth: depth))
+                FlowArmedTimeout(
+                    after: timeout.after, target: target ?? timeout.to, visit: outerVisits[depth], depth: depth))
         }
         if let own = armedTimeout { armed.append(own) }
         return armed
@@ -161,6 +204,7 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
             var target = step.target
             var ran = step.effects
             var keep = step.keep
+            var resume = step.resume
             if let retry = step.retry {
                 if retries[retry.slot] < retry.max {
                     retries[retry.slot] += 1
@@ -168,6 +212,17 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
                     target = retry.fallback
                     ran = retry.effects
                     keep = retry.keep
+                    resume = retry.resume
+                }
+            }
+            if Spec.memorySlotCount > 0 {
+                // Leaving records, then a history target reads (SCXML: exits before entries).
+                remember(leaving: keep)
+                if let resume, let recorded = memory[resume.slot],
+                    let resumed = Spec.historyStep(resume.site, resuming: recorded, tables)
+                {
+                    target = resumed.target
+                    ran = resumed.effects
                 }
             }
             effects.append(ran.lowerBound, ran.count)
@@ -175,6 +230,21 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
             if Spec.maximumDepth > 0 { enterOuterStates(of: target, keeping: keep) }
             currentVisit += 1
             next = enter(conditions)
+        }
+    }
+
+    /// Records the current state in the memory of each compound state around it that a step
+    /// keeping `keep` of them leaves, if it has a history state inside.
+    @inlinable
+    internal mutating func remember(leaving keep: Int) {
+        var depth = outerDepth
+        while depth > keep {
+            depth -= 1
+            if let compound = Spec.compound(around: currentState, atDepth: depth),
+                let slot = Spec.memorySlot(of: compound)
+            {
+                memory[slot] = currentState
+            }
         }
     }
 

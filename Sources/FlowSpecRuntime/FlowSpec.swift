@@ -68,6 +68,19 @@ public protocol FlowSpec {
     /// The spec's name of a compound state.
     static func name(ofCompound compound: Compound) -> String
 
+    /// How many compound states remember the state they were last left in: those with a
+    /// history state inside (0 without history).
+    static var memorySlotCount: Int { get }
+    /// The memory slot of a compound state with a history state inside, or `nil`.
+    static func memorySlot(of compound: Compound) -> Int?
+    /// The spec's names of the compound states with memory, by slot: a persisted machine's
+    /// driver stores each slot under `KEY.history.NAME`.
+    static var memorySlotNames: [String] { get }
+    /// The step a transition into a history state takes when the history's compound state was
+    /// last left in `recorded`, in place of the step's own (which goes to the history's default):
+    /// `site` is the transition's (``FlowResume/site``). `nil` keeps the step's own.
+    static func historyStep(_ site: Int, resuming recorded: State, _ tables: Tables) -> FlowStep<State>?
+
     /// The spec's name of a state, as traces write it.
     static func name(ofState state: State) -> String
     /// The spec's name of an event.
@@ -83,6 +96,44 @@ public protocol PersistentFlowSpec: FlowSpec where State: RawRepresentable, Stat
     static func restoredState(from rawValue: State.RawValue?) -> State
     /// Where a restored state lands (`resume`): itself unless the spec says otherwise.
     static func resumed(_ state: State) -> State
+}
+
+extension FlowMachine where Spec: PersistentFlowSpec {
+    /// Restores the flow from a stored raw value and what its compound states with history
+    /// states inside remember, by memory slot (``FlowSpec/memorySlotNames``): a remembered value
+    /// that is not a state inside its slot's compound state is dropped (its history then takes
+    /// its default). Memory is restored before a restored choice state is left, so that a
+    /// branch into a history resumes it. Never traps.
+    @inlinable
+    public static func restore(
+        from rawValue: Spec.State.RawValue?, remembering memory: [Spec.State.RawValue?],
+        conditions: Spec.Conditions = Spec.Conditions()
+    ) -> (machine: Self, effects: FlowEffects<Spec>) {
+        let state = Spec.resumed(Spec.restoredState(from: rawValue))
+        var machine = Self(state: state)
+        for (slot, raw) in memory.prefix(Spec.memorySlotCount).enumerated() {
+            guard let remembered = raw.flatMap(Spec.State.init(rawValue:)), isInside(remembered, slot: slot) else {
+                continue
+            }
+            machine.memory[slot] = remembered
+        }
+        var effects = FlowEffects<Spec>()
+        let entry = Spec.entryEffects(of: state)
+        effects.append(entry.lowerBound, entry.count)
+        machine.settle(conditions, &effects)
+        return (machine, effects)
+    }
+
+    /// Whether a state is inside the compound state that has a memory slot.
+    @inlinable
+    internal static func isInside(_ state: Spec.State, slot: Int) -> Bool {
+        for depth in 0..<Spec.depth(of: state) {
+            if let compound = Spec.compound(around: state, atDepth: depth), Spec.memorySlot(of: compound) == slot {
+                return true
+            }
+        }
+        return false
+    }
 }
 
 /// The conditions of a machine: a value the app supplies at each input, with a flag per
@@ -122,14 +173,39 @@ public struct FlowStep<State: Sendable>: Sendable {
     /// How many compound states around the state it leaves stay active, outermost first (0: it
     /// leaves them all); the rest are left, and those around the target entered.
     public let keep: Int
+    /// For a step into a history state: where to look up what it resumes (``target`` is the
+    /// history's default, for a compound state never left).
+    public let resume: FlowResume?
 
-    /// A step to `target` running `effects`, bounded by `retry`, keeping `keep` compound states.
+    /// A step to `target` running `effects`, bounded by `retry`, keeping `keep` compound states,
+    /// resuming a history through `resume`.
     @inlinable
-    public init(_ target: State, effects: Range<Int> = 0..<0, retry: FlowRetry<State>? = nil, keep: Int = 0) {
+    public init(
+        _ target: State, effects: Range<Int> = 0..<0, retry: FlowRetry<State>? = nil, keep: Int = 0,
+        resume: FlowResume? = nil
+    ) {
         self.target = target
         self.effects = effects
         self.retry = retry
         self.keep = keep
+        self.resume = resume
+    }
+}
+
+/// How a step into a history state finds what it resumes: the memory slot of the history's
+/// compound state, and the step's site, which ``FlowSpec/historyStep(_:resuming:_:)`` maps with
+/// the recorded state to the step taken instead.
+public struct FlowResume: Sendable, Hashable {
+    /// The step's number among the machine's steps into history states.
+    public let site: Int
+    /// The memory slot of the compound state the history resumes.
+    public let slot: Int
+
+    /// A step's way into a history.
+    @inlinable
+    public init(site: Int, slot: Int) {
+        self.site = site
+        self.slot = slot
     }
 }
 
@@ -148,15 +224,20 @@ public struct FlowRetry<State: Sendable>: Sendable {
     public let effects: Range<Int>
     /// How many compound states stay active when it goes to ``fallback``.
     public let keep: Int
+    /// For a ``fallback`` that is a history state's default: where to look up what it resumes.
+    public let resume: FlowResume?
 
     /// A retry bound.
     @inlinable
-    public init(slot: Int, max: Int, fallback: State, effects: Range<Int> = 0..<0, keep: Int = 0) {
+    public init(
+        slot: Int, max: Int, fallback: State, effects: Range<Int> = 0..<0, keep: Int = 0, resume: FlowResume? = nil
+    ) {
         self.slot = slot
         self.max = max
         self.fallback = fallback
         self.effects = effects
         self.keep = keep
+        self.resume = resume
     }
 }
 

@@ -47,6 +47,24 @@ extension FlowSpec {
     @inlinable
     public static func compound(around state: State, atDepth depth: Int) -> Compound? { nil }
 
+    /// No history states.
+    @inlinable
+    public static var memorySlotCount: Int { 0 }
+
+    /// No history states.
+    @inlinable
+    public static func memorySlot(of compound: Compound) -> Int? { nil }
+
+    /// No history states.
+    @inlinable
+    public static var memorySlotNames: [String] { [] }
+
+    /// No history states.
+    @inlinable
+    public static func historyStep(_ site: Int, resuming recorded: State, _ tables: Tables) -> FlowStep<State>? {
+        nil
+    }
+
     /// No compound states, so no timeouts of theirs.
     @inlinable
     public static func outerTimeoutStep(_ state: State, atDepth depth: Int, _ tables: Tables) -> FlowStep<State>? {

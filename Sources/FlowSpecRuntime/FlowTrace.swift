@@ -31,6 +31,24 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
     public let armedTimeouts: [FlowArmedTimeout<Spec.State>]
     /// The conditions the step was taken under.
     public let conditions: Spec.Conditions
+    /// For a restore: what the compound states with history states inside were restored to
+    /// remember (those that remember anything), by the order of ``FlowSpec/memorySlotNames``.
+    public let restoredMemory: [Remembered]
+
+    /// The state a compound state remembers, as stored.
+    public struct Remembered: Sendable, Hashable {
+        /// The compound state's name.
+        public let compound: String
+        /// The stored value of the state it remembers.
+        public let value: FlowStoredValue
+    }
+
+    /// What a restore read: the state's stored value (`nil`: none, or none the machine could
+    /// read) and what compound states were restored to remember.
+    struct Restored {
+        var value: FlowStoredValue?
+        var memory: [Remembered]
+    }
 
     /// The state's own timeout armed for the visit after the step, if any.
     public var armedTimeout: FlowArmedTimeout<Spec.State>? {
@@ -47,8 +65,8 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
                 milliseconds: FlowTrace.milliseconds(armed.after), target: Spec.name(ofState: armed.target))
         }
         return TraceLine.text(
-            input: FlowTrace.label(input), state: Spec.name(ofState: to), ignored: ignored, effects: effects,
-            timeouts: timeouts)
+            input: FlowTrace.label(input, restoredMemory), state: Spec.name(ofState: to), ignored: ignored,
+            effects: effects, timeouts: timeouts)
     }
 }
 
@@ -80,13 +98,17 @@ public enum FlowTrace {
         }
     }
 
-    /// The input as the trace names it: `start`, `restore(2)`, `restore(nil)`, an event's name,
-    /// `@timeout`, or `@timeout(signIn)` for a compound state's.
-    static func label<Spec: FlowSpec>(_ input: FlowStepRecord<Spec>.Input) -> String {
-        switch input {
+    /// The input as the trace names it: `start`, `restore(2)`, `restore(nil)` (with what compound
+    /// states remember: `restore(2; signedIn=5)`), an event's name, `@timeout`, or
+    /// `@timeout(signIn)` for a compound state's.
+    static func label<Spec: FlowSpec>(
+        _ input: FlowStepRecord<Spec>.Input, _ memory: [FlowStepRecord<Spec>.Remembered] = []
+    ) -> String {
+        let remembered = memory.map { "; \($0.compound)=\(text($0.value))" }.joined()
+        return switch input {
         case .start: "start"
-        case .restore(let stored?): "restore(\(text(stored)))"
-        case .restore(nil): "restore(nil)"
+        case .restore(let stored?): "restore(\(text(stored))\(remembered))"
+        case .restore(nil): "restore(nil\(remembered))"
         case .event(let event): Spec.name(ofEvent: event)
         case .timeout: "@timeout"
         case .compoundTimeout(let compound): "@timeout(\(Spec.name(ofCompound: compound)))"

@@ -7,10 +7,12 @@ struct Completion {
     let lines: [Substring]
 
     /// `textDocument/completion`: where a key is typed, the keys the language allows there (the
-    /// events in an `on` mapping, the rule ids in `severity`), in a state's body at any depth;
-    /// after `kind:` the kinds; after `if:`/`unless:` the conditions; in an `effects` list, and
-    /// in a state's `entry` and `exit`, the effects; after a compound state's `initial:` the
-    /// states directly inside it; where a state is written (a target, `initial`, `done`, a
+    /// events in an `on` mapping, the rule ids in `severity`), in a state's body at any depth
+    /// (in a history state's, only its own four); after `kind:` the kinds (`history` only in a
+    /// state inside a compound state); after `if:`/`unless:` the conditions; in an `effects`
+    /// list, and in a state's `entry` and `exit`, the effects; after a compound state's
+    /// `initial:` the states directly inside it, after a history state's `default:` the states
+    /// inside its compound state; where a state is written (a target, `initial`, `done`, a
     /// requirement...) the states; elsewhere the machine's states and events.
     func completion(_ position: (line: Int, character: Int)) -> [[String: Any]] {
         guard lines.indices.contains(position.line) else { return [] }
@@ -27,11 +29,12 @@ struct Completion {
             case .events:
                 return items(machine.map(Self.events) ?? [], kind: 23, detail: "event")
             case .severity: return items(Rule.allCases.map(\.rawValue), kind: 12, detail: "rule")
-            default: return items(SpecKeys.keys(of: place), kind: 10, detail: "key")
+            default:
+                return items(SpecKeys.keys(of: Self.refined(place, context.path, machine)), kind: 10, detail: "key")
             }
         }
-        if context.valueKey == "kind" {
-            return items(StateKind.allCases.map(\.rawValue), kind: 20, detail: "state kind")
+        if context.valueKey == "kind", let kinds = Self.kinds(context) {
+            return items(kinds.map(\.rawValue), kind: 20, detail: "state kind")
         }
         guard let machine else { return [] }
         let states = machine.states.indices.map { machine.name(of: $0) }
@@ -52,27 +55,73 @@ struct Completion {
             + items(events.filter { !states.contains($0) }, kind: 23, detail: "event of \(machine.name.value)")
     }
 
+    /// The kinds a `kind:` being typed may take: in `defaults` and in a state at the top level,
+    /// those of a state the flow can be in; in a state inside a compound state, `history` too
+    /// (there is nothing to resume at the top level). `nil` where `kind` is no state's kind (an
+    /// event named `kind` in an `on` takes a state).
+    private static func kinds(_ context: CursorContext) -> [StateKind]? {
+        let holder = holder(context)
+        switch SpecKeys.place(of: holder) {
+        case .defaults: return StateKind.waitingKinds
+        case .state: return compound(around: holder) == nil ? StateKind.waitingKinds : StateKind.allCases
+        default: return nil
+        }
+    }
+
+    /// The name of the compound state that holds the state whose path (from the root) is
+    /// `statePath`, or `nil` at the top level: a state's path is `machines`, the machine, then a
+    /// `states` key and a name for each level.
+    private static func compound(around statePath: [String]) -> String? {
+        statePath.count > 4 ? statePath[statePath.count - 3] : nil
+    }
+
+    /// `place`, or a history state's body where `path` leads into a state that is one: the keys
+    /// of a path cannot tell, the model can (the last check that had machines).
+    private static func refined(_ place: SpecKeys.Place, _ path: [String], _ machine: Machine?) -> SpecKeys.Place {
+        guard place == .state, let machine, isHistory(path.last, in: machine) else { return place }
+        return .historyState
+    }
+
+    /// Whether the machine's state named `name` is a history state (as the last check that had
+    /// machines knows it).
+    private static func isHistory(_ name: String?, in machine: Machine) -> Bool {
+        state(named: name, in: machine).map(machine.isHistory) ?? false
+    }
+
+    /// The index of the machine's state named `name`.
+    private static func state(named name: String?, in machine: Machine) -> Int? {
+        guard let name else { return nil }
+        return machine.states.indices.first { machine.name(of: $0) == name }
+    }
+
     /// Whether the value being typed is a state: a target (an event's value, `to`, `then`),
-    /// `initial`, `done`, a requirement's states, a sequence's members, or a `resume` or
-    /// `migrate` value.
+    /// `initial`, `done`, a history state's `default`, a requirement's states, a sequence's
+    /// members, or a `resume` or `migrate` value.
     private static func takesStates(_ context: CursorContext) -> Bool {
         guard let key = context.valueKey else { return false }
-        if ["to", "then", "initial", "done", "from", "reachable", "alwaysReachable"].contains(key) { return true }
+        if ["to", "then", "initial", "done", "default", "from", "reachable", "alwaysReachable"].contains(key) {
+            return true
+        }
         let place = holderPlace(context)
         if place == .events || (place == .sequence && key == "states") { return true }
         return ["resume", "migrate"].contains(context.path.last ?? "")
     }
 
-    /// After `initial:` in a compound state: its name and the states directly inside it (as
-    /// the last check that had machines knows them).
+    /// The states a compound state lets the value being typed name, with the compound state's
+    /// name (as the last check that had machines knows them): after its `initial:`, the states
+    /// directly inside it; after the `default:` of a history state inside it, the states inside
+    /// it at any depth but history states (what `invalid-history` allows).
     private static func statesInside(_ context: CursorContext, _ machine: Machine) -> (state: String, names: [String])?
     {
         let holder = holder(context)
-        guard context.valueKey == "initial", SpecKeys.place(of: holder) == .state, let name = holder.last,
-            let index = machine.states.indices.first(where: { machine.name(of: $0) == name })
+        guard SpecKeys.place(of: holder) == .state, let key = context.valueKey, ["initial", "default"].contains(key),
+            let index = state(named: key == "initial" ? holder.last : compound(around: holder), in: machine)
         else { return nil }
-        let children = machine.nesting.children(of: index)
-        return children.isEmpty ? nil : (name, children.map(machine.name(of:)))
+        let states =
+            key == "initial"
+            ? machine.nesting.children(of: index)
+            : machine.nesting.descendants(of: index).filter { !machine.isHistory($0) }
+        return states.isEmpty ? nil : (machine.name(of: index), states.map(machine.name(of:)))
     }
 
     /// The keys from the root to the mapping that holds the key whose value is typed: in a flow

@@ -10,7 +10,8 @@ struct Navigation {
     var lines: [Substring] { checked.lines }
 
     /// `textDocument/documentSymbol`: each machine with its states, the states inside a
-    /// compound state as its children, at any depth.
+    /// compound state as its children, at any depth. A state's detail is its kind (`compound`,
+    /// `deep history` for a history state that resumes the very state left).
     func symbols() -> [[String: Any]] {
         result.spec.machines.map { machine in
             let range = Document.range(machine.name.location, lines)
@@ -29,7 +30,7 @@ struct Navigation {
             let name = Document.range(machine.states[index].name.location, lines)
             guard machine.isCompound(index) else {
                 return [
-                    "name": machine.name(of: index), "detail": machine.states[index].kind.rawValue, "kind": 22,
+                    "name": machine.name(of: index), "detail": detail(of: index, in: machine), "kind": 22,
                     "range": name, "selectionRange": name
                 ]
             }
@@ -39,6 +40,14 @@ struct Navigation {
                 "selectionRange": name, "children": symbols(of: machine.nesting.children(of: index), in: machine)
             ]
         }
+    }
+
+    /// What the outline says of a state with none inside: its kind, and of a history state
+    /// whether it is deep (the two resume differently).
+    private func detail(of state: Int, in machine: Machine) -> String {
+        let kind = machine.states[state].kind.rawValue
+        let deep = machine.isHistory(state) && machine.nesting.details[state]?.deep?.value == true
+        return deep ? "deep \(kind)" : kind
     }
 
     /// Where the body of the key at `location` ends: the end of its last line before the next

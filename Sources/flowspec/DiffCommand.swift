@@ -30,8 +30,10 @@ struct DiffCommand: Command {
             transitions, timeouts, nesting, entry and exit, sequences, persist, require) and \
             reports, as findings with rule ids, what breaks stored state: a persisted state \
             removed (or now holding states) without a `migrate` entry, an integer-persisted \
-            state moved, a stored form changed, a state's kind changed. Only the states with no \
-            states inside are stored: positions count them alone. Severities work as for `check`. With --base REF each file is compared with \
+            state moved, a stored form changed, a state's kind changed, a compound state's \
+            remembered history no longer read. Only the states the flow can be in (no states \
+            inside, no history state) are stored: positions count them alone. Severities work \
+            as for `check`. With --base REF each file is compared with \
             `git show REF:FILE` (a file new since REF is all additions). Exit status: 0 when no \
             finding is an error, 1 when any is (or a spec has errors), 2 when a file cannot be \
             read, git or REF is missing, or the command line is wrong. Example:

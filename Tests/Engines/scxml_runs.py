@@ -3,11 +3,15 @@ write, for EngineDifferentialTests. Reads a JSON list of runs from the file name
 argument and prints one line per input, `KEY|INPUT -> STATE | effects: E1, E2` (or
 `effects: -`), as `flowspec simulate` prints it without its timeout and `(ignored)` parts.
 
-Each run is {"key", "scxml", "states": [names by index], "steps": [...]}; without "states"
-(a statechart), STATE is every active state's id, sorted, joined by commas. A step is
-["event", NAME], ["timeout"] or ["condition", INDEX, true|false]. The documents come from
-the test's own SCXML writer: effects are appended to the datamodel list `fs_trace`, the
-machine's timeout is the event `flowspec_timeout`, and condition INDEX is `fs_cINDEX`.
+Each run is {"key", "scxml", "states": [names by index], "steps": [...]}; with "leaves"
+instead (a nested flowspec machine), STATE is the active state among those names; with
+neither (a statechart), STATE is every active state's id, sorted, joined by commas. A step is
+["event", NAME], ["timeout"], ["condition", INDEX, true|false], or, for a nested machine,
+["stateTimeout"] (the current state's timeout: the event `timeout_ID`) or
+["compoundTimeout", NAME] (the event `timeout_NAME`, sent only while NAME is active). The
+documents come from the test's own SCXML writer: effects are appended to the datamodel list
+`fs_trace`, the machine's timeout is the event `flowspec_timeout`, and condition INDEX is
+`fs_cINDEX`.
 """
 
 import json
@@ -16,7 +20,9 @@ import sys
 from statemachine.io import load
 
 
-def state_name(machine, names):
+def state_name(machine, names, leaves=None):
+    if leaves is not None:
+        return ",".join(sorted(state.id for state in machine.configuration if state.id in leaves))
     if names is None:
         # A statechart: every active state's id, sorted.
         return ",".join(sorted(state.id for state in machine.configuration))
@@ -28,6 +34,7 @@ def state_name(machine, names):
 def run(spec, out):
     machine = load(spec["scxml"], format="scxml")()
     names = spec.get("states")
+    leaves = set(spec["leaves"]) if "leaves" in spec else None
     seen = 0
 
     def line(label):
@@ -35,7 +42,7 @@ def run(spec, out):
         trace = list(machine.model.fs_trace)
         effects = ", ".join(trace[seen:]) or "-"
         seen = len(trace)
-        out.append("%s|%s -> %s | effects: %s" % (spec["key"], label, state_name(machine, names), effects))
+        out.append("%s|%s -> %s | effects: %s" % (spec["key"], label, state_name(machine, names, leaves), effects))
 
     line("start")
     for step in spec["steps"]:
@@ -44,6 +51,13 @@ def run(spec, out):
         elif step[0] == "timeout":
             machine.send("flowspec_timeout")
             line("@timeout")
+        elif step[0] == "stateTimeout":
+            machine.send("timeout_" + state_name(machine, names, leaves))
+            line("@timeout")
+        elif step[0] == "compoundTimeout":
+            if any(state.id == step[1] for state in machine.configuration):
+                machine.send("timeout_" + step[1])
+            line("@timeout(%s)" % step[1])
         else:
             machine.send(step[1])
             line(step[1])

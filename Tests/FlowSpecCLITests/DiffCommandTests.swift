@@ -169,6 +169,81 @@ struct DiffCommandTests {
         }
     }
 
+    /// A history state is never a state the flow is in: added to a persisted `int` machine,
+    /// before the states of its compound state and between them, it moves no stored position
+    /// and is no stored state added; the diff lists it as a state of kind `history`.
+    @Test func addingAHistoryStateMovesNoStoredPosition() throws {
+        let output = try Self.nested("history-added")
+        #expect(output.status == 0, "\(output.stdout)")
+        #expect(!output.stdout.contains("["), "no finding: \(output.stdout)")
+        #expect(output.stdout.contains("history-added.new.yaml:14:11: added state 'where': history\n"))
+        #expect(output.stdout.contains("history-added.new.yaml:16:11: added state 'last': history\n"))
+        #expect(output.stderr == "flowspec: 4 changes, 0 errors, 0 other findings\n")
+    }
+
+    /// What loses the place users' devices remembered for a compound state with history: a
+    /// state moved out of it, the compound state renamed, its history state removed. Each is a
+    /// warning at the line to look at, with what to do; severities work as for the others.
+    @Test func aLostHistoryMemoryIsAWarning() throws {
+        let output = try Self.nested("history-dropped")
+        #expect(output.status == 0, "warnings only: \(output.stderr)")
+        #expect(output.stderr == "flowspec: 17 changes, 0 errors, 3 other findings\n")
+        for line in [
+            "history-dropped.new.yaml:18:7: warning: state 'feed' of machine 'Browse' moved out of 'area', whose "
+                + "history resumes where users left it: a memory of 'area' that recorded 'feed' (stored as feed) now "
+                + "restores 'feed', outside 'area', and is dropped, so those users resume at the default of the "
+                + "history state they return through ('home' or 'settings') instead [stored-history-dropped]",
+            "history-dropped.new.yaml:18:7: note: keep 'feed' inside 'area' for its history to resume it; `migrate` "
+                + "cannot map feed: a current state stores it",
+            "history-dropped.old.yaml:22:7: warning: compound state 'steps' of machine 'Wizard' is gone, but it had "
+                + "a history state: the memory of where users left 'steps', stored beside the flow's state under "
+                + "`<key>.history.steps`, is ignored after the update [stored-history-dropped]",
+            "history-dropped.old.yaml:22:7: note: to keep it, keep a compound state named 'steps' with a history "
+                + "state (`kind: history`) directly inside; a history state elsewhere remembers its own compound "
+                + "state, starting with nothing",
+            "history-dropped.new.yaml:40:9: warning: compound state 'section' of machine 'Settings' no longer has a "
+                + "history state directly inside: the memory of where users left 'section', stored beside the "
+                + "flow's state under `<key>.history.section`, is ignored after the update [stored-history-dropped]"
+        ] {
+            #expect(output.stdout.contains(line + "\n"), "\(line)\n\(output.stdout)")
+        }
+        let json = try Self.nested("history-dropped", format: "json")
+        #expect(json.status == 0)
+
+        let old = "Tests/Fixtures/diff/nested/history-dropped.old.yaml"
+        let new = "Tests/Fixtures/diff/nested/history-dropped.new.yaml"
+        let strict = try CLI.run(["diff", old, new, "--warnings-as-errors"])
+        #expect(strict.status == 1)
+        let off = try CLI.run(["diff", old, new, "--severity", "stored-history-dropped=off"])
+        #expect(off.status == 0)
+        #expect(!off.stdout.contains("stored-history-dropped"), "\(off.stdout)")
+        #expect(off.stderr == "flowspec: 17 changes, 0 errors, 0 other findings\n")
+    }
+
+    /// A history state that became shallow, or changed its `default`, leads elsewhere but reads
+    /// the same remembered state: listed as changes, never a finding. A history state added
+    /// first inside a compound state with no `initial` changes nothing it enters.
+    @Test func aChangedHistoryIsListedNotReported() throws {
+        let output = try Self.nested("history-changed")
+        #expect(output.status == 0)
+        #expect(!output.stdout.contains("["), "no finding: \(output.stdout)")
+        for line in [
+            "history-changed.new.yaml:17:11: changed history of 'resume': deep -> shallow",
+            "history-changed.new.yaml:17:45: changed default of 'resume': 'card' -> 'confirm'",
+            "history-changed.new.yaml:18:42: changed default of 'top': 'confirm' -> 'card'"
+        ] {
+            #expect(output.stdout.contains(line + "\n"), "\(line)\n\(output.stdout)")
+        }
+        #expect(!output.stdout.contains("initial of 'payment'"), "\(output.stdout)")
+        let back = try CLI.run([
+            "diff", "Tests/Fixtures/diff/nested/history-changed.new.yaml",
+            "Tests/Fixtures/diff/nested/history-changed.old.yaml"
+        ])
+        #expect(back.stdout.contains("history-changed.old.yaml:14:42: changed history of 'resume': shallow -> deep\n"))
+        #expect(
+            back.stdout.contains("history-changed.old.yaml:14:11: changed default of 'resume': 'confirm' -> 'card'\n"))
+    }
+
     /// `--base REF` reads the old version with git, in a real repository made here.
     @Test(
         .enabled(

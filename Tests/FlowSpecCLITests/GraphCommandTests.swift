@@ -54,7 +54,8 @@ struct GraphCommandTests {
         let output = try CLI.run(["graph", "Tests/Fixtures/graph/nested.yaml", "--format", format])
         #expect(output.status == 0)
         #expect(output.stderr.isEmpty, "a clean spec prints no findings: \(output.stderr)")
-        let expected = try ["Auth", "Checkout"].map { try Self.golden("nested.\($0).\(ext)") }.joined(separator: "\n")
+        let machines = ["Auth", "Checkout", "Reader"]
+        let expected = try machines.map { try Self.golden("nested.\($0).\(ext)") }.joined(separator: "\n")
         #expect(output.stdout == expected)
     }
 

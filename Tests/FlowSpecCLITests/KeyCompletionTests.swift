@@ -33,10 +33,13 @@ struct KeyCompletionTests {
         ‸
         """
 
-    /// A state's keys, as the language documents them.
+    /// A state's keys, as the language documents them (`deep` and `default` are a history
+    /// state's alone).
     static let stateKeys = [
         "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states"
     ]
+    /// A history state's keys: what `invalid-history` lets it write.
+    static let historyKeys = ["kind", "summary", "deep", "default"]
 
     @Test func keysInContext() throws {
         // Rule ids as `flowspec rules` lists them, one a line.
@@ -85,6 +88,36 @@ struct KeyCompletionTests {
                 Self.stateKeys, Self.stateKeys, ["submit"], ["to", "if", "unless", "effects", "retry"],
                 Self.stateKeys, ["after", "to", "effects", "retry"]
             ])
+    }
+
+    /// In a history state (as the last version that parsed says), only its own keys, in
+    /// block and in flow style, shallow or deep; beside it, in the same compound state and
+    /// deeper, other states offer theirs without `deep` and `default`.
+    @Test func keysInsideHistoryStates() throws {
+        let spec = """
+            flowspec: 1
+            machines:
+              Reader:
+                initial: area
+                states:
+                  area:
+                    states:
+                      home:
+                        ‸ki
+                        kind: input
+                      resume:
+                        ‸de
+                        kind: history
+                      top: { kind: history, default: home, ‸ }
+                      inner:
+                        ‸
+                        states:
+                          page: { kind: input, ‸ }
+                          back: { kind: history, deep: true, ‸su }
+            """
+        try Self.expectCompletions(
+            in: spec,
+            [Self.stateKeys, Self.historyKeys, Self.historyKeys, Self.stateKeys, Self.stateKeys, Self.historyKeys])
     }
 
     /// Opens `spec` without its partial keys (`‸word`), then types them in one change, and asks
@@ -205,6 +238,44 @@ struct ValueCompletionTests {
         let effects = ["track", "clear"]
         try Self.expectCompletions(
             in: spec, [["inner", "last"], effects, effects, states, states, ["deep", "deeper"], effects])
+    }
+
+    /// After `kind:`, `history` only in a state inside a compound state (at the top level
+    /// there is nothing to resume), never in `defaults` (a history state is always written as
+    /// one); an event named `kind` takes a state. After a history state's `default:`, the states
+    /// inside its compound state at any depth, history states aside; outside any compound
+    /// state, the machine's states.
+    @Test func valuesOfHistoryStates() throws {
+        let spec = """
+            flowspec: 1
+            machines:
+              Reader:
+                initial: welcome
+                defaults: { kind: ‸ }
+                states:
+                  welcome: { kind: input, on: { start: area, kind: ‸ } }
+                  area:
+                    states:
+                      home: { kind: input, on: { next: feed } }
+                      feed:
+                        states:
+                          list: { kind: ‸ }
+                          back: { kind: history }
+                      resume:
+                        kind: history
+                        default: ‸
+                      top: { kind: history, default: ‸ }
+                  reauth:
+                    kind: ‸
+                    on: { again: resume }
+                  stray: { default: ‸ }
+            """
+        let waiting = ["input", "task", "choice", "terminal"]
+        let states = ["welcome", "area", "home", "feed", "list", "back", "resume", "top", "reauth", "stray"]
+        let inside = ["home", "feed", "list"]
+        // `stray` is in no compound state: its `default` (invalid-history) takes any state.
+        try Self.expectCompletions(
+            in: spec, [waiting, states, waiting + ["history"], inside, inside, waiting, states])
     }
 
     /// Asks for completion at each `‸` of `spec` (opened without them): the labels must be

@@ -630,15 +630,15 @@ struct NestedStatesServerTests {
     }()
     static let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
 
-    /// The position inside `name` on the first line that contains `use`.
-    static func position(of name: String, in use: String) throws -> [String: Any] {
+    /// The position inside `name` on the first of `lines` that contains `use`.
+    static func position(of name: String, in use: String, lines: [String] = lines) throws -> [String: Any] {
         let line = try #require(lines.firstIndex { $0.contains(use) }, "no line has \(use)")
         let start = try #require(lines[line].range(of: name), "\(name) is not in \(use)")
         return ["line": line, "character": start.lowerBound.utf16Offset(in: lines[line]) + 1]
     }
 
-    /// The lines that write `name` as a whole word, a line once for each time it does.
-    static func linesWriting(_ name: String) throws -> [Int] {
+    /// The `lines` that write `name` as a whole word, a line once for each time it does.
+    static func linesWriting(_ name: String, lines: [String] = lines) throws -> [Int] {
         let word = try Regex("\\b\(name)\\b")
         return lines.indices.flatMap { Array(repeating: $0, count: lines[$0].matches(of: word).count) }
     }
@@ -787,5 +787,84 @@ struct NestedStatesServerTests {
         #expect(value(2).contains("enters `credentials` first; once done, goes to `signedIn`"), "\(value(2))")
         #expect(value(2).contains("timeout: after 5m to `welcome`"), "\(value(2))")
         #expect(value(3).hasPrefix("**entering**: input state of `Auth`, inside `code`\n"), "\(value(3))")
+    }
+}
+
+/// The server on a machine with history states (`Tests/Fixtures/lsp/history.yaml`): the outline
+/// tells a deep history state from a shallow one, and a state named by a history state's
+/// `default`, or a history state named as a target, is found, listed and renamed there too.
+@Suite("flowspec-lsp history states (process)")
+struct HistoryStatesServerTests {
+    static let uri = "file:///w/history.flowspec.yaml"
+    static let text: String = {
+        let url = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/lsp/history.yaml")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+    static let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+
+    static func request(_ method: String, at name: String, in use: String, _ extra: [String: Any] = [:]) throws -> (
+        String, [String: Any]
+    ) {
+        let position = try NestedStatesServerTests.position(of: name, in: use, lines: lines)
+        return (method, ["textDocument": ["uri": uri], "position": position].merging(extra) { $1 })
+    }
+
+    @Test func theOutlineShowsHistoryStates() throws {
+        #expect(!Self.text.isEmpty)
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text, [("textDocument/documentSymbol", ["textDocument": ["uri": Self.uri]])])
+        let machines = try #require(LanguageServerTests.result(2, messages) as? [[String: Any]])
+        let states = try #require(machines.first?["children"] as? [[String: Any]])
+        let area = try #require(states.first { $0["name"] as? String == "area" })
+        let inside = (area["children"] as? [[String: Any]] ?? []).map {
+            "\($0["name"] as? String ?? "?") \($0["detail"] as? String ?? "?")"
+        }
+        #expect(inside == ["home input", "feed compound", "resume deep history", "top history"])
+    }
+
+    /// Go to definition from a history state's `default`, and from transitions that name a
+    /// history state, to the state's key.
+    @Test(arguments: [
+        ("default: feed", "feed", "          feed:"),
+        ("again: resume", "resume", "          resume:"),
+        ("latest: top", "top", "          top:")
+    ])
+    func definitionOfADefaultAndOfAHistoryTarget(use: String, name: String, declaration: String) throws {
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text, [try Self.request("textDocument/definition", at: name, in: use)])
+        let location = try #require(LanguageServerTests.result(2, messages) as? [String: Any])
+        let (line, character) = NestedStatesServerTests.start(location["range"])
+        let expected = try #require(Self.lines.firstIndex { $0.hasPrefix(declaration) })
+        #expect(line == expected, "\(Self.lines[max(line, 0)])")
+        #expect(Self.lines[expected].utf16.dropFirst(max(character, 0)).starts(with: name.utf16))
+    }
+
+    /// References and rename from a history state's `default`, and from a transition that names
+    /// a history state: every place the name is written, the key among them, and the renamed
+    /// spec still checks clean.
+    @Test(arguments: [
+        ("default: feed", "feed", "articles"), ("again: resume", "resume", "whereLeft"),
+        ("latest: top", "top", "newest")
+    ])
+    func referencesAndRename(use: String, name: String, newName: String) throws {
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                try Self.request("textDocument/references", at: name, in: use),
+                try Self.request("textDocument/rename", at: name, in: use, ["newName": newName])
+            ])
+        let references = try #require(LanguageServerTests.result(2, messages) as? [[String: Any]])
+        let written = try NestedStatesServerTests.linesWriting(name, lines: Self.lines)
+        #expect(written.count >= 2, "the key and a use")
+        #expect(references.map { NestedStatesServerTests.start($0["range"]).line } == written)
+
+        let changes = (LanguageServerTests.result(3, messages) as? [String: Any])?["changes"] as? [String: Any]
+        let edits = try #require(changes?[Self.uri] as? [[String: Any]])
+        #expect(edits.count == written.count)
+        let renamed = CodeActionTests.applying(edits, to: Self.text)
+        #expect(renamed.range(of: "\\b\(name)\\b", options: .regularExpression) == nil)
+        let directory = try CLI.temporaryDirectory(with: ["renamed.yaml": renamed])
+        let check = try CLI.run(["check", "renamed.yaml"], in: directory)
+        #expect(check.status == 0 && check.stdout.isEmpty, "the renamed spec checks clean: \(check.stdout)")
     }
 }

@@ -124,6 +124,24 @@ struct SimulateNestedTests {
         #expect(timeouts.map { $0["milliseconds"] as? Int } == [300_000, 10_000])
     }
 
+    /// A machine with history states: each step says what the compound states with a history
+    /// state inside remember (none before the first is left); other machines' steps say nothing.
+    @Test func jsonStepsOfAMachineWithHistorySayWhatIsRemembered() throws {
+        let spec = "Tests/Fixtures/gen/golden/history.yaml"
+        let output = try CLI.run(["simulate", spec, "--format", "json", "signIn", "open", "expired", "signedInAgain"])
+        #expect(output.status == 0, "\(output.stderr)")
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [String: Any])
+        let steps = try #require(document["steps"] as? [[String: Any]])
+        #expect(
+            steps.map { $0["remembered"] as? [String: String] } == [
+                [:], [:], [:], ["area": "general"], ["area": "general"]
+            ])
+        #expect(steps.last?["configuration"] as? [String] == ["general"])
+        let flat = try CLI.run(["simulate", Self.spec, "--format", "json", "begin"])
+        #expect(!flat.stdout.contains("remembered"))
+    }
+
     @Test func anUnknownCompoundStateIsAnErrorWithASuggestion() throws {
         let output = try CLI.run(["simulate", Self.spec, "begin", "@timeout(signin)"])
         #expect(output.status == 2, "a bad input, as an unknown event is")

@@ -22,6 +22,9 @@ struct GeneratedSwiftGoldenTests {
             access: .public),
         Case(
             spec: "Tests/Fixtures/gen/golden/nested.yaml", golden: "Tests/Fixtures/gen/golden/nested.swift.txt",
+            access: .internal),
+        Case(
+            spec: "Tests/Fixtures/gen/golden/history.yaml", golden: "Tests/Fixtures/gen/golden/history.swift.txt",
             access: .internal)
     ]
 
@@ -54,7 +57,7 @@ struct GeneratedSwiftGoldenTests {
     }
 
     /// The runtime's tests drive the code of the golden specs, kept as source files of their
-    /// target (`AppFlows.swift`, `FeaturesFlows.swift`, `NestedFlows.swift`).
+    /// target (`AppFlows.swift`, `FeaturesFlows.swift`, `NestedFlows.swift`, `HistoryFlows.swift`).
     @Test("the runtime's tests drive the current generated code", arguments: cases)
     func runtimeTestsDriveTheCurrentGeneratedCode(testCase: Case) throws {
         let generated = try Self.generate(testCase)

@@ -5,7 +5,8 @@ import Testing
 
 /// `flowspec graph` output for every machine of `specs/app.yaml` and of the fixtures in
 /// `Tests/Fixtures/graph` (`findings.yaml` with `--highlight`, `names.yaml` with names that
-/// mean something to Mermaid, Graphviz or HTML, `nested.yaml` with compound states, and
+/// mean something to Mermaid, Graphviz or HTML, `nested.yaml` with compound states and history
+/// states, and
 /// `nested-findings.yaml` with findings on compound states, with `--highlight`), compared byte
 /// for byte with the goldens beside
 /// them: `SPEC.MACHINE[.highlight].mmd` and `.dot`. Re-record deliberately with
@@ -69,7 +70,7 @@ struct GraphGoldenTests {
 
     @Test("the fixtures have the machines the goldens are for")
     func casesAreComplete() {
-        #expect(Self.cases.count == 2 * (3 + 2 + 2 + 2 + 1))
+        #expect(Self.cases.count == 2 * (3 + 2 + 2 + 3 + 1))
         #expect(
             Self.cases.filter { $0.spec == "specs/app.yaml" }.map(\.machine)
                 == ["FirstRun", "LaunchAuth", "Chapters", "FirstRun", "LaunchAuth", "Chapters"])
@@ -120,11 +121,13 @@ struct GraphGoldenTests {
         for (index, node) in diagram.nodes.enumerated() {
             let id = "s\(index)"
             let lines = Self.describedLines(node)
-            #expect(parsed.states[id] == [TextRenderer.printable(node.name)] + (node.isCompound ? [] : lines))
+            #expect(parsed.states[id] == [Self.shownName(node)] + (node.isCompound ? [] : lines))
             #expect(parsed.notes[id] == (node.isCompound && !lines.isEmpty ? lines : nil))
             #expect(parsed.parents[id] == node.parent.map { "s\($0)" })
         }
         #expect(parsed.composites == diagram.nodes.indices.filter { diagram.nodes[$0].isCompound }.map { "s\($0)" })
+        let histories = diagram.nodes.indices.filter { diagram.nodes[$0].isHistory }.map { "s\($0)" }
+        #expect(parsed.classes["history"] == (histories.isEmpty ? nil : histories))
         let labels = parsed.edges.compactMap(\.label)
         #expect(labels == diagram.edges.map { $0.label.text(escapingNames: TextRenderer.printable) })
         // The machine's `[*]` and each composite state's lead to the state entered first.
@@ -140,6 +143,12 @@ struct GraphGoldenTests {
             parsed.edges.filter { $0.to == "[*]" }.map { "\($0.from) in \($0.scope ?? "root")" }.sorted()
                 == diagram.nodes.indices.filter { diagram.nodes[$0].kind == .terminal && !diagram.nodes[$0].isCompound }
                 .map { "s\($0) in \(diagram.nodes[$0].parent.map { "s\($0)" } ?? "root")" }.sorted())
+    }
+
+    /// What a diagram shows as a state's name: the name as written, or `H` or `H*` for a
+    /// history state.
+    static func shownName(_ node: FlowDiagram.Node) -> String {
+        node.isHistory ? node.historySymbol : TextRenderer.printable(node.name)
     }
 
     /// What a diagram shows under a state's name (in a note beside a compound state), with
@@ -164,7 +173,7 @@ struct GraphGoldenTests {
         let texts = Graphviz.texts(inSVG: try Graphviz.svg(try Self.read(testCase.golden), executable: dot).stdout)
         let diagram = try Self.render(testCase).diagram
         for node in diagram.nodes {
-            #expect(texts.contains(TextRenderer.printable(node.name)), "'\(node.name)' is not shown as written")
+            #expect(texts.contains(Self.shownName(node)), "'\(node.name)' is not shown as written")
         }
         for edge in diagram.edges {
             let label = edge.label.text(escapingNames: TextRenderer.printable)

@@ -55,6 +55,8 @@ struct NestedMachineTests {
                 $0.states.contains { $0.scopes.contains { if case .compound = $0 { true } else { false } } }
             })
         #expect(programs.contains { $0.persist != nil })
+        #expect(programs.contains { $0.histories.contains(where: \.deep) })
+        #expect(programs.contains { $0.histories.contains { !$0.deep } })
     }
 
     /// An inherited edge says in 7 bits how many levels up its transition is written: nesting
@@ -409,6 +411,7 @@ struct NestedMachineTests {
                 candidates(program).contains { candidate in candidate.retry.map { $0.keep != candidate.keep } == true }
             })
         #expect(twins.contains { $0.persist?.rawValue == .int } && twins.contains { $0.persist?.rawValue == .string })
+        #expect(twins.contains { !$0.histories.isEmpty })
     }
 }
 
@@ -430,9 +433,17 @@ enum NestedSpecs {
         var done: String?
     }
 
+    /// A history state `hN` and what it resumes.
+    struct History {
+        var name: String
+        var deep: Bool
+        var defaultTarget: String?
+    }
+
     indirect enum Member {
         case leaf(Int)
         case compound(Compound)
+        case history(History)
     }
 
     struct Machine {
@@ -476,6 +487,9 @@ enum NestedSpecs {
             decorate(&compound, flat: flat, free: free, &random)
             top = [top[0], .compound(compound)]
         }
+        var histories: [String] = []
+        top = top.map { addHistories($0, &histories, &random) }
+        if !histories.isEmpty { top = top.map { retarget($0, to: histories, &random) } }
         var machine = Machine(flat: flat, top: top, initial: "s\(flat.initial)")
         if flat.effectCount > 0 {
             for index in flat.states.indices {
@@ -514,7 +528,49 @@ enum NestedSpecs {
         switch member {
         case .leaf(let index): "s\(index)"
         case .compound(let compound): compound.name
+        case .history(let history): history.name
         }
+    }
+
+    /// Now and then a history state inside a compound state, shallow or deep, at any place
+    /// among its states, sometimes with a `default`.
+    private static func addHistories(_ member: Member, _ names: inout [String], _ random: inout Gen.SplitMix64)
+        -> Member
+    {
+        guard case .compound(var compound) = member else { return member }
+        compound.members = compound.members.map { addHistories($0, &names, &random) }
+        guard random.percent(45) else { return .compound(compound) }
+        var inside: [String] = []
+        func collect(_ members: [Member]) {
+            for member in members {
+                switch member {
+                case .leaf(let index): inside.append("s\(index)")
+                case .compound(let inner):
+                    inside.append(inner.name)
+                    collect(inner.members)
+                case .history: break
+                }
+            }
+        }
+        collect(compound.members)
+        let history = History(
+            name: "h\(names.count)", deep: random.percent(50),
+            defaultTarget: random.percent(30) ? random.pick(inside) : nil)
+        names.append(history.name)
+        compound.members.insert(.history(history), at: random.below(compound.members.count + 1))
+        return .compound(compound)
+    }
+
+    /// Sends some of the compound states' transitions, timeouts and `done` to history states.
+    private static func retarget(_ member: Member, to histories: [String], _ random: inout Gen.SplitMix64) -> Member {
+        guard case .compound(var compound) = member else { return member }
+        for index in compound.on.indices where random.percent(40) {
+            compound.on[index].target = random.pick(histories)
+        }
+        if compound.timeout != nil, random.percent(30) { compound.timeout?.target = random.pick(histories) }
+        if compound.done != nil, random.percent(30) { compound.done = random.pick(histories) }
+        compound.members = compound.members.map { retarget($0, to: histories, &random) }
+        return .compound(compound)
     }
 
     /// The compound state directly around a leaf, if any.
@@ -569,6 +625,11 @@ enum NestedSpecs {
             if let done = compound.done { text += "\(inner)done: \(done)\n" }
             text += "\(inner)states:\n"
             for child in compound.members { text += self.member(machine, child, indent: inner + "  ") }
+            return text
+        case .history(let history):
+            var text = "\(indent)\(history.name):\n\(inner)kind: history\n"
+            if history.deep { text += "\(inner)deep: true\n" }
+            if let target = history.defaultTarget { text += "\(inner)default: \(target)\n" }
             return text
         }
     }
@@ -658,6 +719,8 @@ enum NestedChart {
             let kind: Chart.Kind
             if machine.isCompound(index) {
                 kind = .compound
+            } else if machine.isHistory(index) {
+                kind = .history(deep: nesting.details[index]?.deep?.value == true)
             } else if machine.states[index].kind == .terminal, let up = nesting.parent(of: index),
                 nesting.details[up]?.done != nil
             {
@@ -681,6 +744,23 @@ enum NestedChart {
             if let written = nesting.details[index]?.initial {
                 chart.nodes[node(index)].initial = [node(try stateIndex(written.value, machine))]
             }
+        }
+        // A history state's default transition, its first: to its `default`, else its compound
+        // state's `initial` (the first state inside that is no history state).
+        for index in machine.states.indices where machine.isHistory(index) {
+            guard let parent = nesting.parent(of: index) else { continue }
+            let target: Int
+            if let written = nesting.details[index]?.historyDefault {
+                target = node(try stateIndex(machine.names[written.value], machine))
+            } else if let initial = chart.nodes[node(parent)].initial.first {
+                target = initial
+            } else {
+                target = try #require(
+                    chart.nodes[node(parent)].children.first {
+                        if case .history = chart.nodes[$0].kind { false } else { true }
+                    })
+            }
+            append(node(index), nil, [], [target], [], &chart)
         }
         var slots = 0
         func add(_ source: Int, _ event: String?, _ candidates: Candidates) throws {

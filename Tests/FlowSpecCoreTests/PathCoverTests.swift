@@ -65,7 +65,7 @@ struct PathCoverTests {
         var queue: [FlowRuntime] = []
         func record(_ runtime: FlowRuntime, _ moves: [FlowRuntime.Move]?) {
             for move in moves ?? [] {
-                found.insert(CoverageItem(move, in: program))
+                found.formUnion(CoverageItem.items(of: move, in: program))
                 found.formUnion(CoverageItem.entering(move.to, in: program))
             }
             if seen.insert(runtime.configuration).inserted { queue.append(runtime.configuration) }
@@ -94,7 +94,8 @@ struct PathCoverTests {
                 }
                 if program.persist != nil {
                     var moves: [FlowRuntime.Move]? = []
-                    let stored = FlowRuntime.storedValue(of: runtime.state, program)
+                    // What the app stores: the state, and what compound states remember.
+                    let stored = runtime.storedText(program)
                     let (restored, _) = FlowRuntime.restore(
                         program, rawValue: stored, conditions: conditions, moves: &moves)
                     found.insert(.relaunch(state: runtime.state))
@@ -198,7 +199,7 @@ struct PathCoverTests {
         let report = PathReport.text([PathReport.Machine(cover: cover, machine: machine)], file: "spec.yaml")
         #expect(report.contains("# not covered: state 'lost' (spec.yaml:10:7): 'lost' is not reachable"), "\(report)")
         #expect(report.contains("# not covered: 'lost' on 'go' -> 'b' (spec.yaml:10:25): 'lost' is not reachable"))
-        #expect(report.contains("# M: 1 path cover 3 of 5 states"))
+        #expect(report.contains("# M: 1 path covers 3 of 5 states"))
         let suite = SwiftGenerator.testSuite(cover)
         #expect(suite.contains("// Not covered: state 'lost': 'lost' is not reachable.\n"), "\(suite)")
     }

@@ -187,6 +187,7 @@ struct SchemaTests {
         #expect(keys("#/$defs/severity") == Rule.allCases.map(\.rawValue).sorted())
         #expect(words("#/$defs/severityLevel") == SeverityLevel.allCases.map(\.rawValue).sorted())
         #expect(words("#/$defs/stateKind") == StateKind.allCases.map(\.rawValue).sorted())
+        #expect(words("#/$defs/waitingKind") == StateKind.waitingKinds.map(\.rawValue).sorted())
         #expect(
             words("#/$defs/persist/properties/rawValue")
                 == [Persist.RawValue.int, .string].map(\.rawValue).sorted())
@@ -363,7 +364,35 @@ struct SchemaTests {
         "a choice state inside with on": (
             false, spec("states: { a: { states: { b: { kind: choice, on: { go: a }, always: a } } } }")
         ),
-        "invalid-nesting in severity": (true, spec("states: { a: }\nseverity: { invalid-nesting: warning }"))
+        "invalid-nesting in severity": (true, spec("states: { a: }\nseverity: { invalid-nesting: warning }")),
+        // History states: `deep` and `default` on them, targets naming them, at any depth.
+        "history states": (
+            true,
+            spec(
+                """
+                states:
+                  area:
+                    initial: home
+                    states:
+                      home: { kind: input, on: { next: feed } }
+                      feed: { kind: input, on: { leave: reauth } }
+                      resume: { kind: history, deep: true, summary: where the flow left area }
+                      top: { kind: history, default: feed }
+                      inner:
+                        states:
+                          page: { kind: input }
+                          back: { kind: history, deep: false }
+                  reauth: { kind: input, on: { again: resume, back: top, page: back } }
+                """)
+        ),
+        "history as the default kind": (false, spec("defaults: { kind: history }\nstates: { a: }")),
+        "deep as a word": (
+            false, spec("states: { a: { states: { b: , h: { kind: history, deep: yes } } } }")
+        ),
+        "default as a list": (
+            false, spec("states: { a: { states: { b: , h: { kind: history, default: [b] } } } }")
+        ),
+        "invalid-history in severity": (true, spec("states: { a: }\nseverity: { invalid-history: note }"))
     ]
 
     /// What `invalid-nesting` finds is a check's, not the schema's: each of these specs is
@@ -391,6 +420,30 @@ struct SchemaTests {
         #expect(outcome.errors.isEmpty, "the schema says:\n\(Self.describe(outcome.errors))")
     }
 
+    /// What `invalid-history` finds is a check's too, for the same reason: each of these specs
+    /// is decoded with that finding and no decoding finding, and the schema accepts it.
+    static let historyCases: [String: String] = [
+        "a history state at the top level": spec("states: { a: , h: { kind: history } }"),
+        "a history state with transitions": spec(
+            "states: { a: { states: { b: , h: { kind: history, on: { go: b } } } } }"),
+        "a default not inside the compound state": spec(
+            "states: { a: { states: { b: , h: { kind: history, default: a } } } }"),
+        "deep and default on a state that is no history": spec(
+            "states: { a: { states: { b: { deep: true, default: b } } } }"),
+        "a history state as an initial": spec("states: { a: { initial: h, states: { b: , h: { kind: history } } } }"),
+        "only history states inside": spec("states: { a: { states: { h: { kind: history } } } }")
+    ]
+
+    @Test("invalid-history is left to the check", arguments: historyCases.keys.sorted())
+    func historyIsLeftToTheCheck(name: String) throws {
+        let yaml = try #require(Self.historyCases[name])
+        let rules = SpecChecker().check(SourceFile(path: "inline.yaml", text: yaml)).diagnostics.map(\.rule)
+        #expect(rules.contains(.invalidHistory), "\(rules)")
+        let outcome = Self.check(yaml: yaml)
+        #expect(outcome.findings.isEmpty, "the decoder says: \(outcome.findings.map(\.message))")
+        #expect(outcome.errors.isEmpty, "the schema says:\n\(Self.describe(outcome.errors))")
+    }
+
     /// Where the schema and the decoder knowingly disagree: what each does, and why.
     static let knownGaps: [String: (decoderRejects: Bool, schemaRejects: Bool, yaml: String)] = [
         // `max: 3.0` is a float to the decoder, but JSON Schema counts 3.0 as an integer.
@@ -409,6 +462,11 @@ struct SchemaTests {
         ),
         "a name as a migrate key of int values": (
             true, false, spec("states: { a: }\npersist: { rawValue: int, migrate: { old: a } }")
+        ),
+        // A history state's `states` is invalid-history and the decoder reads no further; the
+        // schema still holds what is inside to the language.
+        "an unknown key inside a history state's states": (
+            false, true, spec("states: { a: { states: { b: , h: { kind: history, states: { c: { knd: 1 } } } } } }")
         ),
         // A quoted "<<" is a name to the decoder, but JSON cannot tell it from the merge key.
         "a quoted merge key as a state name": (false, true, spec("states: { '<<': , a: }"))

@@ -54,7 +54,16 @@ import Testing
     }
 
     @Test func theKeysAreTheDecoders() {
-        #expect(SpecKeys.keys(of: .state) == StateDecoder.stateKeys)
+        // A state's keys and a history state's are the decoder's, split by whether
+        // `invalid-history` allows them there; `kind` and `summary` are in both.
+        let state = SpecKeys.keys(of: .state)
+        let history = SpecKeys.keys(of: .historyState)
+        #expect(Set(state).union(history) == Set(StateDecoder.stateKeys))
+        #expect(Set(state).intersection(history) == ["kind", "summary"])
+        #expect(Set(history) == HistoryRule.historyKeys)
+        // In the order the language documents them.
+        #expect(state == StateDecoder.stateKeys.filter(state.contains))
+        #expect(history == StateDecoder.stateKeys.filter(history.contains))
         #expect(SpecKeys.keys(of: .machine).contains("require"))
         #expect(SpecKeys.keys(of: .severity).count == Rule.allCases.count)
         #expect(SpecKeys.keys(of: .events).isEmpty)

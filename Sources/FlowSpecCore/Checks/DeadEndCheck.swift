@@ -10,7 +10,7 @@ struct DeadEndCheck: MachineCheck {
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
         for index in machine.states.indices
-        where machine.states[index].kind != .terminal && !machine.isCompound(index)
+        where machine.states[index].kind != .terminal && machine.isLeaf(index)
             && !machine.states[index].isMalformed && !declaresExit(index, machine: machine)
         {
             let state = machine.states[index]

@@ -34,7 +34,10 @@ struct MachineAnalysis {
         self.identifierNames = IdentifierNames(graph.machine, events: nameUses)
         let digraph = graph.digraph()
         self.digraph = digraph
-        let parents = graph.initial.map { digraph.breadthFirst(from: [$0]) }
+        // A resume edge leads only back to a state the flow was in before: it reaches nothing new.
+        let reaching =
+            graph.machine.states.contains { $0.kind == .history } ? graph.digraph { !$0.isResume } : digraph
+        let parents = graph.initial.map { reaching.breadthFirst(from: [$0]) }
         self.parentsFromInitial = parents
         let machine = graph.machine
         self.mayLackPaths = machine.states.indices.contains { index in
@@ -66,10 +69,11 @@ struct MachineAnalysis {
     }
 
     /// Whether the flow passes through the state without waiting: a choice state, a compound
-    /// state (entering it enters its `initial`) or a terminal state its parent's `done` leaves.
+    /// state (entering it enters its `initial`), a history state (it leads back into its
+    /// compound state) or a terminal state its parent's `done` leaves.
     func isTransient(_ state: Int) -> Bool {
         let machine = graph.machine
-        if machine.states[state].kind == .choice || machine.isCompound(state) { return true }
+        if machine.states[state].kind == .choice || !machine.isLeaf(state) { return true }
         return machine.states[state].kind == .terminal && leavesByDone(state)
     }
 

@@ -30,7 +30,7 @@ struct NoWayOutCheck: MachineCheck {
         var depths: [Int32] = []  // measured once, for the first state reported
         for index in states.indices
         where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed
-            && !machine.isCompound(index)
+            && !machine.isCompound(index) && states[index].kind != .history
         {
             if depths.isEmpty { depths = analysis.parentsFromInitial?.depths() ?? [] }
             let name = graph.name(index)

@@ -65,7 +65,7 @@ struct RequirementCheck: MachineCheck {
         let canReach = reversed.breadthFirst(from: goals)
         let stuck = (0..<graph.stateCount).filter {
             analysis.isReachable($0) && graph.state($0).kind != .terminal && canReach[$0] == nil
-                && !graph.machine.isCompound($0)
+                && graph.machine.isLeaf($0)
         }
         guard let closest = stuck.min(by: { depths[$0] < depths[$1] }) else { return }
         let path = analysis.shortPathFromInitial(to: closest, depths: depths)

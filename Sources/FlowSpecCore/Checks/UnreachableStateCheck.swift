@@ -3,7 +3,8 @@
 /// state is reported, where the author would fix it.
 ///
 /// Every candidate, timeout, `always` branch, retry `then` and machine-wide transition counts
-/// as a path, whatever its condition.
+/// as a path, whatever its condition. A history state leads to its default, but resuming leads
+/// only back to a state reached before, so it reaches nothing new.
 struct UnreachableStateCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .unreachableState, defaultSeverity: .error,
@@ -19,7 +20,10 @@ struct UnreachableStateCheck: MachineCheck {
         }
         let graph = analysis.graph
         var hasIncoming = [Bool](repeating: false, count: graph.stateCount)
-        for edge in graph.edges where edge.source != edge.target { hasIncoming[edge.target] = true }
+        var isResumed = [Bool](repeating: false, count: graph.stateCount)
+        for edge in graph.edges where edge.source != edge.target {
+            if edge.isResume { isResumed[edge.target] = true } else { hasIncoming[edge.target] = true }
+        }
         let nesting = graph.machine.nesting
         for index in 0..<graph.stateCount where !analysis.isReachable(index) {
             // Inside an unreachable compound state, or a second state of a name (reported as
@@ -30,7 +34,9 @@ struct UnreachableStateCheck: MachineCheck {
             let why =
                 hasIncoming[index]
                 ? "only states that are themselves unreachable lead to it"
-                : "no transition leads to it"
+                : isResumed[index]
+                    ? "only a history state leads to it, and a history state resumes only a state the flow was in before"
+                    : "no transition leads to it"
             reporter.report(
                 "state '\(graph.name(index))' can never be reached from the initial state '\(initial.value)'",
                 at: state.name.location, subjects: [graph.name(index)], notes: [.init(why)])

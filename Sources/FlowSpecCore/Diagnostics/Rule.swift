@@ -11,6 +11,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case unsupportedVersion = "unsupported-version"
     case limitExceeded = "limit-exceeded"
     case invalidNesting = "invalid-nesting"
+    case invalidHistory = "invalid-history"
     case undefinedState = "undefined-state"
     case undeclaredName = "undeclared-name"
     case unusedName = "unused-name"
@@ -33,6 +34,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case storedPositionChanged = "stored-position-changed"
     case storedValuesClamped = "stored-values-clamped"
     case stateKindChanged = "state-kind-changed"
+    case storedHistoryDropped = "stored-history-dropped"
 
     /// Where the rule lives: the check that finds it, or the file that declares a rule the
     /// reader and decoder find (see ``RuleHome``). Start there to read or change a rule.
@@ -45,6 +47,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .unsupportedVersion: UnsupportedVersionRule.self
         case .limitExceeded: LimitExceededRule.self
         case .invalidNesting: NestingRule.self
+        case .invalidHistory: HistoryRule.self
         case .undefinedState: UndefinedStateRule.self
         case .undeclaredName: UndeclaredNameCheck.self
         case .unusedName: UnusedNameCheck.self
@@ -67,6 +70,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .storedPositionChanged: StoredPositionChangedRule.self
         case .storedValuesClamped: StoredValuesClampedRule.self
         case .stateKindChanged: StateKindChangedRule.self
+        case .storedHistoryDropped: StoredHistoryDroppedRule.self
         }
     }
 

@@ -44,6 +44,7 @@ extension MachineChanges {
         }
         compareEffects("entry", pair.old.nesting.entry(of: was), pair.new.nesting.entry(of: index), index, name)
         compareEffects("exit", pair.old.nesting.exit(of: was), pair.new.nesting.exit(of: index), index, name)
+        if pair.old.isHistory(was), pair.new.isHistory(index) { compareHistory(was, index, name) }
         guard pair.old.isCompound(was), pair.new.isCompound(index) else { return }
         let details = pair.new.nesting.details[index]
         let (oldInitial, newInitial) = (
@@ -63,9 +64,41 @@ extension MachineChanges {
         }
     }
 
-    /// `'signIn'`, or `top level` for no compound state.
-    private static func place(_ parent: String?) -> String {
-        parent.map { "'\($0)'" } ?? "top level"
+    /// For a history state in both versions, whether it is deep and where it leads when its
+    /// compound state was never left (its `default`, or the `initial` chain's first state). A
+    /// change is listed, never a finding: the memory a persisted flow stored is the leaf left
+    /// either way and reads the same; only where the history leads with it changes.
+    private mutating func compareHistory(_ was: Int, _ index: Int, _ name: String) {
+        let (oldDetails, newDetails) = (pair.old.nesting.details[was], pair.new.nesting.details[index])
+        let (wasDeep, isDeep) = (oldDetails?.deep?.value == true, newDetails?.deep?.value == true)
+        let state = pair.new.states[index]
+        if wasDeep != isDeep {
+            add(
+                .changed, "history of '\(name)'", "\(wasDeep ? "deep" : "shallow") -> \(isDeep ? "deep" : "shallow")",
+                at: newDetails?.deep?.location ?? state.name.location, state: name)
+        }
+        let (oldDefault, newDefault) = (
+            historyDefault(pair.old, pair.oldStates, was), historyDefault(pair.new, pair.newStates, index)
+        )
+        if oldDefault != newDefault {
+            add(
+                .changed, "default of '\(name)'",
+                "\(Self.place(oldDefault, or: "none")) -> \(Self.place(newDefault, or: "none"))",
+                at: newDetails?.historyDefault?.location ?? state.name.location, state: name)
+        }
+    }
+
+    /// Where a history state leads when its compound state was never left: its `default`, or
+    /// the state its compound state enters first (`nil` outside a compound state, where it is
+    /// already `invalid-history`).
+    private func historyDefault(_ machine: Machine, _ names: [String], _ state: Int) -> String? {
+        if let written = machine.nesting.details[state]?.historyDefault { return machine.names[written.value] }
+        return machine.nesting.parent(of: state).map { initialChild(machine, names, $0) }
+    }
+
+    /// `'signIn'`, or `top level` (or `none`) for no state.
+    private static func place(_ parent: String?, or none: String = "top level") -> String {
+        parent.map { "'\($0)'" } ?? none
     }
 
     private mutating func compareEffects(
@@ -80,9 +113,11 @@ extension MachineChanges {
             at: new.first?.location ?? pair.new.states[index].name.location, state: name)
     }
 
-    /// The name of the state a compound state enters first: its `initial`, or the first inside.
+    /// The name of the state a compound state enters first: its `initial` as written, or the
+    /// first inside that is no history state (adding one first changes nothing entered).
     private func initialChild(_ machine: Machine, _ names: [String], _ state: Int) -> String {
-        machine.nesting.details[state]?.initial?.value ?? names[state + 1]
+        machine.nesting.details[state]?.initial?.value
+            ?? names[MachinePair.initialChild(of: state, in: machine, names: names)]
     }
 
     private func done(_ machine: Machine, _ state: Int) -> String? {

@@ -8,9 +8,9 @@ struct MachinePair {
     /// The names of the states, compound ones too, in source order, read once.
     let oldStates: [String]
     let newStates: [String]
-    /// The names of the leaves (the states with no states inside), in source order: the only
-    /// states a machine can be in, so the only ones `persist` stores. An `int` raw value is a
-    /// position here. A flat machine's leaves are its states.
+    /// The names of the leaves (the states with no states inside, history states aside), in
+    /// source order: the only states a machine can be in, so the only ones `persist` stores. An
+    /// `int` raw value is a position here. A flat machine's leaves are its states.
     let oldLeaves: [String]
     let newLeaves: [String]
     /// Per leaf, its index in the machine's states.
@@ -27,29 +27,43 @@ struct MachinePair {
         (self.oldStates, self.newStates) = (oldStates, newStates)
         (self.oldLeafIndices, self.newLeafIndices) = (oldLeafIndices, newLeafIndices)
         // A flat machine shares its state names rather than copying them.
-        oldLeaves = old.nesting.isNested ? oldLeafIndices.map { oldStates[$0] } : oldStates
-        newLeaves = new.nesting.isNested ? newLeafIndices.map { newStates[$0] } : newStates
+        oldLeaves = oldLeafIndices.count == oldStates.count ? oldStates : oldLeafIndices.map { oldStates[$0] }
+        newLeaves = newLeafIndices.count == newStates.count ? newStates : newLeafIndices.map { newStates[$0] }
     }
 
     /// The names of a machine's states, in source order.
     static func stateNames(_ machine: Machine) -> [String] { machine.states.indices.map(machine.name(of:)) }
 
-    /// The indices of a machine's leaves, in source order.
+    /// The indices of a machine's leaves, in source order. A history state is never current, so
+    /// it is no leaf: it takes no position, and adding one moves none.
     static func leaves(of machine: Machine) -> [Int] {
-        guard machine.nesting.isNested else { return Array(machine.states.indices) }
-        return machine.states.indices.filter { !machine.isCompound($0) }
+        // A history state stands inside a compound state; one at the top level is already
+        // `invalid-history`, but is no more stored for that.
+        guard machine.nesting.isNested || machine.states.contains(where: { $0.kind == .history }) else {
+            return Array(machine.states.indices)
+        }
+        return machine.states.indices.filter(machine.isLeaf)
     }
 
     /// The leaf that entering a state of the new version ends in: the state itself, or for a
-    /// compound state its `initial` chain (the first state inside where `initial` is absent).
+    /// compound state its `initial` chain (the first state inside that is no history state,
+    /// where `initial` is absent).
     func enteredLeaf(of state: Int) -> Int {
         var current = state
         while new.isCompound(current) {
-            let children = new.nesting.children(of: current)
-            let initial = new.nesting.details[current]?.initial?.value
-            current = children.first { newStates[$0] == initial } ?? children[0]
+            current = Self.initialChild(of: current, in: new, names: newStates)
         }
         return current
+    }
+
+    /// The state directly inside a compound state that entering it enters: its `initial`, or
+    /// its first state that is no history state (a history state is never entered: the decoder
+    /// holds `initial` to that too).
+    static func initialChild(of compound: Int, in machine: Machine, names: [String]) -> Int {
+        let children = machine.nesting.children(of: compound)
+        let initial = machine.nesting.details[compound]?.initial?.value
+        return children.first { names[$0] == initial && !machine.isHistory($0) }
+            ?? children.first { !machine.isHistory($0) } ?? children[0]
     }
 
     /// A finding of `rule` in the new spec (or, `inOld`, the old one), for the machine.
@@ -75,7 +89,7 @@ enum DiffRules {
     static var all: [any DiffRule.Type] {
         [
             StoredFormChangedRule.self, StoredStateRemovedRule.self, StoredPositionChangedRule.self,
-            StoredValuesClampedRule.self, StateKindChangedRule.self
+            StoredValuesClampedRule.self, StateKindChangedRule.self, StoredHistoryDroppedRule.self
         ]
     }
 }

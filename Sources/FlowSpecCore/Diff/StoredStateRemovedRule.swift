@@ -1,24 +1,25 @@
 /// `stored-state-removed`: a persisted machine loses a state whose raw value users' devices
 /// may hold, and `migrate` does not say where that value goes now.
 ///
-/// Only leaves are stored (a compound state is never current), so a state that was a leaf and
-/// now holds states is lost to its stored value just as a removed one is. The reverse, a
-/// compound state that became a leaf, is a new state to store and breaks nothing. With
-/// `rawValue: int`, a position that now holds the state the compound one enters first
-/// restores there, as entering it would: nothing breaks either.
+/// Only leaves are stored (a compound state or a history state is never current), so a state
+/// that was a leaf and now holds states, or is a history state, is lost to its stored value
+/// just as a removed one is. The reverse, a compound state that became a leaf, is a new state
+/// to store and breaks nothing. With `rawValue: int`, a position that now holds the state the
+/// compound one enters first restores there, as entering it would: nothing breaks either.
 enum StoredStateRemovedRule: DiffRule {
     static let definition = RuleDefinition(
         rule: .storedStateRemoved, defaultSeverity: .error,
         summary: "A state users may have stored is gone, and `migrate` does not map its stored value.",
         reportedAt: "the removed state, in the old spec (`flowspec diff`)",
         finding:
-            "a persisted state removed (or renamed, or given states inside) whose stored name, or position, no `migrate` entry maps and no state keeps"
+            "a persisted state removed (or renamed, given states inside, or made a history state) whose stored name, or position, no `migrate` entry maps and no state keeps"
     )
 
     static func find(in pair: MachinePair) -> [Diagnostic] {
         guard let old = pair.old.persist, let new = pair.new.persist, old.rawValue == new.rawValue else { return [] }
         let kept = Set(pair.newLeaves)
         let compounds = compoundStates(of: pair)
+        let histories = Set(pair.new.states.indices.filter(pair.new.isHistory).map { pair.newStates[$0] })
         let migrated = Set(new.migrate.map(\.from.value))
         var findings: [Diagnostic] = []
         for (position, name) in pair.oldLeaves.enumerated() where !kept.contains(name) {
@@ -52,10 +53,13 @@ enum StoredStateRemovedRule: DiffRule {
                     now = "restores '\(pair.newLeaves[position])', the state at that position now"
                 }
             }
+            // A state that became a history state keeps its name but is never current again.
+            let gone =
+                histories.contains(name) ? "is a history state now, so it is never current and never stored" : "is gone"
             findings.append(
                 pair.finding(
                     .storedStateRemoved,
-                    "state '\(name)' of machine '\(pair.new.name.value)' is gone, but users' devices may have "
+                    "state '\(name)' of machine '\(pair.new.name.value)' \(gone), but users' devices may have "
                         + "stored it as \(stored); that value now \(now). Map it with `migrate: { \(stored): … }`",
                     at: location, inOld: true, subjects: [name]))
         }

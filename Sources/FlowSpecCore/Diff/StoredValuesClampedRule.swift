@@ -15,8 +15,10 @@ enum StoredValuesClampedRule: DiffRule {
         guard let new = pair.new.persist, pair.old.persist?.rawValue == .int, new.rawValue == .int,
             new.restore == .clamp, let last = pair.newLeaves.last
         else { return [] }
-        // A state kept as a compound one is not gone: `stored-state-removed` says it holds states now.
-        let kept = Set(pair.newStates)
+        // A state kept as a compound one is not gone: `stored-state-removed` says it holds states
+        // now. One that became a history state is: it is never current, so it is never restored.
+        let histories = Set(pair.new.states.indices.filter(pair.new.isHistory).map { pair.newStates[$0] })
+        let kept = Set(pair.newStates).subtracting(histories)
         let migrated = Set(new.migrate.map(\.from.value))
         var findings: [Diagnostic] = []
         for (position, name) in pair.oldLeaves.enumerated()
@@ -24,7 +26,9 @@ enum StoredValuesClampedRule: DiffRule {
             findings.append(
                 pair.finding(
                     .storedValuesClamped,
-                    "state '\(name)' of machine '\(pair.new.name.value)' is gone; users who stored its position "
+                    "state '\(name)' of machine '\(pair.new.name.value)' "
+                        + (histories.contains(name) ? "is a history state now, never current" : "is gone")
+                        + "; users who stored its position "
                         + "\(position) now restore '\(last)' (clamped). Say where they go with "
                         + "`migrate: { \(position): … }`",
                     at: pair.old.states[pair.oldLeafIndices[position]].name.location, inOld: true,

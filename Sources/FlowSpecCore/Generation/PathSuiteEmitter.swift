@@ -85,12 +85,12 @@ struct PathSuiteEmitter {
                 "effects: [" + step.effects.map { ".\(program.effects[$0].swiftName.code)" }.joined(separator: ", ")
                     + "]")
         }
-        if let timeout = program.states[step.state].timeout {
-            let target = program.states[timeout.candidate.target].swiftName.code
+        if let timeout = program.states[step.state].timeout, let last = step.timeoutTargets.last {
+            let target = program.states[last].swiftName.code
             arguments.append("timer: .after(\(Self.duration(timeout.after)), .\(target))")
         }
-        let outer = program.states[step.state].outerTimeouts.map { scoped in
-            ".after(\(Self.duration(scoped.timeout.after)), .\(program.states[scoped.timeout.candidate.target].swiftName.code))"
+        let outer = program.states[step.state].outerTimeouts.enumerated().map { position, scoped in
+            ".after(\(Self.duration(scoped.timeout.after)), .\(program.states[step.timeoutTargets[position]].swiftName.code))"
         }
         if !outer.isEmpty { arguments.append("compoundTimers: [\(outer.joined(separator: ", "))]") }
         return ".init(" + arguments.joined(separator: ", ") + ")"

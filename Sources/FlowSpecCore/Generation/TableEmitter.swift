@@ -347,13 +347,32 @@ struct TableEmitter {
                 if tables.recordsNesting {
                     retry += ", keep: Swift.Int(tables.table[candidate &+ \(tables.keepOffset + 1)])"
                 }
+                if tables.recordsHistory {
+                    retry += ", resume: resume(candidate &+ \(tables.historyOffset + 2), tables)"
+                }
                 w.line("let retry = slot < 0 ? nil : \(retry))")
                 arguments.append("retry: retry")
             }
             if tables.recordsNesting {
                 arguments.append("keep: Swift.Int(tables.table[candidate &+ \(tables.keepOffset)])")
             }
+            if tables.recordsHistory {
+                arguments.append("resume: resume(candidate &+ \(tables.historyOffset), tables)")
+            }
             w.line("return Step(\(arguments.joined(separator: ", ")))")
+        }
+        if tables.recordsHistory {
+            w.line()
+            w.doc(
+                "The way into a history recorded at `position` of a candidate's record (a site, then a slot), if any.")
+            w.block(
+                "private static func resume(_ position: Swift.Int, _ tables: Tables) -> FlowSpecRuntime.FlowResume?"
+            ) { w in
+                w.line("let site = Swift.Int(tables.table[position])")
+                w.line(
+                    "return site < 0 ? nil : FlowSpecRuntime.FlowResume(site: site, slot: Swift.Int(tables.table[position &+ 1]))"
+                )
+            }
         }
         w.line()
         w.doc("The first candidate of the group at `group` in the candidates section whose conditions hold, or -1.")
@@ -472,8 +491,51 @@ struct TableEmitter {
             }
             w.line("return nil")
         }
+        emitHistory(&w)
         guard program.states.contains(where: { !$0.outerTimeouts.isEmpty }) else { return }
         emitOuterTimeouts(&w)
+    }
+
+    /// What a machine with history states adds: which compound states remember where they were
+    /// left, and the step each transition into a history state takes for each state it may
+    /// resume, by ordinal.
+    private func emitHistory(_ w: inout SwiftWriter) {
+        guard tables.recordsHistory else { return }
+        w.line()
+        w.line("\(access)static let memorySlotCount = \(program.memorySlotCount)")
+        w.line("\(access)static let memorySlotNames: [Swift.String] = [\(program.memorySlotNameLiterals)]")
+        w.line()
+        w.doc("The memory slot of a compound state with a history state inside, or `nil`.")
+        w.block("\(access)static func memorySlot(of compound: Compound) -> Swift.Int?") { w in
+            w.switchBlock("switch compound.ordinal") { w in
+                for (index, compound) in program.compounds.enumerated() {
+                    guard let slot = compound.memorySlot else { continue }
+                    w.line("case \(index): \(slot)")
+                }
+                w.line("default: nil")
+            }
+        }
+        w.line()
+        w.doc("The step a transition into a history state takes when its compound state was left in `recorded`.")
+        w.block(
+            "\(access)static func historyStep(_ site: Swift.Int, resuming recorded: State, _: Tables) -> FlowSpecRuntime.FlowStep<State>?"
+        ) { w in
+            w.switchBlock("switch (site, recorded.ordinal)") { w in
+                for (number, site) in tables.historySites.sites.enumerated() {
+                    for resumed in program.resumeTargets(of: site.history) {
+                        let cases = resumed.recorded.map { "(\(number), \($0))" }.joined(separator: ", ")
+                        var arguments = ["State(ordinal: \(resumed.target))"]
+                        let ran = site.effects(resumingAt: resumed.target, program)
+                        if !ran.isEmpty, let start = tables.effectStart(of: ran) {
+                            arguments.append("effects: \(start)..<\(start + ran.count)")
+                        }
+                        if site.keep > 0 { arguments.append("keep: \(site.keep)") }
+                        w.line("case \(cases): FlowSpecRuntime.FlowStep(\(arguments.joined(separator: ", ")))")
+                    }
+                }
+                w.line("default: nil")
+            }
+        }
     }
 
     private func emitOuterTimeouts(_ w: inout SwiftWriter) {
@@ -590,15 +652,22 @@ struct TableLayout {
     /// carries the step's `keep` (`target | keep << 24`, see ``keepShift``); and the sections
     /// `nesting`, `compounds` and `outer` follow.
     let recordsNesting: Bool
+    /// Whether the machine has history states: each candidate's record then ends with how its
+    /// step resumes a history (its site and memory slot, -1 for none) and how its retry's does.
+    let recordsHistory: Bool
     /// Whether entering some state from the start runs effects: the section `entries` follows.
     let recordsEntries: Bool
+    /// The steps into history states, numbered as the switch form numbers them.
+    let historySites: HistorySites
     private let program: FlowProgram
     /// The state whose candidates are being added.
     private var source = 0
     /// How many integers a candidate's record holds.
-    var candidateWidth: Int { 10 + (recordsRetryEffects ? 2 : 0) + (recordsNesting ? 2 : 0) }
+    var candidateWidth: Int { 10 + (recordsRetryEffects ? 2 : 0) + (recordsNesting ? 2 : 0) + (recordsHistory ? 4 : 0) }
     /// Where a candidate's record holds its `keep` (machines with compound states).
     var keepOffset: Int { recordsRetryEffects ? 12 : 10 }
+    /// Where a candidate's record holds its history site (machines with history states).
+    var historyOffset: Int { keepOffset + 2 }
     /// How many integers a row holds: its event, its action and, in a machine with compound
     /// states, its effects.
     var rowWidth: Int { recordsNesting ? 3 : 2 }
@@ -620,6 +689,9 @@ struct TableLayout {
         var candidate: FlowProgram.Candidate
         var effects: [Int]
         var fallbackEffects: [Int]
+        /// The history sites of its step and its retry's: the same step from another state is
+        /// another site.
+        var sites: [Int]
     }
 
     init(program: FlowProgram) {
@@ -634,6 +706,8 @@ struct TableLayout {
                 || state.outerTimeouts.contains { runs($0.timeout.candidate) }
         }
         recordsNesting = !program.compounds.isEmpty
+        recordsHistory = !program.histories.isEmpty
+        historySites = HistorySites(program)
         recordsEntries = program.states.indices.contains { !program.entryEffects(of: $0, keeping: 0).isEmpty }
         self.program = program
         for (index, state) in program.states.enumerated() {
@@ -660,6 +734,29 @@ struct TableLayout {
         for sequence in program.sequences { sequenceMembers += sequence.members }
         if recordsNesting { addNesting() }
         if recordsEntries { addEntries() }
+        for site in historySites.sites {
+            for resumed in program.resumeTargets(of: site.history) {
+                _ = effectRun(site.effects(resumingAt: resumed.target, program))
+            }
+        }
+    }
+
+    /// Where a list of effects starts in the effect list (machines with compound states), if
+    /// it is there.
+    func effectStart(of list: [Int]) -> Int? { list.isEmpty ? 0 : effectRuns[list] }
+
+    /// A candidate's history sites taken from the current source: its step's and its retry's
+    /// (-1 for none).
+    private func sites(of candidate: FlowProgram.Candidate) -> [Int] {
+        guard recordsHistory else { return [] }
+        return [false, true].map { fellBack in
+            historySites.number(of: .init(source: source, candidate: candidate, fellBack: fellBack)) ?? -1
+        }
+    }
+
+    /// The memory slot of the compound state a history resumes, -1 for none.
+    private func slot(_ history: Int?) -> Int {
+        history.flatMap { program.compounds[program.histories[$0].compound].memorySlot } ?? -1
     }
 
     /// The sections in the order they are laid end to end, with their documentation.
@@ -729,7 +826,9 @@ struct TableLayout {
     /// carries its `keep`, and the row's third integer its effects (exits and entries included),
     /// `first << effectsShift | count`.
     private mutating func action(_ list: [FlowProgram.Candidate]) -> [Int] {
-        guard let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.retry == nil else {
+        guard let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.retry == nil,
+            first.history == nil
+        else {
             return [~add(list)] + (recordsNesting ? [0] : [])
         }
         let ran = program.effects(of: first, from: source)
@@ -780,6 +879,10 @@ struct TableLayout {
             if recordsNesting {
                 candidates += [candidate.keep, candidate.retry?.keep ?? 0]
             }
+            if recordsHistory {
+                let sites = sites(of: candidate)
+                candidates += [sites[0], slot(candidate.history), sites[1], slot(candidate.retry?.history)]
+            }
         }
         return group
     }
@@ -795,7 +898,8 @@ struct TableLayout {
                 let key = OuterGroup(
                     candidate: entry.timeout.candidate,
                     effects: program.effects(of: entry.timeout.candidate, from: index),
-                    fallbackEffects: program.fallbackEffects(of: entry.timeout.candidate, from: index))
+                    fallbackEffects: program.fallbackEffects(of: entry.timeout.candidate, from: index),
+                    sites: sites(of: entry.timeout.candidate))
                 if let group = outerGroups[key] {
                     groups[entry.depth] = group
                 } else {

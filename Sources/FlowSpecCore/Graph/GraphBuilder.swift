@@ -33,6 +33,11 @@ struct GraphBuilder {
                 edgeStart.append(Int32(edges.count))
                 continue
             }
+            if machine.isHistory(index) {
+                addHistory(of: index, to: &edges)
+                edgeStart.append(Int32(edges.count))
+                continue
+            }
             let transitions = machine.transitions(of: index)
             for position in transitions.indices {
                 addCandidates(
@@ -139,14 +144,40 @@ struct GraphBuilder {
                 isRetryFallback: false, isInherited: false))
     }
 
+    /// A history state leads to its `default` (or its compound state's `initial`) when nothing
+    /// was recorded (an `initial` edge, candidate 0), and otherwise back to what was: a deep
+    /// history to any state the flow can be in inside its compound state, a shallow one to any
+    /// state directly inside it (resume edges, candidate 1; see ``Edge/isResume``).
+    private mutating func addHistory(of state: Int, to edges: inout [Edge]) {
+        guard let parent = machine.nesting.parent(of: state) else { return }
+        let written = machine.nesting.details[state]?.historyDefault.flatMap { stateIndex[$0.value] }
+        let inside = machine.nesting.descendants(of: parent)
+        if let target = written.flatMap({ inside.contains($0) && !machine.isHistory($0) ? $0 : nil })
+            ?? initialChild(of: parent)
+        {
+            edges.append(
+                Edge(
+                    source: state, target: target, trigger: .initial, isConditional: false, isBounded: false,
+                    isRetryFallback: false, isInherited: false))
+        }
+        let deep = machine.nesting.details[state]?.deep?.value == true
+        let resumed = deep ? Array(inside.filter(machine.isLeaf)) : machine.nesting.children(of: parent)
+        for target in resumed where !machine.isHistory(target) {
+            edges.append(
+                Edge(
+                    source: state, target: target, trigger: .initial, candidateIndex: 1, isConditional: false,
+                    isBounded: false, isRetryFallback: false, isInherited: false))
+        }
+    }
+
     /// The state a compound state enters first: its `initial` (when that is a state directly
-    /// inside it, as the decoder checks), else its first.
+    /// inside it, as the decoder checks), else its first that is no history state.
     private func initialChild(of state: Int) -> Int? {
         let children = machine.nesting.children(of: state)
         if let initial = machine.nesting.details[state]?.initial {
-            return children.first { machine.name(of: $0) == initial.value }
+            return children.first { machine.name(of: $0) == initial.value && !machine.isHistory($0) }
         }
-        return children.first
+        return children.first { !machine.isHistory($0) }
     }
 
     private static func edgeCount(_ candidates: Candidates) -> Int {

@@ -86,6 +86,9 @@ public struct MachineGraph: Sendable {
             }
             candidate = machine.states[state].always?.value[edge.candidateIndex]
         case .initial:
+            if machine.isHistory(state) {
+                return machine.nesting.details[state]?.historyDefault?.location ?? machine.states[state].name.location
+            }
             return machine.nesting.details[state]?.initial?.location
                 ?? machine.nesting.details[state]?.statesLocation ?? machine.states[state].name.location
         case .event:
@@ -209,6 +212,10 @@ public struct Edge: Sendable {
     public var isRetryFallback: Bool { origin & Self.retryFallback != 0 }
     /// Whether the state inherits it from a compound state around it or from the machine's `on`.
     public var isInherited: Bool { origin & Self.inherited != 0 }
+    /// Whether it leads from a history state to a state that history may resume (not its
+    /// default): it is taken only back into a state the flow was in before, so it never makes
+    /// a state reachable.
+    public var isResume: Bool { triggerKind == .initial && candidateIndex == 1 }
     /// Whether it happens without any event (a timeout, an `always` branch, a `done` or entering
     /// a compound state's `initial`).
     public var isAutomatic: Bool { triggerKind != .event }

@@ -118,6 +118,15 @@ struct WorstCaseTime {
         let machine = graph.machine
         // A compound state enters its `initial` at once; a terminal state inside one with
         // `done` leaves through it at once.
+        // A history state leads to its default or to any state it may resume: each may be next.
+        if machine.isHistory(state) {
+            return .success(
+                graph.edges(from: state).map { edge in
+                    var next = config
+                    next[0] = Int32(edge.target)
+                    return (next, Step(state: edge.target, via: "history", after: .zero))
+                })
+        }
         if machine.isCompound(state) || (model.kind == .terminal && isLeftByDone(state)) {
             guard let edge = graph.edges(from: state).first else { return .failure("it has no way out") }
             var next = config
@@ -129,7 +138,7 @@ struct WorstCaseTime {
         switch model.kind {
         case .terminal:
             return .failure("it is terminal")
-        case .input:
+        case .input, .history:
             return .success([])
         case .choice:
             for candidate in model.always?.value ?? [] {

@@ -14,6 +14,8 @@
 ///   cluster's border (`lhead`). Its own transitions leave once, from the cluster's border
 ///   (`ltail`), starting at an invisible exit point (`s1_exit`) kept below the states inside.
 ///   Leaves show their entry and exit effects under their name.
+/// - A history state is a small circle labelled `H` (shallow) or `H*` (deep) inside its
+///   compound state's cluster; its `default` is an edge labelled `default`.
 /// - States are `s0`, `s1`, … in source order, with their names in quoted labels escaped for
 ///   DOT (`\"`, `\\`) and for Graphviz's entity decoding (`&amp;`).
 public enum DOTRenderer {
@@ -137,10 +139,11 @@ public enum DOTRenderer {
         return parts.joined(separator: ", ")
     }
 
-    /// A state's label: its name, its entry and exit effects, the rules of the findings that
-    /// mark it and what runs did not exercise there, one line each.
+    /// A state's label: its name (`H` or `H*` for a history state), its entry and exit effects,
+    /// the rules of the findings that mark it and what runs did not exercise there, one line
+    /// each.
     static func label(_ node: FlowDiagram.Node) -> String {
-        var label = escape(node.name)
+        var label = node.isHistory ? node.historySymbol : escape(node.name)
         if !node.entry.isEmpty { label += "\\nentry / " + node.entry.map(escape).joined(separator: ", ") }
         if !node.exit.isEmpty { label += "\\nexit / " + node.exit.map(escape).joined(separator: ", ") }
         if !node.findings.isEmpty { label += "\\n" + node.findings.map(\.rawValue).joined(separator: ", ") }
@@ -167,6 +170,8 @@ public enum DOTRenderer {
             extra = ["color=\"#ca8a04\"", "fontcolor=\"#854d0e\"", "penwidth=2"]
         }
         var parts = ["label=\"\(label)\"", "shape=\(shape)"]
+        // Small, as statecharts draw history: a pseudo-state, not a state the flow waits in.
+        if node.isHistory { parts += ["width=0.3", "margin=0.02", "fontsize=10"] }
         if !styles.isEmpty { parts.append("style=\"\(styles.joined(separator: ","))\"") }
         if let fill { parts.append("fillcolor=\"\(fill)\"") }
         return (parts + extra).joined(separator: ", ")
@@ -178,6 +183,7 @@ public enum DOTRenderer {
         case .task: ("box", ["filled"], "#dbeafe")
         case .choice: ("diamond", ["filled"], "#fef3c7")
         case .terminal: ("doublecircle", ["filled"], "#e5e7eb")
+        case .history: ("circle", ["filled"], "#ffffff")
         }
     }
 

@@ -20,6 +20,12 @@
 /// the graph does. Transitions into a compound state lead to the compound state; the state it
 /// enters first is ``Node/initialChild``. In the machine-wide edges' exceptions, a compound
 /// state that handles the event stands for every state inside it.
+///
+/// **History states** are nodes inside their compound state (``Node/isHistory``), which
+/// transitions into them lead to. Each has one edge, labelled `default`, to the state it
+/// enters when its compound state was never left (the graph's default edge); the graph's
+/// resume edges, to every state it may resume, are not drawn: they would join it to every
+/// state inside and say nothing a reader of `H` or `H*` does not know.
 public struct FlowDiagram: Sendable {
     /// One end of an edge.
     public enum Endpoint: Sendable, Hashable {
@@ -54,6 +60,16 @@ public struct FlowDiagram: Sendable {
         public var entry: [String] = []
         /// The effects run on leaving the state, in order.
         public var exit: [String] = []
+        /// For a history state, whether it is deep (it resumes the very state left, `H*`)
+        /// rather than shallow (the state directly inside its compound state, `H`).
+        public var isDeep = false
+
+        /// Whether the node is a history state: a target the flow is never in, drawn as `H`
+        /// or `H*` rather than its name. (A compound state's `kind` is not read.)
+        public var isHistory: Bool { kind == .history && !isCompound }
+
+        /// What a history state is drawn as, in statechart notation: `H*` when deep, else `H`.
+        public var historySymbol: String { isDeep ? "H*" : "H" }
     }
 
     /// What `flowspec diff` marks on the new version's diagram.
@@ -179,9 +195,12 @@ public struct FlowDiagram: Sendable {
         }
     }
 
-    /// Marks each state with what recorded runs did not exercise there.
+    /// Marks each state with what recorded runs did not exercise there. History states are
+    /// left unmarked: the flow is never in one, so no run can exercise it.
     public mutating func mark(unexercised: [Int: [String]]) {
-        for (state, what) in unexercised where nodes.indices.contains(state) { nodes[state].unexercised = what }
+        for (state, what) in unexercised where nodes.indices.contains(state) && !nodes[state].isHistory {
+            nodes[state].unexercised = what
+        }
     }
 
     /// Whether any state is marked by a finding.
@@ -206,14 +225,15 @@ public struct FlowDiagram: Sendable {
         edges = collector.collect()
     }
 
-    /// Each state's parent, entry and exit effects, and for a compound state the state entered
-    /// first (the target of the graph's `initial` edge).
+    /// Each state's parent, entry and exit effects, whether a history state is deep, and for a
+    /// compound state the state entered first (the target of the graph's `initial` edge).
     private static func addNesting(_ graph: MachineGraph, to nodes: inout [Node]) {
         let nesting = graph.machine.nesting
         for index in nodes.indices {
             nodes[index].parent = nesting.parent(of: index)
             nodes[index].entry = nesting.entry(of: index).map(\.value)
             nodes[index].exit = nesting.exit(of: index).map(\.value)
+            nodes[index].isDeep = nesting.details[index]?.deep?.value == true
             guard nesting.isCompound(index) else { continue }
             nodes[index].isCompound = true
             nodes[index].initialChild = graph.edges(from: index).first { graph.trigger(of: $0) == .initial }?.target
@@ -274,6 +294,11 @@ struct EdgeCollector {
     }
 
     private mutating func collectOwn(_ index: Int) {
+        // Whatever else a history state writes is an error the graph ignores, as the picture does.
+        if graph.machine.isHistory(index) && !graph.machine.isCompound(index) {
+            collectHistoryDefault(index)
+            return
+        }
         let state = graph.machine.states[index]
         let source = FlowDiagram.Endpoint.state(index)
         for transition in graph.machine.transitions(of: index) {
@@ -293,11 +318,20 @@ struct EdgeCollector {
         }
     }
 
+    /// A history state's `default` edge: the graph's default edge (candidate 0; the resume
+    /// edges are left out, see ``FlowDiagram``).
+    private mutating func collectHistoryDefault(_ index: Int) {
+        guard let edge = graph.edges(from: index).first(where: { $0.triggerKind == .initial && !$0.isResume }) else {
+            return
+        }
+        append(TransitionLabel(trigger: .historyDefault), from: .state(index), to: edge.target, fallback: false)
+    }
+
     /// One grouped edge set per machine-wide event that at least one state inherits.
     private mutating func collectMachineWide() {
         let machine = graph.machine
         let waiting = machine.states.indices.filter {
-            machine.states[$0].kind.inheritsMachineWideTransitions && !machine.isCompound($0)
+            machine.states[$0].kind.inheritsMachineWideTransitions && machine.isLeaf($0)
         }
         for transition in machine.machineWide {
             let event = transition.event.value

@@ -18,6 +18,9 @@
 ///   what a leaf would show under its name (entry and exit effects, marks) is a note beside it,
 ///   since Mermaid rejects descriptions of composite states. Leaves show their entry and exit
 ///   effects under their name: `entry / trackSignInStarted`.
+/// - A history state, for which Mermaid has no pseudo-state, is a state labelled `H` (shallow)
+///   or `H*` (deep) in its composite state, styled with the `history` class (white, bold, thick
+///   border); it keeps its `sN` id, and its `default` is an edge labelled `default`.
 /// - Spec names are escaped with Mermaid's `#code;` entities, so that any name gives a valid
 ///   diagram: only letters, digits, spaces, `_`, `-` and `.` are written as they are.
 public enum MermaidRenderer {
@@ -52,7 +55,7 @@ public enum MermaidRenderer {
                 let node = diagram.nodes[index]
                 let indent = indentation(depth)
                 let id = id(.state(index))
-                output.write("\(indent)state \"\(escape(node.name))\" as \(id)\(node.isCompound ? " {" : "")\n")
+                output.write("\(indent)state \"\(label(node))\" as \(id)\(node.isCompound ? " {" : "")\n")
                 if node.isCompound { return }
                 for line in descriptions(node) { output.write("\(indent)\(id) : \(line)\n") }
                 if node.kind == .terminal, let parent = node.parent {
@@ -102,6 +105,11 @@ public enum MermaidRenderer {
         output.write("\(indent)end note\n")
     }
 
+    /// A state's quoted label: its name, or for a history state `H` or `H*`.
+    static func label(_ node: FlowDiagram.Node) -> String {
+        escape(node.isHistory ? node.historySymbol : node.name)
+    }
+
     /// What is written under a state's name: its entry and exit effects, the rules of the
     /// findings that mark it, what runs did not exercise there, and its change mark.
     static func descriptions(_ node: FlowDiagram.Node) -> [String] {
@@ -146,6 +154,8 @@ public enum MermaidRenderer {
                 .map(FlowDiagram.Endpoint.state)
             groups.append((kind.rawValue, style, ids))
         }
+        let histories = diagram.nodes.indices.filter { diagram.nodes[$0].isHistory }.map(FlowDiagram.Endpoint.state)
+        groups.append(("history", historyStyle, histories))
         groups.append(("machineWide", machineWideStyle, diagram.hasMachineWideNode ? [.machineWide] : []))
         let marked = diagram.nodes.indices.filter { !diagram.nodes[$0].findings.isEmpty }.map(
             FlowDiagram.Endpoint.state)
@@ -175,6 +185,7 @@ public enum MermaidRenderer {
         (.choice, "fill:#fef3c7,stroke:#b45309"),
         (.terminal, "fill:#e5e7eb,stroke:#111827,stroke-width:3px")
     ]
+    static let historyStyle = "fill:#ffffff,stroke:#111827,stroke-width:2px,font-weight:bold"
     static let machineWideStyle = "fill:#ffffff,stroke:#6b7280,stroke-dasharray:4 4"
     static let addedStyle = "fill:#dcfce7,stroke:#16a34a,stroke-width:2px"
     static let changedStyle = "fill:#ede9fe,stroke:#7c3aed,stroke-width:2px"

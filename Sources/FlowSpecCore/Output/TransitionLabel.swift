@@ -18,6 +18,8 @@ public struct TransitionLabel: Sendable, Equatable {
         case timeout(Duration?)
         /// A compound state's `done`, taken once a terminal state directly inside it is entered.
         case done
+        /// A history state's default, entered when its compound state was never left.
+        case historyDefault
     }
 
     /// The part a bounded `retry` plays in the transition.
@@ -85,6 +87,7 @@ public struct TransitionLabel: Sendable, Equatable {
         case .always: "always"
         case .timeout(let after): after.map { "after \($0.specDescription)" } ?? "timeout"
         case .done: "done"
+        case .historyDefault: "default"
         }
     }
 

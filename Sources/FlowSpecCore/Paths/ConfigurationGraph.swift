@@ -171,7 +171,7 @@ struct ConfigurationGraph {
     private func items(of moves: [FlowRuntime.Move]) -> [CoverageItem] {
         var items: [CoverageItem] = []
         for move in moves {
-            items.append(CoverageItem(move, in: program))
+            items += CoverageItem.items(of: move, in: program)
             items += CoverageItem.entering(move.to, in: program)
         }
         return items
@@ -191,7 +191,7 @@ struct ConfigurationGraph {
         // A relaunch first: taken where the path is, it covers the state's relaunch without a
         // path of its own (a persisted chain stays one path).
         if program.persist != nil {
-            let stored = FlowRuntime.storedValue(of: runtime.state, program)
+            let stored = runtime.storedText(program)
             for variant in variants(
                 none,
                 { conditions in

@@ -1,8 +1,8 @@
 /// One thing a run of a machine can exercise, and a test suite of it should: a state entered,
 /// a compound state entered, a candidate of a transition taken (each `always` branch, each
 /// timeout, each retry's `then` once the retry is used up, each transition of a compound state
-/// or of the machine from some state that inherits it, each `done`), or, for a persisted
-/// machine, a relaunch in a state.
+/// or of the machine from some state that inherits it, each `done`), a history state taking its
+/// default and resuming what was recorded, or, for a persisted machine, a relaunch in a state.
 ///
 /// Generated paths cover them, and `flowspec coverage` counts them in recorded traces.
 public enum CoverageItem: Sendable, Hashable {
@@ -26,6 +26,9 @@ public enum CoverageItem: Sendable, Hashable {
     case timeout(state: Int, fallback: Bool)
     /// The app was relaunched in a state (stored, restored, continued).
     case relaunch(state: Int)
+    /// A history state (by index in the program's histories) was taken: resuming the state its
+    /// compound state was last left in, or (`resumed` false) its default, never left.
+    case history(Int, resumed: Bool)
 
     /// The item a move of the reference runtime exercises.
     public init(_ move: FlowRuntime.Move, in program: FlowProgram) {
@@ -53,6 +56,13 @@ public enum CoverageItem: Sendable, Hashable {
         }
     }
 
+    /// The items a move exercises: its transition's, and the history state's it goes through.
+    public static func items(of move: FlowRuntime.Move, in program: FlowProgram) -> [CoverageItem] {
+        let item = CoverageItem(move, in: program)
+        guard let history = move.history else { return [item] }
+        return [item, .history(history, resumed: move.resumed)]
+    }
+
     /// The items entering a state exercises: the state, and each compound state around it.
     public static func entering(_ state: Int, in program: FlowProgram) -> [CoverageItem] {
         [.state(state)] + program.states[state].ancestors.map(CoverageItem.compound)
@@ -69,7 +79,7 @@ public enum CoverageItem: Sendable, Hashable {
         switch self {
         case .state: .state
         case .compound: .state
-        case .transition, .machineWide, .always, .outer, .done: .transition
+        case .transition, .machineWide, .always, .outer, .done, .history: .transition
         case .timeout, .outerTimeout: .timeout
         case .relaunch: .relaunch
         }
@@ -134,6 +144,9 @@ public enum CoverageItem: Sendable, Hashable {
             }
             let hasTerminal = program.states.contains { $0.done != nil && $0.ancestors.first == index }
             if compound.done != nil, hasTerminal { items.append(.done(compound: index)) }
+            for (history, written) in program.histories.enumerated() where written.compound == index {
+                items += [.history(history, resumed: false), .history(history, resumed: true)]
+            }
         }
         items += machineWide
         if program.persist != nil {
@@ -190,6 +203,11 @@ public enum CoverageItem: Sendable, Hashable {
             return "\(name(state)) timeout -> \(to)"
         case .relaunch(let state):
             return "relaunch in \(name(state))"
+        case .history(let history, let resumed):
+            let written = program.histories[history]
+            return resumed
+                ? "history '\(written.name)' resumes where '\(program.compounds[written.compound].name)' was left"
+                : "history '\(written.name)' -> \(name(written.defaultTarget)) (never left)"
         }
     }
 
@@ -232,6 +250,8 @@ public enum CoverageItem: Sendable, Hashable {
             return fallback ? (timeout.retry?.location ?? timeout.location) : timeout.location
         case .relaunch(let state):
             return machine.persist?.location ?? machine.states[spec(state)].name.location
+        case .history(let history, _):
+            return machine.states[program.histories[history].specIndex].name.location
         }
     }
 

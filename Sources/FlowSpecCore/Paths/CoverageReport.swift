@@ -126,6 +126,9 @@ public enum CoverageReport {
             case .outerTimeout(let compound, let fallback):
                 mark(compound: compound, "timeout" + (fallback ? retried : ""))
             case .done(let compound): mark(compound: compound, "done")
+            case .history(let history, let resumed):
+                let written = program.histories[history]
+                mark(compound: written.compound, "history '\(written.name)'" + (resumed ? " resumes" : " default"))
             case .machineWide(let event, _, _):
                 for (index, state) in program.states.enumerated()
                 where zip(state.scopes, state.transitions).contains(where: { $0 == .machine && $1.event == event }) {

@@ -38,6 +38,10 @@ public struct PathCover: Sendable {
         public var effects: [Int]
         /// The time waited before the input (a timeout's duration; zero otherwise).
         public var waited: Duration
+        /// Where the timeouts armed after it lead, as ``FlowRuntime/armedTimeouts(_:)`` lists them
+        /// (the compound states' outermost first, then the state's own): a timeout into a
+        /// history state leads where that history resumes.
+        public var timeoutTargets: [Int] = []
     }
 
     /// Why a path exists.
@@ -270,7 +274,7 @@ public struct PathCover: Sendable {
         var steps = [
             Step(
                 input: .start, conditions: root.conditions, state: graph.nodes[root.node].state, effects: root.effects,
-                waited: .zero)
+                waited: .zero, timeoutTargets: graph.nodes[root.node].armedTimeouts(program).map(\.target))
         ]
         for (node, edge) in route.edges + plan.extension_ {
             steps.append(step(graph.edges[node][edge], from: node, graph))
@@ -286,7 +290,6 @@ public struct PathCover: Sendable {
     }
 
     private func step(_ edge: ConfigurationGraph.Edge, from node: Int, _ graph: ConfigurationGraph) -> Step {
-        let state = graph.nodes[node].state
         let input: Step.Input
         var waited = Duration.zero
         switch edge.input {
@@ -294,11 +297,11 @@ public struct PathCover: Sendable {
         case .timeout:
             input = edge.firedCompound.map(Step.Input.compoundTimeout) ?? .timeout
             waited = edge.waited
-        case .relaunch: input = .relaunch(stored: FlowRuntime.storedValue(of: state, program))
+        case .relaunch: input = .relaunch(stored: graph.nodes[node].storedText(program))
         }
         return Step(
             input: input, conditions: edge.conditions, state: graph.nodes[edge.target].state, effects: edge.effects,
-            waited: waited)
+            waited: waited, timeoutTargets: graph.nodes[edge.target].armedTimeouts(program).map(\.target))
     }
 
     private func stateIndex(_ name: String) -> Int? { program.states.firstIndex { $0.name == name } }
@@ -375,7 +378,7 @@ public struct PathCover: Sendable {
                 case .transition(let state, _, _, _), .always(let state, _, _), .timeout(let state, _),
                     .relaunch(let state):
                     state
-                case .machineWide, .compound, .outer, .outerTimeout, .done: nil
+                case .machineWide, .compound, .outer, .outerTimeout, .done, .history: nil
                 }
             if let from, !reachedStates.contains(from) {
                 return "'\(self.program.states[from].name)' is not reachable"
@@ -385,6 +388,12 @@ public struct PathCover: Sendable {
             if case .timeout(_, true) = item { return "its retry is never used up on a reachable run" }
             if case .outer(_, _, _, true) = item { return "its retry is never used up on a reachable run" }
             if case .outerTimeout(_, true) = item { return "its retry is never used up on a reachable run" }
+            if case .history(let history, let resumed) = item {
+                let compound = self.program.compounds[self.program.histories[history].compound].name
+                return resumed
+                    ? "no reachable run goes to it after leaving '\(compound)'"
+                    : "no reachable run goes to it before '\(compound)' is first left"
+            }
             if self.program.conditions.count > ConfigurationGraph.maxConditionsTriedExhaustively {
                 return "no run found takes it (with more than \(ConfigurationGraph.maxConditionsTriedExhaustively) "
                     + "conditions, each is chosen to take one candidate or branch at a time, not in every combination)"

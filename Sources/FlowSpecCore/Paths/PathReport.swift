@@ -26,7 +26,7 @@ public enum PathReport {
             let program = cover.program
             let covered = cover.items.count - cover.notCovered.count
             output +=
-                "# \(program.name.name): \(cover.paths.count) path\(cover.paths.count == 1 ? "" : "s") cover "
+                "# \(program.name.name): \(cover.paths.count) \(cover.paths.count == 1 ? "path covers" : "paths cover") "
                 + "\(covered) of \(cover.items.count) states, transitions, timeouts and relaunches\n"
             for (item, reason) in cover.notCovered {
                 let location = item.location(in: report.machine, program: program)
@@ -55,7 +55,7 @@ public enum PathReport {
             lines.append(
                 Trace.line(
                     input: label(step.input, program), state: step.state, program: program, ignored: false,
-                    effects: step.effects))
+                    effects: step.effects, targets: step.timeoutTargets))
         }
         return lines
     }
@@ -160,10 +160,10 @@ public enum PathReport {
             members["input"] = .string("relaunch")
             members["stored"] = .string(stored)
         }
-        if let timeout = program.states[step.state].timeout {
+        if let timeout = program.states[step.state].timeout, let target = step.timeoutTargets.last {
             members["timeout"] = .object([
                 "milliseconds": .int(Int(timeout.after.wholeMilliseconds)),
-                "target": .string(program.states[timeout.candidate.target].name)
+                "target": .string(program.states[target].name)
             ])
         }
         return .object(members)

@@ -27,6 +27,10 @@ public struct FlowProgram: Sendable {
         /// at that depth or deeper are left and the target's entered. 0 leaves every state the
         /// source is in.
         public var keep: Int = 0
+        /// For a transition to a history state, that state, by index in
+        /// ``FlowProgram/histories``: ``target`` is then its default, taken when its compound
+        /// state was never left (``FlowProgram/resumeTarget(of:recorded:)``).
+        public var history: Int? = nil
 
         /// Whether the candidate may be taken under the given conditions.
         public func holds(_ conditions: [Bool]) -> Bool {
@@ -46,6 +50,26 @@ public struct FlowProgram: Sendable {
         public var effects: [Int] = []
         /// How many states around the source stay active when it goes to ``fallback``.
         public var keep: Int = 0
+        /// For a `then` that is a history state, that state, by index in
+        /// ``FlowProgram/histories`` (``fallback`` is its default).
+        public var history: Int? = nil
+    }
+
+    /// A history state: a target that resumes its compound state where the flow last left it,
+    /// never a state the machine is in.
+    public struct History: Sendable, Hashable {
+        /// The spec name.
+        public var name: String
+        /// The compound state it resumes, by index in ``FlowProgram/compounds``.
+        public var compound: Int
+        /// Whether it resumes the very state that was left (deep), or only the state directly
+        /// inside its compound state that held it, entered afresh (shallow).
+        public var deep: Bool
+        /// Where it leads when its compound state was never left: its `default`, else its
+        /// compound state's `initial` chain.
+        public var defaultTarget: Int
+        /// Its position among the machine's states in the spec.
+        public var specIndex: Int
     }
 
     /// A state's timeout.
@@ -132,6 +156,11 @@ public struct FlowProgram: Sendable {
         public var done: Candidate?
         /// The compound state around it, by index in ``FlowProgram/compounds``.
         public var parent: Int?
+        /// The state its `initial` chain leads to.
+        public var initialState: Int = 0
+        /// For a compound state with a history state inside: the slot of the machine's memory
+        /// that holds the state it was last left in (``FlowProgram/memorySlotCount``).
+        public var memorySlot: Int? = nil
     }
 
     /// A named, ordered group of states.
@@ -174,6 +203,11 @@ public struct FlowProgram: Sendable {
     public var persist: Persistence?
     /// The compound states, in source order (empty for a flat machine).
     public var compounds: [Compound] = []
+    /// The history states, in source order (empty for most machines).
+    public var histories: [History] = []
+    /// How many compound states remember the state they were left in: those with a history
+    /// state inside.
+    public var memorySlotCount: Int { compounds.count { $0.memorySlot != nil } }
 
     /// `persist:` with `resume` and `migrate` resolved.
     public struct Persistence: Sendable {
@@ -220,6 +254,41 @@ public struct FlowProgram: Sendable {
         guard let retry = candidate.retry else { return [] }
         return exitEffects(of: state, keeping: retry.keep) + candidate.effects + retry.effects
             + entryEffects(of: retry.fallback, keeping: retry.keep)
+    }
+
+    /// Where a history state leads, given the state its compound state was last left in
+    /// (`nil`: never left): its default; for a deep history the state recorded; for a shallow
+    /// one the state directly inside the compound state that held it, entered by its `initial`
+    /// chain.
+    public func resumeTarget(of history: Int, recorded: Int?) -> Int {
+        let history = histories[history]
+        guard let recorded else { return history.defaultTarget }
+        let childDepth = compounds[history.compound].depth + 1
+        if history.deep || states[recorded].depth == childDepth { return recorded }
+        return compounds[states[recorded].compound(atDepth: childDepth)].initialState
+    }
+
+    /// The states a history state may lead to, each with the recorded states that lead there
+    /// (none for the default alone): what code generation lays out and paths cover.
+    public func resumeTargets(of history: Int) -> [(target: Int, recorded: [Int])] {
+        var targets: [(target: Int, recorded: [Int])] = []
+        for recorded in compounds[histories[history].compound].states {
+            let target = resumeTarget(of: history, recorded: recorded)
+            if let index = targets.firstIndex(where: { $0.target == target }) {
+                targets[index].recorded.append(recorded)
+            } else {
+                targets.append((target, [recorded]))
+            }
+        }
+        return targets
+    }
+
+    /// Every effect taking a candidate from a state runs when a history state sends it to
+    /// `target` instead of its default (after its retry was used up, when `fellBack`).
+    public func effects(of candidate: Candidate, from state: Int, resumingAt target: Int, fellBack: Bool) -> [Int] {
+        let keep = fellBack ? candidate.retry?.keep ?? candidate.keep : candidate.keep
+        return exitEffects(of: state, keeping: keep) + candidate.effects
+            + (fellBack ? candidate.retry?.effects ?? [] : []) + entryEffects(of: target, keeping: keep)
     }
 
     /// Whether some state runs effects on entering or leaving it.

@@ -20,6 +20,8 @@ public enum FlowProgramBuilder {
         var leafOf: [Int] = []
         /// Per compound state of the machine, its position in the program's compounds.
         var compoundIndex: [Int: Int] = [:]
+        /// Per history state of the machine, its position in the program's histories.
+        var historyIndex: [Int: Int] = [:]
         var compoundTransitions: [Int: [(event: Name, candidates: [FlowProgram.Candidate])]] = [:]
         var compoundTimeouts: [Int: FlowProgram.Timeout?] = [:]
 
@@ -41,17 +43,21 @@ public enum FlowProgramBuilder {
             for index in machine.states.indices where machine.isCompound(index) {
                 compoundIndex[index] = compoundIndex.count
             }
+            for index in machine.states.indices where machine.isHistory(index) {
+                historyIndex[index] = historyIndex.count
+            }
             let inherited = machine.machineWide.map { transition in
                 (event: transition.event.value, candidates: transition.candidates.map { resolve($0, from: nil) })
             }
             var states: [FlowProgram.State] = []
-            for index in machine.states.indices where !machine.isCompound(index) {
+            for index in machine.states.indices where machine.isLeaf(index) {
                 states.append(
                     resolve(
                         index, transitions: machine.transitions(of: index),
                         inherited: inherited))
             }
             let compounds = compoundStates()
+            let histories = historyStates()
             let sequences = machine.sequences.compactMap { sequence -> FlowProgram.StateSequence? in
                 guard let swiftName = name(sequence.name.value, scope: .enumCase)?.swiftName else { return nil }
                 return FlowProgram.StateSequence(
@@ -74,7 +80,7 @@ public enum FlowProgramBuilder {
             return FlowProgram(
                 name: machineName, summary: machine.summary, states: states, events: events,
                 conditions: conditions, effects: effects, sequences: sequences, initial: leafOf[initial],
-                retrySlotCount: retrySlots, persist: persistence, compounds: compounds)
+                retrySlotCount: retrySlots, persist: persistence, compounds: compounds, histories: histories)
         }
 
         /// Per state of the machine, the position among the program's states of the state it
@@ -86,12 +92,16 @@ public enum FlowProgramBuilder {
             var count = 0
             for index in machine.states.indices {
                 position.append(count)
-                if !machine.isCompound(index) { count += 1 }
+                if machine.isLeaf(index) { count += 1 }
             }
             guard machine.nesting.isNested else { return position }
             // Inner states come later: resolve from the last, so each compound state's initial
             // state is resolved already.
             for index in machine.states.indices.reversed() where machine.isCompound(index) {
+                if let entered = graph.edges(from: index).first?.target { position[index] = position[entered] }
+            }
+            // A history state stands for its default (its first edge), which may be a compound state.
+            for index in machine.states.indices where machine.isHistory(index) {
                 if let entered = graph.edges(from: index).first?.target { position[index] = position[entered] }
             }
             return position
@@ -103,7 +113,7 @@ public enum FlowProgramBuilder {
             var compounds: [FlowProgram.Compound] = []
             for index in machine.states.indices where machine.isCompound(index) {
                 // Its states are the leaves among its descendants, one run of the program's states.
-                let inside = machine.nesting.descendants(of: index).filter { !machine.isCompound($0) }
+                let inside = machine.nesting.descendants(of: index).filter(machine.isLeaf)
                 let first = inside.first.map { leafOf[$0] } ?? 0
                 let count = inside.count
                 var swiftName = SwiftName.placeholder
@@ -123,9 +133,30 @@ public enum FlowProgramBuilder {
                         entry: machine.nesting.entry(of: index).map { effect($0.value) },
                         exit: machine.nesting.exit(of: index).map { effect($0.value) }, specIndex: index,
                         timeout: machine.states[index].timeoutLocation == nil ? nil : outerTimeout(of: index),
-                        done: done, parent: machine.nesting.parent(of: index).flatMap { compoundIndex[$0] }))
+                        done: done, parent: machine.nesting.parent(of: index).flatMap { compoundIndex[$0] },
+                        initialState: leafOf[index],
+                        memorySlot: remembers(index) ? compounds.count { $0.memorySlot != nil } : nil))
             }
             return compounds
+        }
+
+        /// Whether a compound state has a history state directly inside it.
+        func remembers(_ compound: Int) -> Bool {
+            machine.nesting.children(of: compound).contains(where: machine.isHistory)
+        }
+
+        /// The history states, each with the compound state it resumes and its default.
+        mutating func historyStates() -> [FlowProgram.History] {
+            machine.states.indices.filter(machine.isHistory).compactMap { index in
+                guard let parent = machine.nesting.parent(of: index), let compound = compoundIndex[parent] else {
+                    failed = true
+                    return nil
+                }
+                return FlowProgram.History(
+                    name: machine.name(of: index), compound: compound,
+                    deep: machine.nesting.details[index]?.deep?.value == true, defaultTarget: leafOf[index],
+                    specIndex: index)
+            }
         }
 
         /// How many states around a transition's source stay active when it goes to `target`:
@@ -231,7 +262,8 @@ public enum FlowProgramBuilder {
             let candidate = FlowProgram.Candidate(
                 target: leafOf[target], requires: [], forbids: [],
                 effects: written.effects.map { effect($0.value) },
-                retry: written.retry.map { retry($0, from: index) }, keep: keep(from: index, to: target))
+                retry: written.retry.map { retry($0, from: index) }, keep: keep(from: index, to: target),
+                history: historyIndex[target])
             return FlowProgram.Timeout(after: after, candidate: candidate)
         }
 
@@ -243,7 +275,8 @@ public enum FlowProgramBuilder {
                 requires: candidate.condition.map { [condition($0.value)] } ?? [],
                 forbids: candidate.unlessCondition.map { [condition($0.value)] } ?? [],
                 effects: candidate.effects.map { effect($0.value) },
-                retry: candidate.retry.map { retry($0, from: source) }, keep: keep(from: source, to: target))
+                retry: candidate.retry.map { retry($0, from: source) }, keep: keep(from: source, to: target),
+                history: historyIndex[target])
         }
 
         mutating func retry(_ retry: Retry, from source: Int?) -> FlowProgram.Retry {
@@ -252,7 +285,8 @@ public enum FlowProgramBuilder {
             let fallback = index(retry.then.value) ?? 0
             return FlowProgram.Retry(
                 slot: retrySlots, max: retry.max?.value ?? 1, fallback: leafOf[fallback],
-                effects: retry.effects.map { effect($0.value) }, keep: keep(from: source, to: fallback))
+                effects: retry.effects.map { effect($0.value) }, keep: keep(from: source, to: fallback),
+                history: historyIndex[fallback])
         }
 
         func eventNames() -> [FlowProgram.Name] {

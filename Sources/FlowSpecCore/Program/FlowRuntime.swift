@@ -34,6 +34,9 @@ public struct FlowRuntime: Sendable, Hashable {
     /// The visits that entered the compound states around the current state, outermost first
     /// (empty at the top level).
     public private(set) var outerVisits: [Int] = []
+    /// Per memory slot (``FlowProgram/Compound/memorySlot``), the state its compound state was
+    /// last left in, or -1 if it never was: what its history states resume.
+    public private(set) var memory: [Int] = []
 
     /// One transition the machine took: from which state, through what, which candidate (its
     /// position among the event's, the `always` branches, or 0 for a timeout), and whether a
@@ -63,6 +66,10 @@ public struct FlowRuntime: Sendable, Hashable {
         public var candidate: Int
         /// Whether the `retry` was used up, so the candidate went to its `then`.
         public var fellBack: Bool
+        /// The history state it went through, by index in ``FlowProgram/histories``, if any.
+        public var history: Int? = nil
+        /// Whether that history resumed a recorded state (not its default).
+        public var resumed = false
     }
 
     /// A machine before starting: the compound states around `state` are entered (a visit
@@ -72,6 +79,12 @@ public struct FlowRuntime: Sendable, Hashable {
         self.outerVisits = Array(0..<program.states[state].depth)
         self.visit = outerVisits.count
         self.retries = [Int](repeating: 0, count: program.retrySlotCount)
+        self.memory = [Int](repeating: -1, count: program.memorySlotCount)
+    }
+
+    /// The state a memory slot holds, if its compound state was ever left.
+    public func recorded(_ slot: Int) -> Int? {
+        memory[slot] >= 0 ? memory[slot] : nil
     }
 
     /// The machine's state and retry counters, without its visit counts: two runtimes that agree
@@ -118,9 +131,11 @@ public struct FlowRuntime: Sendable, Hashable {
     public static func restore(
         _ program: FlowProgram, rawValue: String?, conditions: [Bool], moves: inout [Move]?
     ) -> (FlowRuntime, [Int]) {
-        let restored = restoredState(program, rawValue: rawValue)
+        let (value, remembered) = StoredText.parse(rawValue)
+        let restored = restoredState(program, rawValue: value)
         let landing = program.persist?.resume[restored] ?? restored
         var runtime = FlowRuntime(program: program, state: landing)
+        runtime.restoreMemory(remembered, program)
         var effects = program.entryEffects(of: landing, keeping: 0)
         runtime.settle(program, conditions, &effects, &moves)
         return (runtime, effects)
@@ -129,6 +144,30 @@ public struct FlowRuntime: Sendable, Hashable {
     /// The value a persisted machine stores for a state: its position (`int`) or name.
     public static func storedValue(of state: Int, _ program: FlowProgram) -> String {
         program.persist?.rawValue == .int ? String(state) : program.states[state].name
+    }
+
+    /// What a persisted machine stores, as traces and `--restore` write it: its state's value,
+    /// then `; COMPOUND=VALUE` for each compound state with a history state inside that was left.
+    public func storedText(_ program: FlowProgram) -> String {
+        let remembered = program.compounds.compactMap { compound -> (String, String)? in
+            guard let slot = compound.memorySlot, let state = recorded(slot) else { return nil }
+            return (compound.name, Self.storedValue(of: state, program))
+        }
+        return StoredText.text(value: Self.storedValue(of: state, program), memory: remembered)
+    }
+
+    /// Restores what compound states remember, by name: a value that is not exactly a state
+    /// inside its compound state (or names no compound state with memory) is dropped.
+    private mutating func restoreMemory(_ remembered: [(compound: String, value: String)], _ program: FlowProgram) {
+        for (name, value) in remembered {
+            guard let compound = program.compounds.first(where: { $0.name == name }), let slot = compound.memorySlot
+            else { continue }
+            let state =
+                program.persist?.rawValue == .int
+                ? Int(value) : program.states.firstIndex { $0.name == value }
+            guard let state, compound.states.contains(state) else { continue }
+            memory[slot] = state
+        }
     }
 
     static func restoredState(_ program: FlowProgram, rawValue: String?) -> Int {
@@ -168,14 +207,26 @@ public struct FlowRuntime: Sendable, Hashable {
     /// The timeout armed for the current visit, if the state has one.
     public func armedTimeout(_ program: FlowProgram) -> (after: Duration, target: Int, visit: Int)? {
         guard let timeout = program.states[state].timeout else { return nil }
-        return (timeout.after, timeout.candidate.target, visit)
+        return (timeout.after, target(of: timeout.candidate, program), visit)
+    }
+
+    /// Where taking a candidate now leads (before its retry is counted): its target, or for a
+    /// history state the state it would resume, with what the step itself records first.
+    public func target(of candidate: FlowProgram.Candidate, _ program: FlowProgram) -> Int {
+        guard let history = candidate.history else { return candidate.target }
+        let compound = program.histories[history].compound
+        let leaves =
+            program.states[state].ancestors.contains(compound)
+            && program.compounds[compound].depth >= candidate.keep
+        let slot = program.compounds[compound].memorySlot ?? 0
+        return program.resumeTarget(of: history, recorded: leaves ? state : recorded(slot))
     }
 
     /// Every timeout armed now: those of the compound states around the state, outermost first,
     /// then the state's own. Each fires for the visit it was armed for.
     public func armedTimeouts(_ program: FlowProgram) -> [(after: Duration, target: Int, visit: Int)] {
         var armed = program.states[state].outerTimeouts.map { scoped in
-            (scoped.timeout.after, scoped.timeout.candidate.target, outerVisits[scoped.depth])
+            (scoped.timeout.after, target(of: scoped.timeout.candidate, program), outerVisits[scoped.depth])
         }
         if let own = armedTimeout(program) { armed.append(own) }
         return armed
@@ -216,6 +267,7 @@ public struct FlowRuntime: Sendable, Hashable {
         while let (candidate, via, position) = next {
             var target = candidate.target
             var keep = candidate.keep
+            var history = candidate.history
             var fallbackEffects: [Int] = []
             var fellBack = false
             if let retry = candidate.retry {
@@ -224,15 +276,28 @@ public struct FlowRuntime: Sendable, Hashable {
                 } else {
                     target = retry.fallback
                     keep = retry.keep
+                    history = retry.history
                     fallbackEffects = retry.effects
                     fellBack = true
                 }
+            }
+            // Leaving a compound state with a history state inside records where it was left;
+            // a history target then reads it (SCXML: exits record before entries read).
+            if !memory.isEmpty { remember(leaving: keep, program) }
+            var resumed = false
+            if let history {
+                let slot = program.compounds[program.histories[history].compound].memorySlot ?? 0
+                target = program.resumeTarget(of: history, recorded: recorded(slot))
+                resumed = recorded(slot) != nil
             }
             effects += program.exitEffects(of: state, keeping: keep)
             effects += candidate.effects
             effects += fallbackEffects
             effects += program.entryEffects(of: target, keeping: keep)
-            moves?.append(Move(from: state, to: target, via: via, candidate: position, fellBack: fellBack))
+            moves?.append(
+                Move(
+                    from: state, to: target, via: via, candidate: position, fellBack: fellBack, history: history,
+                    resumed: resumed))
             state = target
             let depth = program.states[target].depth
             outerVisits.removeLast(max(0, outerVisits.count - keep))
@@ -242,6 +307,14 @@ public struct FlowRuntime: Sendable, Hashable {
             }
             visit += 1
             next = enter(program, conditions)
+        }
+    }
+
+    /// Records the current state in the memory of each compound state around it that a step
+    /// keeping `keep` of them leaves.
+    private mutating func remember(leaving keep: Int, _ program: FlowProgram) {
+        for ancestor in program.states[state].ancestors where program.compounds[ancestor].depth >= keep {
+            if let slot = program.compounds[ancestor].memorySlot { memory[slot] = state }
         }
     }
 

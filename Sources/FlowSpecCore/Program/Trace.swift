@@ -20,7 +20,9 @@ public enum Trace {
     /// The line for the runtime's current state after an input.
     static func line(input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]) -> String
     {
-        line(input: input, state: runtime.state, program: program, ignored: ignored, effects: effects)
+        line(
+            input: input, state: runtime.state, program: program, ignored: ignored, effects: effects,
+            targets: runtime.armedTimeouts(program).map(\.target))
     }
 
     /// The line for the runtime's current state after an input, also kept as a record.
@@ -28,23 +30,31 @@ public enum Trace {
         input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int],
         records: inout [Simulation.Record]?
     ) -> String {
-        records?.append(Simulation.Record(input: input, state: runtime.state, ignored: ignored, effects: effects))
-        return line(input: input, state: runtime.state, program: program, ignored: ignored, effects: effects)
+        let targets = runtime.armedTimeouts(program).map(\.target)
+        records?.append(
+            Simulation.Record(
+                input: input, state: runtime.state, ignored: ignored, effects: effects, targets: targets,
+                memory: runtime.memory))
+        return line(
+            input: input, state: runtime.state, program: program, ignored: ignored, effects: effects, targets: targets)
     }
 
     /// The line for a state after an input: every timeout armed in it, the compound states'
-    /// (outermost first) then its own.
-    static func line(input: String, state index: Int, program: FlowProgram, ignored: Bool, effects: [Int]) -> String {
+    /// (outermost first) then its own, leading to `targets` (the states the runtime's
+    /// ``FlowRuntime/armedTimeouts(_:)`` says, which a history target resolves).
+    static func line(
+        input: String, state index: Int, program: FlowProgram, ignored: Bool, effects: [Int], targets: [Int]
+    ) -> String {
         let state = program.states[index]
-        let outer = state.outerTimeouts.map { scoped in
+        let outer = state.outerTimeouts.enumerated().map { position, scoped in
             TraceLine.Timeout(
                 scope: program.compounds[state.compound(atDepth: scoped.depth)].name,
                 milliseconds: scoped.timeout.after.wholeMilliseconds,
-                target: program.states[scoped.timeout.candidate.target].name)
+                target: program.states[targets[position]].name)
         }
         let own = state.timeout.map {
             TraceLine.Timeout(
-                scope: nil, milliseconds: $0.after.wholeMilliseconds, target: program.states[$0.candidate.target].name)
+                scope: nil, milliseconds: $0.after.wholeMilliseconds, target: program.states[targets.last!].name)
         }
         return TraceLine.text(
             input: input, state: state.name, ignored: ignored, effects: effects.map { program.effects[$0].name },
@@ -104,12 +114,18 @@ public struct Simulation {
         var state: Int
         var ignored: Bool
         var effects: [Int]
+        /// The states the armed timeouts lead to, in the order of ``Trace/line(input:state:program:ignored:effects:targets:)``.
+        var targets: [Int]
+        /// What compound states with history states inside remember, by memory slot (-1: never left).
+        var memory: [Int] = []
     }
 
     /// The run as a JSON document: `{"machine", "steps": [{"input", "state", "configuration",
     /// "active", "ignored", "effects", "timeouts": [{"compound", "milliseconds", "target"}]}]}`.
     /// `configuration` is the states the flow is in that have none inside them (one, until
-    /// parallel regions), in document order; `active` adds the compound states around them.
+    /// parallel regions), in document order; `active` adds the compound states around them. A
+    /// machine with history states adds `remembered`: each compound state with a history state
+    /// inside that was left, and the state it was left in.
     public func json(_ steps: [Step], restoring rawValue: String?? = nil) throws(Failure) -> String {
         var exercised: Set<CoverageItem>? = nil
         var records: [Record]? = []
@@ -117,21 +133,21 @@ public struct Simulation {
         let steps = (records ?? []).map { record -> JSONNode in
             let state = program.states[record.state]
             let compounds = state.ancestors.reversed().map { program.compounds[$0].name }
-            var timeouts: [JSONNode] = state.outerTimeouts.map { outer in
+            var timeouts: [JSONNode] = state.outerTimeouts.enumerated().map { position, outer in
                 .object([
                     "compound": .string(program.compounds[state.compound(atDepth: outer.depth)].name),
                     "milliseconds": .int(Int(outer.timeout.after.wholeMilliseconds)),
-                    "target": .string(program.states[outer.timeout.candidate.target].name)
+                    "target": .string(program.states[record.targets[position]].name)
                 ])
             }
-            if let own = state.timeout {
+            if let own = state.timeout, let target = record.targets.last {
                 timeouts.append(
                     .object([
                         "milliseconds": .int(Int(own.after.wholeMilliseconds)),
-                        "target": .string(program.states[own.candidate.target].name)
+                        "target": .string(program.states[target].name)
                     ]))
             }
-            return .object([
+            var members: [String: JSONNode] = [
                 "input": .string(record.input),
                 "state": .string(state.name),
                 "configuration": .array([.string(state.name)]),
@@ -139,7 +155,16 @@ public struct Simulation {
                 "ignored": .bool(record.ignored),
                 "effects": .array(record.effects.map { .string(program.effects[$0].name) }),
                 "timeouts": .array(timeouts)
-            ])
+            ]
+            if !program.histories.isEmpty {
+                var remembered: [String: JSONNode] = [:]
+                for compound in program.compounds {
+                    guard let slot = compound.memorySlot, record.memory[slot] >= 0 else { continue }
+                    remembered[compound.name] = .string(program.states[record.memory[slot]].name)
+                }
+                members["remembered"] = .object(remembered)
+            }
+            return .object(members)
         }
         var output = ""
         JSONNode.object(["machine": .string(program.name.name), "steps": .array(steps)]).writeDocument(to: &output)
@@ -194,7 +219,7 @@ public struct Simulation {
         func record() {
             guard let taken = moves, !taken.isEmpty else { return }
             for move in taken {
-                exercised?.insert(CoverageItem(move, in: program))
+                exercised?.formUnion(CoverageItem.items(of: move, in: program))
                 exercised?.formUnion(CoverageItem.entering(move.to, in: program))
             }
             moves?.removeAll()
@@ -240,7 +265,7 @@ public struct Simulation {
                     throw Failure(
                         description: "machine '\(program.name.name)' has no `persist`, so it cannot be relaunched")
                 }
-                let stored = FlowRuntime.storedValue(of: runtime.state, program)
+                let stored = runtime.storedText(program)
                 exercised?.insert(.relaunch(state: runtime.state))
                 (runtime, effects) = FlowRuntime.restore(
                     program, rawValue: stored, conditions: conditions, moves: &moves)

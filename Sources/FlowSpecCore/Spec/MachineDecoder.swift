@@ -77,6 +77,7 @@ enum MachineDecoder {
         }
         if let node = fields["require"] { machine.requirements = SectionDecoder.requirements(node, reader: &reader) }
         if let node = fields["severity"] { severity = SeverityDecoder.decode(node, reader: &reader) }
+        HistoryRule.checkReferences(machine, reader: &reader)
         return (machine, severity)
     }
 
@@ -126,7 +127,7 @@ enum MachineDecoder {
         for index in machine.states.indices where machine.isCompound(index) {
             let own = machine.ownTransitionCount(of: index)
             guard own > 0 else { continue }
-            let heirs = machine.nesting.descendants(of: index).count { !machine.isCompound($0) }
+            let heirs = machine.nesting.descendants(of: index).count { machine.isLeaf($0) }
             count += own * heirs
         }
         // An edge numbers its candidate in 22 bits: one state's transitions (or the machine's
@@ -155,6 +156,6 @@ enum MachineDecoder {
         guard let fields = reader.fields(id, of: "defaults", allowed: ["kind"]),
             let kind = fields["kind"]
         else { return nil }
-        return reader.choice(kind, as: "defaults.kind", among: StateKind.allCases)?.value
+        return reader.choice(kind, as: "defaults.kind", among: StateKind.waitingKinds)?.value
     }
 }

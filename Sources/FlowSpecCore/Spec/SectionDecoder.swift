@@ -102,7 +102,7 @@ enum SectionDecoder {
             let table = reader.nameTable
             // Only leaves are stored: a compound state's name or place stores nothing.
             if stateNames == nil {
-                leaves = machine.states.indices.filter { !machine.isCompound($0) }
+                leaves = machine.states.indices.filter(machine.isLeaf)
                 stateNames = Set(leaves.map { table[machine.states[$0].name.value] })
             }
             if let shadowed = shadowedState(stored, leaves: leaves, machine: machine, names: stateNames!, table: table)

@@ -100,6 +100,15 @@ public struct Machine: Sendable {
     /// Whether the state at an index has states inside it.
     public func isCompound(_ state: Int) -> Bool { nesting.isCompound(state) }
 
+    /// Whether the state at an index is a history state: a target, never a state the flow is in.
+    @inline(__always)
+    public func isHistory(_ state: Int) -> Bool { states[state].kind == .history }
+
+    /// Whether the flow can be in the state at an index: it holds no states and is no history
+    /// state.
+    @inline(__always)
+    public func isLeaf(_ state: Int) -> Bool { !isCompound(state) && !isHistory(state) }
+
     /// The own event transitions of the state at an index.
     public func transitions(of state: Int) -> TransitionStore.Transitions {
         transitionStore[states[state].transitionRun]
@@ -226,6 +235,12 @@ public struct StateDetails: Sendable {
     public var done: Located<Name>?
     /// Where the `states:` key is, for a compound state.
     public var statesLocation: SourceLocation?
+    /// `deep: true` on a history state: it resumes the very state inside its compound state
+    /// that was left, not only the state directly inside it that held that one.
+    public var deep: Located<Bool>?
+    /// `default:` on a history state: where it leads when its compound state was never left
+    /// (its compound state's `initial` chain when absent).
+    public var historyDefault: Located<Name>?
 
     /// Nothing written.
     public init() {}
@@ -241,6 +256,12 @@ public enum StateKind: String, Sendable, CaseIterable {
     case choice
     /// The flow has ended.
     case terminal
+    /// Not a state the flow is ever in: a target that resumes the compound state around it
+    /// where the flow last left it (see ``StateDetails/deep``).
+    case history
+
+    /// The kinds a state the flow can be in has, which `defaults.kind` may name.
+    public static let waitingKinds: [StateKind] = [.input, .task, .choice, .terminal]
 
     /// Whether a state of this kind inherits the machine-wide `on` (for the events it does not
     /// handle itself): `input` and `task` states do; `choice` states leave at once and never

@@ -9,8 +9,12 @@ public enum SpecKeys {
         case machine
         /// A machine's `defaults`.
         case defaults
-        /// A state's body.
+        /// A state's body, unless it is a history state.
         case state
+        /// A history state's body (`kind: history`). A path of keys cannot tell it from another
+        /// state's (``SpecKeys/place(of:)`` answers ``state``): an editor that knows the state's
+        /// kind asks for this place instead.
+        case historyState
         /// A transition written as a mapping: an event's target, or an `always` branch.
         case transition
         /// A `timeout`.
@@ -37,7 +41,8 @@ public enum SpecKeys {
         case .top: SpecDecoder.topLevelKeys
         case .machine: SpecDecoder.machineKeys
         case .defaults: ["kind"]
-        case .state: StateDecoder.stateKeys
+        case .state: StateDecoder.stateKeys.filter { !historyOnlyKeys.contains($0) }
+        case .historyState: StateDecoder.stateKeys.filter(HistoryRule.historyKeys.contains)
         case .transition: TransitionDecoder.candidateKeys
         case .timeout: TransitionDecoder.timeoutKeys
         case .retry: TransitionDecoder.retryKeys
@@ -49,6 +54,9 @@ public enum SpecKeys {
         case .events: []
         }
     }
+
+    /// The keys only a history state writes: `invalid-history` reports them on any other state.
+    private static let historyOnlyKeys: Set<String> = ["deep", "default"]
 
     /// The mapping that the keys of `path` lead to from the document's root (list items
     /// leave no key: `require`'s items are its mappings), or `nil` where the language puts a

@@ -1,11 +1,11 @@
 /// Decodes the `states:` of a machine.
 enum StateDecoder {
     static let stateKeys = [
-        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states"
+        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states", "deep", "default"
     ]
     /// The keys only a state that nests, or runs effects on entering or leaving, writes: such a
     /// state is decoded in place, with the states inside it, not streamed.
-    static let nestingKeys: Set<String> = ["initial", "entry", "exit", "done", "states"]
+    static let nestingKeys: Set<String> = ["initial", "entry", "exit", "done", "states", "deep", "default"]
 
     /// The most levels of compound states around a state: an edge of the graph says how many
     /// levels up an inherited transition is written, the machine's `on` one more.
@@ -17,11 +17,19 @@ enum StateDecoder {
         /// Per state, the index of the state that holds it, or -1.
         var parents: [Int32] = []
         var details: [Int: StateDetails] = [:]
+        /// The history states among them, in document order (few, if any).
+        var histories: [Int] = []
     }
 
     static func states(_ id: YAMLDocument.NodeID, defaultKind: StateKind?, reader: inout NodeReader) -> Decoded {
         if let states = streamedWhole(id, defaultKind: defaultKind, reader: &reader) {
-            return Decoded(states: states)
+            // Streamed whole, the machine's states are all at the top level: a history state
+            // there has no compound state to resume.
+            var decoded = Decoded(states: states)
+            for index in decoded.states.indices where decoded.states[index].kind == .history {
+                HistoryRule.checkLeaf(&decoded.states[index], details: nil, hasParent: false, reader: &reader)
+            }
+            return decoded
         }
         guard let entries = reader.namedEntries(id, of: "states") else { return Decoded() }
         if reader.document.children(of: id).isEmpty {
@@ -53,11 +61,14 @@ enum StateDecoder {
             } else {
                 firstOfName[state.name.value] = index
             }
+            if state.kind == .history { decoded.histories.append(index) }
             decoded.states.append(state)
             decoded.parents.append(parent)
             if let details = nested.details { decoded.details[index] = details }
             guard let children = nested.children else {
                 NestingRule.checkLeaf(&decoded.states[index], details: nested.details, reader: &reader)
+                HistoryRule.checkLeaf(
+                    &decoded.states[index], details: nested.details, hasParent: parent >= 0, reader: &reader)
                 continue
             }
             NestingRule.checkCompound(&decoded.states[index], details: nested.details, reader: &reader)
@@ -80,6 +91,7 @@ enum StateDecoder {
                 childEntries, parent: Int32(index), depth: depth + 1, defaultKind: defaultKind, into: &decoded,
                 firstOfName: &firstOfName, reader: &reader)
             NestingRule.checkInitial(of: index, in: &decoded, reader: &reader)
+            HistoryRule.checkCompound(index, in: &decoded, reader: &reader)
         }
     }
 
@@ -142,19 +154,21 @@ enum StateDecoder {
         return state
     }
 
-    /// A state as its body says, before the machine's `defaults.kind` applies: a state that
-    /// gives no (valid) kind is a `task` for now.
-    static func decoded(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
+    /// A state as its body says, before the machine's `defaults.kind` applies (a state that
+    /// gives no (valid) kind is a `task` for now), for ``StateStreamer``: its body writes none of
+    /// ``nestingKeys`` (the streamer leaves such a state in place), so they are not looked for.
+    static func streamed(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
         var nested = Nested()
-        return decoded(name: name, body: body, nested: &nested, reader: &reader)
+        return decoded(name: name, body: body, nested: &nested, readsNesting: false, reader: &reader)
     }
 
     private static func decoded(
-        name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, reader: inout NodeReader
+        name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, readsNesting: Bool = true,
+        reader: inout NodeReader
     ) -> State {
         reader.lostTransitions = false
         var (state, malformed) = reader.readingPart {
-            decodeBody(name: name, body: body, nested: &nested, reader: &$0)
+            decodeBody(name: name, body: body, nested: &nested, readsNesting: readsNesting, reader: &$0)
         }
         if malformed { state.isMalformed = true }
         state.hasLostTransitions = reader.lostTransitions
@@ -165,8 +179,9 @@ enum StateDecoder {
     /// kind does not allow.
     static func applyKind(to state: inout State, defaultKind: StateKind?, reader: inout NodeReader) {
         if state.kindLocation == nil { state.kind = defaultKind ?? .task }
-        let name = reader.nameTable[state.name.value]
+        // The name is looked up only for a finding: most states have none.
         if state.kind == .input || state.kind == .task, let always = state.always {
+            let name = reader.nameTable[state.name.value]
             reader.report(
                 .invalidValue,
                 "\(state.kind.rawValue) state '\(name)' cannot have `always`: only a choice state leaves at once",
@@ -177,6 +192,7 @@ enum StateDecoder {
             state.isMalformed = true
         }
         if state.kind == .choice, let on = state.onLocation {
+            let name = reader.nameTable[state.name.value]
             reader.report(
                 .invalidValue,
                 "choice state '\(name)' leaves at once through `always`; it cannot wait for events in `on`",
@@ -189,7 +205,8 @@ enum StateDecoder {
     }
 
     private static func decodeBody(
-        name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, reader: inout NodeReader
+        name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, readsNesting: Bool,
+        reader: inout NodeReader
     ) -> State {
         var state = State(name: Located(reader.nameTable.intern(name.value), at: name.location), kind: .task)
         let node = reader.document[body]
@@ -207,6 +224,7 @@ enum StateDecoder {
             if let value = reader.choice(kind, as: "kind", among: StateKind.allCases) {
                 state.kind = value.value
                 state.kindLocation = value.location
+                if value.value == .history { HistoryRule.checkKeys(of: name.value, fields, reader: &reader) }
             } else {
                 reader.lostTransitions = true
             }
@@ -225,7 +243,7 @@ enum StateDecoder {
             state.timeoutLocation = fields.key("timeout")?.location
             state.timeout = TransitionDecoder.timeout(timeout, reader: &reader)
         }
-        decodeNesting(fields, into: &nested, reader: &reader)
+        if readsNesting { decodeNesting(fields, into: &nested, reader: &reader) }
         return state
     }
 
@@ -254,7 +272,21 @@ enum StateDecoder {
             }
             wrote = true
         }
-        if let states = fields["states"] {
+        if let deep = fields["deep"], let value = reader.boolean(deep, as: "`deep`") {
+            details.deep = Located(value, at: reader.location(deep))
+            wrote = true
+        }
+        if let target = fields["default"] {
+            if let name = reader.name(target, as: "default") {
+                details.historyDefault = Located(reader.nameTable.intern(name.value), at: name.location)
+            } else {
+                reader.lostTransitions = true
+            }
+            wrote = true
+        }
+        // A history state's `states` is reported (it has none); it is not read as states inside.
+        if let states = fields["states"], fields["kind"].map({ reader.document[$0].scalarValue }) != .string("history")
+        {
             nested.children = states
             details.statesLocation = fields.key("states")?.location
             wrote = true

@@ -59,7 +59,7 @@ struct StateStreamer: YAMLSubtreeTaker {
         // The state's names and transitions go where its machine will find them; the reader
         // holds them meanwhile.
         states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)
-        let state = StateDecoder.decoded(
+        let state = StateDecoder.streamed(
             name: Located(name, at: document[keys[keys.count - 1]].location), body: value,
             reader: &reader)
         states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)

@@ -13,6 +13,9 @@ public enum AccountSection: Equatable, Sendable {
     case passwordReset
     /// The app proper: home, settings and profile tabs.
     case signedIn
+    /// The session expired: the password again, and its check, before the app comes back on
+    /// the screen that was left (``AccountController/returnsTo``).
+    case reauth
     /// The error screen.
     case error
 }
@@ -27,6 +30,9 @@ public enum AccountNotice: Equatable, Sendable {
     case codeSent
     /// The session ended while the user was signed in.
     case sessionExpired
+    /// The password could not be checked (the network failed, or no answer came in time): the
+    /// page asks for it again.
+    case checkFailed
 }
 
 /// The error banner the error screen shows (`showError`): what went wrong, and the way back.
@@ -86,6 +92,9 @@ public protocol AccountServices: Sendable {
     func signUp(_ details: SignUpDetails) async throws -> Bool
     /// Sends a password-reset email.
     func sendPasswordReset(to email: String) async throws
+    /// Checks the password of the account whose session expired: `true` when it is right and
+    /// the server opened a new session, `false` when it is wrong.
+    func confirmPassword(_ password: String, for email: String) async throws -> Bool
 }
 
 /// The session the server opened, kept on the device (the keychain, in the app).
@@ -113,6 +122,8 @@ public protocol SignInTracking: AnyObject {
 /// and the analytics, and what the screens show derived from the state. Timers, cancellation
 /// and what leaving or entering a part of the flow does are the spec's and the driver's:
 /// nothing here schedules anything, and no screen handles `cancel` or `sessionExpired` itself.
+/// Nor does anything here remember which screen to come back to after the password check: the
+/// spec's history state `resume` does.
 /// (Internal, like the generated code it holds; an app target would keep it beside its views.)
 @MainActor
 @Observable
@@ -120,9 +131,11 @@ final class AccountController {
     /// The running flow.
     let flow: FlowDriver<Account>
 
-    /// The sign-in and password-reset forms' email field.
+    /// The sign-in and password-reset forms' email field; the password check's email, set to the
+    /// account's when the session ends.
     var email = ""
-    /// The sign-in form's password field: cleared whenever signing in ends (`clearPassword`).
+    /// The sign-in form's and the password check's password field: cleared whenever signing in
+    /// (or in again) ends (`clearPassword`).
     var password = ""
     /// The one-time code field, cleared with the password.
     var code = ""
@@ -131,7 +144,8 @@ final class AccountController {
     /// The settings tab's toggles, saved when the tab is left (`saveSettings`).
     var settings = AccountSettings()
 
-    /// The signed-in user: loaded on entering the signed-in part, gone when the session ends.
+    /// The signed-in user: loaded on entering the signed-in part (again on coming back to it
+    /// after the password check: the new session's), gone when the session ends.
     private(set) var profile: AccountProfile?
     /// How many times the home feed was asked to refresh: a home view reloads on each change
     /// (`.task(id: controller.feedRefreshes)`).
@@ -188,6 +202,12 @@ final class AccountController {
                 try await services.sendPasswordReset(to: email)
                 return .sent
             }, onError: { _ in .failed })
+        flow.work(
+            in: .checkingPassword,
+            { [weak self] in
+                guard let attempt = await self?.signInAttempt else { throw CancellationError() }
+                return try await services.confirmPassword(attempt.password, for: attempt.email) ? .verified : .rejected
+            }, onError: { _ in .failed })
     }
 
     /// What the sign-in form holds: the code once the server asked for one.
@@ -223,15 +243,26 @@ final class AccountController {
         if machine.isIn(.signUp) { return .signUp }
         if machine.isIn(.forgotPassword) { return .passwordReset }
         if machine.isIn(.signedIn) { return .signedIn }
+        if machine.isIn(.reauth) { return .reauth }
         return flow.state == .error ? .error : .welcome
     }
 
     /// Whether the user is signed in: the root view shows the tabs, not the welcome flow.
     var isSignedIn: Bool { flow.machine.isIn(.signedIn) }
 
-    /// Whether the page shows a Cancel button: everywhere in signing in and signing up, where
-    /// the spec's `cancel` holds.
-    var canCancel: Bool { flow.machine.isIn(.signIn) || flow.machine.isIn(.signUp) }
+    /// Whether the page shows a Cancel button: everywhere in signing in, signing up and the
+    /// password check, where the spec's `cancel` holds.
+    var canCancel: Bool {
+        let machine = flow.machine
+        return machine.isIn(.signIn) || machine.isIn(.signUp) || machine.isIn(.reauth)
+    }
+
+    /// During the password check, the screen the app comes back on once it passes: where the
+    /// session expired, as signedIn remembers it for its history state `resume`. The page says
+    /// so ("Enter your password to go back to Settings"); `nil` elsewhere.
+    var returnsTo: Account.State? {
+        flow.machine.isIn(.reauth) ? flow.machine.lastState(in: .signedIn) : nil
+    }
 
     /// Whether a request runs (a task state): the page shows a spinner and disables its form.
     var isBusy: Bool { Account.kind(of: flow.state) == .task }
@@ -269,9 +300,13 @@ final class AccountController {
         case .refreshFeed: feedRefreshes += 1
         case .saveSettings: session.save(settings)
         case .clearSession:
+            // The account's email stays for the forms, so that the password check after an
+            // expiry (or the next sign-in) asks for the password alone.
+            if let profile { email = profile.email }
             session.end()
             profile = nil
         case .showSessionExpired: show(.sessionExpired)
+        case .showCheckFailed: show(.checkFailed)
         }
     }
 

@@ -6,7 +6,8 @@ import Testing
 
 /// The account flow as the app runs it: what the compound states give every page inside them
 /// (`cancel`, the sign-in time limit, the session's end), their `entry` and `exit` effects
-/// and `done`, and what the screens show. Time is a `FlowTestClock`: nothing sleeps.
+/// and `done`, the password check after an expiry that comes back to the screen left (a deep
+/// history state), and what the screens show. Time is a `FlowTestClock`: nothing sleeps.
 @MainActor
 @Suite("Account flow")
 struct AccountControllerTests {
@@ -107,6 +108,14 @@ struct AccountControllerTests {
         case .profile:
             await signIn()
             controller.send(.openProfile)
+        case .reenterPassword:
+            await reach(.settings)
+            controller.send(.sessionExpired)
+            controller.password = "correct horse"
+        case .checkingPassword:
+            await reach(.reenterPassword)
+            controller.send(.submit)
+            await settle(until: { services.passwordChecks.count == 1 }, "the check under way")
         default: Issue.record("no way to \(page) written")
         }
         #expect(controller.state == page)
@@ -226,6 +235,7 @@ struct AccountControllerTests {
         #expect(Self.pages(in: .signUp) == [.details, .submitting, .confirmEmail])
         #expect(Self.pages(in: .forgotPassword) == [.resetRequest, .sendingReset, .checkEmail])
         #expect(Self.pages(in: .signedIn) == [.home, .settings, .profile])
+        #expect(Self.pages(in: .reauth) == [.reenterPassword, .checkingPassword])
     }
 
     // MARK: The sign-in time limit (a compound state's timeout)
@@ -349,16 +359,24 @@ struct AccountControllerTests {
 
     // MARK: The session's end, written once on signedIn
 
+    /// Changed with the password check: the session's end used to lead to welcome; it now asks
+    /// for the password, on a page of its own with no account on it.
     @Test(arguments: pages(in: .signedIn))
-    func sessionExpiredLeadsToWelcomeFromEveryScreenInside(page: Account.State) async {
+    func sessionExpiredAsksForThePasswordFromEveryScreenInside(page: Account.State) async {
         await reach(page)
+        controller.email = ""
         controller.send(.sessionExpired)
-        #expect(controller.state == .welcome)
+        #expect(controller.state == .reenterPassword)
+        #expect(controller.section == .reauth)
         let exits: [Account.Effect] = page == .settings ? [.saveSettings, .clearSession] : [.clearSession]
         #expect(flow.lastStep?.effects == exits + [.showSessionExpired])
         #expect(controller.notice == .sessionExpired)
-        #expect(controller.profile == nil)
+        #expect(controller.profile == nil, "the expired session's account is not shown behind the check")
         #expect(!controller.isSignedIn)
+        #expect(controller.canCancel)
+        #expect(controller.email == "ada@example.com", "the check is for the account whose session expired")
+        #expect(controller.returnsTo == page)
+        #expect(flow.machine.lastState(in: .signedIn) == page)
         #expect(log.lines.last == "session.end")
     }
 
@@ -371,13 +389,186 @@ struct AccountControllerTests {
         #expect(flow.lastStep?.effects == exits)
         #expect(controller.notice == nil)
         #expect(controller.profile == nil)
+        #expect(controller.returnsTo == nil)
     }
 
-    @Test func afterSigningInAgainTheUserLandsOnHome() async {
-        await reach(.profile)
+    // MARK: The password check after an expiry, and coming back where the user was
+
+    /// Expires the session on the current signed-in screen and types the password.
+    func expire() {
         controller.send(.sessionExpired)
+        #expect(controller.state == .reenterPassword)
+        controller.password = "correct horse"
+    }
+
+    /// Submits the password, which the server accepts; ends on a signed-in screen.
+    func passTheCheck() async {
+        services.passwordReply = .now(true)
+        controller.send(.submit)
+        await settle(until: { controller.isSignedIn }, "back in the app")
+    }
+
+    @Test func expiryInSettingsComesBackToSettingsWithTheAccountReloaded() async {
+        await reach(.settings)
+        controller.settings.notifications = false
+        let refreshes = controller.feedRefreshes
+        log.lines = []
+        expire()
+        #expect(log.lines == ["session.save(notifications: false)", "session.end"])
+        services.passwordReply = .now(true)
+        controller.send(.submit)
+        #expect(controller.state == .checkingPassword)
+        #expect(controller.isBusy)
+        #expect(controller.section == .reauth)
+        await settle(until: { controller.state == .settings }, "settings again")
+        #expect(services.passwordChecks == [PasswordCheck(email: "ada@example.com", password: "correct horse")])
+        // One step from the check: reauth's exit, then signedIn's entry (settings has none).
+        #expect(flow.lastStep?.from == .checkingPassword)
+        #expect(flow.lastStep?.input == .event(.verified))
+        #expect(flow.lastStep?.effects == [.clearPassword, .loadAccount])
+        #expect(log.lines.last == "session.profile", "the new session's account is loaded")
+        #expect(controller.profile == AccountProfile(name: "Ada", email: "ada@example.com"))
+        #expect(controller.isSignedIn)
+        #expect(controller.section == .signedIn)
+        #expect(controller.password.isEmpty)
+        #expect(controller.notice == nil)
+        #expect(controller.returnsTo == nil)
+        #expect(controller.feedRefreshes == refreshes, "settings, not home: no feed refresh")
+        #expect(!controller.settings.notifications, "the settings form is as the user left it")
+        #expect(!log.lines.contains("tracking.start"), "the check is not in the sign-in funnel")
+        #expect(tracking.misuse.isEmpty)
+        // Leaving settings saves them again, into the new session.
+        controller.send(.back)
+        #expect(log.lines.last == "session.save(notifications: false)")
+    }
+
+    /// Every screen is resumed the same way, through `resume`: its own `entry` runs again,
+    /// after signedIn's.
+    @Test(arguments: pages(in: .signedIn))
+    func passingTheCheckComesBackToEveryScreen(page: Account.State) async {
+        await reach(page)
+        expire()
+        await passTheCheck()
+        #expect(controller.state == page)
+        let entries: [Account.Effect] = page == .home ? [.loadAccount, .refreshFeed] : [.loadAccount]
+        #expect(flow.lastStep?.effects == [.clearPassword] + entries)
+        #expect(controller.profile != nil)
+    }
+
+    @Test func expiryInProfileThenCancelSignsOut() async {
+        await reach(.profile)
+        expire()
+        controller.send(.cancel)
+        #expect(controller.state == .welcome)
+        #expect(controller.section == .welcome)
+        #expect(flow.lastStep?.effects == [.clearPassword])
+        #expect(controller.password.isEmpty)
+        #expect(controller.profile == nil)
+        #expect(!controller.isSignedIn)
+        #expect(controller.notice == nil)
+        #expect(controller.returnsTo == nil)
+        #expect(log.lines.filter { $0 == "session.end" }.count == 1, "the session ended when it expired, once")
+        #expect(services.passwordChecks.isEmpty)
+        #expect(flow.machine.armedTimeouts.isEmpty)
+    }
+
+    /// Changed with the password check: the test used to expire the session and sign in from
+    /// welcome; now welcome is reached by cancelling the check, and signedIn still remembers
+    /// profile, but a sign-in enters signedIn through its `initial`, not its history.
+    @Test func aSignInAfterCancellingTheCheckLandsOnHome() async {
+        await reach(.profile)
+        expire()
+        controller.send(.cancel)
+        #expect(flow.machine.lastState(in: .signedIn) == .profile)
         await signIn()
-        #expect(controller.state == .home, "no history: signedIn starts at home")
+        #expect(controller.state == .home, "signing in starts signedIn at home")
+    }
+
+    @Test func theCheckComesBackToTheScreenLeftAfterMovingBetweenTabs() async {
+        await reach(.settings)
+        controller.send(.openProfile)
+        controller.send(.back)
+        controller.send(.openSettings)
+        controller.send(.openProfile)
+        #expect(flow.machine.lastState(in: .signedIn) == nil, "moving between tabs does not leave signedIn")
+        expire()
+        #expect(controller.returnsTo == .profile)
+        await passTheCheck()
+        #expect(controller.state == .profile)
+        // What signedIn remembers is where it was left the last time, not the first.
+        controller.send(.openSettings)
+        controller.send(.back)
+        expire()
+        #expect(controller.returnsTo == .home)
+        await passTheCheck()
+        #expect(controller.state == .home)
+        #expect(services.passwordChecks.count == 2)
+    }
+
+    @Test func aRefusedPasswordAsksAgainWithANotice() async {
+        await reach(.settings)
+        expire()
+        services.passwordReply = .now(false)
+        controller.send(.submit)
+        await settle(until: { controller.state == .reenterPassword }, "the password page again")
+        #expect(flow.lastStep?.effects == [.showRejected])
+        #expect(controller.notice == .credentialsRefused)
+        #expect(controller.returnsTo == .settings)
+        #expect(controller.profile == nil)
+        await passTheCheck()
+        #expect(controller.state == .settings)
+    }
+
+    @Test func aFailedCheckAsksAgainWithANotice() async {
+        await reach(.profile)
+        expire()
+        services.passwordReply = .fail
+        controller.send(.submit)
+        await settle(until: { controller.state == .reenterPassword }, "the password page again")
+        #expect(flow.lastStep?.input == .event(.failed))
+        #expect(flow.lastStep?.effects == [.showCheckFailed])
+        #expect(controller.notice == .checkFailed)
+        #expect(controller.errorBanner == nil, "a failed check keeps the user on the page, not the error screen")
+        await passTheCheck()
+        #expect(controller.state == .profile)
+    }
+
+    /// The spec's `timeout: { after: 30s, to: reenterPassword, effects: [showCheckFailed] }`:
+    /// a check with no answer gives the page back, and the place in the app is kept.
+    @Test func aCheckThatTakesTooLongAsksForThePasswordAgain() async throws {
+        await reach(.checkingPassword)
+        let timer = try #require(flow.machine.armedTimeouts.first)
+        #expect(flow.machine.armedTimeouts.count == 1, "reauth has no time limit of its own")
+        #expect(timer.after == .seconds(30))
+        #expect(timer.target == .reenterPassword)
+        await advance(by: .seconds(29))
+        #expect(controller.state == .checkingPassword, "nothing fires before 30 s")
+        clock.advance(by: .seconds(1))
+        await settle(until: { controller.state == .reenterPassword }, "the check's 30 s timeout")
+        #expect(clock.elapsed == .seconds(30))
+        #expect(flow.lastStep?.input == .timeout)
+        #expect(flow.lastStep?.effects == [.showCheckFailed])
+        #expect(controller.notice == .checkFailed)
+        #expect(controller.section == .reauth)
+        #expect(controller.returnsTo == .settings)
+        #expect(flow.machine.armedTimeouts.isEmpty)
+        await settle(until: { services.cancelled == 1 }, "the check cancelled")
+        controller.password = "correct horse"
+        await passTheCheck()
+        #expect(controller.state == .settings)
+    }
+
+    @Test func cancellingDuringTheCheckCancelsItAndALateExpiryChangesNothing() async {
+        await reach(.checkingPassword)
+        controller.send(.sessionExpired)
+        #expect(flow.lastStep?.ignored == true, "only signed-in screens handle the session's end")
+        #expect(controller.state == .checkingPassword)
+        controller.send(.cancel)
+        #expect(controller.state == .welcome)
+        await settle(until: { services.cancelled == 1 }, "the check cancelled")
+        await advance(by: .seconds(60))
+        #expect(controller.state == .welcome, "the check's timer went with it")
+        #expect(controller.notice == nil)
     }
 
     // MARK: Signing up

@@ -8,16 +8,21 @@ import Testing
 /// app's `AccountController`, with a network that never answers (the paths send the answers as
 /// events). After every step of every path: the part of the app on screen is the state's, as
 /// the design has it; a password never outlives its form; the sign-in funnel's timer runs
-/// exactly while signing in; the profile is loaded exactly while signed in; the error banner
-/// shows exactly on the error screen; and a notice shows exactly after the steps that show one.
+/// exactly while signing in; the profile is loaded exactly while signed in (so it is loaded
+/// again when the password check resumes the app, and gone while the check asks); the password
+/// check names the signed-in screen the user was last on, and passing it comes back to that
+/// screen; the error banner shows exactly on the error screen; and a notice shows exactly
+/// after the steps that show one.
 ///
 /// The harness types a password whenever a form that asks for one is on screen, so that every
-/// way out of signing in or signing up is checked to clear it.
+/// way out of signing in, signing up or the password check is checked to clear it.
 @MainActor
 struct AccountPathHarness: FlowPathHarness {
     typealias Spec = Account
     private var controller: AccountController?
     private var tracking: FakeTracking?
+    /// The signed-in screen the path was last on, as the user saw it.
+    private let lastScreen = LastScreen()
 
     /// The part of the app each page belongs to, as the design has it.
     static func section(for state: Account.State) -> AccountSection? {
@@ -27,19 +32,21 @@ struct AccountPathHarness: FlowPathHarness {
         case .details, .submitting, .confirmEmail: .signUp
         case .resetRequest, .sendingReset, .checkEmail: .passwordReset
         case .home, .settings, .profile: .signedIn
+        case .reenterPassword, .checkingPassword: .reauth
         case .error: .error
         // A terminal state inside a compound state with `done` is left at once: never current.
-        case .signInFinished, .signUpFinished, .resetFinished: nil
+        case .signInFinished, .signUpFinished, .resetFinished, .reauthFinished: nil
         }
     }
 
-    /// The notice the design shows after a step that `event` took into `state`.
-    static func notice(after event: Account.Event?, in state: Account.State) -> AccountNotice? {
-        switch (event, state) {
-        case (.rejected?, .credentials): .credentialsRefused
-        case (.rejected?, .details): .detailsRefused
-        case (.resend?, .oneTimeCode): .codeSent
-        case (.sessionExpired?, .welcome): .sessionExpired
+    /// The notice the design shows after a step that `input` took into `state`.
+    static func notice(after input: FlowStepRecord<Account>.Input?, in state: Account.State) -> AccountNotice? {
+        switch (input, state) {
+        case (.event(.rejected)?, .credentials), (.event(.rejected)?, .reenterPassword): .credentialsRefused
+        case (.event(.rejected)?, .details): .detailsRefused
+        case (.event(.resend)?, .oneTimeCode): .codeSent
+        case (.event(.sessionExpired)?, .reenterPassword): .sessionExpired
+        case (.event(.failed)?, .reenterPassword), (.timeout?, .reenterPassword): .checkFailed
         default: nil
         }
     }
@@ -62,27 +69,44 @@ struct AccountPathHarness: FlowPathHarness {
         let section = try #require(Self.section(for: state), "the flow stopped in '\(state)', which it leaves at once")
         #expect(controller.section == section)
         #expect(controller.isSignedIn == (section == .signedIn))
-        #expect(controller.canCancel == (section == .signIn || section == .signUp))
-        #expect(controller.isBusy == [.verifying, .submitting, .sendingReset].contains(state))
-        if section != .signIn && section != .signUp {
+        #expect(controller.canCancel == [.signIn, .signUp, .reauth].contains(section))
+        #expect(controller.isBusy == [.verifying, .submitting, .sendingReset, .checkingPassword].contains(state))
+        if ![.signIn, .signUp, .reauth].contains(section) {
             #expect(controller.password.isEmpty, "the password is cleared when its form is left")
             #expect(controller.code.isEmpty, "the code is cleared with the password")
         }
         #expect(tracking.isOpen == (section == .signIn), "the sign-in funnel's timer runs exactly while signing in")
         #expect(tracking.misuse.isEmpty, "\(tracking.misuse)")
         #expect((controller.profile != nil) == (section == .signedIn), "the profile is loaded exactly while signed in")
+        if section == .reauth {
+            #expect(controller.returnsTo == lastScreen.state, "the check names the screen the session expired on")
+            #expect(controller.email == "ada@example.com", "the check asks for the expired account's password")
+        } else {
+            #expect(controller.returnsTo == nil)
+        }
+        if section == .signedIn {
+            if driver.lastStep?.from == .checkingPassword {
+                #expect(state == lastScreen.state, "passing the check comes back to the screen left")
+            }
+            lastScreen.state = state
+        }
         if state == .error {
             let banner = try #require(controller.errorBanner, "the error screen shows no banner")
             #expect(!banner.message.isEmpty)
         } else {
             #expect(controller.errorBanner == nil, "the banner goes when the flow leaves the error screen")
         }
-        var event: Account.Event?
-        if case .event(let sent)? = driver.lastStep?.input { event = sent }
-        #expect(controller.notice == Self.notice(after: event, in: state))
+        #expect(controller.notice == Self.notice(after: driver.lastStep?.input, in: state))
         #expect(driver.problems.isEmpty, "\(driver.problems)")
         // The user types into the form on screen, for the checks of the steps that leave it.
-        if state == .credentials || state == .details { controller.password = "correct horse" }
+        if [.credentials, .details, .reenterPassword].contains(state) { controller.password = "correct horse" }
         if state == .oneTimeCode { controller.code = "123456" }
     }
+}
+
+/// A box for what a path saw, which ``AccountPathHarness/verify(state:driver:)`` (not mutating)
+/// keeps from step to step.
+@MainActor
+private final class LastScreen {
+    var state: Account.State?
 }

@@ -14,6 +14,12 @@ enum Reply<Value> {
 
 struct FakeError: Error {}
 
+/// A password check the app asked the server for.
+struct PasswordCheck: Equatable {
+    var email: String
+    var password: String
+}
+
 /// The network, as the test scripts it: each call answers as its reply says, and is recorded.
 @MainActor
 final class FakeServices: AccountServices {
@@ -21,10 +27,12 @@ final class FakeServices: AccountServices {
     var signInReply: Reply<SignInAnswer> = .never
     var signUpReply: Reply<Bool> = .never
     var resetReply: Reply<Void> = .never
+    var passwordReply: Reply<Bool> = .never
     private(set) var attempts: [SignInAttempt] = []
     private(set) var signUps: [SignUpDetails] = []
     private(set) var resetEmails: [String] = []
     private(set) var codesResent: [String] = []
+    private(set) var passwordChecks: [PasswordCheck] = []
     /// How many calls that never answer were cancelled (their state was left).
     private(set) var cancelled = 0
 
@@ -49,6 +57,11 @@ final class FakeServices: AccountServices {
     func sendPasswordReset(to email: String) async throws {
         resetEmails.append(email)
         try await answer(resetReply)
+    }
+
+    func confirmPassword(_ password: String, for email: String) async throws -> Bool {
+        passwordChecks.append(PasswordCheck(email: email, password: password))
+        return try await answer(passwordReply)
     }
 
     private func answer<Value>(_ reply: Reply<Value>) async throws -> Value {
