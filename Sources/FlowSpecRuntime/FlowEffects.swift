@@ -1,8 +1,9 @@
 /// The effects an input ran, in order: a collection of the machine's `Effect` (compare it with
 /// an array literal, iterate it, or make an `Array` of it). The effects of one transition are a
-/// run of the spec's ``FlowSpec/effectList``, so sending an event allocates nothing; only an
-/// input that runs the effects of several transitions (through choice states) keeps them in an
-/// array.
+/// run of the spec's ``FlowSpec/effectList`` (two, for a step that resumes a history state: what
+/// it runs before, then the entries of the state resumed), so sending an event allocates
+/// nothing; only an input that runs the effects of several transitions (through choice states)
+/// keeps them in an array.
 public struct FlowEffects<Spec: FlowSpec>: RandomAccessCollection, Sendable, Hashable, ExpressibleByArrayLiteral,
     CustomStringConvertible
 {
@@ -12,7 +13,10 @@ public struct FlowEffects<Spec: FlowSpec>: RandomAccessCollection, Sendable, Has
     /// The run of the effect list, when `spilled` is `nil`.
     @usableFromInline internal var runStart: Int32
     @usableFromInline internal var runCount: Int32
-    /// The effects, when they are not one run.
+    /// A second run, after the first, when `spilled` is `nil`.
+    @usableFromInline internal var tailStart: Int32
+    @usableFromInline internal var tailCount: Int32
+    /// The effects, when they are not one or two runs.
     @usableFromInline internal var spilled: Optional<[Spec.Effect]>
 
     /// No effects.
@@ -20,6 +24,8 @@ public struct FlowEffects<Spec: FlowSpec>: RandomAccessCollection, Sendable, Has
     public init() {
         runStart = 0
         runCount = 0
+        tailStart = 0
+        tailCount = 0
         spilled = nil
     }
 
@@ -36,24 +42,30 @@ public struct FlowEffects<Spec: FlowSpec>: RandomAccessCollection, Sendable, Has
 
     /// The number of effects.
     @inlinable
-    public var endIndex: Int { spilled?.count ?? Int(runCount) }
+    public var endIndex: Int { spilled?.count ?? Int(runCount) + Int(tailCount) }
 
     /// The effect at a position.
     @inlinable
     public subscript(position: Int) -> Spec.Effect {
         if let spilled { return spilled[position] }
-        precondition(position >= 0 && position < Int(runCount), "Index out of range")
-        return Spec.effectList[Int(runStart) + position]
+        precondition(position >= 0 && position < Int(runCount) + Int(tailCount), "Index out of range")
+        if position < Int(runCount) { return Spec.effectList[Int(runStart) + position] }
+        return Spec.effectList[Int(tailStart) + position - Int(runCount)]
     }
 
     /// Appends the run of `count` effects from `start` in the effect list (one transition's
-    /// effects).
+    /// effects, or part of them).
     @inlinable
     internal mutating func append(_ start: Int, _ count: Int) {
         guard count > 0 else { return }
         if spilled == nil, runCount == 0 {
             runStart = Int32(start)
             runCount = Int32(count)
+            return
+        }
+        if spilled == nil, tailCount == 0 {
+            tailStart = Int32(start)
+            tailCount = Int32(count)
             return
         }
         var all = Array(self)

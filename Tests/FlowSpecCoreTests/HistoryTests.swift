@@ -135,7 +135,7 @@ struct HistoryTests {
         }
         let tables = SwiftGenerator.file(
             for: [programs[1]], options: GenerationOptions(sourcePath: "HistoryT.yaml", shape: .tables))
-        #expect(tables.contains("sharedTable") && tables.contains("historyStep"))
+        #expect(tables.contains("sharedTable") && tables.contains("historiesStart"))
         let files = [
             "switches.swift": SwiftGenerator.file(
                 for: [programs[0]], options: GenerationOptions(sourcePath: "HistoryS.yaml", shape: .switches)),
