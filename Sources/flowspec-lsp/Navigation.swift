@@ -106,8 +106,10 @@ struct Navigation {
         let compound = machine.name(of: parent)
         let deep = machine.nesting.details[index]?.deep?.value == true
         let resumed =
-            deep ? "the very state `\(compound)` was last left in" : "the state directly inside `\(compound)` that held it"
-        let fallback = machine.nesting.details[index]?.historyDefault.map { "`\(machine.names[$0.value])`" }
+            deep
+            ? "the very state `\(compound)` was last left in" : "the state directly inside `\(compound)` that held it"
+        let fallback =
+            machine.nesting.details[index]?.historyDefault.map { "`\(machine.names[$0.value])`" }
             ?? "`\(compound)`'s `initial`"
         return "resumes \(resumed); before `\(compound)` was ever left, \(fallback)"
     }

@@ -841,7 +841,8 @@ struct HistoryStatesServerTests {
                 "resumes the very state `area` was last left in; before `area` was ever left, `area`'s `initial`"),
             "\(value(2))")
         #expect(
-            value(3).contains("resumes the state directly inside `area` that held it; before `area` was ever left, `feed`"),
+            value(3).contains(
+                "resumes the state directly inside `area` that held it; before `area` was ever left, `feed`"),
             "\(value(3))")
     }
 

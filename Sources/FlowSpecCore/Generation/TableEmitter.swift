@@ -348,7 +348,8 @@ struct TableEmitter {
                     retry += ", keep: Swift.Int(tables.table[candidate &+ \(tables.keepOffset + 1)])"
                 }
                 if tables.recordsHistory {
-                    retry += ", resume: resume(candidate &+ \(tables.historyOffset + TableLayout.historyFields), tables)"
+                    retry +=
+                        ", resume: resume(candidate &+ \(tables.historyOffset + TableLayout.historyFields), tables)"
                 }
                 w.line("let retry = slot < 0 ? nil : \(retry))")
                 arguments.append("retry: retry")
@@ -746,7 +747,9 @@ struct TableLayout {
             guard let resume = HistoryResume(candidate, from: source, fellBack: fellBack, program) else {
                 return [-1, 0, 0, 0]
             }
-            return [resume.slot, resume.depth * 2 + (resume.deep ? 1 : 0), effectRun(resume.before), resume.before.count]
+            return [
+                resume.slot, resume.depth * 2 + (resume.deep ? 1 : 0), effectRun(resume.before), resume.before.count
+            ]
         }
     }
 

@@ -232,7 +232,9 @@ struct TransitionEmitter {
     private func resumeArgument(_ candidate: FlowProgram.Candidate, from source: Int, fellBack: Bool) -> String? {
         guard let resume = HistoryResume(candidate, from: source, fellBack: fellBack, program) else { return nil }
         var arguments = "slot: \(resume.slot), depth: \(resume.depth), deep: \(resume.deep)"
-        if let range = effectRanges[resume.before] { arguments += ", before: \(range.lowerBound)..<\(range.upperBound)" }
+        if let range = effectRanges[resume.before] {
+            arguments += ", before: \(range.lowerBound)..<\(range.upperBound)"
+        }
         return "resume: Resume(\(arguments))"
     }
 
