@@ -10,13 +10,14 @@ public struct FlowEffects<Spec: FlowSpec>: RandomAccessCollection, Sendable, Has
     // No default values (`Optional<…>` spelled out has none, where `…?` has `nil`): a stored
     // property's default is a function of this module, which an inlined initialiser would call
     // on every event.
-    /// The run of the effect list, when `spilled` is `nil`.
+    /// The run of the effect list, when `spilled` is `nil`. (A second run is rare and apart, so
+    /// that a step's usual path, ``append(_:_:)``, stays as short as with one.)
     @usableFromInline internal var runStart: Int32
     @usableFromInline internal var runCount: Int32
-    /// A second run, after the first, when `spilled` is `nil`.
+    /// A second run, after the first (its effects are counted in `runCount` too).
     @usableFromInline internal var tailStart: Int32
     @usableFromInline internal var tailCount: Int32
-    /// The effects, when they are not one or two runs.
+    /// The effects, when they are not one run.
     @usableFromInline internal var spilled: Optional<[Spec.Effect]>
 
     /// No effects.
@@ -42,19 +43,20 @@ public struct FlowEffects<Spec: FlowSpec>: RandomAccessCollection, Sendable, Has
 
     /// The number of effects.
     @inlinable
-    public var endIndex: Int { spilled?.count ?? Int(runCount) + Int(tailCount) }
+    public var endIndex: Int { spilled?.count ?? Int(runCount) }
 
     /// The effect at a position.
     @inlinable
     public subscript(position: Int) -> Spec.Effect {
         if let spilled { return spilled[position] }
-        precondition(position >= 0 && position < Int(runCount) + Int(tailCount), "Index out of range")
-        if position < Int(runCount) { return Spec.effectList[Int(runStart) + position] }
-        return Spec.effectList[Int(tailStart) + position - Int(runCount)]
+        precondition(position >= 0 && position < Int(runCount), "Index out of range")
+        let first = Int(runCount) - Int(tailCount)
+        if position < first { return Spec.effectList[Int(runStart) + position] }
+        return Spec.effectList[Int(tailStart) + position - first]
     }
 
     /// Appends the run of `count` effects from `start` in the effect list (one transition's
-    /// effects, or part of them).
+    /// effects).
     @inlinable
     internal mutating func append(_ start: Int, _ count: Int) {
         guard count > 0 else { return }
@@ -63,14 +65,24 @@ public struct FlowEffects<Spec: FlowSpec>: RandomAccessCollection, Sendable, Has
             runCount = Int32(count)
             return
         }
-        if spilled == nil, tailCount == 0 {
-            tailStart = Int32(start)
-            tailCount = Int32(count)
-            return
-        }
         var all = Array(self)
         for index in start..<(start + count) { all.append(Spec.effectList[index]) }
         spilled = all
+    }
+
+    /// Appends a second run after a first one without allocating (what a step that resumes a
+    /// history state runs: before, then the entries of the state resumed); otherwise as
+    /// ``append(_:_:)``.
+    @inlinable
+    internal mutating func appendSecond(_ start: Int, _ count: Int) {
+        guard count > 0 else { return }
+        if spilled == nil, runCount > 0, tailCount == 0 {
+            tailStart = Int32(start)
+            tailCount = Int32(count)
+            runCount += Int32(count)
+            return
+        }
+        append(start, count)
     }
 
     /// Equal when they hold the same effects in the same order, however they are stored.

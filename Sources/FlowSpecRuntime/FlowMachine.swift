@@ -230,7 +230,7 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
             var target = step.target
             var ran = step.effects
             var keep = step.keep
-            var resume = step.resume
+            var fellBack = false
             if let retry = step.retry {
                 if retries[retry.slot] < retry.max {
                     retries[retry.slot] += 1
@@ -238,21 +238,21 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
                     target = retry.fallback
                     ran = retry.effects
                     keep = retry.keep
-                    resume = retry.resume
+                    fellBack = true
                 }
             }
-            var entries = 0..<0
             if Spec.memorySlotCount > 0 {
                 // Leaving records, then a history target reads (SCXML: exits before entries).
                 remember(leaving: keep)
-                if let resume, let recorded = memory[resume.slot] {
+                if let resume = fellBack ? step.retry?.resume : step.resume, let recorded = memory[resume.slot] {
                     target = Self.resumed(recorded, resume)
-                    ran = resume.before
-                    entries = Self.entryEffects(of: target, keeping: keep)
+                    effects.append(resume.before.lowerBound, resume.before.count)
+                    let entries = Self.entryEffects(of: target, keeping: keep)
+                    effects.appendSecond(entries.lowerBound, entries.count)
+                    ran = 0..<0
                 }
             }
             effects.append(ran.lowerBound, ran.count)
-            effects.append(entries.lowerBound, entries.count)
             currentState = target
             if Spec.maximumDepth > 0 { enterOuterStates(of: target, keeping: keep) }
             currentVisit += 1
