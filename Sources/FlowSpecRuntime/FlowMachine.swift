@@ -148,7 +148,33 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
             }
         }
         guard let recorded else { return step.target }
-        return Spec.historyStep(resume.site, resuming: recorded, tables)?.target ?? step.target
+        return Self.resumed(recorded, resume)
+    }
+
+    /// The state a history resumes when its compound state was left in `recorded`: that state
+    /// (deep), or the state directly inside the compound state that held it, entered by its
+    /// `initial` chain (shallow).
+    @inlinable
+    internal static func resumed(_ recorded: Spec.State, _ resume: FlowResume) -> Spec.State {
+        let inside = resume.depth + 1
+        guard !resume.deep, Spec.depth(of: recorded) > inside,
+            let child = Spec.compound(around: recorded, atDepth: inside)
+        else { return recorded }
+        return Spec.initialState(of: child)
+    }
+
+    /// The `entry` effects of entering `state` from the compound state at depth `keep` down: the
+    /// end of ``FlowSpec/entryEffects(of:)``, past those of the compound states above `keep`.
+    @inlinable
+    internal static func entryEffects(of state: Spec.State, keeping keep: Int) -> Range<Int> {
+        let all = Spec.entryEffects(of: state)
+        var skipped = 0
+        for depth in 0..<Swift.min(keep, Spec.depth(of: state)) {
+            if let compound = Spec.compound(around: state, atDepth: depth) {
+                skipped += Spec.entryEffectCount(of: compound)
+            }
+        }
+        return (all.lowerBound + skipped)..<all.upperBound
     }
 
     /// Every timeout armed now: those of the compound states around the state, outermost first
@@ -204,7 +230,7 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
             var target = step.target
             var ran = step.effects
             var keep = step.keep
-            var resume = step.resume
+            var fellBack = false
             if let retry = step.retry {
                 if retries[retry.slot] < retry.max {
                     retries[retry.slot] += 1
@@ -212,17 +238,18 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
                     target = retry.fallback
                     ran = retry.effects
                     keep = retry.keep
-                    resume = retry.resume
+                    fellBack = true
                 }
             }
             if Spec.memorySlotCount > 0 {
                 // Leaving records, then a history target reads (SCXML: exits before entries).
                 remember(leaving: keep)
-                if let resume, let recorded = memory[resume.slot],
-                    let resumed = Spec.historyStep(resume.site, resuming: recorded, tables)
-                {
-                    target = resumed.target
-                    ran = resumed.effects
+                if let resume = fellBack ? step.retry?.resume : step.resume, let recorded = memory[resume.slot] {
+                    target = Self.resumed(recorded, resume)
+                    effects.append(resume.before.lowerBound, resume.before.count)
+                    let entries = Self.entryEffects(of: target, keeping: keep)
+                    effects.appendSecond(entries.lowerBound, entries.count)
+                    ran = 0..<0
                 }
             }
             effects.append(ran.lowerBound, ran.count)

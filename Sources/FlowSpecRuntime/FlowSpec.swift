@@ -76,10 +76,12 @@ public protocol FlowSpec {
     /// The spec's names of the compound states with memory, by slot: a persisted machine's
     /// driver stores each slot under `KEY.history.NAME`.
     static var memorySlotNames: [String] { get }
-    /// The step a transition into a history state takes when the history's compound state was
-    /// last left in `recorded`, in place of the step's own (which goes to the history's default):
-    /// `site` is the transition's (``FlowResume/site``). `nil` keeps the step's own.
-    static func historyStep(_ site: Int, resuming recorded: State, _ tables: Tables) -> FlowStep<State>?
+    /// The state a compound state's `initial` chain leads to: what a shallow history state
+    /// enters when the state it resumes holds states.
+    static func initialState(of compound: Compound) -> State
+    /// How many `entry` effects a compound state runs itself (not those of the states around
+    /// it): resuming a history skips those of the compound states a step stays in.
+    static func entryEffectCount(of compound: Compound) -> Int
 
     /// The spec's name of a state, as traces write it.
     static func name(ofState state: State) -> String
@@ -192,20 +194,29 @@ public struct FlowStep<State: Sendable>: Sendable {
     }
 }
 
-/// How a step into a history state finds what it resumes: the memory slot of the history's
-/// compound state, and the step's site, which ``FlowSpec/historyStep(_:resuming:_:)`` maps with
-/// the recorded state to the step taken instead.
+/// How a step into a history state resumes it when its compound state was left before: the
+/// memory slot of that compound state, its depth, whether the history is deep, and the effects
+/// the step runs before it enters what it resumes (the exits, its own, a used-up retry's).
+/// The entries are those of the state resumed, below the step's `keep`: a suffix of
+/// ``FlowSpec/entryEffects(of:)``. A step never left goes to its target, the history's default.
 public struct FlowResume: Sendable, Hashable {
-    /// The step's number among the machine's steps into history states.
-    public let site: Int
     /// The memory slot of the compound state the history resumes.
     public let slot: Int
+    /// That compound state's depth (0 at the top level).
+    public let depth: Int
+    /// Whether the history resumes the very state left (deep), or the state directly inside the
+    /// compound state that held it, entered by its `initial` chain (shallow).
+    public let deep: Bool
+    /// The positions in ``FlowSpec/effectList`` of what the step runs before its entries.
+    public let before: Range<Int>
 
     /// A step's way into a history.
     @inlinable
-    public init(site: Int, slot: Int) {
-        self.site = site
+    public init(slot: Int, depth: Int, deep: Bool, before: Range<Int> = 0..<0) {
         self.slot = slot
+        self.depth = depth
+        self.deep = deep
+        self.before = before
     }
 }
 

@@ -59,11 +59,14 @@ extension FlowSpec {
     @inlinable
     public static var memorySlotNames: [String] { [] }
 
-    /// No history states.
+    /// No `entry` effects of compound states.
     @inlinable
-    public static func historyStep(_ site: Int, resuming recorded: State, _ tables: Tables) -> FlowStep<State>? {
-        nil
-    }
+    public static func entryEffectCount(of compound: Compound) -> Int { 0 }
+
+    /// Asked only by a shallow history state, so only of a machine that has one, whose
+    /// generated code answers: `initial` for any other.
+    @inlinable
+    public static func initialState(of compound: Compound) -> State { initial }
 
     /// No compound states, so no timeouts of theirs.
     @inlinable

@@ -100,6 +100,20 @@ struct Navigation {
         }
     }
 
+    /// What a history state leads to: where its compound state was left (the very state, for
+    /// a deep one), else its default.
+    private func historyHover(_ index: Int, in parent: Int, _ machine: Machine) -> String {
+        let compound = machine.name(of: parent)
+        let deep = machine.nesting.details[index]?.deep?.value == true
+        let resumed =
+            deep
+            ? "the very state `\(compound)` was last left in" : "the state directly inside `\(compound)` that held it"
+        let fallback =
+            machine.nesting.details[index]?.historyDefault.map { "`\(machine.names[$0.value])`" }
+            ?? "`\(compound)`'s `initial`"
+        return "resumes \(resumed); before `\(compound)` was ever left, \(fallback)"
+    }
+
     private func stateHover(_ position: (line: Int, character: Int)) -> String? {
         guard let word = word(at: position), let machine = machine(at: position.line),
             let index = machine.states.indices.first(where: { machine.name(of: $0) == word })
@@ -109,7 +123,11 @@ struct Navigation {
         var text = "**\(word)**: \(kind) state of `\(machine.name.value)`"
         if let parent = machine.nesting.parent(of: index) { text += ", inside `\(machine.name(of: parent))`" }
         if let summary = state.summary { text += "\n\n\(summary)" }
-        if let first = machine.nesting.children(of: index).first {
+        if machine.isHistory(index), let parent = machine.nesting.parent(of: index) {
+            text += "\n\n" + historyHover(index, in: parent, machine)
+        }
+        // A compound state enters its `initial`, else its first state that is no history state.
+        if let first = machine.nesting.children(of: index).first(where: { !machine.isHistory($0) }) {
             let initial = machine.nesting.details[index]?.initial?.value ?? machine.name(of: first)
             text += "\n\nenters `\(initial)` first"
             if let done = machine.nesting.details[index]?.done {

@@ -822,6 +822,30 @@ struct HistoryStatesServerTests {
         #expect(inside == ["home input", "feed compound", "resume deep history", "top history"])
     }
 
+    /// Hover on a history state says what it resumes, and where it leads before its compound
+    /// state was ever left.
+    @Test func hoverTellsWhatAHistoryStateResumes() throws {
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                try Self.request("textDocument/hover", at: "resume", in: "          resume:"),
+                try Self.request("textDocument/hover", at: "top", in: "          top:")
+            ])
+        func value(_ id: Int) -> String {
+            ((LanguageServerTests.result(id, messages) as? [String: Any])?["contents"] as? [String: Any])?["value"]
+                as? String ?? ""
+        }
+        #expect(value(2).hasPrefix("**resume**: history state of `Reader`, inside `area`\n"), "\(value(2))")
+        #expect(
+            value(2).contains(
+                "resumes the very state `area` was last left in; before `area` was ever left, `area`'s `initial`"),
+            "\(value(2))")
+        #expect(
+            value(3).contains(
+                "resumes the state directly inside `area` that held it; before `area` was ever left, `feed`"),
+            "\(value(3))")
+    }
+
     /// Go to definition from a history state's `default`, and from transitions that name a
     /// history state, to the state's key.
     @Test(arguments: [

@@ -14,14 +14,15 @@ struct HistoryTests {
     /// A signed-in area left when the session expires and resumed after signing in again:
     /// `deepBack` resumes the very state left, `top` the state directly inside `area` (its
     /// `initial` chain again), or `feed` when `area` was never left. Steps into them come from
-    /// outside (`again`, `back`, a timeout, a used-up retry) and from `area` itself (`restart`).
+    /// outside (`again`, `back`, a timeout, a used-up retry), from `area` itself (`restart`) and
+    /// from inside it (`jump`, which keeps `area`).
     static let spec = """
         flowspec: 1
         machines:
           NAME:
             initial: welcome
             defaults: { kind: input }
-            events: [go, next, back, expire, again, restart, fail]
+            events: [go, next, back, expire, again, restart, fail, jump]
             effects: [enterArea, leaveArea, enterSettings, leaveSettings, showError]
             states:
               welcome: { on: { go: area, next: top } }
@@ -39,7 +40,7 @@ struct HistoryTests {
                     exit: [leaveSettings]
                     initial: general
                     states:
-                      general: { on: { next: privacy } }
+                      general: { on: { next: privacy, jump: deepBack } }
                       privacy: { on: { back: general } }
                   top: { kind: history, default: feed }
               reauth:
@@ -84,7 +85,10 @@ struct HistoryTests {
         (.event("back"), "back -> general (ignored) | effects: -"),
         (.event("go"), "go -> general (ignored) | effects: -"),
         (.event("expire"), "expire -> reauth | effects: leaveSettings, leaveArea"),
-        (.timeout, "@timeout -> general | effects: enterArea, enterSettings")
+        (.timeout, "@timeout -> general | effects: enterArea, enterSettings"),
+        // From inside `area` to its history: `area` stays (no `enterArea`) and was last left in
+        // `general`; every state inside `area` is left and entered again, `settings` too.
+        (.event("jump"), "jump -> general | effects: leaveSettings, enterSettings")
     ]
 
     @Test func aScriptedRunResumesWhereTheFlowWasLeft() throws {
@@ -135,7 +139,7 @@ struct HistoryTests {
         }
         let tables = SwiftGenerator.file(
             for: [programs[1]], options: GenerationOptions(sourcePath: "HistoryT.yaml", shape: .tables))
-        #expect(tables.contains("sharedTable") && tables.contains("historyStep"))
+        #expect(tables.contains("sharedTable") && tables.contains("historiesStart"))
         let files = [
             "switches.swift": SwiftGenerator.file(
                 for: [programs[0]], options: GenerationOptions(sourcePath: "HistoryS.yaml", shape: .switches)),

@@ -762,6 +762,27 @@ enum NestedChart {
             }
             append(node(index), nil, [], [target], [], &chart)
         }
+        // flowspec's decision for a transition into a history state from inside its compound
+        // state: every state inside the compound state is left, as for the history state itself
+        // (SCXML would leave only up to the state it resumes). In SCXML's terms: the transition
+        // goes to a router directly inside the compound state, which goes on to the history
+        // state at once; the compound state is not left, so nothing more is recorded.
+        var routers: [Int: Int] = [:]
+        func routed(_ source: Int, _ target: Int) -> Int {
+            guard case .history = chart.nodes[target].kind, let parent = chart.nodes[target].parent else {
+                return target
+            }
+            var ancestor = chart.nodes[source].parent
+            while let current = ancestor, current != parent { ancestor = chart.nodes[current].parent }
+            guard ancestor == parent else { return target }
+            if let router = routers[target] { return router }
+            let router = chart.nodes.count
+            chart.nodes.append(Chart.Node(id: "route_" + chart.nodes[target].id, kind: .atomic, parent: parent))
+            chart.nodes[parent].children.append(router)
+            append(router, nil, [], [target], [], &chart)
+            routers[target] = router
+            return router
+        }
         var slots = 0
         func add(_ source: Int, _ event: String?, _ candidates: Candidates) throws {
             for candidate in candidates {
@@ -773,7 +794,7 @@ enum NestedChart {
                     guards.append(.not(try condition(written.value, program)))
                 }
                 let effects = candidate.effects.map { Chart.Action.log($0.value) }
-                let target = node(try stateIndex(machine.names[candidate.target.value], machine))
+                let target = routed(source, node(try stateIndex(machine.names[candidate.target.value], machine)))
                 guard let retry = candidate.retry, let max = retry.max?.value else {
                     append(source, event, guards, [target], effects, &chart)
                     continue
@@ -783,7 +804,7 @@ enum NestedChart {
                 append(source, event, guards + [.below(slot, max)], [target], [.increment(slot)] + effects, &chart)
                 append(
                     source, event, guards + [.atLeast(slot, max)],
-                    [node(try stateIndex(machine.names[retry.then.value], machine))],
+                    [routed(source, node(try stateIndex(machine.names[retry.then.value], machine)))],
                     effects + retry.effects.map { .log($0.value) }, &chart)
             }
         }
@@ -814,7 +835,7 @@ enum NestedChart {
             if let done = nesting.details[index]?.done {
                 append(
                     source, "done.state." + machine.name(of: index), [],
-                    [node(try stateIndex(machine.names[done.value], machine))],
+                    [routed(source, node(try stateIndex(machine.names[done.value], machine)))],
                     [], &chart)
             }
             // A resting terminal state ignores everything around it.

@@ -35,7 +35,6 @@ enum Session: FlowSpecRuntime.PersistentFlowSpec {
         .leaveSettings, // 2..<3
         .leaveSettings, .trackArea, // 3..<5
         .trackArea, .showSettings, // 5..<7
-        .leaveSettings, .trackArea, .showSettings, // 7..<10
     ]
     static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch (state, event) {
@@ -43,18 +42,18 @@ enum Session: FlowSpecRuntime.PersistentFlowSpec {
         case (.feed, .`open`): Step(.general, effects: 1..<2, keep: 1)  // showSettings
         case (.feed, .next): Step(.profile, keep: 1)
         case (.feed, .expired): Step(.reauth)
-        case (.feed, .reset): Step(.feed, effects: 0..<1, resume: Resume(site: 0, slot: 0))  // trackArea
+        case (.feed, .reset): Step(.feed, effects: 0..<1, resume: Resume(slot: 0, depth: 0, deep: false))  // trackArea
         case (.profile, .back): Step(.feed, keep: 1)
         case (.profile, .expired): Step(.reauth)
-        case (.profile, .reset): Step(.feed, effects: 0..<1, resume: Resume(site: 1, slot: 0))  // trackArea
+        case (.profile, .reset): Step(.feed, effects: 0..<1, resume: Resume(slot: 0, depth: 0, deep: false))  // trackArea
         case (.general, .next): Step(.privacy, keep: 2)
         case (.general, .expired): Step(.reauth, effects: 2..<3)  // leaveSettings
-        case (.general, .reset): Step(.feed, effects: 3..<5, resume: Resume(site: 2, slot: 0))  // leaveSettings, trackArea
+        case (.general, .reset): Step(.feed, effects: 3..<5, resume: Resume(slot: 0, depth: 0, deep: false, before: 2..<3))  // leaveSettings, trackArea
         case (.privacy, .back): Step(.general, keep: 2)
         case (.privacy, .expired): Step(.reauth, effects: 2..<3)  // leaveSettings
-        case (.privacy, .reset): Step(.feed, effects: 3..<5, resume: Resume(site: 3, slot: 0))  // leaveSettings, trackArea
-        case (.reauth, .signedInAgain): Step(.feed, effects: 0..<1, resume: Resume(site: 4, slot: 0))  // trackArea
-        case (.reauth, .cancel): Step(.feed, effects: 0..<1, resume: Resume(site: 5, slot: 0))  // trackArea
+        case (.privacy, .reset): Step(.feed, effects: 3..<5, resume: Resume(slot: 0, depth: 0, deep: false, before: 2..<3))  // leaveSettings, trackArea
+        case (.reauth, .signedInAgain): Step(.feed, effects: 0..<1, resume: Resume(slot: 0, depth: 0, deep: true))  // trackArea
+        case (.reauth, .cancel): Step(.feed, effects: 0..<1, resume: Resume(slot: 0, depth: 0, deep: false))  // trackArea
         default: nil
         }
     }
@@ -112,28 +111,16 @@ enum Session: FlowSpecRuntime.PersistentFlowSpec {
         default: nil
         }
     }
-    static func historyStep(_ site: Swift.Int, resuming recorded: State, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
-        switch (site, recorded) {
-        case (0, .feed): Step(.feed, effects: 0..<1)
-        case (0, .profile): Step(.profile, effects: 0..<1)
-        case (0, .general), (0, .privacy): Step(.general, effects: 5..<7)
-        case (1, .feed): Step(.feed, effects: 0..<1)
-        case (1, .profile): Step(.profile, effects: 0..<1)
-        case (1, .general), (1, .privacy): Step(.general, effects: 5..<7)
-        case (2, .feed): Step(.feed, effects: 3..<5)
-        case (2, .profile): Step(.profile, effects: 3..<5)
-        case (2, .general), (2, .privacy): Step(.general, effects: 7..<10)
-        case (3, .feed): Step(.feed, effects: 3..<5)
-        case (3, .profile): Step(.profile, effects: 3..<5)
-        case (3, .general), (3, .privacy): Step(.general, effects: 7..<10)
-        case (4, .feed): Step(.feed, effects: 0..<1)
-        case (4, .profile): Step(.profile, effects: 0..<1)
-        case (4, .general): Step(.general, effects: 5..<7)
-        case (4, .privacy): Step(.privacy, effects: 5..<7)
-        case (5, .feed): Step(.feed, effects: 0..<1)
-        case (5, .profile): Step(.profile, effects: 0..<1)
-        case (5, .general), (5, .privacy): Step(.general, effects: 5..<7)
-        default: nil
+    static func initialState(of compound: Compound) -> State {
+        switch compound {
+        case .area: .feed
+        case .settings: .general
+        }
+    }
+    static func entryEffectCount(of compound: Compound) -> Swift.Int {
+        switch compound {
+        case .area: 1
+        case .settings: 1
         }
     }
 }

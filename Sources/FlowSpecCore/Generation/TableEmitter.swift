@@ -348,7 +348,8 @@ struct TableEmitter {
                     retry += ", keep: Swift.Int(tables.table[candidate &+ \(tables.keepOffset + 1)])"
                 }
                 if tables.recordsHistory {
-                    retry += ", resume: resume(candidate &+ \(tables.historyOffset + 2), tables)"
+                    retry +=
+                        ", resume: resume(candidate &+ \(tables.historyOffset + TableLayout.historyFields), tables)"
                 }
                 w.line("let retry = slot < 0 ? nil : \(retry))")
                 arguments.append("retry: retry")
@@ -364,13 +365,17 @@ struct TableEmitter {
         if tables.recordsHistory {
             w.line()
             w.doc(
-                "The way into a history recorded at `position` of a candidate's record (a site, then a slot), if any.")
+                "The way into a history recorded at `position` of a candidate's record (slot, depth × 2 + deep, first and count of the effects before the entries), if any."
+            )
             w.block(
                 "private static func resume(_ position: Swift.Int, _ tables: Tables) -> FlowSpecRuntime.FlowResume?"
             ) { w in
-                w.line("let site = Swift.Int(tables.table[position])")
+                w.line("let slot = Swift.Int(tables.table[position])")
+                w.line("guard slot >= 0 else { return nil }")
+                w.line("let depth = Swift.Int(tables.table[position &+ 1])")
+                w.line("let first = Swift.Int(tables.table[position &+ 2])")
                 w.line(
-                    "return site < 0 ? nil : FlowSpecRuntime.FlowResume(site: site, slot: Swift.Int(tables.table[position &+ 1]))"
+                    "return FlowSpecRuntime.FlowResume(slot: slot, depth: depth &>> 1, deep: depth & 1 == 1, before: first..<(first &+ Swift.Int(tables.table[position &+ 3])))"
                 )
             }
         }
@@ -496,45 +501,30 @@ struct TableEmitter {
         emitOuterTimeouts(&w)
     }
 
-    /// What a machine with history states adds: which compound states remember where they were
-    /// left, and the step each transition into a history state takes for each state it may
-    /// resume, by ordinal.
+    /// What a machine with history states adds, read from the section `histories`: which
+    /// compound states remember where they were left, the state each one's `initial` chain
+    /// leads to, and how many `entry` effects each runs itself.
     private func emitHistory(_ w: inout SwiftWriter) {
         guard tables.recordsHistory else { return }
+        let width = TableLayout.historyWidth
         w.line()
         w.line("\(access)static let memorySlotCount = \(program.memorySlotCount)")
         w.line("\(access)static let memorySlotNames: [Swift.String] = [\(program.memorySlotNameLiterals)]")
         w.line()
         w.doc("The memory slot of a compound state with a history state inside, or `nil`.")
         w.block("\(access)static func memorySlot(of compound: Compound) -> Swift.Int?") { w in
-            w.switchBlock("switch compound.ordinal") { w in
-                for (index, compound) in program.compounds.enumerated() {
-                    guard let slot = compound.memorySlot else { continue }
-                    w.line("case \(index): \(slot)")
-                }
-                w.line("default: nil")
-            }
+            w.line("let slot = Swift.Int(sharedTable[historiesStart &+ compound.ordinal &* \(width) &+ 2])")
+            w.line("return slot >= 0 ? slot : nil")
         }
         w.line()
-        w.doc("The step a transition into a history state takes when its compound state was left in `recorded`.")
-        w.block(
-            "\(access)static func historyStep(_ site: Swift.Int, resuming recorded: State, _: Tables) -> FlowSpecRuntime.FlowStep<State>?"
-        ) { w in
-            w.switchBlock("switch (site, recorded.ordinal)") { w in
-                for (number, site) in tables.historySites.sites.enumerated() {
-                    for resumed in program.resumeTargets(of: site.history) {
-                        let cases = resumed.recorded.map { "(\(number), \($0))" }.joined(separator: ", ")
-                        var arguments = ["State(ordinal: \(resumed.target))"]
-                        let ran = site.effects(resumingAt: resumed.target, program)
-                        if !ran.isEmpty, let start = tables.effectStart(of: ran) {
-                            arguments.append("effects: \(start)..<\(start + ran.count)")
-                        }
-                        if site.keep > 0 { arguments.append("keep: \(site.keep)") }
-                        w.line("case \(cases): FlowSpecRuntime.FlowStep(\(arguments.joined(separator: ", ")))")
-                    }
-                }
-                w.line("default: nil")
-            }
+        w.doc("The state the compound state's `initial` chain leads to.")
+        w.block("\(access)static func initialState(of compound: Compound) -> State") { w in
+            w.line("State(ordinal: Swift.Int(sharedTable[historiesStart &+ compound.ordinal &* \(width)]))")
+        }
+        w.line()
+        w.doc("How many `entry` effects the compound state runs itself.")
+        w.block("\(access)static func entryEffectCount(of compound: Compound) -> Swift.Int") { w in
+            w.line("Swift.Int(sharedTable[historiesStart &+ compound.ordinal &* \(width) &+ 1])")
         }
     }
 
@@ -641,6 +631,8 @@ struct TableLayout {
     /// Per state, in a machine where entering some state runs effects: the first and the
     /// count of the effects of entering it from the start (a range of the effect list).
     var entries: [Int] = []
+    /// Per compound state, in a machine with history states (``historyWidth`` integers).
+    var histories: [Int] = []
 
     var rows: [Int] = []
     /// Whether a candidate's record ends with the range of the effects its retry's way out runs:
@@ -653,17 +645,25 @@ struct TableLayout {
     /// `nesting`, `compounds` and `outer` follow.
     let recordsNesting: Bool
     /// Whether the machine has history states: each candidate's record then ends with how its
-    /// step resumes a history (its site and memory slot, -1 for none) and how its retry's does.
+    /// step resumes a history (``historyFields``) and how its retry's does, and the section
+    /// `histories` follows.
     let recordsHistory: Bool
     /// Whether entering some state from the start runs effects: the section `entries` follows.
     let recordsEntries: Bool
-    /// The steps into history states, numbered as the switch form numbers them.
-    let historySites: HistorySites
     private let program: FlowProgram
     /// The state whose candidates are being added.
     private var source = 0
     /// How many integers a candidate's record holds.
-    var candidateWidth: Int { 10 + (recordsRetryEffects ? 2 : 0) + (recordsNesting ? 2 : 0) + (recordsHistory ? 4 : 0) }
+    var candidateWidth: Int {
+        10 + (recordsRetryEffects ? 2 : 0) + (recordsNesting ? 2 : 0) + (recordsHistory ? 2 * Self.historyFields : 0)
+    }
+    /// How many integers a step's way into a history takes in a candidate's record: the memory
+    /// slot (-1: no history), the compound state's depth × 2 + 1 if the history is deep, and the
+    /// first and count of what it runs before its entries (a range of the effect list).
+    static let historyFields = 4
+    /// How many integers a compound state's record holds in `histories`: the state its
+    /// `initial` chain leads to, how many `entry` effects it runs itself, its memory slot (-1).
+    static let historyWidth = 3
     /// Where a candidate's record holds its `keep` (machines with compound states).
     var keepOffset: Int { recordsRetryEffects ? 12 : 10 }
     /// Where a candidate's record holds its history site (machines with history states).
@@ -689,9 +689,9 @@ struct TableLayout {
         var candidate: FlowProgram.Candidate
         var effects: [Int]
         var fallbackEffects: [Int]
-        /// The history sites of its step and its retry's: the same step from another state is
-        /// another site.
-        var sites: [Int]
+        /// How its step and its retry's resume a history: what they run before their entries
+        /// differs from state to state.
+        var resumes: [Int]
     }
 
     init(program: FlowProgram) {
@@ -707,7 +707,6 @@ struct TableLayout {
         }
         recordsNesting = !program.compounds.isEmpty
         recordsHistory = !program.histories.isEmpty
-        historySites = HistorySites(program)
         recordsEntries = program.states.indices.contains { !program.entryEffects(of: $0, keeping: 0).isEmpty }
         self.program = program
         for (index, state) in program.states.enumerated() {
@@ -734,29 +733,24 @@ struct TableLayout {
         for sequence in program.sequences { sequenceMembers += sequence.members }
         if recordsNesting { addNesting() }
         if recordsEntries { addEntries() }
-        for site in historySites.sites {
-            for resumed in program.resumeTargets(of: site.history) {
-                _ = effectRun(site.effects(resumingAt: resumed.target, program))
+        if recordsHistory {
+            for compound in program.compounds {
+                histories += [compound.initialState, compound.entry.count, compound.memorySlot ?? -1]
             }
         }
     }
 
-    /// Where a list of effects starts in the effect list (machines with compound states), if
-    /// it is there.
-    func effectStart(of list: [Int]) -> Int? { list.isEmpty ? 0 : effectRuns[list] }
-
-    /// A candidate's history sites taken from the current source: its step's and its retry's
-    /// (-1 for none).
-    private func sites(of candidate: FlowProgram.Candidate) -> [Int] {
-        guard recordsHistory else { return [] }
-        return [false, true].map { fellBack in
-            historySites.number(of: .init(source: source, candidate: candidate, fellBack: fellBack)) ?? -1
+    /// A candidate's ways into a history taken from the current source, its step's then its
+    /// retry's (``historyFields`` each; -1 and zeros for none), its lists put in the effect list.
+    private mutating func resumes(of candidate: FlowProgram.Candidate) -> [Int] {
+        [false, true].flatMap { fellBack -> [Int] in
+            guard let resume = HistoryResume(candidate, from: source, fellBack: fellBack, program) else {
+                return [-1, 0, 0, 0]
+            }
+            return [
+                resume.slot, resume.depth * 2 + (resume.deep ? 1 : 0), effectRun(resume.before), resume.before.count
+            ]
         }
-    }
-
-    /// The memory slot of the compound state a history resumes, -1 for none.
-    private func slot(_ history: Int?) -> Int {
-        history.flatMap { program.compounds[program.histories[$0].compound].memorySlot } ?? -1
     }
 
     /// The sections in the order they are laid end to end, with their documentation.
@@ -814,6 +808,14 @@ struct TableLayout {
             sections.append(
                 ("entries", entries, "Per state: the first and the count of the effects of entering it from the start.")
             )
+        }
+        if recordsHistory {
+            sections.append(
+                (
+                    "histories", histories,
+                    "Per compound state: the state its `initial` chain leads to, how many `entry` effects it runs itself, "
+                        + "its memory slot (-1 for none)."
+                ))
         }
         // Last, so that the effect list is the table's tail.
         sections.append(("effects", effects, "The effect list: effect ordinals that candidates refer to by range."))
@@ -880,8 +882,8 @@ struct TableLayout {
                 candidates += [candidate.keep, candidate.retry?.keep ?? 0]
             }
             if recordsHistory {
-                let sites = sites(of: candidate)
-                candidates += [sites[0], slot(candidate.history), sites[1], slot(candidate.retry?.history)]
+                let fields = resumes(of: candidate)
+                candidates += fields
             }
         }
         return group
@@ -899,7 +901,7 @@ struct TableLayout {
                     candidate: entry.timeout.candidate,
                     effects: program.effects(of: entry.timeout.candidate, from: index),
                     fallbackEffects: program.fallbackEffects(of: entry.timeout.candidate, from: index),
-                    sites: sites(of: entry.timeout.candidate))
+                    resumes: resumes(of: entry.timeout.candidate))
                 if let group = outerGroups[key] {
                     groups[entry.depth] = group
                 } else {

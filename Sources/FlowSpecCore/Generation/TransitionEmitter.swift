@@ -9,14 +9,10 @@ struct TransitionEmitter {
     /// the run of `effectList` each one has.
     let effectLists: [[Int]]
     let effectRanges: [[Int]: Range<Int>]
-    /// The steps into history states, numbered.
-    let historySites: HistorySites
 
     init(program: FlowProgram, access: String) {
         self.program = program
         self.access = access
-        let sites = HistorySites(program)
-        historySites = sites
         var lists: [[Int]] = []
         var ranges: [[Int]: Range<Int>] = [:]
         var next = 0
@@ -44,11 +40,7 @@ struct TransitionEmitter {
             for outer in state.outerTimeouts { add(outer.timeout.candidate, from: index) }
         }
         for index in program.states.indices { add(program.entryEffects(of: index, keeping: 0)) }
-        for site in sites.sites {
-            for resumed in program.resumeTargets(of: site.history) {
-                add(site.effects(resumingAt: resumed.target, program))
-            }
-        }
+        for before in HistoryResume.beforeLists(program) { add(before) }
         effectLists = lists
         effectRanges = ranges
     }
@@ -59,7 +51,7 @@ struct TransitionEmitter {
     func emitSteps(_ w: inout SwiftWriter) {
         w.line("private typealias Step = FlowSpecRuntime.FlowStep<State>")
         if program.retrySlotCount > 0 { w.line("private typealias Retry = FlowSpecRuntime.FlowRetry<State>") }
-        if !historySites.sites.isEmpty { w.line("private typealias Resume = FlowSpecRuntime.FlowResume") }
+        if !program.histories.isEmpty { w.line("private typealias Resume = FlowSpecRuntime.FlowResume") }
         emitEffectList(&w)
         emitEventSteps(&w)
         emitAlwaysSteps(&w)
@@ -204,10 +196,10 @@ struct TransitionEmitter {
     }
 
     /// What a machine with history states adds: which compound states remember where they were
-    /// left, and the step each transition into a history state takes for each state it may
-    /// resume (the same for the states that resume alike).
+    /// left, the state each compound state's `initial` chain leads to (for shallow history
+    /// states) and how many `entry` effects each runs itself (for the entries of a resume).
     private func emitHistory(_ w: inout SwiftWriter) {
-        guard !historySites.sites.isEmpty else { return }
+        guard !program.histories.isEmpty else { return }
         w.line("\(access)static let memorySlotCount = \(program.memorySlotCount)")
         w.line("\(access)static let memorySlotNames: [Swift.String] = [\(program.memorySlotNameLiterals)]")
         w.block("\(access)static func memorySlot(of compound: Compound) -> Swift.Int?") { w in
@@ -219,34 +211,31 @@ struct TransitionEmitter {
                 if program.memorySlotCount < program.compounds.count { w.line("default: nil") }
             }
         }
-        w.block(
-            "\(access)static func historyStep(_ site: Swift.Int, resuming recorded: State, _: Tables) -> \(Self.stepType)"
-        ) { w in
-            w.switchBlock("switch (site, recorded)") { w in
-                for (number, site) in historySites.sites.enumerated() {
-                    for resumed in program.resumeTargets(of: site.history) {
-                        let cases = resumed.recorded.map { "(\(number), \(state($0)))" }.joined(separator: ", ")
-                        var arguments = [state(resumed.target)]
-                        if let range = effectRanges[site.effects(resumingAt: resumed.target, program)] {
-                            arguments.append("effects: \(range.lowerBound)..<\(range.upperBound)")
-                        }
-                        if site.keep > 0 { arguments.append("keep: \(site.keep)") }
-                        w.line("case \(cases): Step(\(arguments.joined(separator: ", ")))")
-                    }
+        w.block("\(access)static func initialState(of compound: Compound) -> State") { w in
+            w.switchBlock("switch compound") { w in
+                for compound in program.compounds {
+                    w.line("case .\(compound.swiftName.code): \(state(compound.initialState))")
                 }
-                w.line("default: nil")
+            }
+        }
+        let entering = program.compounds.filter { !$0.entry.isEmpty }
+        guard !entering.isEmpty else { return }
+        w.block("\(access)static func entryEffectCount(of compound: Compound) -> Swift.Int") { w in
+            w.switchBlock("switch compound") { w in
+                for compound in entering { w.line("case .\(compound.swiftName.code): \(compound.entry.count)") }
+                if entering.count < program.compounds.count { w.line("default: 0") }
             }
         }
     }
 
-    /// `resume: Resume(site: N, slot: M)` for a step into a history state (none otherwise).
+    /// `resume: Resume(slot:depth:deep:before:)` for a step into a history state (none otherwise).
     private func resumeArgument(_ candidate: FlowProgram.Candidate, from source: Int, fellBack: Bool) -> String? {
-        let history = fellBack ? candidate.retry?.history : candidate.history
-        guard let history,
-            let site = historySites.number(of: .init(source: source, candidate: candidate, fellBack: fellBack)),
-            let slot = program.compounds[program.histories[history].compound].memorySlot
-        else { return nil }
-        return "resume: Resume(site: \(site), slot: \(slot))"
+        guard let resume = HistoryResume(candidate, from: source, fellBack: fellBack, program) else { return nil }
+        var arguments = "slot: \(resume.slot), depth: \(resume.depth), deep: \(resume.deep)"
+        if let range = effectRanges[resume.before] {
+            arguments += ", before: \(range.lowerBound)..<\(range.upperBound)"
+        }
+        return "resume: Resume(\(arguments))"
     }
 
     private func emitOuterTimeouts(_ w: inout SwiftWriter) {

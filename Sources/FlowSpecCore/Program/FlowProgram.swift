@@ -268,27 +268,12 @@ public struct FlowProgram: Sendable {
         return compounds[states[recorded].compound(atDepth: childDepth)].initialState
     }
 
-    /// The states a history state may lead to, each with the recorded states that lead there
-    /// (none for the default alone): what code generation lays out and paths cover.
-    public func resumeTargets(of history: Int) -> [(target: Int, recorded: [Int])] {
-        var targets: [(target: Int, recorded: [Int])] = []
-        for recorded in compounds[histories[history].compound].states {
-            let target = resumeTarget(of: history, recorded: recorded)
-            if let index = targets.firstIndex(where: { $0.target == target }) {
-                targets[index].recorded.append(recorded)
-            } else {
-                targets.append((target, [recorded]))
-            }
-        }
-        return targets
-    }
-
-    /// Every effect taking a candidate from a state runs when a history state sends it to
-    /// `target` instead of its default (after its retry was used up, when `fellBack`).
-    public func effects(of candidate: Candidate, from state: Int, resumingAt target: Int, fellBack: Bool) -> [Int] {
+    /// What taking a candidate from a state runs before it enters the state a history resumes
+    /// (after its retry was used up, when `fellBack`): the exits, its own effects, its retry's.
+    public func effectsBeforeEntries(of candidate: Candidate, from state: Int, fellBack: Bool) -> [Int] {
         let keep = fellBack ? candidate.retry?.keep ?? candidate.keep : candidate.keep
         return exitEffects(of: state, keeping: keep) + candidate.effects
-            + (fellBack ? candidate.retry?.effects ?? [] : []) + entryEffects(of: target, keeping: keep)
+            + (fellBack ? candidate.retry?.effects ?? [] : [])
     }
 
     /// Whether some state runs effects on entering or leaving it.
