@@ -35,7 +35,7 @@ enum StoredHistoryDroppedRule: DiffRule {
         guard let old = pair.old.persist, let new = pair.new.persist, old.rawValue == new.rawValue,
             pair.old.nesting.isNested
         else { return [] }
-        let remembering = pair.old.states.indices.filter { remembers($0, in: pair.old) }
+        let remembering = pair.old.states.indices.filter { pair.old.remembers($0) }
         guard !remembering.isEmpty else { return [] }
         let newIndex = Dictionary(pair.newStates.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
         var findings: [Diagnostic] = []
@@ -66,7 +66,7 @@ enum StoredHistoryDroppedRule: DiffRule {
                         at: state.name.location, subjects: [name], notes: [keep]))
                 continue
             }
-            guard remembers(now, in: pair.new) else {
+            guard pair.new.remembers(now) else {
                 findings.append(
                     pair.finding(
                         .storedHistoryDropped,
@@ -79,12 +79,6 @@ enum StoredHistoryDroppedRule: DiffRule {
             findings += movedOut(of: compound, newCompound: now, pair, newIndex, new.rawValue)
         }
         return findings
-    }
-
-    /// Whether a compound state has a history state directly inside: it then remembers the
-    /// leaf it was last left in.
-    private static func remembers(_ state: Int, in machine: Machine) -> Bool {
-        machine.isCompound(state) && machine.nesting.children(of: state).contains(where: machine.isHistory)
     }
 
     /// The leaves inside a remembering compound state that are leaves still, but outside it:

@@ -135,14 +135,9 @@ public enum FlowProgramBuilder {
                         timeout: machine.states[index].timeoutLocation == nil ? nil : outerTimeout(of: index),
                         done: done, parent: machine.nesting.parent(of: index).flatMap { compoundIndex[$0] },
                         initialState: leafOf[index],
-                        memorySlot: remembers(index) ? compounds.count { $0.memorySlot != nil } : nil))
+                        memorySlot: machine.remembers(index) ? compounds.count { $0.memorySlot != nil } : nil))
             }
             return compounds
-        }
-
-        /// Whether a compound state has a history state directly inside it.
-        func remembers(_ compound: Int) -> Bool {
-            machine.nesting.children(of: compound).contains(where: machine.isHistory)
         }
 
         /// The history states, each with the compound state it resumes and its default.

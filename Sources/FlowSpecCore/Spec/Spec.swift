@@ -104,6 +104,12 @@ public struct Machine: Sendable {
     @inline(__always)
     public func isHistory(_ state: Int) -> Bool { states[state].kind == .history }
 
+    /// Whether the state at an index is a compound state with a history state directly inside:
+    /// it then remembers the state it was last left in (what its history states resume).
+    public func remembers(_ state: Int) -> Bool {
+        isCompound(state) && nesting.children(of: state).contains(where: isHistory)
+    }
+
     /// Whether the flow can be in the state at an index: it holds no states and is no history
     /// state.
     @inline(__always)
