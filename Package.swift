@@ -26,13 +26,18 @@ let package = Package(
             providers: [.apt(["libyaml-dev"]), .brew(["libyaml"])]
         ),
         // Every stage of the pipeline: YAML → spec model → state graph → findings → output.
+        // `simulate` runs machines on the kernel apps run.
         .target(
             name: "FlowSpecCore",
-            dependencies: ["CYAML"]
+            dependencies: ["CYAML", "FlowSpecKernel"]
         ),
-        // What generated code and apps link: the machine semantics and the driver that runs a
-        // flow (timers, task work, effects, persistence, observation). Depends on nothing.
-        .target(name: "FlowSpecRuntime"),
+        // The semantics of every machine, written once: what a step is and how an input changes
+        // a running flow. Imports nothing (not even Foundation), so the tool that links it
+        // starts as fast as without it.
+        .target(name: "FlowSpecKernel"),
+        // What generated code and apps link: the kernel (re-exported), the machine type and the
+        // driver that runs a flow (timers, task work, effects, persistence, observation).
+        .target(name: "FlowSpecRuntime", dependencies: ["FlowSpecKernel"]),
         // What app test targets link to run the suites `flowspec gen --tests` writes: a test
         // clock and the runner of test paths. Depends on the runtime only.
         .target(name: "FlowSpecTesting", dependencies: ["FlowSpecRuntime"]),

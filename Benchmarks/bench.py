@@ -366,15 +366,16 @@ def bench_many_files(report, args, count, reps):
 
 
 def build_runtime(work):
-    """FlowSpecRuntime, which generated code imports, built once with -O as a static library
-    and its module; returns the directory for -I and -L."""
+    """FlowSpecRuntime, which generated code imports, and the kernel it re-exports, built once
+    with -O as static libraries and their modules; returns the directory for -I and -L."""
     directory = os.path.join(work, "runtime")
     os.makedirs(directory, exist_ok=True)
-    sources_dir = os.path.join(ROOT, "Sources", "FlowSpecRuntime")
-    sources = sorted(os.path.join(sources_dir, f) for f in os.listdir(sources_dir) if f.endswith(".swift"))
-    run(["swiftc", "-O", "-parse-as-library", "-swift-version", "6", "-module-name", "FlowSpecRuntime",
-         "-emit-module", "-emit-module-path", os.path.join(directory, "FlowSpecRuntime.swiftmodule"),
-         "-emit-library", "-static", "-o", os.path.join(directory, "libFlowSpecRuntime.a")] + sources)
+    for module in ["FlowSpecKernel", "FlowSpecRuntime"]:
+        sources_dir = os.path.join(ROOT, "Sources", module)
+        sources = sorted(os.path.join(sources_dir, f) for f in os.listdir(sources_dir) if f.endswith(".swift"))
+        run(["swiftc", "-O", "-parse-as-library", "-swift-version", "6", "-module-name", module, "-I", directory,
+             "-emit-module", "-emit-module-path", os.path.join(directory, module + ".swiftmodule"),
+             "-emit-library", "-static", "-o", os.path.join(directory, "lib%s.a" % module)] + sources)
     return directory
 
 
@@ -445,7 +446,7 @@ def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
             source = os.path.join(work, "Big-%dx%d.swift" % (states, events))
             run([args.flowspec, "gen", spec, "--output", source])
         binary = os.path.join(work, "dispatch-%dx%d" % (states, events))
-        run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime",
+        run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime", "-lFlowSpecKernel",
              source, driver, "-o", binary])
         out = run([binary, str(dispatch_events)]).split()
         values = dict(zip(out[0::2], out[1::2]))
@@ -458,7 +459,7 @@ def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
 
     report.section("FlowDriver: one input that changes the state, its timer and work re-armed (median of 5)")
     binary = os.path.join(work, "driver-bench")
-    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime",
+    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime", "-lFlowSpecKernel",
          app, os.path.join(HERE, "DriverBench.swift"), "-o", binary])
     samples = []
     for _ in range(5):
@@ -513,7 +514,7 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
     flat = codegen["flat dispatch"]
     runtime = codegen["runtime"]
     nested = os.path.join(work, "dispatch-nested-%dx20" % NESTED_STATES)
-    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime",
+    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime", "-lFlowSpecKernel",
          source, os.path.join(HERE, "DispatchDriver.swift"), "-o", nested])
 
     def send_ns(binary):
@@ -541,7 +542,7 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
     compile_row(report, "swiftc -O, nested with history, %s states × 20 events" % format(NESTED_STATES, ","),
                 source, codegen, reps)
     history = os.path.join(work, "dispatch-history-%dx20" % NESTED_STATES)
-    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime",
+    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime", "-lFlowSpecKernel",
          source, os.path.join(HERE, "DispatchDriver.swift"), "-o", history])
     samples = {"nested": [], "history": []}
     for _ in range(5):

@@ -25,89 +25,53 @@
 public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     /// The current state (never a choice state: those are left at once).
     @inlinable
-    public var state: Spec.State { currentState }
+    public var state: Spec.State { kernel.state }
     /// How many times a state has been entered; identifies the current visit.
     @inlinable
-    public var visit: Int { currentVisit }
+    public var visit: Int { kernel.visit }
 
+    /// The state, visits, retry counters and history memory, run by the kernel every
+    /// flowspec machine shares.
     @usableFromInline
-    internal var currentState: Spec.State
-    @usableFromInline
-    internal var currentVisit: Int
-    /// The retry counters, one per transition with a bounded `retry`.
-    @usableFromInline
-    internal var retries: [Int]
-    /// The visits that entered the compound states around the current state, outermost first:
-    /// the first ``outerDepth`` of ``FlowSpec/maximumDepth`` slots (none in a flat machine),
-    /// written in place, so that a step neither allocates nor resizes.
-    @usableFromInline
-    internal var outerVisits: [Int]
-    /// How many of ``outerVisits`` are the current state's: its depth.
-    @usableFromInline
-    internal var outerDepth: Int
+    internal var kernel: FlowKernel<FlowSpecRules<Spec>>
     /// The spec's tables (nothing for a `switch` machine), held so that a step reads them
     /// without a global's lazy-initialisation check.
     @usableFromInline
-    internal let tables: Spec.Tables
-    /// Per memory slot (``FlowSpec/memorySlotCount``), the state its compound state was last left
-    /// in, or `nil` if it never was: what its history states resume. Empty without history.
-    @usableFromInline
-    internal var memory: [Spec.State?]
+    internal let rules: FlowSpecRules<Spec>
 
     /// A machine in `state`, having entered the compound states around it (a visit each, from
     /// 0) and then the state.
     @inlinable
     internal init(state: Spec.State) {
-        self.currentState = state
-        self.retries = Spec.retrySlotCount == 0 ? [] : [Int](repeating: 0, count: Spec.retrySlotCount)
-        self.tables = Spec.tables
-        self.memory = Spec.memorySlotCount == 0 ? [] : [Spec.State?](repeating: nil, count: Spec.memorySlotCount)
-        if Spec.maximumDepth == 0 {
-            self.outerVisits = []
-            self.outerDepth = 0
-            self.currentVisit = 0
-        } else {
-            let depth = Spec.depth(of: state)
-            self.outerVisits = Array(0..<Spec.maximumDepth)
-            self.outerDepth = depth
-            self.currentVisit = depth
-        }
+        rules = FlowSpecRules(tables: Spec.tables)
+        kernel = FlowKernel(state: state, rules)
     }
 
     /// Equal when in the same state, visits, retry counts and history memory (the tables are
     /// the spec's own).
     @inlinable
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.currentState == rhs.currentState && lhs.currentVisit == rhs.currentVisit && lhs.retries == rhs.retries
-            && lhs.outerVisits[..<lhs.outerDepth] == rhs.outerVisits[..<rhs.outerDepth] && lhs.memory == rhs.memory
-    }
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.kernel == rhs.kernel }
 
     /// Hashes the state, visits, retry counts and history memory.
     @inlinable
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(currentState)
-        hasher.combine(currentVisit)
-        hasher.combine(retries)
-        hasher.combine(outerVisits[..<outerDepth])
-        hasher.combine(memory)
-    }
+    public func hash(into hasher: inout Hasher) { kernel.hash(into: &hasher) }
 
     /// What the compound states with a history state inside remember, by memory slot
     /// (``FlowSpec/memorySlotNames``): the state each was last left in, `nil` if never.
     @inlinable
-    public var rememberedStates: [Spec.State?] { memory }
+    public var rememberedStates: [Spec.State?] { kernel.memory }
 
     /// The state the compound state was last left in, if it was ever left and has a history
     /// state inside (what that history resumes).
     @inlinable
     public func lastState(in compound: Spec.Compound) -> Spec.State? {
-        Spec.memorySlot(of: compound).flatMap { memory[$0] }
+        Spec.memorySlot(of: compound).flatMap { kernel.memory[$0] }
     }
 
     /// Whether the machine is inside a compound state (its current state is).
     @inlinable
     public func isIn(_ compound: Spec.Compound) -> Bool {
-        Spec.contains(compound, currentState)
+        Spec.contains(compound, kernel.state)
     }
 
     /// Starts the flow at `initial`, taking `always` branches at once; returns the effects they ran.
@@ -116,209 +80,119 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         machine: Self, effects: FlowEffects<Spec>
     ) {
         var machine = Self(state: Spec.initial)
-        var effects = FlowEffects<Spec>()
-        let entry = Spec.entryEffects(of: Spec.initial)
-        effects.append(entry.lowerBound, entry.count)
-        machine.settle(conditions, &effects)
-        return (machine, effects)
+        var effects = FlowEffectRuns<Spec>()
+        machine.kernel.enter(conditions, machine.rules, &effects)
+        return (machine, effects.effects)
     }
 
     /// The timeout armed for the current visit, if the state has one.
     @inlinable
-    public var armedTimeout: FlowArmedTimeout<Spec.State>? {
-        guard let timeout = Spec.timeout(of: state) else { return nil }
-        let target = target(of: Spec.memorySlotCount > 0 ? Spec.timeoutStep(currentState, tables) : nil)
-        return FlowArmedTimeout(after: timeout.after, target: target ?? timeout.to, visit: visit)
-    }
-
-    /// Where a step into a history state would lead if taken now (before its retry is counted):
-    /// the state its history resumes, with what the step itself records first; `nil` for any
-    /// other step.
-    @inlinable
-    internal func target(of step: FlowStep<Spec.State>?) -> Spec.State? {
-        guard let step, let resume = step.resume else { return nil }
-        var recorded = memory[resume.slot]
-        var depth = outerDepth
-        while depth > step.keep {
-            depth -= 1
-            if let compound = Spec.compound(around: currentState, atDepth: depth),
-                Spec.memorySlot(of: compound) == resume.slot
-            {
-                recorded = currentState
-            }
-        }
-        guard let recorded else { return step.target }
-        return Self.resumed(recorded, resume)
-    }
-
-    /// The state a history resumes when its compound state was left in `recorded`: that state
-    /// (deep), or the state directly inside the compound state that held it, entered by its
-    /// `initial` chain (shallow).
-    @inlinable
-    internal static func resumed(_ recorded: Spec.State, _ resume: FlowResume) -> Spec.State {
-        let inside = resume.depth + 1
-        guard !resume.deep, Spec.depth(of: recorded) > inside,
-            let child = Spec.compound(around: recorded, atDepth: inside)
-        else { return recorded }
-        return Spec.initialState(of: child)
-    }
-
-    /// The `entry` effects of entering `state` from the compound state at depth `keep` down: the
-    /// end of ``FlowSpec/entryEffects(of:)``, past those of the compound states above `keep`.
-    @inlinable
-    internal static func entryEffects(of state: Spec.State, keeping keep: Int) -> Range<Int> {
-        let all = Spec.entryEffects(of: state)
-        var skipped = 0
-        for depth in 0..<Swift.min(keep, Spec.depth(of: state)) {
-            if let compound = Spec.compound(around: state, atDepth: depth) {
-                skipped += Spec.entryEffectCount(of: compound)
-            }
-        }
-        return (all.lowerBound + skipped)..<all.upperBound
-    }
+    public var armedTimeout: FlowArmedTimeout<Spec.State>? { kernel.armedTimeout(rules) }
 
     /// Every timeout armed now: those of the compound states around the state, outermost first
     /// (each armed for the visit that entered its compound state), then the state's own. When
     /// two are due at once, the one armed first (the outer one) fires first.
     @inlinable
-    public var armedTimeouts: [FlowArmedTimeout<Spec.State>] {
-        var armed: [FlowArmedTimeout<Spec.State>] = []
-        for depth in 0..<outerDepth {
-            guard let timeout = Spec.outerTimeout(of: currentState, atDepth: depth) else { continue }
-            let target = target(
-                of: Spec.memorySlotCount > 0 ? Spec.outerTimeoutStep(currentState, atDepth: depth, tables) : nil)
-            armed.append(
-                FlowArmedTimeout(
-                    after: timeout.after, target: target ?? timeout.to, visit: outerVisits[depth], depth: depth))
-        }
-        if let own = armedTimeout { armed.append(own) }
-        return armed
-    }
+    public var armedTimeouts: [FlowArmedTimeout<Spec.State>] { kernel.armedTimeouts(rules) }
 
     /// Sends an event; returns the effects to carry out, in order. An event the state does not
     /// handle changes nothing (``visit`` stays the same).
     @discardableResult @inlinable @inline(__always)
     public mutating func send(_ event: Spec.Event, conditions: Spec.Conditions = Spec.Conditions()) -> FlowEffects<Spec>
     {
-        var effects = FlowEffects<Spec>()
-        if let step = Spec.step(currentState, on: event, conditions, tables) { take(step, conditions, &effects) }
-        return effects
+        var effects = FlowEffectRuns<Spec>()
+        kernel.send(event, conditions, rules, &effects)
+        return effects.effects
     }
 
     /// Fires the timeout armed for `visit`; a timeout of an earlier visit changes nothing.
     @discardableResult @inlinable
     public mutating func fireTimeout(visit: Int, conditions: Spec.Conditions = Spec.Conditions()) -> FlowEffects<Spec> {
-        var effects = FlowEffects<Spec>()
-        if visit == currentVisit {
-            if let step = Spec.timeoutStep(currentState, tables) { take(step, conditions, &effects) }
-        } else if let depth = outerVisits[..<outerDepth].firstIndex(of: visit),
-            let step = Spec.outerTimeoutStep(currentState, atDepth: depth, tables)
-        {
-            take(step, conditions, &effects)
-        }
-        return effects
+        var effects = FlowEffectRuns<Spec>()
+        kernel.fireTimeout(visit: visit, conditions, rules, &effects)
+        return effects.effects
     }
+}
 
-    /// Takes a step and then, while the state reached is a `choice`, its first branch that
-    /// holds (a loop, not recursion: chains of choice states can be long).
+/// A generated machine's rules, as the kernel reads them: its ``FlowSpec``'s static functions,
+/// with the tables a ``FlowMachine`` holds.
+@usableFromInline
+internal struct FlowSpecRules<Spec: FlowSpec>: FlowRules, Sendable {
+    @usableFromInline let tables: Spec.Tables
+
+    @inlinable init(tables: Spec.Tables) { self.tables = tables }
+
+    @inlinable var retrySlotCount: Int { Spec.retrySlotCount }
+    @inlinable var memorySlotCount: Int { Spec.memorySlotCount }
+    @inlinable var maximumDepth: Int { Spec.maximumDepth }
+
     @inlinable @inline(__always)
-    internal mutating func take(
-        _ first: FlowStep<Spec.State>, _ conditions: Spec.Conditions, _ effects: inout FlowEffects<Spec>
-    ) {
-        var next: FlowStep<Spec.State>? = first
-        while let step = next {
-            var target = step.target
-            var ran = step.effects
-            var keep = step.keep
-            var fellBack = false
-            if let retry = step.retry {
-                if retries[retry.slot] < retry.max {
-                    retries[retry.slot] += 1
-                } else {
-                    target = retry.fallback
-                    ran = retry.effects
-                    keep = retry.keep
-                    fellBack = true
-                }
-            }
-            if Spec.memorySlotCount > 0 {
-                // Leaving records, then a history target reads (SCXML: exits before entries).
-                remember(leaving: keep)
-                if let resume = fellBack ? step.retry?.resume : step.resume, let recorded = memory[resume.slot] {
-                    target = Self.resumed(recorded, resume)
-                    effects.append(resume.before.lowerBound, resume.before.count)
-                    let entries = Self.entryEffects(of: target, keeping: keep)
-                    effects.appendSecond(entries.lowerBound, entries.count)
-                    ran = 0..<0
-                }
-            }
-            effects.append(ran.lowerBound, ran.count)
-            currentState = target
-            if Spec.maximumDepth > 0 { enterOuterStates(of: target, keeping: keep) }
-            currentVisit += 1
-            next = enter(conditions)
-        }
-    }
+    func kind(of state: Spec.State) -> FlowStateKind { Spec.kind(of: state, in: tables) }
 
-    /// Records the current state in the memory of each compound state around it that a step
-    /// keeping `keep` of them leaves, if it has a history state inside.
-    @inlinable
-    internal mutating func remember(leaving keep: Int) {
-        var depth = outerDepth
-        while depth > keep {
-            depth -= 1
-            if let compound = Spec.compound(around: currentState, atDepth: depth),
-                let slot = Spec.memorySlot(of: compound)
-            {
-                memory[slot] = currentState
-            }
-        }
-    }
-
-    /// Leaves the compound states below `keep` and enters those around `state`, a visit each.
-    @inlinable
-    internal mutating func enterOuterStates(of state: Spec.State, keeping keep: Int) {
-        let depth = Spec.depth(of: state, in: tables)
-        var count = Swift.min(outerDepth, keep)
-        if count < depth {
-            // One uniqueness check for all the slots written (`outerVisits[count] = …` makes one each).
-            var visit = currentVisit
-            outerVisits.withUnsafeMutableBufferPointer { visits in
-                while count < depth {
-                    visit += 1
-                    visits[count] = visit
-                    count += 1
-                }
-            }
-            currentVisit = visit
-        }
-        outerDepth = count
-    }
-
-    /// Entering a state: input and terminal states reset the retry counters; a choice state
-    /// returns the branch it takes at once.
     @inlinable @inline(__always)
-    internal mutating func enter(_ conditions: Spec.Conditions) -> FlowStep<Spec.State>? {
-        switch Spec.kind(of: currentState, in: tables) {
-        case .input:
-            for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
-            return nil
-        case .terminal:
-            for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
-            // The `done` of the compound state around it, if any.
-            return Spec.maximumDepth > 0 ? Spec.always(currentState, conditions, tables) : nil
-        case .choice:
-            return Spec.always(currentState, conditions, tables)
-        case .task:
-            return nil
-        }
+    func depth(of state: Spec.State) -> Int { Spec.depth(of: state, in: tables) }
+
+    @inlinable @inline(__always)
+    func step(_ state: Spec.State, on event: Spec.Event, _ conditions: Spec.Conditions) -> FlowStep<Spec.State>? {
+        Spec.step(state, on: event, conditions, tables)
     }
 
-    /// Enters the state the machine starts in (or is restored to).
-    @inlinable
-    internal mutating func settle(_ conditions: Spec.Conditions, _ effects: inout FlowEffects<Spec>) {
-        if let branch = enter(conditions) { take(branch, conditions, &effects) }
+    @inlinable @inline(__always)
+    func always(_ state: Spec.State, _ conditions: Spec.Conditions) -> FlowStep<Spec.State>? {
+        Spec.always(state, conditions, tables)
     }
+
+    @inlinable
+    func timeout(of state: Spec.State) -> (after: Duration, to: Spec.State)? { Spec.timeout(of: state) }
+
+    @inlinable
+    func timeoutStep(_ state: Spec.State) -> FlowStep<Spec.State>? { Spec.timeoutStep(state, tables) }
+
+    @inlinable
+    func outerTimeout(of state: Spec.State, atDepth depth: Int) -> (after: Duration, to: Spec.State)? {
+        Spec.outerTimeout(of: state, atDepth: depth)
+    }
+
+    @inlinable
+    func outerTimeoutStep(_ state: Spec.State, atDepth depth: Int) -> FlowStep<Spec.State>? {
+        Spec.outerTimeoutStep(state, atDepth: depth, tables)
+    }
+
+    @inlinable
+    func entryEffects(of state: Spec.State) -> Range<Int> { Spec.entryEffects(of: state) }
+
+    @inlinable
+    func memorySlot(around state: Spec.State, atDepth depth: Int) -> Int? {
+        Spec.compound(around: state, atDepth: depth).flatMap(Spec.memorySlot(of:))
+    }
+
+    @inlinable
+    func initialState(around state: Spec.State, atDepth depth: Int) -> Spec.State? {
+        Spec.compound(around: state, atDepth: depth).map(Spec.initialState(of:))
+    }
+
+    @inlinable
+    func entryEffectCount(around state: Spec.State, atDepth depth: Int) -> Int {
+        Spec.compound(around: state, atDepth: depth).map(Spec.entryEffectCount(of:)) ?? 0
+    }
+}
+
+/// Where a ``FlowMachine``'s kernel puts a step's effects: a ``FlowEffects``, which holds one
+/// or two runs without allocating.
+@usableFromInline
+internal struct FlowEffectRuns<Spec: FlowSpec>: FlowStepSink {
+    @usableFromInline var effects: FlowEffects<Spec>
+
+    @inlinable init() { effects = FlowEffects() }
+
+    @inlinable @inline(__always)
+    mutating func append(_ start: Int, _ count: Int) { effects.append(start, count) }
+
+    @inlinable
+    mutating func appendSecond(_ start: Int, _ count: Int) { effects.appendSecond(start, count) }
+
+    @inlinable @inline(__always)
+    mutating func took(from: Spec.State, to: Spec.State, fellBack: Bool, resumed: Bool) {}
 }
 
 extension FlowMachine where Spec: PersistentFlowSpec {
@@ -328,12 +202,9 @@ extension FlowMachine where Spec: PersistentFlowSpec {
     public static func restore(
         from rawValue: Spec.State.RawValue?, conditions: Spec.Conditions = Spec.Conditions()
     ) -> (machine: Self, effects: FlowEffects<Spec>) {
-        let state = Spec.resumed(Spec.restoredState(from: rawValue))
-        var machine = Self(state: state)
-        var effects = FlowEffects<Spec>()
-        let entry = Spec.entryEffects(of: state)
-        effects.append(entry.lowerBound, entry.count)
-        machine.settle(conditions, &effects)
-        return (machine, effects)
+        var machine = Self(state: Spec.resumed(Spec.restoredState(from: rawValue)))
+        var effects = FlowEffectRuns<Spec>()
+        machine.kernel.enter(conditions, machine.rules, &effects)
+        return (machine, effects.effects)
     }
 }

@@ -1,3 +1,5 @@
+@_exported import FlowSpecKernel
+
 /// A machine of a spec, as `flowspec gen` writes it: its types and its transitions, and
 /// nothing else. The semantics that run it (``FlowMachine``) and the driver that runs it in
 /// an app (``FlowDriver``) are this library's, the same for every machine.
@@ -111,19 +113,16 @@ extension FlowMachine where Spec: PersistentFlowSpec {
         from rawValue: Spec.State.RawValue?, remembering memory: [Spec.State.RawValue?],
         conditions: Spec.Conditions = Spec.Conditions()
     ) -> (machine: Self, effects: FlowEffects<Spec>) {
-        let state = Spec.resumed(Spec.restoredState(from: rawValue))
-        var machine = Self(state: state)
+        var machine = Self(state: Spec.resumed(Spec.restoredState(from: rawValue)))
         for (slot, raw) in memory.prefix(Spec.memorySlotCount).enumerated() {
             guard let remembered = raw.flatMap(Spec.State.init(rawValue:)), isInside(remembered, slot: slot) else {
                 continue
             }
-            machine.memory[slot] = remembered
+            machine.kernel.remember(remembered, inSlot: slot)
         }
-        var effects = FlowEffects<Spec>()
-        let entry = Spec.entryEffects(of: state)
-        effects.append(entry.lowerBound, entry.count)
-        machine.settle(conditions, &effects)
-        return (machine, effects)
+        var effects = FlowEffectRuns<Spec>()
+        machine.kernel.enter(conditions, machine.rules, &effects)
+        return (machine, effects.effects)
     }
 
     /// Whether a state is inside the compound state that has a memory slot.
@@ -147,109 +146,6 @@ public protocol FlowConditions: Hashable, Sendable {
     static var names: [String] { get }
     /// The condition at a position of ``names`` (setting one out of range does nothing).
     subscript(condition index: Int) -> Bool { get set }
-}
-
-/// What a state waits for.
-public enum FlowStateKind: String, Sendable, Hashable, CaseIterable, Codable {
-    /// An event from the app or the user, for as long as it takes.
-    case input
-    /// Asynchronous work, bounded by a timeout.
-    case task
-    /// Nothing: it is left at once through `always`.
-    case choice
-    /// The flow has ended.
-    case terminal
-}
-
-/// A transition chosen: where it goes, the effects it runs (a range of the spec's
-/// ``FlowSpec/effectList``), its retry bound, and how many compound states around the state
-/// it leaves stay active. Choosing one allocates nothing.
-public struct FlowStep<State: Sendable>: Sendable {
-    /// The state it goes to (unless its retry bound is used up).
-    public let target: State
-    /// The positions of its effects in ``FlowSpec/effectList``: the `exit` effects of the states
-    /// it leaves, its own, then the `entry` effects of the states it enters.
-    public let effects: Range<Int>
-    /// Its bounded `retry`, if any.
-    public let retry: FlowRetry<State>?
-    /// How many compound states around the state it leaves stay active, outermost first (0: it
-    /// leaves them all); the rest are left, and those around the target entered.
-    public let keep: Int
-    /// For a step into a history state: where to look up what it resumes (``target`` is the
-    /// history's default, for a compound state never left).
-    public let resume: FlowResume?
-
-    /// A step to `target` running `effects`, bounded by `retry`, keeping `keep` compound states,
-    /// resuming a history through `resume`.
-    @inlinable
-    public init(
-        _ target: State, effects: Range<Int> = 0..<0, retry: FlowRetry<State>? = nil, keep: Int = 0,
-        resume: FlowResume? = nil
-    ) {
-        self.target = target
-        self.effects = effects
-        self.retry = retry
-        self.keep = keep
-        self.resume = resume
-    }
-}
-
-/// How a step into a history state resumes it when its compound state was left before: the
-/// memory slot of that compound state, its depth, whether the history is deep, and the effects
-/// the step runs before it enters what it resumes (the exits, its own, a used-up retry's).
-/// The entries are those of the state resumed, below the step's `keep`: a suffix of
-/// ``FlowSpec/entryEffects(of:)``. A step never left goes to its target, the history's default.
-public struct FlowResume: Sendable, Hashable {
-    /// The memory slot of the compound state the history resumes.
-    public let slot: Int
-    /// That compound state's depth (0 at the top level).
-    public let depth: Int
-    /// Whether the history resumes the very state left (deep), or the state directly inside the
-    /// compound state that held it, entered by its `initial` chain (shallow).
-    public let deep: Bool
-    /// The positions in ``FlowSpec/effectList`` of what the step runs before its entries.
-    public let before: Range<Int>
-
-    /// A step's way into a history.
-    @inlinable
-    public init(slot: Int, depth: Int, deep: Bool, before: Range<Int> = 0..<0) {
-        self.slot = slot
-        self.depth = depth
-        self.deep = deep
-        self.before = before
-    }
-}
-
-/// A bounded `retry: { max, then, effects }`: its counter, how many times in a row, where it
-/// goes after, and the effects it runs then.
-public struct FlowRetry<State: Sendable>: Sendable {
-    /// The counter's position among the machine's retry counters.
-    public let slot: Int
-    /// How many times in a row the transition goes to its target.
-    public let max: Int
-    /// Where it goes once the count is used up.
-    public let fallback: State
-    /// The positions in ``FlowSpec/effectList`` of the effects run when it goes to
-    /// ``fallback``, in place of the step's: the exits, the step's own effects, the retry's,
-    /// then the entries.
-    public let effects: Range<Int>
-    /// How many compound states stay active when it goes to ``fallback``.
-    public let keep: Int
-    /// For a ``fallback`` that is a history state's default: where to look up what it resumes.
-    public let resume: FlowResume?
-
-    /// A retry bound.
-    @inlinable
-    public init(
-        slot: Int, max: Int, fallback: State, effects: Range<Int> = 0..<0, keep: Int = 0, resume: FlowResume? = nil
-    ) {
-        self.slot = slot
-        self.max = max
-        self.fallback = fallback
-        self.effects = effects
-        self.keep = keep
-        self.resume = resume
-    }
 }
 
 extension FlowSpec {
@@ -283,27 +179,4 @@ public enum FlowInput<Event: Hashable & Sendable>: Sendable, Hashable {
     case event(Event)
     /// The timeout armed for a visit.
     case timeout(visit: Int)
-}
-
-/// A timeout armed for one visit of a state: fire it with ``FlowMachine/fireTimeout(visit:conditions:)``
-/// after `after`.
-public struct FlowArmedTimeout<State: Hashable & Sendable>: Sendable, Hashable {
-    /// How long after entering the state it fires.
-    public let after: Duration
-    /// Where it leads.
-    public let target: State
-    /// The visit it belongs to; firing it for any other visit does nothing.
-    public let visit: Int
-    /// For the timeout of a compound state around the current state, that compound state's
-    /// depth (0 the outermost); `nil` for the current state's own.
-    public let depth: Int?
-
-    /// A timeout armed for `visit`.
-    @inlinable
-    public init(after: Duration, target: State, visit: Int, depth: Int? = nil) {
-        self.after = after
-        self.target = target
-        self.visit = visit
-        self.depth = depth
-    }
 }

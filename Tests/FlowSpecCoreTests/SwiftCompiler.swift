@@ -25,8 +25,8 @@ enum SwiftCompiler {
     }()
 
     /// The runtime library that generated code imports, compiled once per test run from
-    /// `Sources/FlowSpecRuntime` (with and without optimisation) as a static library and its
-    /// module: the directory to pass as `-I` and `-L`.
+    /// `Sources/FlowSpecKernel` and `Sources/FlowSpecRuntime` (with and without optimisation) as
+    /// static libraries and their modules: the directory to pass as `-I` and `-L`.
     static func runtime(optimized: Bool) throws -> URL {
         try (optimized ? optimizedRuntime : debugRuntime).get()
     }
@@ -38,6 +38,7 @@ enum SwiftCompiler {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("flowspec-runtime-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try buildLibrary("FlowSpecKernel", into: directory, optimized: optimized)
         try buildLibrary("FlowSpecRuntime", into: directory, optimized: optimized)
         return directory
     }
@@ -82,7 +83,7 @@ enum SwiftCompiler {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var arguments = ["-swift-version", "6", "-warnings-as-errors", "-module-name", "Flows"]
         arguments += ["-I", runtime.path, "-L", runtime.path]
-        arguments += (withTesting ? ["-lFlowSpecTesting"] : []) + ["-lFlowSpecRuntime"]
+        arguments += (withTesting ? ["-lFlowSpecTesting"] : []) + ["-lFlowSpecRuntime", "-lFlowSpecKernel"]
         arguments.append(optimized ? "-O" : "-Onone")
         for (name, source) in files.sorted(by: { $0.key < $1.key }) {
             let url = directory.appendingPathComponent(name)

@@ -1,49 +1,12 @@
+import FlowSpecKernel
+
 /// Emits a machine's private transition functions as `switch` statements: the step an event
 /// leads to in each state, each choice state's `always` branch, and each state's timeout.
 struct TransitionEmitter {
     let program: FlowProgram
     let access: String
-    /// Every distinct list of effects a step runs (a candidate's from a state: the exits, its
-    /// own, the entries; and its retry's way out), in order of first use (transitions, then
-    /// `always` branches and `done`, then timeouts, then what starting in a state enters), and
-    /// the run of `effectList` each one has.
-    let effectLists: [[Int]]
-    let effectRanges: [[Int]: Range<Int>]
-
-    init(program: FlowProgram, access: String) {
-        self.program = program
-        self.access = access
-        var lists: [[Int]] = []
-        var ranges: [[Int]: Range<Int>] = [:]
-        var next = 0
-        func add(_ effects: [Int]) {
-            guard !effects.isEmpty, ranges[effects] == nil else { return }
-            ranges[effects] = next..<(next + effects.count)
-            next += effects.count
-            lists.append(effects)
-        }
-        func add(_ candidate: FlowProgram.Candidate, from state: Int) {
-            add(program.effects(of: candidate, from: state))
-            if candidate.retry != nil { add(program.fallbackEffects(of: candidate, from: state)) }
-        }
-        for (index, state) in program.states.enumerated() {
-            for transition in state.transitions {
-                for candidate in transition.candidates { add(candidate, from: index) }
-            }
-        }
-        for (index, state) in program.states.enumerated() {
-            for candidate in state.always { add(candidate, from: index) }
-            if let done = state.done { add(done, from: index) }
-        }
-        for (index, state) in program.states.enumerated() {
-            if let timeout = state.timeout { add(timeout.candidate, from: index) }
-            for outer in state.outerTimeouts { add(outer.timeout.candidate, from: index) }
-        }
-        for index in program.states.indices { add(program.entryEffects(of: index, keeping: 0)) }
-        for before in HistoryResume.beforeLists(program) { add(before) }
-        effectLists = lists
-        effectRanges = ranges
-    }
+    /// The machine's steps, as the runtime's kernel takes them: the switch form writes them out.
+    var steps: ProgramSteps { program.steps }
 
     /// The effect list and the transition functions of the switch form; a machine leaves out
     /// what it does not have (no effects, no choice states, no timeouts), which the runtime
@@ -66,8 +29,8 @@ struct TransitionEmitter {
     private func emitEffectList(_ w: inout SwiftWriter) {
         guard !program.effects.isEmpty else { return }
         w.line("\(access)static let effectList: [Effect] = [")
-        for list in effectLists {
-            let range = effectRanges[list]!
+        for list in steps.effectLists {
+            let range = steps.run(of: list)
             w.line(
                 "    " + list.map { "." + program.effects[$0].swiftName.code + "," }.joined(separator: " ")
                     + " // \(range.lowerBound)..<\(range.upperBound)")
@@ -140,7 +103,7 @@ struct TransitionEmitter {
             w.block("\(access)static func entryEffects(of state: State) -> Swift.Range<Swift.Int>") { w in
                 w.switchBlock("switch state") { w in
                     for index in entering {
-                        let range = effectRanges[program.entryEffects(of: index, keeping: 0)]!
+                        let range = steps.run(of: program.entryEffects(of: index, keeping: 0))
                         w.line("case \(state(index)): \(range.lowerBound)..<\(range.upperBound)")
                     }
                     if entering.count < program.states.count { w.line("default: 0..<0") }
@@ -228,15 +191,13 @@ struct TransitionEmitter {
         }
     }
 
-    /// `resume: Resume(slot:depth:deep:before:)` for a step into a history state (none otherwise).
-    private func resumeArgument(_ candidate: FlowProgram.Candidate, from source: Int, fellBack: Bool) -> String? {
-        guard let resume = HistoryResume(candidate, from: source, fellBack: fellBack, program) else { return nil }
-        var arguments = "slot: \(resume.slot), depth: \(resume.depth), deep: \(resume.deep)"
-        if let range = effectRanges[resume.before] {
-            arguments += ", before: \(range.lowerBound)..<\(range.upperBound)"
-        }
-        return "resume: Resume(\(arguments))"
+    /// `Resume(slot:depth:deep:before:)`, the resume of a step into a history state.
+    private func resumeExpression(_ resume: FlowResume) -> String {
+        "Resume(slot: \(resume.slot), depth: \(resume.depth), deep: \(resume.deep)"
+            + (resume.before.isEmpty ? "" : ", before: \(Self.range(resume.before))") + ")"
     }
+
+    private static func range(_ range: Range<Int>) -> String { "\(range.lowerBound)..<\(range.upperBound)" }
 
     private func emitOuterTimeouts(_ w: inout SwiftWriter) {
         let timed = program.states.indices.flatMap { index in
@@ -296,22 +257,21 @@ struct TransitionEmitter {
         return terms.isEmpty ? nil : terms.joined(separator: " && ")
     }
 
+    /// The step a candidate takes from a state, as the lowering made it, spelled as Swift (its
+    /// defaults left out).
     private func step(_ candidate: FlowProgram.Candidate, from source: Int) -> String {
-        var arguments = [state(candidate.target)]
-        if let range = effectRanges[program.effects(of: candidate, from: source)] {
-            arguments.append("effects: \(range.lowerBound)..<\(range.upperBound)")
-        }
-        if let retry = candidate.retry {
+        let step = ProgramSteps.step(candidate, from: source, program, steps.run(of:))
+        var arguments = [state(step.target)]
+        if !step.effects.isEmpty { arguments.append("effects: \(Self.range(step.effects))") }
+        if let retry = step.retry {
             var retryArguments = "slot: \(retry.slot), max: \(retry.max), fallback: \(state(retry.fallback))"
-            if let range = effectRanges[program.fallbackEffects(of: candidate, from: source)] {
-                retryArguments += ", effects: \(range.lowerBound)..<\(range.upperBound)"
-            }
+            if !retry.effects.isEmpty { retryArguments += ", effects: \(Self.range(retry.effects))" }
             if retry.keep > 0 { retryArguments += ", keep: \(retry.keep)" }
-            if let resume = resumeArgument(candidate, from: source, fellBack: true) { retryArguments += ", " + resume }
+            if let resume = retry.resume { retryArguments += ", resume: " + resumeExpression(resume) }
             arguments.append("retry: Retry(\(retryArguments))")
         }
-        if candidate.keep > 0 { arguments.append("keep: \(candidate.keep)") }
-        if let resume = resumeArgument(candidate, from: source, fellBack: false) { arguments.append(resume) }
+        if step.keep > 0 { arguments.append("keep: \(step.keep)") }
+        if let resume = step.resume { arguments.append("resume: " + resumeExpression(resume)) }
         return "Step(" + arguments.joined(separator: ", ") + ")"
     }
 

@@ -205,6 +205,9 @@ public struct FlowProgram: Sendable {
     public var compounds: [Compound] = []
     /// The history states, in source order (empty for most machines).
     public var histories: [History] = []
+    /// The machine lowered to the steps the runtime's kernel takes (what `simulate` runs and
+    /// `gen` writes), made once the program is built.
+    var steps = ProgramSteps()
     /// How many compound states remember the state they were left in: those with a history
     /// state inside.
     public var memorySlotCount: Int { compounds.count { $0.memorySlot != nil } }

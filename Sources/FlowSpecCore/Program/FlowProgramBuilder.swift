@@ -77,10 +77,12 @@ public enum FlowProgramBuilder {
                     rawValue: persist.rawValue, restore: persist.restore, resume: resume, migrate: migrate)
             }
             guard !failed else { return nil }
-            return FlowProgram(
+            var program = FlowProgram(
                 name: machineName, summary: machine.summary, states: states, events: events,
                 conditions: conditions, effects: effects, sequences: sequences, initial: leafOf[initial],
                 retrySlotCount: retrySlots, persist: persistence, compounds: compounds, histories: histories)
+            program.steps = ProgramSteps(program)
+            return program
         }
 
         /// Per state of the machine, the position among the program's states of the state it

@@ -1,5 +1,9 @@
-/// The reference semantics of a generated machine, run directly on a ``FlowProgram``. The
-/// generated Swift must behave exactly like this; `flowspec simulate` prints its trace.
+import FlowSpecKernel
+
+/// A machine of a ``FlowProgram``, running: the runtime's kernel (the semantics generated code
+/// runs in an app) on the program's lowered steps, plus what tools need of it: which transitions
+/// it took, for coverage and test paths, and the stored text of a persisted machine.
+/// `flowspec simulate` prints its trace. The semantics, as the kernel runs them:
 ///
 /// - Starting enters `initial`.
 /// - An event is looked up in the current state's transitions (own, then inherited
@@ -25,18 +29,21 @@
 ///   stays armed while the machine moves inside it. A terminal state inside a compound state
 ///   with `done` takes that `done` at once.
 public struct FlowRuntime: Sendable, Hashable {
+    /// The state, visits, retry counters and memory, as the kernel runs them.
+    private var kernel: FlowKernel<ProgramSteps>
+
     /// The current state.
-    public private(set) var state: Int
+    public var state: Int { kernel.state }
     /// How many times a state has been entered; identifies the current visit.
-    public private(set) var visit: Int
+    public var visit: Int { kernel.visit }
     /// The retry counters.
-    public private(set) var retries: [Int]
+    public var retries: [Int] { kernel.retryCounts }
     /// The visits that entered the compound states around the current state, outermost first
     /// (empty at the top level).
-    public private(set) var outerVisits: [Int] = []
+    public var outerVisits: [Int] { Array(kernel.outerVisitsOfState) }
     /// Per memory slot (``FlowProgram/Compound/memorySlot``), the state its compound state was
     /// last left in, or -1 if it never was: what its history states resume.
-    public private(set) var memory: [Int] = []
+    public var memory: [Int] { kernel.memory.map { $0 ?? -1 } }
 
     /// One transition the machine took: from which state, through what, which candidate (its
     /// position among the event's, the `always` branches, or 0 for a timeout), and whether a
@@ -75,16 +82,12 @@ public struct FlowRuntime: Sendable, Hashable {
     /// A machine before starting: the compound states around `state` are entered (a visit
     /// each, from 0), then the state itself.
     init(program: FlowProgram, state: Int) {
-        self.state = state
-        self.outerVisits = Array(0..<program.states[state].depth)
-        self.visit = outerVisits.count
-        self.retries = [Int](repeating: 0, count: program.retrySlotCount)
-        self.memory = [Int](repeating: -1, count: program.memorySlotCount)
+        kernel = FlowKernel(state: state, program.steps)
     }
 
     /// The state a memory slot holds, if its compound state was ever left.
     public func recorded(_ slot: Int) -> Int? {
-        memory[slot] >= 0 ? memory[slot] : nil
+        kernel.memory[slot]
     }
 
     /// The machine's state and retry counters, without its visit counts: two runtimes that agree
@@ -92,16 +95,14 @@ public struct FlowRuntime: Sendable, Hashable {
     /// which the state alone does not say).
     var configuration: FlowRuntime {
         var copy = self
-        copy.visit = 0
-        for depth in copy.outerVisits.indices { copy.outerVisits[depth] = 0 }
+        copy.kernel.setVisits(outer: outerVisits.map { _ in 0 }, current: 0)
         return copy
     }
 
     /// The same machine with the visit counts of a run that reached it: the outer states'
     /// visits given, the current state's after them. (``configuration`` forgets them.)
     mutating func restoreVisits(outer: [Int]) {
-        outerVisits = outer
-        visit = (outer.last ?? -1) + 1
+        kernel.setVisits(outer: outer, current: (outer.last ?? -1) + 1)
     }
 
     /// Starts the machine at `initial`; returns it with the effects of any `always` branches taken.
@@ -113,8 +114,9 @@ public struct FlowRuntime: Sendable, Hashable {
     /// Starts the machine, appending the `always` branches taken to `moves`.
     public static func start(_ program: FlowProgram, conditions: [Bool], moves: inout [Move]?) -> (FlowRuntime, [Int]) {
         var runtime = FlowRuntime(program: program, state: program.initial)
-        var effects = program.entryEffects(of: program.initial, keeping: 0)
-        runtime.settle(program, conditions, &effects, &moves)
+        let effects = runtime.run(nil, program, conditions, &moves) { kernel, sink in
+            kernel.enter(conditions, program.steps, &sink)
+        }
         return (runtime, effects)
     }
 
@@ -136,8 +138,9 @@ public struct FlowRuntime: Sendable, Hashable {
         let landing = program.persist?.resume[restored] ?? restored
         var runtime = FlowRuntime(program: program, state: landing)
         runtime.restoreMemory(remembered, program)
-        var effects = program.entryEffects(of: landing, keeping: 0)
-        runtime.settle(program, conditions, &effects, &moves)
+        let effects = runtime.run(nil, program, conditions, &moves) { kernel, sink in
+            kernel.enter(conditions, program.steps, &sink)
+        }
         return (runtime, effects)
     }
 
@@ -166,7 +169,7 @@ public struct FlowRuntime: Sendable, Hashable {
                 program.persist?.rawValue == .int
                 ? Int(value) : program.states.firstIndex { $0.name == value }
             guard let state, compound.states.contains(state) else { continue }
-            memory[slot] = state
+            kernel.remember(state, inSlot: slot)
         }
     }
 
@@ -195,41 +198,25 @@ public struct FlowRuntime: Sendable, Hashable {
     public mutating func send(_ event: Int, _ program: FlowProgram, conditions: [Bool], moves: inout [Move]?)
         -> [Int]?
     {
-        guard program.states[state].kind != .terminal,
-            let candidates = program.candidates(in: state, for: event),
+        guard let candidates = program.candidates(in: state, for: event),
             let position = candidates.firstIndex(where: { $0.holds(conditions) })
         else { return nil }
-        var effects: [Int] = []
-        take(candidates[position], via: .event(event), position, program, conditions, &effects, &moves)
-        return effects
+        var handled = false
+        let effects = run((.event(event), position), program, conditions, &moves) { kernel, sink in
+            handled = kernel.send(event, conditions, program.steps, &sink)
+        }
+        return handled ? effects : nil
     }
 
     /// The timeout armed for the current visit, if the state has one.
     public func armedTimeout(_ program: FlowProgram) -> (after: Duration, target: Int, visit: Int)? {
-        guard let timeout = program.states[state].timeout else { return nil }
-        return (timeout.after, target(of: timeout.candidate, program), visit)
-    }
-
-    /// Where taking a candidate now leads (before its retry is counted): its target, or for a
-    /// history state the state it would resume, with what the step itself records first.
-    public func target(of candidate: FlowProgram.Candidate, _ program: FlowProgram) -> Int {
-        guard let history = candidate.history else { return candidate.target }
-        let compound = program.histories[history].compound
-        let leaves =
-            program.states[state].ancestors.contains(compound)
-            && program.compounds[compound].depth >= candidate.keep
-        let slot = program.compounds[compound].memorySlot ?? 0
-        return program.resumeTarget(of: history, recorded: leaves ? state : recorded(slot))
+        kernel.armedTimeout(program.steps).map { ($0.after, $0.target, $0.visit) }
     }
 
     /// Every timeout armed now: those of the compound states around the state, outermost first,
     /// then the state's own. Each fires for the visit it was armed for.
     public func armedTimeouts(_ program: FlowProgram) -> [(after: Duration, target: Int, visit: Int)] {
-        var armed = program.states[state].outerTimeouts.map { scoped in
-            (scoped.timeout.after, target(of: scoped.timeout.candidate, program), outerVisits[scoped.depth])
-        }
-        if let own = armedTimeout(program) { armed.append(own) }
-        return armed
+        kernel.armedTimeouts(program.steps).map { ($0.after, $0.target, $0.visit) }
     }
 
     /// Fires the timeout armed for `visit`. Returns the effects, or `nil` if there is no such
@@ -243,103 +230,85 @@ public struct FlowRuntime: Sendable, Hashable {
     public mutating func fireTimeout(visit: Int, _ program: FlowProgram, conditions: [Bool], moves: inout [Move]?)
         -> [Int]?
     {
-        let timeout: FlowProgram.Timeout
         let via: Move.Via
-        if visit == self.visit, let own = program.states[state].timeout {
-            (timeout, via) = (own, .timeout)
-        } else if let outer = program.states[state].outerTimeouts.first(where: { outerVisits[$0.depth] == visit }) {
-            (timeout, via) = (outer.timeout, .outerTimeout(program.states[state].compound(atDepth: outer.depth)))
-        } else {
-            return nil
+        switch kernel.timeoutDepth(forVisit: visit) {
+        case .some(.none): via = .timeout
+        case .some(.some(let depth)): via = .outerTimeout(program.states[state].compound(atDepth: depth))
+        case .none: return nil
         }
-        var effects: [Int] = []
-        take(timeout.candidate, via: via, 0, program, conditions, &effects, &moves)
-        return effects
+        var fired = false
+        let effects = run((via, 0), program, conditions, &moves) { kernel, sink in
+            fired = kernel.fireTimeout(visit: visit, conditions, program.steps, &sink)
+        }
+        return fired ? effects : nil
     }
 
-    /// Takes a candidate and then, while the state reached is a `choice`, its first branch
-    /// that holds (a loop, not recursion: chains of choice states can be long).
-    private mutating func take(
-        _ candidate: FlowProgram.Candidate, via: Move.Via, _ position: Int, _ program: FlowProgram,
-        _ conditions: [Bool], _ effects: inout [Int], _ moves: inout [Move]?
-    ) {
-        var next: (candidate: FlowProgram.Candidate, via: Move.Via, position: Int)? = (candidate, via, position)
-        while let (candidate, via, position) = next {
-            var target = candidate.target
-            var keep = candidate.keep
-            var history = candidate.history
-            var fallbackEffects: [Int] = []
-            var fellBack = false
-            if let retry = candidate.retry {
-                if retries[retry.slot] < retry.max {
-                    retries[retry.slot] += 1
-                } else {
-                    target = retry.fallback
-                    keep = retry.keep
-                    history = retry.history
-                    fallbackEffects = retry.effects
-                    fellBack = true
-                }
-            }
-            // Leaving a compound state with a history state inside records where it was left;
-            // a history target then reads it (SCXML: exits record before entries read).
-            if !memory.isEmpty { remember(leaving: keep, program) }
-            var resumed = false
-            if let history {
-                let slot = program.compounds[program.histories[history].compound].memorySlot ?? 0
-                target = program.resumeTarget(of: history, recorded: recorded(slot))
-                resumed = recorded(slot) != nil
-            }
-            effects += program.exitEffects(of: state, keeping: keep)
-            effects += candidate.effects
-            effects += fallbackEffects
-            effects += program.entryEffects(of: target, keeping: keep)
+    /// Runs an input on the kernel; returns its effects, and appends the transitions it took
+    /// to `moves`: the first through `first` (or, when `nil`, as the transitions after it are:
+    /// a terminal state's `done`, a choice state's first branch that holds).
+    private mutating func run(
+        _ first: (via: Move.Via, position: Int)?, _ program: FlowProgram, _ conditions: [Bool], _ moves: inout [Move]?,
+        _ input: (inout FlowKernel<ProgramSteps>, inout ProgramSink) -> Void
+    ) -> [Int] {
+        var sink = ProgramSink(effectList: program.steps.effectList, taken: moves == nil ? nil : [])
+        input(&kernel, &sink)
+        for (index, taken) in (sink.taken ?? []).enumerated() {
+            let from = program.states[taken.from]
+            let (via, position) =
+                index == 0 && first != nil
+                ? first!
+                : from.kind == .terminal ? (.done, 0) : (.always, from.always.firstIndex { $0.holds(conditions) } ?? 0)
+            let candidate = program.candidate(taken.from, via: via, position: position)
             moves?.append(
                 Move(
-                    from: state, to: target, via: via, candidate: position, fellBack: fellBack, history: history,
-                    resumed: resumed))
-            state = target
-            let depth = program.states[target].depth
-            outerVisits.removeLast(max(0, outerVisits.count - keep))
-            while outerVisits.count < depth {
-                visit += 1
-                outerVisits.append(visit)
-            }
-            visit += 1
-            next = enter(program, conditions)
+                    from: taken.from, to: taken.to, via: via, candidate: position, fellBack: taken.fellBack,
+                    history: taken.fellBack ? candidate?.retry?.history : candidate?.history,
+                    resumed: taken.resumed))
         }
+        return sink.effects
+    }
+}
+
+/// Where the kernel puts what an input of a ``FlowRuntime`` does: its effects, by index in
+/// ``FlowProgram/effects``, and (when asked) the transitions it took.
+private struct ProgramSink: FlowStepSink {
+    let effectList: [Int]
+    var effects: [Int] = []
+    var taken: [(from: Int, to: Int, fellBack: Bool, resumed: Bool)]?
+
+    init(effectList: [Int], taken: [(from: Int, to: Int, fellBack: Bool, resumed: Bool)]?) {
+        self.effectList = effectList
+        self.taken = taken
     }
 
-    /// Records the current state in the memory of each compound state around it that a step
-    /// keeping `keep` of them leaves.
-    private mutating func remember(leaving keep: Int, _ program: FlowProgram) {
-        for ancestor in program.states[state].ancestors where program.compounds[ancestor].depth >= keep {
-            if let slot = program.compounds[ancestor].memorySlot { memory[slot] = state }
-        }
+    mutating func append(_ start: Int, _ count: Int) {
+        effects += effectList[start..<(start + count)]
     }
 
-    /// What entering the current state means: counters reset at input and terminal states; a
-    /// choice state returns the branch to take at once, with its position, and a terminal state
-    /// the `done` of the compound state around it.
-    private mutating func enter(_ program: FlowProgram, _ conditions: [Bool]) -> (
-        candidate: FlowProgram.Candidate, via: Move.Via, position: Int
-    )? {
-        let kind = program.states[state].kind
-        if kind == .input || kind == .terminal {
-            for slot in retries.indices { retries[slot] = 0 }
-        }
-        if kind == .terminal, let done = program.states[state].done { return (done, .done, 0) }
-        guard kind == .choice else { return nil }
-        let always = program.states[state].always
-        return always.firstIndex { $0.holds(conditions) }.map { (always[$0], .always, $0) }
+    mutating func appendSecond(_ start: Int, _ count: Int) {
+        append(start, count)
     }
 
-    /// Enters the state the machine starts in (or is restored to).
-    private mutating func settle(
-        _ program: FlowProgram, _ conditions: [Bool], _ effects: inout [Int], _ moves: inout [Move]?
-    ) {
-        if let branch = enter(program, conditions) {
-            take(branch.candidate, via: branch.via, branch.position, program, conditions, &effects, &moves)
+    mutating func took(from: Int, to: Int, fellBack: Bool, resumed: Bool) {
+        taken?.append((from, to, fellBack, resumed))
+    }
+}
+
+extension FlowProgram {
+    /// The candidate a transition took from a state, through `via`, at `position`.
+    func candidate(_ state: Int, via: FlowRuntime.Move.Via, position: Int) -> Candidate? {
+        let state = states[state]
+        switch via {
+        case .event(let event):
+            return state.transitions.first { $0.event == event }?.candidates[position]
+        case .always:
+            return state.always.indices.contains(position) ? state.always[position] : nil
+        case .done:
+            return state.done
+        case .timeout:
+            return state.timeout?.candidate
+        case .outerTimeout(let compound):
+            return state.outerTimeouts.first { state.compound(atDepth: $0.depth) == compound }?.timeout.candidate
         }
     }
 }

@@ -1,0 +1,353 @@
+/// What the machine's semantics (``FlowKernel``) read of a machine: its steps, already
+/// lowered to ``FlowStep`` values, and the shape of its states. Two kinds of machine conform:
+/// a generated one, through ``FlowMachine`` (its ``FlowSpec``'s static functions), and the
+/// checked spec that `flowspec simulate` runs. So the app and the tool run one semantics.
+public protocol FlowRules {
+    /// A state the machine can be in (one with no states inside it).
+    associatedtype State: Hashable & Sendable
+    /// An event.
+    associatedtype Event
+    /// The conditions supplied at each input.
+    associatedtype Conditions
+
+    /// How many retry counters the machine needs.
+    var retrySlotCount: Int { get }
+    /// How many compound states remember the state they were last left in.
+    var memorySlotCount: Int { get }
+    /// The most compound states around any state (0 for a flat machine).
+    var maximumDepth: Int { get }
+
+    /// What the state waits for.
+    func kind(of state: State) -> FlowStateKind
+    /// How many compound states hold the state.
+    func depth(of state: State) -> Int
+    /// The step `event` leads to in `state` under `conditions`, or `nil` if the state ignores it.
+    func step(_ state: State, on event: Event, _ conditions: Conditions) -> FlowStep<State>?
+    /// The step a state takes at once on being entered: a choice state's first `always` branch
+    /// that holds, or the `done` of the compound state around a terminal state.
+    func always(_ state: State, _ conditions: Conditions) -> FlowStep<State>?
+    /// How long the state may be occupied, and where its timeout leads.
+    func timeout(of state: State) -> (after: Duration, to: State)?
+    /// The step the state's timeout takes, or `nil` if it has none.
+    func timeoutStep(_ state: State) -> FlowStep<State>?
+    /// The timeout of the compound state around `state` at `depth`, if it has one.
+    func outerTimeout(of state: State, atDepth depth: Int) -> (after: Duration, to: State)?
+    /// The step that timeout takes from `state`, or `nil` if there is none.
+    func outerTimeoutStep(_ state: State, atDepth depth: Int) -> FlowStep<State>?
+    /// The positions in the effect list of what entering the state and the compound states
+    /// around it runs, outermost first.
+    func entryEffects(of state: State) -> Range<Int>
+    /// The memory slot of the compound state around `state` at `depth`, if it remembers.
+    func memorySlot(around state: State, atDepth depth: Int) -> Int?
+    /// The state the `initial` chain of the compound state around `state` at `depth` leads
+    /// to, or `nil` if there is no compound state there.
+    func initialState(around state: State, atDepth depth: Int) -> State?
+    /// How many `entry` effects the compound state around `state` at `depth` runs itself.
+    func entryEffectCount(around state: State, atDepth depth: Int) -> Int
+}
+
+/// Where the kernel puts what a step does: the runs of the effect list it runs, in order, and
+/// (for tools that count coverage) each transition taken.
+public protocol FlowStepSink {
+    /// A state of the machine.
+    associatedtype State
+    /// Appends the run of `count` effects from `start` in the effect list.
+    mutating func append(_ start: Int, _ count: Int)
+    /// Appends a second run of a step that resumes a history state (its entries).
+    mutating func appendSecond(_ start: Int, _ count: Int)
+    /// A transition was taken from `from` to `to`: through its retry's `then` when
+    /// `fellBack`, resuming a recorded state of a history when `resumed`.
+    mutating func took(from: State, to: State, fellBack: Bool, resumed: Bool)
+}
+
+/// The semantics of every flowspec machine, written once: what a running flow is (its state,
+/// visits, retry counters and history memory) and how an input changes it. ``FlowMachine``
+/// runs a generated machine with it, and `flowspec simulate` a checked spec; the rules
+/// (``FlowRules``) are passed to each call, so the kernel is a plain value that compares and
+/// hashes by what it holds. `docs/generated-code.md` states the semantics.
+///
+/// An app uses ``FlowMachine``; the kernel is public so that the flowspec tool runs it too.
+/// Its functions are inlinable, so that a generated machine's `send` is specialised in the
+/// app's module and allocates nothing.
+public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
+    /// The current state (never a choice state once settled).
+    @inlinable
+    public var state: Rules.State { currentState }
+    /// How many times a state has been entered; identifies the current visit.
+    @inlinable
+    public var visit: Int { currentVisit }
+    /// The visits that entered the compound states around the current state, outermost first.
+    @inlinable
+    public var outerVisitsOfState: ArraySlice<Int> { outerVisits[..<outerDepth] }
+    /// The retry counters, one per transition with a bounded `retry`.
+    @inlinable
+    public var retryCounts: [Int] { retries }
+    /// Per memory slot, the state its compound state was last left in, or `nil` if it never was.
+    @inlinable
+    public var memory: [Rules.State?] { remembered }
+
+    @usableFromInline internal var currentState: Rules.State
+    @usableFromInline internal var currentVisit: Int
+    @usableFromInline internal var retries: [Int]
+    /// The visits that entered the compound states around the current state, outermost first:
+    /// the first ``outerDepth`` of ``FlowRules/maximumDepth`` slots (none in a flat machine),
+    /// written in place, so that a step neither allocates nor resizes.
+    @usableFromInline internal var outerVisits: [Int]
+    /// How many of ``outerVisits`` are the current state's: its depth.
+    @usableFromInline internal var outerDepth: Int
+    @usableFromInline internal var remembered: [Rules.State?]
+
+    /// A flow in `state`, having entered the compound states around it (a visit each, from 0)
+    /// and then the state; nothing run yet (``enter(_:_:_:)`` runs the entries).
+    @inlinable
+    public init(state: Rules.State, _ rules: Rules) {
+        currentState = state
+        retries = rules.retrySlotCount == 0 ? [] : [Int](repeating: 0, count: rules.retrySlotCount)
+        remembered = rules.memorySlotCount == 0 ? [] : [Rules.State?](repeating: nil, count: rules.memorySlotCount)
+        if rules.maximumDepth == 0 {
+            outerVisits = []
+            outerDepth = 0
+            currentVisit = 0
+        } else {
+            let depth = rules.depth(of: state)
+            outerVisits = Array(0..<rules.maximumDepth)
+            outerDepth = depth
+            currentVisit = depth
+        }
+    }
+
+    /// Equal when in the same state, visits, retry counts and history memory.
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.currentState == rhs.currentState && lhs.currentVisit == rhs.currentVisit && lhs.retries == rhs.retries
+            && lhs.outerVisits[..<lhs.outerDepth] == rhs.outerVisits[..<rhs.outerDepth]
+            && lhs.remembered == rhs.remembered
+    }
+
+    /// Hashes the state, visits, retry counts and history memory.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(currentState)
+        hasher.combine(currentVisit)
+        hasher.combine(retries)
+        hasher.combine(outerVisits[..<outerDepth])
+        hasher.combine(remembered)
+    }
+
+    /// Sets what a memory slot remembers (restoring a persisted flow).
+    @inlinable
+    public mutating func remember(_ state: Rules.State?, inSlot slot: Int) {
+        remembered[slot] = state
+    }
+
+    /// Sets the visits: those that entered the compound states around the state, then the
+    /// state's own (tools that explore a machine's configurations set them to those of a run).
+    @inlinable
+    public mutating func setVisits(outer: [Int], current: Int) {
+        for (depth, visit) in outer.prefix(outerDepth).enumerated() { outerVisits[depth] = visit }
+        currentVisit = current
+    }
+
+    /// Enters the state the flow starts in (or is restored to): runs its entries and those of
+    /// the compound states around it, then, for a choice state, the branch it takes at once.
+    @inlinable
+    public mutating func enter<Sink: FlowStepSink>(_ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink)
+    where Sink.State == Rules.State {
+        let entry = rules.entryEffects(of: currentState)
+        sink.append(entry.lowerBound, entry.count)
+        if let branch = entered(conditions, rules) { take(branch, conditions, rules, &sink) }
+    }
+
+    /// Sends an event; returns whether the state handled it (an event it ignores changes nothing).
+    @inlinable @inline(__always) @discardableResult
+    public mutating func send<Sink: FlowStepSink>(
+        _ event: Rules.Event, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
+    ) -> Bool where Sink.State == Rules.State {
+        guard let step = rules.step(currentState, on: event, conditions) else { return false }
+        take(step, conditions, rules, &sink)
+        return true
+    }
+
+    /// The depth of the compound state whose timeout is armed for `visit` (`nil` for the
+    /// state's own), or `nil` inside `nil` if no timeout is armed for it.
+    @inlinable
+    public func timeoutDepth(forVisit visit: Int) -> Int?? {
+        if visit == currentVisit { return .some(nil) }
+        guard let depth = outerVisits[..<outerDepth].firstIndex(of: visit) else { return nil }
+        return .some(depth)
+    }
+
+    /// Fires the timeout armed for `visit`; returns whether one was (another visit's changes nothing).
+    @inlinable @discardableResult
+    public mutating func fireTimeout<Sink: FlowStepSink>(
+        visit: Int, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
+    ) -> Bool where Sink.State == Rules.State {
+        let step: FlowStep<Rules.State>?
+        switch timeoutDepth(forVisit: visit) {
+        case .some(.none): step = rules.timeoutStep(currentState)
+        case .some(.some(let depth)): step = rules.outerTimeoutStep(currentState, atDepth: depth)
+        case .none: step = nil
+        }
+        guard let step else { return false }
+        take(step, conditions, rules, &sink)
+        return true
+    }
+
+    /// Every timeout armed now: those of the compound states around the state, outermost first
+    /// (each armed for the visit that entered its compound state), then the state's own. When
+    /// two are due at once, the one armed first (the outer one) fires first.
+    @inlinable
+    public func armedTimeouts(_ rules: Rules) -> [FlowArmedTimeout<Rules.State>] {
+        var armed: [FlowArmedTimeout<Rules.State>] = []
+        for depth in 0..<outerDepth {
+            guard let timeout = rules.outerTimeout(of: currentState, atDepth: depth) else { continue }
+            let target = target(
+                of: rules.memorySlotCount > 0 ? rules.outerTimeoutStep(currentState, atDepth: depth) : nil, rules)
+            armed.append(
+                FlowArmedTimeout(
+                    after: timeout.after, target: target ?? timeout.to, visit: outerVisits[depth], depth: depth))
+        }
+        if let own = armedTimeout(rules) { armed.append(own) }
+        return armed
+    }
+
+    /// The timeout armed for the current visit, if the state has one.
+    @inlinable
+    public func armedTimeout(_ rules: Rules) -> FlowArmedTimeout<Rules.State>? {
+        guard let timeout = rules.timeout(of: currentState) else { return nil }
+        let target = target(of: rules.memorySlotCount > 0 ? rules.timeoutStep(currentState) : nil, rules)
+        return FlowArmedTimeout(after: timeout.after, target: target ?? timeout.to, visit: currentVisit)
+    }
+
+    /// Where a step into a history state would lead if taken now (before its retry is counted):
+    /// the state its history resumes, with what the step itself records first; `nil` for any
+    /// other step.
+    @inlinable
+    public func target(of step: FlowStep<Rules.State>?, _ rules: Rules) -> Rules.State? {
+        guard let step, let resume = step.resume else { return nil }
+        var recorded = remembered[resume.slot]
+        var depth = outerDepth
+        while depth > step.keep {
+            depth -= 1
+            if rules.memorySlot(around: currentState, atDepth: depth) == resume.slot { recorded = currentState }
+        }
+        guard let recorded else { return step.target }
+        return Self.resumed(recorded, resume, rules)
+    }
+
+    /// The state a history resumes when its compound state was left in `recorded`: that state
+    /// (deep), or the state directly inside the compound state that held it, entered by its
+    /// `initial` chain (shallow).
+    @inlinable
+    internal static func resumed(_ recorded: Rules.State, _ resume: FlowResume, _ rules: Rules) -> Rules.State {
+        guard !resume.deep else { return recorded }
+        return rules.initialState(around: recorded, atDepth: resume.depth + 1) ?? recorded
+    }
+
+    /// The `entry` effects of entering `state` from the compound state at depth `keep` down: the
+    /// end of ``FlowRules/entryEffects(of:)``, past those of the compound states above `keep`.
+    @inlinable
+    internal static func entryEffects(of state: Rules.State, keeping keep: Int, _ rules: Rules) -> Range<Int> {
+        let all = rules.entryEffects(of: state)
+        var skipped = 0
+        for depth in 0..<Swift.min(keep, rules.depth(of: state)) {
+            skipped += rules.entryEffectCount(around: state, atDepth: depth)
+        }
+        return (all.lowerBound + skipped)..<all.upperBound
+    }
+
+    /// Takes a step and then, while the state reached takes one at once (a choice state's
+    /// branch, a terminal state's `done`), that one (a loop, not recursion: chains of choice
+    /// states can be long).
+    @inlinable @inline(__always)
+    public mutating func take<Sink: FlowStepSink>(
+        _ first: FlowStep<Rules.State>, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
+    ) where Sink.State == Rules.State {
+        var next: FlowStep<Rules.State>? = first
+        while let step = next {
+            var target = step.target
+            var ran = step.effects
+            var keep = step.keep
+            var fellBack = false
+            var resumed = false
+            if let retry = step.retry {
+                if retries[retry.slot] < retry.max {
+                    retries[retry.slot] += 1
+                } else {
+                    target = retry.fallback
+                    ran = retry.effects
+                    keep = retry.keep
+                    fellBack = true
+                }
+            }
+            if rules.memorySlotCount > 0 {
+                // Leaving records, then a history target reads (SCXML: exits before entries).
+                remember(leaving: keep, rules)
+                if let resume = fellBack ? step.retry?.resume : step.resume, let recorded = remembered[resume.slot] {
+                    target = Self.resumed(recorded, resume, rules)
+                    sink.append(resume.before.lowerBound, resume.before.count)
+                    let entries = Self.entryEffects(of: target, keeping: keep, rules)
+                    sink.appendSecond(entries.lowerBound, entries.count)
+                    ran = 0..<0
+                    resumed = true
+                }
+            }
+            sink.append(ran.lowerBound, ran.count)
+            sink.took(from: currentState, to: target, fellBack: fellBack, resumed: resumed)
+            currentState = target
+            if rules.maximumDepth > 0 { enterOuterStates(of: target, keeping: keep, rules) }
+            currentVisit += 1
+            next = entered(conditions, rules)
+        }
+    }
+
+    /// Records the current state in the memory of each compound state around it that a step
+    /// keeping `keep` of them leaves, if it has a history state inside.
+    @inlinable
+    internal mutating func remember(leaving keep: Int, _ rules: Rules) {
+        var depth = outerDepth
+        while depth > keep {
+            depth -= 1
+            if let slot = rules.memorySlot(around: currentState, atDepth: depth) { remembered[slot] = currentState }
+        }
+    }
+
+    /// Leaves the compound states below `keep` and enters those around `state`, a visit each.
+    @inlinable
+    internal mutating func enterOuterStates(of state: Rules.State, keeping keep: Int, _ rules: Rules) {
+        let depth = rules.depth(of: state)
+        var count = Swift.min(outerDepth, keep)
+        if count < depth {
+            // One uniqueness check for all the slots written (`outerVisits[count] = …` makes one each).
+            var visit = currentVisit
+            outerVisits.withUnsafeMutableBufferPointer { visits in
+                while count < depth {
+                    visit += 1
+                    visits[count] = visit
+                    count += 1
+                }
+            }
+            currentVisit = visit
+        }
+        outerDepth = count
+    }
+
+    /// What entering the current state means: input and terminal states reset the retry
+    /// counters; a choice state returns the branch it takes at once, and a terminal state the
+    /// `done` of the compound state around it.
+    @inlinable @inline(__always)
+    internal mutating func entered(_ conditions: Rules.Conditions, _ rules: Rules) -> FlowStep<Rules.State>? {
+        switch rules.kind(of: currentState) {
+        case .input:
+            for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
+            return nil
+        case .terminal:
+            for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
+            return rules.maximumDepth > 0 ? rules.always(currentState, conditions) : nil
+        case .choice:
+            return rules.always(currentState, conditions)
+        case .task:
+            return nil
+        }
+    }
+}
