@@ -37,6 +37,9 @@ public protocol FlowRules {
     /// The positions in the effect list of what entering the state and the compound states
     /// around it runs, outermost first.
     func entryEffects(of state: State) -> Range<Int>
+    /// Records `state` in `memory`, at the slot of each compound state around it at depth
+    /// `keep` or deeper that remembers: what leaving them records.
+    func record(_ state: State, leaving keep: Int, in memory: inout [State?])
     /// The memory slot of the compound state around `state` at `depth`, if it remembers.
     func memorySlot(around state: State, atDepth depth: Int) -> Int?
     /// The state the `initial` chain of the compound state around `state` at `depth` leads
@@ -305,11 +308,7 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     /// keeping `keep` of them leaves, if it has a history state inside.
     @inlinable
     internal mutating func remember(leaving keep: Int, _ rules: Rules) {
-        var depth = outerDepth
-        while depth > keep {
-            depth -= 1
-            if let slot = rules.memorySlot(around: currentState, atDepth: depth) { remembered[slot] = currentState }
-        }
+        if outerDepth > keep { rules.record(currentState, leaving: keep, in: &remembered) }
     }
 
     /// Leaves the compound states below `keep` and enters those around `state`, a visit each.

@@ -162,6 +162,11 @@ internal struct FlowSpecRules<Spec: FlowSpec>: FlowRules, Sendable {
     func entryEffects(of state: Spec.State) -> Range<Int> { Spec.entryEffects(of: state) }
 
     @inlinable
+    func record(_ state: Spec.State, leaving keep: Int, in memory: inout [Spec.State?]) {
+        Spec.record(state, leaving: keep, in: &memory, tables)
+    }
+
+    @inlinable
     func memorySlot(around state: Spec.State, atDepth depth: Int) -> Int? {
         Spec.compound(around: state, atDepth: depth).flatMap(Spec.memorySlot(of:))
     }

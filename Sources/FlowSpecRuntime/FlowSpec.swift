@@ -75,6 +75,11 @@ public protocol FlowSpec {
     static var memorySlotCount: Int { get }
     /// The memory slot of a compound state with a history state inside, or `nil`.
     static func memorySlot(of compound: Compound) -> Int?
+    /// Records `state` in `memory`, at the slot of each compound state around it at depth
+    /// `keep` or deeper that has a history state inside: what leaving them records. (A table
+    /// machine walks out from the state once; the default asks ``compound(around:atDepth:)``
+    /// per depth.)
+    static func record(_ state: State, leaving keep: Int, in memory: inout [State?], _ tables: Tables)
     /// The spec's names of the compound states with memory, by slot: a persisted machine's
     /// driver stores each slot under `KEY.history.NAME`.
     static var memorySlotNames: [String] { get }

@@ -59,6 +59,19 @@ extension FlowSpec {
     @inlinable
     public static var memorySlotNames: [String] { [] }
 
+    /// Records the state for each compound state around it from `keep` down that has memory,
+    /// asking for the compound state at each depth.
+    @inlinable
+    public static func record(_ state: State, leaving keep: Int, in memory: inout [State?], _ tables: Tables) {
+        var depth = depth(of: state, in: tables)
+        while depth > keep {
+            depth -= 1
+            if let compound = compound(around: state, atDepth: depth), let slot = memorySlot(of: compound) {
+                memory[slot] = state
+            }
+        }
+    }
+
     /// No `entry` effects of compound states.
     @inlinable
     public static func entryEffectCount(of compound: Compound) -> Int { 0 }

@@ -526,6 +526,21 @@ struct TableEmitter {
         w.block("\(access)static func entryEffectCount(of compound: Compound) -> Swift.Int") { w in
             w.line("Swift.Int(sharedTable[historiesStart &+ compound.ordinal &* \(width) &+ 1])")
         }
+        let compoundWidth = TableLayout.compoundWidth
+        w.line()
+        w.doc("Records the state for each compound state around it from `keep` down that has memory, in one walk out.")
+        w.block(
+            "\(access)static func record(_ state: State, leaving keep: Swift.Int, in memory: inout [State?], _ tables: Tables)"
+        ) { w in
+            w.line("var compound = Swift.Int(tables.table[nestingStart &+ state.ordinal &* 2])")
+            w.block("while compound >= 0") { w in
+                w.line("let base = compoundsStart &+ compound &* \(compoundWidth)")
+                w.line("if Swift.Int(tables.table[base &+ 3]) < keep { return }")
+                w.line("let slot = Swift.Int(tables.table[historiesStart &+ compound &* \(width) &+ 2])")
+                w.line("if slot >= 0 { memory[slot] = state }")
+                w.line("compound = Swift.Int(tables.table[base &+ 2])")
+            }
+        }
     }
 
     private func emitOuterTimeouts(_ w: inout SwiftWriter) {

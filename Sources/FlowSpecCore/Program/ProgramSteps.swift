@@ -202,6 +202,12 @@ extension ProgramSteps: FlowRules {
 
     func entryEffects(of state: Int) -> Range<Int> { states[state].entries }
 
+    func record(_ state: Int, leaving keep: Int, in memory: inout [Int?]) {
+        for depth in keep..<max(keep, states[state].depth) {
+            if let slot = memorySlot(around: state, atDepth: depth) { memory[slot] = state }
+        }
+    }
+
     func memorySlot(around state: Int, atDepth depth: Int) -> Int? {
         compound(around: state, depth).flatMap { compounds[$0].memorySlot }
     }
