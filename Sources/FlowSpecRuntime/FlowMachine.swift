@@ -1,7 +1,7 @@
 /// A running flow: the current state, the visit counter that tells timeouts of different visits
 /// apart, and the retry counters. A plain value: copy it, compare it, keep it in your model.
 ///
-/// It runs the reference semantics of `flowspec simulate` (`docs/generated-code.md`):
+/// It runs the one kernel (``FlowKernel``) `flowspec simulate` runs too (`docs/generated-code.md`):
 ///
 /// - Starting enters `initial`; entering a `choice` state takes its first `always` branch that
 ///   holds, at once, until a non-choice state is reached, so ``state`` is never a choice state.

@@ -12,7 +12,8 @@ import FlowSpecRuntime
 ///
 /// A harness that builds the app's own object around the driver (a view model, a
 /// coordinator) keeps it in a stored property when ``makeDriver(clock:storage:conditions:)``
-/// makes it, and checks it in ``verify(state:driver:)``.
+/// makes it, and checks it in ``verify(state:driver:)``, where it may also keep what a step
+/// showed for the next ones.
 /// The path sends every event itself, so work registered for task states should not finish
 /// on its own (work that waits until it is cancelled is fine): an event the work sends is an
 /// unexpected step, and the runner reports it.
@@ -34,8 +35,9 @@ public protocol FlowPathHarness<Spec> {
     ) -> FlowDriver<Spec>
 
     /// The app's checks after each step, when the driver is in `state` as the spec expects:
-    /// the screen shown, the value stored. Throwing fails the path at this step.
-    func verify(state: Spec.State, driver: FlowDriver<Spec>) async throws
+    /// the screen shown, the value stored. Throwing fails the path at this step. Mutating, so
+    /// that a harness may keep what earlier steps showed, to compare a later one with it.
+    mutating func verify(state: Spec.State, driver: FlowDriver<Spec>) async throws
 }
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
@@ -48,7 +50,7 @@ extension FlowPathHarness {
     }
 
     /// No checks of the app's own.
-    public func verify(state: Spec.State, driver: FlowDriver<Spec>) async throws {}
+    public mutating func verify(state: Spec.State, driver: FlowDriver<Spec>) async throws {}
 }
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)

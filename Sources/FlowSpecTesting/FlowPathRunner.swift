@@ -159,8 +159,12 @@ public enum FlowPathRunner {
                 problems.append("\(label): " + found.joined(separator: "; "))
                 return false
             }
+            // Verified on a copy (a stored property cannot be passed inout across `await`), kept
+            // whether or not it throws.
+            var verifying = harness
+            defer { harness = verifying }
             do {
-                try await harness.verify(state: step.state, driver: driver)
+                try await verifying.verify(state: step.state, driver: driver)
             } catch {
                 problems.append("\(label): verify(state: .\(Spec.name(ofState: step.state))) threw \(error)")
                 return false

@@ -34,7 +34,7 @@ struct SimulateCommand: Command {
             the configuration. Example:
               flowspec simulate specs/app.yaml --machine FirstRun \\
                 +onboardingCompleted startDemo
-            This is the reference semantics of the generated Swift.
+            It runs the semantics the generated Swift runs (one kernel).
             With --replay TRACE, the trace a FlowDriver recorded is replayed step by step and \
             checked: exit 0 when every step agrees with the spec, 1 at the first that does not.
             """,

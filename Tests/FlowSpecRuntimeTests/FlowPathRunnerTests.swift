@@ -42,6 +42,21 @@ struct PlainLaunchAuthHarness: FlowPathHarness {
     typealias Spec = LaunchAuth
 }
 
+/// A harness that keeps how many steps it verified, and fails the third: only a runner that
+/// keeps what `verify` stores from step to step reaches it.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor
+struct CountingLaunchAuthHarness: FlowPathHarness {
+    typealias Spec = LaunchAuth
+    struct ThirdStep: Error {}
+    private var verified = 0
+
+    mutating func verify(state: LaunchAuth.State, driver: FlowDriver<LaunchAuth>) async throws {
+        verified += 1
+        if verified == 3 { throw ThirdStep() }
+    }
+}
+
 @Suite("Path runner")
 @MainActor
 struct FlowPathRunnerTests {
@@ -62,6 +77,14 @@ struct FlowPathRunnerTests {
                     input, when: step.conditions, step.state, effects: step.effects,
                     timer: step.timer.map { .after($0.after, $0.target) })
             })
+    }
+
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    @Test func whatVerifyKeepsLastsFromStepToStep() async throws {
+        let path = try #require(LaunchAuthPaths.all.first { $0.steps.count >= 3 })
+        let problems = await FlowPathRunner.run(path, harness: CountingLaunchAuthHarness.self)
+        #expect(problems.count == 1, "\(problems)")
+        #expect(problems.first?.contains("threw ThirdStep()") == true, "\(problems)")
     }
 
     // On older systems Swift Testing skips it, saying why, rather than passing it unrun.

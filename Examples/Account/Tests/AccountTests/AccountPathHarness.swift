@@ -22,7 +22,7 @@ struct AccountPathHarness: FlowPathHarness {
     private var controller: AccountController?
     private var tracking: FakeTracking?
     /// The signed-in screen the path was last on, as the user saw it.
-    private let lastScreen = LastScreen()
+    private var lastScreen: Account.State?
 
     /// The part of the app each page belongs to, as the design has it.
     static func section(for state: Account.State) -> AccountSection? {
@@ -63,7 +63,7 @@ struct AccountPathHarness: FlowPathHarness {
         return controller.flow
     }
 
-    func verify(state: Account.State, driver: FlowDriver<Account>) async throws {
+    mutating func verify(state: Account.State, driver: FlowDriver<Account>) async throws {
         let controller = try #require(controller)
         let tracking = try #require(tracking)
         let section = try #require(Self.section(for: state), "the flow stopped in '\(state)', which it leaves at once")
@@ -79,16 +79,16 @@ struct AccountPathHarness: FlowPathHarness {
         #expect(tracking.misuse.isEmpty, "\(tracking.misuse)")
         #expect((controller.profile != nil) == (section == .signedIn), "the profile is loaded exactly while signed in")
         if section == .reauth {
-            #expect(controller.returnsTo == lastScreen.state, "the check names the screen the session expired on")
+            #expect(controller.returnsTo == lastScreen, "the check names the screen the session expired on")
             #expect(controller.email == "ada@example.com", "the check asks for the expired account's password")
         } else {
             #expect(controller.returnsTo == nil)
         }
         if section == .signedIn {
             if driver.lastStep?.from == .checkingPassword {
-                #expect(state == lastScreen.state, "passing the check comes back to the screen left")
+                #expect(state == lastScreen, "passing the check comes back to the screen left")
             }
-            lastScreen.state = state
+            lastScreen = state
         }
         if state == .error {
             let banner = try #require(controller.errorBanner, "the error screen shows no banner")
@@ -102,11 +102,4 @@ struct AccountPathHarness: FlowPathHarness {
         if [.credentials, .details, .reenterPassword].contains(state) { controller.password = "correct horse" }
         if state == .oneTimeCode { controller.code = "123456" }
     }
-}
-
-/// A box for what a path saw, which ``AccountPathHarness/verify(state:driver:)`` (not mutating)
-/// keeps from step to step.
-@MainActor
-private final class LastScreen {
-    var state: Account.State?
 }
