@@ -204,7 +204,10 @@ struct NodeReader {
 
     /// Whether a key is a merge key (`<<`), which the flowspec language does not have.
     static func isMergeKey(_ id: YAMLDocument.NodeID, in document: YAMLDocument) -> Bool {
-        document[id].kind == .scalar && document[id].style == .plain && document[id].text == "<<"
+        // Read in place (the subscript copies the node): every key of every mapping asks.
+        let index = Int(id)
+        return document.nodes[index].kind == .scalar && document.nodes[index].style == .plain
+            && document.nodes[index].text.utf8.count == 2 && document.nodes[index].text == "<<"
     }
 
     /// Reads any string scalar (used for free text such as `summary`).

@@ -38,7 +38,7 @@ enum StateDecoder {
                 at: reader.location(id))
         }
         var decoded = Decoded()
-        var firstOfName: [Name: Int] = [:]
+        var firstOfName = FirstOfName()
         append(
             entries, parent: -1, depth: 0, defaultKind: defaultKind, into: &decoded, firstOfName: &firstOfName,
             reader: &reader)
@@ -48,18 +48,16 @@ enum StateDecoder {
     /// Decodes states and, after each compound state, the states inside it.
     private static func append(
         _ entries: [(key: Located<String>, value: YAMLDocument.NodeID)], parent: Int32, depth: Int,
-        defaultKind: StateKind?, into decoded: inout Decoded, firstOfName: inout [Name: Int], reader: inout NodeReader
+        defaultKind: StateKind?, into decoded: inout Decoded, firstOfName: inout FirstOfName, reader: inout NodeReader
     ) {
         for entry in entries {
             let index = decoded.states.count
             var nested = Nested()
             var state = state(
                 name: entry.key, body: entry.value, defaultKind: defaultKind, nested: &nested, reader: &reader)
-            if let first = firstOfName[state.name.value] {
+            if let first = firstOfName.claim(state.name.value, for: index) {
                 NestingRule.reportDuplicateName(entry.key, first: decoded.states[first].name.location, reader: &reader)
                 state.isMalformed = true
-            } else {
-                firstOfName[state.name.value] = index
             }
             if state.kind == .history { decoded.histories.append(index) }
             decoded.states.append(state)
@@ -92,6 +90,21 @@ enum StateDecoder {
                 firstOfName: &firstOfName, reader: &reader)
             NestingRule.checkInitial(of: index, in: &decoded, reader: &reader)
             HistoryRule.checkCompound(index, in: &decoded, reader: &reader)
+        }
+    }
+
+    /// The first state of each name, by the name's position in the machine's name table (names
+    /// are numbered densely, so an array, not a hash table).
+    struct FirstOfName {
+        private var first: [Int32] = []
+
+        /// The state that has the name already, or `nil` after giving the name to `index`.
+        mutating func claim(_ name: Name, for index: Int) -> Int? {
+            let position = Int(name.index)
+            if position >= first.count { first += repeatElement(-1, count: position + 1 - first.count) }
+            if first[position] >= 0 { return Int(first[position]) }
+            first[position] = Int32(index)
+            return nil
         }
     }
 

@@ -107,19 +107,20 @@ final class StreamedStates {
         /// The segment the names and transitions moved on to, for another `states` mapping of
         /// the same machine.
         var sharedWith: Int?
+        /// Per state, whether it was handed over one by one (empty until one is).
+        var handedOver: [Bool] = []
     }
 
+    // The methods that run per state reach `segments` through one `inout` access each: every
+    // access to a class's stored property is checked for exclusivity at run time.
     private var segments: [Segment] = []
     private var count = 0
     /// How many segments were handed over whole.
     private(set) var segmentsHandedOverWhole = 0
-    /// The tokens of the states handed over one by one.
-    private var handedOver = Set<Int32>()
 
     /// Forgets every state (the ones the decoder never reached).
     func removeAll() {
         segments = []
-        handedOver = []
     }
 
     /// Starts the segment of another `states` mapping; one of the same machine as the last
@@ -141,7 +142,13 @@ final class StreamedStates {
     /// Exchanges the current segment's names and transitions with these (moved, not copied:
     /// they are then changed in place).
     func swapShared(names: inout NameTable, transitions: inout TransitionStore) {
-        if segments.isEmpty { startSegment() }
+        Self.swapLast(&segments, firstToken: count, &names, &transitions)
+    }
+
+    private static func swapLast(
+        _ segments: inout [Segment], firstToken: Int, _ names: inout NameTable, _ transitions: inout TransitionStore
+    ) {
+        if segments.isEmpty { segments.append(Segment(firstToken: firstToken)) }
         swap(&names, &segments[segments.count - 1].names)
         swap(&transitions, &segments[segments.count - 1].transitions)
     }
@@ -160,12 +167,15 @@ final class StreamedStates {
     /// Keeps a state and its findings in the current segment; returns its token.
     func append(_ state: State, findings: [Diagnostic]) -> Int32 {
         if segments.isEmpty { startSegment() }
-        if !findings.isEmpty {
-            segments[segments.count - 1].findings.append((segments[segments.count - 1].states.count, findings))
-        }
-        segments[segments.count - 1].states.append(state)
+        Self.appendLast(&segments, state, findings)
         count += 1
         return Int32(count - 1)
+    }
+
+    private static func appendLast(_ segments: inout [Segment], _ state: State, _ findings: [Diagnostic]) {
+        let last = segments.count - 1
+        if !findings.isEmpty { segments[last].findings.append((segments[last].states.count, findings)) }
+        segments[last].states.append(state)
     }
 
     /// Hands over the states of tokens `first..<first + count` as one array, moved rather than
@@ -187,14 +197,22 @@ final class StreamedStates {
     /// Hands over the state of a token, once: a second request gets `nil` (a taken subtree is
     /// in the document once, so the decoder reaches each token once).
     func remove(_ token: Int32) -> (state: State, findings: [Diagnostic])? {
-        guard let index = segmentIndex(of: token), !handedOver.contains(token) else { return nil }
-        let position = Int(token) - segments[index].firstToken
-        guard position < segments[index].states.count else { return nil }
-        handedOver.insert(token)
-        segments[index].isBroken = true
+        guard let index = segmentIndex(of: token) else { return nil }
+        return Self.remove(Int(token), from: &segments[index])
+    }
+
+    private static func remove(_ token: Int, from segment: inout Segment) -> (state: State, findings: [Diagnostic])? {
+        let position = token - segment.firstToken
+        guard position < segment.states.count else { return nil }
+        if segment.handedOver.count < segment.states.count {
+            segment.handedOver += repeatElement(false, count: segment.states.count - segment.handedOver.count)
+        }
+        guard !segment.handedOver[position] else { return nil }
+        segment.handedOver[position] = true
+        segment.isBroken = true
         var state = State(name: Located(Name(index: 0), at: .start), kind: .task)  // a placeholder, swapped out
-        swap(&state, &segments[index].states[position])
-        return (state, Self.findings(at: position, in: segments[index].findings))
+        swap(&state, &segment.states[position])
+        return (state, findings(at: position, in: segment.findings))
     }
 
     /// The findings of the state at a position of a segment (binary search: they are in order).
