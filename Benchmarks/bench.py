@@ -379,6 +379,11 @@ def build_runtime(work):
     return directory
 
 
+def linking(runtime):
+    """The swiftc arguments that compile generated code against the runtime in `runtime`."""
+    return ["-I", runtime, "-L", runtime, "-lFlowSpecRuntime", "-lFlowSpecKernel"]
+
+
 def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
     """The generated code's compile time and dispatch; returns what the nested machines' rows
     compare with (`bench_nested`): the runtime's folder, the code before the runtime, the
@@ -446,7 +451,7 @@ def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
             source = os.path.join(work, "Big-%dx%d.swift" % (states, events))
             run([args.flowspec, "gen", spec, "--output", source])
         binary = os.path.join(work, "dispatch-%dx%d" % (states, events))
-        run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime", "-lFlowSpecKernel",
+        run(["swiftc", "-O", "-wmo", "-parse-as-library", *linking(runtime),
              source, driver, "-o", binary])
         out = run([binary, str(dispatch_events)]).split()
         values = dict(zip(out[0::2], out[1::2]))
@@ -459,7 +464,7 @@ def bench_codegen(report, args, shapes, reps, dispatch_shapes, dispatch_events):
 
     report.section("FlowDriver: one input that changes the state, its timer and work re-armed (median of 5)")
     binary = os.path.join(work, "driver-bench")
-    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime", "-lFlowSpecKernel",
+    run(["swiftc", "-O", "-wmo", "-parse-as-library", *linking(runtime),
          app, os.path.join(HERE, "DriverBench.swift"), "-o", binary])
     samples = []
     for _ in range(5):
@@ -514,7 +519,7 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
     flat = codegen["flat dispatch"]
     runtime = codegen["runtime"]
     nested = os.path.join(work, "dispatch-nested-%dx20" % NESTED_STATES)
-    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime", "-lFlowSpecKernel",
+    run(["swiftc", "-O", "-wmo", "-parse-as-library", *linking(runtime),
          source, os.path.join(HERE, "DispatchDriver.swift"), "-o", nested])
 
     def send_ns(binary):
@@ -542,7 +547,7 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
     compile_row(report, "swiftc -O, nested with history, %s states × 20 events" % format(NESTED_STATES, ","),
                 source, codegen, reps)
     history = os.path.join(work, "dispatch-history-%dx20" % NESTED_STATES)
-    run(["swiftc", "-O", "-wmo", "-parse-as-library", "-I", runtime, "-L", runtime, "-lFlowSpecRuntime", "-lFlowSpecKernel",
+    run(["swiftc", "-O", "-wmo", "-parse-as-library", *linking(runtime),
          source, os.path.join(HERE, "DispatchDriver.swift"), "-o", history])
     samples = {"nested": [], "history": []}
     for _ in range(5):

@@ -29,7 +29,7 @@ public struct FlowProgram: Sendable {
         public var keep: Int = 0
         /// For a transition to a history state, that state, by index in
         /// ``FlowProgram/histories``: ``target`` is then its default, taken when its compound
-        /// state was never left (``FlowProgram/resumeTarget(of:recorded:)``).
+        /// state was never left (the kernel resumes the rest, through the step's `FlowResume`).
         public var history: Int? = nil
 
         /// Whether the candidate may be taken under the given conditions.
@@ -257,18 +257,6 @@ public struct FlowProgram: Sendable {
         guard let retry = candidate.retry else { return [] }
         return exitEffects(of: state, keeping: retry.keep) + candidate.effects + retry.effects
             + entryEffects(of: retry.fallback, keeping: retry.keep)
-    }
-
-    /// Where a history state leads, given the state its compound state was last left in
-    /// (`nil`: never left): its default; for a deep history the state recorded; for a shallow
-    /// one the state directly inside the compound state that held it, entered by its `initial`
-    /// chain.
-    public func resumeTarget(of history: Int, recorded: Int?) -> Int {
-        let history = histories[history]
-        guard let recorded else { return history.defaultTarget }
-        let childDepth = compounds[history.compound].depth + 1
-        if history.deep || states[recorded].depth == childDepth { return recorded }
-        return compounds[states[recorded].compound(atDepth: childDepth)].initialState
     }
 
     /// What taking a candidate from a state runs before it enters the state a history resumes
