@@ -63,6 +63,14 @@ public protocol FlowStepSink {
     mutating func took(from: State, to: State, fellBack: Bool, resumed: Bool)
 }
 
+/// Whose timeout a timer is: the current state's own, or that of a compound state around it.
+public enum FlowTimeoutScope: Sendable, Hashable {
+    /// The current state's own timeout.
+    case state
+    /// The timeout of the compound state around the current state at `depth` (0 the outermost).
+    case compound(depth: Int)
+}
+
 /// The semantics of every flowspec machine, written once: what a running flow is (its state,
 /// visits, retry counters and history memory) and how an input changes it. ``FlowMachine``
 /// runs a generated machine with it, and `flowspec simulate` a checked spec; the rules
@@ -171,13 +179,12 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         return true
     }
 
-    /// The depth of the compound state whose timeout is armed for `visit` (`nil` for the
-    /// state's own), or `nil` inside `nil` if no timeout is armed for it.
+    /// Whose timeout is armed for `visit`: the state's own, or that of the compound state
+    /// around it at a depth; `nil` if none is (a visit that is over).
     @inlinable
-    public func timeoutDepth(forVisit visit: Int) -> Int?? {
-        if visit == currentVisit { return .some(nil) }
-        guard let depth = outerVisits[..<outerDepth].firstIndex(of: visit) else { return nil }
-        return .some(depth)
+    public func timeoutScope(forVisit visit: Int) -> FlowTimeoutScope? {
+        if visit == currentVisit { return .state }
+        return outerVisits[..<outerDepth].firstIndex(of: visit).map { .compound(depth: $0) }
     }
 
     /// Fires the timeout armed for `visit`; returns whether one was (another visit's changes nothing).
@@ -186,10 +193,10 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         visit: Int, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) -> Bool where Sink.State == Rules.State {
         let step: FlowStep<Rules.State>?
-        switch timeoutDepth(forVisit: visit) {
-        case .some(.none): step = rules.timeoutStep(currentState)
-        case .some(.some(let depth)): step = rules.outerTimeoutStep(currentState, atDepth: depth)
-        case .none: step = nil
+        switch timeoutScope(forVisit: visit) {
+        case .state: step = rules.timeoutStep(currentState)
+        case .compound(let depth): step = rules.outerTimeoutStep(currentState, atDepth: depth)
+        case nil: step = nil
         }
         guard let step else { return false }
         take(step, conditions, rules, &sink)

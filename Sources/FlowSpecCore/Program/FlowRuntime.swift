@@ -231,10 +231,10 @@ public struct FlowRuntime: Sendable, Hashable {
         -> [Int]?
     {
         let via: Move.Via
-        switch kernel.timeoutDepth(forVisit: visit) {
-        case .some(.none): via = .timeout
-        case .some(.some(let depth)): via = .outerTimeout(program.states[state].compound(atDepth: depth))
-        case .none: return nil
+        switch kernel.timeoutScope(forVisit: visit) {
+        case .state: via = .timeout
+        case .compound(let depth): via = .outerTimeout(program.states[state].compound(atDepth: depth))
+        case nil: return nil
         }
         var fired = false
         let effects = run((via, 0), program, conditions, &moves) { kernel, sink in
