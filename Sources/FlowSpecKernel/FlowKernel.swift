@@ -1,6 +1,6 @@
 /// What the machine's semantics (``FlowKernel``) read of a machine: its steps, already
 /// lowered to ``FlowStep`` values, and the shape of its states. Two kinds of machine conform:
-/// a generated one, through ``FlowMachine`` (its ``FlowSpec``'s static functions), and the
+/// a generated one, through `FlowMachine` (its `FlowSpec`'s static functions), and the
 /// checked spec that `flowspec simulate` runs. So the app and the tool run one semantics.
 public protocol FlowRules {
     /// A state the machine can be in (one with no states inside it).
@@ -72,14 +72,14 @@ public enum FlowTimeoutScope: Sendable, Hashable {
 }
 
 /// The semantics of every flowspec machine, written once: what a running flow is (its state,
-/// visits, retry counters and history memory) and how an input changes it. ``FlowMachine``
+/// visits, retry counters and history memory) and how an input changes it. `FlowMachine`
 /// runs a generated machine with it, and `flowspec simulate` a checked spec; the rules
 /// (``FlowRules``) are passed to each call, so the kernel is a plain value that compares and
 /// hashes by what it holds. `docs/generated-code.md` states the semantics.
 ///
-/// An app uses ``FlowMachine``; the kernel is public so that the flowspec tool runs it too.
-/// Its functions are inlinable, so that a generated machine's `send` is specialised in the
-/// app's module and allocates nothing.
+/// An app uses `FlowMachine` (in `FlowSpecRuntime`); the kernel is public so that the
+/// flowspec tool runs it too. Its functions are inlinable, so that a generated machine's `send`
+/// is specialised in the app's module and allocates nothing.
 public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     /// The current state (never a choice state once settled).
     @inlinable

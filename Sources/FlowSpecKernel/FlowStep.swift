@@ -14,12 +14,12 @@ public enum FlowStateKind: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// A transition chosen: where it goes, the effects it runs (a range of the spec's
-/// ``FlowSpec/effectList``), its retry bound, and how many compound states around the state
+/// the spec's `effectList`), its retry bound, and how many compound states around the state
 /// it leaves stay active. Choosing one allocates nothing.
 public struct FlowStep<State: Sendable>: Sendable {
     /// The state it goes to (unless its retry bound is used up).
     public let target: State
-    /// The positions of its effects in ``FlowSpec/effectList``: the `exit` effects of the states
+    /// The positions of its effects in the spec's `effectList`: the `exit` effects of the states
     /// it leaves, its own, then the `entry` effects of the states it enters.
     public let effects: Range<Int>
     /// Its bounded `retry`, if any.
@@ -50,7 +50,7 @@ public struct FlowStep<State: Sendable>: Sendable {
 /// memory slot of that compound state, its depth, whether the history is deep, and the effects
 /// the step runs before it enters what it resumes (the exits, its own, a used-up retry's).
 /// The entries are those of the state resumed, below the step's `keep`: a suffix of
-/// ``FlowSpec/entryEffects(of:)``. A step never left goes to its target, the history's default.
+/// the spec's `entryEffects(of:)`. A step never left goes to its target, the history's default.
 public struct FlowResume: Sendable, Hashable {
     /// The memory slot of the compound state the history resumes.
     public let slot: Int
@@ -59,7 +59,7 @@ public struct FlowResume: Sendable, Hashable {
     /// Whether the history resumes the very state left (deep), or the state directly inside the
     /// compound state that held it, entered by its `initial` chain (shallow).
     public let deep: Bool
-    /// The positions in ``FlowSpec/effectList`` of what the step runs before its entries.
+    /// The positions in the spec's `effectList` of what the step runs before its entries.
     public let before: Range<Int>
 
     /// A step's way into a history.
@@ -81,7 +81,7 @@ public struct FlowRetry<State: Sendable>: Sendable {
     public let max: Int
     /// Where it goes once the count is used up.
     public let fallback: State
-    /// The positions in ``FlowSpec/effectList`` of the effects run when it goes to
+    /// The positions in the spec's `effectList` of the effects run when it goes to
     /// ``fallback``, in place of the step's: the exits, the step's own effects, the retry's,
     /// then the entries.
     public let effects: Range<Int>
@@ -104,7 +104,7 @@ public struct FlowRetry<State: Sendable>: Sendable {
     }
 }
 
-/// A timeout armed for one visit of a state: fire it with ``FlowMachine/fireTimeout(visit:conditions:)``
+/// A timeout armed for one visit of a state: fire it with `FlowMachine.fireTimeout(visit:conditions:)`
 /// after `after`.
 public struct FlowArmedTimeout<State: Hashable & Sendable>: Sendable, Hashable {
     /// How long after entering the state it fires.
