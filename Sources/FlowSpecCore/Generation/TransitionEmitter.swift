@@ -46,7 +46,9 @@ struct TransitionEmitter {
             "\(access)static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> \(Self.stepType)"
         ) { w in
             let handled = program.states.indices.flatMap { index in
-                program.states[index].transitions.map { (state: index, event: $0.event, candidates: $0.candidates) }
+                zip(program.states[index].transitions, steps.states[index].transitions).map {
+                    (state: index, event: $0.event, candidates: $0.candidates, steps: $1.candidates.map(\.step))
+                }
             }
             guard !handled.isEmpty else {
                 w.line("nil")
@@ -56,7 +58,7 @@ struct TransitionEmitter {
                 for entry in handled {
                     w.line(
                         "case (\(state(entry.state)), .\(program.events[entry.event].swiftName.code)): "
-                            + candidates(entry.candidates, from: entry.state))
+                            + candidates(entry.candidates, entry.steps, from: entry.state))
                 }
                 if handled.count < program.states.count * program.events.count { w.line("default: nil") }
             }
@@ -72,8 +74,10 @@ struct TransitionEmitter {
         { w in
             w.switchBlock("switch state") { w in
                 for index in choices {
+                    let lowered = steps.states[index]
                     let branches = program.states[index].done.map { [$0] } ?? program.states[index].always
-                    w.line("case \(state(index)): " + candidates(branches, from: index))
+                    let taken = lowered.done.map { [$0] } ?? lowered.always.map(\.step)
+                    w.line("case \(state(index)): " + candidates(branches, taken, from: index))
                 }
                 if choices.count < program.states.count { w.line("default: nil") }
             }
@@ -86,8 +90,9 @@ struct TransitionEmitter {
         w.block("\(access)static func timeoutStep(_ state: State, _: Tables) -> \(Self.stepType)") { w in
             w.switchBlock("switch state") { w in
                 for index in timed {
-                    w.line(
-                        "case \(state(index)): " + candidates([program.states[index].timeout!.candidate], from: index))
+                    let timeout = program.states[index].timeout!.candidate
+                    let taken = steps.states[index].timeout!.step
+                    w.line("case \(state(index)): " + candidates([timeout], [taken], from: index))
                 }
                 if timed.count < program.states.count { w.line("default: nil") }
             }
@@ -223,7 +228,9 @@ struct TransitionEmitter {
                 for entry in timed {
                     w.line(
                         "case (\(state(entry.state)), \(entry.depth)): "
-                            + candidates([entry.timeout.candidate], from: entry.state))
+                            + candidates(
+                                [entry.timeout.candidate], [steps.states[entry.state].outerTimeouts[entry.depth]!.step],
+                                from: entry.state))
                 }
                 w.line("default: nil")
             }
@@ -232,18 +239,21 @@ struct TransitionEmitter {
 
     /// The candidates in order as one expression, `c ? Step(.a) : Step(.b)`: conditional ones
     /// up to the first unconditional one (later ones can never be taken), else `nil`; with a
-    /// comment naming the effects, if any.
-    private func candidates(_ candidates: [FlowProgram.Candidate], from source: Int) -> String {
+    /// comment naming the effects, if any. Each takes its step as the lowering made it (`taken`,
+    /// in the same order), the very step `simulate` runs.
+    private func candidates(_ candidates: [FlowProgram.Candidate], _ taken: [FlowStep<Int>], from source: Int)
+        -> String
+    {
         var expression = ""
         var effects: [Int] = []
         var fallbackEffects: [Int] = []
-        for candidate in candidates {
+        for (candidate, step) in zip(candidates, taken) {
             effects += program.effects(of: candidate, from: source)
             if candidate.retry != nil { fallbackEffects += program.fallbackEffects(of: candidate, from: source) }
             if let condition = condition(candidate) {
-                expression += "\(condition) ? \(step(candidate, from: source)) : "
+                expression += "\(condition) ? \(swift(step)) : "
             } else {
-                expression += step(candidate, from: source)
+                expression += swift(step)
                 return expression + effectsComment(effects, fallback: fallbackEffects)
             }
         }
@@ -257,10 +267,8 @@ struct TransitionEmitter {
         return terms.isEmpty ? nil : terms.joined(separator: " && ")
     }
 
-    /// The step a candidate takes from a state, as the lowering made it, spelled as Swift (its
-    /// defaults left out).
-    private func step(_ candidate: FlowProgram.Candidate, from source: Int) -> String {
-        let step = ProgramSteps.step(candidate, from: source, program, steps.run(of:))
+    /// A lowered step spelled as Swift (its defaults left out).
+    private func swift(_ step: FlowStep<Int>) -> String {
         var arguments = [state(step.target)]
         if !step.effects.isEmpty { arguments.append("effects: \(Self.range(step.effects))") }
         if let retry = step.retry {

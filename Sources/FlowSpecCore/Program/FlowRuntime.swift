@@ -253,11 +253,8 @@ public struct FlowRuntime: Sendable, Hashable {
         var sink = ProgramSink(effectList: program.steps.effectList, taken: moves == nil ? nil : [])
         input(&kernel, &sink)
         for (index, taken) in (sink.taken ?? []).enumerated() {
-            let from = program.states[taken.from]
             let (via, position) =
-                index == 0 && first != nil
-                ? first!
-                : from.kind == .terminal ? (.done, 0) : (.always, from.always.firstIndex { $0.holds(conditions) } ?? 0)
+                (index == 0 ? first : nil) ?? Self.takenAtOnce(from: program.states[taken.from], conditions)
             let candidate = program.candidate(taken.from, via: via, position: position)
             moves?.append(
                 Move(
@@ -266,6 +263,12 @@ public struct FlowRuntime: Sendable, Hashable {
                     resumed: taken.resumed))
         }
         return sink.effects
+    }
+
+    /// What a transition taken on entering a state went through: a terminal state's `done`, or
+    /// a choice state's first `always` branch that holds.
+    private static func takenAtOnce(from state: FlowProgram.State, _ conditions: [Bool]) -> (Move.Via, Int) {
+        state.kind == .terminal ? (.done, 0) : (.always, state.always.firstIndex { $0.holds(conditions) } ?? 0)
     }
 }
 

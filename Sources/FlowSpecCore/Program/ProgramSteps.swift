@@ -5,18 +5,16 @@ import FlowSpecKernel
 /// (kind, depth, the compound states around it). `flowspec simulate` runs the kernel on this,
 /// and `flowspec gen` writes these steps into Swift, so the two run the same steps.
 struct ProgramSteps: Sendable {
-    /// A candidate lowered: its conditions, and the step it takes.
+    /// A candidate lowered: the candidate as written (whose conditions say whether it may be
+    /// taken), and the step it takes.
     struct Candidate: Sendable {
-        var requires: [Int]
-        var forbids: [Int]
+        var written: FlowProgram.Candidate
         var step: FlowStep<Int>
 
-        func holds(_ conditions: [Bool]) -> Bool {
-            requires.allSatisfy { conditions[$0] } && !forbids.contains { conditions[$0] }
-        }
+        func holds(_ conditions: [Bool]) -> Bool { written.holds(conditions) }
     }
 
-    /// A timeout lowered: how long, where it leads, and the step it takes.
+    /// A timeout lowered: how long, and the step it takes (its target is where it leads).
     struct Timeout: Sendable {
         var after: Duration
         var step: FlowStep<Int>
@@ -88,7 +86,7 @@ struct ProgramSteps: Sendable {
                 Self.step(candidate, from: index, program, range)
             }
             func guarded(_ candidate: FlowProgram.Candidate) -> Candidate {
-                Candidate(requires: candidate.requires, forbids: candidate.forbids, step: lowered(candidate))
+                Candidate(written: candidate, step: lowered(candidate))
             }
             var outer = [Timeout?](repeating: nil, count: state.depth)
             for scoped in state.outerTimeouts {
@@ -140,7 +138,7 @@ struct ProgramSteps: Sendable {
     /// The step a candidate takes from a state: its target, the run of its effects (the exits,
     /// its own, the entries), its retry with the run of its way out, how many compound states
     /// it keeps, and for a history target how it resumes.
-    static func step(
+    private static func step(
         _ candidate: FlowProgram.Candidate, from source: Int, _ program: FlowProgram,
         _ range: ([Int]) -> Range<Int>
     ) -> FlowStep<Int> {
