@@ -28,6 +28,15 @@ struct SpecInput {
                     diagnostics, files: [source], format: .text,
                     colour: Console.wantsColourOnError))
         }
+        let parallel = SpecGeneration.parallelStates(result)
+        if !parallel.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
+            for state in parallel {
+                Console.error(
+                    "\(source.path):\(state.location.line):\(state.location.column): error: \(SpecGeneration.parallelRefusal) (parallel state '\(state.state)' of machine '\(state.machine)'); \(refusal)"
+                )
+            }
+            throw ExitStatus.findings
+        }
         guard let programs = SpecGeneration.programs(result, diagnostics: diagnostics) else {
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors == 0 {

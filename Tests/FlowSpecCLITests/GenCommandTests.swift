@@ -36,6 +36,50 @@ struct GenCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Out.swift").path))
     }
 
+    /// Parallel regions are checked, not run yet: every command that runs a machine refuses
+    /// one with a parallel state, at its `parallel` key, writing nothing; `check` and `graph`
+    /// read it.
+    @Test func refusesParallelRegionsUntilTheRuntimeRunsThem() throws {
+        let directory = try CLI.temporaryDirectory(with: [
+            "player.yaml": """
+            flowspec: 1
+            machines:
+              Player:
+                initial: playing
+                defaults: { kind: input }
+                events: [stop, toggle]
+                states:
+                  playing:
+                    on: { stop: stopped }
+                    parallel:
+                      video: { states: { running: { on: { toggle: paused } }, paused: { on: { toggle: running } } } }
+                      audio: { states: { loud: { on: { toggle: quiet } }, quiet: { on: { toggle: loud } } } }
+                  stopped: { kind: terminal }
+            """,
+            "run.trace": ""
+        ])
+        let refusal =
+            "player.yaml:10:9: error: parallel regions are checked but cannot be generated or simulated yet (parallel state 'playing' of machine 'Player')"
+        let commands: [(arguments: [String], tail: String)] = [
+            (["gen", "player.yaml", "--output", "Out.swift"], "nothing was generated"),
+            (["gen", "player.yaml", "--tests", "--output", "Tests.swift"], "nothing was generated"),
+            (["simulate", "player.yaml", "stop"], "it cannot be simulated"),
+            (["paths", "player.yaml"], "no paths were generated"),
+            (["coverage", "player.yaml", "run.trace"], "nothing was measured")
+        ]
+        for command in commands {
+            let output = try CLI.run(command.arguments, in: directory)
+            #expect(output.status == 1, "\(command.arguments): \(output.stderr)")
+            #expect(output.stderr.contains("\(refusal); \(command.tail)\n"), "\(command.arguments): \(output.stderr)")
+            #expect(!output.stderr.contains("internal error"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Out.swift").path))
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Tests.swift").path))
+        #expect(try CLI.run(["check", "player.yaml"], in: directory).status == 0)
+        let graph = try CLI.run(["graph", "player.yaml", "--format", "mermaid"], in: directory)
+        #expect(graph.status == 0 && graph.stdout.contains("\n        --\n"), "\(graph.stderr)")
+    }
+
     @Test func writesOneFileWithAFixedHeaderAndNoAbsolutePaths() throws {
         let directory = try Self.scratch()
         // A missing parent directory is created.

@@ -36,7 +36,7 @@ struct KeyCompletionTests {
     /// A state's keys, as the language documents them (`deep` and `default` are a history
     /// state's alone).
     static let stateKeys = [
-        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states"
+        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states", "parallel"
     ]
     /// A history state's keys: what `invalid-history` lets it write.
     static let historyKeys = ["kind", "summary", "deep", "default"]
@@ -87,6 +87,38 @@ struct KeyCompletionTests {
             [
                 Self.stateKeys, Self.stateKeys, ["submit"], ["to", "if", "unless", "effects", "retry"],
                 Self.stateKeys, ["after", "to", "effects", "retry"]
+            ])
+    }
+
+    /// Keys in a parallel state, in its regions and in the states inside them, in block and in
+    /// flow style.
+    @Test func keysInsideParallelRegions() throws {
+        let spec = """
+            flowspec: 1
+            machines:
+              Player:
+                initial: playing
+                states:
+                  playing:
+                    ‸pa
+                    parallel:
+                      video:
+                        ‸in
+                        states:
+                          running: { kind: input, ‸ }
+                      audio:
+                        timeout: { ‸ }
+                        states:
+                          loud:
+                            on:
+                              ‸
+                              mute: { to: loud, ‸ }
+            """
+        try Self.expectCompletions(
+            in: spec,
+            [
+                Self.stateKeys, Self.stateKeys, Self.stateKeys, ["after", "to", "effects", "retry"], ["mute"],
+                ["to", "if", "unless", "effects", "retry"]
             ])
     }
 

@@ -6,7 +6,7 @@ import Foundation
 /// It accepts only the subset of `stateDiagram-v2` flowspec uses — a front-matter title, then
 /// `state "label" as id`, `id : text`, `a --> b` with an optional `: label`, `classDef` and
 /// `class` lines, composite states (`state "label" as id {` … `}`, four more spaces of
-/// indentation inside) and multi-line notes (`note right of id` … `end note`) — and enforces the
+/// indentation inside, `--` between concurrent regions) and multi-line notes (`note right of id` … `end note`) — and enforces the
 /// rules of Mermaid's parser and renderer that flowspec's output could break: a composite
 /// state has no description (Mermaid throws "Group nodes can only have label"); a statement
 /// inside a composite state's block names only `[*]` and the states declared directly in it
@@ -51,6 +51,8 @@ enum MermaidSyntax {
         var composites: [String] = []
         /// The lines of the notes beside each state id.
         var notes: [String: [String]] = [:]
+        /// Per composite state, how many `--` lines split its block into concurrent regions.
+        var regionSeparators: [String: Int] = [:]
     }
 
     static func parse(_ text: String) throws -> Diagram {
@@ -213,6 +215,12 @@ private struct LineParser {
             throw SyntaxError("expected \(indent) spaces of indentation")
         }
         let body = scalars.dropFirst(indent)
+        // A concurrent region's separator: only inside a composite state's block.
+        if body.string == "--" {
+            guard let block = blocks.last else { throw SyntaxError("`--` outside a composite state") }
+            diagram.regionSeparators[block, default: 0] += 1
+            return
+        }
         if body.hasPrefix("state \"") { return try declareState(body.dropFirst(7), &diagram) }
         if body.hasPrefix("classDef ") { return try classDef(body.string) }
         if body.hasPrefix("class ") { return try applyClass(body.string, &diagram) }

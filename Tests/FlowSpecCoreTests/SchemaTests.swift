@@ -392,7 +392,23 @@ struct SchemaTests {
         "default as a list": (
             false, spec("states: { a: { states: { b: , h: { kind: history, default: [b] } } } }")
         ),
-        "invalid-history in severity": (true, spec("states: { a: }\nseverity: { invalid-history: note }"))
+        "invalid-history in severity": (true, spec("states: { a: }\nseverity: { invalid-history: note }")),
+        "a parallel state with its regions": (
+            true,
+            spec(
+                "states: { a: { on: { go: a }, done: a, parallel: { r: { states: { x: { kind: input } } }, s: { kind: input } } } }"
+            )
+        ),
+        "an unknown key in a region's state": (
+            false, spec("states: { a: { parallel: { r: { states: { x: { knd: input } } }, s: } } }")
+        ),
+        "regions as a list": (false, spec("states: { a: { parallel: [r, s] } }")),
+        "a choice state by default in a region, with on": (
+            false, spec("defaults: { kind: choice }\nstates: { a: { parallel: { r: { on: { go: a } }, s: } } }")
+        ),
+        "invalid-parallel and region-conflict in severity": (
+            true, spec("states: { a: }\nseverity: { invalid-parallel: warning, region-conflict: off }")
+        )
     ]
 
     /// What `invalid-nesting` finds is a check's, not the schema's: each of these specs is
@@ -439,6 +455,32 @@ struct SchemaTests {
         let yaml = try #require(Self.historyCases[name])
         let rules = SpecChecker().check(SourceFile(path: "inline.yaml", text: yaml)).diagnostics.map(\.rule)
         #expect(rules.contains(.invalidHistory), "\(rules)")
+        let outcome = Self.check(yaml: yaml)
+        #expect(outcome.findings.isEmpty, "the decoder says: \(outcome.findings.map(\.message))")
+        #expect(outcome.errors.isEmpty, "the schema says:\n\(Self.describe(outcome.errors))")
+    }
+
+    /// What `invalid-parallel` finds is a check's too: each of these specs is decoded with that
+    /// finding and no decoding finding, and the schema accepts it.
+    static let parallelCases: [String: String] = [
+        "one region": spec("states: { a: { parallel: { r: { kind: input } } } }"),
+        "no regions": spec("states: { a: { parallel: {} } }"),
+        "states, initial, kind and always beside regions": spec(
+            "states: { a: { kind: choice, initial: r, always: a, states: { x: }, parallel: { r: , s: } } }"),
+        "a region that is a history, choice or terminal state": spec(
+            "states: { a: { parallel: { h: { kind: history }, c: { kind: choice, always: a }, t: { kind: terminal } } } }"
+        ),
+        "a transition into another region": spec(
+            "states: { a: { parallel: { r: { kind: input, on: { go: s } }, s: { kind: input } } } }"),
+        "a deep history state around a parallel state": spec(
+            "states: { a: { states: { h: { kind: history, deep: true }, p: { parallel: { r: , s: } } } } }")
+    ]
+
+    @Test("invalid-parallel is left to the check", arguments: parallelCases.keys.sorted())
+    func parallelIsLeftToTheCheck(name: String) throws {
+        let yaml = try #require(Self.parallelCases[name])
+        let rules = SpecChecker().check(SourceFile(path: "inline.yaml", text: yaml)).diagnostics.map(\.rule)
+        #expect(rules.contains(.invalidParallel), "\(rules)")
         let outcome = Self.check(yaml: yaml)
         #expect(outcome.findings.isEmpty, "the decoder says: \(outcome.findings.map(\.message))")
         #expect(outcome.errors.isEmpty, "the schema says:\n\(Self.describe(outcome.errors))")

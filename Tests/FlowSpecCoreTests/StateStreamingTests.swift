@@ -65,7 +65,8 @@ struct StateStreamingTests {
                 }
                 // How it nests: its parent, and what it writes about entering, leaving and ending.
                 let parent = machine.nesting.parent(of: index).map(machine.name(of:)) ?? "-"
-                lines.append("    parent \(parent) compound=\(machine.isCompound(index))")
+                lines.append(
+                    "    parent \(parent) compound=\(machine.isCompound(index)) parallel=\(machine.isParallel(index))")
                 if let details = machine.nesting.details[index] {
                     lines.append(
                         "    entry=\(details.entry) exit=\(details.exit) initial=\(String(describing: details.initial)) "
@@ -141,6 +142,30 @@ struct StateStreamingTests {
         #expect(spec.machines.first?.states.count == 510)
         #expect(findings.isEmpty)
         #expect(nodes < 2 * 500 + 10 * 12 + 20, "the bodies of states inside compound states must leave the tree")
+        Self.expectSame(Array(text.utf8))
+    }
+
+    /// The regions of a parallel state, and the states inside them, are streamed as states
+    /// inside compound states are; a machine whose only streamed states are in regions still
+    /// shares its names with them.
+    @Test func statesInsideParallelRegionsLeaveTheTreeToo() {
+        var text = "flowspec: 1\nmachines:\n  Big:\n    initial: both\n    events: [go, stop]\n    states:\n"
+        text += "      both:\n        on: { stop: both }\n        parallel:\n"
+        for region in 0..<4 {
+            text += "          r\(region):\n            initial: r\(region)s0\n            states:\n"
+            for index in 0..<50 {
+                text +=
+                    "              r\(region)s\(index): { kind: input, on: { go: r\(region)s\((index + 1) % 50) } }\n"
+            }
+        }
+        text += "          leaf: { kind: input, on: { go: leaf } }\n"
+        let (spec, findings, nodes) = Self.streamed(Array(text.utf8))
+        let machine = spec.machines[0]
+        #expect(machine.states.count == 1 + 4 * 51 + 1)
+        #expect(findings.isEmpty, "\(findings.map(\.message))")
+        #expect(machine.isParallel(0))
+        #expect(machine.nesting.children(of: 0).map(machine.name(of:)) == ["r0", "r1", "r2", "r3", "leaf"])
+        #expect(nodes < 2 * 205 + 4 * 12 + 40, "the bodies of states inside regions must leave the tree")
         Self.expectSame(Array(text.utf8))
     }
 

@@ -120,6 +120,7 @@ enum CheckRegistry {
         PartialChoiceCheck(),
         BackwardTransitionCheck(),
         DoneNeverFiresCheck(),
+        RegionConflictCheck(),
         RequirementCheck(),
         InvalidIdentifierCheck(),
         IdentifierCollisionCheck()

@@ -12,6 +12,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case limitExceeded = "limit-exceeded"
     case invalidNesting = "invalid-nesting"
     case invalidHistory = "invalid-history"
+    case invalidParallel = "invalid-parallel"
     case undefinedState = "undefined-state"
     case undeclaredName = "undeclared-name"
     case unusedName = "unused-name"
@@ -26,6 +27,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case partialChoice = "partial-choice"
     case backwardTransition = "backward-transition"
     case doneNeverFires = "done-never-fires"
+    case regionConflict = "region-conflict"
     case requirementFailed = "requirement-failed"
     case invalidIdentifier = "invalid-identifier"
     case identifierCollision = "identifier-collision"
@@ -48,6 +50,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .limitExceeded: LimitExceededRule.self
         case .invalidNesting: NestingRule.self
         case .invalidHistory: HistoryRule.self
+        case .invalidParallel: ParallelRule.self
         case .undefinedState: UndefinedStateRule.self
         case .undeclaredName: UndeclaredNameCheck.self
         case .unusedName: UnusedNameCheck.self
@@ -62,6 +65,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .partialChoice: PartialChoiceCheck.self
         case .backwardTransition: BackwardTransitionCheck.self
         case .doneNeverFires: DoneNeverFiresCheck.self
+        case .regionConflict: RegionConflictCheck.self
         case .requirementFailed: RequirementCheck.self
         case .invalidIdentifier: InvalidIdentifierCheck.self
         case .identifierCollision: IdentifierCollisionCheck.self

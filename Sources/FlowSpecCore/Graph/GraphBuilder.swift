@@ -125,18 +125,37 @@ struct GraphBuilder {
         }
     }
 
-    /// A terminal state inside a compound state with `done` leaves at once through it.
+    /// A terminal state inside a compound state with `done` leaves at once through it. One
+    /// directly inside a region (that has no `done` of its own) ends its region, and the
+    /// parallel state's `done` may follow: it is taken once every region has ended, so each
+    /// region's terminal states lead there (levels up: the region, then the parallel state).
     private mutating func addDone(of state: Int, to edges: inout [Edge]) {
-        guard machine.states[state].kind == .terminal, let parent = machine.nesting.parent(of: state),
-            let done = machine.nesting.details[parent]?.done
-        else { return }
-        addTransition(
-            to: done, as: "`done` target", retry: nil, from: state, trigger: .always, levelsUp: 1,
-            conditional: false, to: &edges)
+        guard machine.states[state].kind == .terminal, let parent = machine.nesting.parent(of: state) else { return }
+        if let done = machine.nesting.details[parent]?.done {
+            addTransition(
+                to: done, as: "`done` target", retry: nil, from: state, trigger: .always, levelsUp: 1,
+                conditional: false, to: &edges)
+        } else if let parallel = machine.nesting.parent(of: parent), machine.isParallel(parallel),
+            let done = machine.nesting.details[parallel]?.done
+        {
+            addTransition(
+                to: done, as: "`done` target", retry: nil, from: state, trigger: .always, levelsUp: 2,
+                conditional: false, to: &edges)
+        }
     }
 
-    /// Entering a compound state enters its `initial` state, or the first one inside it.
+    /// Entering a compound state enters its `initial` state, or the first one inside it;
+    /// entering a parallel state enters every region, in document order.
     private mutating func addInitial(of state: Int, to edges: inout [Edge]) {
+        if machine.isParallel(state) {
+            for region in machine.nesting.children(of: state) where !machine.isHistory(region) {
+                edges.append(
+                    Edge(
+                        source: state, target: region, trigger: .initial, isConditional: false, isBounded: false,
+                        isRetryFallback: false, isInherited: false))
+            }
+            return
+        }
         guard let target = initialChild(of: state) else { return }
         edges.append(
             Edge(

@@ -90,7 +90,8 @@ public struct MachineGraph: Sendable {
                 return machine.nesting.details[state]?.historyDefault?.location ?? machine.states[state].name.location
             }
             return machine.nesting.details[state]?.initial?.location
-                ?? machine.nesting.details[state]?.statesLocation ?? machine.states[state].name.location
+                ?? machine.nesting.details[state]?.statesLocation
+                ?? machine.nesting.details[state]?.parallelLocation ?? machine.states[state].name.location
         case .event:
             if let declaring {
                 candidate = machine.transitions(of: declaring)[edge.transitionIndex].candidates[edge.candidateIndex]

@@ -54,8 +54,11 @@ public struct FlowDiagram: Sendable {
         /// Whether the state holds other states (its `kind` is then not read).
         public var isCompound = false
         /// For a compound state, the state inside it entered first (`nil` when its `initial`
-        /// names no state directly inside it).
+        /// names no state directly inside it, and for a parallel state, which enters them all).
         public var initialChild: Int? = nil
+        /// Whether the state is a parallel state: the states directly inside it are its regions,
+        /// all active at once (drawn apart: `--` in Mermaid, a cluster each in DOT).
+        public var isParallel = false
         /// The effects run on entering the state, in order.
         public var entry: [String] = []
         /// The effects run on leaving the state, in order.
@@ -236,6 +239,8 @@ public struct FlowDiagram: Sendable {
             nodes[index].isDeep = nesting.details[index]?.deep?.value == true
             guard nesting.isCompound(index) else { continue }
             nodes[index].isCompound = true
+            nodes[index].isParallel = graph.machine.isParallel(index)
+            guard !nodes[index].isParallel else { continue }
             nodes[index].initialChild = graph.edges(from: index).first { graph.trigger(of: $0) == .initial }?.target
         }
     }

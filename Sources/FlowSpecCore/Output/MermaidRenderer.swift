@@ -18,6 +18,8 @@
 ///   what a leaf would show under its name (entry and exit effects, marks) is a note beside it,
 ///   since Mermaid rejects descriptions of composite states. Leaves show their entry and exit
 ///   effects under their name: `entry / trackSignInStarted`.
+/// - A parallel state is a composite state whose regions, each a composite state (or a state)
+///   with its own `[*]` arrow, are separated by `--`: Mermaid's concurrent regions.
 /// - A history state, for which Mermaid has no pseudo-state, is a state labelled `H` (shallow)
 ///   or `H*` (deep) in its composite state, styled with the `history` class (white, bold, thick
 ///   border); it keeps its `sN` id, and its `default` is an edge labelled `default`.
@@ -55,6 +57,10 @@ public enum MermaidRenderer {
                 let node = diagram.nodes[index]
                 let indent = indentation(depth)
                 let id = id(.state(index))
+                // Regions after the first are set apart, as Mermaid draws concurrent regions.
+                if let parent = node.parent, diagram.nodes[parent].isParallel, parent + 1 != index {
+                    output.write("\(indent)--\n")
+                }
                 output.write("\(indent)state \"\(label(node))\" as \(id)\(node.isCompound ? " {" : "")\n")
                 if node.isCompound { return }
                 for line in descriptions(node) { output.write("\(indent)\(id) : \(line)\n") }

@@ -10,9 +10,29 @@ public enum SpecGeneration {
         public var contents: String
     }
 
-    /// The programs of a checked spec, or `nil` if it has errors.
+    /// Where each machine that has a parallel state writes its first one: `check` and `graph`
+    /// read parallel regions, but the runtime does not run them yet, so `gen`, `simulate`,
+    /// `paths` and `coverage` refuse such a machine (``programs(_:diagnostics:)`` gives none).
+    public static func parallelStates(_ result: SpecChecker.Result) -> [(
+        machine: String, state: String, location: SourceLocation
+    )] {
+        result.spec.machines.compactMap { machine in
+            guard machine.nesting.hasParallel,
+                let first = machine.states.indices.first(where: machine.isParallel),
+                let location = machine.nesting.details[first]?.parallelLocation
+            else { return nil }
+            return (machine.name.value, machine.name(of: first), location)
+        }
+    }
+
+    /// What `gen`, `simulate`, `paths` and `coverage` say of a machine with a parallel state.
+    public static let parallelRefusal = "parallel regions are checked but cannot be generated or simulated yet"
+
+    /// The programs of a checked spec, or `nil` if it has errors or a parallel state (see
+    /// ``parallelStates(_:)``).
     public static func programs(_ result: SpecChecker.Result, diagnostics: [Diagnostic]) -> [FlowProgram]? {
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
+        guard parallelStates(result).isEmpty else { return nil }
         let programs = result.graphs.compactMap(FlowProgramBuilder.build)
         return programs.count == result.graphs.count ? programs : nil
     }

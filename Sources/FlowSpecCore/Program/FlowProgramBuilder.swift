@@ -2,8 +2,10 @@
 /// found no errors in: it assumes every name resolves.
 public enum FlowProgramBuilder {
     /// The program for a checked machine, or `nil` if a name does not resolve (the machine
-    /// has errors).
+    /// has errors) or it has a parallel state.
     public static func build(_ graph: MachineGraph) -> FlowProgram? {
+        // Parallel regions are checked, not run yet: a program has one state at a time.
+        guard !graph.machine.nesting.hasParallel else { return nil }
         var builder = Builder(graph: graph)
         return builder.build()
     }

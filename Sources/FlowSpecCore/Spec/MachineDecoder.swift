@@ -9,6 +9,7 @@ enum MachineDecoder {
         swap(&machine.names, &reader.nameTable)
         swap(&machine.transitionStore, &reader.transitionStore)
         if !machine.exceedsLimits { checkTransitionCount(&machine, reader: &reader) }
+        if !machine.exceedsLimits { ParallelRule.checkMachine(machine, reader: &reader) }
         // A machine over the limits keeps no states, so none of their transitions either.
         if machine.exceedsLimits { machine.transitionStore = TransitionStore() }
         return (machine, severity)
@@ -99,8 +100,9 @@ enum MachineDecoder {
                 }
                 guard reader.document[body].kind == .mapping else { continue }
                 let fields = reader.document.children(of: body)
+                // A parallel state's regions are states too, streamed alike.
                 for key in stride(from: fields.startIndex, to: fields.endIndex - 1, by: 2)
-                where NodeReader.nameText(fields[key], in: reader.document) == "states"
+                where ["states", "parallel"].contains(NodeReader.nameText(fields[key], in: reader.document))
                     && reader.document[fields[key + 1]].kind == .mapping
                 {
                     mappings.append(fields[key + 1])

@@ -100,6 +100,10 @@ public struct Machine: Sendable {
     /// Whether the state at an index has states inside it.
     public func isCompound(_ state: Int) -> Bool { nesting.isCompound(state) }
 
+    /// Whether the state at an index is a parallel state: the states directly inside it are its
+    /// regions, all active while it is (see ``Nesting/isParallel(_:)``).
+    public func isParallel(_ state: Int) -> Bool { nesting.isParallel(state) }
+
     /// Whether the state at an index is a history state: a target, never a state the flow is in.
     @inline(__always)
     public func isHistory(_ state: Int) -> Bool { states[state].kind == .history }
@@ -222,6 +226,31 @@ public struct Nesting: Sendable {
         state == ancestor || descendants(of: ancestor).contains(state)
     }
 
+    /// Whether the state is a parallel state: it wrote `parallel:`, and the states directly
+    /// inside it are its regions, every one active while it is. (A flat machine has none, and
+    /// a machine with no parallel state answers from its few details.)
+    public func isParallel(_ state: Int) -> Bool {
+        isNested && details[state]?.parallelLocation != nil && isCompound(state)
+    }
+
+    /// Whether any state is a parallel state.
+    public var hasParallel: Bool {
+        isNested && details.contains { $0.value.parallelLocation != nil && isCompound($0.key) }
+    }
+
+    /// The region that holds a state and the parallel state around that region, innermost
+    /// first: one pair per parallel state the state is inside (empty for most states). A
+    /// region is a pair's own `region` too.
+    public func regions(around state: Int) -> [(parallel: Int, region: Int)] {
+        var pairs: [(parallel: Int, region: Int)] = []
+        var current = state
+        while let parent = parent(of: current) {
+            if isParallel(parent) { pairs.append((parent, current)) }
+            current = parent
+        }
+        return pairs
+    }
+
     /// The effects a state runs on entering it.
     public func entry(of state: Int) -> [Located<String>] { details[state]?.entry ?? [] }
     /// The effects a state runs on leaving it.
@@ -241,6 +270,9 @@ public struct StateDetails: Sendable {
     public var done: Located<Name>?
     /// Where the `states:` key is, for a compound state.
     public var statesLocation: SourceLocation?
+    /// Where the `parallel:` key is, for a parallel state: the states directly inside it are
+    /// then its regions, all active at once, not states entered one at a time.
+    public var parallelLocation: SourceLocation?
     /// `deep: true` on a history state: it resumes the very state inside its compound state
     /// that was left, not only the state directly inside it that held that one.
     public var deep: Located<Bool>?

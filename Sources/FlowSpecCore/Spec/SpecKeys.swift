@@ -85,10 +85,11 @@ public enum SpecKeys {
     }
 
     /// The place a path from a `states` key leads to: a state's body, then what is in it. A
-    /// compound state's own `states` holds states read the same way, at any depth.
+    /// compound state's own `states`, and a parallel state's `parallel` (its regions), hold
+    /// states read the same way, at any depth.
     private static func statesPlace(_ path: ArraySlice<String>) -> Place? {
         var path = path
-        while path.first == "states", path.count > 2, path[path.startIndex + 2] == "states" {
+        while path.count > 2, ["states", "parallel"].contains(path[path.startIndex + 2]) {
             path = path.dropFirst(2)
         }
         let body = path.dropFirst(2)

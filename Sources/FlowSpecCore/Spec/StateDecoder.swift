@@ -1,11 +1,12 @@
 /// Decodes the `states:` of a machine.
 enum StateDecoder {
     static let stateKeys = [
-        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states", "deep", "default"
+        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states", "parallel", "deep",
+        "default"
     ]
     /// The keys only a state that nests, or runs effects on entering or leaving, writes: such a
     /// state is decoded in place, with the states inside it, not streamed.
-    static let nestingKeys: Set<String> = ["initial", "entry", "exit", "done", "states", "deep", "default"]
+    static let nestingKeys: Set<String> = ["initial", "entry", "exit", "done", "states", "parallel", "deep", "default"]
 
     /// The most levels of compound states around a state: an edge of the graph says how many
     /// levels up an inherited transition is written, the machine's `on` one more.
@@ -69,7 +70,11 @@ enum StateDecoder {
                     &decoded.states[index], details: nested.details, hasParent: parent >= 0, reader: &reader)
                 continue
             }
-            NestingRule.checkCompound(&decoded.states[index], details: nested.details, reader: &reader)
+            if nested.isParallel {
+                ParallelRule.checkParallel(index, in: &decoded, reader: &reader)
+            } else {
+                NestingRule.checkCompound(&decoded.states[index], details: nested.details, reader: &reader)
+            }
             guard depth < maximumNesting else {
                 // An inherited transition says how many levels up it is written in 7 bits.
                 reader.report(
@@ -80,16 +85,29 @@ enum StateDecoder {
                 decoded.states[index].hasLostTransitions = true
                 continue
             }
-            let childEntries = reader.namedEntries(children, of: "states of '\(entry.key.value)'") ?? []
-            if childEntries.isEmpty {
+            let read = reader.namedEntries(
+                children, of: "\(nested.isParallel ? "regions" : "states") of '\(entry.key.value)'")
+            let childEntries = read ?? []
+            if nested.isParallel {
+                // Regions that could not be read at all are reported as such, not counted.
+                if read != nil {
+                    ParallelRule.checkRegionCount(
+                        childEntries.count, of: entry.key.value, at: reader.location(children), reader: &reader)
+                }
+                if childEntries.isEmpty { decoded.states[index].isMalformed = true }
+            } else if childEntries.isEmpty {
                 NestingRule.reportNoStatesInside(entry.key.value, at: reader.location(children), reader: &reader)
                 decoded.states[index].isMalformed = true
             }
             append(
                 childEntries, parent: Int32(index), depth: depth + 1, defaultKind: defaultKind, into: &decoded,
                 firstOfName: &firstOfName, reader: &reader)
-            NestingRule.checkInitial(of: index, in: &decoded, reader: &reader)
-            HistoryRule.checkCompound(index, in: &decoded, reader: &reader)
+            if nested.isParallel {
+                ParallelRule.checkRegions(of: index, in: &decoded, reader: &reader)
+            } else {
+                NestingRule.checkInitial(of: index, in: &decoded, reader: &reader)
+                HistoryRule.checkCompound(index, in: &decoded, reader: &reader)
+            }
         }
     }
 
@@ -108,10 +126,13 @@ enum StateDecoder {
         }
     }
 
-    /// What a state's body says about nesting: its details, and the `states` inside it.
+    /// What a state's body says about nesting: its details, and the `states` inside it (or
+    /// the regions of its `parallel`).
     struct Nested {
         var details: StateDetails?
         var children: YAMLDocument.NodeID?
+        /// Whether `children` are regions, from `parallel`, rather than `states`.
+        var isParallel = false
     }
 
     /// The states of a mapping whose every state ``StateStreamer`` took, in order: handed over
@@ -260,7 +281,7 @@ enum StateDecoder {
         return state
     }
 
-    /// `initial`, `entry`, `exit`, `done` and the `states` inside.
+    /// `initial`, `entry`, `exit`, `done` and the `states` inside (or the regions of `parallel`).
     private static func decodeNesting(_ fields: NodeReader.Fields, into nested: inout Nested, reader: inout NodeReader)
     {
         var details = StateDetails()
@@ -297,11 +318,20 @@ enum StateDecoder {
             }
             wrote = true
         }
-        // A history state's `states` is reported (it has none); it is not read as states inside.
-        if let states = fields["states"], fields["kind"].map({ reader.document[$0].scalarValue }) != .string("history")
-        {
+        // A history state's `states` and `parallel` are reported (it has none); they are not
+        // read as states inside.
+        let isHistory = fields["kind"].map({ reader.document[$0].scalarValue }) == .string("history")
+        if let states = fields["states"], !isHistory {
             nested.children = states
             details.statesLocation = fields.key("states")?.location
+            wrote = true
+        }
+        if let regions = fields["parallel"], let key = fields.key("parallel"), !isHistory {
+            // A state with both is read as parallel: its `states` is reported and left unread
+            // (``ParallelRule/checkParallel(_:in:reader:)``).
+            nested.children = regions
+            nested.isParallel = true
+            details.parallelLocation = key.location
             wrote = true
         }
         if wrote { nested.details = details }

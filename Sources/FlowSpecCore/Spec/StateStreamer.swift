@@ -7,12 +7,13 @@
 /// state the decoder never reads (under a repeated key, say) reports nothing. What depends on
 /// the rest of the machine (`defaults.kind`) is applied then too.
 ///
-/// States inside compound states are streamed too, each as it is read; a state that nests
-/// (or writes `entry`, `exit`, `initial` or `done`) is left in the document and decoded in
-/// place, its streamed states with it.
+/// States inside compound states, and the regions of parallel states, are streamed too, each
+/// as it is read; a state that nests (or writes `entry`, `exit`, `initial`, `done` or
+/// `parallel`) is left in the document and decoded in place, its streamed states with it.
 struct StateStreamer: YAMLSubtreeTaker {
     let path: [String?] = ["machines", nil, "states", nil]
-    let repeatingPath: [String?] = ["states", nil]
+    /// States inside states, and a parallel state's regions (and the states inside those).
+    let repeatingPath: [Set<String>?] = [["states", "parallel"], nil]
     let limits: YAMLLimits
     /// The findings of the state being decoded, held back with it (see above).
     private let stateFindings: DiagnosticCollector

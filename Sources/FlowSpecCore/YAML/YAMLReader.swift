@@ -76,7 +76,7 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     var taker: Taker
     let path: [String?]
     /// Keys that may follow `path` again and again (the taker's ``YAMLSubtreeTaker/repeatingPath``).
-    let repeating: [String?]
+    let repeating: [Set<String>?]
     var document = YAMLDocument()
     var stack: [Frame] = []
     var pending: [YAMLDocument.NodeID] = []
@@ -98,11 +98,12 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         self.repeating = taker.repeatingPath
     }
 
-    /// The key expected at a depth of the taker's path, or `nil` past its end (`.some(nil)`: any).
-    func expectedKey(atDepth depth: Int) -> String?? {
-        if depth < path.count { return .some(path[depth]) }
+    /// Whether a key's text is one the taker's path expects at a depth (any key where it says
+    /// `nil`); `nil` past the path's end.
+    func expects(_ text: String, atDepth depth: Int) -> Bool? {
+        if depth < path.count { return path[depth].map { $0 == text } ?? true }
         guard !repeating.isEmpty else { return nil }
-        return .some(repeating[(depth - path.count) % repeating.count])
+        return repeating[(depth - path.count) % repeating.count].map { $0.contains(text) } ?? true
     }
 
     /// Whether a collection matched to a depth is at the end of the path, or of a repetition.
@@ -235,11 +236,11 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         guard !path.isEmpty else { return -1 }
         guard let parent = stack.last else { return kind == .mapping ? 0 : -1 }
         let depth = parent.matched
-        guard depth >= 0, let expected = expectedKey(atDepth: depth), document.nodes[Int(parent.node)].kind == .mapping,
+        guard depth >= 0, depth < path.count || !repeating.isEmpty, document.nodes[Int(parent.node)].kind == .mapping,
             (pending.count - parent.firstChild) % 2 == 1, let key = pending.last
         else { return -1 }
         let keyNode = document[key]
-        guard keyNode.kind == .scalar, expected.map({ keyNode.text == $0 }) ?? true else { return -1 }
+        guard keyNode.kind == .scalar, expects(keyNode.text, atDepth: depth) == true else { return -1 }
         keyPath.removeLast(keyPath.count - depth)
         keyPath.append(key)
         return depth + 1

@@ -11,8 +11,9 @@ public protocol YAMLSubtreeTaker {
     var path: [String?] { get }
 
     /// Keys that may follow ``path`` again and again, each repetition leading to values
-    /// offered too (`["states", nil]`: states inside states); empty for none.
-    var repeatingPath: [String?] { get }
+    /// offered too (`[["states"], nil]`: states inside states); each is the texts a key may
+    /// have, or `nil` for any scalar key; empty for none.
+    var repeatingPath: [Set<String>?] { get }
 
     /// Offered a finished collection `value` at ``path``; `keys` are the key nodes along the
     /// path. Returns the number its placeholder keeps, or `nil` to leave it in the document.
@@ -24,7 +25,7 @@ public protocol YAMLSubtreeTaker {
 
 extension YAMLSubtreeTaker {
     /// No repetition: only values at ``path`` are offered.
-    public var repeatingPath: [String?] { [] }
+    public var repeatingPath: [Set<String>?] { [] }
 }
 
 /// The taker that takes nothing: the reader builds the whole document.

@@ -1,0 +1,220 @@
+/// `invalid-parallel`: a parallel state (`parallel:`) or one of its regions written in a way
+/// that has no meaning. The decoder finds these as it reads the states, so the rule's messages
+/// live here, beside it.
+///
+/// A parallel state's regions are all active while it is; each region is a state, entered
+/// through its own `initial` chain. So:
+///
+/// - a parallel state has at least two regions, and writes neither `states` nor `initial`
+///   (every region is entered), nor `kind` or `always` (it waits for nothing itself);
+/// - a region is a compound state or a state that waits (`input`, `task`): not a history,
+///   choice or terminal state, which a region the flow stays in cannot be;
+/// - a deep history state does not resume a compound state that holds a parallel state: it
+///   remembers one state, and a parallel state is left in one state per region;
+/// - a transition written inside one region does not target a state of another region of the
+///   same parallel state: it would leave the parallel state and enter it again, every other
+///   region at its `initial`, which is never what moving another region means.
+enum ParallelRule: RuleHome {
+    static let definition = RuleDefinition(
+        rule: .invalidParallel, defaultSeverity: .error,
+        summary: "A parallel state or region written in a way that has no meaning.",
+        reportedAt: "the key or name to fix",
+        finding:
+            "a parallel state with fewer than two regions, or with `states`, `initial`, `kind` or `always`; a region that is a history, choice or terminal state; a deep history state around a parallel state; a transition from inside one region to a state of another region of the same parallel state"
+    )
+
+    /// What a parallel state may not write: `states` (its regions are its states), `initial`
+    /// (every region is entered), a `kind` or `always` (it waits for nothing itself).
+    static func checkParallel(_ index: Int, in decoded: inout StateDecoder.Decoded, reader: inout NodeReader) {
+        let name = reader.nameTable[decoded.states[index].name.value]
+        var details = decoded.details[index] ?? StateDetails()
+        var problems: [(key: String, location: SourceLocation, why: String, fix: String)] = []
+        if let states = details.statesLocation {
+            problems.append(
+                (
+                    "states", states, "its regions, under `parallel`, are the states inside it",
+                    "move these states into a region, or remove `parallel` to make '\(name)' a compound state"
+                ))
+            details.statesLocation = nil
+        }
+        if let initial = details.initial {
+            problems.append(
+                (
+                    "initial", initial.location, "entering it enters every region",
+                    "remove `initial`; give each region its own `initial`"
+                ))
+            details.initial = nil
+        }
+        if let kind = decoded.states[index].kindLocation {
+            problems.append(
+                (
+                    "kind", kind, "the states inside its regions say what the flow waits for",
+                    "remove `kind`, or give it to the states inside the regions"
+                ))
+        }
+        if let always = decoded.states[index].always {
+            problems.append(
+                (
+                    "always", always.location, "entering it enters every region",
+                    "put a choice state inside a region and make that the region's `initial`"
+                ))
+        }
+        for problem in problems.sorted(by: { $0.location < $1.location }) {
+            reader.report(
+                .invalidParallel, "parallel state '\(name)' cannot have `\(problem.key)`: \(problem.why)",
+                at: problem.location, subjects: [name], notes: [.init(problem.fix)])
+            decoded.states[index].isMalformed = true
+        }
+        // Its `states`, unread, may hold what transitions name.
+        if problems.contains(where: { $0.key == "states" }) { decoded.states[index].hasLostTransitions = true }
+        decoded.details[index] = details
+        // The kind of a parallel state is never read as a kind: only its leaves wait.
+        decoded.states[index].kind = .input
+        decoded.states[index].kindLocation = nil
+    }
+
+    /// A parallel state with fewer than two regions: none is reported as empty; one runs
+    /// alone, which a compound state says plainly.
+    static func checkRegionCount(_ count: Int, of name: String, at location: SourceLocation, reader: inout NodeReader) {
+        guard count < 2 else { return }
+        if count == 0 {
+            reader.report(
+                .invalidParallel, "`parallel` of '\(name)' is empty; a parallel state needs at least two regions",
+                at: location, subjects: [name], notes: [.init("add its regions, or remove `parallel`")])
+        } else {
+            reader.report(
+                .invalidParallel,
+                "`parallel` of '\(name)' has one region; a parallel state runs at least two at once",
+                at: location, subjects: [name],
+                notes: [.init("add another region, or write the region's states under `states` instead")])
+        }
+    }
+
+    /// The regions of the parallel state at `index`, once decoded: each is a compound state
+    /// or a state that waits.
+    static func checkRegions(of index: Int, in decoded: inout StateDecoder.Decoded, reader: inout NodeReader) {
+        let name = reader.nameTable[decoded.states[index].name.value]
+        var region = index + 1
+        while region < decoded.states.count, decoded.parents[region] == Int32(index) {
+            let kind = decoded.states[region].kind
+            let isCompound = region + 1 < decoded.states.count && decoded.parents[region + 1] == Int32(region)
+            let end = subtreeEnd(of: region, in: decoded)
+            defer { region = end }
+            guard !isCompound, kind == .history || kind == .choice || kind == .terminal else { continue }
+            let regionName = reader.nameTable[decoded.states[region].name.value]
+            let why =
+                switch kind {
+                case .history: "a history state is never active, and a region is active while '\(name)' is"
+                case .choice: "a choice state leaves at once, and a region stays active while '\(name)' is"
+                default: "a terminal state inside a region ends the region; a region that is one would never run"
+                }
+            reader.report(
+                .invalidParallel, "region '\(regionName)' of '\(name)' is a \(kind.rawValue) state: \(why)",
+                at: decoded.states[region].kindLocation ?? decoded.states[region].name.location,
+                subjects: [regionName],
+                notes: [
+                    .init(
+                        kind == .history
+                            ? "move it into the `states` of the region it should resume"
+                            : "make '\(regionName)' a compound state, with `states` and `initial`, holding the \(kind.rawValue) state"
+                    )
+                ])
+            decoded.states[region].isMalformed = true
+            decoded.states[region].hasLostTransitions = true
+        }
+    }
+
+    /// What only the whole machine shows: deep history states around parallel states, and
+    /// transitions from one region into another (once the machine holds its names and
+    /// transitions).
+    static func checkMachine(_ machine: Machine, reader: inout NodeReader) {
+        guard machine.nesting.hasParallel else { return }
+        let nesting = machine.nesting
+        func name(_ state: Int) -> String { machine.name(of: state) }
+        for index in machine.states.indices where machine.isHistory(index) {
+            guard let deep = nesting.details[index]?.deep, deep.value, let compound = nesting.parent(of: index),
+                let parallel = nesting.descendants(of: compound).first(where: nesting.isParallel)
+            else { continue }
+            reader.report(
+                .invalidParallel,
+                "deep history state '\(name(index))' cannot resume '\(name(compound))', which holds parallel state '\(name(parallel))': a history state remembers one state, and '\(name(parallel))' is left in one state per region",
+                at: deep.location, subjects: [name(index), name(parallel)],
+                notes: [
+                    .init(
+                        "make it shallow (it then enters '\(name(parallel))' afresh), or put a deep history state inside each region"
+                    )
+                ])
+        }
+        // Each state's index by name: the first of a name (a second is `invalid-nesting`).
+        var indexOf: [Name: Int] = [:]
+        for index in machine.states.indices where indexOf[machine.states[index].name.value] == nil {
+            indexOf[machine.states[index].name.value] = index
+        }
+        for index in machine.states.indices {
+            let regions = nesting.regions(around: index)
+            guard !regions.isEmpty else { continue }
+            func check(_ target: Located<Name>) {
+                guard let resolved = indexOf[target.value],
+                    let crossed = regions.first(where: {
+                        nesting.descendants(of: $0.parallel).contains(resolved)
+                            && !nesting.isWithin(resolved, $0.region)
+                    })
+                else { return }
+                let other = regionOf(resolved, in: crossed.parallel, nesting)
+                let text = machine.names[target.value]
+                let what = other == resolved ? "region '\(text)'" : "'\(text)' in region '\(name(other))'"
+                let source =
+                    index == crossed.region
+                    ? "region '\(name(index))'" : "'\(name(index))' in region '\(name(crossed.region))'"
+                reader.report(
+                    .invalidParallel,
+                    "\(source) targets \(what) of the same parallel state '\(name(crossed.parallel))': a transition moves one region, and this one would leave '\(name(crossed.parallel))' and enter it again",
+                    at: target.location, subjects: [text],
+                    notes: [
+                        .init(
+                            "to move region '\(name(other))', send an event it handles; to enter '\(name(crossed.parallel))' afresh, target '\(name(crossed.parallel))'"
+                        )
+                    ])
+            }
+            let transitions = machine.transitions(of: index)
+            for position in transitions.indices {
+                let candidates = transitions[position].candidates
+                for candidate in candidates.indices {
+                    check(candidates[candidate].target)
+                    if let retry = candidates[candidate].retry { check(retry.then) }
+                }
+            }
+            if let always = machine.states[index].always {
+                for candidate in always.value.indices {
+                    check(always.value[candidate].target)
+                    if let retry = always.value[candidate].retry { check(retry.then) }
+                }
+            }
+            if let timeout = machine.states[index].timeout {
+                check(timeout.target)
+                if let retry = timeout.retry { check(retry.then) }
+            }
+            if let done = nesting.details[index]?.done { check(done) }
+        }
+    }
+
+    /// The region of `parallel` that holds `state`.
+    private static func regionOf(_ state: Int, in parallel: Int, _ nesting: Nesting) -> Int {
+        nesting.children(of: parallel).first { nesting.isWithin(state, $0) } ?? state
+    }
+
+    private static func subtreeEnd(of index: Int, in decoded: StateDecoder.Decoded) -> Int {
+        var end = index + 1
+        while end < decoded.states.count, isInside(end, index, decoded) { end += 1 }
+        return end
+    }
+
+    private static func isInside(_ state: Int, _ ancestor: Int, _ decoded: StateDecoder.Decoded) -> Bool {
+        var current = decoded.parents[state]
+        while current >= 0 {
+            if current == Int32(ancestor) { return true }
+            current = decoded.parents[Int(current)]
+        }
+        return false
+    }
+}
