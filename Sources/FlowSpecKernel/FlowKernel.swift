@@ -47,6 +47,60 @@ public protocol FlowRules {
     func initialState(around state: State, atDepth depth: Int) -> State?
     /// How many `entry` effects the compound state around `state` at `depth` runs itself.
     func entryEffectCount(around state: State, atDepth depth: Int) -> Int
+
+    // A machine with parallel states is in several states at once, and the kernel runs it on
+    // what follows (defaults for a machine without: one state at a time). Its steps' effects
+    // are then a transition's own only: which states a step leaves depends on where the other
+    // regions are, so the kernel adds the exits and the entries itself.
+
+    /// The most states the machine is in at once (1 without parallel states).
+    var maximumLeaves: Int { get }
+    /// How many compound states the machine has, parallel states and regions included.
+    var compoundCount: Int { get }
+    /// The compound state around `state` at `depth`, by position among the machine's compound
+    /// states (`0..<compoundCount`).
+    func compoundIndex(around state: State, atDepth depth: Int) -> Int
+    /// The depth of the innermost parallel state around `state`, if there is one.
+    func parallelDepth(around state: State) -> Int?
+    /// How deep the state that writes the step `event` leads to in `state` stands: the state's
+    /// own depth for its own transition, a compound state's for one it inherits, -1 for the
+    /// machine's `on`.
+    func declaringDepth(of state: State, on event: Event, _ conditions: Conditions) -> Int
+    /// The `exit` effects of leaving `state` and the compound states around it down to `depth`,
+    /// innermost first.
+    func exitEffects(of state: State, through depth: Int) -> Range<Int>
+    /// The `entry` effects of entering `target` with `keep` compound states kept: every state
+    /// entered, the other regions of a parallel state entered included, in document order.
+    func entryEffects(of target: State, keeping keep: Int) -> Range<Int>
+    /// Appends the states the machine is in once it enters `target` with `keep` compound
+    /// states kept: `target`, and the states the other regions of each parallel state entered
+    /// enter through their `initial`, in document order.
+    func enteredStates(_ target: State, keeping keep: Int, into states: inout [State])
+    /// The step the `done` of the parallel state around `state` at `depth` takes, if it has one.
+    func parallelDone(around state: State, atDepth depth: Int) -> FlowStep<State>?
+}
+
+extension FlowRules {
+    /// One state at a time.
+    @inlinable public var maximumLeaves: Int { 1 }
+    /// None, in a machine without parallel states (the kernel never asks it).
+    @inlinable public var compoundCount: Int { 0 }
+    /// Never asked of a machine without parallel states.
+    @inlinable public func compoundIndex(around state: State, atDepth depth: Int) -> Int { 0 }
+    /// None.
+    @inlinable public func parallelDepth(around state: State) -> Int? { nil }
+    /// Never asked of a machine without parallel states.
+    @inlinable public func declaringDepth(of state: State, on event: Event, _ conditions: Conditions) -> Int { -1 }
+    /// Never asked of a machine without parallel states.
+    @inlinable public func exitEffects(of state: State, through depth: Int) -> Range<Int> { 0..<0 }
+    /// Never asked of a machine without parallel states.
+    @inlinable public func entryEffects(of target: State, keeping keep: Int) -> Range<Int> { 0..<0 }
+    /// The target alone.
+    @inlinable public func enteredStates(_ target: State, keeping keep: Int, into states: inout [State]) {
+        states.append(target)
+    }
+    /// None.
+    @inlinable public func parallelDone(around state: State, atDepth depth: Int) -> FlowStep<State>? { nil }
 }
 
 /// Where the kernel puts what a step does: the runs of the effect list it runs, in order, and
@@ -81,9 +135,13 @@ public enum FlowTimeoutScope: Sendable, Hashable {
 /// flowspec tool runs it too. Its functions are inlinable, so that a generated machine's `send`
 /// is specialised in the app's module and allocates nothing.
 public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
-    /// The current state (never a choice state once settled).
+    /// The current state (never a choice state once settled); with parallel regions, the
+    /// first of ``states``.
     @inlinable
     public var state: Rules.State { currentState }
+    /// The states the flow is in, in document order: one, unless parallel regions run.
+    @inlinable
+    public var states: [Rules.State] { active.isEmpty ? [currentState] : active }
     /// How many times a state has been entered; identifies the current visit.
     @inlinable
     public var visit: Int { currentVisit }
@@ -107,6 +165,14 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     /// How many of ``outerVisits`` are the current state's: its depth.
     @usableFromInline internal var outerDepth: Int
     @usableFromInline internal var remembered: [Rules.State?]
+    /// In a machine with parallel states (``FlowRules/maximumLeaves`` above 1): the states the
+    /// flow is in, in document order, and the visit that entered each; per compound state, the
+    /// visit that entered it, or -1 while it is not active; and the last visit given. Empty
+    /// (and 0) otherwise, where ``currentState`` and ``outerVisits`` say it all.
+    @usableFromInline internal var active: [Rules.State]
+    @usableFromInline internal var activeVisits: [Int]
+    @usableFromInline internal var compoundVisits: [Int]
+    @usableFromInline internal var lastVisit: Int
 
     /// A flow in `state`, having entered the compound states around it (a visit each, from 0)
     /// and then the state; nothing run yet (``enter(_:_:_:)`` runs the entries).
@@ -115,7 +181,22 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         currentState = state
         retries = rules.retrySlotCount == 0 ? [] : [Int](repeating: 0, count: rules.retrySlotCount)
         remembered = rules.memorySlotCount == 0 ? [] : [Rules.State?](repeating: nil, count: rules.memorySlotCount)
-        if rules.maximumDepth == 0 {
+        active = []
+        activeVisits = []
+        compoundVisits = []
+        lastVisit = 0
+        if rules.maximumLeaves > 1 {
+            outerVisits = Array(repeating: 0, count: rules.maximumDepth)
+            outerDepth = 0
+            currentVisit = 0
+            compoundVisits = Array(repeating: -1, count: rules.compoundCount)
+            lastVisit = -1
+            var entered: [Rules.State] = []
+            rules.enteredStates(state, keeping: 0, into: &entered)
+            activeVisits = visits(entering: entered, keeping: 0, rules)
+            active = entered
+            showFirstState(rules)
+        } else if rules.maximumDepth == 0 {
             outerVisits = []
             outerDepth = 0
             currentVisit = 0
@@ -132,7 +213,8 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.currentState == rhs.currentState && lhs.currentVisit == rhs.currentVisit && lhs.retries == rhs.retries
             && lhs.outerVisits[..<lhs.outerDepth] == rhs.outerVisits[..<rhs.outerDepth]
-            && lhs.remembered == rhs.remembered
+            && lhs.remembered == rhs.remembered && lhs.active == rhs.active && lhs.activeVisits == rhs.activeVisits
+            && lhs.compoundVisits == rhs.compoundVisits
     }
 
     /// Hashes the state, visits, retry counts and history memory.
@@ -143,6 +225,9 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         hasher.combine(retries)
         hasher.combine(outerVisits[..<outerDepth])
         hasher.combine(remembered)
+        hasher.combine(active)
+        hasher.combine(activeVisits)
+        hasher.combine(compoundVisits)
     }
 
     /// Sets what a memory slot remembers (restoring a persisted flow).
@@ -164,6 +249,13 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     @inlinable
     public mutating func enter<Sink: FlowStepSink>(_ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink)
     where Sink.State == Rules.State {
+        if rules.maximumLeaves > 1 {
+            let entry = rules.entryEffects(of: currentState, keeping: 0)
+            sink.append(entry.lowerBound, entry.count)
+            resetRetries(ifEntering: active, rules)
+            settleRegions(conditions, rules, &sink)
+            return
+        }
         let entry = rules.entryEffects(of: currentState)
         sink.append(entry.lowerBound, entry.count)
         if let branch = entered(conditions, rules) { take(branch, conditions, rules, &sink) }
@@ -174,13 +266,15 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     public mutating func send<Sink: FlowStepSink>(
         _ event: Rules.Event, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) -> Bool where Sink.State == Rules.State {
+        if rules.maximumLeaves > 1 { return sendInRegions(event, conditions, rules, &sink) }
         guard let step = rules.step(currentState, on: event, conditions) else { return false }
         take(step, conditions, rules, &sink)
         return true
     }
 
-    /// Whose timeout is armed for `visit`: the state's own, or that of the compound state
-    /// around it at a depth; `nil` if none is (a visit that is over).
+    /// Whose timeout is armed for `visit` in a machine without parallel states: the state's
+    /// own, or that of the compound state around it at a depth; `nil` if none is (a visit that
+    /// is over). ``timeoutOwner(forVisit:_:)`` also says which state.
     @inlinable
     public func timeoutScope(forVisit visit: Int) -> FlowTimeoutScope? {
         if visit == currentVisit { return .state }
@@ -192,6 +286,7 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     public mutating func fireTimeout<Sink: FlowStepSink>(
         visit: Int, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) -> Bool where Sink.State == Rules.State {
+        if rules.maximumLeaves > 1 { return fireTimeoutInRegions(visit: visit, conditions, rules, &sink) }
         let step: FlowStep<Rules.State>?
         switch timeoutScope(forVisit: visit) {
         case .state: step = rules.timeoutStep(currentState)
@@ -208,6 +303,7 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     /// two are due at once, the one armed first (the outer one) fires first.
     @inlinable
     public func armedTimeouts(_ rules: Rules) -> [FlowArmedTimeout<Rules.State>] {
+        if rules.maximumLeaves > 1 { return armedTimeoutsInRegions(rules) }
         var armed: [FlowArmedTimeout<Rules.State>] = []
         for depth in 0..<outerDepth {
             guard let timeout = rules.outerTimeout(of: currentState, atDepth: depth) else { continue }
@@ -224,6 +320,7 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     /// The timeout armed for the current visit, if the state has one.
     @inlinable
     public func armedTimeout(_ rules: Rules) -> FlowArmedTimeout<Rules.State>? {
+        if rules.maximumLeaves > 1 { return armedTimeoutsInRegions(rules).first { $0.depth == nil } }
         guard let timeout = rules.timeout(of: currentState) else { return nil }
         let target = target(of: rules.memorySlotCount > 0 ? rules.timeoutStep(currentState) : nil, rules)
         return FlowArmedTimeout(after: timeout.after, target: target ?? timeout.to, visit: currentVisit)

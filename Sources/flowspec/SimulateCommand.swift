@@ -66,7 +66,8 @@ struct SimulateCommand: Command {
     }
 
     func run() throws {
-        let input = try SpecInput(path: spec, limits: limits, refusal: "it cannot be simulated")
+        let input = try SpecInput(
+            path: spec, limits: limits, refusal: "it cannot be simulated", runsParallelRegions: true)
         let program = input.programs[try input.machineIndex(named: machine, spec: spec)]
         if let replay { return try check(replay, on: program) }
         let steps = inputs.map { token -> Simulation.Step in

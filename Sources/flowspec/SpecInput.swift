@@ -10,7 +10,7 @@ struct SpecInput {
 
     init(
         path: String, limits: YAMLLimits = YAMLLimits(), policy: SeverityPolicy = SeverityPolicy(),
-        refusal: String = "nothing was generated"
+        refusal: String = "nothing was generated", runsParallelRegions: Bool = false
     ) throws {
         let checker = SpecChecker(limits: limits)
         let source: SourceFile
@@ -29,7 +29,7 @@ struct SpecInput {
                     colour: Console.wantsColourOnError))
         }
         let parallel = SpecGeneration.parallelStates(result)
-        if !parallel.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
+        if !runsParallelRegions, !parallel.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
             for state in parallel {
                 Console.error(
                     "\(source.path):\(state.location.line):\(state.location.column): error: \(SpecGeneration.parallelRefusal) (parallel state '\(state.state)' of machine '\(state.machine)'); \(refusal)"
@@ -37,7 +37,8 @@ struct SpecInput {
             }
             throw ExitStatus.findings
         }
-        guard let programs = SpecGeneration.programs(result, diagnostics: diagnostics) else {
+        guard let programs = SpecGeneration.programs(
+                result, diagnostics: diagnostics, runningParallelRegions: runsParallelRegions) else {
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors == 0 {
                 Console.error(

@@ -63,7 +63,6 @@ struct GenCommandTests {
         let commands: [(arguments: [String], tail: String)] = [
             (["gen", "player.yaml", "--output", "Out.swift"], "nothing was generated"),
             (["gen", "player.yaml", "--tests", "--output", "Tests.swift"], "nothing was generated"),
-            (["simulate", "player.yaml", "stop"], "it cannot be simulated"),
             (["paths", "player.yaml"], "no paths were generated"),
             (["coverage", "player.yaml", "run.trace"], "nothing was measured")
         ]

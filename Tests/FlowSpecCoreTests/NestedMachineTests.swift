@@ -524,7 +524,15 @@ enum NestedSpecs {
         if terminals, random.percent(70), !free.isEmpty { compound.done = random.pick(free) }
     }
 
-    private static func name(_ member: Member) -> String {
+    /// Whether the member is the state named, or holds it.
+    static func holds(_ member: Member, _ name: String) -> Bool {
+        switch member {
+        case .leaf, .history: self.name(member) == name
+        case .compound(let compound): compound.name == name || compound.members.contains { holds($0, name) }
+        }
+    }
+
+    static func name(_ member: Member) -> String {
         switch member {
         case .leaf(let index): "s\(index)"
         case .compound(let compound): compound.name
@@ -602,7 +610,7 @@ enum NestedSpecs {
         "[" + list.map { "f\($0)" }.joined(separator: ", ") + "]"
     }
 
-    private static func member(_ machine: Machine, _ member: Member, indent: String) -> String {
+    static func member(_ machine: Machine, _ member: Member, indent: String) -> String {
         let inner = indent + "  "
         switch member {
         case .leaf(let index):
@@ -717,13 +725,17 @@ enum NestedChart {
         for index in machine.states.indices {
             let parent = nesting.parent(of: index).map(node) ?? 1
             let kind: Chart.Kind
-            if machine.isCompound(index) {
+            if machine.isParallel(index) {
+                kind = .parallel
+            } else if machine.isCompound(index) {
                 kind = .compound
             } else if machine.isHistory(index) {
                 kind = .history(deep: nesting.details[index]?.deep?.value == true)
             } else if machine.states[index].kind == .terminal, let up = nesting.parent(of: index),
                 nesting.details[up]?.done != nil
             {
+                kind = .final
+            } else if endsRegion(index, machine) {
                 kind = .final
             } else {
                 kind = .atomic
@@ -838,8 +850,10 @@ enum NestedChart {
                     [routed(source, node(try stateIndex(machine.names[done.value], machine)))],
                     [], &chart)
             }
-            // A resting terminal state ignores everything around it.
-            if !machine.isCompound(index), state.kind == .terminal, chart.nodes[source].kind != .final {
+            // A resting terminal state ignores everything around it (one that ends a region too).
+            if !machine.isCompound(index), state.kind == .terminal,
+                chart.nodes[source].kind != .final || endsRegion(index, machine)
+            {
                 for event in handledAbove[index].sorted() { append(source, event, [], [], [], &chart) }
                 for ancestor in nesting.ancestors(of: index) where machine.states[ancestor].timeout != nil {
                     append(source, "timeout_" + machine.name(of: ancestor), [], [], [], &chart)
@@ -852,6 +866,15 @@ enum NestedChart {
         }
         chart.addInitialTransitions()
         return chart
+    }
+
+    /// Whether a state is a terminal state directly inside a region with no `done` of its own:
+    /// it ends the region (final in SCXML's terms), and rests there.
+    static func endsRegion(_ index: Int, _ machine: Machine) -> Bool {
+        guard machine.states[index].kind == .terminal, !machine.isCompound(index),
+            let region = machine.nesting.parent(of: index), let parallel = machine.nesting.parent(of: region)
+        else { return false }
+        return machine.isParallel(parallel) && machine.nesting.details[region]?.done == nil
     }
 
     /// Per state, the events the states around it (and the machine) handle.

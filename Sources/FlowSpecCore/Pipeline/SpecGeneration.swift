@@ -28,11 +28,13 @@ public enum SpecGeneration {
     /// What `gen`, `simulate`, `paths` and `coverage` say of a machine with a parallel state.
     public static let parallelRefusal = "parallel regions are checked but cannot be generated or simulated yet"
 
-    /// The programs of a checked spec, or `nil` if it has errors or a parallel state (see
-    /// ``parallelStates(_:)``).
-    public static func programs(_ result: SpecChecker.Result, diagnostics: [Diagnostic]) -> [FlowProgram]? {
+    /// The programs of a checked spec, or `nil` if it has errors or (unless
+    /// `runningParallelRegions`, as `simulate` does) a parallel state (see ``parallelStates(_:)``).
+    public static func programs(
+        _ result: SpecChecker.Result, diagnostics: [Diagnostic], runningParallelRegions: Bool = false
+    ) -> [FlowProgram]? {
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
-        guard parallelStates(result).isEmpty else { return nil }
+        guard runningParallelRegions || parallelStates(result).isEmpty else { return nil }
         let programs = result.graphs.compactMap(FlowProgramBuilder.build)
         return programs.count == result.graphs.count ? programs : nil
     }

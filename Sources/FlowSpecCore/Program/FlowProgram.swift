@@ -161,6 +161,9 @@ public struct FlowProgram: Sendable {
         /// For a compound state with a history state inside: the slot of the machine's memory
         /// that holds the state it was last left in (``FlowProgram/memorySlotCount``).
         public var memorySlot: Int? = nil
+        /// Whether it is a parallel state: the states directly inside it are its regions, all
+        /// active while it is.
+        public var isParallel = false
     }
 
     /// A named, ordered group of states.
@@ -205,6 +208,9 @@ public struct FlowProgram: Sendable {
     public var compounds: [Compound] = []
     /// The history states, in source order (empty for most machines).
     public var histories: [History] = []
+    /// Whether some compound state is a parallel state: the machine is then in several states
+    /// at once.
+    public var hasParallel = false
     /// The machine lowered to the steps the runtime's kernel takes (what `simulate` runs and
     /// `gen` writes), made once the program is built.
     var steps = ProgramSteps()
@@ -245,9 +251,12 @@ public struct FlowProgram: Sendable {
     }
 
     /// Every effect taking a candidate from a state runs, as one list: the exits, the
-    /// candidate's own effects, the entries.
+    /// candidate's own effects, the entries. With parallel states, which states a step leaves
+    /// depends on where the other regions are: the kernel adds the exits and entries, and this
+    /// is the candidate's own effects (as for the two lists below).
     public func effects(of candidate: Candidate, from state: Int) -> [Int] {
-        exitEffects(of: state, keeping: candidate.keep) + candidate.effects
+        guard !hasParallel else { return candidate.effects }
+        return exitEffects(of: state, keeping: candidate.keep) + candidate.effects
             + entryEffects(of: candidate.target, keeping: candidate.keep)
     }
 
@@ -255,6 +264,7 @@ public struct FlowProgram: Sendable {
     /// the candidate's own effects, the retry's, the entries. Empty without a retry.
     public func fallbackEffects(of candidate: Candidate, from state: Int) -> [Int] {
         guard let retry = candidate.retry else { return [] }
+        guard !hasParallel else { return candidate.effects + retry.effects }
         return exitEffects(of: state, keeping: retry.keep) + candidate.effects + retry.effects
             + entryEffects(of: retry.fallback, keeping: retry.keep)
     }
@@ -263,8 +273,8 @@ public struct FlowProgram: Sendable {
     /// (after its retry was used up, when `fellBack`): the exits, its own effects, its retry's.
     public func effectsBeforeEntries(of candidate: Candidate, from state: Int, fellBack: Bool) -> [Int] {
         let keep = fellBack ? candidate.retry?.keep ?? candidate.keep : candidate.keep
-        return exitEffects(of: state, keeping: keep) + candidate.effects
-            + (fellBack ? candidate.retry?.effects ?? [] : [])
+        let own = candidate.effects + (fellBack ? candidate.retry?.effects ?? [] : [])
+        return hasParallel ? own : exitEffects(of: state, keeping: keep) + own
     }
 
     /// Whether some state runs effects on entering or leaving it.

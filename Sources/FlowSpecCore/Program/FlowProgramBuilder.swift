@@ -2,10 +2,8 @@
 /// found no errors in: it assumes every name resolves.
 public enum FlowProgramBuilder {
     /// The program for a checked machine, or `nil` if a name does not resolve (the machine
-    /// has errors) or it has a parallel state.
+    /// has errors).
     public static func build(_ graph: MachineGraph) -> FlowProgram? {
-        // Parallel regions are checked, not run yet: a program has one state at a time.
-        guard !graph.machine.nesting.hasParallel else { return nil }
         var builder = Builder(graph: graph)
         return builder.build()
     }
@@ -82,7 +80,8 @@ public enum FlowProgramBuilder {
             var program = FlowProgram(
                 name: machineName, summary: machine.summary, states: states, events: events,
                 conditions: conditions, effects: effects, sequences: sequences, initial: leafOf[initial],
-                retrySlotCount: retrySlots, persist: persistence, compounds: compounds, histories: histories)
+                retrySlotCount: retrySlots, persist: persistence, compounds: compounds, histories: histories,
+                hasParallel: compounds.contains(where: \.isParallel))
             program.steps = ProgramSteps(program)
             return program
         }
@@ -139,7 +138,8 @@ public enum FlowProgramBuilder {
                         timeout: machine.states[index].timeoutLocation == nil ? nil : outerTimeout(of: index),
                         done: done, parent: machine.nesting.parent(of: index).flatMap { compoundIndex[$0] },
                         initialState: leafOf[index],
-                        memorySlot: machine.remembers(index) ? compounds.count { $0.memorySlot != nil } : nil))
+                        memorySlot: machine.remembers(index) ? compounds.count { $0.memorySlot != nil } : nil,
+                        isParallel: machine.isParallel(index)))
             }
             return compounds
         }

@@ -32,8 +32,10 @@ public struct FlowRuntime: Sendable, Hashable {
     /// The state, visits, retry counters and memory, as the kernel runs them.
     private var kernel: FlowKernel<ProgramSteps>
 
-    /// The current state.
+    /// The current state: with parallel regions, the first of ``states``.
     public var state: Int { kernel.state }
+    /// The states the machine is in, in document order: one, unless parallel regions run.
+    public var states: [Int] { kernel.states }
     /// How many times a state has been entered; identifies the current visit.
     public var visit: Int { kernel.visit }
     /// The retry counters.
@@ -198,9 +200,17 @@ public struct FlowRuntime: Sendable, Hashable {
     public mutating func send(_ event: Int, _ program: FlowProgram, conditions: [Bool], moves: inout [Move]?)
         -> [Int]?
     {
-        guard let candidates = program.candidates(in: state, for: event),
-            let position = candidates.firstIndex(where: { $0.holds(conditions) })
-        else { return nil }
+        // With parallel regions, which states take a step is the kernel's to say: coverage and
+        // test paths, which read the moves, do not run such machines yet.
+        let position: Int
+        if program.hasParallel {
+            position = 0
+        } else {
+            guard let candidates = program.candidates(in: state, for: event),
+                let first = candidates.firstIndex(where: { $0.holds(conditions) })
+            else { return nil }
+            position = first
+        }
         var handled = false
         let effects = run((.event(event), position), program, conditions, &moves) { kernel, sink in
             handled = kernel.send(event, conditions, program.steps, &sink)
@@ -214,9 +224,20 @@ public struct FlowRuntime: Sendable, Hashable {
     }
 
     /// Every timeout armed now: those of the compound states around the state, outermost first,
-    /// then the state's own. Each fires for the visit it was armed for.
+    /// then the state's own (with parallel regions, every active state's and compound state's, in
+    /// the order they were armed). Each fires for the visit it was armed for.
     public func armedTimeouts(_ program: FlowProgram) -> [(after: Duration, target: Int, visit: Int)] {
         kernel.armedTimeouts(program.steps).map { ($0.after, $0.target, $0.visit) }
+    }
+
+    /// Whose timeout is armed for `visit`: an active state's own (`compound` `nil`), or that of
+    /// the compound state around it, by index in ``FlowProgram/compounds``.
+    public func timeoutOwner(forVisit visit: Int, _ program: FlowProgram) -> (state: Int, compound: Int?)? {
+        guard let (state, scope) = kernel.timeoutOwner(forVisit: visit, program.steps) else { return nil }
+        switch scope {
+        case .state: return (state, nil)
+        case .compound(let depth): return (state, program.states[state].compound(atDepth: depth))
+        }
     }
 
     /// Fires the timeout armed for `visit`. Returns the effects, or `nil` if there is no such
@@ -230,12 +251,8 @@ public struct FlowRuntime: Sendable, Hashable {
     public mutating func fireTimeout(visit: Int, _ program: FlowProgram, conditions: [Bool], moves: inout [Move]?)
         -> [Int]?
     {
-        let via: Move.Via
-        switch kernel.timeoutScope(forVisit: visit) {
-        case .state: via = .timeout
-        case .compound(let depth): via = .outerTimeout(program.states[state].compound(atDepth: depth))
-        case nil: return nil
-        }
+        guard let owner = timeoutOwner(forVisit: visit, program) else { return nil }
+        let via = owner.compound.map(Move.Via.outerTimeout) ?? .timeout
         var fired = false
         let effects = run((via, 0), program, conditions, &moves) { kernel, sink in
             fired = kernel.fireTimeout(visit: visit, conditions, program.steps, &sink)
@@ -250,7 +267,8 @@ public struct FlowRuntime: Sendable, Hashable {
         _ first: (via: Move.Via, position: Int)?, _ program: FlowProgram, _ conditions: [Bool], _ moves: inout [Move]?,
         _ input: (inout FlowKernel<ProgramSteps>, inout ProgramSink) -> Void
     ) -> [Int] {
-        var sink = ProgramSink(effectList: program.steps.effectList, taken: moves == nil ? nil : [])
+        var sink = ProgramSink(
+            effectList: program.steps.effectList, taken: moves == nil || program.hasParallel ? nil : [])
         input(&kernel, &sink)
         for (index, taken) in (sink.taken ?? []).enumerated() {
             let (via, position) =

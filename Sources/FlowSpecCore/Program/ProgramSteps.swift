@@ -37,6 +37,18 @@ struct ProgramSteps: Sendable {
         var entries: Range<Int>
         /// Per depth, the compound state around it there, by index in ``FlowProgram/compounds``.
         var compounds: [Int]
+        /// Per transition of ``transitions``, how deep the state that writes it stands (-1: the
+        /// machine's `on`).
+        var declaredAt: [Int] = []
+        /// The depth of the innermost parallel state around it, if any.
+        var parallelDepth: Int? = nil
+        /// With parallel states: per depth from 0 to its own, the run of what leaving it and
+        /// the compound states around it down to that depth runs; what entering it keeping that
+        /// many compound states runs (the other regions entered included); and the states the
+        /// machine is then in.
+        var exits: [Range<Int>] = []
+        var entriesKeeping: [Range<Int>] = []
+        var enteredKeeping: [[Int]] = []
     }
 
     /// Every distinct list of effects a step runs (a candidate's from a state: the exits, its
@@ -55,6 +67,10 @@ struct ProgramSteps: Sendable {
     /// Per compound state: its memory slot, the state its `initial` chain leads to, and how
     /// many `entry` effects it runs itself.
     let compounds: [(memorySlot: Int?, initialState: Int, entryCount: Int)]
+    /// With parallel states: the most states the machine is in at once, and each compound
+    /// state's `done` as a step (its own effects; the kernel adds exits and entries).
+    let maximumLeaves: Int
+    let compoundDone: [FlowStep<Int>?]
 
     /// The run of the effect list a list of effects has (empty for no effects).
     func run(of effects: [Int]) -> Range<Int> { effectRanges[effects] ?? 0..<0 }
@@ -69,10 +85,13 @@ struct ProgramSteps: Sendable {
         memorySlotCount = 0
         maximumDepth = 0
         compounds = []
+        maximumLeaves = 1
+        compoundDone = []
     }
 
     init(_ program: FlowProgram) {
-        (effectLists, effectRanges) = Self.effectLists(program)
+        let regions = program.hasParallel ? Regions(program) : nil
+        (effectLists, effectRanges) = Self.effectLists(program, regions)
         effectList = effectLists.flatMap { $0 }
         retrySlotCount = program.retrySlotCount
         memorySlotCount = program.memorySlotCount
@@ -98,12 +117,123 @@ struct ProgramSteps: Sendable {
                 always: state.always.map(guarded), done: state.done.map(lowered),
                 timeout: state.timeout.map { Timeout(after: $0.after, step: lowered($0.candidate)) },
                 outerTimeouts: outer, entries: range(program.entryEffects(of: index, keeping: 0)),
-                compounds: state.ancestors.reversed())
+                compounds: state.ancestors.reversed(),
+                declaredAt: state.scopes.map { scope in
+                    switch scope {
+                    case .own: state.depth
+                    case .compound(let compound): program.compounds[compound].depth
+                    case .machine: -1
+                    }
+                },
+                parallelDepth: state.ancestors.first { program.compounds[$0].isParallel }.map {
+                    program.compounds[$0].depth
+                },
+                exits: regions == nil ? [] : (0...state.depth).map { range(program.exitEffects(of: index, keeping: $0)) },
+                entriesKeeping: regions?.entries[index].map(range) ?? [],
+                enteredKeeping: regions?.entered[index] ?? [])
+        }
+        maximumLeaves = regions?.maximumLeaves ?? 1
+        compoundDone = program.compounds.map { compound in
+            guard program.hasParallel, let done = compound.done else { return nil }
+            return FlowStep(done.target, effects: range(done.effects), keep: done.keep)
+        }
+    }
+
+    /// What entering each state with each number of compound states kept enters, in a machine
+    /// with parallel states: the states the machine is then in, and their `entry` effects (and
+    /// those of the compound states entered around them), in document order.
+    struct Regions {
+        /// Per state, per depth kept (0 to its own): the states entered.
+        var entered: [[[Int]]] = []
+        /// Per state, per depth kept: the `entry` effects run.
+        var entries: [[[Int]]] = []
+        var maximumLeaves = 1
+
+        init(_ program: FlowProgram) {
+            var children = [[Node]](repeating: [], count: program.compounds.count)
+            var order: [(spec: Int, node: Node, parent: Int)] = []
+            for (index, state) in program.states.enumerated() {
+                if let parent = state.ancestors.first { order.append((state.specIndex, .state(index), parent)) }
+            }
+            for (index, compound) in program.compounds.enumerated() {
+                if let parent = compound.parent { order.append((compound.specIndex, .compound(index), parent)) }
+            }
+            for item in order.sorted(by: { $0.spec < $1.spec }) { children[item.parent].append(item.node) }
+            let tree = Tree(program: program, children: children)
+            for (index, state) in program.states.enumerated() {
+                var entered: [[Int]] = []
+                var entries: [[Int]] = []
+                for keep in 0...state.depth {
+                    let top: Node = keep < state.depth ? .compound(state.ancestors[state.depth - 1 - keep]) : .state(index)
+                    var states: [Int] = []
+                    var effects: [Int] = []
+                    tree.enter(top, toward: index, &states, &effects)
+                    entered.append(states)
+                    entries.append(effects)
+                }
+                self.entered.append(entered)
+                self.entries.append(entries)
+            }
+            let tops = program.states.indices.filter { program.states[$0].depth == 0 }.map { Node.state($0) }
+                + program.compounds.indices.filter { program.compounds[$0].parent == nil }.map { Node.compound($0) }
+            maximumLeaves = tops.map(tree.mostStates).max() ?? 1
+        }
+
+        enum Node {
+            case state(Int)
+            case compound(Int)
+        }
+
+        struct Tree {
+            let program: FlowProgram
+            let children: [[Node]]
+
+            /// Enters `node` on the way to `target`: a parallel state enters every region (the
+            /// one holding `target` toward it, the others through their `initial`), a compound
+            /// state the state inside it that holds `target`.
+            func enter(_ node: Node, toward target: Int, _ states: inout [Int], _ effects: inout [Int]) {
+                switch node {
+                case .state(let index):
+                    states.append(index)
+                    effects += program.states[index].entry
+                case .compound(let index):
+                    let compound = program.compounds[index]
+                    effects += compound.entry
+                    for child in children[index] {
+                        if holds(child, target) {
+                            enter(child, toward: target, &states, &effects)
+                        } else if compound.isParallel {
+                            enter(child, toward: initialState(of: child), &states, &effects)
+                        }
+                    }
+                }
+            }
+
+            func holds(_ node: Node, _ target: Int) -> Bool {
+                switch node {
+                case .state(let index): index == target
+                case .compound(let index): program.compounds[index].states.contains(target)
+                }
+            }
+
+            func initialState(of node: Node) -> Int {
+                switch node {
+                case .state(let index): index
+                case .compound(let index): program.compounds[index].initialState
+                }
+            }
+
+            /// The most states the machine can be in at once inside `node`.
+            func mostStates(_ node: Node) -> Int {
+                guard case .compound(let index) = node else { return 1 }
+                let counts = children[index].map(mostStates)
+                return program.compounds[index].isParallel ? counts.reduce(0, +) : counts.max() ?? 1
+            }
         }
     }
 
     /// The lists of ``effectLists``, each once, in order of first use, with their runs.
-    private static func effectLists(_ program: FlowProgram) -> ([[Int]], [[Int]: Range<Int>]) {
+    private static func effectLists(_ program: FlowProgram, _ regions: Regions?) -> ([[Int]], [[Int]: Range<Int>]) {
         var lists: [[Int]] = []
         var ranges: [[Int]: Range<Int>] = [:]
         var next = 0
@@ -132,6 +262,13 @@ struct ProgramSteps: Sendable {
         }
         for index in program.states.indices { add(program.entryEffects(of: index, keeping: 0)) }
         for before in HistoryResume.beforeLists(program) { add(before) }
+        if let regions {
+            for compound in program.compounds { if let done = compound.done { add(done.effects) } }
+            for (index, state) in program.states.enumerated() {
+                for keep in 0...state.depth { add(program.exitEffects(of: index, keeping: keep)) }
+                for entries in regions.entries[index] { add(entries) }
+            }
+        }
         return (lists, ranges)
     }
 
@@ -199,6 +336,28 @@ extension ProgramSteps: FlowRules {
     }
 
     func entryEffects(of state: Int) -> Range<Int> { states[state].entries }
+
+    var compoundCount: Int { compounds.count }
+
+    func compoundIndex(around state: Int, atDepth depth: Int) -> Int { states[state].compounds[depth] }
+
+    func parallelDepth(around state: Int) -> Int? { states[state].parallelDepth }
+
+    func declaringDepth(of state: Int, on event: Int, _ conditions: [Bool]) -> Int {
+        states[state].transitions.firstIndex { $0.event == event }.map { states[state].declaredAt[$0] } ?? -1
+    }
+
+    func exitEffects(of state: Int, through depth: Int) -> Range<Int> { states[state].exits[depth] }
+
+    func entryEffects(of target: Int, keeping keep: Int) -> Range<Int> { states[target].entriesKeeping[keep] }
+
+    func enteredStates(_ target: Int, keeping keep: Int, into states: inout [Int]) {
+        states += self.states[target].enteredKeeping[keep]
+    }
+
+    func parallelDone(around state: Int, atDepth depth: Int) -> FlowStep<Int>? {
+        compoundDone[states[state].compounds[depth]]
+    }
 
     func record(_ state: Int, leaving keep: Int, in memory: inout [Int?]) {
         for depth in keep..<max(keep, states[state].depth) {

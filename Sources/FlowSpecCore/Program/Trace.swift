@@ -34,9 +34,32 @@ public enum Trace {
         records?.append(
             Simulation.Record(
                 input: input, state: runtime.state, ignored: ignored, effects: effects, targets: targets,
-                memory: runtime.memory))
+                memory: runtime.memory, states: runtime.states,
+                owners: runtime.armedTimeouts(program).compactMap { runtime.timeoutOwner(forVisit: $0.visit, program) }))
+        if program.hasParallel {
+            return configurationLine(input: input, runtime: runtime, program: program, ignored: ignored, effects: effects)
+        }
         return line(
             input: input, state: runtime.state, program: program, ignored: ignored, effects: effects, targets: targets)
+    }
+
+    /// The line for a machine with parallel regions after an input: the states it is in, in
+    /// document order, and every timeout armed, in the order they were armed, each named after
+    /// its state or compound state:
+    ///
+    ///     lost -> home, offline | effects: - | timeout: signedIn 1800000ms -> welcome, offline 5000ms -> online
+    static func configurationLine(
+        input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]
+    ) -> String {
+        let timeouts = runtime.armedTimeouts(program).compactMap { armed -> TraceLine.Timeout? in
+            guard let owner = runtime.timeoutOwner(forVisit: armed.visit, program) else { return nil }
+            return TraceLine.Timeout(
+                scope: owner.compound.map { program.compounds[$0].name } ?? program.states[owner.state].name,
+                milliseconds: armed.after.wholeMilliseconds, target: program.states[armed.target].name)
+        }
+        return TraceLine.text(
+            input: input, state: runtime.states.map { program.states[$0].name }.joined(separator: ", "),
+            ignored: ignored, effects: effects.map { program.effects[$0].name }, timeouts: timeouts)
     }
 
     /// The line for a state after an input: every timeout armed in it, the compound states'
@@ -118,6 +141,10 @@ public struct Simulation {
         var targets: [Int]
         /// What compound states with history states inside remember, by memory slot (-1: never left).
         var memory: [Int] = []
+        /// The states the machine is in, in document order.
+        var states: [Int] = []
+        /// With parallel regions: whose each armed timeout is, in the order of ``targets``.
+        var owners: [(state: Int, compound: Int?)] = []
     }
 
     /// The run as a JSON document: `{"machine", "steps": [{"input", "state", "configuration",
@@ -131,6 +158,7 @@ public struct Simulation {
         var records: [Record]? = []
         _ = try run(steps, restoring: rawValue, exercised: &exercised, records: &records)
         let steps = (records ?? []).map { record -> JSONNode in
+            if program.hasParallel { return regionsJSON(record) }
             let state = program.states[record.state]
             let compounds = state.ancestors.reversed().map { program.compounds[$0].name }
             var timeouts: [JSONNode] = state.outerTimeouts.enumerated().map { position, outer in
@@ -169,6 +197,51 @@ public struct Simulation {
         var output = ""
         JSONNode.object(["machine": .string(program.name.name), "steps": .array(steps)]).writeDocument(to: &output)
         return output
+    }
+
+    /// A step of a machine with parallel regions as JSON: as for any machine, with
+    /// `configuration` every state it is in, `active` every state and compound state in
+    /// document order, and each timeout naming its compound state or, for a state's own, its
+    /// `state`.
+    private func regionsJSON(_ record: Record) -> JSONNode {
+        var active: [String] = []
+        for state in record.states {
+            for compound in program.states[state].ancestors.reversed() where !active.contains(program.compounds[compound].name) {
+                active.append(program.compounds[compound].name)
+            }
+            active.append(program.states[state].name)
+        }
+        let timeouts = zip(record.owners, record.targets).map { owner, target -> JSONNode in
+            let after = owner.compound.map { program.compounds[$0].timeout?.after } ?? program.states[owner.state].timeout?.after
+            var members: [String: JSONNode] = [
+                "milliseconds": .int(Int((after ?? .zero).wholeMilliseconds)),
+                "target": .string(program.states[target].name)
+            ]
+            if let compound = owner.compound {
+                members["compound"] = .string(program.compounds[compound].name)
+            } else {
+                members["state"] = .string(program.states[owner.state].name)
+            }
+            return .object(members)
+        }
+        var members: [String: JSONNode] = [
+            "input": .string(record.input),
+            "state": .string(program.states[record.state].name),
+            "configuration": .array(record.states.map { .string(program.states[$0].name) }),
+            "active": .array(active.map(JSONNode.string)),
+            "ignored": .bool(record.ignored),
+            "effects": .array(record.effects.map { .string(program.effects[$0].name) }),
+            "timeouts": .array(timeouts)
+        ]
+        if !program.histories.isEmpty {
+            var remembered: [String: JSONNode] = [:]
+            for compound in program.compounds {
+                guard let slot = compound.memorySlot, record.memory[slot] >= 0 else { continue }
+                remembered[compound.name] = .string(program.states[record.memory[slot]].name)
+            }
+            members["remembered"] = .object(remembered)
+        }
+        return .object(members)
     }
 
     func run(
@@ -240,11 +313,20 @@ public struct Simulation {
                         input: name, runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? [], records: &records))
             case .timeout:
-                let visit = runtime.visit
+                let visit = program.hasParallel ? ownTimeoutVisit(runtime, of: nil) : runtime.visit
                 let result = runtime.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
                 lines.append(
                     Trace.line(
                         input: "@timeout", runtime: runtime, program: program,
+                        ignored: result == nil, effects: result ?? [], records: &records))
+            case .compoundTimeout(let name) where program.hasParallel && program.states.contains { $0.name == name }:
+                // With parallel regions, `@timeout(STATE)` fires an active state's own timeout.
+                let state = program.states.firstIndex { $0.name == name }
+                let result = runtime.fireTimeout(
+                    visit: ownTimeoutVisit(runtime, of: state), program, conditions: conditions, moves: &moves)
+                lines.append(
+                    Trace.line(
+                        input: "@timeout(\(name))", runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? [], records: &records))
             case .compoundTimeout(let name):
                 guard let compound = program.compounds.firstIndex(where: { $0.name == name }) else {
@@ -254,7 +336,13 @@ public struct Simulation {
                 // Its timeout is armed for the visit that entered it, if the machine is inside it.
                 let state = program.states[runtime.state]
                 let depth = state.outerTimeouts.first { state.compound(atDepth: $0.depth) == compound }?.depth
-                let visit = depth.map { runtime.outerVisits[$0] } ?? -1
+                var visit = depth.map { runtime.outerVisits[$0] } ?? -1
+                if program.hasParallel {
+                    visit =
+                        runtime.armedTimeouts(program).first {
+                            runtime.timeoutOwner(forVisit: $0.visit, program)?.compound == compound
+                        }?.visit ?? -1
+                }
                 let result = runtime.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
                 lines.append(
                     Trace.line(
@@ -278,6 +366,17 @@ public struct Simulation {
         }
         record()
         return lines
+    }
+
+    /// With parallel regions, the visit an active state's own timeout is armed for: `state`'s,
+    /// or (`nil`) the first active state's that has one; -1 if none is.
+    private func ownTimeoutVisit(_ runtime: FlowRuntime, of state: Int?) -> Int {
+        runtime.armedTimeouts(program).first { armed in
+            guard let owner = runtime.timeoutOwner(forVisit: armed.visit, program), owner.compound == nil else {
+                return false
+            }
+            return state == nil || owner.state == state
+        }?.visit ?? -1
     }
 
     private func conditionIndex(_ name: String) throws(Failure) -> Int {

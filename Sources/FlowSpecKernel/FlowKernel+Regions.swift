@@ -1,0 +1,386 @@
+// The kernel for a machine with parallel states, in several states at once (one per region).
+// The W3C SCXML algorithm on flowspec's lowered steps, with the decisions
+// `docs/language.md` gives ("Parallel regions"): each active state selects a step, own first,
+// in document order; steps whose exits overlap keep the first, unless a later one is written
+// deeper inside it; all steps chosen are one microstep (every exit, in reverse document order,
+// then every step's own effects, then every entry, in document order); then the states entered
+// take what they take at once (choice branches, then one `done` at a time), until none does.
+// A machine without parallel states never comes here: its steps are one run each.
+
+extension FlowKernel {
+    /// A step chosen for a microstep: the position in ``active`` of the state it is taken
+    /// from, the step, and how deep the state that writes it stands (-1: the machine's `on`).
+    @usableFromInline
+    internal struct Chosen {
+        @usableFromInline var position: Int
+        @usableFromInline var step: FlowStep<Rules.State>
+        @usableFromInline var declaredAt: Int
+
+        @inlinable
+        init(position: Int, step: FlowStep<Rules.State>, declaredAt: Int) {
+            self.position = position
+            self.step = step
+            self.declaredAt = declaredAt
+        }
+    }
+
+    /// Whose timeout is armed for `visit`: an active state, and `.state` for its own or
+    /// `.compound(depth:)` for that of the compound state around it at that depth; `nil` if
+    /// none is (a visit that is over).
+    @inlinable
+    public func timeoutOwner(forVisit visit: Int, _ rules: Rules) -> (state: Rules.State, scope: FlowTimeoutScope)? {
+        guard !active.isEmpty else { return timeoutScope(forVisit: visit).map { (currentState, $0) } }
+        if let position = activeVisits.firstIndex(of: visit) { return (active[position], .state) }
+        for state in active {
+            for depth in 0..<rules.depth(of: state)
+            where compoundVisits[rules.compoundIndex(around: state, atDepth: depth)] == visit
+                && rules.outerTimeoutStep(state, atDepth: depth) != nil
+            {
+                return (state, .compound(depth: depth))
+            }
+        }
+        return nil
+    }
+
+    /// Sends an event to every active state: each selects its step, and those chosen are taken.
+    @inlinable
+    internal mutating func sendInRegions<Sink: FlowStepSink>(
+        _ event: Rules.Event, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
+    ) -> Bool where Sink.State == Rules.State {
+        var chosen: [Chosen] = []
+        for (position, state) in active.enumerated() {
+            guard let step = rules.step(state, on: event, conditions) else { continue }
+            let declaredAt = rules.declaringDepth(of: state, on: event, conditions)
+            choose(Chosen(position: position, step: step, declaredAt: declaredAt), into: &chosen, rules)
+        }
+        guard !chosen.isEmpty else { return false }
+        microstep(chosen, conditions, rules, &sink)
+        settleRegions(conditions, rules, &sink)
+        return true
+    }
+
+    /// Fires the timeout armed for `visit`, if one is.
+    @inlinable
+    internal mutating func fireTimeoutInRegions<Sink: FlowStepSink>(
+        visit: Int, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
+    ) -> Bool where Sink.State == Rules.State {
+        guard let (state, scope) = timeoutOwner(forVisit: visit, rules),
+            let position = active.firstIndex(of: state)
+        else { return false }
+        let chosen: Chosen
+        switch scope {
+        case .state:
+            guard let step = rules.timeoutStep(state) else { return false }
+            chosen = Chosen(position: position, step: step, declaredAt: rules.depth(of: state))
+        case .compound(let depth):
+            guard let step = rules.outerTimeoutStep(state, atDepth: depth) else { return false }
+            chosen = Chosen(position: position, step: step, declaredAt: depth)
+        }
+        microstep([chosen], conditions, rules, &sink)
+        settleRegions(conditions, rules, &sink)
+        return true
+    }
+
+    /// Every timeout armed now, in the order they were armed (by visit): each active compound
+    /// state's and each active state's own.
+    @inlinable
+    internal func armedTimeoutsInRegions(_ rules: Rules) -> [FlowArmedTimeout<Rules.State>] {
+        var armed: [FlowArmedTimeout<Rules.State>] = []
+        var seen: [Int] = []
+        for state in active {
+            for depth in 0..<rules.depth(of: state) {
+                let compound = rules.compoundIndex(around: state, atDepth: depth)
+                guard !seen.contains(compound), let timeout = rules.outerTimeout(of: state, atDepth: depth),
+                    rules.outerTimeoutStep(state, atDepth: depth) != nil
+                else { continue }
+                seen.append(compound)
+                let target = target(of: rules.outerTimeoutStep(state, atDepth: depth), from: state, rules)
+                armed.append(
+                    FlowArmedTimeout(
+                        after: timeout.after, target: target ?? timeout.to, visit: compoundVisits[compound],
+                        depth: depth))
+            }
+            if let timeout = rules.timeout(of: state) {
+                let target = target(of: rules.timeoutStep(state), from: state, rules)
+                let visit = activeVisits[active.firstIndex(of: state) ?? 0]
+                armed.append(FlowArmedTimeout(after: timeout.after, target: target ?? timeout.to, visit: visit))
+            }
+        }
+        armed.sort { $0.visit < $1.visit }
+        return armed
+    }
+
+    /// ``target(of:_:)`` for a step taken from an active state.
+    @inlinable
+    internal func target(of step: FlowStep<Rules.State>?, from state: Rules.State, _ rules: Rules) -> Rules.State? {
+        guard let step, let resume = step.resume else { return nil }
+        var recorded = remembered[resume.slot]
+        var depth = rules.depth(of: state)
+        while depth > step.keep {
+            depth -= 1
+            if rules.memorySlot(around: state, atDepth: depth) == resume.slot { recorded = state }
+        }
+        guard let recorded else { return step.target }
+        return Self.resumed(recorded, resume, rules)
+    }
+
+    // MARK: Choosing
+
+    /// Adds a step to those chosen, as SCXML's removeConflictingTransitions does: a step whose
+    /// exits overlap those of one already chosen replaces it if it is written inside the state
+    /// that writes that one (so a region's own transition beats its parallel state's), and is
+    /// dropped otherwise (so a transition shared by several regions is taken once, and the
+    /// first region wins a conflict).
+    @inlinable
+    internal func choose(_ new: Chosen, into chosen: inout [Chosen], _ rules: Rules) {
+        let exits = exitRun(of: new, rules)
+        var replaced: [Int] = []
+        for (index, old) in chosen.enumerated() where exitRun(of: old, rules).overlaps(exits) {
+            guard isWritten(new, inside: old, rules) else { return }
+            replaced.append(index)
+        }
+        for index in replaced.reversed() { chosen.remove(at: index) }
+        chosen.append(new)
+    }
+
+    /// How many compound states a chosen step keeps: its retry's when that is used up.
+    @inlinable
+    internal func keep(of chosen: Chosen) -> Int {
+        guard let retry = chosen.step.retry, retries[retry.slot] >= retry.max else { return chosen.step.keep }
+        return retry.keep
+    }
+
+    /// The positions in ``active`` of the states a chosen step leaves: those inside the state
+    /// around its source at the depth it keeps (a run, since the states are in document order).
+    @inlinable
+    internal func exitRun(of chosen: Chosen, _ rules: Rules) -> Range<Int> {
+        let keep = keep(of: chosen)
+        let source = active[chosen.position]
+        guard keep < rules.depth(of: source) else { return chosen.position..<(chosen.position + 1) }
+        let compound = rules.compoundIndex(around: source, atDepth: keep)
+        func inside(_ position: Int) -> Bool {
+            keep < rules.depth(of: active[position])
+                && rules.compoundIndex(around: active[position], atDepth: keep) == compound
+        }
+        var lower = chosen.position
+        while lower > 0, inside(lower - 1) { lower -= 1 }
+        var upper = chosen.position + 1
+        while upper < active.count, inside(upper) { upper += 1 }
+        return lower..<upper
+    }
+
+    /// Whether the state that writes `new` is inside the one that writes `old`.
+    @inlinable
+    internal func isWritten(_ new: Chosen, inside old: Chosen, _ rules: Rules) -> Bool {
+        guard new.declaredAt > old.declaredAt else { return false }
+        if old.declaredAt < 0 { return true }
+        let oldSource = active[old.position]
+        let newSource = active[new.position]
+        guard old.declaredAt < rules.depth(of: oldSource) else { return false }
+        return rules.compoundIndex(around: newSource, atDepth: old.declaredAt)
+            == rules.compoundIndex(around: oldSource, atDepth: old.declaredAt)
+    }
+
+    // MARK: Taking
+
+    /// Takes the steps chosen together: every exit (the later states first, each innermost
+    /// first, recording history), every step's own effects, then every entry; the states
+    /// entered take the places of those left, with a visit each, in document order.
+    @inlinable
+    internal mutating func microstep<Sink: FlowStepSink>(
+        _ chosen: [Chosen], _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
+    ) where Sink.State == Rules.State {
+        var taken: [(run: Range<Int>, from: Rules.State, target: Rules.State, keep: Int, resume: FlowResume?)] = []
+        var own: [(Range<Int>, fellBack: Bool)] = []
+        for choice in chosen {
+            var target = choice.step.target
+            var keep = choice.step.keep
+            var ran = choice.step.effects
+            var resume = choice.step.resume
+            var fellBack = false
+            if let retry = choice.step.retry {
+                if retries[retry.slot] < retry.max {
+                    retries[retry.slot] += 1
+                } else {
+                    (target, keep, ran, resume, fellBack) = (retry.fallback, retry.keep, retry.effects, retry.resume, true)
+                }
+            }
+            // The states left are those inside the state around the source at the depth kept.
+            let run = exitRun(
+                of: Chosen(position: choice.position, step: FlowStep(target, keep: keep), declaredAt: 0), rules)
+            taken.append((run, active[choice.position], target, keep, resume))
+            own.append((ran, fellBack))
+        }
+        let order = taken.indices.sorted { taken[$0].run.lowerBound > taken[$1].run.lowerBound }
+        for index in order { leave(taken[index].run, keeping: taken[index].keep, rules, &sink) }
+        for (ran, _) in own { sink.append(ran.lowerBound, ran.count) }
+        var resumed = [Bool](repeating: false, count: taken.count)
+        for index in taken.indices {
+            guard let resume = taken[index].resume, let recorded = remembered[resume.slot] else { continue }
+            taken[index].target = Self.resumed(recorded, resume, rules)
+            resumed[index] = true
+        }
+        for index in taken.indices {
+            let entries = rules.entryEffects(of: taken[index].target, keeping: taken[index].keep)
+            sink.append(entries.lowerBound, entries.count)
+            sink.took(
+                from: taken[index].from, to: taken[index].target, fellBack: own[index].fellBack,
+                resumed: resumed[index])
+        }
+        var states: [Rules.State] = []
+        var visits: [Int] = []
+        var entered: [Rules.State] = []
+        var next = 0
+        for index in order.reversed() {
+            let run = taken[index].run
+            states += active[next..<run.lowerBound]
+            visits += activeVisits[next..<run.lowerBound]
+            var arriving: [Rules.State] = []
+            rules.enteredStates(taken[index].target, keeping: taken[index].keep, into: &arriving)
+            states += arriving
+            visits += self.visits(entering: arriving, keeping: taken[index].keep, rules)
+            entered += arriving
+            next = run.upperBound
+        }
+        states += active[next...]
+        visits += activeVisits[next...]
+        active = states
+        activeVisits = visits
+        resetRetries(ifEntering: entered, rules)
+        showFirstState(rules)
+    }
+
+    /// Leaves the states at `run` of ``active`` and the compound states around them at `keep`
+    /// or deeper: records history, runs their exits (the last state first, each up to where
+    /// the one before it is), and marks the compound states inactive.
+    @inlinable
+    internal mutating func leave<Sink: FlowStepSink>(
+        _ run: Range<Int>, keeping keep: Int, _ rules: Rules, _ sink: inout Sink
+    ) where Sink.State == Rules.State {
+        if rules.memorySlotCount > 0 {
+            for position in run where rules.depth(of: active[position]) > keep {
+                rules.record(active[position], leaving: keep, in: &remembered)
+            }
+        }
+        for position in run.reversed() {
+            let state = active[position]
+            var through = keep
+            if position > run.lowerBound {
+                // Up to the compound state this one shares with the state before it, not
+                // including it: that one is left after the earlier state's exits.
+                let before = active[position - 1]
+                let limit = Swift.min(rules.depth(of: state), rules.depth(of: before))
+                while through < limit,
+                    rules.compoundIndex(around: state, atDepth: through)
+                        == rules.compoundIndex(around: before, atDepth: through)
+                {
+                    through += 1
+                }
+            }
+            let exits = rules.exitEffects(of: state, through: through)
+            sink.append(exits.lowerBound, exits.count)
+            for depth in keep..<Swift.max(keep, rules.depth(of: state)) {
+                compoundVisits[rules.compoundIndex(around: state, atDepth: depth)] = -1
+            }
+        }
+    }
+
+    /// The visits of states entered with `keep` compound states kept, in document order: each
+    /// compound state entered around them first (it is marked active), then the state.
+    @inlinable
+    internal mutating func visits(entering states: [Rules.State], keeping keep: Int, _ rules: Rules) -> [Int] {
+        var visits: [Int] = []
+        visits.reserveCapacity(states.count)
+        for state in states {
+            for depth in keep..<Swift.max(keep, rules.depth(of: state)) {
+                let compound = rules.compoundIndex(around: state, atDepth: depth)
+                guard compoundVisits[compound] < 0 else { continue }
+                lastVisit += 1
+                compoundVisits[compound] = lastVisit
+            }
+            lastVisit += 1
+            visits.append(lastVisit)
+        }
+        return visits
+    }
+
+    /// Entering an input or terminal state resets every retry counter.
+    @inlinable
+    internal mutating func resetRetries(ifEntering states: [Rules.State], _ rules: Rules) {
+        guard states.contains(where: { rules.kind(of: $0) == .input || rules.kind(of: $0) == .terminal }) else {
+            return
+        }
+        for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
+    }
+
+    /// Keeps ``state``, ``visit`` and the visits around it those of the first active state.
+    @inlinable
+    internal mutating func showFirstState(_ rules: Rules) {
+        currentState = active[0]
+        currentVisit = activeVisits[0]
+        outerDepth = rules.depth(of: currentState)
+        for depth in 0..<outerDepth {
+            outerVisits[depth] = compoundVisits[rules.compoundIndex(around: currentState, atDepth: depth)]
+        }
+    }
+
+    // MARK: Settling
+
+    /// What the states entered take at once, until none does: every choice state's branch,
+    /// together; when there is none, one `done` (a terminal state's compound state's, then a
+    /// parallel state's whose every region has ended), in document order.
+    @inlinable
+    internal mutating func settleRegions<Sink: FlowStepSink>(
+        _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
+    ) where Sink.State == Rules.State {
+        while true {
+            var chosen: [Chosen] = []
+            for (position, state) in active.enumerated() where rules.kind(of: state) == .choice {
+                guard let step = rules.always(state, conditions) else { continue }
+                choose(Chosen(position: position, step: step, declaredAt: rules.depth(of: state)), into: &chosen, rules)
+            }
+            if chosen.isEmpty, let done = nextDone(conditions, rules) { chosen = [done] }
+            guard !chosen.isEmpty else { return }
+            microstep(chosen, conditions, rules, &sink)
+        }
+    }
+
+    /// The first `done` due, in the order they became due (SCXML queues them as events): that
+    /// of the compound state around a terminal state, due when the terminal state was entered;
+    /// that of a parallel state whose every region has ended (its active states are all
+    /// terminal states directly inside its regions), due after the last of them was entered.
+    @inlinable
+    internal func nextDone(_ conditions: Rules.Conditions, _ rules: Rules) -> Chosen? {
+        var first: (due: Int, chosen: Chosen)?
+        func consider(_ due: Int, _ chosen: Chosen) {
+            if first.map({ due < $0.due }) ?? true { first = (due, chosen) }
+        }
+        for (position, state) in active.enumerated() where rules.kind(of: state) == .terminal {
+            if let step = rules.always(state, conditions) {
+                consider(2 * activeVisits[position], Chosen(position: position, step: step, declaredAt: rules.depth(of: state) - 1))
+            }
+            guard hasEndedRegion(state, rules), let depth = rules.parallelDepth(around: state) else { continue }
+            let parallel = rules.compoundIndex(around: state, atDepth: depth)
+            var lastEntered = 0
+            var allEnded = true
+            for (other, otherState) in active.enumerated()
+            where rules.depth(of: otherState) > depth
+                && rules.compoundIndex(around: otherState, atDepth: depth) == parallel
+            {
+                allEnded = allEnded && hasEndedRegion(otherState, rules) && rules.parallelDepth(around: otherState) == depth
+                lastEntered = Swift.max(lastEntered, activeVisits[other])
+            }
+            if allEnded, let step = rules.parallelDone(around: state, atDepth: depth) {
+                consider(2 * lastEntered + 1, Chosen(position: position, step: step, declaredAt: depth))
+            }
+        }
+        return first?.chosen
+    }
+
+    /// Whether the state is a terminal state directly inside a region, which it ends.
+    @inlinable
+    internal func hasEndedRegion(_ state: Rules.State, _ rules: Rules) -> Bool {
+        guard rules.kind(of: state) == .terminal, let depth = rules.parallelDepth(around: state) else { return false }
+        return rules.depth(of: state) == depth + 2
+    }
+}

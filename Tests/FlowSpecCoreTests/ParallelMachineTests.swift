@@ -1,0 +1,344 @@
+import FlowSpecTestSupport
+import Foundation
+import Testing
+
+@testable import FlowSpecCore
+
+/// Parallel regions as `flowspec simulate` runs them (the kernel the generated code will run):
+/// on random machines against the W3C algorithm (``StatechartOracle``), and on the decisions
+/// `docs/language.md` makes where flowspec departs from it or SCXML leaves a choice.
+@Suite("Parallel regions run")
+struct ParallelMachineTests {
+    typealias Gen = DifferentialSpecs
+
+    /// Random valid machines with a parallel state, checked by the real checker.
+    static func machines(seed: UInt64, count: Int) throws -> [(text: String, model: Machine, program: FlowProgram)] {
+        var random = Gen.SplitMix64(seed: seed)
+        var found: [(String, Machine, FlowProgram)] = []
+        var attempts = 0
+        var discarded: [String: Int] = [:]
+        while found.count < count {
+            attempts += 1
+            try #require(attempts < count * 30, "the parallel generator keeps drawing invalid machines: \(discarded)")
+            let text = "flowspec: 1\nmachines:\n" + ParallelSpecs.draw(name: "P\(found.count)", &random)
+            let result = SpecChecker().check(SourceFile(path: "parallel.yaml", text: text))
+            let errors = result.diagnostics.filter { $0.severity == .error }
+            guard errors.isEmpty else {
+                for error in errors { discarded[error.rule.rawValue, default: 0] += 1 }
+                continue
+            }
+            let programs = try #require(
+                SpecGeneration.programs(result, diagnostics: result.diagnostics, runningParallelRegions: true))
+            found.append((text, result.graphs[0].machine, programs[0]))
+        }
+        return found
+    }
+
+    @Test func theDrawCoversWhatRegionsAdd() throws {
+        let drawn = try Self.machines(seed: 0x9A4A, count: 80)
+        let programs = drawn.map(\.program)
+        #expect(programs.allSatisfy { $0.hasParallel })
+        #expect(programs.contains { $0.steps.maximumLeaves >= 3 })
+        #expect(programs.contains { $0.compounds.contains { $0.isParallel && $0.done != nil } })
+        #expect(programs.contains { $0.compounds.contains { $0.isParallel && $0.timeout != nil } })
+        #expect(programs.contains { !$0.histories.isEmpty })
+        #expect(programs.contains { $0.hasEntryOrExitEffects })
+    }
+
+    @Test func everyStepAgreesWithTheW3CAlgorithm() throws {
+        var random = Gen.SplitMix64(seed: 0x0_9A7A)
+        var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "oracle")
+        var severalAtOnce = 0
+        for (text, model, program) in try Self.machines(seed: 0x9A4A, count: 80) {
+            let chart = try NestedChart.chart(model, program)
+            for index in 0..<10 {
+                let steps = ParallelSpecs.drawSteps(program, count: 25, &random)
+                let expected = try Simulation(program: program).run(steps)
+                    .filter { !$0.hasPrefix("+") && !$0.hasPrefix("-") }.map(Self.comparable)
+                let actual = try NestedChart.run(chart, program, steps)
+                severalAtOnce += expected.count { $0.split(separator: "|")[0].contains(",") }
+                comparison.compare(
+                    "\(program.name.name)#\(index)", expected: expected, actual: actual,
+                    context: "inputs \(Gen.script(steps))\n\(text)")
+            }
+        }
+        #expect(comparison.compared > 10_000, "only \(comparison.compared) steps were compared")
+        #expect(severalAtOnce > 3_000, "only \(severalAtOnce) steps ran several regions")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    /// A trace line as the oracle's run writes it: the states sorted by name, no spaces between,
+    /// no timeouts, and not whether the input was ignored.
+    static func comparable(_ line: String) -> String {
+        let kept = NestedMachineTests.stateAndEffects(line)
+        guard let arrow = kept.range(of: " -> "), let bar = kept.range(of: " | ") else { return kept }
+        let states = kept[arrow.upperBound..<bar.lowerBound].components(separatedBy: ", ").sorted()
+        return String(kept[..<arrow.upperBound]) + states.joined(separator: ",") + String(kept[bar.lowerBound...])
+    }
+
+    // MARK: Decisions
+
+    static let spec = """
+        flowspec: 1
+        machines:
+          App:
+            initial: welcome
+            effects: [enterArea, leaveArea, enterNavigation, leaveNavigation, enterHome, leaveHome, enterOnline, leaveOnline, reset, lose]
+            states:
+              welcome: { kind: input, on: { start: signedIn, startInSettings: settings } }
+              signedIn:
+                entry: [enterArea]
+                exit: [leaveArea]
+                on: { sessionExpired: reauth, signOut: welcome }
+                timeout: { after: 30m, to: welcome }
+                done: welcome
+                parallel:
+                  navigation:
+                    initial: home
+                    entry: [enterNavigation]
+                    exit: [leaveNavigation]
+                    on: { restart: navigation }
+                    states:
+                      home: { kind: input, entry: [enterHome], exit: [leaveHome], on: { open: settings, finish: navigationDone } }
+                      settings: { kind: input, on: { back: home, signOut: home } }
+                      resume: { kind: history, deep: true }
+                      navigationDone: { kind: terminal }
+                  connectivity:
+                    initial: online
+                    states:
+                      online: { kind: input, entry: [enterOnline], exit: [leaveOnline], on: { lost: { to: offline, effects: [lose] }, finish: connectivityDone } }
+                      offline: { kind: task, on: { found: online }, timeout: { after: 5s, to: online } }
+                      connectivityDone: { kind: terminal }
+              reauth: { kind: input, on: { signedInAgain: resume } }
+        """
+
+    static func run(_ inputs: [Simulation.Step], restoring: String?? = nil) throws -> [String] {
+        let result = SpecChecker().check(SourceFile(path: "app.yaml", text: spec))
+        #expect(result.diagnostics.filter { $0.severity == .error }.isEmpty, "\(result.diagnostics)")
+        let programs = try #require(
+            SpecGeneration.programs(result, diagnostics: result.diagnostics, runningParallelRegions: true))
+        return try Simulation(program: programs[0]).run(inputs).map(NestedMachineTests.stateAndEffects)
+    }
+
+    @Test func enteringEntersEveryRegionAndLeavingLeavesThemInReverse() throws {
+        #expect(
+            try Self.run([.event("start"), .event("lost"), .event("sessionExpired")]) == [
+                "start -> welcome | effects: -",
+                "start -> home, online | effects: enterArea, enterNavigation, enterHome, enterOnline",
+                "lost -> home, offline | effects: leaveOnline, lose",
+                "sessionExpired -> reauth | effects: leaveHome, leaveNavigation, leaveArea"
+            ])
+    }
+
+    @Test func aTargetInOneRegionEntersTheOthersThroughTheirInitial() throws {
+        #expect(
+            try Self.run([.event("startInSettings")]).last
+                == "startInSettings -> settings, online | effects: enterArea, enterNavigation, enterOnline")
+    }
+
+    @Test func regionsTakeOneEventTogether() throws {
+        // `finish` ends both regions in one step; then the parallel state's `done` leaves it.
+        #expect(
+            try Self.run([.event("start"), .event("finish")]).last
+                == "finish -> welcome | effects: leaveOnline, leaveHome, leaveNavigation, leaveArea")
+    }
+
+    @Test func aRegionThatEndsWaitsForTheOthers() throws {
+        let lines = try Self.run([.event("start"), .event("open"), .event("finish"), .event("back"), .event("finish")])
+        #expect(lines[3] == "finish -> settings, connectivityDone | effects: leaveOnline")
+        // An ended region ignores events; the others go on.
+        #expect(lines[4] == "back -> home, connectivityDone | effects: enterHome")
+        #expect(lines[5] == "finish -> welcome | effects: leaveHome, leaveNavigation, leaveArea")
+    }
+
+    @Test func aRegionsOwnHandlerOverridesTheParallelStates() throws {
+        // `settings` handles `signOut` itself: its region goes home, and the parallel state's
+        // `signOut` is not taken by the other region either.
+        #expect(
+            try Self.run([.event("start"), .event("open"), .event("signOut")]).last
+                == "signOut -> home, online | effects: enterHome")
+        // From `home`, no region handles it: the parallel state's is taken once.
+        #expect(
+            try Self.run([.event("start"), .event("signOut")]).last
+                == "signOut -> welcome | effects: leaveOnline, leaveHome, leaveNavigation, leaveArea")
+    }
+
+    @Test func aRegionRestartsAlone() throws {
+        #expect(
+            try Self.run([.event("start"), .event("open"), .event("lost"), .event("restart")]).last
+                == "restart -> home, offline | effects: leaveNavigation, enterNavigation, enterHome")
+    }
+
+    @Test func aDeepHistoryInARegionResumesItAndEntersTheOthersAfresh() throws {
+        #expect(
+            try Self.run([
+                .event("start"), .event("open"), .event("lost"), .event("sessionExpired"), .event("signedInAgain")
+            ]).last == "signedInAgain -> settings, online | effects: enterArea, enterNavigation, enterOnline")
+    }
+
+    @Test func everyRegionsTimersAreArmedAndFireByName() throws {
+        let result = SpecChecker().check(SourceFile(path: "app.yaml", text: Self.spec))
+        let program = try #require(
+            SpecGeneration.programs(result, diagnostics: result.diagnostics, runningParallelRegions: true)?.first)
+        let lines = try Simulation(program: program).run([
+            .event("start"), .event("lost"), .compoundTimeout("offline"), .compoundTimeout("signedIn")
+        ])
+        #expect(lines[2] == "lost -> home, offline | effects: leaveOnline, lose | timeout: signedIn 1800000ms -> welcome, offline 5000ms -> online")
+        #expect(lines[3] == "@timeout(offline) -> home, online | effects: enterOnline | timeout: signedIn 1800000ms -> welcome")
+        #expect(lines[4] == "@timeout(signedIn) -> welcome | effects: leaveOnline, leaveHome, leaveNavigation, leaveArea | timeout: -")
+        // `@timeout` fires the first state's own timeout that is armed.
+        #expect(try Simulation(program: program).run([.event("start"), .event("lost"), .timeout]).last?.hasPrefix("@timeout -> home, online |") == true)
+    }
+
+    @Test func theJSONTraceListsTheConfiguration() throws {
+        let result = SpecChecker().check(SourceFile(path: "app.yaml", text: Self.spec))
+        let program = try #require(
+            SpecGeneration.programs(result, diagnostics: result.diagnostics, runningParallelRegions: true)?.first)
+        let json = try Simulation(program: program).json([.event("start"), .event("lost")])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let steps = try #require(document["steps"] as? [[String: Any]])
+        #expect(steps[2]["configuration"] as? [String] == ["home", "offline"])
+        #expect(
+            steps[2]["active"] as? [String] == ["signedIn", "navigation", "home", "connectivity", "offline"])
+        let timeouts = try #require(steps[2]["timeouts"] as? [[String: Any]])
+        #expect(timeouts.map { $0["compound"] as? String } == ["signedIn", nil])
+        #expect(timeouts.map { $0["state"] as? String } == [nil, "offline"])
+    }
+}
+
+/// Random machines with a parallel state: a nested machine as ``NestedSpecs`` draws it, beside
+/// a parallel state `p0` whose regions are more such machines, renamed (`r1s0`, `r1g0`, …). A
+/// region's states go only to states of the region; the parallel state and its regions go to
+/// the outer machine's `input` and `terminal` states, so that regions conflict now and then.
+enum ParallelSpecs {
+    typealias Gen = DifferentialSpecs
+
+    /// A nested machine that checks without errors on its own; as a region (`region`), with
+    /// no `on` of its own, no `persist` or `sequences`, and starting at a state directly inside.
+    static func valid(name: String, region: Bool, _ random: inout Gen.SplitMix64) -> NestedSpecs.Machine {
+        while true {
+            var machine = NestedSpecs.draw(name: name, &random)
+            if region {
+                machine.flat.machineWide = []
+                machine.flat.persist = nil
+                machine.flat.sequence = nil
+                let first = machine.top.first { NestedSpecs.holds($0, machine.initial) } ?? machine.top[0]
+                machine.initial = NestedSpecs.name(first)
+            }
+            let result = SpecChecker().check(SourceFile(path: "m.yaml", text: NestedSpecs.specText([machine])))
+            if !result.diagnostics.contains(where: { $0.severity == .error }) { return machine }
+        }
+    }
+
+    static func draw(name: String, _ random: inout Gen.SplitMix64) -> String {
+        var outer = valid(name: name, region: false, &random)
+        var regions = (0..<(2 + random.below(2))).map { valid(name: "R\($0)", region: true, &random) }
+        let free = outer.flat.states.indices.filter {
+            outer.flat.states[$0].kind == .input || outer.flat.states[$0].kind == .terminal
+        }.map { "s\($0)" }
+        outer.flat.effectCount = ([outer] + regions).map(\.flat.effectCount).max() ?? 0
+        outer.flat.conditionCount = ([outer] + regions).map(\.flat.conditionCount).max() ?? 0
+        outer.flat.eventCount = ([outer] + regions).map(\.flat.eventCount).max() ?? 1
+        for index in regions.indices { regions[index].flat.defaultKind = outer.flat.defaultKind }
+        // The way in: a transition of a top-level compound state (the draw has one at least).
+        for (position, member) in outer.top.enumerated() {
+            guard case .compound(var written) = member,
+                let event = random.shuffled(Array(0..<outer.flat.eventCount)).first(where: { event in
+                    !written.on.contains { $0.event == event }
+                })
+            else { continue }
+            written.on.append((event, "p0"))
+            outer.top[position] = .compound(written)
+            break
+        }
+        var text = NestedSpecs.yaml(outer)
+        text += "      p0:\n"
+        text += decoration(outer.flat, free: free, done: true, &random, indent: "        ")
+        text += "        parallel:\n"
+        for (index, region) in regions.enumerated() {
+            text += "          r\(index + 1):\n"
+            text += rename("            initial: \(region.initial)\n", region: index + 1)
+            text += decoration(outer.flat, free: free, done: false, &random, indent: "            ")
+            text += "            states:\n"
+            let members = region.top.map { NestedSpecs.member(region, $0, indent: "              ") }.joined()
+            text += rename(members, region: index + 1)
+        }
+        return text
+    }
+
+    /// A parallel state's or region's `entry`, `exit`, `on`, `timeout` and (for a parallel
+    /// state) `done`, now and then, going to the outer machine's free states.
+    private static func decoration(
+        _ flat: Gen.Machine, free: [String], done: Bool, _ random: inout Gen.SplitMix64, indent: String
+    ) -> String {
+        var text = ""
+        if flat.effectCount > 0 {
+            if random.percent(50) { text += "\(indent)entry: [f\(random.below(flat.effectCount))]\n" }
+            if random.percent(50) { text += "\(indent)exit: [f\(random.below(flat.effectCount))]\n" }
+        }
+        guard !free.isEmpty else { return text }
+        if random.percent(50) {
+            text += "\(indent)on:\n"
+            for event in random.shuffled(Array(0..<flat.eventCount)).prefix(1 + random.below(2)) {
+                text += "\(indent)  e\(event): \(random.pick(free))\n"
+            }
+        }
+        if random.percent(35) { text += "\(indent)timeout: { after: \(random.pick(Gen.durations)), to: \(random.pick(free)) }\n" }
+        if done, random.percent(70) { text += "\(indent)done: \(random.pick(free))\n" }
+        return text
+    }
+
+    /// Renames a region's own states in what was written for it: `s3` becomes `rNs3`, and so on.
+    private static func rename(_ text: String, region index: Int) -> String {
+        var renamed = text
+        for prefix in ["s", "g", "h"] {
+            renamed = renamed.replacingOccurrences(
+                of: "\\b\(prefix)([0-9]+)\\b", with: "r\(index)\(prefix)$1", options: .regularExpression)
+        }
+        return renamed
+    }
+
+    /// Random inputs: events (those the active states handle more often), conditions, and the
+    /// timeouts armed, fired by the name of their state or compound state.
+    static func drawSteps(_ program: FlowProgram, count: Int, _ random: inout Gen.SplitMix64) -> [Simulation.Step] {
+        let conditions = program.conditions.map(\.name)
+        var values = [Bool](repeating: false, count: conditions.count)
+        var steps: [Simulation.Step] = []
+        var runtime = FlowRuntime.start(program, conditions: values).0
+        var taken = 0
+        while taken < count {
+            if !conditions.isEmpty && random.percent(20) {
+                let index = random.below(conditions.count)
+                values[index].toggle()
+                steps.append(.condition(conditions[index], values[index]))
+                continue
+            }
+            var inputs: [Simulation.Step] = program.events.map { .event($0.name) }
+            for state in runtime.states where program.states[state].kind != .terminal {
+                inputs += program.states[state].transitions.map { .event(program.events[$0.event].name) }
+            }
+            for armed in runtime.armedTimeouts(program) {
+                guard let owner = runtime.timeoutOwner(forVisit: armed.visit, program) else { continue }
+                let name = owner.compound.map { program.compounds[$0].name } ?? program.states[owner.state].name
+                inputs += [.compoundTimeout(name), .compoundTimeout(name)]
+            }
+            let input = random.pick(inputs)
+            steps.append(input)
+            switch input {
+            case .event(let name):
+                _ = runtime.send(program.events.firstIndex { $0.name == name }!, program, conditions: values)
+            case .compoundTimeout(let name):
+                let visit = runtime.armedTimeouts(program).first { armed in
+                    guard let owner = runtime.timeoutOwner(forVisit: armed.visit, program) else { return false }
+                    return (owner.compound.map { program.compounds[$0].name } ?? program.states[owner.state].name)
+                        == name
+                }?.visit
+                if let visit { _ = runtime.fireTimeout(visit: visit, program, conditions: values) }
+            case .condition, .relaunch, .timeout:
+                break
+            }
+            taken += 1
+        }
+        return steps
+    }
+}
