@@ -98,12 +98,13 @@ extension FlowKernel {
                 armed.append(
                     FlowArmedTimeout(
                         after: timeout.after, target: target ?? timeout.to, visit: compoundVisits[compound],
-                        depth: depth))
+                        depth: depth, owner: state))
             }
             if let timeout = rules.timeout(of: state) {
                 let target = target(of: rules.timeoutStep(state), from: state, rules)
                 let visit = activeVisits[active.firstIndex(of: state) ?? 0]
-                armed.append(FlowArmedTimeout(after: timeout.after, target: target ?? timeout.to, visit: visit))
+                armed.append(
+                    FlowArmedTimeout(after: timeout.after, target: target ?? timeout.to, visit: visit, owner: state))
             }
         }
         armed.sort { $0.visit < $1.visit }

@@ -142,6 +142,9 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     /// The states the flow is in, in document order: one, unless parallel regions run.
     @inlinable
     public var states: [Rules.State] { active.isEmpty ? [currentState] : active }
+    /// The visit that entered each of ``states``.
+    @inlinable
+    public var stateVisits: [Int] { active.isEmpty ? [currentVisit] : activeVisits }
     /// How many times a state has been entered; identifies the current visit.
     @inlinable
     public var visit: Int { currentVisit }
@@ -311,7 +314,8 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
                 of: rules.memorySlotCount > 0 ? rules.outerTimeoutStep(currentState, atDepth: depth) : nil, rules)
             armed.append(
                 FlowArmedTimeout(
-                    after: timeout.after, target: target ?? timeout.to, visit: outerVisits[depth], depth: depth))
+                    after: timeout.after, target: target ?? timeout.to, visit: outerVisits[depth], depth: depth,
+                    owner: currentState))
         }
         if let own = armedTimeout(rules) { armed.append(own) }
         return armed
@@ -323,7 +327,8 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         if rules.maximumLeaves > 1 { return armedTimeoutsInRegions(rules).first { $0.depth == nil } }
         guard let timeout = rules.timeout(of: currentState) else { return nil }
         let target = target(of: rules.memorySlotCount > 0 ? rules.timeoutStep(currentState) : nil, rules)
-        return FlowArmedTimeout(after: timeout.after, target: target ?? timeout.to, visit: currentVisit)
+        return FlowArmedTimeout(
+            after: timeout.after, target: target ?? timeout.to, visit: currentVisit, owner: currentState)
     }
 
     /// Where a step into a history state would lead if taken now (before its retry is counted):

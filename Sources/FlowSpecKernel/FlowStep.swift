@@ -116,13 +116,17 @@ public struct FlowArmedTimeout<State: Hashable & Sendable>: Sendable, Hashable {
     /// For the timeout of a compound state around the current state, that compound state's
     /// depth (0 the outermost); `nil` for the current state's own.
     public let depth: Int?
+    /// The state whose timeout it is or, for a compound state's, a state inside it (with
+    /// parallel regions, one of several the flow is in); `nil` only if not said.
+    public let owner: State?
 
     /// A timeout armed for `visit`.
     @inlinable
-    public init(after: Duration, target: State, visit: Int, depth: Int? = nil) {
+    public init(after: Duration, target: State, visit: Int, depth: Int? = nil, owner: State? = nil) {
         self.after = after
         self.target = target
         self.visit = visit
         self.depth = depth
+        self.owner = owner
     }
 }

@@ -102,7 +102,8 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     /// come (``dueTimers``).
     private var timers: [Int: @Sendable () -> Bool] = [:]
     private var timersStarted = 0
-    private var running: Task<Void, Never>?
+    /// The work running, by the visit of its task state.
+    private var running: [Int: Task<Void, Never>] = [:]
     private var observers: [@MainActor (FlowStepRecord<Spec>) -> Void] = []
     /// Restores the machine at start (a persisted machine), with the stored value read and the
     /// memory of compound states restored.
@@ -148,7 +149,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
             return
         }
         self.work[state] = work
-        if started, current.state == state, running == nil { startWork() }
+        if started, current.states.contains(state) { startWork() }
     }
 
     /// Registers work that cannot fail (see ``work(in:_:onError:)``).
@@ -192,7 +193,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
             report("event '\(Spec.name(ofEvent: event))' was sent before start(); it was ignored")
             return
         }
-        if Spec.isTerminal(current.state) {
+        if current.states.allSatisfy({ Spec.isTerminal($0) }) {
             report(
                 "event '\(Spec.name(ofEvent: event))' was sent after the flow ended in terminal state "
                     + "'\(Spec.name(ofState: current.state))'; it was ignored")
@@ -207,8 +208,8 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     public func stop() {
         for timer in armed.values { timer.task.cancel() }
         armed = [:]
-        running?.cancel()
-        running = nil
+        for task in running.values { task.cancel() }
+        running = [:]
     }
 
     // MARK: Steps
@@ -218,10 +219,12 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         _ change: (inout FlowMachine<Spec>, Spec.Conditions) -> FlowEffects<Spec>
     ) {
         let now = conditions()
-        let from = current.state
-        let visit = current.visit
+        let before = current
         let effects = change(&current, now)
-        finish(input, from: from, ignored: current.visit == visit, effects: effects, conditions: now)
+        // A handled input enters a state, a new visit; with parallel regions, perhaps in a
+        // region other than the first state's.
+        let ignored = Spec.maximumLeaves > 1 ? current == before : current.visit == before.visit
+        finish(input, from: before.state, ignored: ignored, effects: effects, conditions: now)
     }
 
     /// Records the step, and when the machine entered a state: stops the old visit's timer
@@ -233,7 +236,8 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     ) {
         let timeouts = current.armedTimeouts
         let step = FlowStepRecord<Spec>(
-            input: input, from: from, to: current.state, ignored: ignored, effects: Array(effects),
+            input: input, from: from, to: current.state, states: current.states, ignored: ignored,
+            effects: Array(effects),
             armedTimeouts: timeouts, conditions: conditions, restoredMemory: restoredMemory)
         last = step
         if keepingSteps { kept.append(step) }
@@ -245,8 +249,12 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
                 armed[visit] = nil
             }
             timeLeft = timeLeft.filter { stillArmed.contains($0.key) }
-            running?.cancel()
-            running = nil
+            // The work of the visits over stops; that of task states still active runs on.
+            let stillActive = Set(current.stateVisits)
+            for (visit, task) in running where !stillActive.contains(visit) {
+                task.cancel()
+                running[visit] = nil
+            }
             for effect in effects { perform(effect) }
             // Leaving a compound state with a history inside may change only what it remembers.
             save?(current)
@@ -306,51 +314,52 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         let first = armed.filter { $0.value.isDue() }.keys.min() ?? visit
         armed[first] = nil
         let input: FlowStepRecord<Spec>.Input
-        if first == current.visit {
-            input = .timeout
-        } else if let depth = current.armedTimeouts.first(where: { $0.visit == first })?.depth,
-            let compound = Spec.compound(around: current.state, atDepth: depth)
-        {
+        guard let timeout = current.armedTimeouts.first(where: { $0.visit == first }) else { return }
+        let owner = timeout.owner ?? current.state
+        if let depth = timeout.depth {
+            guard let compound = Spec.compound(around: owner, atDepth: depth) else { return }
             input = .compoundTimeout(compound)
         } else {
-            return
+            input = Spec.maximumLeaves > 1 ? .stateTimeout(owner) : .timeout
         }
         take(input) { $0.fireTimeout(visit: first, conditions: $1) }
         // The timer that woke up, if another fired first and its state is still active.
         if first != visit, armed[visit] != nil, armed[visit]?.isDue() == true { timeoutFired(visit: visit) }
     }
 
-    /// Starts the current task state's work, if it has any (and says once when it has none).
+    /// Starts the work of each task state the flow is in whose visit runs none yet, if it has
+    /// work (and says once when it has none).
     private func startWork() {
-        let state = current.state
-        guard Spec.kind(of: state) == .task else { return }
-        guard let work = work[state] else {
-            report(
-                "task state '\(Spec.name(ofState: state))' has no work registered, so only its timeout can leave it; "
-                    + "register it with work(in: …) before start()")
-            return
-        }
-        running = Task { [weak self] in
-            let event: Spec.Event
-            do {
-                event = try await work.operation()
-            } catch {
-                // Only work registered with `onError` can throw.
-                guard let onError = work.onError else { return }
-                event = onError(error)
+        for (state, visit) in zip(current.states, current.stateVisits)
+        where Spec.kind(of: state) == .task && running[visit] == nil {
+            guard let work = work[state] else {
+                report(
+                    "task state '\(Spec.name(ofState: state))' has no work registered, so only its timeout can leave it; "
+                        + "register it with work(in: …) before start()")
+                continue
             }
-            // Back on the main actor: cancelled exactly when its visit ended or `stop()` ran.
-            self?.workFinished(event, cancelled: Task.isCancelled)
+            running[visit] = Task { [weak self] in
+                let event: Spec.Event
+                do {
+                    event = try await work.operation()
+                } catch {
+                    // Only work registered with `onError` can throw.
+                    guard let onError = work.onError else { return }
+                    event = onError(error)
+                }
+                // Back on the main actor: cancelled exactly when its visit ended or `stop()` ran.
+                self?.workFinished(event, visit: visit, cancelled: Task.isCancelled)
+            }
         }
     }
 
-    private func workFinished(_ event: Spec.Event, cancelled: Bool) {
+    private func workFinished(_ event: Spec.Event, visit: Int, cancelled: Bool) {
         guard !cancelled else {
             dropped += 1
             revision.changed()
             return
         }
-        running = nil
+        running[visit] = nil
         take(.event(event)) { $0.send(event, conditions: $1) }
     }
 

@@ -68,10 +68,38 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         Spec.memorySlot(of: compound).flatMap { kernel.memory[$0] }
     }
 
-    /// Whether the machine is inside a compound state (its current state is).
+    /// The states the flow is in, in document order: ``state`` alone, unless parallel regions
+    /// run (then one state per active region).
+    @inlinable
+    public var states: [Spec.State] { kernel.states }
+
+    /// The visit that entered each of ``states``: a task state's work runs for its visit.
+    @inlinable
+    public var stateVisits: [Int] { kernel.stateVisits }
+
+    /// Whether the machine is inside a compound state (one of its states is).
     @inlinable
     public func isIn(_ compound: Spec.Compound) -> Bool {
-        Spec.contains(compound, kernel.state)
+        guard Spec.maximumLeaves > 1 else { return Spec.contains(compound, kernel.state) }
+        return kernel.states.contains { Spec.contains(compound, $0) }
+    }
+
+    /// Whether the machine is in the state (``state`` is, or with parallel regions one of
+    /// ``states``).
+    @inlinable
+    public func isIn(_ state: Spec.State) -> Bool {
+        Spec.maximumLeaves > 1 ? kernel.states.contains(state) : kernel.state == state
+    }
+
+    /// Whose timeout is armed for `visit`: an active state's own (`compound` is `nil`), or that
+    /// of the compound state around it; `nil` if none is (a visit that is over).
+    @inlinable
+    public func timeoutOwner(forVisit visit: Int) -> (state: Spec.State, compound: Spec.Compound?)? {
+        guard let (state, scope) = kernel.timeoutOwner(forVisit: visit, rules) else { return nil }
+        switch scope {
+        case .state: return (state, nil)
+        case .compound(let depth): return (state, Spec.compound(around: state, atDepth: depth))
+        }
     }
 
     /// Starts the flow at `initial`, taking `always` branches at once; returns the effects they ran.
@@ -179,6 +207,42 @@ internal struct FlowSpecRules<Spec: FlowSpec>: FlowRules, Sendable {
     @inlinable
     func entryEffectCount(around state: Spec.State, atDepth depth: Int) -> Int {
         Spec.compound(around: state, atDepth: depth).map(Spec.entryEffectCount(of:)) ?? 0
+    }
+
+    @inlinable var maximumLeaves: Int { Spec.maximumLeaves }
+    @inlinable var compoundCount: Int { Spec.compoundCount }
+
+    @inlinable
+    func compoundIndex(around state: Spec.State, atDepth depth: Int) -> Int {
+        Spec.compound(around: state, atDepth: depth).map(Spec.compoundIndex(of:)) ?? -1
+    }
+
+    @inlinable
+    func parallelDepth(around state: Spec.State) -> Int? { Spec.parallelDepth(around: state) }
+
+    @inlinable
+    func declaringDepth(of state: Spec.State, on event: Spec.Event, _ conditions: Spec.Conditions) -> Int {
+        Spec.declaringDepth(of: state, on: event)
+    }
+
+    @inlinable
+    func exitEffects(of state: Spec.State, through depth: Int) -> Range<Int> {
+        Spec.exitEffects(of: state, through: depth)
+    }
+
+    @inlinable
+    func entryEffects(of target: Spec.State, keeping keep: Int) -> Range<Int> {
+        Spec.entryEffects(of: target, keeping: keep)
+    }
+
+    @inlinable
+    func enteredStates(_ target: Spec.State, keeping keep: Int, into states: inout [Spec.State]) {
+        Spec.enteredStates(target, keeping: keep, into: &states)
+    }
+
+    @inlinable
+    func parallelDone(around state: Spec.State, atDepth depth: Int) -> FlowStep<Spec.State>? {
+        Spec.compound(around: state, atDepth: depth).flatMap { Spec.parallelDone(of: $0, tables) }
     }
 }
 

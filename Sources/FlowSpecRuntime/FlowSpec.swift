@@ -90,6 +90,31 @@ public protocol FlowSpec {
     /// it): resuming a history skips those of the compound states a step stays in.
     static func entryEffectCount(of compound: Compound) -> Int
 
+    /// The most states the machine is in at once: 1 without parallel states. A machine with
+    /// parallel states answers the queries below (its steps' effects are then their own: the
+    /// kernel adds exits and entries, which depend on where the other regions are).
+    static var maximumLeaves: Int { get }
+    /// How many compound states the machine has, parallel states and regions included.
+    static var compoundCount: Int { get }
+    /// A compound state's position among the machine's compound states, from 0.
+    static func compoundIndex(of compound: Compound) -> Int
+    /// The depth of the innermost parallel state around the state, if there is one.
+    static func parallelDepth(around state: State) -> Int?
+    /// How deep the state that writes the transition `state` takes on `event` stands: the
+    /// state's own depth, a compound state's around it, or -1 for the machine's `on`.
+    static func declaringDepth(of state: State, on event: Event) -> Int
+    /// The `exit` effects of leaving the state and the compound states around it down to
+    /// `depth`, innermost first, as a range of ``effectList``.
+    static func exitEffects(of state: State, through depth: Int) -> Range<Int>
+    /// The `entry` effects of entering `target` with `keep` compound states kept, the other
+    /// regions of each parallel state entered included, in document order.
+    static func entryEffects(of target: State, keeping keep: Int) -> Range<Int>
+    /// Appends the states the machine is in once it enters `target` with `keep` compound
+    /// states kept, in document order.
+    static func enteredStates(_ target: State, keeping keep: Int, into states: inout [State])
+    /// The step a parallel state's `done` takes (its own effects), if it has one.
+    static func parallelDone(of compound: Compound, _ tables: Tables) -> FlowStep<State>?
+
     /// The spec's name of a state, as traces write it.
     static func name(ofState state: State) -> String
     /// The spec's name of an event.

@@ -39,6 +39,44 @@ extension FlowSpec {
     @inlinable
     public static func entryEffects(of state: State) -> Range<Int> { 0..<0 }
 
+    /// One state at a time: no parallel states.
+    @inlinable
+    public static var maximumLeaves: Int { 1 }
+
+    /// Not asked of a machine without parallel states.
+    @inlinable
+    public static var compoundCount: Int { 0 }
+
+    /// Not asked of a machine without parallel states.
+    @inlinable
+    public static func compoundIndex(of compound: Compound) -> Int { 0 }
+
+    /// No parallel states.
+    @inlinable
+    public static func parallelDepth(around state: State) -> Int? { nil }
+
+    /// Not asked of a machine without parallel states.
+    @inlinable
+    public static func declaringDepth(of state: State, on event: Event) -> Int { -1 }
+
+    /// No exit effects.
+    @inlinable
+    public static func exitEffects(of state: State, through depth: Int) -> Range<Int> { 0..<0 }
+
+    /// No entry effects.
+    @inlinable
+    public static func entryEffects(of target: State, keeping keep: Int) -> Range<Int> { 0..<0 }
+
+    /// The target alone.
+    @inlinable
+    public static func enteredStates(_ target: State, keeping keep: Int, into states: inout [State]) {
+        states.append(target)
+    }
+
+    /// No parallel states.
+    @inlinable
+    public static func parallelDone(of compound: Compound, _ tables: Tables) -> FlowStep<State>? { nil }
+
     /// No compound states, so no timeouts of theirs.
     @inlinable
     public static func outerTimeout(of state: State, atDepth depth: Int) -> (after: Duration, to: State)? { nil }

@@ -14,14 +14,18 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
         case timeout
         /// The timeout of a compound state around the current state fired.
         case compoundTimeout(Spec.Compound)
+        /// With parallel regions: the timeout of one of the states the flow is in fired.
+        case stateTimeout(Spec.State)
     }
 
     /// What happened.
     public let input: Input
     /// The state before (`nil` at the start).
     public let from: Spec.State?
-    /// The state after.
+    /// The state after (with parallel regions, the first of ``states``).
     public let to: Spec.State
+    /// The states after, in document order: ``to`` alone, unless parallel regions run.
+    public let states: [Spec.State]
     /// Whether the machine ignored the input (nothing changed).
     public let ignored: Bool
     /// The effects it ran, in order.
@@ -57,16 +61,23 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
 
     /// The step as `flowspec simulate` prints it:
     /// `loginAttempted -> authLoading | effects: - | timeout: 10000ms -> error`.
+    /// With parallel regions, the line lists the states, and names every timeout after its
+    /// state or compound state:
+    /// `lost -> home, offline | effects: - | timeout: signedIn 1800000ms -> welcome, offline 5000ms -> online`.
     public var traceLine: String {
         let effects = effects.map(Spec.name(ofEffect:))
+        let regions = Spec.maximumLeaves > 1
         let timeouts = armedTimeouts.map { armed in
-            TraceLine.Timeout(
-                scope: armed.depth.flatMap { Spec.compound(around: to, atDepth: $0) }.map(Spec.name(ofCompound:)),
+            let owner = armed.owner ?? to
+            let compound = armed.depth.flatMap { Spec.compound(around: owner, atDepth: $0) }.map(Spec.name(ofCompound:))
+            return TraceLine.Timeout(
+                scope: compound ?? (regions ? Spec.name(ofState: owner) : nil),
                 milliseconds: FlowTrace.milliseconds(armed.after), target: Spec.name(ofState: armed.target))
         }
         return TraceLine.text(
-            input: FlowTrace.label(input, restoredMemory), state: Spec.name(ofState: to), ignored: ignored,
-            effects: effects, timeouts: timeouts)
+            input: FlowTrace.label(input, restoredMemory),
+            state: regions ? states.map(Spec.name(ofState:)).joined(separator: ", ") : Spec.name(ofState: to),
+            ignored: ignored, effects: effects, timeouts: timeouts)
     }
 }
 
@@ -112,6 +123,7 @@ public enum FlowTrace {
         case .event(let event): Spec.name(ofEvent: event)
         case .timeout: "@timeout"
         case .compoundTimeout(let compound): "@timeout(\(Spec.name(ofCompound: compound)))"
+        case .stateTimeout(let state): "@timeout(\(Spec.name(ofState: state)))"
         }
     }
 

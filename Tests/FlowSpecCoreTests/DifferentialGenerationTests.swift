@@ -860,6 +860,32 @@ enum DifferentialSpecs {
         return text
     }
 
+    /// The rest of ``conformance(_:)`` for a machine with parallel regions, as `simulate` runs
+    /// one: its states in document order; every armed timeout named after its state or compound
+    /// state; `@timeout` fires the first own timeout armed, `@NAME` that of a state or compound
+    /// state.
+    static func parallelConformance(_ program: FlowProgram, _ stateName: (String) -> String) -> String {
+        let name = program.name.swiftName.code
+        var text = "    func driveOwner(_ visit: Swift.Int) -> Swift.String? {\n"
+        text += "        machine.timeoutOwner(forVisit: visit).map { owner in\n"
+        text += "            owner.compound.map { \(name).name(ofCompound: $0) } ?? \(name).name(ofState: owner.state)\n"
+        text += "        }\n    }\n"
+        text += "    mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"
+        text += "        guard let armed = machine.armedTimeouts.first(where: { machine.timeoutOwner(forVisit: $0.visit)?.compound == nil }) else { return [] }\n"
+        text += "        return driveNames(machine.fireTimeout(visit: armed.visit, conditions: Self.driveConditions(conditions)))\n    }\n"
+        text +=
+            "    mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] {\n"
+        text += "        guard let armed = machine.armedTimeouts.first(where: { driveOwner($0.visit) == name }) else { return [] }\n"
+        text += "        return driveNames(machine.fireTimeout(visit: armed.visit, conditions: Self.driveConditions(conditions)))\n    }\n"
+        text += "    var driveState: Swift.String { machine.states.map { \(stateName("$0")) }.joined(separator: \", \") }\n"
+        text += "    var driveArmed: Swift.String {\n"
+        text += "        let armed = machine.armedTimeouts.map { armed -> Swift.String in\n"
+        text += "            (driveOwner(armed.visit) ?? \"?\") + \" \\(driveMilliseconds(armed.after))ms -> \\(\(stateName("armed.target")))\"\n"
+        text += "        }\n"
+        text += "        return armed.isEmpty ? \"-\" : armed.joined(separator: \", \")\n    }\n"
+        return text + "}\n"
+    }
+
     /// The driver's wrapper of one machine's `Machine`, conforming to `Driven` (every machine's
     /// `Machine` is the runtime's one generic type, so each gets a wrapper of its own).
     static func conformance(_ program: FlowProgram) -> String {
@@ -872,7 +898,9 @@ enum DifferentialSpecs {
         }
         var text = "struct Drive\(name): Driven {\n"
         text += "    var machine: \(name).Machine\n"
-        text += "    var visit: Swift.Int { machine.visit }\n"
+        // With parallel regions, a step in another region leaves the first state's visit as it
+        // was: an input changed nothing (was ignored) when the machine is as it was.
+        text += "    var visit: Swift.Int { \(program.hasParallel ? "machine.hashValue" : "machine.visit") }\n"
         text +=
             "    var driveVisits: Swift.String { \"visit \\(machine.visit), armed for \\(machine.armedTimeouts.map(\\.visit))\" }\n"
         text +=
@@ -910,6 +938,7 @@ enum DifferentialSpecs {
             text +=
                 "        driveNames(machine.send(\(name).Event(rawValue: name)!, conditions: Self.driveConditions(conditions)))\n    }\n"
         }
+        if program.hasParallel { return text + parallelConformance(program, stateName) }
         text += "    mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"
         text +=
             "        driveNames(machine.fireTimeout(visit: visit, conditions: Self.driveConditions(conditions)))\n    }\n"

@@ -25,6 +25,9 @@ struct GeneratedSwiftGoldenTests {
             access: .internal),
         Case(
             spec: "Tests/Fixtures/gen/golden/history.yaml", golden: "Tests/Fixtures/gen/golden/history.swift.txt",
+            access: .internal),
+        Case(
+            spec: "Tests/Fixtures/gen/golden/parallel.yaml", golden: "Tests/Fixtures/gen/golden/parallel.swift.txt",
             access: .internal)
     ]
 
@@ -32,7 +35,7 @@ struct GeneratedSwiftGoldenTests {
         let file = try Fixtures.source(testCase.spec)
         let result = SpecChecker().check(file)
         let programs = try #require(
-            SpecGeneration.programs(result, diagnostics: result.diagnostics),
+            SpecGeneration.programs(result, diagnostics: result.diagnostics, runningParallelRegions: true),
             "\(FlowSpecCoreTestsSupport.describe(result))")
         return SwiftGenerator.file(
             for: programs,
@@ -57,7 +60,8 @@ struct GeneratedSwiftGoldenTests {
     }
 
     /// The runtime's tests drive the code of the golden specs, kept as source files of their
-    /// target (`AppFlows.swift`, `FeaturesFlows.swift`, `NestedFlows.swift`, `HistoryFlows.swift`).
+    /// target (`AppFlows.swift`, `FeaturesFlows.swift`, `NestedFlows.swift`, `HistoryFlows.swift`,
+    /// `ParallelFlows.swift`).
     @Test("the runtime's tests drive the current generated code", arguments: cases)
     func runtimeTestsDriveTheCurrentGeneratedCode(testCase: Case) throws {
         let generated = try Self.generate(testCase)

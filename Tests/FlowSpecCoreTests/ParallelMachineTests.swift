@@ -67,6 +67,38 @@ struct ParallelMachineTests {
         #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
     }
 
+    @Test func compiledMachinesTraceLikeTheSimulation() throws {
+        guard SwiftCompiler.swiftc != nil else {
+            Issue.record("swiftc is not on PATH: the test needs the Swift compiler to build the generated code")
+            return
+        }
+        let programs = try Self.machines(seed: 0x0_C0DE, count: 30).map(\.program)
+        var random = Gen.SplitMix64(seed: 0x0_D21F)
+        var runs: [Gen.Run] = []
+        for program in programs {
+            for index in 0..<6 {
+                let steps = ParallelSpecs.drawSteps(program, count: 25, &random)
+                runs.append(
+                    Gen.Run(
+                        machine: program.name.name, key: "\(program.name.name)#\(index)", restoring: nil, steps: steps,
+                        expected: try Simulation(program: program).run(steps)))
+            }
+        }
+        let source = SwiftGenerator.file(for: programs, options: GenerationOptions(sourcePath: "parallel.yaml"))
+        #expect(source.contains("static func enteredStates(") && !source.contains("sharedTable"))
+        let actual = try Gen.runDriver([
+            "parallel.swift": source, "main.swift": Gen.driver(programs: programs, runs: runs)
+        ])
+        var comparison = TraceComparison(expectedSide: "simulation", actualSide: "generated code")
+        for run in runs {
+            comparison.compare(
+                run.key, expected: run.expected, actual: actual[run.key] ?? [],
+                context: "inputs \(Gen.script(run.steps))")
+        }
+        #expect(comparison.compared > 4_000, "only \(comparison.compared) lines were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
     /// A trace line as the oracle's run writes it: the states sorted by name, no spaces between,
     /// no timeouts, and not whether the input was ignored.
     static func comparable(_ line: String) -> String {
@@ -240,6 +272,7 @@ enum ParallelSpecs {
         outer.flat.conditionCount = ([outer] + regions).map(\.flat.conditionCount).max() ?? 0
         outer.flat.eventCount = ([outer] + regions).map(\.flat.eventCount).max() ?? 1
         for index in regions.indices { regions[index].flat.defaultKind = outer.flat.defaultKind }
+        outer.flat.persist = nil
         // The way in: a transition of a top-level compound state (the draw has one at least).
         for (position, member) in outer.top.enumerated() {
             guard case .compound(var written) = member,

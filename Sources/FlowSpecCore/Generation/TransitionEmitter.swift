@@ -22,7 +22,7 @@ struct TransitionEmitter {
         emitNesting(&w)
     }
 
-    private func state(_ index: Int) -> String { "." + program.states[index].swiftName.code }
+    func state(_ index: Int) -> String { "." + program.states[index].swiftName.code }
 
     /// Each distinct list of a transition's effects once, so that a step names its effects as
     /// a range of it and choosing one allocates nothing.
@@ -38,7 +38,7 @@ struct TransitionEmitter {
         w.line("]")
     }
 
-    private static let stepType = "FlowSpecRuntime.FlowStep<State>?"
+    static let stepType = "FlowSpecRuntime.FlowStep<State>?"
 
     private func emitEventSteps(_ w: inout SwiftWriter) {
         guard !program.events.isEmpty else { return }
@@ -161,6 +161,7 @@ struct TransitionEmitter {
         }
         emitOuterTimeouts(&w)
         emitHistory(&w)
+        emitRegions(&w)
     }
 
     /// What a machine with history states adds: which compound states remember where they were
@@ -268,7 +269,7 @@ struct TransitionEmitter {
     }
 
     /// A lowered step spelled as Swift (its defaults left out).
-    private func swift(_ step: FlowStep<Int>) -> String {
+    func swift(_ step: FlowStep<Int>) -> String {
         var arguments = [state(step.target)]
         if !step.effects.isEmpty { arguments.append("effects: \(Self.range(step.effects))") }
         if let retry = step.retry {

@@ -134,8 +134,10 @@ struct ProgramSteps: Sendable {
         }
         maximumLeaves = regions?.maximumLeaves ?? 1
         compoundDone = program.compounds.map { compound in
+            // Its own effects only (the kernel adds exits and entries), so any state inside
+            // it lowers it alike.
             guard program.hasParallel, let done = compound.done else { return nil }
-            return FlowStep(done.target, effects: range(done.effects), keep: done.keep)
+            return Self.step(done, from: compound.states.lowerBound, program, range)
         }
     }
 
