@@ -203,7 +203,9 @@ extension FlowKernel {
                 if retries[retry.slot] < retry.max {
                     retries[retry.slot] += 1
                 } else {
-                    (target, keep, ran, resume, fellBack) = (retry.fallback, retry.keep, retry.effects, retry.resume, true)
+                    (target, keep, ran, resume, fellBack) = (
+                        retry.fallback, retry.keep, retry.effects, retry.resume, true
+                    )
                 }
             }
             // The states left are those inside the state around the source at the depth kept.
@@ -358,7 +360,9 @@ extension FlowKernel {
         }
         for (position, state) in active.enumerated() where rules.kind(of: state) == .terminal {
             if let step = rules.always(state, conditions) {
-                consider(2 * activeVisits[position], Chosen(position: position, step: step, declaredAt: rules.depth(of: state) - 1))
+                consider(
+                    2 * activeVisits[position],
+                    Chosen(position: position, step: step, declaredAt: rules.depth(of: state) - 1))
             }
             guard hasEndedRegion(state, rules), let depth = rules.parallelDepth(around: state) else { continue }
             let parallel = rules.compoundIndex(around: state, atDepth: depth)
@@ -368,7 +372,8 @@ extension FlowKernel {
             where rules.depth(of: otherState) > depth
                 && rules.compoundIndex(around: otherState, atDepth: depth) == parallel
             {
-                allEnded = allEnded && hasEndedRegion(otherState, rules) && rules.parallelDepth(around: otherState) == depth
+                allEnded =
+                    allEnded && hasEndedRegion(otherState, rules) && rules.parallelDepth(around: otherState) == depth
                 lastEntered = Swift.max(lastEntered, activeVisits[other])
             }
             if allEnded, let step = rules.parallelDone(around: state, atDepth: depth) {

@@ -35,7 +35,8 @@ struct Navigation {
                 ]
             }
             return [
-                "name": machine.name(of: index), "detail": "compound", "kind": 22,
+                "name": machine.name(of: index), "detail": machine.isParallel(index) ? "parallel" : "compound",
+                "kind": 22,
                 "range": ["start": name["start"] ?? [:], "end": bodyEnd(of: machine.states[index].name.location)],
                 "selectionRange": name, "children": symbols(of: machine.nesting.children(of: index), in: machine)
             ]
@@ -119,15 +120,25 @@ struct Navigation {
             let index = machine.states.indices.first(where: { machine.name(of: $0) == word })
         else { return nil }
         let state = machine.states[index]
-        let kind = machine.isCompound(index) ? "compound" : state.kind.rawValue
+        let kind = machine.isParallel(index) ? "parallel" : machine.isCompound(index) ? "compound" : state.kind.rawValue
         var text = "**\(word)**: \(kind) state of `\(machine.name.value)`"
-        if let parent = machine.nesting.parent(of: index) { text += ", inside `\(machine.name(of: parent))`" }
+        if let parent = machine.nesting.parent(of: index) {
+            text += machine.isParallel(parent) ? ", a region of `" : ", inside `"
+            text += "\(machine.name(of: parent))`"
+        }
         if let summary = state.summary { text += "\n\n\(summary)" }
         if machine.isHistory(index), let parent = machine.nesting.parent(of: index) {
             text += "\n\n" + historyHover(index, in: parent, machine)
         }
-        // A compound state enters its `initial`, else its first state that is no history state.
-        if let first = machine.nesting.children(of: index).first(where: { !machine.isHistory($0) }) {
+        // A parallel state enters every region; a compound state its `initial`, else its first
+        // state that is no history state.
+        if machine.isParallel(index) {
+            let regions = machine.nesting.children(of: index).map { "`\(machine.name(of: $0))`" }
+            text += "\n\nenters every region at once: \(regions.joined(separator: ", "))"
+            if let done = machine.nesting.details[index]?.done {
+                text += "; once every region has ended, goes to `\(machine.names[done.value])`"
+            }
+        } else if let first = machine.nesting.children(of: index).first(where: { !machine.isHistory($0) }) {
             let initial = machine.nesting.details[index]?.initial?.value ?? machine.name(of: first)
             text += "\n\nenters `\(initial)` first"
             if let done = machine.nesting.details[index]?.done {

@@ -37,8 +37,10 @@ struct SpecInput {
             }
             throw ExitStatus.findings
         }
-        guard let programs = SpecGeneration.programs(
-                result, diagnostics: diagnostics, runningParallelRegions: runsParallelRegions) else {
+        guard
+            let programs = SpecGeneration.programs(
+                result, diagnostics: diagnostics, runningParallelRegions: runsParallelRegions)
+        else {
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors == 0 {
                 Console.error(

@@ -39,7 +39,9 @@ struct GenCommandTests {
     /// Parallel regions are checked, not run yet: every command that runs a machine refuses
     /// one with a parallel state, at its `parallel` key, writing nothing; `check` and `graph`
     /// read it.
-    @Test func refusesParallelRegionsUntilTheRuntimeRunsThem() throws {
+    /// `gen` and `simulate` run parallel regions; test paths and coverage do not walk them yet,
+    /// and the table form does not write them.
+    @Test func generatesParallelRegionsAndRefusesWhatDoesNotRunThemYet() throws {
         let directory = try CLI.temporaryDirectory(with: [
             "player.yaml": """
             flowspec: 1
@@ -59,9 +61,8 @@ struct GenCommandTests {
             "run.trace": ""
         ])
         let refusal =
-            "player.yaml:10:9: error: parallel regions are checked but cannot be generated or simulated yet (parallel state 'playing' of machine 'Player')"
+            "player.yaml:10:9: error: test paths and coverage do not walk parallel regions yet (parallel state 'playing' of machine 'Player')"
         let commands: [(arguments: [String], tail: String)] = [
-            (["gen", "player.yaml", "--output", "Out.swift"], "nothing was generated"),
             (["gen", "player.yaml", "--tests", "--output", "Tests.swift"], "nothing was generated"),
             (["paths", "player.yaml"], "no paths were generated"),
             (["coverage", "player.yaml", "run.trace"], "nothing was measured")
@@ -72,8 +73,25 @@ struct GenCommandTests {
             #expect(output.stderr.contains("\(refusal); \(command.tail)\n"), "\(command.arguments): \(output.stderr)")
             #expect(!output.stderr.contains("internal error"))
         }
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Out.swift").path))
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Tests.swift").path))
+        let table = try CLI.run(["gen", "player.yaml", "--shape", "table", "--output", "Out.swift"], in: directory)
+        #expect(table.status == 1)
+        #expect(
+            table.stderr.hasPrefix(
+                "player.yaml:10:9: error: machine 'Player' has a parallel state ('playing'), which the table form does not write yet"
+            ), "\(table.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Out.swift").path))
+        let generated = try CLI.run(["gen", "player.yaml", "--output", "Out.swift"], in: directory)
+        #expect(generated.status == 0, "\(generated.stderr)")
+        #expect(try Self.read(directory.appendingPathComponent("Out.swift")).contains("static let maximumLeaves = 2"))
+        let simulated = try CLI.run(["simulate", "player.yaml", "toggle", "stop"], in: directory)
+        #expect(
+            simulated.stdout == """
+                start -> running, loud | effects: - | timeout: -
+                toggle -> paused, quiet | effects: - | timeout: -
+                stop -> stopped | effects: - | timeout: -
+
+                """, "\(simulated.stderr)")
         #expect(try CLI.run(["check", "player.yaml"], in: directory).status == 0)
         let graph = try CLI.run(["graph", "player.yaml", "--format", "mermaid"], in: directory)
         #expect(graph.status == 0 && graph.stdout.contains("\n        --\n"), "\(graph.stderr)")

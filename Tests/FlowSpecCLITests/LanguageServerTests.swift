@@ -892,3 +892,55 @@ struct HistoryStatesServerTests {
         #expect(check.status == 0 && check.stdout.isEmpty, "the renamed spec checks clean: \(check.stdout)")
     }
 }
+
+@Suite("flowspec-lsp parallel states (process)")
+struct ParallelStatesServerTests {
+    static let uri = "file:///w/parallel.flowspec.yaml"
+    static let text =
+        (try? String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/parallel.yaml"),
+            encoding: .utf8)) ?? ""
+
+    @Test func theOutlineShowsRegionsUnderTheirParallelState() throws {
+        #expect(!Self.text.isEmpty)
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text, [("textDocument/documentSymbol", ["textDocument": ["uri": Self.uri]])])
+        let machines = try #require(LanguageServerTests.result(2, messages) as? [[String: Any]])
+        let states = try #require(machines.first?["children"] as? [[String: Any]])
+        let signedIn = try #require(states.first { $0["name"] as? String == "signedIn" })
+        #expect(signedIn["detail"] as? String == "parallel")
+        let regions = try #require(signedIn["children"] as? [[String: Any]])
+        #expect(regions.map { $0["name"] as? String } == ["navigation", "data", "connectivity"])
+        #expect(regions.allSatisfy { $0["detail"] as? String == "compound" })
+        let data = (regions[1]["children"] as? [[String: Any]] ?? []).map { $0["name"] as? String }
+        #expect(data == ["syncing", "idle", "dataDone"])
+    }
+
+    @Test func hoverSaysWhatAParallelStateAndARegionEnter() throws {
+        let lines = Self.text.components(separatedBy: "\n")
+        func position(_ prefix: String) throws -> [String: Any] {
+            let line = try #require(lines.firstIndex { $0.hasPrefix(prefix) })
+            return ["line": line, "character": prefix.count - 2]
+        }
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                (
+                    "textDocument/hover",
+                    ["textDocument": ["uri": Self.uri], "position": try position("      signedIn:")]
+                ),
+                ("textDocument/hover", ["textDocument": ["uri": Self.uri], "position": try position("          data:")])
+            ])
+        func value(_ id: Int) -> String {
+            ((LanguageServerTests.result(id, messages) as? [String: Any])?["contents"] as? [String: Any])?["value"]
+                as? String ?? ""
+        }
+        #expect(value(2).hasPrefix("**signedIn**: parallel state of `Workspace`"), "\(value(2))")
+        #expect(
+            value(2).contains(
+                "enters every region at once: `navigation`, `data`, `connectivity`; once every region has ended, goes to `welcome`"
+            ), "\(value(2))")
+        #expect(value(3).hasPrefix("**data**: compound state of `Workspace`, a region of `signedIn`"), "\(value(3))")
+        #expect(value(3).contains("enters `syncing` first"), "\(value(3))")
+    }
+}

@@ -868,19 +868,26 @@ enum DifferentialSpecs {
         let name = program.name.swiftName.code
         var text = "    func driveOwner(_ visit: Swift.Int) -> Swift.String? {\n"
         text += "        machine.timeoutOwner(forVisit: visit).map { owner in\n"
-        text += "            owner.compound.map { \(name).name(ofCompound: $0) } ?? \(name).name(ofState: owner.state)\n"
+        text +=
+            "            owner.compound.map { \(name).name(ofCompound: $0) } ?? \(name).name(ofState: owner.state)\n"
         text += "        }\n    }\n"
         text += "    mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"
-        text += "        guard let armed = machine.armedTimeouts.first(where: { machine.timeoutOwner(forVisit: $0.visit)?.compound == nil }) else { return [] }\n"
-        text += "        return driveNames(machine.fireTimeout(visit: armed.visit, conditions: Self.driveConditions(conditions)))\n    }\n"
+        text +=
+            "        guard let armed = machine.armedTimeouts.first(where: { machine.timeoutOwner(forVisit: $0.visit)?.compound == nil }) else { return [] }\n"
+        text +=
+            "        return driveNames(machine.fireTimeout(visit: armed.visit, conditions: Self.driveConditions(conditions)))\n    }\n"
         text +=
             "    mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String] {\n"
-        text += "        guard let armed = machine.armedTimeouts.first(where: { driveOwner($0.visit) == name }) else { return [] }\n"
-        text += "        return driveNames(machine.fireTimeout(visit: armed.visit, conditions: Self.driveConditions(conditions)))\n    }\n"
-        text += "    var driveState: Swift.String { machine.states.map { \(stateName("$0")) }.joined(separator: \", \") }\n"
+        text +=
+            "        guard let armed = machine.armedTimeouts.first(where: { driveOwner($0.visit) == name }) else { return [] }\n"
+        text +=
+            "        return driveNames(machine.fireTimeout(visit: armed.visit, conditions: Self.driveConditions(conditions)))\n    }\n"
+        text +=
+            "    var driveState: Swift.String { machine.states.map { \(stateName("$0")) }.joined(separator: \", \") }\n"
         text += "    var driveArmed: Swift.String {\n"
         text += "        let armed = machine.armedTimeouts.map { armed -> Swift.String in\n"
-        text += "            (driveOwner(armed.visit) ?? \"?\") + \" \\(driveMilliseconds(armed.after))ms -> \\(\(stateName("armed.target")))\"\n"
+        text +=
+            "            (driveOwner(armed.visit) ?? \"?\") + \" \\(driveMilliseconds(armed.after))ms -> \\(\(stateName("armed.target")))\"\n"
         text += "        }\n"
         text += "        return armed.isEmpty ? \"-\" : armed.joined(separator: \", \")\n    }\n"
         return text + "}\n"

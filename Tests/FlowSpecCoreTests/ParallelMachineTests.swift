@@ -215,11 +215,21 @@ struct ParallelMachineTests {
         let lines = try Simulation(program: program).run([
             .event("start"), .event("lost"), .compoundTimeout("offline"), .compoundTimeout("signedIn")
         ])
-        #expect(lines[2] == "lost -> home, offline | effects: leaveOnline, lose | timeout: signedIn 1800000ms -> welcome, offline 5000ms -> online")
-        #expect(lines[3] == "@timeout(offline) -> home, online | effects: enterOnline | timeout: signedIn 1800000ms -> welcome")
-        #expect(lines[4] == "@timeout(signedIn) -> welcome | effects: leaveOnline, leaveHome, leaveNavigation, leaveArea | timeout: -")
+        #expect(
+            lines[2]
+                == "lost -> home, offline | effects: leaveOnline, lose | timeout: signedIn 1800000ms -> welcome, offline 5000ms -> online"
+        )
+        #expect(
+            lines[3]
+                == "@timeout(offline) -> home, online | effects: enterOnline | timeout: signedIn 1800000ms -> welcome")
+        #expect(
+            lines[4]
+                == "@timeout(signedIn) -> welcome | effects: leaveOnline, leaveHome, leaveNavigation, leaveArea | timeout: -"
+        )
         // `@timeout` fires the first state's own timeout that is armed.
-        #expect(try Simulation(program: program).run([.event("start"), .event("lost"), .timeout]).last?.hasPrefix("@timeout -> home, online |") == true)
+        #expect(
+            try Simulation(program: program).run([.event("start"), .event("lost"), .timeout]).last?.hasPrefix(
+                "@timeout -> home, online |") == true)
     }
 
     @Test func theJSONTraceListsTheConfiguration() throws {
@@ -316,7 +326,9 @@ enum ParallelSpecs {
                 text += "\(indent)  e\(event): \(random.pick(free))\n"
             }
         }
-        if random.percent(35) { text += "\(indent)timeout: { after: \(random.pick(Gen.durations)), to: \(random.pick(free)) }\n" }
+        if random.percent(35) {
+            text += "\(indent)timeout: { after: \(random.pick(Gen.durations)), to: \(random.pick(free)) }\n"
+        }
         if done, random.percent(70) { text += "\(indent)done: \(random.pick(free))\n" }
         return text
     }

@@ -65,8 +65,7 @@ extension TransitionEmitter {
 
     /// A function of a state and a depth returning a range of the effect list, one line per
     /// range that is not empty.
-    private func emitRanges(_ signature: String, _ subject: String, _ ranges: [[Range<Int>]], _ w: inout SwiftWriter)
-    {
+    private func emitRanges(_ signature: String, _ subject: String, _ ranges: [[Range<Int>]], _ w: inout SwiftWriter) {
         w.block("\(access)static func \(signature) -> Swift.Range<Swift.Int>") { w in
             let lines = ranges.indices.flatMap { index in
                 ranges[index].indices.compactMap { depth in

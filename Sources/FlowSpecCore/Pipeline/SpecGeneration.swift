@@ -10,9 +10,10 @@ public enum SpecGeneration {
         public var contents: String
     }
 
-    /// Where each machine that has a parallel state writes its first one: `check` and `graph`
-    /// read parallel regions, but the runtime does not run them yet, so `gen`, `simulate`,
-    /// `paths` and `coverage` refuse such a machine (``programs(_:diagnostics:)`` gives none).
+    /// Where each machine that has a parallel state writes its first one: `gen` and `simulate`
+    /// run parallel regions, but test paths do not walk them yet, so `paths`, `coverage` and
+    /// `gen --tests` refuse such a machine (``programs(_:diagnostics:runningParallelRegions:)``
+    /// gives none unless asked).
     public static func parallelStates(_ result: SpecChecker.Result) -> [(
         machine: String, state: String, location: SourceLocation
     )] {
@@ -25,8 +26,8 @@ public enum SpecGeneration {
         }
     }
 
-    /// What `gen`, `simulate`, `paths` and `coverage` say of a machine with a parallel state.
-    public static let parallelRefusal = "parallel regions are checked but cannot be generated or simulated yet"
+    /// What `paths`, `coverage` and `gen --tests` say of a machine with a parallel state.
+    public static let parallelRefusal = "test paths and coverage do not walk parallel regions yet"
 
     /// The programs of a checked spec, or `nil` if it has errors or (unless
     /// `runningParallelRegions`, as `simulate` does) a parallel state (see ``parallelStates(_:)``).

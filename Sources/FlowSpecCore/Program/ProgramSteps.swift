@@ -128,7 +128,8 @@ struct ProgramSteps: Sendable {
                 parallelDepth: state.ancestors.first { program.compounds[$0].isParallel }.map {
                     program.compounds[$0].depth
                 },
-                exits: regions == nil ? [] : (0...state.depth).map { range(program.exitEffects(of: index, keeping: $0)) },
+                exits: regions == nil
+                    ? [] : (0...state.depth).map { range(program.exitEffects(of: index, keeping: $0)) },
                 entriesKeeping: regions?.entries[index].map(range) ?? [],
                 enteredKeeping: regions?.entered[index] ?? [])
         }
@@ -166,7 +167,8 @@ struct ProgramSteps: Sendable {
                 var entered: [[Int]] = []
                 var entries: [[Int]] = []
                 for keep in 0...state.depth {
-                    let top: Node = keep < state.depth ? .compound(state.ancestors[state.depth - 1 - keep]) : .state(index)
+                    let top: Node =
+                        keep < state.depth ? .compound(state.ancestors[state.depth - 1 - keep]) : .state(index)
                     var states: [Int] = []
                     var effects: [Int] = []
                     tree.enter(top, toward: index, &states, &effects)
@@ -176,7 +178,8 @@ struct ProgramSteps: Sendable {
                 self.entered.append(entered)
                 self.entries.append(entries)
             }
-            let tops = program.states.indices.filter { program.states[$0].depth == 0 }.map { Node.state($0) }
+            let tops =
+                program.states.indices.filter { program.states[$0].depth == 0 }.map { Node.state($0) }
                 + program.compounds.indices.filter { program.compounds[$0].parent == nil }.map { Node.compound($0) }
             maximumLeaves = tops.map(tree.mostStates).max() ?? 1
         }

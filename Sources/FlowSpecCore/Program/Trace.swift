@@ -35,9 +35,11 @@ public enum Trace {
             Simulation.Record(
                 input: input, state: runtime.state, ignored: ignored, effects: effects, targets: targets,
                 memory: runtime.memory, states: runtime.states,
-                owners: runtime.armedTimeouts(program).compactMap { runtime.timeoutOwner(forVisit: $0.visit, program) }))
+                owners: runtime.armedTimeouts(program).compactMap { runtime.timeoutOwner(forVisit: $0.visit, program) })
+        )
         if program.hasParallel {
-            return configurationLine(input: input, runtime: runtime, program: program, ignored: ignored, effects: effects)
+            return configurationLine(
+                input: input, runtime: runtime, program: program, ignored: ignored, effects: effects)
         }
         return line(
             input: input, state: runtime.state, program: program, ignored: ignored, effects: effects, targets: targets)
@@ -206,13 +208,16 @@ public struct Simulation {
     private func regionsJSON(_ record: Record) -> JSONNode {
         var active: [String] = []
         for state in record.states {
-            for compound in program.states[state].ancestors.reversed() where !active.contains(program.compounds[compound].name) {
+            for compound in program.states[state].ancestors.reversed()
+            where !active.contains(program.compounds[compound].name) {
                 active.append(program.compounds[compound].name)
             }
             active.append(program.states[state].name)
         }
         let timeouts = zip(record.owners, record.targets).map { owner, target -> JSONNode in
-            let after = owner.compound.map { program.compounds[$0].timeout?.after } ?? program.states[owner.state].timeout?.after
+            let after =
+                owner.compound.map { program.compounds[$0].timeout?.after }
+                ?? program.states[owner.state].timeout?.after
             var members: [String: JSONNode] = [
                 "milliseconds": .int(Int((after ?? .zero).wholeMilliseconds)),
                 "target": .string(program.states[target].name)
