@@ -117,7 +117,9 @@ public struct FlowArmedTimeout<State: Hashable & Sendable>: Sendable, Hashable {
     /// depth (0 the outermost); `nil` for the current state's own.
     public let depth: Int?
     /// The state whose timeout it is or, for a compound state's, a state inside it (with
-    /// parallel regions, one of several the flow is in); `nil` only if not said.
+    /// parallel regions, one of several the flow is in); `nil` only if not said. Not part of
+    /// the timer's identity: a compound state's timer is the same timer whichever state inside
+    /// it the flow is in.
     public let owner: State?
 
     /// A timeout armed for `visit`.
@@ -128,5 +130,20 @@ public struct FlowArmedTimeout<State: Hashable & Sendable>: Sendable, Hashable {
         self.visit = visit
         self.depth = depth
         self.owner = owner
+    }
+
+    /// Equal when armed for the same visit, with the same duration, target and depth.
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.after == rhs.after && lhs.target == rhs.target && lhs.visit == rhs.visit && lhs.depth == rhs.depth
+    }
+
+    /// Hashes what ``==`` compares.
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(after)
+        hasher.combine(target)
+        hasher.combine(visit)
+        hasher.combine(depth)
     }
 }

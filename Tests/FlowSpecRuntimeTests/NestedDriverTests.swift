@@ -26,8 +26,12 @@ struct NestedDriverTests {
         #expect(flow.machine.armedTimeouts.map(\.after) == [.seconds(300)])
         clock.advance(by: .seconds(240))
         #expect(await FlowSettling.whatIsDue(of: flow, within: .seconds(10)))
+        let signInTimer = flow.machine.armedTimeouts.first
         flow.send(.submit)
         #expect(flow.machine.armedTimeouts.map(\.after) == [.seconds(300), .seconds(10)])
+        // The same timer, seen from another state inside `signIn`.
+        #expect(flow.machine.armedTimeouts.first == signInTimer)
+        #expect(flow.machine.armedTimeouts.first?.owner == .verifying && signInTimer?.owner == .credentials)
         clock.advance(by: .seconds(9))
         #expect(await FlowSettling.whatIsDue(of: flow, within: .seconds(10)))
         flow.send(.needsCode)
