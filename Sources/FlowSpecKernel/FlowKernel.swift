@@ -239,12 +239,18 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         remembered[slot] = state
     }
 
-    /// Sets the visits: those that entered the compound states around the state, then the
-    /// state's own (tools that explore a machine's configurations set them to those of a run).
+    /// The same flow with every visit 0 (inactive compound states stay without one): what
+    /// tools that explore a machine's configurations compare, since two runs that reach the
+    /// same states, counters and memory behave alike.
     @inlinable
-    public mutating func setVisits(outer: [Int], current: Int) {
-        for (depth, visit) in outer.prefix(outerDepth).enumerated() { outerVisits[depth] = visit }
-        currentVisit = current
+    public func forgettingVisits() -> Self {
+        var copy = self
+        copy.currentVisit = 0
+        for depth in 0..<outerDepth { copy.outerVisits[depth] = 0 }
+        copy.activeVisits = activeVisits.map { _ in 0 }
+        copy.compoundVisits = compoundVisits.map { $0 < 0 ? -1 : 0 }
+        copy.lastVisit = 0
+        return copy
     }
 
     /// Enters the state the flow starts in (or is restored to): runs its entries and those of
@@ -324,7 +330,9 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     /// The timeout armed for the current visit, if the state has one.
     @inlinable
     public func armedTimeout(_ rules: Rules) -> FlowArmedTimeout<Rules.State>? {
-        if rules.maximumLeaves > 1 { return armedTimeoutsInRegions(rules).first { $0.depth == nil } }
+        if rules.maximumLeaves > 1 {
+            return armedTimeoutsInRegions(rules).first { $0.depth == nil && $0.owner == currentState }
+        }
         guard let timeout = rules.timeout(of: currentState) else { return nil }
         let target = target(of: rules.memorySlotCount > 0 ? rules.timeoutStep(currentState) : nil, rules)
         return FlowArmedTimeout(

@@ -320,7 +320,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
             guard let compound = Spec.compound(around: owner, atDepth: depth) else { return }
             input = .compoundTimeout(compound)
         } else {
-            input = Spec.maximumLeaves > 1 ? .stateTimeout(owner) : .timeout
+            input = owner == current.state ? .timeout : .stateTimeout(owner)
         }
         take(input) { $0.fireTimeout(visit: first, conditions: $1) }
         // The timer that woke up, if another fired first and its state is still active.

@@ -14,7 +14,8 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
         case timeout
         /// The timeout of a compound state around the current state fired.
         case compoundTimeout(Spec.Compound)
-        /// With parallel regions: the timeout of one of the states the flow is in fired.
+        /// With parallel regions: the timeout of one of the states the flow is in, not the first
+        /// (``FlowMachine/state``), fired.
         case stateTimeout(Spec.State)
     }
 

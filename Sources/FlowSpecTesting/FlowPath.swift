@@ -15,6 +15,9 @@ public struct FlowPath<Spec: FlowSpec>: Sendable, CustomStringConvertible {
         /// Time passes: the clock is advanced by the duration, and the timer due then fires: the
         /// timeout of the given compound state around the state, or (`nil`) the state's own.
         case wait(Duration, timeoutOf: Spec.Compound?)
+        /// With parallel regions: time passes, and the timeout of one of the states the flow is
+        /// in fires.
+        case regionWait(Duration, timeoutOf: Spec.State)
         /// The app is relaunched: the driver stops and a new one over the same storage starts,
         /// restoring the state the old one saved.
         case relaunch
@@ -26,10 +29,17 @@ public struct FlowPath<Spec: FlowSpec>: Sendable, CustomStringConvertible {
         public var after: Duration
         /// Where it leads.
         public var target: Spec.State
+        /// With parallel regions: the name of the state or compound state whose timer it is.
+        public var owner: String? = nil
 
         /// A timer of `after` leading to `target`.
         public static func after(_ after: Duration, _ target: Spec.State) -> Timer {
             Timer(after: after, target: target)
+        }
+
+        /// A timer of `after` leading to `target`, of the state or compound state named `owner`.
+        public static func after(_ after: Duration, _ target: Spec.State, of owner: String) -> Timer {
+            Timer(after: after, target: target, owner: owner)
         }
     }
 
@@ -48,18 +58,25 @@ public struct FlowPath<Spec: FlowSpec>: Sendable, CustomStringConvertible {
         /// The timers of the compound states around the state after it, outermost first (each
         /// from when its compound state was entered).
         public var compoundTimers: [Timer]
+        /// With parallel regions: every state the flow is in after it, in document order
+        /// (`state` is the first), and every timer armed, in the order armed (in place of
+        /// `timer` and `compoundTimers`).
+        public var states: [Spec.State]
+        public var timers: [Timer]
 
         /// A step.
         public init(
-            _ input: Input, when conditions: [String] = [], _ state: Spec.State, effects: [Spec.Effect] = [],
-            timer: Timer? = nil, compoundTimers: [Timer] = []
+            _ input: Input, when conditions: [String] = [], _ state: Spec.State, states: [Spec.State] = [],
+            effects: [Spec.Effect] = [], timer: Timer? = nil, compoundTimers: [Timer] = [], timers: [Timer] = []
         ) {
             self.input = input
             self.conditions = conditions
             self.state = state
+            self.states = states
             self.effects = effects
             self.timer = timer
             self.compoundTimers = compoundTimers
+            self.timers = timers
         }
     }
 

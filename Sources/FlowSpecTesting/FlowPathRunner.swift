@@ -44,7 +44,9 @@ public enum FlowPathRunner {
         let clock = FlowTestClock()
         let storage = InMemoryFlowStorage()
         let conditions = Box(Spec.Conditions())
-        let stepCount = Box(0)
+        /// Every step the driver took, in order, and how many of them the path's steps checked.
+        let records = Box([FlowStepRecord<Spec>]())
+        var checked = 0
         var driver: FlowDriver<Spec>?
         var problems: [String] = []
         var budgetStart: Duration?
@@ -70,7 +72,10 @@ public enum FlowPathRunner {
             driver?.stop()
         }
 
-        /// Takes one step and checks it; `false` when the path cannot go on.
+        /// Takes one step and checks it against the driver's record of it; `false` when the
+        /// path cannot go on. Timers due at the same instant all fire when the clock reaches
+        /// it: the path writes the later ones as waits of zero, which take no input and are
+        /// checked against the steps the driver already took.
         mutating func take(_ step: FlowPath<Spec>.Step, at index: Int) async -> Bool {
             let label = "\(path.name), step \(index + 1) (\(describe(step.input)))"
             var values = Spec.Conditions()
@@ -82,19 +87,95 @@ public enum FlowPathRunner {
                 values[condition: position] = true
             }
             conditions.value = values
-            let before = stepCount.value
-            switch step.input {
+            let before = records.value.count
+            if checked < before {
+                guard Self.isWaitOfZero(step.input) else {
+                    problems.append(
+                        "\(label): expected one step, the driver took \(before - checked + 1); the last: "
+                            + (records.value.last?.traceLine ?? "none"))
+                    return false
+                }
+            } else {
+                guard await feed(step.input, label: label, before: before) else { return false }
+            }
+            guard let driver, checked < records.value.count else {
+                problems.append("\(label): the driver took no step")
+                return false
+            }
+            let record = records.value[checked]
+            checked += 1
+            // More steps than this one: only timers due at the same instant, which the path's
+            // next steps wait for (zero).
+            let more = records.value.count - checked
+            if more > 0,
+                !path.steps.dropFirst(index + 1).prefix(more).allSatisfy({ Self.isWaitOfZero($0.input) })
+                    || path.steps.count - index - 1 < more
+            {
+                problems.append(
+                    "\(label): expected one step, the driver took \(more + 1); the last: "
+                        + (records.value.last?.traceLine ?? "none"))
+                return false
+            }
+            var found: [String] = []
+            if record.ignored { found.append("the driver ignored it") }
+            if !matches(step.input, record.input) {
+                found.append("the driver's step was '\(record.traceLine)'")
+            }
+            if record.to != step.state {
+                found.append(
+                    "expected state '\(Spec.name(ofState: step.state))', the flow is in '\(Spec.name(ofState: record.to))'"
+                )
+            }
+            if record.effects != step.effects {
+                found.append("expected effects \(names(step.effects)), the flow ran \(names(record.effects))")
+            }
+            if Spec.maximumLeaves > 1 {
+                found += regionDisagreements(step, record)
+            } else {
+                found += timerDisagreements(step, record)
+            }
+            if !found.isEmpty {
+                problems.append("\(label): " + found.joined(separator: "; "))
+                return false
+            }
+            // The app's checks, once the driver is at rest after the step.
+            guard checked == records.value.count else { return true }
+            // Verified on a copy (a stored property cannot be passed inout across `await`), kept
+            // whether or not it throws.
+            var verifying = harness
+            defer { harness = verifying }
+            do {
+                try await verifying.verify(state: step.state, driver: driver)
+            } catch {
+                problems.append("\(label): verify(state: .\(Spec.name(ofState: step.state))) threw \(error)")
+                return false
+            }
+            return true
+        }
+
+        /// Whether an input is a wait of zero: a timer due when the one before it fired.
+        static func isWaitOfZero(_ input: FlowPath<Spec>.Input) -> Bool {
+            switch input {
+            case .wait(let duration, _), .regionWait(let duration, _): duration == .zero
+            default: false
+            }
+        }
+
+        /// Feeds an input to the flow (a new driver for a start); `false`, with the problem,
+        /// when it cannot be fed or its timer did not fire.
+        mutating func feed(_ input: FlowPath<Spec>.Input, label: String, before: Int) async -> Bool {
+            switch input {
             case .start, .relaunch:
                 driver?.stop()
                 let conditions = self.conditions
                 let made = harness.makeDriver(clock: clock, storage: storage) { conditions.value }
-                let counter = stepCount
-                made.onStep { _ in counter.value += 1 }
+                let records = self.records
+                made.onStep { records.value.append($0) }
                 driver = made
                 // An app object may start its flow itself (restoring at launch); then that
                 // start is the step.
                 if made.isStarted {
-                    if made.lastStep != nil { counter.value += 1 }
+                    if let step = made.lastStep { records.value.append(step) }
                 } else {
                     made.start()
                 }
@@ -110,7 +191,7 @@ public enum FlowPathRunner {
                     problems.append("\(label): the timeout of '\(stateName)' did not fire")
                     return false
                 }
-            case .wait(let duration, _):
+            case .wait(let duration, _), .regionWait(let duration, _):
                 guard driver != nil else {
                     problems.append("\(label): the flow has not started")
                     return false
@@ -121,33 +202,18 @@ public enum FlowPathRunner {
                     return false
                 }
             }
-            guard let driver, let record = driver.lastStep else {
-                problems.append("\(label): the driver took no step")
-                return false
-            }
-            guard stepCount.value == before + 1 else {
-                problems.append(
-                    "\(label): expected one step, the driver took \(stepCount.value - before); the last: "
-                        + record.traceLine)
-                return false
-            }
+            return true
+        }
+
+        /// Where the timers armed after a step differ from the spec's: the state's own, and the
+        /// compound states' around it.
+        func timerDisagreements(_ step: FlowPath<Spec>.Step, _ record: FlowStepRecord<Spec>) -> [String] {
             var found: [String] = []
-            if record.ignored { found.append("the driver ignored it") }
-            if !matches(step.input, record.input) {
-                found.append("the driver's step was '\(record.traceLine)'")
-            }
-            if driver.state != step.state {
-                found.append(
-                    "expected state '\(Spec.name(ofState: step.state))', the flow is in '\(stateName)'")
-            }
-            if record.effects != step.effects {
-                found.append("expected effects \(names(step.effects)), the flow ran \(names(record.effects))")
-            }
-            let armed = driver.machine.armedTimeout.map { FlowPath<Spec>.Timer(after: $0.after, target: $0.target) }
+            let armed = record.armedTimeout.map { FlowPath<Spec>.Timer(after: $0.after, target: $0.target) }
             if armed != step.timer {
                 found.append("expected timer \(describe(step.timer)), the flow armed \(describe(armed))")
             }
-            let outer = driver.machine.armedTimeouts.filter { $0.depth != nil }.map {
+            let outer = record.armedTimeouts.filter { $0.depth != nil }.map {
                 FlowPath<Spec>.Timer(after: $0.after, target: $0.target)
             }
             if outer != step.compoundTimers {
@@ -155,30 +221,36 @@ public enum FlowPathRunner {
                     "expected compound states' timers \(step.compoundTimers.map(describe)), the flow armed \(outer.map(describe))"
                 )
             }
-            if !found.isEmpty {
-                problems.append("\(label): " + found.joined(separator: "; "))
-                return false
+            return found
+        }
+
+        /// With parallel regions: where the states and the timers after a step differ from the
+        /// spec's.
+        func regionDisagreements(_ step: FlowPath<Spec>.Step, _ record: FlowStepRecord<Spec>) -> [String] {
+            var found: [String] = []
+            if record.states != step.states {
+                found.append("expected states \(names(step.states)), the flow is in \(names(record.states))")
             }
-            // Verified on a copy (a stored property cannot be passed inout across `await`), kept
-            // whether or not it throws.
-            var verifying = harness
-            defer { harness = verifying }
-            do {
-                try await verifying.verify(state: step.state, driver: driver)
-            } catch {
-                problems.append("\(label): verify(state: .\(Spec.name(ofState: step.state))) threw \(error)")
-                return false
+            let armed = record.armedTimeouts.map { timer in
+                let owner = timer.owner ?? record.to
+                let name =
+                    timer.depth.flatMap { Spec.compound(around: owner, atDepth: $0) }.map { Spec.name(ofCompound: $0) }
+                    ?? Spec.name(ofState: owner)
+                return FlowPath<Spec>.Timer(after: timer.after, target: timer.target, owner: name)
             }
-            return true
+            if armed != step.timers {
+                found.append("expected timers \(step.timers.map(describe)), the flow armed \(armed.map(describe))")
+            }
+            return found
         }
 
         /// Lets the driver's fired timer run, until a step is taken and no other timer that is
         /// due is left to act (one left armed would take a second step), or the wait gives up.
         func waitForStep(after count: Int) async -> Bool {
-            let steps = stepCount
+            let records = records
             let driver = driver
             return await FlowSettling.until(
-                { steps.value > count && (driver?.dueTimers ?? 0) == 0 }, within: FlowPathRunner.timerWait)
+                { records.value.count > count && (driver?.dueTimers ?? 0) == 0 }, within: FlowPathRunner.timerWait)
         }
 
         var stateName: String { driver.map { Spec.name(ofState: $0.state) } ?? "(not started)" }
@@ -190,6 +262,7 @@ public enum FlowPathRunner {
                 (.wait(_, nil), .timeout):
                 true
             case (.wait(_, let expected?), .compoundTimeout(let fired)): expected == fired
+            case (.regionWait(_, let expected), .stateTimeout(let fired)): expected == fired
             case (.event(let expected), .event(let taken)): expected == taken
             default: false
             }
@@ -202,16 +275,23 @@ public enum FlowPathRunner {
             case .timeout: "@timeout"
             case .wait(let duration, let compound):
                 "wait \(duration) for the timeout of \(compound.map { "'\(Spec.name(ofCompound: $0))'" } ?? "the state")"
+            case .regionWait(let duration, let state):
+                "wait \(duration) for the timeout of '\(Spec.name(ofState: state))'"
             case .relaunch: "relaunch"
             }
         }
 
         func describe(_ timer: FlowPath<Spec>.Timer?) -> String {
-            timer.map { "\($0.after) -> '\(Spec.name(ofState: $0.target))'" } ?? "none"
+            timer.map { ($0.owner.map { "\($0) " } ?? "") + "\($0.after) -> '\(Spec.name(ofState: $0.target))'" }
+                ?? "none"
         }
 
         func names(_ effects: [Spec.Effect]) -> String {
             "[" + effects.map { Spec.name(ofEffect: $0) }.joined(separator: ", ") + "]"
+        }
+
+        func names(_ states: [Spec.State]) -> String {
+            "[" + states.map { Spec.name(ofState: $0) }.joined(separator: ", ") + "]"
         }
     }
 }

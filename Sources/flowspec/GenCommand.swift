@@ -69,8 +69,7 @@ struct GenCommand: Command {
     }
 
     func run() throws {
-        // A test suite walks the machine's paths, which parallel regions do not have yet.
-        let input = try SpecInput(path: spec, limits: limits, runsParallelRegions: !tests)
+        let input = try SpecInput(path: spec, limits: limits)
         if shape == .tables {
             for state in SpecGeneration.parallelStates(input.result) {
                 Console.error(

@@ -66,8 +66,7 @@ struct SimulateCommand: Command {
     }
 
     func run() throws {
-        let input = try SpecInput(
-            path: spec, limits: limits, refusal: "it cannot be simulated", runsParallelRegions: true)
+        let input = try SpecInput(path: spec, limits: limits, refusal: "it cannot be simulated")
         let program = input.programs[try input.machineIndex(named: machine, spec: spec)]
         if let replay { return try check(replay, on: program) }
         let steps = inputs.map { token -> Simulation.Step in

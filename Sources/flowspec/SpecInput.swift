@@ -10,7 +10,7 @@ struct SpecInput {
 
     init(
         path: String, limits: YAMLLimits = YAMLLimits(), policy: SeverityPolicy = SeverityPolicy(),
-        refusal: String = "nothing was generated", runsParallelRegions: Bool = false
+        refusal: String = "nothing was generated"
     ) throws {
         let checker = SpecChecker(limits: limits)
         let source: SourceFile
@@ -28,18 +28,8 @@ struct SpecInput {
                     diagnostics, files: [source], format: .text,
                     colour: Console.wantsColourOnError))
         }
-        let parallel = SpecGeneration.parallelStates(result)
-        if !runsParallelRegions, !parallel.isEmpty, !diagnostics.contains(where: { $0.severity == .error }) {
-            for state in parallel {
-                Console.error(
-                    "\(source.path):\(state.location.line):\(state.location.column): error: \(SpecGeneration.parallelRefusal) (parallel state '\(state.state)' of machine '\(state.machine)'); \(refusal)"
-                )
-            }
-            throw ExitStatus.findings
-        }
         guard
-            let programs = SpecGeneration.programs(
-                result, diagnostics: diagnostics, runningParallelRegions: runsParallelRegions)
+            let programs = SpecGeneration.programs(result, diagnostics: diagnostics)
         else {
             let errors = diagnostics.filter { $0.severity == .error }.count
             if errors == 0 {

@@ -36,12 +36,9 @@ struct GenCommandTests {
         #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Out.swift").path))
     }
 
-    /// Parallel regions are checked, not run yet: every command that runs a machine refuses
-    /// one with a parallel state, at its `parallel` key, writing nothing; `check` and `graph`
-    /// read it.
-    /// `gen` and `simulate` run parallel regions; test paths and coverage do not walk them yet,
-    /// and the table form does not write them.
-    @Test func generatesParallelRegionsAndRefusesWhatDoesNotRunThemYet() throws {
+    /// Every command runs a machine with a parallel state; only the table form refuses it, at
+    /// its `parallel` key, writing nothing.
+    @Test func runsParallelRegionsInEveryCommand() throws {
         let directory = try CLI.temporaryDirectory(with: [
             "player.yaml": """
             flowspec: 1
@@ -60,20 +57,6 @@ struct GenCommandTests {
             """,
             "run.trace": ""
         ])
-        let refusal =
-            "player.yaml:10:9: error: test paths and coverage do not walk parallel regions yet (parallel state 'playing' of machine 'Player')"
-        let commands: [(arguments: [String], tail: String)] = [
-            (["gen", "player.yaml", "--tests", "--output", "Tests.swift"], "nothing was generated"),
-            (["paths", "player.yaml"], "no paths were generated"),
-            (["coverage", "player.yaml", "run.trace"], "nothing was measured")
-        ]
-        for command in commands {
-            let output = try CLI.run(command.arguments, in: directory)
-            #expect(output.status == 1, "\(command.arguments): \(output.stderr)")
-            #expect(output.stderr.contains("\(refusal); \(command.tail)\n"), "\(command.arguments): \(output.stderr)")
-            #expect(!output.stderr.contains("internal error"))
-        }
-        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Tests.swift").path))
         let table = try CLI.run(["gen", "player.yaml", "--shape", "table", "--output", "Out.swift"], in: directory)
         #expect(table.status == 1)
         #expect(
@@ -92,6 +75,19 @@ struct GenCommandTests {
                 stop -> stopped | effects: - | timeout: -
 
                 """, "\(simulated.stderr)")
+        let paths = try CLI.run(["paths", "player.yaml"], in: directory)
+        #expect(paths.status == 0, "\(paths.stderr)")
+        #expect(paths.stdout.contains("toggle -> paused, quiet | effects: - | timeout: -\n"), "\(paths.stdout)")
+        try simulated.stdout.write(
+            to: directory.appendingPathComponent("run.trace"), atomically: true, encoding: .utf8)
+        let coverage = try CLI.run(["coverage", "player.yaml", "run.trace"], in: directory)
+        #expect(coverage.stdout.contains("state 'quiet'") || coverage.stdout.contains("quiet"), "\(coverage.stdout)")
+        #expect(!coverage.stderr.contains("error"), "\(coverage.stderr)")
+        let suite = try CLI.run(["gen", "player.yaml", "--tests", "--output", "Tests.swift"], in: directory)
+        #expect(suite.status == 0, "\(suite.stderr)")
+        #expect(
+            try Self.read(directory.appendingPathComponent("Tests.swift")).contains(
+                ".init(.event(.toggle), .paused, states: [.paused, .quiet])"))
         #expect(try CLI.run(["check", "player.yaml"], in: directory).status == 0)
         let graph = try CLI.run(["graph", "player.yaml", "--format", "mermaid"], in: directory)
         #expect(graph.status == 0 && graph.stdout.contains("\n        --\n"), "\(graph.stderr)")

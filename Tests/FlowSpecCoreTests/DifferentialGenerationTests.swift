@@ -873,7 +873,7 @@ enum DifferentialSpecs {
         text += "        }\n    }\n"
         text += "    mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"
         text +=
-            "        guard let armed = machine.armedTimeouts.first(where: { machine.timeoutOwner(forVisit: $0.visit)?.compound == nil }) else { return [] }\n"
+            "        guard let armed = machine.armedTimeouts.first(where: { $0.depth == nil && $0.owner == machine.state }) else { return [] }\n"
         text +=
             "        return driveNames(machine.fireTimeout(visit: armed.visit, conditions: Self.driveConditions(conditions)))\n    }\n"
         text +=

@@ -35,7 +35,7 @@ struct GeneratedSwiftGoldenTests {
         let file = try Fixtures.source(testCase.spec)
         let result = SpecChecker().check(file)
         let programs = try #require(
-            SpecGeneration.programs(result, diagnostics: result.diagnostics, runningParallelRegions: true),
+            SpecGeneration.programs(result, diagnostics: result.diagnostics),
             "\(FlowSpecCoreTestsSupport.describe(result))")
         return SwiftGenerator.file(
             for: programs,

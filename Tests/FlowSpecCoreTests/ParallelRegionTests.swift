@@ -167,16 +167,15 @@ struct ParallelRegionTests {
         #expect(dot.contains("subgraph cluster_s\(area + 1) {") && dot.contains("graph [label=\"connectivity\""))
     }
 
-    @Test func theCommandsThatRunAMachineRefuseParallelRegions() throws {
+    @Test func aMachineWithAParallelStateSaysWhereItIs() throws {
         let result = Self.checked()
-        let refused = SpecGeneration.parallelStates(result)
-        #expect(refused.count == 1)
-        #expect(refused.first?.machine == "App")
-        #expect(refused.first?.state == "area")
-        #expect(refused.first?.location == SourceLocation(line: 16, column: 9))
-        #expect(SpecGeneration.programs(result, diagnostics: result.diagnostics) == nil)
-        // `simulate` runs them.
-        #expect(SpecGeneration.programs(result, diagnostics: result.diagnostics, runningParallelRegions: true) != nil)
+        let parallel = SpecGeneration.parallelStates(result)
+        #expect(parallel.count == 1)
+        #expect(parallel.first?.machine == "App")
+        #expect(parallel.first?.state == "area")
+        #expect(parallel.first?.location == SourceLocation(line: 16, column: 9))
+        #expect(
+            try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics)).first?.hasParallel == true)
     }
 
     @Test func editorsCompleteTheKeysOfRegionsAndTheStatesInsideThem() {

@@ -43,10 +43,13 @@ struct PathCoverTests {
         let expected = Set(cover.items).subtracting(cover.notCovered.map(\.item))
         #expect(exercised == expected, "\(where_): exercised and planned differ", sourceLocation: sourceLocation)
         if program.conditions.count <= 4, program.states.count <= 64 {
-            // Untimed, every armed timer may fire at any time: with compound states' timers that
-            // is more than a run on a clock can do, so the planned items are only among them.
+            // Untimed, every armed timer may fire at any time: with compound states' timers, or
+            // several regions' timers, that is more than a run on a clock can do, so the planned
+            // items are only among them.
             let possible = exhaustive(program)
-            let timed = program.compounds.contains { $0.timeout != nil }
+            let timed =
+                program.compounds.contains { $0.timeout != nil }
+                || program.hasParallel && program.states.count { $0.timeout != nil } > 1
             #expect(
                 timed ? expected.isSubset(of: possible) : possible == expected,
                 "\(where_): not covered but possible: \(possible.subtracting(expected).map { $0.description(in: program) })",
@@ -62,13 +65,19 @@ struct PathCoverTests {
         }
         var found = Set<CoverageItem>()
         var seen = Set<FlowRuntime>()
+        // Runs as they left the machine, visits and all; configurations (without visits) tell
+        // them apart.
         var queue: [FlowRuntime] = []
         func record(_ runtime: FlowRuntime, _ moves: [FlowRuntime.Move]?) {
             for move in moves ?? [] {
                 found.formUnion(CoverageItem.items(of: move, in: program))
                 found.formUnion(CoverageItem.entering(move.to, in: program))
             }
-            if seen.insert(runtime.configuration).inserted { queue.append(runtime.configuration) }
+            if program.hasParallel {
+                // The other regions' states are entered through their `initial`, which no move names.
+                for state in runtime.states { found.formUnion(CoverageItem.entering(state, in: program)) }
+            }
+            if seen.insert(runtime.configuration).inserted { queue.append(runtime) }
         }
         for conditions in assignments {
             var moves: [FlowRuntime.Move]? = []
@@ -76,16 +85,14 @@ struct PathCoverTests {
             found.formUnion(CoverageItem.entering(program.initial, in: program))
             record(runtime, moves)
         }
-        while var runtime = queue.popLast() {
-            // Configurations forget visits: give each state entered one of its own again.
-            runtime.restoreVisits(outer: Array(0..<runtime.outerVisits.count))
+        while let runtime = queue.popLast() {
             for conditions in assignments {
                 for event in program.events.indices {
                     var copy = runtime
                     var moves: [FlowRuntime.Move]? = []
                     if copy.send(event, program, conditions: conditions, moves: &moves) != nil { record(copy, moves) }
                 }
-                for visit in [runtime.visit] + runtime.outerVisits {
+                for visit in runtime.armedTimeouts(program).map(\.visit) {
                     var copy = runtime
                     var moves: [FlowRuntime.Move]? = []
                     if copy.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves) != nil {

@@ -70,7 +70,8 @@ struct FlowPathRunnerTests {
                     case .start: .start
                     case .event(let event): .event(event)
                     case .timeout: .timeout
-                    case .wait(let duration, _): .wait(duration, timeoutOf: nil)
+                    case .wait(let duration, _), .regionWait(let duration, _):
+                        .wait(duration, timeoutOf: nil)
                     case .relaunch: .relaunch
                     }
                 return .init(

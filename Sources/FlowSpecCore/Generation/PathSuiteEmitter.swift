@@ -71,6 +71,9 @@ struct PathSuiteEmitter {
         case .compoundTimeout(let compound):
             arguments.append(
                 ".wait(\(Self.duration(step.waited)), timeoutOf: .\(program.compounds[compound].swiftName.code))")
+        case .stateTimeout(let state):
+            arguments.append(
+                ".regionWait(\(Self.duration(step.waited)), timeoutOf: .\(program.states[state].swiftName.code))")
         case .timeout: arguments.append(".timeout")
         case .relaunch: arguments.append(".relaunch")
         }
@@ -80,10 +83,24 @@ struct PathSuiteEmitter {
                 "when: [" + conditions.map { Self.literal(program.conditions[$0].name) }.joined(separator: ", ") + "]")
         }
         arguments.append(".\(program.states[step.state].swiftName.code)")
+        if program.hasParallel {
+            arguments.append(
+                "states: [" + step.states.map { ".\(program.states[$0].swiftName.code)" }.joined(separator: ", ") + "]")
+        }
         if !step.effects.isEmpty {
             arguments.append(
                 "effects: [" + step.effects.map { ".\(program.effects[$0].swiftName.code)" }.joined(separator: ", ")
                     + "]")
+        }
+        if program.hasParallel {
+            // Every timer armed, in the order armed, each named after its state or compound state.
+            let timers = PathReport.timeouts(step, program).map { timeout in
+                let owner = timeout.compound.map { program.compounds[$0].name } ?? program.states[timeout.state].name
+                return ".after(\(Self.duration(timeout.after)), .\(program.states[timeout.target].swiftName.code), of: "
+                    + Self.literal(owner) + ")"
+            }
+            if !timers.isEmpty { arguments.append("timers: [" + timers.joined(separator: ", ") + "]") }
+            return ".init(" + arguments.joined(separator: ", ") + ")"
         }
         if let timeout = program.states[step.state].timeout, let last = step.timeoutTargets.last {
             let target = program.states[last].swiftName.code

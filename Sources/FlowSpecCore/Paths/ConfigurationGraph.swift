@@ -1,9 +1,10 @@
 /// A machine's reachable configurations and the inputs between them, explored breadth first
 /// from its start with the reference runtime: what test paths are planned on.
 ///
-/// A configuration is a state with the retry counters (two visits of a state with different
-/// counts behave differently: one more retry, or its `then`) and, inside compound states with
-/// timeouts, how long each of those has left. An input is an event (taking no time), a
+/// A configuration is a state (with parallel regions, one per region) with the retry counters
+/// (two visits of a state with different counts behave differently: one more retry, or its
+/// `then`) and, for each timer armed, how long it has left (a compound state's runs on while
+/// the flow moves inside it, and with parallel regions each region's while another moves). An input is an event (taking no time), a
 /// timeout (time passes until the first armed timer is due, and that one fires: of timers due
 /// at once, the one armed first) or, for a persisted machine, a relaunch, each under a vector of conditions chosen to take a
 /// given candidate (its own conditions hold, every earlier candidate's fail) and to steer the
@@ -26,8 +27,18 @@ struct ConfigurationGraph {
         var items: [CoverageItem]
         /// The time that passes before the input (a timeout's wait; zero otherwise).
         var waited: Duration = .zero
-        /// For a timeout, the compound state whose timer fired (`nil`: the state's own).
+        /// For a timeout, the compound state whose timer fired (`nil`: a state's own).
         var firedCompound: Int? = nil
+        /// With parallel regions, for a state's own timeout: that state.
+        var firedState: Int? = nil
+    }
+
+    /// A timer armed at a node: whose it is (an active state's own, or the compound state's
+    /// around it, by index in the program's compounds), and the time it has left.
+    struct TimerLeft: Hashable {
+        var owner: Int
+        var compound: Int?
+        var left: Duration
     }
 
     /// One way to start: the conditions at the start, and where they lead.
@@ -45,9 +56,11 @@ struct ConfigurationGraph {
 
     let program: FlowProgram
     private(set) var nodes: [FlowRuntime] = []
-    /// Per node, the time left on the timeout of each compound state around its state, by
-    /// depth (`nil` where that state has none).
-    private(set) var remaining: [[Duration?]] = []
+    /// Per node, the time left on each timer armed, in the order armed.
+    private(set) var remaining: [[TimerLeft]] = []
+    /// Per node, the machine as the run that first reached it left it, visits included: an
+    /// input from it keeps a timer when it keeps the visit the timer was armed for.
+    private(set) var reached: [FlowRuntime] = []
     private(set) var edges: [[Edge]] = []
     private(set) var roots: [Root] = []
     /// How each node was first reached: a root's index, or a node and one of its edges.
@@ -59,7 +72,7 @@ struct ConfigurationGraph {
     /// What tells configurations apart.
     private struct Key: Hashable {
         var runtime: FlowRuntime
-        var remaining: [Duration?]
+        var remaining: [TimerLeft]
     }
 
     enum Parent {
@@ -84,18 +97,21 @@ struct ConfigurationGraph {
             roots.append(
                 Root(
                     conditions: start.conditions, node: node, effects: start.effects,
-                    items: CoverageItem.entering(program.initial, in: program) + items(of: start.moves)))
+                    items: CoverageItem.entering(program.initial, in: program) + items(of: start.moves)
+                        + regionItems(start.runtime)))
         }
         var next = 0
         while next < nodes.count {
             var found: [Edge] = []
             for (input, conditions, outcome, waited, fired) in moves(from: next) {
+                // A state's own timer other than the first state's is named (`@timeout(STATE)`).
+                let firedState = fired.flatMap { $0.compound == nil && $0.state != nodes[next].state ? $0.state : nil }
                 let left =
                     input == .relaunch ? fresh(outcome.runtime) : timeLeft(after: outcome.runtime, from: next, waited)
                 let target = try add(
                     outcome.runtime, remaining: left, parent: .edge(node: next, edge: found.count),
                     depth: depth[next] + 1, bound: bound)
-                var exercised = items(of: outcome.moves)
+                var exercised = items(of: outcome.moves) + regionItems(outcome.runtime)
                 if input == .relaunch {
                     let landing = outcome.moves.first?.from ?? outcome.runtime.state
                     exercised =
@@ -104,7 +120,8 @@ struct ConfigurationGraph {
                 found.append(
                     Edge(
                         input: input, conditions: conditions, target: target, effects: outcome.effects,
-                        items: exercised, waited: waited, firedCompound: fired))
+                        items: exercised, waited: waited, firedCompound: fired?.compound,
+                        firedState: firedState))
             }
             edges[next] = found
             next += 1
@@ -113,7 +130,7 @@ struct ConfigurationGraph {
 
     /// The node of a configuration, added (with how it was reached) if it is new.
     private mutating func add(
-        _ runtime: FlowRuntime, remaining: [Duration?], parent: Parent, depth: Int, bound: Int
+        _ runtime: FlowRuntime, remaining: [TimerLeft], parent: Parent, depth: Int, bound: Int
     ) throws(TooLarge) -> Int {
         let configuration = runtime.configuration
         let key = Key(runtime: configuration, remaining: remaining)
@@ -121,51 +138,53 @@ struct ConfigurationGraph {
         guard nodes.count < bound else { throw TooLarge(bound: bound) }
         index[key] = nodes.count
         nodes.append(configuration)
-        // The visits themselves are not kept (only whether each compound state was left).
         self.remaining.append(remaining)
-        visits.append(runtime.outerVisits)
+        reached.append(runtime)
         edges.append([])
         self.parent.append(parent)
         self.depth.append(depth)
         return nodes.count - 1
     }
 
-    /// Per node, the visits that entered the compound states around its state, in the run that
-    /// first reached it: a later input keeps a compound state's timer when it keeps its visit.
-    private var visits: [[Int]] = []
-
-    /// The timers of the compound states around a runtime's state, all just armed.
-    private func fresh(_ runtime: FlowRuntime) -> [Duration?] {
-        let state = program.states[runtime.state]
-        var left = [Duration?](repeating: nil, count: state.depth)
-        for outer in state.outerTimeouts { left[outer.depth] = outer.timeout.after }
-        return left
+    /// The timers armed in a runtime, all just armed.
+    private func fresh(_ runtime: FlowRuntime) -> [TimerLeft] {
+        zip(runtime.armedTimeouts(program), runtime.armedTimeoutOwners(program)).map { armed, owner in
+            TimerLeft(owner: owner.state, compound: owner.compound, left: armed.after)
+        }
     }
 
-    /// The time left on each compound state's timer after an input that took `waited` from
-    /// `node`: a compound state still entered by the same visit keeps its timer, less the wait;
-    /// one entered again starts anew.
-    private func timeLeft(after runtime: FlowRuntime, from node: Int, _ waited: Duration) -> [Duration?] {
+    /// The time left on each timer armed after an input that took `waited` from `node`: a
+    /// timer still armed for the same visit keeps its time, less the wait; one armed anew
+    /// starts afresh.
+    private func timeLeft(after runtime: FlowRuntime, from node: Int, _ waited: Duration) -> [TimerLeft] {
         var left = fresh(runtime)
-        let before = visits[node]
-        for depth in left.indices where depth < before.count && before[depth] == runtime.outerVisits[depth] {
-            if let kept = remaining[node][depth] { left[depth] = kept - waited }
+        let before = reached[node].armedTimeouts(program)
+        for (position, armed) in runtime.armedTimeouts(program).enumerated() {
+            if let kept = before.firstIndex(where: { $0.visit == armed.visit }) {
+                left[position].left = remaining[node][kept].left - waited
+            }
         }
         return left
     }
 
-    /// The timer due first at a node, as (its wait, the visit it was armed for): of those due
-    /// at once, the one armed first (the outermost; the state's own is armed last).
-    private func nextTimer(at node: Int, _ runtime: FlowRuntime) -> (waited: Duration, visit: Int)? {
-        var first: (waited: Duration, visit: Int)?
-        for (depth, left) in remaining[node].enumerated() {
-            guard let left, first == nil || left < first!.waited else { continue }
-            first = (left, visits[node][depth])
+    /// The timer due first at a node, as (its wait, the visit it was armed for, whose it is):
+    /// of those due at once, the one armed first.
+    private func nextTimer(at node: Int) -> (waited: Duration, visit: Int, owner: TimerLeft)? {
+        var first: Int?
+        for (position, timer) in remaining[node].enumerated()
+        where first == nil || timer.left < remaining[node][first!].left {
+            first = position
         }
-        if let own = program.states[runtime.state].timeout, first == nil || own.after < first!.waited {
-            first = (own.after, -1)  // -1: the current visit's
-        }
-        return first
+        guard let first else { return nil }
+        let timer = remaining[node][first]
+        return (timer.left, reached[node].armedTimeouts(program)[first].visit, timer)
+    }
+
+    /// With parallel regions, the states the machine is in and the compound states around them:
+    /// the other regions' are entered through their `initial`, which no move names.
+    private func regionItems(_ runtime: FlowRuntime) -> [CoverageItem] {
+        guard program.hasParallel else { return [] }
+        return runtime.states.flatMap { CoverageItem.entering($0, in: program) }
     }
 
     private func items(of moves: [FlowRuntime.Move]) -> [CoverageItem] {
@@ -180,17 +199,19 @@ struct ConfigurationGraph {
     typealias Outcome = (runtime: FlowRuntime, effects: [Int], moves: [FlowRuntime.Move])
 
     /// Every input worth trying in a configuration: a relaunch, each candidate of each
-    /// transition, the timeout, each in its steering variants, with the time each waits.
-    private func moves(from node: Int) -> [(Input, [Bool], Outcome, Duration, Int?)] {
-        var runtime = nodes[node]
-        // The node keeps no visits; the run that reached it first had these.
-        runtime.restoreVisits(outer: visits[node])
-        let state = program.states[runtime.state]
-        var found: [(Input, [Bool], Outcome, Duration, Int?)] = []
+    /// transition (of each state, with parallel regions), the timer due first, each in its
+    /// steering variants, with the time each waits and whose timer fired.
+    private func moves(from node: Int) -> [(Input, [Bool], Outcome, Duration, (state: Int, compound: Int?)?)] {
+        let runtime = reached[node]
+        var found: [(Input, [Bool], Outcome, Duration, (state: Int, compound: Int?)?)] = []
         let none = [Bool?](repeating: nil, count: program.conditions.count)
+        let timer = nextTimer(at: node)
+        // A timer due now (due when the one before it fired, in another region) fires before
+        // anything else can happen.
+        let dueNow = timer?.waited == .zero
         // A relaunch first: taken where the path is, it covers the state's relaunch without a
         // path of its own (a persisted chain stays one path).
-        if program.persist != nil {
+        if program.persist != nil, !dueNow {
             let stored = runtime.storedText(program)
             for variant in variants(
                 none,
@@ -204,43 +225,59 @@ struct ConfigurationGraph {
                 found.append((.relaunch, variant.conditions, variant.outcome, .zero, nil))
             }
         }
-        guard state.kind != .terminal else { return found }
-        for transition in state.transitions {
-            let send = { (conditions: [Bool]) -> Outcome? in
-                var copy = runtime
-                var moves: [FlowRuntime.Move]? = []
-                guard let effects = copy.send(transition.event, program, conditions: conditions, moves: &moves)
-                else { return nil }
-                return (copy, effects, moves ?? [])
-            }
-            if tryEveryAssignment {
-                for variant in variants(none, send) {
-                    found.append((.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
+        let resting = dueNow ? [] : runtime.states.filter { program.states[$0].kind != .terminal }
+        var tried = Set<Int>()
+        for state in resting {
+            for transition in program.states[state].transitions where tried.insert(transition.event).inserted {
+                let send = { (conditions: [Bool]) -> Outcome? in
+                    var copy = runtime
+                    var moves: [FlowRuntime.Move]? = []
+                    guard let effects = copy.send(transition.event, program, conditions: conditions, moves: &moves)
+                    else { return nil }
+                    return (copy, effects, moves ?? [])
                 }
-                continue
-            }
-            for position in transition.candidates.indices {
-                var partial = none
-                guard Self.force(position, of: transition.candidates, into: &partial) else { continue }
-                for variant in variants(partial, send) where variant.moves.first?.candidate == position {
-                    found.append((.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
+                if tryEveryAssignment {
+                    for variant in variants(none, send) {
+                        found.append((.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
+                    }
+                    continue
+                }
+                // Each candidate of each state that handles the event, taken in turn.
+                var outcomes: [[FlowRuntime.Move]] = []
+                for handler in resting {
+                    guard let candidates = program.candidates(in: handler, for: transition.event) else { continue }
+                    for position in candidates.indices {
+                        var partial = none
+                        guard Self.force(position, of: candidates, into: &partial) else { continue }
+                        for variant in variants(partial, send)
+                        where variant.moves.contains(where: {
+                            $0.from == handler && $0.via == .event(transition.event) && $0.candidate == position
+                        }) && !outcomes.contains(variant.moves) {
+                            outcomes.append(variant.moves)
+                            found.append((.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
+                        }
+                    }
                 }
             }
         }
-        if let timer = nextTimer(at: node, runtime) {
-            let visit = timer.visit < 0 ? runtime.visit : timer.visit
-            let fired = runtime.outerVisits.firstIndex(of: visit).map { state.compound(atDepth: $0) }
+        if let timer {
             for variant in variants(
                 none,
                 { conditions in
                     var copy = runtime
                     var moves: [FlowRuntime.Move]? = []
-                    guard let effects = copy.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
+                    guard
+                        let effects = copy.fireTimeout(
+                            visit: timer.visit, program, conditions: conditions, moves: &moves)
                     else { return nil }
                     return (copy, effects, moves ?? [])
                 })
             {
-                found.append((.timeout, variant.conditions, variant.outcome, timer.waited, fired))
+                found.append(
+                    (
+                        .timeout, variant.conditions, variant.outcome, timer.waited,
+                        (state: timer.owner.owner, compound: timer.owner.compound)
+                    ))
             }
         }
         return found

@@ -53,6 +53,8 @@ public enum CoverageItem: Sendable, Hashable {
             self = .outerTimeout(compound: compound, fallback: move.fellBack)
         case .done:
             self = .done(compound: program.states[move.from].ancestors.first ?? 0)
+        case .parallelDone(let compound):
+            self = .done(compound: compound)
         }
     }
 
@@ -143,7 +145,7 @@ public enum CoverageItem: Sendable, Hashable {
                 }
             }
             let hasTerminal = program.states.contains { $0.done != nil && $0.ancestors.first == index }
-            if compound.done != nil, hasTerminal { items.append(.done(compound: index)) }
+            if compound.done != nil, hasTerminal || compound.isParallel { items.append(.done(compound: index)) }
             for (history, written) in program.histories.enumerated() where written.compound == index {
                 items += [.history(history, resumed: false), .history(history, resumed: true)]
             }

@@ -24,6 +24,9 @@ public struct PathCover: Sendable {
             /// The timeout of a compound state around the current state fires (by index in the
             /// program's compounds), after waiting what it had left.
             case compoundTimeout(Int)
+            /// With parallel regions: the timeout of one of the states the flow is in fires, after
+            /// waiting what it had left.
+            case stateTimeout(Int)
             /// The app is relaunched: the stored value (given) is restored.
             case relaunch(stored: String)
         }
@@ -42,6 +45,19 @@ public struct PathCover: Sendable {
         /// (the compound states' outermost first, then the state's own): a timeout into a
         /// history state leads where that history resumes.
         public var timeoutTargets: [Int] = []
+        /// The states after it, in document order: ``state`` alone, unless parallel regions run.
+        public var states: [Int] = []
+        /// Whose each timeout of ``timeoutTargets`` is: an active state's own (`compound` `nil`)
+        /// or the compound state's around it.
+        public var timeoutOwners: [Owner] = []
+
+        /// Whose a timer is.
+        public struct Owner: Sendable, Equatable {
+            /// The state.
+            public var state: Int
+            /// The compound state around it whose timer it is, or `nil` for its own.
+            public var compound: Int?
+        }
     }
 
     /// Why a path exists.
@@ -272,12 +288,21 @@ public struct PathCover: Sendable {
         let route = (root: plan.root, edges: plan.route)
         let root = graph.roots[route.root]
         var steps = [
-            Step(
-                input: .start, conditions: root.conditions, state: graph.nodes[root.node].state, effects: root.effects,
-                waited: .zero, timeoutTargets: graph.nodes[root.node].armedTimeouts(program).map(\.target))
+            described(
+                Step(
+                    input: .start, conditions: root.conditions, state: graph.nodes[root.node].state,
+                    effects: root.effects, waited: .zero), after: root.node, graph)
         ]
+        var last = root.node
         for (node, edge) in route.edges + plan.extension_ {
             steps.append(step(graph.edges[node][edge], from: node, graph))
+            last = graph.edges[node][edge].target
+        }
+        // Timers due when the last one fired fire at that instant too (another region's): a
+        // path does not end before them.
+        while let forced = graph.edges[last].firstIndex(where: { $0.input == .timeout && $0.waited == .zero }) {
+            steps.append(step(graph.edges[last][forced], from: last, graph))
+            last = graph.edges[last][forced].target
         }
         var purpose = plan.purpose
         if case .cover = purpose {
@@ -295,13 +320,28 @@ public struct PathCover: Sendable {
         switch edge.input {
         case .event(let event): input = .event(event)
         case .timeout:
-            input = edge.firedCompound.map(Step.Input.compoundTimeout) ?? .timeout
+            input =
+                edge.firedCompound.map(Step.Input.compoundTimeout) ?? edge.firedState.map(Step.Input.stateTimeout)
+                ?? .timeout
             waited = edge.waited
         case .relaunch: input = .relaunch(stored: graph.nodes[node].storedText(program))
         }
-        return Step(
-            input: input, conditions: edge.conditions, state: graph.nodes[edge.target].state, effects: edge.effects,
-            waited: waited, timeoutTargets: graph.nodes[edge.target].armedTimeouts(program).map(\.target))
+        return described(
+            Step(
+                input: input, conditions: edge.conditions, state: graph.nodes[edge.target].state, effects: edge.effects,
+                waited: waited), after: edge.target, graph)
+    }
+
+    /// A step with what the node it leads to says: its states and its timers.
+    private func described(_ step: Step, after node: Int, _ graph: ConfigurationGraph) -> Step {
+        var step = step
+        let runtime = graph.reached[node]
+        step.states = runtime.states
+        step.timeoutTargets = runtime.armedTimeouts(program).map(\.target)
+        step.timeoutOwners = runtime.armedTimeoutOwners(program).map {
+            Step.Owner(state: $0.state, compound: $0.compound)
+        }
+        return step
     }
 
     private func stateIndex(_ name: String) -> Int? { program.states.firstIndex { $0.name == name } }
@@ -313,7 +353,7 @@ public struct PathCover: Sendable {
     ) {
         guard let start = stateIndex(from) else { return }
         let goals = Set(to.compactMap(stateIndex))
-        guard let node = graph.nodes.indices.first(where: { graph.nodes[$0].state == start }) else {
+        guard let node = graph.nodes.indices.first(where: { graph.nodes[$0].states.contains(start) }) else {
             let reason =
                 program.states[start].kind == .choice
                 ? "'\(from)' is a choice state, which a run never stays in" : "'\(from)' is not reachable"
@@ -339,27 +379,32 @@ public struct PathCover: Sendable {
         guard let target = stateIndex(name) else { return }
         var shown = Set<Int>()
         for path in paths {
-            guard let last = path.steps.lastIndex(where: { $0.state == target }) else { continue }
-            for step in path.steps[...last] { shown.insert(step.state) }
+            guard let last = path.steps.lastIndex(where: { $0.states.contains(target) }) else { continue }
+            for step in path.steps[...last] { shown.formUnion(step.states) }
         }
         let toward = graph.routesToward(target)
         var visited: [Int] = []
         var seen = Set<Int>()
         for path in paths {
-            for step in path.steps where seen.insert(step.state).inserted { visited.append(step.state) }
+            for step in path.steps {
+                for state in step.states where seen.insert(state).inserted { visited.append(state) }
+            }
         }
         for state in visited where !shown.contains(state) {
-            guard let node = graph.nodes.indices.first(where: { graph.nodes[$0].state == state && toward[$0] != nil })
+            guard
+                let node = graph.nodes.indices.first(where: {
+                    graph.nodes[$0].states.contains(state) && toward[$0] != nil
+                })
             else { continue }
             var extension_: [(node: Int, edge: Int)] = []
             var current = node
-            while graph.nodes[current].state != target, let edge = toward[current] {
+            while !graph.nodes[current].states.contains(target), let edge = toward[current] {
                 extension_.append((current, edge))
                 current = graph.edges[current][edge].target
             }
             var path = materialize(.init(to: node, then: extension_, purpose: .cover(items: 0), graph), graph)
             path.purpose = .reach(requirement: requirement, target: target)
-            for step in path.steps { shown.insert(step.state) }
+            for step in path.steps { shown.formUnion(step.states) }
             paths.append(path)
         }
     }
@@ -367,7 +412,7 @@ public struct PathCover: Sendable {
     /// Why an item is not covered.
     private func unreachableReasons(_ graph: ConfigurationGraph) -> (CoverageItem) -> String {
         var reachedStates = Set<Int>()
-        for node in graph.nodes { reachedStates.insert(node.state) }
+        for node in graph.nodes { reachedStates.formUnion(node.states) }
         for edges in graph.edges {
             for edge in edges { for case .state(let state) in edge.items { reachedStates.insert(state) } }
         }
@@ -413,7 +458,7 @@ extension ConfigurationGraph {
         }
         var next = [Int?](repeating: nil, count: nodes.count)
         var reached = [Bool](repeating: false, count: nodes.count)
-        var queue = nodes.indices.filter { nodes[$0].state == target }
+        var queue = nodes.indices.filter { nodes[$0].states.contains(target) }
         for node in queue { reached[node] = true }
         var head = 0
         while head < queue.count {
@@ -477,8 +522,12 @@ private struct WorstRoute {
         return (best[start]?.time ?? .zero, edges)
     }
 
+    /// A goal is reached, or nothing happens without an event: every state the flow is in
+    /// waits for the user (or has ended, with parallel regions, beside one that waits).
     private func isEnd(_ node: Int) -> Bool {
-        let state = graph.nodes[node].state
-        return goals.contains(state) || graph.program.states[state].kind == .input
+        let states = graph.nodes[node].states
+        return states.contains(where: goals.contains)
+            || states.allSatisfy { [.input, .terminal].contains(graph.program.states[$0].kind) }
+                && states.contains { graph.program.states[$0].kind == .input }
     }
 }

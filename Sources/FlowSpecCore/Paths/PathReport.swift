@@ -52,12 +52,31 @@ public enum PathReport {
                 lines.append((value ? "+" : "-") + program.conditions[index].name)
             }
             conditions = step.conditions
+            guard !program.hasParallel else {
+                lines.append(
+                    Trace.configurationLine(
+                        input: label(step.input, program), states: step.states, program: program, ignored: false,
+                        effects: step.effects, timeouts: timeouts(step, program)))
+                continue
+            }
             lines.append(
                 Trace.line(
                     input: label(step.input, program), state: step.state, program: program, ignored: false,
                     effects: step.effects, targets: step.timeoutTargets))
         }
         return lines
+    }
+
+    /// Each timeout armed after a step: how long, where it leads, whose it is.
+    static func timeouts(_ step: PathCover.Step, _ program: FlowProgram) -> [(
+        after: Duration, target: Int, state: Int, compound: Int?
+    )] {
+        zip(step.timeoutOwners, step.timeoutTargets).map { owner, target in
+            let after =
+                owner.compound.flatMap { program.compounds[$0].timeout?.after }
+                ?? program.states[owner.state].timeout?.after ?? .zero
+            return (after: after, target: target, state: owner.state, compound: owner.compound)
+        }
     }
 
     /// What a path is for, in words.
@@ -79,6 +98,7 @@ public enum PathReport {
         case .event(let event): program.events[event].name
         case .timeout: "@timeout"
         case .compoundTimeout(let compound): "@timeout(\(program.compounds[compound].name))"
+        case .stateTimeout(let state): "@timeout(\(program.states[state].name))"
         case .relaunch(let stored): "restore(\(stored))"
         }
     }
@@ -156,11 +176,31 @@ public enum PathReport {
             members["input"] = .string("timeout")
             members["compound"] = .string(program.compounds[compound].name)
             members["waitMilliseconds"] = .int(Int(step.waited.wholeMilliseconds))
+        case .stateTimeout(let state):
+            members["input"] = .string("timeout")
+            members["timeoutOf"] = .string(program.states[state].name)
+            members["waitMilliseconds"] = .int(Int(step.waited.wholeMilliseconds))
         case .relaunch(let stored):
             members["input"] = .string("relaunch")
             members["stored"] = .string(stored)
         }
-        if let timeout = program.states[step.state].timeout, let target = step.timeoutTargets.last {
+        if program.hasParallel {
+            // Every state, and every timer armed, each named after its state or compound state.
+            members["configuration"] = .array(step.states.map { .string(program.states[$0].name) })
+            members["timeouts"] = .array(
+                timeouts(step, program).map { timeout in
+                    var scoped: [String: JSONNode] = [
+                        "milliseconds": .int(Int(timeout.after.wholeMilliseconds)),
+                        "target": .string(program.states[timeout.target].name)
+                    ]
+                    if let compound = timeout.compound {
+                        scoped["compound"] = .string(program.compounds[compound].name)
+                    } else {
+                        scoped["state"] = .string(program.states[timeout.state].name)
+                    }
+                    return .object(scoped)
+                })
+        } else if let timeout = program.states[step.state].timeout, let target = step.timeoutTargets.last {
             members["timeout"] = .object([
                 "milliseconds": .int(Int(timeout.after.wholeMilliseconds)),
                 "target": .string(program.states[target].name)

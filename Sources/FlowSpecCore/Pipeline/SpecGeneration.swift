@@ -10,10 +10,8 @@ public enum SpecGeneration {
         public var contents: String
     }
 
-    /// Where each machine that has a parallel state writes its first one: `gen` and `simulate`
-    /// run parallel regions, but test paths do not walk them yet, so `paths`, `coverage` and
-    /// `gen --tests` refuse such a machine (``programs(_:diagnostics:runningParallelRegions:)``
-    /// gives none unless asked).
+    /// Where each machine that has a parallel state writes its first one: the table form does
+    /// not write such a machine, so `gen --shape table` refuses it there.
     public static func parallelStates(_ result: SpecChecker.Result) -> [(
         machine: String, state: String, location: SourceLocation
     )] {
@@ -26,16 +24,9 @@ public enum SpecGeneration {
         }
     }
 
-    /// What `paths`, `coverage` and `gen --tests` say of a machine with a parallel state.
-    public static let parallelRefusal = "test paths and coverage do not walk parallel regions yet"
-
-    /// The programs of a checked spec, or `nil` if it has errors or (unless
-    /// `runningParallelRegions`, as `simulate` does) a parallel state (see ``parallelStates(_:)``).
-    public static func programs(
-        _ result: SpecChecker.Result, diagnostics: [Diagnostic], runningParallelRegions: Bool = false
-    ) -> [FlowProgram]? {
+    /// The programs of a checked spec, or `nil` if it has errors.
+    public static func programs(_ result: SpecChecker.Result, diagnostics: [Diagnostic]) -> [FlowProgram]? {
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
-        guard runningParallelRegions || parallelStates(result).isEmpty else { return nil }
         let programs = result.graphs.compactMap(FlowProgramBuilder.build)
         return programs.count == result.graphs.count ? programs : nil
     }

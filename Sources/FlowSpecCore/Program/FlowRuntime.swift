@@ -63,6 +63,9 @@ public struct FlowRuntime: Sendable, Hashable {
             case outerTimeout(Int)
             /// The `done` of the compound state around a terminal state.
             case done
+            /// The `done` of a parallel state whose every region has ended, by index in
+            /// ``FlowProgram/compounds``.
+            case parallelDone(Int)
         }
 
         /// The state left.
@@ -97,14 +100,8 @@ public struct FlowRuntime: Sendable, Hashable {
     /// which the state alone does not say).
     var configuration: FlowRuntime {
         var copy = self
-        copy.kernel.setVisits(outer: outerVisits.map { _ in 0 }, current: 0)
+        copy.kernel = kernel.forgettingVisits()
         return copy
-    }
-
-    /// The same machine with the visit counts of a run that reached it: the outer states'
-    /// visits given, the current state's after them. (``configuration`` forgets them.)
-    mutating func restoreVisits(outer: [Int]) {
-        kernel.setVisits(outer: outer, current: (outer.last ?? -1) + 1)
     }
 
     /// Starts the machine at `initial`; returns it with the effects of any `always` branches taken.
@@ -200,19 +197,8 @@ public struct FlowRuntime: Sendable, Hashable {
     public mutating func send(_ event: Int, _ program: FlowProgram, conditions: [Bool], moves: inout [Move]?)
         -> [Int]?
     {
-        // With parallel regions, which states take a step is the kernel's to say: coverage and
-        // test paths, which read the moves, do not run such machines yet.
-        let position: Int
-        if program.hasParallel {
-            position = 0
-        } else {
-            guard let candidates = program.candidates(in: state, for: event),
-                let first = candidates.firstIndex(where: { $0.holds(conditions) })
-            else { return nil }
-            position = first
-        }
         var handled = false
-        let effects = run((.event(event), position), program, conditions, &moves) { kernel, sink in
+        let effects = run(.event(event), program, conditions, &moves) { kernel, sink in
             handled = kernel.send(event, conditions, program.steps, &sink)
         }
         return handled ? effects : nil
@@ -228,6 +214,16 @@ public struct FlowRuntime: Sendable, Hashable {
     /// the order they were armed). Each fires for the visit it was armed for.
     public func armedTimeouts(_ program: FlowProgram) -> [(after: Duration, target: Int, visit: Int)] {
         kernel.armedTimeouts(program.steps).map { ($0.after, $0.target, $0.visit) }
+    }
+
+    /// Whose each timeout of ``armedTimeouts(_:)`` is, in the same order: an active state's own
+    /// (`compound` `nil`), or that of the compound state around it, by index in
+    /// ``FlowProgram/compounds``.
+    public func armedTimeoutOwners(_ program: FlowProgram) -> [(state: Int, compound: Int?)] {
+        kernel.armedTimeouts(program.steps).map { armed in
+            let state = armed.owner ?? self.state
+            return (state, armed.depth.map { program.states[state].compound(atDepth: $0) })
+        }
     }
 
     /// Whose timeout is armed for `visit`: an active state's own (`compound` `nil`), or that of
@@ -254,25 +250,24 @@ public struct FlowRuntime: Sendable, Hashable {
         guard let owner = timeoutOwner(forVisit: visit, program) else { return nil }
         let via = owner.compound.map(Move.Via.outerTimeout) ?? .timeout
         var fired = false
-        let effects = run((via, 0), program, conditions, &moves) { kernel, sink in
+        let effects = run(via, program, conditions, &moves) { kernel, sink in
             fired = kernel.fireTimeout(visit: visit, conditions, program.steps, &sink)
         }
         return fired ? effects : nil
     }
 
     /// Runs an input on the kernel; returns its effects, and appends the transitions it took
-    /// to `moves`: the first through `first` (or, when `nil`, as the transitions after it are:
-    /// a terminal state's `done`, a choice state's first branch that holds).
+    /// to `moves`: those from states that rest (several, with parallel regions) through
+    /// `input`, those from a choice state through its first branch that holds, and those from
+    /// a terminal state through the `done` it takes.
     private mutating func run(
-        _ first: (via: Move.Via, position: Int)?, _ program: FlowProgram, _ conditions: [Bool], _ moves: inout [Move]?,
-        _ input: (inout FlowKernel<ProgramSteps>, inout ProgramSink) -> Void
+        _ input: Move.Via?, _ program: FlowProgram, _ conditions: [Bool], _ moves: inout [Move]?,
+        _ step: (inout FlowKernel<ProgramSteps>, inout ProgramSink) -> Void
     ) -> [Int] {
-        var sink = ProgramSink(
-            effectList: program.steps.effectList, taken: moves == nil || program.hasParallel ? nil : [])
-        input(&kernel, &sink)
-        for (index, taken) in (sink.taken ?? []).enumerated() {
-            let (via, position) =
-                (index == 0 ? first : nil) ?? Self.takenAtOnce(from: program.states[taken.from], conditions)
+        var sink = ProgramSink(effectList: program.steps.effectList, taken: moves == nil ? nil : [])
+        step(&kernel, &sink)
+        for taken in sink.taken ?? [] {
+            let (via, position) = Self.via(from: taken.from, input, program, conditions)
             let candidate = program.candidate(taken.from, via: via, position: position)
             moves?.append(
                 Move(
@@ -283,10 +278,25 @@ public struct FlowRuntime: Sendable, Hashable {
         return sink.effects
     }
 
-    /// What a transition taken on entering a state went through: a terminal state's `done`, or
-    /// a choice state's first `always` branch that holds.
-    private static func takenAtOnce(from state: FlowProgram.State, _ conditions: [Bool]) -> (Move.Via, Int) {
-        state.kind == .terminal ? (.done, 0) : (.always, state.always.firstIndex { $0.holds(conditions) } ?? 0)
+    /// What a transition taken from a state went through, and its candidate's position: a
+    /// choice state's first `always` branch that holds; a terminal state's `done` (its compound
+    /// state's, or its parallel state's once every region has ended); otherwise the input
+    /// (an event's first candidate that holds).
+    private static func via(from index: Int, _ input: Move.Via?, _ program: FlowProgram, _ conditions: [Bool])
+        -> (Move.Via, Int)
+    {
+        let state = program.states[index]
+        switch state.kind {
+        case .choice:
+            return (.always, state.always.firstIndex { $0.holds(conditions) } ?? 0)
+        case .terminal:
+            if state.done != nil { return (.done, 0) }
+            let parallel = program.steps.states[index].parallelDepth.map { state.compound(atDepth: $0) }
+            return (parallel.map(Move.Via.parallelDone) ?? .done, 0)
+        default:
+            guard case .event(let event)? = input else { return (input ?? .done, 0) }
+            return (.event(event), program.candidates(in: index, for: event)?.firstIndex { $0.holds(conditions) } ?? 0)
+        }
     }
 }
 
@@ -330,6 +340,8 @@ extension FlowProgram {
             return state.timeout?.candidate
         case .outerTimeout(let compound):
             return state.outerTimeouts.first { state.compound(atDepth: $0.depth) == compound }?.timeout.candidate
+        case .parallelDone(let compound):
+            return compounds[compound].done
         }
     }
 }

@@ -53,15 +53,27 @@ public enum Trace {
     static func configurationLine(
         input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]
     ) -> String {
-        let timeouts = runtime.armedTimeouts(program).compactMap { armed -> TraceLine.Timeout? in
-            guard let owner = runtime.timeoutOwner(forVisit: armed.visit, program) else { return nil }
-            return TraceLine.Timeout(
-                scope: owner.compound.map { program.compounds[$0].name } ?? program.states[owner.state].name,
-                milliseconds: armed.after.wholeMilliseconds, target: program.states[armed.target].name)
-        }
-        return TraceLine.text(
-            input: input, state: runtime.states.map { program.states[$0].name }.joined(separator: ", "),
-            ignored: ignored, effects: effects.map { program.effects[$0].name }, timeouts: timeouts)
+        configurationLine(
+            input: input, states: runtime.states, program: program, ignored: ignored, effects: effects,
+            timeouts: zip(runtime.armedTimeouts(program), runtime.armedTimeoutOwners(program)).map {
+                (after: $0.0.after, target: $0.0.target, state: $0.1.state, compound: $0.1.compound)
+            })
+    }
+
+    /// The line of a machine with parallel regions from what it says: the states, and each
+    /// armed timeout (how long, where it leads, whose it is) in the order armed.
+    static func configurationLine(
+        input: String, states: [Int], program: FlowProgram, ignored: Bool, effects: [Int],
+        timeouts: [(after: Duration, target: Int, state: Int, compound: Int?)]
+    ) -> String {
+        TraceLine.text(
+            input: input, state: states.map { program.states[$0].name }.joined(separator: ", "), ignored: ignored,
+            effects: effects.map { program.effects[$0].name },
+            timeouts: timeouts.map {
+                TraceLine.Timeout(
+                    scope: $0.compound.map { program.compounds[$0].name } ?? program.states[$0.state].name,
+                    milliseconds: $0.after.wholeMilliseconds, target: program.states[$0.target].name)
+            })
     }
 
     /// The line for a state after an input: every timeout armed in it, the compound states'
@@ -295,6 +307,10 @@ public struct Simulation {
                 input: label, runtime: runtime, program: program, ignored: false, effects: effects, records: &records)
         ]
         func record() {
+            if program.hasParallel {
+                // The other regions' states are entered through their `initial`, which no move names.
+                for state in runtime.states { exercised?.formUnion(CoverageItem.entering(state, in: program)) }
+            }
             guard let taken = moves, !taken.isEmpty else { return }
             for move in taken {
                 exercised?.formUnion(CoverageItem.items(of: move, in: program))
@@ -318,7 +334,7 @@ public struct Simulation {
                         input: name, runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? [], records: &records))
             case .timeout:
-                let visit = program.hasParallel ? ownTimeoutVisit(runtime, of: nil) : runtime.visit
+                let visit = program.hasParallel ? ownTimeoutVisit(runtime, of: runtime.state) : runtime.visit
                 let result = runtime.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
                 lines.append(
                     Trace.line(
@@ -373,14 +389,14 @@ public struct Simulation {
         return lines
     }
 
-    /// With parallel regions, the visit an active state's own timeout is armed for: `state`'s,
-    /// or (`nil`) the first active state's that has one; -1 if none is.
+    /// With parallel regions, the visit an active state's own timeout is armed for; -1 if none
+    /// is.
     private func ownTimeoutVisit(_ runtime: FlowRuntime, of state: Int?) -> Int {
         runtime.armedTimeouts(program).first { armed in
             guard let owner = runtime.timeoutOwner(forVisit: armed.visit, program), owner.compound == nil else {
                 return false
             }
-            return state == nil || owner.state == state
+            return owner.state == state
         }?.visit ?? -1
     }
 

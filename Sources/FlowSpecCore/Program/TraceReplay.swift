@@ -77,9 +77,14 @@ public enum TraceReplay {
                 steps.append(.timeout)
             } else if input.hasPrefix("@timeout("), input.hasSuffix(")") {
                 let name = String(input.dropFirst("@timeout(".count).dropLast())
-                guard program.compounds.contains(where: { $0.name == name }) else {
+                // With parallel regions, a state's own timeout is named after it too.
+                let states = program.hasParallel ? program.states.map(\.name) : []
+                guard program.compounds.contains(where: { $0.name == name }) || states.contains(name) else {
                     return .disagrees(
-                        line: line, message: unknown("compound state", name, program.compounds.map(\.name), program))
+                        line: line,
+                        message: unknown(
+                            states.isEmpty ? "compound state" : "compound state or state", name,
+                            program.compounds.map(\.name) + states, program))
                 }
                 steps.append(.compoundTimeout(name))
             } else {

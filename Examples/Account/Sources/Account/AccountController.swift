@@ -150,6 +150,9 @@ final class AccountController {
     /// How many times the home feed was asked to refresh: a home view reloads on each change
     /// (`.task(id: controller.feedRefreshes)`).
     private(set) var feedRefreshes = 0
+    /// Whether the offline banner shows, over whichever screen is on: the connection region
+    /// shows it on losing the connection and hides it on finding it again or on leaving the app.
+    private(set) var isOffline = false
 
     private let services: any AccountServices
     private let session: any AccountSession
@@ -224,15 +227,16 @@ final class AccountController {
         flow.start()
     }
 
-    /// Forwards what the user did: a button, a tab, a link opened, or the server saying the
-    /// session ended.
+    /// Forwards what the user did: a button, a tab, a link opened, the server saying the
+    /// session ended, or the system saying the connection went or came back.
     func send(_ event: Account.Event) {
         flow.send(event)
     }
 
     // MARK: What the screens show
 
-    /// The current page, inside ``section``.
+    /// The current page, inside ``section`` (signed in, the screen: the first of the states
+    /// the flow is in, before the connection's).
     var state: Account.State { flow.state }
 
     /// The part of the app on screen, from the compound state the flow is in: a page added to
@@ -258,10 +262,10 @@ final class AccountController {
     }
 
     /// During the password check, the screen the app comes back on once it passes: where the
-    /// session expired, as signedIn remembers it for its history state `resume`. The page says
+    /// session expired, as signedIn's screens remember it for their history state `resume`. The page says
     /// so ("Enter your password to go back to Settings"); `nil` elsewhere.
     var returnsTo: Account.State? {
-        flow.machine.isIn(.reauth) ? flow.machine.lastState(in: .signedIn) : nil
+        flow.machine.isIn(.reauth) ? flow.machine.lastState(in: .screens) : nil
     }
 
     /// Whether a request runs (a task state): the page shows a spinner and disables its form.
@@ -307,6 +311,8 @@ final class AccountController {
             profile = nil
         case .showSessionExpired: show(.sessionExpired)
         case .showCheckFailed: show(.checkFailed)
+        case .showOfflineBanner: isOffline = true
+        case .hideOfflineBanner: isOffline = false
         }
     }
 

@@ -150,7 +150,9 @@ struct AccountControllerTests {
         controller.send(.cancel)
         await signIn()
         controller.send(.openSettings)
-        #expect(compounds.filter { flow.machine.isIn($0) } == [.signedIn])
+        // Inside signedIn, the flow is in both of its regions.
+        #expect(compounds.filter { flow.machine.isIn($0) } == [.signedIn, .screens, .connection])
+        #expect(flow.machine.states == [.settings, .online])
         #expect(controller.isSignedIn)
         #expect(controller.section == .signedIn)
     }
@@ -234,7 +236,7 @@ struct AccountControllerTests {
         #expect(Self.pages(in: .signIn) == [.credentials, .verifying, .oneTimeCode])
         #expect(Self.pages(in: .signUp) == [.details, .submitting, .confirmEmail])
         #expect(Self.pages(in: .forgotPassword) == [.resetRequest, .sendingReset, .checkEmail])
-        #expect(Self.pages(in: .signedIn) == [.home, .settings, .profile])
+        #expect(Self.pages(in: .screens) == [.home, .settings, .profile])
         #expect(Self.pages(in: .reauth) == [.reenterPassword, .checkingPassword])
     }
 
@@ -357,11 +359,42 @@ struct AccountControllerTests {
         #expect(controller.profile != nil)
     }
 
+    // MARK: The connection, a region beside the screens
+
+    @Test func theOfflineBannerFollowsTheConnectionOnEveryScreen() async {
+        await signIn()
+        controller.send(.connectionLost)
+        #expect(flow.machine.states == [.home, .offline])
+        #expect(controller.isOffline)
+        #expect(flow.lastStep?.effects == [.showOfflineBanner])
+        // The screens move on; the connection region stays where it is.
+        controller.send(.openSettings)
+        #expect(flow.machine.states == [.settings, .offline])
+        #expect(flow.lastStep?.effects == [], "home has no exit, settings no entry: the banner is not touched")
+        #expect(controller.isOffline)
+        controller.send(.connectionRestored)
+        #expect(flow.machine.states == [.settings, .online])
+        #expect(!controller.isOffline)
+        #expect(controller.state == .settings)
+    }
+
+    @Test func leavingTheAppHidesTheBannerAndComingBackStartsOnline() async {
+        await reach(.profile)
+        controller.send(.connectionLost)
+        expire()
+        // The last region's state is left first, then the screen, then signedIn.
+        #expect(flow.lastStep?.effects == [.hideOfflineBanner, .clearSession, .showSessionExpired])
+        #expect(!controller.isOffline)
+        await passTheCheck()
+        #expect(flow.machine.states == [.profile, .online], "the screen resumed, the connection afresh")
+        #expect(!controller.isOffline)
+    }
+
     // MARK: The session's end, written once on signedIn
 
     /// Changed with the password check: the session's end used to lead to welcome; it now asks
     /// for the password, on a page of its own with no account on it.
-    @Test(arguments: pages(in: .signedIn))
+    @Test(arguments: pages(in: .screens))
     func sessionExpiredAsksForThePasswordFromEveryScreenInside(page: Account.State) async {
         await reach(page)
         controller.email = ""
@@ -376,11 +409,11 @@ struct AccountControllerTests {
         #expect(controller.canCancel)
         #expect(controller.email == "ada@example.com", "the check is for the account whose session expired")
         #expect(controller.returnsTo == page)
-        #expect(flow.machine.lastState(in: .signedIn) == page)
+        #expect(flow.machine.lastState(in: .screens) == page)
         #expect(log.lines.last == "session.end")
     }
 
-    @Test(arguments: pages(in: .signedIn))
+    @Test(arguments: pages(in: .screens))
     func signOutLeadsToWelcomeFromEveryScreenInside(page: Account.State) async {
         await reach(page)
         controller.send(.signOut)
@@ -444,7 +477,7 @@ struct AccountControllerTests {
 
     /// Every screen is resumed the same way, through `resume`: its own `entry` runs again,
     /// after signedIn's.
-    @Test(arguments: pages(in: .signedIn))
+    @Test(arguments: pages(in: .screens))
     func passingTheCheckComesBackToEveryScreen(page: Account.State) async {
         await reach(page)
         expire()
@@ -479,7 +512,7 @@ struct AccountControllerTests {
         await reach(.profile)
         expire()
         controller.send(.cancel)
-        #expect(flow.machine.lastState(in: .signedIn) == .profile)
+        #expect(flow.machine.lastState(in: .screens) == .profile)
         await signIn()
         #expect(controller.state == .home, "signing in starts signedIn at home")
     }
@@ -490,7 +523,7 @@ struct AccountControllerTests {
         controller.send(.back)
         controller.send(.openSettings)
         controller.send(.openProfile)
-        #expect(flow.machine.lastState(in: .signedIn) == nil, "moving between tabs does not leave signedIn")
+        #expect(flow.machine.lastState(in: .screens) == nil, "moving between tabs does not leave signedIn")
         expire()
         #expect(controller.returnsTo == .profile)
         await passTheCheck()

@@ -11,8 +11,9 @@ import Testing
 /// exactly while signing in; the profile is loaded exactly while signed in (so it is loaded
 /// again when the password check resumes the app, and gone while the check asks); the password
 /// check names the signed-in screen the user was last on, and passing it comes back to that
-/// screen; the error banner shows exactly on the error screen; and a notice shows exactly
-/// after the steps that show one.
+/// screen; the error banner shows exactly on the error screen; the offline banner exactly
+/// while the connection region is offline; and a notice shows exactly after the steps that
+/// show one.
 ///
 /// The harness types a password whenever a form that asks for one is on screen, so that every
 /// way out of signing in, signing up or the password check is checked to clear it.
@@ -32,6 +33,8 @@ struct AccountPathHarness: FlowPathHarness {
         case .details, .submitting, .confirmEmail: .signUp
         case .resetRequest, .sendingReset, .checkEmail: .passwordReset
         case .home, .settings, .profile: .signedIn
+        // The connection region's: never the first state (the screen comes first).
+        case .online, .offline: nil
         case .reenterPassword, .checkingPassword: .reauth
         case .error: .error
         // A terminal state inside a compound state with `done` is left at once: never current.
@@ -97,6 +100,7 @@ struct AccountPathHarness: FlowPathHarness {
             #expect(controller.errorBanner == nil, "the banner goes when the flow leaves the error screen")
         }
         #expect(controller.notice == Self.notice(after: driver.lastStep?.input, in: state))
+        #expect(controller.isOffline == driver.machine.isIn(.offline), "the banner shows exactly while offline")
         #expect(driver.problems.isEmpty, "\(driver.problems)")
         // The user types into the form on screen, for the checks of the steps that leave it.
         if [.credentials, .details, .reenterPassword].contains(state) { controller.password = "correct horse" }
