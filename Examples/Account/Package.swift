@@ -5,6 +5,7 @@ import PackageDescription
 // app, written with compound states so that what every screen of a part shares (cancelling,
 // a time limit, the session's end) is written once. When the session expires the user enters
 // the password again and comes back to the very screen they left, through a history state.
+// Signed in, the screens and the connection to the server run side by side, as two regions.
 // The spec `Sources/Account/Account.flowspec.yaml` becomes Swift at build time through
 // flowspec's build plugin, and FlowSpecRuntime's FlowDriver runs it: the app supplies the
 // network calls its task states wait for, the session, the analytics and the screens.

@@ -198,14 +198,7 @@ public struct Simulation {
                 "effects": .array(record.effects.map { .string(program.effects[$0].name) }),
                 "timeouts": .array(timeouts)
             ]
-            if !program.histories.isEmpty {
-                var remembered: [String: JSONNode] = [:]
-                for compound in program.compounds {
-                    guard let slot = compound.memorySlot, record.memory[slot] >= 0 else { continue }
-                    remembered[compound.name] = .string(program.states[record.memory[slot]].name)
-                }
-                members["remembered"] = .object(remembered)
-            }
+            if !program.histories.isEmpty { members["remembered"] = remembered(record) }
             return .object(members)
         }
         var output = ""
@@ -250,15 +243,19 @@ public struct Simulation {
             "effects": .array(record.effects.map { .string(program.effects[$0].name) }),
             "timeouts": .array(timeouts)
         ]
-        if !program.histories.isEmpty {
-            var remembered: [String: JSONNode] = [:]
-            for compound in program.compounds {
-                guard let slot = compound.memorySlot, record.memory[slot] >= 0 else { continue }
-                remembered[compound.name] = .string(program.states[record.memory[slot]].name)
-            }
-            members["remembered"] = .object(remembered)
-        }
+        if !program.histories.isEmpty { members["remembered"] = remembered(record) }
         return .object(members)
+    }
+
+    /// Each compound state with a history state inside that was left, and the state it was
+    /// left in.
+    private func remembered(_ record: Record) -> JSONNode {
+        var remembered: [String: JSONNode] = [:]
+        for compound in program.compounds {
+            guard let slot = compound.memorySlot, record.memory[slot] >= 0 else { continue }
+            remembered[compound.name] = .string(program.states[record.memory[slot]].name)
+        }
+        return .object(remembered)
     }
 
     func run(
