@@ -71,7 +71,7 @@ enum HistoryRule: RuleHome {
         // Most compound states hold no history state: they cost one look at the few there are.
         let histories = decoded.histories.filter { decoded.parents[$0] == Int32(index) }
         guard !histories.isEmpty else { return }
-        let end = subtreeEnd(of: index, in: decoded)
+        let end = decoded.subtreeEnd(of: index)
         let children = (index + 1..<end).filter { decoded.parents[$0] == Int32(index) }
         let name = reader.nameTable[decoded.states[index].name.value]
         func stateName(_ state: Int) -> String { reader.nameTable[decoded.states[state].name.value] }
@@ -150,18 +150,4 @@ enum HistoryRule: RuleHome {
         }
     }
 
-    private static func subtreeEnd(of index: Int, in decoded: StateDecoder.Decoded) -> Int {
-        var end = index + 1
-        while end < decoded.states.count, isInside(end, index, decoded) { end += 1 }
-        return end
-    }
-
-    private static func isInside(_ state: Int, _ ancestor: Int, _ decoded: StateDecoder.Decoded) -> Bool {
-        var current = decoded.parents[state]
-        while current >= 0 {
-            if current == Int32(ancestor) { return true }
-            current = decoded.parents[Int(current)]
-        }
-        return false
-    }
 }

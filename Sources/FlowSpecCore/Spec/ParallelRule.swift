@@ -98,7 +98,7 @@ enum ParallelRule: RuleHome {
         while region < decoded.states.count, decoded.parents[region] == Int32(index) {
             let kind = decoded.states[region].kind
             let isCompound = region + 1 < decoded.states.count && decoded.parents[region + 1] == Int32(region)
-            let end = subtreeEnd(of: region, in: decoded)
+            let end = decoded.subtreeEnd(of: region)
             defer { region = end }
             guard !isCompound, kind == .history || kind == .choice || kind == .terminal else { continue }
             let regionName = reader.nameTable[decoded.states[region].name.value]
@@ -210,18 +210,4 @@ enum ParallelRule: RuleHome {
         nesting.children(of: parallel).first { nesting.isWithin(state, $0) } ?? state
     }
 
-    private static func subtreeEnd(of index: Int, in decoded: StateDecoder.Decoded) -> Int {
-        var end = index + 1
-        while end < decoded.states.count, isInside(end, index, decoded) { end += 1 }
-        return end
-    }
-
-    private static func isInside(_ state: Int, _ ancestor: Int, _ decoded: StateDecoder.Decoded) -> Bool {
-        var current = decoded.parents[state]
-        while current >= 0 {
-            if current == Int32(ancestor) { return true }
-            current = decoded.parents[Int(current)]
-        }
-        return false
-    }
 }

@@ -337,3 +337,23 @@ enum StateDecoder {
         if wrote { nested.details = details }
     }
 }
+
+extension StateDecoder.Decoded {
+    /// The position after the last state inside the one at `index`, as decoded so far (the
+    /// states inside a state follow it, in document order).
+    func subtreeEnd(of index: Int) -> Int {
+        var end = index + 1
+        while end < states.count, isInside(end, index) { end += 1 }
+        return end
+    }
+
+    /// Whether `state` is inside `ancestor`, at any depth.
+    func isInside(_ state: Int, _ ancestor: Int) -> Bool {
+        var current = parents[state]
+        while current >= 0 {
+            if current == Int32(ancestor) { return true }
+            current = parents[Int(current)]
+        }
+        return false
+    }
+}
