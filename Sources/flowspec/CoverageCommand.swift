@@ -32,7 +32,7 @@ struct CoverageCommand: Command {
               flowspec coverage specs/app.yaml --machine LaunchAuth logs/*.trace --minimum 100
             """,
         arguments: [specArgument, traces],
-        options: [machine, format, minimum] + LimitOptions.options
+        options: [machine, format, minimum, PathLimitOptions.maxConfigurations] + LimitOptions.options
     )
 
     let spec: String
@@ -41,6 +41,7 @@ struct CoverageCommand: Command {
     let format: Format
     let minimum: Int?
     let limits: YAMLLimits
+    let pathLimits: PathCover.Limits
 
     init(_ arguments: ParsedArguments) throws {
         spec = arguments.word(Self.specArgument)
@@ -49,6 +50,7 @@ struct CoverageCommand: Command {
         format = arguments.choice(Self.format, as: Format.self) ?? .text
         minimum = arguments.integer(Self.minimum)
         limits = try LimitOptions(arguments).limits
+        pathLimits = try PathLimitOptions(arguments).limits
         if let minimum, !(0...100).contains(minimum) {
             throw UsageError("--minimum is a percentage from 0 to 100; got \(minimum)", command: Self.syntax)
         }
@@ -75,9 +77,10 @@ struct CoverageCommand: Command {
         }
         let impossible: Set<CoverageItem>
         do {
-            impossible = Set(try PathCover(program: program, machine: graph.machine).notCovered.map(\.item))
+            impossible = Set(
+                try PathCover(program: program, machine: graph.machine, limits: pathLimits).notCovered.map(\.item))
         } catch {
-            Console.error("flowspec: error: \(error.description)")
+            Console.error(error.message(file: spec))
             throw ExitStatus.failure
         }
         let report = CoverageReport.Machine(coverage: coverage, machine: graph.machine, impossible: impossible)

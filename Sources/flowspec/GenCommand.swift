@@ -41,7 +41,8 @@ struct GenCommand: Command {
             by FlowSpecTesting's FlowPathRunner, with the app's `<Machine>PathHarness`.
             """,
         arguments: [specArgument],
-        options: [output, accessLevel, shape, check, tests, testableImport] + LimitOptions.options
+        options: [output, accessLevel, shape, check, tests, testableImport] + PathLimitOptions.options
+            + LimitOptions.options
     )
 
     let spec: String
@@ -49,6 +50,7 @@ struct GenCommand: Command {
     let accessLevel: GenerationOptions.AccessLevel
     let shape: GenerationOptions.Shape
     let limits: YAMLLimits
+    let pathLimits: PathCover.Limits
     let check: Bool
     let tests: Bool
     let testableImport: String?
@@ -62,6 +64,11 @@ struct GenCommand: Command {
         check = arguments.flag(Self.check)
         tests = arguments.flag(Self.tests)
         testableImport = arguments.text(Self.testableImport)
+        pathLimits = try PathLimitOptions(arguments).limits
+        if let option = PathLimitOptions.options.first(where: { arguments.integer($0) != nil }), !tests {
+            throw UsageError(
+                "--\(option.long) limits the paths a test suite takes; use it with --tests", command: Self.syntax)
+        }
         if testableImport != nil, !tests {
             throw UsageError(
                 "--testable-import names the module a test suite imports; use it with --tests", command: Self.syntax)
@@ -87,9 +94,10 @@ struct GenCommand: Command {
         if tests {
             do {
                 files = try SpecGeneration.testSuites(
-                    input.programs, of: input.result, singleFileNamed: singleFile ? "" : nil, options: options)
+                    input.programs, of: input.result, singleFileNamed: singleFile ? "" : nil, options: options,
+                    limits: pathLimits)
             } catch {
-                Console.error("flowspec: error: \(error.description); nothing was generated")
+                Console.error(error.message(file: spec, consequence: "; nothing was generated"))
                 throw ExitStatus.failure
             }
         } else {

@@ -12,13 +12,6 @@ struct PathsCommand: Command {
     static let format = OptionSyntax.choice(
         "format", Format.self, default: .text, help: "Output format: text (replayable traces) or json.")
     static let machine = OptionSyntax.text("machine", help: "Only this machine (default: every machine).")
-    static let maxPaths = OptionSyntax(
-        long: "max-paths", arity: .single, value: .integer, valueName: "count",
-        help: "Most paths for one machine (default 10000).")
-    static let maxSteps = OptionSyntax(
-        long: "max-steps", arity: .single, value: .integer, valueName: "count",
-        help: "Most steps in all paths of one machine (default 2000000).")
-
     static let syntax = CommandSyntax(
         name: "paths",
         abstract: "Print test paths that cover every state, transition, timeout and retry of each machine.",
@@ -34,7 +27,7 @@ struct PathsCommand: Command {
               flowspec paths specs/app.yaml --machine LaunchAuth --format json
             """,
         arguments: [specArgument],
-        options: [format, machine, maxPaths, maxSteps] + LimitOptions.options
+        options: [format, machine] + PathLimitOptions.options + LimitOptions.options
     )
 
     let spec: String
@@ -47,15 +40,7 @@ struct PathsCommand: Command {
         spec = arguments.word(Self.specArgument)
         format = arguments.choice(Self.format, as: Format.self) ?? .text
         machine = arguments.text(Self.machine)
-        var pathLimits = PathCover.Limits()
-        for (option, value) in [(Self.maxPaths, \PathCover.Limits.maxPaths), (Self.maxSteps, \.maxSteps)] {
-            guard let given = arguments.integer(option) else { continue }
-            guard given >= 1 else {
-                throw UsageError("--\(option.long) must be at least 1; got \(given)", command: Self.syntax)
-            }
-            pathLimits[keyPath: value] = given
-        }
-        self.pathLimits = pathLimits
+        pathLimits = try PathLimitOptions(arguments).limits
         limits = try LimitOptions(arguments).limits
     }
 
@@ -79,7 +64,7 @@ struct PathsCommand: Command {
                         cover: try PathCover(program: program, machine: machine, limits: pathLimits),
                         machine: machine))
             } catch {
-                Console.error("flowspec: error: \(error.description)")
+                Console.error(error.message(file: spec))
                 throw ExitStatus.failure
             }
         }

@@ -70,9 +70,84 @@ struct PathsCommandTests {
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         #expect(
-            output.stderr.contains("flowspec: error: machine 'LaunchAuth' needs 4 paths of 48 steps"),
+            output.stderr.hasPrefix(
+                "specs/app.yaml:\(try Self.line(of: "  LaunchAuth:")):3: error: "
+                    + "machine 'LaunchAuth' needs 4 paths of 48 steps"),
             "\(output.stderr)")
         #expect(output.stderr.contains("the limit is 3 paths"))
+        #expect(output.stderr.hasSuffix("[limit-exceeded]\n"), "\(output.stderr)")
+    }
+
+    /// Regions whose timers run on while the others move: every combination of the time left
+    /// on them is a configuration, far more than the default for a parallel machine allows.
+    @Test func tooManyConfigurationsAreRefusedAtTheMachineWithTheLimit() throws {
+        var text = "flowspec: 1\nmachines:\n  Grid:\n    initial: grid\n    states:\n      grid:\n        parallel:\n"
+        for region in 0..<3 {
+            text += "          r\(region):\n            initial: r\(region)s0\n            states:\n"
+            for index in 0..<50 {
+                let next = "r\(region)s\((index + 1) % 50)"
+                text +=
+                    index.isMultiple(of: 2)
+                    ? "              r\(region)s\(index): { kind: task, on: { e\(region): \(next) }, "
+                        + "timeout: { after: \(1 + (index * 7 + region) % 5)s, to: \(next) } }\n"
+                    : "              r\(region)s\(index): { kind: input, on: { e\(region): \(next) } }\n"
+            }
+        }
+        let start =
+            "start -> r0s0, r1s0, r2s0 | effects: - | timeout: r0s0 1000ms -> r0s1, r1s0 2000ms -> r1s1, "
+            + "r2s0 3000ms -> r2s1\n"
+        let directory = try CLI.temporaryDirectory(with: ["grid.yaml": text, "start.trace": start])
+        // The default once (the exploration up to it takes a while in a debug build), then a
+        // lower limit in each command that plans paths.
+        let commands = [
+            (["paths", "grid.yaml"], 50_000),
+            (["paths", "grid.yaml", "--max-configurations", "100"], 100),
+            (["coverage", "grid.yaml", "start.trace", "--max-configurations", "100"], 100),
+            (["gen", "--tests", "grid.yaml", "--output", "Tests.swift", "--max-configurations", "100"], 100)
+        ]
+        for (command, limit) in commands {
+            let output = try CLI.run(command, in: directory)
+            #expect(output.status == 2, "\(command)")
+            #expect(output.stdout.isEmpty)
+            #expect(
+                output.stderr.hasPrefix("grid.yaml:3:3: error: machine 'Grid' has more than \(limit) configurations"),
+                "\(output.stderr)")
+            #expect(output.stderr.contains("raise --max-configurations"))
+            #expect(output.stderr.hasSuffix("[limit-exceeded]\n"), "\(output.stderr)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("Tests.swift").path))
+        let zero = try CLI.run(["paths", "grid.yaml", "--max-configurations", "0"], in: directory)
+        #expect(zero.status == 2)
+        #expect(zero.stderr.contains("--max-configurations must be at least 1; got 0"), "\(zero.stderr)")
+        let withoutTests = try CLI.run(
+            ["gen", "grid.yaml", "--output", "Grid.swift", "--max-configurations", "10"], in: directory)
+        #expect(withoutTests.status == 2)
+        #expect(withoutTests.stderr.contains("use it with --tests"), "\(withoutTests.stderr)")
+    }
+
+    /// The same regions without timers: once every item is found, what lies further is not
+    /// explored, so their 125,000 configurations are never built.
+    @Test func coveringStopsExploringOnceEveryItemIsFound() throws {
+        var text = "flowspec: 1\nmachines:\n  Grid:\n    initial: grid\n    states:\n      grid:\n        parallel:\n"
+        for region in 0..<3 {
+            text += "          r\(region):\n            initial: r\(region)s0\n            states:\n"
+            for index in 0..<50 {
+                text +=
+                    "              r\(region)s\(index): { kind: input, on: { e\(region): r\(region)s\((index + 1) % 50) } }\n"
+            }
+        }
+        let directory = try CLI.temporaryDirectory(with: ["grid.yaml": text])
+        let output = try CLI.run(["paths", "grid.yaml", "--max-configurations", "40000"], in: directory)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("# Grid: 1 path covers 304 of 304 "), "\(output.stdout.prefix(300))")
+    }
+
+    /// The line of `specs/app.yaml` that starts with `prefix`.
+    static func line(of prefix: String) throws -> Int {
+        let text = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        return try #require(lines.firstIndex { $0.hasPrefix(prefix) }) + 1
     }
 
     @Test func anUnknownMachineIsNamed() throws {

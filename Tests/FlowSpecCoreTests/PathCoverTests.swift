@@ -229,6 +229,61 @@ struct PathCoverTests {
         limits.maxPaths = 50
         #expect(try PathCover(program: program, machine: machine, limits: limits).paths.count == 50)
     }
+
+    /// Two regions with timers that run on while the other moves: every combination of the
+    /// time left on them is a configuration. Exploration stops at the breadth that finds the
+    /// last item, and what it built is the full graph's beginning, edge for edge.
+    @Test func explorationStopsOnceEveryItemIsFound() throws {
+        let text = """
+            flowspec: 1
+            machines:
+              Both:
+                initial: both
+                states:
+                  welcome: { kind: input, on: { start: both } }
+                  both:
+                    timeout: { after: 30m, to: welcome }
+                    parallel:
+                      sync:
+                        initial: syncing
+                        states:
+                          syncing: { kind: task, on: { synced: idle }, timeout: { after: 20s, to: idle } }
+                          idle: { kind: input, on: { refresh: syncing } }
+                      link:
+                        initial: online
+                        states:
+                          online: { kind: input, on: { lost: offline } }
+                          offline: { kind: task, on: { found: online }, timeout: { after: 5s, to: online } }
+
+            """
+        let (program, _) = try #require(try Self.checked(text).first)
+        let wanted = Set(CoverageItem.all(in: program))
+        let full = try ConfigurationGraph(program: program, bound: 100_000)
+        let early = try ConfigurationGraph(program: program, bound: 100_000, stoppingOnceFound: wanted)
+        #expect(full.isComplete)
+        #expect(!early.isComplete)
+        #expect(early.nodes.count * 10 < full.nodes.count, "\(early.nodes.count) of \(full.nodes.count)")
+        var found = Set<CoverageItem>()
+        for root in early.roots { found.formUnion(root.items) }
+        for node in early.nodes.indices {
+            #expect(early.nodes[node] == full.nodes[node])
+            guard !early.edges[node].isEmpty else { continue }
+            #expect(early.edges[node].map(\.target) == full.edges[node].map(\.target))
+            for edge in early.edges[node] { found.formUnion(edge.items) }
+        }
+        #expect(found == wanted)
+        // A machine with an item no run takes is explored to the end, which is what shows it.
+        // (`link` resumed before it was ever left: only the 30-minute timeout leads to
+        // `welcome`, and it leaves `link`.)
+        let online = "online: { kind: input, on: { lost: offline } }"
+        let indent = try #require(text.split(separator: "\n").first { $0.contains(online) }).prefix { $0 == " " }
+        let stuck = text.replacingOccurrences(of: "{ start: both }", with: "{ start: both, resume: back }")
+            .replacingOccurrences(of: online, with: online + "\n" + indent + "back: { kind: history }")
+        let (unreachable, _) = try #require(try Self.checked(stuck).first)
+        let whole = try ConfigurationGraph(
+            program: unreachable, bound: 100_000, stoppingOnceFound: Set(CoverageItem.all(in: unreachable)))
+        #expect(whole.isComplete)
+    }
 }
 
 @Suite("Trace coverage")

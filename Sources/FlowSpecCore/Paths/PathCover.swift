@@ -86,17 +86,44 @@ public struct PathCover: Sendable {
         public var maxPaths = 10_000
         /// The most steps in all paths.
         public var maxSteps = 2_000_000
-        /// The most configurations (state and retry counters) explored.
-        public var maxConfigurations = 1_000_000
+        /// The most configurations explored (``ConfigurationGraph``), or `nil` for the default:
+        /// ``defaultMaxConfigurations``, or ``defaultMaxParallelConfigurations`` for a machine
+        /// with parallel regions.
+        public var maxConfigurations: Int?
+
+        /// The most configurations explored by default.
+        public static let defaultMaxConfigurations = 1_000_000
+        /// The most configurations explored by default for a machine with parallel regions:
+        /// fewer, since several timers run at once there, every combination of the time they
+        /// have left is a configuration, and each costs more to explore. A machine over it is
+        /// refused in about a second rather than after minutes.
+        public static let defaultMaxParallelConfigurations = 50_000
 
         /// The default limits.
         public init() {}
+
+        /// The most configurations explored for `program`.
+        public func maxConfigurations(for program: FlowProgram) -> Int {
+            maxConfigurations
+                ?? (program.hasParallel ? Self.defaultMaxParallelConfigurations : Self.defaultMaxConfigurations)
+        }
     }
 
-    /// Why a machine could not be covered.
+    /// Why a machine could not be covered: a limit it exceeds (`limit-exceeded`).
     public struct Failure: Error, Sendable, CustomStringConvertible {
         /// What is wrong, for the user.
         public let description: String
+        /// Where: the machine's name.
+        public let location: SourceLocation?
+
+        /// The failure's text as a command prints it, with `consequence` (what was not done)
+        /// after the description: `FILE:LINE:COL: error: … [limit-exceeded]` when located,
+        /// `flowspec: error: …` otherwise.
+        public func message(file: String, consequence: String = "") -> String {
+            guard let location else { return "flowspec: error: \(description)\(consequence)" }
+            return "\(file):\(location.line):\(location.column): error: \(description)\(consequence) "
+                + "[\(Rule.limitExceeded.rawValue)]"
+        }
     }
 
     /// The machine.
@@ -116,14 +143,27 @@ public struct PathCover: Sendable {
         self.items = CoverageItem.all(in: program)
         let graph: ConfigurationGraph
         do {
-            graph = try ConfigurationGraph(program: program, bound: limits.maxConfigurations)
+            // A `within` takes the worst case over every run, and an `alwaysReachable` every
+            // configuration's way on: those need every configuration; covering the items does not.
+            let needsEvery = machine.requirements.contains {
+                if case .reachable = $0 { return false }
+                return true
+            }
+            graph = try ConfigurationGraph(
+                program: program, bound: limits.maxConfigurations(for: program),
+                stoppingOnceFound: needsEvery ? nil : Set(items))
         } catch {
             throw Failure(
-                description: "machine '\(program.name.name)' has more than \(error.bound) configurations of state and "
-                    + "retry counts; its paths are not generated (split the machine, or lower its retry bounds)")
+                description: "machine '\(program.name.name)' has more than \(error.bound) configurations (its states, "
+                    + "retry counts and the time left on each timer armed); its paths are not generated: "
+                    + (program.hasParallel
+                        ? "make fewer timers run at once in its regions, split the machine, "
+                        : "lower its retry bounds, split the machine, ")
+                    + "or raise --max-configurations",
+                location: machine.name.location)
         }
         var planner = Planner(graph: graph)
-        try planner.planCover(limits: limits, machine: program.name.name)
+        try planner.planCover(limits: limits, machine: machine.name)
         paths = planner.plans.map { materialize($0, graph) }
         for (position, requirement) in machine.requirements.enumerated() {
             switch requirement {
@@ -135,7 +175,7 @@ public struct PathCover: Sendable {
                 break
             }
         }
-        try planner.checkLimits(paths.count, paths.reduce(0) { $0 + $1.steps.count }, limits, program.name.name)
+        try planner.checkLimits(paths.count, paths.reduce(0) { $0 + $1.steps.count }, limits, machine.name)
         let reasons = unreachableReasons(graph)
         notCovered = items.filter { !planner.found.contains($0) }.map { ($0, reasons($0)) }
     }
@@ -235,7 +275,7 @@ public struct PathCover: Sendable {
             return nil
         }
 
-        mutating func planCover(limits: Limits, machine: String) throws(Failure) {
+        mutating func planCover(limits: Limits, machine: Located<String>) throws(Failure) {
             var steps = 0
             // Past the limits, planning goes on (without the paths) to say how many it takes,
             // up to ten times the limits.
@@ -272,14 +312,15 @@ public struct PathCover: Sendable {
 
         /// Throws when the paths exceed the limits, with how many it would take (counting on
         /// to at most ten times the limit).
-        func checkLimits(_ paths: Int, _ steps: Int, _ limits: Limits, _ machine: String, counting: Bool = false)
-            throws(Failure)
-        {
+        func checkLimits(
+            _ paths: Int, _ steps: Int, _ limits: Limits, _ machine: Located<String>, counting: Bool = false
+        ) throws(Failure) {
             guard paths > limits.maxPaths || steps > limits.maxSteps else { return }
             throw Failure(
-                description: "machine '\(machine)' needs \(counting ? "more than " : "")\(paths) paths of \(steps) "
-                    + "steps in all to cover its transitions; the limit is \(limits.maxPaths) paths and "
-                    + "\(limits.maxSteps) steps (--max-paths, --max-steps)")
+                description: "machine '\(machine.value)' needs \(counting ? "more than " : "")\(paths) paths of "
+                    + "\(steps) steps in all to cover its transitions; the limit is \(limits.maxPaths) paths and "
+                    + "\(limits.maxSteps) steps (--max-paths, --max-steps)",
+                location: machine.location)
         }
     }
 

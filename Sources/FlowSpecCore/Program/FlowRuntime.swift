@@ -216,6 +216,16 @@ public struct FlowRuntime: Sendable, Hashable {
         kernel.armedTimeouts(program.steps).map { ($0.after, $0.target, $0.visit) }
     }
 
+    /// The timeouts armed now, in the order armed, as ``armedTimeouts(_:)`` and
+    /// ``armedTimeoutOwners(_:)`` give them together: what exploring configurations asks of
+    /// every one, at once.
+    public func armedTimers(_ program: FlowProgram) -> [(after: Duration, visit: Int, state: Int, compound: Int?)] {
+        kernel.armedTimeouts(program.steps).map { armed in
+            let state = armed.owner ?? self.state
+            return (armed.after, armed.visit, state, armed.depth.map { program.states[state].compound(atDepth: $0) })
+        }
+    }
+
     /// Whose each timeout of ``armedTimeouts(_:)`` is, in the same order: an active state's own
     /// (`compound` `nil`), or that of the compound state around it, by index in
     /// ``FlowProgram/compounds``.

@@ -1,0 +1,204 @@
+extension ConfigurationGraph {
+    /// What the inputs from a configuration are, and what they do: apart from the graph, so
+    /// that trying an input never copies what the graph holds.
+    struct Inputs {
+        let program: FlowProgram
+        /// The most variants of one input, steered through different `always` branches.
+        let maxVariants = 16
+
+        /// The timers armed in a runtime, all just armed, with the visit each was armed for.
+        func fresh(_ runtime: FlowRuntime) -> (visits: [Int], left: [TimerLeft]) {
+            let armed = runtime.armedTimers(program)
+            return (armed.map(\.visit), armed.map { TimerLeft(owner: $0.state, compound: $0.compound, left: $0.after) })
+        }
+
+        /// With parallel regions, the states the machine is in and the compound states around them:
+        /// the other regions' are entered through their `initial`, which no move names. After an
+        /// input from `before`, only those of the states it was not in: every run to `before`
+        /// already entered the others.
+        func regionItems(_ runtime: FlowRuntime, after before: FlowRuntime? = nil) -> [CoverageItem] {
+            guard program.hasParallel else { return [] }
+            let states = runtime.states
+            return states.filter { !(before?.states.contains($0) ?? false) }.flatMap {
+                CoverageItem.entering($0, in: program)
+            }
+        }
+
+        func items(of moves: [FlowRuntime.Move]) -> [CoverageItem] {
+            var items: [CoverageItem] = []
+            for move in moves {
+                items += CoverageItem.items(of: move, in: program)
+                items += CoverageItem.entering(move.to, in: program)
+            }
+            return items
+        }
+
+        typealias Outcome = (runtime: FlowRuntime, effects: [Int], moves: [FlowRuntime.Move])
+
+        /// Every input worth trying in a configuration: a relaunch, each candidate of each
+        /// transition (of each state, with parallel regions), the timer due first, each in its
+        /// steering variants, with the time each waits and whose timer fired.
+        func moves(
+            from runtime: FlowRuntime, timer: (waited: Duration, visit: Int, owner: TimerLeft)?
+        ) -> [(Input, [Bool], Outcome, Duration, (state: Int, compound: Int?)?)] {
+            var found: [(Input, [Bool], Outcome, Duration, (state: Int, compound: Int?)?)] = []
+            let none = [Bool?](repeating: nil, count: program.conditions.count)
+            // A timer due now (due when the one before it fired, in another region) fires before
+            // anything else can happen.
+            let dueNow = timer?.waited == .zero
+            // A relaunch first: taken where the path is, it covers the state's relaunch without a
+            // path of its own (a persisted chain stays one path).
+            if program.persist != nil, !dueNow {
+                let stored = runtime.storedText(program)
+                for variant in variants(
+                    none,
+                    { conditions in
+                        var moves: [FlowRuntime.Move]? = []
+                        let (restored, effects) = FlowRuntime.restore(
+                            program, rawValue: stored, conditions: conditions, moves: &moves)
+                        return (restored, effects, moves ?? [])
+                    })
+                {
+                    found.append((.relaunch, variant.conditions, variant.outcome, .zero, nil))
+                }
+            }
+            let resting = dueNow ? [] : runtime.states.filter { program.states[$0].kind != .terminal }
+            var tried = Set<Int>()
+            for state in resting {
+                for transition in program.states[state].transitions where tried.insert(transition.event).inserted {
+                    let send = { (conditions: [Bool]) -> Outcome? in
+                        var copy = runtime
+                        var moves: [FlowRuntime.Move]? = []
+                        guard let effects = copy.send(transition.event, program, conditions: conditions, moves: &moves)
+                        else { return nil }
+                        return (copy, effects, moves ?? [])
+                    }
+                    if tryEveryAssignment {
+                        for variant in variants(none, send) {
+                            found.append((.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
+                        }
+                        continue
+                    }
+                    // Each candidate of each state that handles the event, taken in turn.
+                    var outcomes: [[FlowRuntime.Move]] = []
+                    for handler in resting {
+                        guard let candidates = program.candidates(in: handler, for: transition.event) else { continue }
+                        for position in candidates.indices {
+                            var partial = none
+                            guard Self.force(position, of: candidates, into: &partial) else { continue }
+                            for variant in variants(partial, send)
+                            where variant.moves.contains(where: {
+                                $0.from == handler && $0.via == .event(transition.event) && $0.candidate == position
+                            }) && !outcomes.contains(variant.moves) {
+                                outcomes.append(variant.moves)
+                                found.append(
+                                    (.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
+                            }
+                        }
+                    }
+                }
+            }
+            if let timer {
+                for variant in variants(
+                    none,
+                    { conditions in
+                        var copy = runtime
+                        var moves: [FlowRuntime.Move]? = []
+                        guard
+                            let effects = copy.fireTimeout(
+                                visit: timer.visit, program, conditions: conditions, moves: &moves)
+                        else { return nil }
+                        return (copy, effects, moves ?? [])
+                    })
+                {
+                    found.append(
+                        (
+                            .timeout, variant.conditions, variant.outcome, timer.waited,
+                            (state: timer.owner.owner, compound: timer.owner.compound)
+                        ))
+                }
+            }
+            return found
+        }
+
+        struct Variant {
+            var conditions: [Bool]
+            var outcome: Outcome
+            var moves: [FlowRuntime.Move] { outcome.moves }
+            var runtime: FlowRuntime { outcome.runtime }
+            var effects: [Int] { outcome.effects }
+        }
+
+        /// Whether inputs are tried under every assignment of the conditions (few conditions):
+        /// then every outcome is found. With more, the conditions are chosen to take each
+        /// candidate and steer each choice state passed, one at a time.
+        private var tryEveryAssignment: Bool {
+            program.conditions.count <= ConfigurationGraph.maxConditionsTriedExhaustively
+        }
+
+        /// The outcomes of an input under `partial` (unset conditions false) and under the
+        /// assignments that take each other branch of the choice states it passes, in turn; or,
+        /// with few conditions, under every assignment. Outcomes are distinct (by the transitions
+        /// they take), each under the first assignment found for it (all false first).
+        func variants(_ partial: [Bool?], _ simulate: ([Bool]) -> Outcome?) -> [Variant] {
+            var found: [Variant] = []
+            if tryEveryAssignment {
+                for bits in 0..<(1 << program.conditions.count) {
+                    let conditions = program.conditions.indices.map { bits & (1 << $0) != 0 }
+                    guard let outcome = simulate(conditions), !found.contains(where: { $0.moves == outcome.moves })
+                    else { continue }
+                    found.append(Variant(conditions: conditions, outcome: outcome))
+                }
+                return found
+            }
+            var work: [(partial: [Bool?], choice: Int)] = [(partial, 0)]
+            while let (partial, choice) = work.popLast(), found.count < maxVariants {
+                let conditions = partial.map { $0 ?? false }
+                guard let outcome = simulate(conditions) else { continue }
+                if !found.contains(where: { $0.moves == outcome.moves }) {
+                    found.append(Variant(conditions: conditions, outcome: outcome))
+                }
+                let branches = outcome.moves.filter { $0.via == .always }
+                guard choice < branches.count else { continue }
+                let taken = branches[choice]
+                let always = program.states[taken.from].always
+                work.append((partial, choice + 1))
+                for branch in always.indices.reversed() where branch != taken.candidate {
+                    var steered = partial
+                    if Self.force(branch, of: always, into: &steered) { work.append((steered, choice + 1)) }
+                }
+            }
+            return found
+        }
+
+        /// Fixes conditions so that the candidate at `position` is the first that holds: its own
+        /// hold, and each earlier one fails on a condition not fixed yet. `false` when no
+        /// assignment does it (the candidate is shadowed under what is fixed).
+        static func force(_ position: Int, of candidates: [FlowProgram.Candidate], into partial: inout [Bool?]) -> Bool
+        {
+            let candidate = candidates[position]
+            for condition in candidate.requires {
+                if partial[condition] == false { return false }
+                partial[condition] = true
+            }
+            for condition in candidate.forbids {
+                if partial[condition] == true { return false }
+                partial[condition] = false
+            }
+            for earlier in candidates[..<position] {
+                let fails =
+                    earlier.requires.contains { partial[$0] == false }
+                    || earlier.forbids.contains { partial[$0] == true }
+                if fails { continue }
+                if let free = earlier.requires.first(where: { partial[$0] == nil }) {
+                    partial[free] = false
+                } else if let free = earlier.forbids.first(where: { partial[$0] == nil }) {
+                    partial[free] = true
+                } else {
+                    return false
+                }
+            }
+            return true
+        }
+    }
+}
