@@ -55,6 +55,14 @@ TARGET_NESTED_DISPATCH = 1.5
 # same nested machine without them, side by side; and no allocation in `send` there either.
 TARGET_HISTORY_DISPATCH = 1.5
 TARGET_NESTED_APP_COMPILE = 1.0
+# Parallel regions: `send` on a parallel state of 3 regions, an event moving one of them
+# (gen_specs.py parallel, small enough for the `switch` form, the only one that writes
+# regions), allocates nothing; its time is informative.
+PARALLEL_STATES = 90
+# Test paths of 3 regions of 50 states whose timers run at once (gen_specs.py regions): every
+# combination of the time left on them is a configuration; planned or refused (at the
+# configuration limit) within a second.
+TARGET_REGIONS_PATHS_SECONDS = 1.0
 NESTED_STATES = 5000            # the nested machine of the dispatch and compile rows (20 events)
 NESTED_FLOW_STATES = 3700       # about 1 MB of nested flow spec (Benchmarks/gen_specs.py nestedflow)
 
@@ -560,6 +568,24 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
                "≤ %.1f×" % TARGET_HISTORY_DISPATCH, ratio <= TARGET_HISTORY_DISPATCH)
     allocation_row(report, "  allocations in send, nested with history", history)
 
+    # Parallel regions: the effects of an event that leaves a unit and enters another are
+    # several runs of the effect list, held in place.
+    spec = make_input(args.work, "parallel", PARALLEL_STATES, 20)
+    source = os.path.join(work, "Parallel-%dx20.swift" % PARALLEL_STATES)
+    run([args.flowspec, "gen", spec, "--output", source])
+    parallel = os.path.join(work, "dispatch-parallel-%dx20" % PARALLEL_STATES)
+    run(["swiftc", "-O", "-wmo", "-parse-as-library", *linking(runtime),
+         source, os.path.join(HERE, "DispatchDriver.swift"), "-o", parallel])
+    samples = {"nested": [], "parallel": []}
+    for _ in range(5):
+        samples["nested"].append(send_ns(nested))
+        samples["parallel"].append(send_ns(parallel))
+    nested_ns, parallel_ns = statistics.median(samples["nested"]), statistics.median(samples["parallel"])
+    report.row("send, parallel, 3 regions of %d states × 20 events" % (PARALLEL_STATES // 3),
+               "%.1f ns/event" % parallel_ns, "nested %s states %.1f ns" % (format(NESTED_STATES, ","), nested_ns),
+               times(parallel_ns / nested_ns), "", None)
+    allocation_row(report, "  allocations in send, parallel", parallel)
+
 
 def compile_row(report, label, source, codegen, reps):
     """The row of `swiftc -O` on a generated file, against the 50 × 20 machine's, with the
@@ -698,6 +724,14 @@ def bench_paths(report, args, sizes, flow_states, reps):
                    "%s: %s; %s: %s" % (format(big, ","), seconds(b_result["cpu"]), format(small, ","),
                                        seconds(s_result["cpu"])), "", "≤ %.0f×" % TARGET_LINEAR,
                    growth <= TARGET_LINEAR)
+    # Parallel regions whose timers run at once: refused at the configuration limit (or
+    # planned) within a second.
+    path = make_input(args.work, "regions", 150)
+    result = measure([args.flowspec, "paths", path], reps, expect=(0, 2))
+    status = time_once([args.flowspec, "paths", path]).status
+    report.row("paths, 3 regions × 50 states, timers at once", seconds(result["wall"]),
+               "refused at the configuration limit" if status == 2 else "planned", "",
+               "< %.0f s" % TARGET_REGIONS_PATHS_SECONDS, result["wall"] < TARGET_REGIONS_PATHS_SECONDS)
     # A realistic flow (forward and backward jumps): informative, the paths restart from the
     # start whenever the greedy walk has nothing new where it is.
     path = make_input(args.work, "flow", flow_states)

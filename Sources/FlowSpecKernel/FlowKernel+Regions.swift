@@ -11,7 +11,7 @@ extension FlowKernel {
     /// A step chosen for a microstep: the position in ``active`` of the state it is taken
     /// from, the step, and how deep the state that writes it stands (-1: the machine's `on`).
     @usableFromInline
-    internal struct Chosen {
+    internal struct Chosen: Sendable {
         @usableFromInline var position: Int
         @usableFromInline var step: FlowStep<Rules.State>
         @usableFromInline var declaredAt: Int
@@ -21,6 +21,62 @@ extension FlowKernel {
             self.position = position
             self.step = step
             self.declaredAt = declaredAt
+        }
+    }
+
+    /// A chosen step as it is taken: the run of ``active`` it leaves, its source and target
+    /// (the state resumed, for a history state once resolved), how many compound states it
+    /// keeps, what it runs itself, and whether it fell back to its retry's `then`.
+    @usableFromInline
+    internal struct Taken: Sendable {
+        @usableFromInline var run: Range<Int>
+        @usableFromInline var from: Rules.State
+        @usableFromInline var target: Rules.State
+        @usableFromInline var keep: Int
+        @usableFromInline var resume: FlowResume?
+        @usableFromInline var ran: Range<Int>
+        @usableFromInline var fellBack: Bool
+        @usableFromInline var resumed: Bool
+
+        @inlinable
+        init(
+            run: Range<Int>, from: Rules.State, target: Rules.State, keep: Int, resume: FlowResume?, ran: Range<Int>,
+            fellBack: Bool
+        ) {
+            self.run = run
+            self.from = from
+            self.target = target
+            self.keep = keep
+            self.resume = resume
+            self.ran = ran
+            self.fellBack = fellBack
+            self.resumed = false
+        }
+    }
+
+    /// The buffers an input in a machine with parallel states works in, kept between inputs
+    /// (with room for ``FlowRules/maximumLeaves``) so that `send` allocates nothing. Each is
+    /// moved out while in use and back after, empty, with `consume`: a local copy still alive
+    /// when the next step takes the buffer out would make it shared, and clearing it allocate.
+    /// They are never part of what the flow is.
+    @usableFromInline
+    internal struct RegionScratch: Sendable {
+        @usableFromInline var chosen: [Chosen] = []
+        @usableFromInline var taken: [Taken] = []
+        @usableFromInline var order: [Int] = []
+        @usableFromInline var states: [Rules.State] = []
+        @usableFromInline var visits: [Int] = []
+
+        @inlinable
+        init() {}
+
+        @inlinable
+        init(capacity: Int) {
+            chosen.reserveCapacity(capacity)
+            taken.reserveCapacity(capacity)
+            order.reserveCapacity(capacity)
+            states.reserveCapacity(capacity)
+            visits.reserveCapacity(capacity)
         }
     }
 
@@ -47,16 +103,19 @@ extension FlowKernel {
     internal mutating func sendInRegions<Sink: FlowStepSink>(
         _ event: Rules.Event, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) -> Bool where Sink.State == Rules.State {
-        var chosen: [Chosen] = []
+        var chosen = scratch.chosen
+        scratch.chosen = []
         for (position, state) in active.enumerated() {
             guard let step = rules.step(state, on: event, conditions) else { continue }
             let declaredAt = rules.declaringDepth(of: state, on: event, conditions)
             choose(Chosen(position: position, step: step, declaredAt: declaredAt), into: &chosen, rules)
         }
-        guard !chosen.isEmpty else { return false }
-        microstep(chosen, conditions, rules, &sink)
-        settleRegions(conditions, rules, &sink)
-        return true
+        let handled = !chosen.isEmpty
+        if handled { microstep(chosen, conditions, rules, &sink) }
+        chosen.removeAll(keepingCapacity: true)
+        scratch.chosen = consume chosen
+        if handled { settleRegions(conditions, rules, &sink) }
+        return handled
     }
 
     /// Fires the timeout armed for `visit`, if one is.
@@ -76,9 +135,22 @@ extension FlowKernel {
             guard let step = rules.outerTimeoutStep(state, atDepth: depth) else { return false }
             chosen = Chosen(position: position, step: step, declaredAt: depth)
         }
-        microstep([chosen], conditions, rules, &sink)
+        microstep(one: chosen, conditions, rules, &sink)
         settleRegions(conditions, rules, &sink)
         return true
+    }
+
+    /// ``microstep(_:_:_:_:)`` of one step, in the scratch buffer.
+    @inlinable
+    internal mutating func microstep<Sink: FlowStepSink>(
+        one step: Chosen, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
+    ) where Sink.State == Rules.State {
+        var chosen = scratch.chosen
+        scratch.chosen = []
+        chosen.append(step)
+        microstep(chosen, conditions, rules, &sink)
+        chosen.removeAll(keepingCapacity: true)
+        scratch.chosen = consume chosen
     }
 
     /// Every timeout armed now, in the order they were armed (by visit): each active compound
@@ -135,12 +207,10 @@ extension FlowKernel {
     @inlinable
     internal func choose(_ new: Chosen, into chosen: inout [Chosen], _ rules: Rules) {
         let exits = exitRun(of: new, rules)
-        var replaced: [Int] = []
-        for (index, old) in chosen.enumerated() where exitRun(of: old, rules).overlaps(exits) {
+        for old in chosen where exitRun(of: old, rules).overlaps(exits) {
             guard isWritten(new, inside: old, rules) else { return }
-            replaced.append(index)
         }
-        for index in replaced.reversed() { chosen.remove(at: index) }
+        chosen.removeAll { exitRun(of: $0, rules).overlaps(exits) }
         chosen.append(new)
     }
 
@@ -191,8 +261,10 @@ extension FlowKernel {
     internal mutating func microstep<Sink: FlowStepSink>(
         _ chosen: [Chosen], _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) where Sink.State == Rules.State {
-        var taken: [(run: Range<Int>, from: Rules.State, target: Rules.State, keep: Int, resume: FlowResume?)] = []
-        var own: [(Range<Int>, fellBack: Bool)] = []
+        var taken = scratch.taken
+        var order = scratch.order
+        scratch.taken = []
+        scratch.order = []
         for choice in chosen {
             var target = choice.step.target
             var keep = choice.step.keep
@@ -211,46 +283,71 @@ extension FlowKernel {
             // The states left are those inside the state around the source at the depth kept.
             let run = exitRun(
                 of: Chosen(position: choice.position, step: FlowStep(target, keep: keep), declaredAt: 0), rules)
-            taken.append((run, active[choice.position], target, keep, resume))
-            own.append((ran, fellBack))
+            taken.append(
+                Taken(
+                    run: run, from: active[choice.position], target: target, keep: keep, resume: resume, ran: ran,
+                    fellBack: fellBack))
         }
-        let order = taken.indices.sorted { taken[$0].run.lowerBound > taken[$1].run.lowerBound }
+        // By the runs they leave, the last first (an insertion sort: a few steps, no buffer).
+        for index in taken.indices {
+            var position = order.count
+            order.append(index)
+            while position > 0, taken[order[position - 1]].run.lowerBound < taken[index].run.lowerBound {
+                order.swapAt(position, position - 1)
+                position -= 1
+            }
+        }
         for index in order { leave(taken[index].run, keeping: taken[index].keep, rules, &sink) }
-        for (ran, _) in own { sink.append(ran.lowerBound, ran.count) }
-        var resumed = [Bool](repeating: false, count: taken.count)
+        for step in taken { sink.append(step.ran.lowerBound, step.ran.count) }
         for index in taken.indices {
             guard let resume = taken[index].resume, let recorded = remembered[resume.slot] else { continue }
             taken[index].target = Self.resumed(recorded, resume, rules)
-            resumed[index] = true
+            taken[index].resumed = true
         }
-        for index in taken.indices {
-            let entries = rules.entryEffects(of: taken[index].target, keeping: taken[index].keep)
+        for step in taken {
+            let entries = rules.entryEffects(of: step.target, keeping: step.keep)
             sink.append(entries.lowerBound, entries.count)
-            sink.took(
-                from: taken[index].from, to: taken[index].target, fellBack: own[index].fellBack,
-                resumed: resumed[index])
+            sink.took(from: step.from, to: step.target, fellBack: step.fellBack, resumed: step.resumed)
         }
-        var states: [Rules.State] = []
-        var visits: [Int] = []
-        var entered: [Rules.State] = []
-        var next = 0
-        for index in order.reversed() {
-            let run = taken[index].run
-            states += active[next..<run.lowerBound]
-            visits += activeVisits[next..<run.lowerBound]
-            var arriving: [Rules.State] = []
-            rules.enteredStates(taken[index].target, keeping: taken[index].keep, into: &arriving)
-            states += arriving
-            visits += self.visits(entering: arriving, keeping: taken[index].keep, rules)
-            entered += arriving
-            next = run.upperBound
-        }
-        states += active[next...]
-        visits += activeVisits[next...]
-        active = states
-        activeVisits = visits
-        resetRetries(ifEntering: entered, rules)
+        let entersWaitingState = enter(taken, inOrder: order, rules)
+        taken.removeAll(keepingCapacity: true)
+        order.removeAll(keepingCapacity: true)
+        scratch.taken = consume taken
+        scratch.order = consume order
+        if entersWaitingState { resetRetries() }
         showFirstState(rules)
+    }
+
+    /// Puts the states each step enters in place of those it left, in document order, with a
+    /// visit each (given in that order); returns whether one of them is an input or terminal
+    /// state.
+    @inlinable
+    internal mutating func enter(_ taken: [Taken], inOrder order: [Int], _ rules: Rules) -> Bool {
+        var arriving = scratch.states
+        var visits = scratch.visits
+        scratch.states = []
+        scratch.visits = []
+        var entersWaitingState = false
+        // The runs replaced so far, earlier in the document, moved the later ones by `shift`.
+        var shift = 0
+        for index in order.reversed() {
+            let run = (taken[index].run.lowerBound + shift)..<(taken[index].run.upperBound + shift)
+            arriving.removeAll(keepingCapacity: true)
+            visits.removeAll(keepingCapacity: true)
+            rules.enteredStates(taken[index].target, keeping: taken[index].keep, into: &arriving)
+            self.visits(entering: arriving, keeping: taken[index].keep, rules, into: &visits)
+            active.replaceSubrange(run, with: arriving)
+            activeVisits.replaceSubrange(run, with: visits)
+            shift += arriving.count - run.count
+            entersWaitingState =
+                entersWaitingState
+                || arriving.contains { rules.kind(of: $0) == .input || rules.kind(of: $0) == .terminal }
+        }
+        arriving.removeAll(keepingCapacity: true)
+        visits.removeAll(keepingCapacity: true)
+        scratch.states = consume arriving
+        scratch.visits = consume visits
+        return entersWaitingState
     }
 
     /// Leaves the states at `run` of ``active`` and the compound states around them at `keep`
@@ -291,9 +388,9 @@ extension FlowKernel {
     /// The visits of states entered with `keep` compound states kept, in document order: each
     /// compound state entered around them first (it is marked active), then the state.
     @inlinable
-    internal mutating func visits(entering states: [Rules.State], keeping keep: Int, _ rules: Rules) -> [Int] {
-        var visits: [Int] = []
-        visits.reserveCapacity(states.count)
+    internal mutating func visits(
+        entering states: [Rules.State], keeping keep: Int, _ rules: Rules, into visits: inout [Int]
+    ) {
         for state in states {
             for depth in keep..<Swift.max(keep, rules.depth(of: state)) {
                 let compound = rules.compoundIndex(around: state, atDepth: depth)
@@ -304,15 +401,11 @@ extension FlowKernel {
             lastVisit += 1
             visits.append(lastVisit)
         }
-        return visits
     }
 
     /// Entering an input or terminal state resets every retry counter.
     @inlinable
-    internal mutating func resetRetries(ifEntering states: [Rules.State], _ rules: Rules) {
-        guard states.contains(where: { rules.kind(of: $0) == .input || rules.kind(of: $0) == .terminal }) else {
-            return
-        }
+    internal mutating func resetRetries() {
         for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
     }
 
@@ -336,16 +429,19 @@ extension FlowKernel {
     internal mutating func settleRegions<Sink: FlowStepSink>(
         _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) where Sink.State == Rules.State {
+        var chosen = scratch.chosen
+        scratch.chosen = []
         while true {
-            var chosen: [Chosen] = []
+            chosen.removeAll(keepingCapacity: true)
             for (position, state) in active.enumerated() where rules.kind(of: state) == .choice {
                 guard let step = rules.always(state, conditions) else { continue }
                 choose(Chosen(position: position, step: step, declaredAt: rules.depth(of: state)), into: &chosen, rules)
             }
-            if chosen.isEmpty, let done = nextDone(conditions, rules) { chosen = [done] }
-            guard !chosen.isEmpty else { return }
+            if chosen.isEmpty, let done = nextDone(conditions, rules) { chosen.append(done) }
+            guard !chosen.isEmpty else { break }
             microstep(chosen, conditions, rules, &sink)
         }
+        scratch.chosen = consume chosen
     }
 
     /// The first `done` due, in the order they became due (SCXML queues them as events): that
@@ -354,15 +450,15 @@ extension FlowKernel {
     /// terminal states directly inside its regions), due after the last of them was entered.
     @inlinable
     internal func nextDone(_ conditions: Rules.Conditions, _ rules: Rules) -> Chosen? {
+        // (No local function records the first: one that captures a variable may box it on
+        // the heap, on every input.)
         var first: (due: Int, chosen: Chosen)?
-        func consider(_ due: Int, _ chosen: Chosen) {
-            if first.map({ due < $0.due }) ?? true { first = (due, chosen) }
-        }
         for (position, state) in active.enumerated() where rules.kind(of: state) == .terminal {
-            if let step = rules.always(state, conditions) {
-                consider(
+            if let step = rules.always(state, conditions), first.map({ 2 * activeVisits[position] < $0.due }) ?? true {
+                first = (
                     2 * activeVisits[position],
-                    Chosen(position: position, step: step, declaredAt: rules.depth(of: state) - 1))
+                    Chosen(position: position, step: step, declaredAt: rules.depth(of: state) - 1)
+                )
             }
             guard hasEndedRegion(state, rules), let depth = rules.parallelDepth(around: state) else { continue }
             let parallel = rules.compoundIndex(around: state, atDepth: depth)
@@ -376,8 +472,10 @@ extension FlowKernel {
                     allEnded && hasEndedRegion(otherState, rules) && rules.parallelDepth(around: otherState) == depth
                 lastEntered = Swift.max(lastEntered, activeVisits[other])
             }
-            if allEnded, let step = rules.parallelDone(around: state, atDepth: depth) {
-                consider(2 * lastEntered + 1, Chosen(position: position, step: step, declaredAt: depth))
+            if allEnded, let step = rules.parallelDone(around: state, atDepth: depth),
+                first.map({ 2 * lastEntered + 1 < $0.due }) ?? true
+            {
+                first = (2 * lastEntered + 1, Chosen(position: position, step: step, declaredAt: depth))
             }
         }
         return first?.chosen

@@ -176,6 +176,9 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     @usableFromInline internal var activeVisits: [Int]
     @usableFromInline internal var compoundVisits: [Int]
     @usableFromInline internal var lastVisit: Int
+    /// Working buffers of an input in a machine with parallel states (empty otherwise); not
+    /// part of what the flow is, so neither compared nor hashed.
+    @usableFromInline internal var scratch: RegionScratch
 
     /// A flow in `state`, having entered the compound states around it (a visit each, from 0)
     /// and then the state; nothing run yet (``enter(_:_:_:)`` runs the entries).
@@ -188,16 +191,21 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         activeVisits = []
         compoundVisits = []
         lastVisit = 0
+        scratch = RegionScratch()
         if rules.maximumLeaves > 1 {
             outerVisits = Array(repeating: 0, count: rules.maximumDepth)
             outerDepth = 0
             currentVisit = 0
             compoundVisits = Array(repeating: -1, count: rules.compoundCount)
             lastVisit = -1
-            var entered: [Rules.State] = []
-            rules.enteredStates(state, keeping: 0, into: &entered)
-            activeVisits = visits(entering: entered, keeping: 0, rules)
-            active = entered
+            scratch = RegionScratch(capacity: rules.maximumLeaves)
+            active.reserveCapacity(rules.maximumLeaves)
+            activeVisits.reserveCapacity(rules.maximumLeaves)
+            rules.enteredStates(state, keeping: 0, into: &active)
+            var visits = activeVisits
+            activeVisits = []
+            self.visits(entering: active, keeping: 0, rules, into: &visits)
+            activeVisits = visits
             showFirstState(rules)
         } else if rules.maximumDepth == 0 {
             outerVisits = []
@@ -261,7 +269,9 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         if rules.maximumLeaves > 1 {
             let entry = rules.entryEffects(of: currentState, keeping: 0)
             sink.append(entry.lowerBound, entry.count)
-            resetRetries(ifEntering: active, rules)
+            if active.contains(where: { rules.kind(of: $0) == .input || rules.kind(of: $0) == .terminal }) {
+                resetRetries()
+            }
             settleRegions(conditions, rules, &sink)
             return
         }

@@ -100,7 +100,7 @@ struct PathsCommandTests {
         // The default once (the exploration up to it takes a while in a debug build), then a
         // lower limit in each command that plans paths.
         let commands = [
-            (["paths", "grid.yaml"], 50_000),
+            (["paths", "grid.yaml"], 30_000),
             (["paths", "grid.yaml", "--max-configurations", "100"], 100),
             (["coverage", "grid.yaml", "start.trace", "--max-configurations", "100"], 100),
             (["gen", "--tests", "grid.yaml", "--output", "Tests.swift", "--max-configurations", "100"], 100)

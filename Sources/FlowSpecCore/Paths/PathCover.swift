@@ -97,7 +97,7 @@ public struct PathCover: Sendable {
         /// fewer, since several timers run at once there, every combination of the time they
         /// have left is a configuration, and each costs more to explore. A machine over it is
         /// refused in about a second rather than after minutes.
-        public static let defaultMaxParallelConfigurations = 50_000
+        public static let defaultMaxParallelConfigurations = 30_000
 
         /// The default limits.
         public init() {}
