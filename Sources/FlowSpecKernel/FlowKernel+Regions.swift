@@ -298,7 +298,7 @@ extension FlowKernel {
             }
         }
         for index in order { leave(taken[index].run, keeping: taken[index].keep, rules, &sink) }
-        for step in taken { sink.append(step.ran.lowerBound, step.ran.count) }
+        for step in taken { sink.appendSecond(step.ran.lowerBound, step.ran.count) }
         for index in taken.indices {
             guard let resume = taken[index].resume, let recorded = remembered[resume.slot] else { continue }
             taken[index].target = Self.resumed(recorded, resume, rules)
@@ -306,7 +306,7 @@ extension FlowKernel {
         }
         for step in taken {
             let entries = rules.entryEffects(of: step.target, keeping: step.keep)
-            sink.append(entries.lowerBound, entries.count)
+            sink.appendSecond(entries.lowerBound, entries.count)
             sink.took(from: step.from, to: step.target, fellBack: step.fellBack, resumed: step.resumed)
         }
         let entersWaitingState = enter(taken, inOrder: order, rules)
@@ -378,7 +378,7 @@ extension FlowKernel {
                 }
             }
             let exits = rules.exitEffects(of: state, through: through)
-            sink.append(exits.lowerBound, exits.count)
+            sink.appendSecond(exits.lowerBound, exits.count)
             for depth in keep..<Swift.max(keep, rules.depth(of: state)) {
                 compoundVisits[rules.compoundIndex(around: state, atDepth: depth)] = -1
             }

@@ -110,7 +110,9 @@ public protocol FlowStepSink {
     associatedtype State
     /// Appends the run of `count` effects from `start` in the effect list.
     mutating func append(_ start: Int, _ count: Int)
-    /// Appends a second run of a step that resumes a history state (its entries).
+    /// Appends a run that follows another in one input: the entries of the state a history
+    /// state resumes, or, with parallel states, each run of the states left and entered (a
+    /// sink that holds a few runs in place keeps these apart from the first).
     mutating func appendSecond(_ start: Int, _ count: Int)
     /// A transition was taken from `from` to `to`: through its retry's `then` when
     /// `fellBack`, resuming a recorded state of a history when `resumed`.

@@ -93,13 +93,18 @@ enum Session: FlowSpecRuntime.PersistentFlowSpec {
         }
     }
     static func compound(around state: State, atDepth depth: Swift.Int) -> Compound? {
-        switch (state, depth) {
-        case (.feed, 0): .area
-        case (.profile, 0): .area
-        case (.general, 0): .area
-        case (.general, 1): .settings
-        case (.privacy, 0): .area
-        case (.privacy, 1): .settings
+        switch state {
+        case .feed, .profile:
+            switch depth {
+            case 0: .area
+            default: nil
+            }
+        case .general, .privacy:
+            switch depth {
+            case 0: .area
+            case 1: .settings
+            default: nil
+            }
         default: nil
         }
     }

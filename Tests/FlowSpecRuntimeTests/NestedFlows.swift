@@ -98,11 +98,12 @@ enum Auth: FlowSpecRuntime.FlowSpec {
         }
     }
     static func compound(around state: State, atDepth depth: Swift.Int) -> Compound? {
-        switch (state, depth) {
-        case (.credentials, 0): .signIn
-        case (.verifying, 0): .signIn
-        case (.code, 0): .signIn
-        case (.finished, 0): .signIn
+        switch state {
+        case .credentials, .verifying, .code, .finished:
+            switch depth {
+            case 0: .signIn
+            default: nil
+            }
         default: nil
         }
     }
@@ -188,9 +189,12 @@ enum Race: FlowSpecRuntime.FlowSpec {
         }
     }
     static func compound(around state: State, atDepth depth: Swift.Int) -> Compound? {
-        switch (state, depth) {
-        case (.work, 0): .round
-        case (.retrying, 0): .round
+        switch state {
+        case .work, .retrying:
+            switch depth {
+            case 0: .round
+            default: nil
+            }
         default: nil
         }
     }

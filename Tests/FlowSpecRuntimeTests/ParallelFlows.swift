@@ -138,25 +138,25 @@ enum Workspace: FlowSpecRuntime.FlowSpec {
         }
     }
     static func compound(around state: State, atDepth depth: Swift.Int) -> Compound? {
-        switch (state, depth) {
-        case (.home, 0): .signedIn
-        case (.home, 1): .navigation
-        case (.settings, 0): .signedIn
-        case (.settings, 1): .navigation
-        case (.navigationDone, 0): .signedIn
-        case (.navigationDone, 1): .navigation
-        case (.syncing, 0): .signedIn
-        case (.syncing, 1): .data
-        case (.idle, 0): .signedIn
-        case (.idle, 1): .data
-        case (.dataDone, 0): .signedIn
-        case (.dataDone, 1): .data
-        case (.online, 0): .signedIn
-        case (.online, 1): .connectivity
-        case (.offline, 0): .signedIn
-        case (.offline, 1): .connectivity
-        case (.connectivityDone, 0): .signedIn
-        case (.connectivityDone, 1): .connectivity
+        switch state {
+        case .home, .settings, .navigationDone:
+            switch depth {
+            case 0: .signedIn
+            case 1: .navigation
+            default: nil
+            }
+        case .syncing, .idle, .dataDone:
+            switch depth {
+            case 0: .signedIn
+            case 1: .data
+            default: nil
+            }
+        case .online, .offline, .connectivityDone:
+            switch depth {
+            case 0: .signedIn
+            case 1: .connectivity
+            default: nil
+            }
         default: nil
         }
     }
@@ -238,52 +238,90 @@ enum Workspace: FlowSpecRuntime.FlowSpec {
         }
     }
     static func exitEffects(of state: State, through depth: Swift.Int) -> Swift.Range<Swift.Int> {
-        switch (state, depth) {
-        case (.home, 0): 5..<6
-        case (.settings, 0): 6..<8
-        case (.settings, 1): 8..<9
-        case (.settings, 2): 8..<9
-        case (.navigationDone, 0): 5..<6
-        case (.syncing, 0): 5..<6
-        case (.idle, 0): 5..<6
-        case (.dataDone, 0): 5..<6
-        case (.online, 0): 5..<6
-        case (.offline, 0): 10..<12
-        case (.offline, 1): 12..<13
-        case (.offline, 2): 12..<13
-        case (.connectivityDone, 0): 5..<6
+        switch state {
+        case .home, .navigationDone, .syncing, .idle, .dataDone, .online, .connectivityDone:
+            switch depth {
+            case 0: 5..<6
+            default: 0..<0
+            }
+        case .settings:
+            switch depth {
+            case 0: 6..<8
+            case 1: 8..<9
+            case 2: 8..<9
+            default: 0..<0
+            }
+        case .offline:
+            switch depth {
+            case 0: 10..<12
+            case 1: 12..<13
+            case 2: 12..<13
+            default: 0..<0
+            }
         default: 0..<0
         }
     }
     static func entryEffects(of target: State, keeping keep: Swift.Int) -> Swift.Range<Swift.Int> {
-        switch (target, keep) {
-        case (.home, 0): 0..<1
-        case (.settings, 0): 1..<3
-        case (.settings, 1): 9..<10
-        case (.settings, 2): 9..<10
-        case (.navigationDone, 0): 0..<1
-        case (.syncing, 0): 0..<1
-        case (.idle, 0): 0..<1
-        case (.dataDone, 0): 0..<1
-        case (.online, 0): 0..<1
-        case (.offline, 0): 3..<5
-        case (.offline, 1): 13..<14
-        case (.offline, 2): 13..<14
-        case (.connectivityDone, 0): 0..<1
+        switch target {
+        case .home, .navigationDone, .syncing, .idle, .dataDone, .online, .connectivityDone:
+            switch keep {
+            case 0: 0..<1
+            default: 0..<0
+            }
+        case .settings:
+            switch keep {
+            case 0: 1..<3
+            case 1: 9..<10
+            case 2: 9..<10
+            default: 0..<0
+            }
+        case .offline:
+            switch keep {
+            case 0: 3..<5
+            case 1: 13..<14
+            case 2: 13..<14
+            default: 0..<0
+            }
         default: 0..<0
         }
     }
     static func enteredStates(_ target: State, keeping keep: Swift.Int, into states: inout [State]) {
-        switch (target, keep) {
-        case (.home, 0): states += [.home, .syncing, .online]
-        case (.settings, 0): states += [.settings, .syncing, .online]
-        case (.navigationDone, 0): states += [.navigationDone, .syncing, .online]
-        case (.syncing, 0): states += [.home, .syncing, .online]
-        case (.idle, 0): states += [.home, .idle, .online]
-        case (.dataDone, 0): states += [.home, .dataDone, .online]
-        case (.online, 0): states += [.home, .syncing, .online]
-        case (.offline, 0): states += [.home, .syncing, .offline]
-        case (.connectivityDone, 0): states += [.home, .syncing, .connectivityDone]
+        switch target {
+        case .home, .syncing, .online:
+            switch keep {
+            case 0: states.append(.home); states.append(.syncing); states.append(.online)
+            default: states.append(target)
+            }
+        case .settings:
+            switch keep {
+            case 0: states.append(.settings); states.append(.syncing); states.append(.online)
+            default: states.append(target)
+            }
+        case .navigationDone:
+            switch keep {
+            case 0: states.append(.navigationDone); states.append(.syncing); states.append(.online)
+            default: states.append(target)
+            }
+        case .idle:
+            switch keep {
+            case 0: states.append(.home); states.append(.idle); states.append(.online)
+            default: states.append(target)
+            }
+        case .dataDone:
+            switch keep {
+            case 0: states.append(.home); states.append(.dataDone); states.append(.online)
+            default: states.append(target)
+            }
+        case .offline:
+            switch keep {
+            case 0: states.append(.home); states.append(.syncing); states.append(.offline)
+            default: states.append(target)
+            }
+        case .connectivityDone:
+            switch keep {
+            case 0: states.append(.home); states.append(.syncing); states.append(.connectivityDone)
+            default: states.append(target)
+            }
         default: states.append(target)
         }
     }

@@ -18,10 +18,10 @@ extension TransitionEmitter {
         emitParallelDepths(&w)
         emitDeclaringDepths(&w)
         emitRanges(
-            "exitEffects(of state: State, through depth: Swift.Int)", "(state, depth)",
+            "exitEffects(of state: State, through depth: Swift.Int)", state: "state", depth: "depth",
             steps.states.map(\.exits), &w)
         emitRanges(
-            "entryEffects(of target: State, keeping keep: Swift.Int)", "(target, keep)",
+            "entryEffects(of target: State, keeping keep: Swift.Int)", state: "target", depth: "keep",
             steps.states.map(\.entriesKeeping), &w)
         emitEnteredStates(&w)
         emitParallelDone(&w)
@@ -63,41 +63,71 @@ extension TransitionEmitter {
         }
     }
 
-    /// A function of a state and a depth returning a range of the effect list, one line per
-    /// range that is not empty.
-    private func emitRanges(_ signature: String, _ subject: String, _ ranges: [[Range<Int>]], _ w: inout SwiftWriter) {
-        w.block("\(access)static func \(signature) -> Swift.Range<Swift.Int>") { w in
-            let lines = ranges.indices.flatMap { index in
-                ranges[index].indices.compactMap { depth in
-                    ranges[index][depth].isEmpty
-                        ? nil
-                        : "case (\(state(index)), \(depth)): \(ranges[index][depth].lowerBound)..<\(ranges[index][depth].upperBound)"
-                }
+    /// A function of a state and a depth returning a range of the effect list, one case per
+    /// range that is not empty (``emitStateSwitch(signature:on:then:empty:_:lines:)``).
+    private func emitRanges(
+        _ signature: String, state: String, depth: String, _ ranges: [[Range<Int>]], _ w: inout SwiftWriter
+    ) {
+        emitStateSwitch(
+            signature: "\(signature) -> Swift.Range<Swift.Int>", on: state, then: depth, empty: "0..<0", &w
+        ) { index in
+            ranges[index].indices.compactMap { at in
+                ranges[index][at].isEmpty
+                    ? nil : (at, "\(ranges[index][at].lowerBound)..<\(ranges[index][at].upperBound)")
             }
-            guard !lines.isEmpty else {
-                w.line("0..<0")
+        }
+    }
+
+    /// A function with a switch on a state, then one on a depth: `lines(state)` gives the
+    /// state's cases (a depth and its value), and `empty` is what every other case is. States
+    /// with the same cases share one. (Nested switches, and shared cases, keep the file quick
+    /// to compile: a switch on a tuple of the two takes the compiler seconds a hundred states.)
+    func emitStateSwitch(
+        signature: String, on state: String, then depth: String, empty: String, _ w: inout SwiftWriter,
+        lines: (Int) -> [(depth: Int, value: String)]
+    ) {
+        var groups: [(states: [Int], lines: [(depth: Int, value: String)])] = []
+        var groupOf: [String: Int] = [:]
+        for index in steps.states.indices {
+            let cases = lines(index)
+            guard !cases.isEmpty else { continue }
+            let key = cases.map { "\($0.depth):\($0.value)" }.joined(separator: "|")
+            if let group = groupOf[key] {
+                groups[group].states.append(index)
+            } else {
+                groupOf[key] = groups.count
+                groups.append(([index], cases))
+            }
+        }
+        w.block("\(access)static func \(signature)") { w in
+            guard !groups.isEmpty else {
+                w.line(empty)
                 return
             }
-            w.switchBlock("switch \(subject)") { w in
-                for line in lines { w.line(line) }
-                w.line("default: 0..<0")
+            w.switchBlock("switch \(state)") { w in
+                for group in groups {
+                    w.line("case \(group.states.map(self.state).joined(separator: ", ")):")
+                    w.indented { w in
+                        w.switchBlock("switch \(depth)") { w in
+                            for line in group.lines { w.line("case \(line.depth): \(line.value)") }
+                            w.line("default: \(empty)")
+                        }
+                    }
+                }
+                if groups.map(\.states.count).reduce(0, +) < steps.states.count { w.line("default: \(empty)") }
             }
         }
     }
 
     private func emitEnteredStates(_ w: inout SwiftWriter) {
-        w.block(
-            "\(access)static func enteredStates(_ target: State, keeping keep: Swift.Int, into states: inout [State])"
-        ) { w in
-            w.switchBlock("switch (target, keep)") { w in
-                for (index, lowered) in steps.states.enumerated() {
-                    for (keep, entered) in lowered.enteredKeeping.enumerated() where entered != [index] {
-                        w.line(
-                            "case (\(state(index)), \(keep)): states += [\(entered.map(state).joined(separator: ", "))]"
-                        )
-                    }
-                }
-                w.line("default: states.append(target)")
+        // Appended one by one: an array literal appended would be built first, on the heap.
+        emitStateSwitch(
+            signature: "enteredStates(_ target: State, keeping keep: Swift.Int, into states: inout [State])",
+            on: "target", then: "keep", empty: "states.append(target)", &w
+        ) { index in
+            steps.states[index].enteredKeeping.enumerated().compactMap { keep, entered in
+                entered == [index]
+                    ? nil : (keep, entered.map { "states.append(\(self.state($0)))" }.joined(separator: "; "))
             }
         }
     }

@@ -147,16 +147,14 @@ struct TransitionEmitter {
                 }
             }
         }
-        w.block("\(access)static func compound(around state: State, atDepth depth: Swift.Int) -> Compound?") { w in
-            w.switchBlock("switch (state, depth)") { w in
-                for (index, leaf) in program.states.enumerated() where !leaf.ancestors.isEmpty {
-                    for (depth, compound) in leaf.ancestors.reversed().enumerated() {
-                        // A compound state `none` spelled out: `.none` would read as `Optional.none`.
-                        let code = program.compounds[compound].swiftName.code
-                        w.line("case (\(state(index)), \(depth)): \(code == "none" ? "Compound." : ".")\(code)")
-                    }
-                }
-                w.line("default: nil")
+        emitStateSwitch(
+            signature: "compound(around state: State, atDepth depth: Swift.Int) -> Compound?", on: "state",
+            then: "depth", empty: "nil", &w
+        ) { index in
+            program.states[index].ancestors.reversed().enumerated().map { depth, compound in
+                // A compound state `none` spelled out: `.none` would read as `Optional.none`.
+                let code = program.compounds[compound].swiftName.code
+                return (depth, (code == "none" ? "Compound." : ".") + code)
             }
         }
         emitOuterTimeouts(&w)
