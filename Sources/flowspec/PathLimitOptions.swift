@@ -13,7 +13,8 @@ struct PathLimitOptions {
         help: "Most steps in all paths of one machine (default 2000000).")
     static let maxConfigurations = OptionSyntax(
         long: "max-configurations", arity: .single, value: .integer, valueName: "count",
-        help: "Most configurations of one machine explored to plan its paths (default 1000000; "
+        help: "Most configurations of one machine explored to plan its paths (default "
+            + "\(PathCover.Limits.defaultMaxConfigurations); "
             + "\(PathCover.Limits.defaultMaxParallelConfigurations) with parallel regions).")
 
     /// The options, in the order the help lists them.
