@@ -78,21 +78,28 @@ struct PathsCommandTests {
         #expect(output.stderr.hasSuffix("[limit-exceeded]\n"), "\(output.stderr)")
     }
 
-    /// Regions whose timers run on while the others move: every combination of the time left
-    /// on them is a configuration, far more than the default for a parallel machine allows.
-    @Test func tooManyConfigurationsAreRefusedAtTheMachineWithTheLimit() throws {
+    /// A parallel state of 3 regions, each a loop of 50 states on its own event; with `timers`,
+    /// every other state is a task state whose timeout (1 to 5 seconds) goes on too.
+    static func grid(timers: Bool) -> String {
         var text = "flowspec: 1\nmachines:\n  Grid:\n    initial: grid\n    states:\n      grid:\n        parallel:\n"
         for region in 0..<3 {
             text += "          r\(region):\n            initial: r\(region)s0\n            states:\n"
             for index in 0..<50 {
                 let next = "r\(region)s\((index + 1) % 50)"
                 text +=
-                    index.isMultiple(of: 2)
+                    timers && index.isMultiple(of: 2)
                     ? "              r\(region)s\(index): { kind: task, on: { e\(region): \(next) }, "
                         + "timeout: { after: \(1 + (index * 7 + region) % 5)s, to: \(next) } }\n"
                     : "              r\(region)s\(index): { kind: input, on: { e\(region): \(next) } }\n"
             }
         }
+        return text
+    }
+
+    /// Regions whose timers run on while the others move: every combination of the time left
+    /// on them is a configuration, far more than the default for a parallel machine allows.
+    @Test func tooManyConfigurationsAreRefusedAtTheMachineWithTheLimit() throws {
+        let text = Self.grid(timers: true)
         let start =
             "start -> r0s0, r1s0, r2s0 | effects: - | timeout: r0s0 1000ms -> r0s1, r1s0 2000ms -> r1s1, "
             + "r2s0 3000ms -> r2s1\n"
@@ -128,15 +135,7 @@ struct PathsCommandTests {
     /// The same regions without timers: once every item is found, what lies further is not
     /// explored, so their 125,000 configurations are never built.
     @Test func coveringStopsExploringOnceEveryItemIsFound() throws {
-        var text = "flowspec: 1\nmachines:\n  Grid:\n    initial: grid\n    states:\n      grid:\n        parallel:\n"
-        for region in 0..<3 {
-            text += "          r\(region):\n            initial: r\(region)s0\n            states:\n"
-            for index in 0..<50 {
-                text +=
-                    "              r\(region)s\(index): { kind: input, on: { e\(region): r\(region)s\((index + 1) % 50) } }\n"
-            }
-        }
-        let directory = try CLI.temporaryDirectory(with: ["grid.yaml": text])
+        let directory = try CLI.temporaryDirectory(with: ["grid.yaml": Self.grid(timers: false)])
         let output = try CLI.run(["paths", "grid.yaml", "--max-configurations", "40000"], in: directory)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("# Grid: 1 path covers 304 of 304 "), "\(output.stdout.prefix(300))")
