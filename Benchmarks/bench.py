@@ -526,20 +526,26 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
 
     flat = codegen["flat dispatch"]
     runtime = codegen["runtime"]
-    nested = os.path.join(work, "dispatch-nested-%dx20" % NESTED_STATES)
-    run(["swiftc", "-O", "-wmo", "-parse-as-library", *linking(runtime),
-         source, os.path.join(HERE, "DispatchDriver.swift"), "-o", nested])
+    def dispatch_binary(source, name):
+        binary = os.path.join(work, name)
+        run(["swiftc", "-O", "-wmo", "-parse-as-library", *linking(runtime),
+             source, os.path.join(HERE, "DispatchDriver.swift"), "-o", binary])
+        return binary
 
     def send_ns(binary):
         values = run([binary, str(dispatch_events)]).split()
         return float(dict(zip(values[0::2], values[1::2]))["send"])
 
-    # Side by side: each binary's median of 5 loops, five times in turn.
-    samples = {"flat": [], "nested": []}
-    for _ in range(5):
-        samples["flat"].append(send_ns(flat))
-        samples["nested"].append(send_ns(nested))
-    flat_ns, nested_ns = statistics.median(samples["flat"]), statistics.median(samples["nested"])
+    def side_by_side_ns(base, other):
+        """Each binary's median of 5 loops, five times in turn; the medians of those."""
+        samples = ([], [])
+        for _ in range(5):
+            samples[0].append(send_ns(base))
+            samples[1].append(send_ns(other))
+        return statistics.median(samples[0]), statistics.median(samples[1])
+
+    nested = dispatch_binary(source, "dispatch-nested-%dx20" % NESTED_STATES)
+    flat_ns, nested_ns = side_by_side_ns(flat, nested)
     ratio = nested_ns / flat_ns
     report.row("send, nested %s states × 20 events" % format(NESTED_STATES, ","), "%.1f ns/event" % nested_ns,
                "the same states flat %.1f ns" % flat_ns, times(ratio), "≤ %.1f×" % TARGET_NESTED_DISPATCH,
@@ -554,14 +560,8 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
     # it may resume: the generated code stays the size of the machine's steps.
     compile_row(report, "swiftc -O, nested with history, %s states × 20 events" % format(NESTED_STATES, ","),
                 source, codegen, reps)
-    history = os.path.join(work, "dispatch-history-%dx20" % NESTED_STATES)
-    run(["swiftc", "-O", "-wmo", "-parse-as-library", *linking(runtime),
-         source, os.path.join(HERE, "DispatchDriver.swift"), "-o", history])
-    samples = {"nested": [], "history": []}
-    for _ in range(5):
-        samples["nested"].append(send_ns(nested))
-        samples["history"].append(send_ns(history))
-    nested_ns, history_ns = statistics.median(samples["nested"]), statistics.median(samples["history"])
+    history = dispatch_binary(source, "dispatch-history-%dx20" % NESTED_STATES)
+    nested_ns, history_ns = side_by_side_ns(nested, history)
     ratio = history_ns / nested_ns
     report.row("send, nested with history, %s states × 20 events" % format(NESTED_STATES, ","),
                "%.1f ns/event" % history_ns, "without history %.1f ns" % nested_ns, times(ratio),
@@ -573,14 +573,8 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
     spec = make_input(args.work, "parallel", PARALLEL_STATES, 20)
     source = os.path.join(work, "Parallel-%dx20.swift" % PARALLEL_STATES)
     run([args.flowspec, "gen", spec, "--output", source])
-    parallel = os.path.join(work, "dispatch-parallel-%dx20" % PARALLEL_STATES)
-    run(["swiftc", "-O", "-wmo", "-parse-as-library", *linking(runtime),
-         source, os.path.join(HERE, "DispatchDriver.swift"), "-o", parallel])
-    samples = {"nested": [], "parallel": []}
-    for _ in range(5):
-        samples["nested"].append(send_ns(nested))
-        samples["parallel"].append(send_ns(parallel))
-    nested_ns, parallel_ns = statistics.median(samples["nested"]), statistics.median(samples["parallel"])
+    parallel = dispatch_binary(source, "dispatch-parallel-%dx20" % PARALLEL_STATES)
+    nested_ns, parallel_ns = side_by_side_ns(nested, parallel)
     report.row("send, parallel, 3 regions of %d states × 20 events" % (PARALLEL_STATES // 3),
                "%.1f ns/event" % parallel_ns, "nested %s states %.1f ns" % (format(NESTED_STATES, ","), nested_ns),
                times(parallel_ns / nested_ns), "", None)

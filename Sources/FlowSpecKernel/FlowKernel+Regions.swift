@@ -450,8 +450,6 @@ extension FlowKernel {
     /// terminal states directly inside its regions), due after the last of them was entered.
     @inlinable
     internal func nextDone(_ conditions: Rules.Conditions, _ rules: Rules) -> Chosen? {
-        // (No local function records the first: one that captures a variable may box it on
-        // the heap, on every input.)
         var first: (due: Int, chosen: Chosen)?
         for (position, state) in active.enumerated() where rules.kind(of: state) == .terminal {
             if let step = rules.always(state, conditions), first.map({ 2 * activeVisits[position] < $0.due }) ?? true {

@@ -18,10 +18,8 @@ extension ConfigurationGraph {
         /// already entered the others.
         func regionItems(_ runtime: FlowRuntime, after before: FlowRuntime? = nil) -> [CoverageItem] {
             guard program.hasParallel else { return [] }
-            let states = runtime.states
-            return states.filter { !(before?.states.contains($0) ?? false) }.flatMap {
-                CoverageItem.entering($0, in: program)
-            }
+            let kept = before?.states ?? []
+            return runtime.states.filter { !kept.contains($0) }.flatMap { CoverageItem.entering($0, in: program) }
         }
 
         func items(of moves: [FlowRuntime.Move]) -> [CoverageItem] {

@@ -230,10 +230,7 @@ public struct FlowRuntime: Sendable, Hashable {
     /// (`compound` `nil`), or that of the compound state around it, by index in
     /// ``FlowProgram/compounds``.
     public func armedTimeoutOwners(_ program: FlowProgram) -> [(state: Int, compound: Int?)] {
-        kernel.armedTimeouts(program.steps).map { armed in
-            let state = armed.owner ?? self.state
-            return (state, armed.depth.map { program.states[state].compound(atDepth: $0) })
-        }
+        armedTimers(program).map { ($0.state, $0.compound) }
     }
 
     /// Whose timeout is armed for `visit`: an active state's own (`compound` `nil`), or that of
