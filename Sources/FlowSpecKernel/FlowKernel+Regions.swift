@@ -98,6 +98,82 @@ extension FlowKernel {
         return nil
     }
 
+    // MARK: Starting and restoring
+
+    /// Puts the regions of a flow being restored where they were stored, before
+    /// ``enter(_:_:_:)`` runs anything. `stored` pairs a region (a compound state, by its
+    /// ``FlowRules/compoundIndex(around:atDepth:)``) with the state stored for it, in document
+    /// order, so outer regions come before the regions inside them. A region takes its stored
+    /// state when the state is inside it, the region is active in the flow restored so far, and
+    /// it holds none of the states taken before (the flow's own state, then earlier regions'):
+    /// those already say where it is. The other regions of each parallel state inside it that
+    /// the stored state enters start at their `initial`. Returns, per pair, whether its state
+    /// was taken.
+    @inlinable
+    public mutating func restoreRegions(_ stored: [(region: Int, state: Rules.State)], _ rules: Rules) -> [Bool] {
+        guard rules.maximumLeaves > 1 else { return stored.map { _ in false } }
+        var placed = [currentState]
+        var taken: [Bool] = []
+        for (region, state) in stored {
+            func isInside(_ other: Rules.State, atDepth depth: Int) -> Bool {
+                depth < rules.depth(of: other) && rules.compoundIndex(around: other, atDepth: depth) == region
+            }
+            guard let depth = (0..<rules.depth(of: state)).first(where: { isInside(state, atDepth: $0) }),
+                !placed.contains(where: { isInside($0, atDepth: depth) }),
+                let first = active.firstIndex(where: { isInside($0, atDepth: depth) })
+            else {
+                taken.append(false)
+                continue
+            }
+            var last = first
+            while last + 1 < active.count, isInside(active[last + 1], atDepth: depth) { last += 1 }
+            var entered: [Rules.State] = []
+            rules.enteredStates(state, keeping: depth + 1, into: &entered)
+            active.replaceSubrange(first...last, with: entered)
+            placed.append(state)
+            taken.append(true)
+        }
+        // Nothing has run yet: the visits are given afresh, in document order.
+        compoundVisits = Array(repeating: -1, count: rules.compoundCount)
+        lastVisit = -1
+        var visits: [Int] = []
+        self.visits(entering: active, keeping: 0, rules, into: &visits)
+        activeVisits = visits
+        showFirstState(rules)
+        return taken
+    }
+
+    /// Runs the `entry` effects of every state the flow starts (or is restored) in, in
+    /// document order: each state's and those of the compound states around it that the
+    /// state before it is not in, outermost first.
+    @inlinable
+    internal func enterRegions<Sink: FlowStepSink>(_ rules: Rules, _ sink: inout Sink) where Sink.State == Rules.State {
+        var first = true
+        for (position, state) in active.enumerated() {
+            var shared = 0
+            if position > 0 {
+                let before = active[position - 1]
+                let limit = Swift.min(rules.depth(of: state), rules.depth(of: before))
+                while shared < limit,
+                    rules.compoundIndex(around: state, atDepth: shared)
+                        == rules.compoundIndex(around: before, atDepth: shared)
+                {
+                    shared += 1
+                }
+            }
+            let entries = Self.entryEffects(of: state, keeping: shared, rules)
+            guard !entries.isEmpty else { continue }
+            if first {
+                sink.append(entries.lowerBound, entries.count)
+                first = false
+            } else {
+                sink.appendSecond(entries.lowerBound, entries.count)
+            }
+        }
+    }
+
+    // MARK: Inputs
+
     /// Sends an event to every active state: each selects its step, and those chosen are taken.
     @inlinable
     internal mutating func sendInRegions<Sink: FlowStepSink>(

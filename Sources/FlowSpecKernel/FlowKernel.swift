@@ -269,8 +269,7 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     public mutating func enter<Sink: FlowStepSink>(_ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink)
     where Sink.State == Rules.State {
         if rules.maximumLeaves > 1 {
-            let entry = rules.entryEffects(of: currentState, keeping: 0)
-            sink.append(entry.lowerBound, entry.count)
+            enterRegions(rules, &sink)
             if active.contains(where: { rules.kind(of: $0) == .input || rules.kind(of: $0) == .terminal }) {
                 resetRetries()
             }

@@ -173,17 +173,15 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         let now = conditions()
         let input: FlowStepRecord<Spec>.Input
         let effects: FlowEffects<Spec>
-        var memory: [FlowStepRecord<Spec>.Remembered] = []
+        var restored = FlowStepRecord<Spec>.Restored()
         if let restore {
-            let restored: FlowStepRecord<Spec>.Restored
             (current, effects, restored) = restore(now)
             input = .restore(restored.value)
-            memory = restored.memory
         } else {
             (current, effects) = FlowMachine.start(conditions: now)
             input = .start
         }
-        finish(input, from: nil, ignored: false, effects: effects, conditions: now, restoredMemory: memory)
+        finish(input, from: nil, ignored: false, effects: effects, conditions: now, restored: restored)
     }
 
     /// Sends an event from the app. Before ``start()``, or once the flow has ended in a terminal
@@ -232,13 +230,13 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     /// starts its work.
     private func finish(
         _ input: FlowStepRecord<Spec>.Input, from: Spec.State?, ignored: Bool, effects: FlowEffects<Spec>,
-        conditions: Spec.Conditions, restoredMemory: [FlowStepRecord<Spec>.Remembered] = []
+        conditions: Spec.Conditions, restored: FlowStepRecord<Spec>.Restored = .init()
     ) {
         let timeouts = current.armedTimeouts
         let step = FlowStepRecord<Spec>(
             input: input, from: from, to: current.state, states: current.states, ignored: ignored,
-            effects: Array(effects),
-            armedTimeouts: timeouts, conditions: conditions, restoredMemory: restoredMemory)
+            effects: Array(effects), armedTimeouts: timeouts, conditions: conditions,
+            restoredMemory: restored.memory, restoredRegions: restored.regions)
         last = step
         if keepingSteps { kept.append(step) }
         if !ignored {
@@ -375,7 +373,9 @@ extension FlowDriver where Spec: PersistentFlowSpec, Spec.State.RawValue: FlowSt
     /// A driver of a persisted flow: ``start()`` restores the state stored under `key` in
     /// `storage` (nothing stored, or a value it cannot read, restores as the spec says: clamp,
     /// `initial`, then `resume`), and every change of state is saved there at once, so that
-    /// backgrounding can never lose a step.
+    /// backgrounding can never lose a step. Beside it are stored what each compound state with
+    /// a history state inside remembers (``memoryKey(_:_:)``) and, with parallel states, the
+    /// state each region is in (``regionKey(_:_:)``).
     public convenience init(
         _ spec: Spec.Type = Spec.self, storage: any FlowStorage, key: String,
         clock: any Clock<Duration> = ContinuousClock(), keepingSteps: Bool = false,
@@ -383,10 +383,14 @@ extension FlowDriver where Spec: PersistentFlowSpec, Spec.State.RawValue: FlowSt
         effects: @escaping @MainActor (Spec.Effect) -> Void = { _ in }
     ) {
         self.init(spec, clock: clock, keepingSteps: keepingSteps, conditions: conditions, effects: effects)
+        let memoryNames = Spec.memorySlotNames
+        let regionNames = Spec.storedRegions.map { Spec.name(ofCompound: $0) }
         // What the storage holds, so that a value it already holds is not written again: the
-        // state's, then each memory slot's.
+        // state's, then each memory slot's, then each region's.
         var saved: [FlowStoredValue?] = []
-        let keys = [key] + Spec.memorySlotNames.map { Self.memoryKey(key, $0) }
+        let keys =
+            [key] + memoryNames.map { Self.memoryKey(key, $0) } + regionNames.map { Self.regionKey(key, $0) }
+        let firstRegion = 1 + memoryNames.count
         restore = { [unowned self] conditions in
             saved = keys.map { storage.value(forKey: $0) }
             let raws = keys.indices.map { index in
@@ -396,35 +400,58 @@ extension FlowDriver where Spec: PersistentFlowSpec, Spec.State.RawValue: FlowSt
                         "the value stored under '\(keys[index])' (\(FlowTrace.text(stored))) is not a \(Spec.name)'s raw value; "
                             + (index == 0
                                 ? "the flow restored as if nothing were stored"
-                                : "its history states take their default"))
+                                : index < firstRegion
+                                    ? "its history states take their default"
+                                    : "the region is entered through its `initial`"))
                 }
                 return raw
             }
-            let (machine, effects) = FlowMachine<Spec>.restore(
-                from: raws[0], remembering: Array(raws.dropFirst()), conditions: conditions)
+            let (machine, effects, regionsTaken) = FlowMachine<Spec>.restoring(
+                from: raws[0], remembering: Array(raws[1..<firstRegion]), regions: Array(raws[firstRegion...]),
+                conditions: conditions)
             for slot in machine.rememberedStates.indices
             where raws[slot + 1] != nil && machine.rememberedStates[slot] == nil {
                 self.report(
                     "the value stored under '\(keys[slot + 1])' (\(FlowTrace.text(saved[slot + 1]!))) is not a state "
-                        + "inside '\(Spec.memorySlotNames[slot])'; its history states take their default")
+                        + "inside '\(memoryNames[slot])'; its history states take their default")
             }
-            let memory = Spec.memorySlotNames.indices.compactMap { slot in
+            var restored = FlowStepRecord<Spec>.Restored(value: raws[0] == nil ? nil : saved[0])
+            restored.memory = memoryNames.indices.compactMap { slot in
                 machine.rememberedStates[slot].map {
-                    FlowStepRecord<Spec>.Remembered(
-                        compound: Spec.memorySlotNames[slot], value: $0.rawValue.storedValue)
+                    FlowStepRecord<Spec>.Remembered(compound: memoryNames[slot], value: $0.rawValue.storedValue)
                 }
             }
-            return (machine, effects, .init(value: raws[0] == nil ? nil : saved[0], memory: memory))
+            for (slot, region) in Spec.storedRegions.enumerated() {
+                guard let raw = raws[firstRegion + slot], let stored = saved[firstRegion + slot] else { continue }
+                if regionsTaken[slot] {
+                    restored.regions.append(.init(compound: regionNames[slot], value: stored))
+                } else if !Spec.contains(region, FlowMachine<Spec>.restoredState(from: raw)) {
+                    self.report(
+                        "the value stored under '\(keys[firstRegion + slot])' (\(FlowTrace.text(stored))) is not a "
+                            + "state inside '\(regionNames[slot])'; the region is entered through its `initial`")
+                }
+            }
+            return (machine, effects, restored)
         }
         save = { machine in
+            let regions = Spec.storedRegions.map { region in
+                machine.states.first { Spec.contains(region, $0) }?.rawValue.storedValue
+            }
             let values =
                 [machine.state.rawValue.storedValue] + machine.rememberedStates.map { $0?.rawValue.storedValue }
+                + regions
             for (index, value) in values.enumerated() where value != saved[index] {
                 guard let value else { continue }
                 storage.set(value, forKey: keys[index])
                 saved[index] = value
             }
         }
+    }
+
+    /// The key a region's state is stored under, beside the flow's: the first state the flow
+    /// is in inside the region (a region's own parallel states store theirs too).
+    public static func regionKey(_ key: String, _ region: String) -> String {
+        key + ".region." + region
     }
 
     /// The key a compound state's memory is stored under, beside the state's.

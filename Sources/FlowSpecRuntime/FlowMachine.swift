@@ -271,7 +271,7 @@ extension FlowMachine where Spec: PersistentFlowSpec {
     public static func restore(
         from rawValue: Spec.State.RawValue?, conditions: Spec.Conditions = Spec.Conditions()
     ) -> (machine: Self, effects: FlowEffects<Spec>) {
-        var machine = Self(state: Spec.resumed(Spec.restoredState(from: rawValue)))
+        var machine = Self(state: restoredState(from: rawValue))
         var effects = FlowEffectRuns<Spec>()
         machine.kernel.enter(conditions, machine.rules, &effects)
         return (machine, effects.effects)

@@ -130,29 +130,68 @@ public protocol PersistentFlowSpec: FlowSpec where State: RawRepresentable, Stat
     static func restoredState(from rawValue: State.RawValue?) -> State
     /// Where a restored state lands (`resume`): itself unless the spec says otherwise.
     static func resumed(_ state: State) -> State
+    /// The regions whose state is stored beside the flow's: with parallel states, every region
+    /// that is a compound state, in document order (none otherwise). A region that is a single
+    /// state is always in it.
+    static var storedRegions: [Compound] { get }
 }
 
 extension FlowMachine where Spec: PersistentFlowSpec {
-    /// Restores the flow from a stored raw value and what its compound states with history
-    /// states inside remember, by memory slot (``FlowSpec/memorySlotNames``): a remembered value
-    /// that is not a state inside its slot's compound state is dropped (its history then takes
-    /// its default). Memory is restored before a restored choice state is left, so that a
-    /// branch into a history resumes it. Never traps.
+    /// Restores the flow from a stored raw value, what its compound states with history states
+    /// inside remember, by memory slot (``FlowSpec/memorySlotNames``), and the state each region
+    /// was in, by ``PersistentFlowSpec/storedRegions``. A remembered value that is not a state
+    /// inside its slot's compound state is dropped (its history then takes its default). A
+    /// region's value restores as the flow's does (``restoredState(from:)``), and puts the
+    /// region there when that is a state inside it and the flow restored so far is in the
+    /// region without having placed a state in it already (the flow's own state, then the
+    /// regions in order); other regions are entered through their `initial`. Everything is
+    /// restored before a restored choice state is left, so that a branch into a history resumes
+    /// it. Never traps.
     @inlinable
     public static func restore(
         from rawValue: Spec.State.RawValue?, remembering memory: [Spec.State.RawValue?],
-        conditions: Spec.Conditions = Spec.Conditions()
+        regions: [Spec.State.RawValue?] = [], conditions: Spec.Conditions = Spec.Conditions()
     ) -> (machine: Self, effects: FlowEffects<Spec>) {
-        var machine = Self(state: Spec.resumed(Spec.restoredState(from: rawValue)))
+        let restored = restoring(from: rawValue, remembering: memory, regions: regions, conditions: conditions)
+        return (restored.machine, restored.effects)
+    }
+
+    /// ``restore(from:remembering:regions:conditions:)``, saying which regions' values it
+    /// took, by ``PersistentFlowSpec/storedRegions``: what the driver's trace lists.
+    @inlinable
+    internal static func restoring(
+        from rawValue: Spec.State.RawValue?, remembering memory: [Spec.State.RawValue?],
+        regions: [Spec.State.RawValue?], conditions: Spec.Conditions
+    ) -> (machine: Self, effects: FlowEffects<Spec>, regionsTaken: [Bool]) {
+        var machine = Self(state: restoredState(from: rawValue))
         for (slot, raw) in memory.prefix(Spec.memorySlotCount).enumerated() {
             guard let remembered = raw.flatMap(Spec.State.init(rawValue:)), isInside(remembered, slot: slot) else {
                 continue
             }
             machine.kernel.remember(remembered, inSlot: slot)
         }
+        var slots: [Int] = []
+        var stored: [(region: Int, state: Spec.State)] = []
+        for (slot, (region, raw)) in zip(Spec.storedRegions, regions).enumerated() {
+            guard let raw else { continue }
+            slots.append(slot)
+            stored.append((Spec.compoundIndex(of: region), restoredState(from: raw)))
+        }
+        var regionsTaken = [Bool](repeating: false, count: Spec.storedRegions.count)
+        if !stored.isEmpty {
+            for (slot, taken) in zip(slots, machine.kernel.restoreRegions(stored, machine.rules)) {
+                regionsTaken[slot] = taken
+            }
+        }
         var effects = FlowEffectRuns<Spec>()
         machine.kernel.enter(conditions, machine.rules, &effects)
-        return (machine, effects.effects)
+        return (machine, effects.effects, regionsTaken)
+    }
+
+    /// The state a stored raw value restores to: `migrate`, the clamp or `initial`, then `resume`.
+    @inlinable
+    public static func restoredState(from rawValue: Spec.State.RawValue?) -> Spec.State {
+        Spec.resumed(Spec.restoredState(from: rawValue))
     }
 
     /// Whether a state is inside the compound state that has a memory slot.

@@ -205,6 +205,10 @@ extension PersistentFlowSpec {
     /// No `resume`: a restored state lands on itself.
     @inlinable
     public static func resumed(_ state: State) -> State { state }
+
+    /// No parallel states: no region's state to store.
+    @inlinable
+    public static var storedRegions: [Compound] { [] }
 }
 
 /// The conditions of a machine that declares none.

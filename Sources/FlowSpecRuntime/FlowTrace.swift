@@ -39,20 +39,24 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
     /// For a restore: what the compound states with history states inside were restored to
     /// remember (those that remember anything), by the order of ``FlowSpec/memorySlotNames``.
     public let restoredMemory: [Remembered]
+    /// For a restore of a machine with parallel states: the value stored for each region that
+    /// is a state inside it, by the order of ``PersistentFlowSpec/storedRegions``.
+    public let restoredRegions: [Remembered]
 
-    /// The state a compound state remembers, as stored.
+    /// The state a compound state remembers, or a region was stored in, as stored.
     public struct Remembered: Sendable, Hashable {
-        /// The compound state's name.
+        /// The compound state's (or region's) name.
         public let compound: String
-        /// The stored value of the state it remembers.
+        /// The stored value of the state.
         public let value: FlowStoredValue
     }
 
     /// What a restore read: the state's stored value (`nil`: none, or none the machine could
-    /// read) and what compound states were restored to remember.
+    /// read), what compound states were restored to remember, and the regions' values.
     struct Restored {
         var value: FlowStoredValue?
-        var memory: [Remembered]
+        var memory: [Remembered] = []
+        var regions: [Remembered] = []
     }
 
     /// The state's own timeout armed for the visit after the step, if any.
@@ -76,7 +80,7 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
                 milliseconds: FlowTrace.milliseconds(armed.after), target: Spec.name(ofState: armed.target))
         }
         return TraceLine.text(
-            input: FlowTrace.label(input, restoredMemory),
+            input: FlowTrace.label(input, restoredMemory, regions: restoredRegions),
             state: regions ? states.map(Spec.name(ofState:)).joined(separator: ", ") : Spec.name(ofState: to),
             ignored: ignored, effects: effects, timeouts: timeouts)
     }
@@ -110,17 +114,20 @@ public enum FlowTrace {
         }
     }
 
-    /// The input as the trace names it: `start`, `restore(2)`, `restore(nil)` (with what compound
-    /// states remember: `restore(2; signedIn=5)`), an event's name, `@timeout`, or
-    /// `@timeout(signIn)` for a compound state's.
+    /// The input as the trace names it: `start`, `restore(2)`, `restore(nil)` (with the regions'
+    /// values, then what compound states remember: `restore(2, connectivity=7; signedIn=5)`), an
+    /// event's name, `@timeout`, or `@timeout(signIn)` for a compound state's.
     static func label<Spec: FlowSpec>(
-        _ input: FlowStepRecord<Spec>.Input, _ memory: [FlowStepRecord<Spec>.Remembered] = []
+        _ input: FlowStepRecord<Spec>.Input, _ memory: [FlowStepRecord<Spec>.Remembered] = [],
+        regions: [FlowStepRecord<Spec>.Remembered] = []
     ) -> String {
-        let remembered = memory.map { "; \($0.compound)=\(text($0.value))" }.joined()
+        let stored =
+            regions.map { ", \($0.compound)=\(text($0.value))" }.joined()
+            + memory.map { "; \($0.compound)=\(text($0.value))" }.joined()
         return switch input {
         case .start: "start"
-        case .restore(let stored?): "restore(\(text(stored))\(remembered))"
-        case .restore(nil): "restore(nil\(remembered))"
+        case .restore(let value?): "restore(\(text(value))\(stored))"
+        case .restore(nil): "restore(nil\(stored))"
         case .event(let event): Spec.name(ofEvent: event)
         case .timeout: "@timeout"
         case .compoundTimeout(let compound): "@timeout(\(Spec.name(ofCompound: compound)))"

@@ -20,6 +20,30 @@ struct ReplayCommandTests {
 
     /// A log whose step differs from the spec (a state shown that the spec would not reach)
     /// is located at that step's line.
+    /// A persisted machine with parallel regions relaunched: the restore line names the
+    /// regions' stored states (as `FlowDriver` writes them) and replays; a region stored
+    /// elsewhere than the flow was disagrees at that line.
+    @Test func aRelaunchWithRegionsReplays() throws {
+        let spec = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/parallel.yaml").path
+        let run = try CLI.run(["simulate", spec, "start", "open", "lost"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let relaunch =
+            "restore(settings, data=syncing, connectivity=offline) -> settings, syncing, offline | effects: trackSignedIn, showSettings, showOffline | timeout: signedIn 1800000ms -> welcome, syncing 20000ms -> idle, offline 5000ms -> online\n"
+        let directory = try CLI.temporaryDirectory(with: [
+            "relaunched.trace": run.stdout + relaunch,
+            "elsewhere.trace": run.stdout
+                + relaunch.replacingOccurrences(of: "connectivity=offline", with: "connectivity=online")
+        ])
+        let replay = try CLI.run(["simulate", spec, "--replay", "relaunched.trace"], in: directory)
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        #expect(replay.stdout == "relaunched.trace: 5 steps agree with machine 'Workspace'\n")
+        let elsewhere = try CLI.run(["simulate", spec, "--replay", "elsewhere.trace"], in: directory)
+        #expect(elsewhere.status == 1)
+        #expect(
+            elsewhere.stdout.hasPrefix("elsewhere.trace:5:1: error: the log and the spec disagree:"),
+            "\(elsewhere.stdout)")
+    }
+
     @Test func theFirstStepThatDisagreesIsLocated() throws {
         var lines = try Self.recorded().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let index = try #require(lines.firstIndex { $0.hasPrefix("loginAttempted -> ") })

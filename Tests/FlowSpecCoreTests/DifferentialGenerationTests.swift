@@ -860,6 +860,35 @@ enum DifferentialSpecs {
         return text
     }
 
+    /// The restore of ``conformance(_:)``'s `driveBegin` for a persisted machine with parallel
+    /// regions: the whole stored text (`VALUE, REGION=VALUE; COMPOUND=VALUE`) read into the
+    /// values of the flow, its regions and its memory, as a driver reads its storage keys.
+    static func storedTextRestore(_ program: FlowProgram, _ form: Persist.RawValue) -> String {
+        let name = program.name.swiftName.code
+        let type = form == .int ? "Swift.Int" : "Swift.String"
+        return """
+                    if let raw {
+                        let parts = (raw ?? "nil").components(separatedBy: "; ")
+                        let configuration = parts[0].components(separatedBy: ", ")
+                        func value(_ text: Swift.String) -> \(type)? { text == "nil" ? nil : \(type)(text) }
+                        func values(_ pairs: Swift.ArraySlice<Swift.String>, _ names: [Swift.String]) -> [\(type)?] {
+                            var values = [\(type)?](repeating: nil, count: names.count)
+                            for pair in pairs {
+                                let halves = pair.split(separator: "=", maxSplits: 1).map(Swift.String.init)
+                                if halves.count == 2, let slot = names.firstIndex(of: halves[0]) { values[slot] = value(halves[1]) }
+                            }
+                            return values
+                        }
+                        let restored = \(name).Machine.restore(
+                            from: value(configuration[0]), remembering: values(parts.dropFirst(), \(name).memorySlotNames),
+                            regions: values(configuration.dropFirst(), \(name).storedRegions.map { \(name).name(ofCompound: $0) }),
+                            conditions: driveConditions(conditions))
+                        return (Self(machine: restored.machine), driveNames(restored.effects))
+                    }
+
+            """
+    }
+
     /// The rest of ``conformance(_:)`` for a machine with parallel regions, as `simulate` runs
     /// one: its states in document order; every armed timeout named after its state or compound
     /// state; `@timeout` fires the first own timeout armed, `@NAME` that of a state or compound
@@ -923,6 +952,8 @@ enum DifferentialSpecs {
         text +=
             "    static func driveBegin(_ raw: Swift.String??, _ conditions: [Swift.Bool]) -> (Self, [Swift.String]) {\n"
         switch program.persist?.rawValue {
+        case let form? where program.hasParallel:
+            text += storedTextRestore(program, form)
         case .int?:
             text += "        if let raw {\n"
             text +=

@@ -83,7 +83,21 @@ struct ParallelMachineTests {
                         machine: program.name.name, key: "\(program.name.name)#\(index)", restoring: nil, steps: steps,
                         expected: try Simulation(program: program).run(steps)))
             }
+            // Persisted machines restore from stored texts: regions' values inside their region
+            // or not, memory, nothing at all.
+            for (index, text) in ParallelSpecs.restoreTexts(program, &random).enumerated() {
+                let steps = ParallelSpecs.drawSteps(program, count: 8, restoring: .some(text), &random)
+                runs.append(
+                    Gen.Run(
+                        machine: program.name.name, key: "\(program.name.name)#r\(index)", restoring: .some(text),
+                        steps: steps, expected: try Simulation(program: program).run(steps, restoring: .some(text))))
+            }
         }
+        let restoredInRegions = runs.count { run in
+            guard run.restoring != nil, let first = run.expected.first else { return false }
+            return first.components(separatedBy: " -> ")[1].components(separatedBy: " | ")[0].contains(", ")
+        }
+        #expect(restoredInRegions > 20, "only \(restoredInRegions) restores entered regions")
         let source = SwiftGenerator.file(for: programs, options: GenerationOptions(sourcePath: "parallel.yaml"))
         #expect(source.contains("static func enteredStates(") && !source.contains("sharedTable"))
         let actual = try Gen.runDriver([
@@ -123,6 +137,8 @@ struct ParallelMachineTests {
         let options = GenerationOptions(sourcePath: "parallel.yaml")
         let suites = try SpecGeneration.testSuites(programs, of: result, singleFileNamed: "", options: options)
         #expect(suites[0].contents.contains(".regionWait("))
+        // A persisted machine's paths relaunch the real driver over its storage.
+        #expect(suites[0].contents.contains(".relaunch"))
         try GeneratedTestSuiteTests.expectPasses(
             [
                 "main.swift": GeneratedTestSuiteTests.main,
@@ -284,6 +300,86 @@ struct ParallelMachineTests {
         #expect(timeouts.map { $0["compound"] as? String } == ["signedIn", nil])
         #expect(timeouts.map { $0["state"] as? String } == [nil, "offline"])
     }
+
+    // MARK: Persistence
+
+    /// A persisted machine with a parallel state whose second region holds another.
+    static let storedSpec = """
+        flowspec: 1
+        machines:
+          Stored:
+            initial: welcome
+            persist: { rawValue: string }
+            effects: [enterArea, enterHome, enterSync, enterOnline]
+            states:
+              welcome: { kind: input, on: { start: area } }
+              area:
+                entry: [enterArea]
+                on: { signOut: welcome }
+                parallel:
+                  navigation:
+                    initial: home
+                    states:
+                      home: { kind: input, entry: [enterHome], on: { open: settings } }
+                      settings: { kind: input, on: { back: home } }
+                  background:
+                    initial: idle
+                    states:
+                      idle: { kind: input, on: { sync: syncing } }
+                      syncing:
+                        entry: [enterSync]
+                        on: { synced: idle }
+                        parallel:
+                          upload:
+                            initial: queued
+                            states:
+                              queued: { kind: input, on: { send: sending } }
+                              sending: { kind: input, on: { sent: queued } }
+                          connectivity:
+                            initial: online
+                            states:
+                              online: { kind: input, entry: [enterOnline], on: { lost: offline } }
+                              offline: { kind: input, on: { found: online } }
+        """
+
+    static func runStored(_ inputs: [Simulation.Step], restoring: String?? = nil) throws -> [String] {
+        let result = SpecChecker().check(SourceFile(path: "stored.yaml", text: storedSpec))
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+        return try Simulation(program: programs[0]).run(inputs, restoring: restoring)
+            .map(NestedMachineTests.stateAndEffects)
+    }
+
+    /// A relaunch stores the flow's state and, per region a restore needs, the first state the
+    /// flow is in inside it; restoring enters every state stored, each region's `entry` effects
+    /// in document order.
+    @Test func aRelaunchRestoresEveryRegionWhereItWas() throws {
+        let inputs = ["start", "open", "sync", "send", "lost"].map(Simulation.Step.event) + [.relaunch]
+        #expect(
+            try Self.runStored(inputs).suffix(2) == [
+                "lost -> settings, sending, offline | effects: -",
+                "restore(settings, background=sending, connectivity=offline) -> settings, sending, offline | effects: enterArea, enterSync"
+            ])
+    }
+
+    /// **Decision:** the flow's own state places the regions around it, then each region, in
+    /// document order, that holds none of the states placed so far takes its stored state (an
+    /// outer region's state places the regions inside it); a value outside its region, or for
+    /// a region that is not active, is ignored; the other regions start at their `initial`.
+    @Test(arguments: [
+        ("home, navigation=settings, upload=sending, background=idle", "home, idle | effects: enterArea, enterHome"),
+        (
+            "home, background=queued, upload=sending",
+            "home, queued, online | effects: enterArea, enterHome, enterSync, enterOnline"
+        ),
+        ("home, connectivity=settings", "home, idle | effects: enterArea, enterHome"),
+        ("welcome, background=sending", "welcome | effects: -"),
+        // A value stored before the machine had regions: a state inside one.
+        ("offline", "home, queued, offline | effects: enterArea, enterHome, enterSync")
+    ])
+    func eachRegionTakesItsStoredStateUnlessPlacedAlready(stored: String, restored: String) throws {
+        #expect(try Self.runStored([], restoring: .some(stored)) == ["restore(\(stored)) -> \(restored)"])
+    }
 }
 
 /// Random machines with a parallel state: a nested machine as ``NestedSpecs`` draws it, beside
@@ -320,7 +416,6 @@ enum ParallelSpecs {
         outer.flat.conditionCount = ([outer] + regions).map(\.flat.conditionCount).max() ?? 0
         outer.flat.eventCount = ([outer] + regions).map(\.flat.eventCount).max() ?? 1
         for index in regions.indices { regions[index].flat.defaultKind = outer.flat.defaultKind }
-        outer.flat.persist = nil
         // The way in: a transition of a top-level compound state (the draw has one at least).
         for (position, member) in outer.top.enumerated() {
             guard case .compound(var written) = member,
@@ -381,13 +476,41 @@ enum ParallelSpecs {
         return renamed
     }
 
+    /// Stored texts a persisted machine restores from (none for another): nothing stored, and
+    /// a state with values for some of its regions, mostly states inside them, and for some of
+    /// its memory.
+    static func restoreTexts(_ program: FlowProgram, _ random: inout Gen.SplitMix64) -> [String?] {
+        guard program.persist != nil else { return [] }
+        func value(_ state: Int) -> String { FlowRuntime.storedValue(of: state, program) }
+        func inside(_ compound: FlowProgram.Compound) -> Int {
+            compound.states.lowerBound + random.below(compound.states.count)
+        }
+        var texts: [String?] = [nil]
+        for _ in 0..<4 {
+            var text = value(random.below(program.states.count))
+            for region in program.storedRegions where random.percent(70) {
+                let state = random.percent(80) ? inside(program.compounds[region]) : random.below(program.states.count)
+                text += ", \(program.compounds[region].name)=\(value(state))"
+            }
+            for compound in program.compounds where compound.memorySlot != nil && random.percent(50) {
+                text += "; \(compound.name)=\(value(inside(compound)))"
+            }
+            texts.append(text)
+        }
+        return texts
+    }
+
     /// Random inputs: events (those the active states handle more often), conditions, and the
     /// timeouts armed, fired by the name of their state or compound state.
-    static func drawSteps(_ program: FlowProgram, count: Int, _ random: inout Gen.SplitMix64) -> [Simulation.Step] {
+    static func drawSteps(
+        _ program: FlowProgram, count: Int, restoring: String?? = nil, _ random: inout Gen.SplitMix64
+    ) -> [Simulation.Step] {
         let conditions = program.conditions.map(\.name)
         var values = [Bool](repeating: false, count: conditions.count)
         var steps: [Simulation.Step] = []
-        var runtime = FlowRuntime.start(program, conditions: values).0
+        var runtime =
+            restoring.map { FlowRuntime.restore(program, rawValue: $0, conditions: values).0 }
+            ?? FlowRuntime.start(program, conditions: values).0
         var taken = 0
         while taken < count {
             if !conditions.isEmpty && random.percent(20) {

@@ -118,6 +118,100 @@ struct ParallelDriverTests {
         await settle(until: { quiet.droppedResults == 2 }, "late results dropped")
     }
 
+    // MARK: Persistence
+
+    /// A persisted driver whose two task states' work waits until the test opens `gate`.
+    func persisted(_ storage: InMemoryFlowStorage, _ gate: Gate) -> FlowDriver<Workspace> {
+        let flow = FlowDriver(Workspace.self, storage: storage, key: "ws", clock: clock, keepingSteps: true)
+        flow.work(in: .syncing) {
+            await gate.wait()
+            return .synced
+        }
+        flow.work(in: .offline) {
+            await gate.wait()
+            return .found
+        }
+        return flow
+    }
+
+    /// Every change saves the flow's state and each region's; a relaunch enters each region's
+    /// stored state, with the entries of every state entered, in document order.
+    @Test func everyRegionsStateIsStoredAndRestored() async {
+        let storage = InMemoryFlowStorage()
+        let gate = Gate()
+        let first = persisted(storage, gate)
+        first.start()
+        first.send(.start)
+        first.send(.open)
+        first.send(.lost)
+        #expect(
+            storage.values == [
+                "ws": .string("settings"), "ws.region.navigation": .string("settings"),
+                "ws.region.data": .string("syncing"), "ws.region.connectivity": .string("offline")
+            ])
+        first.stop()
+        let second = persisted(storage, gate)
+        second.start()
+        #expect(second.machine.states == [.settings, .syncing, .offline])
+        // The line `flowspec simulate --restore` and `--replay` print for the same value.
+        #expect(
+            second.trace == [
+                "restore(settings, data=syncing, connectivity=offline) -> settings, syncing, offline | effects: trackSignedIn, showSettings, showOffline | timeout: signedIn 1800000ms -> welcome, syncing 20000ms -> idle, offline 5000ms -> online"
+            ])
+        #expect(second.problems.isEmpty)
+        await gate.open()
+        await settle(until: { second.machine.states == [.settings, .idle, .online] }, "both regions' work resumed")
+        #expect(storage.values["ws.region.connectivity"] == .string("online"))
+        #expect(storage.values["ws.region.data"] == .string("idle"))
+    }
+
+    /// Leaving the parallel state leaves the regions' values stored, and a restore outside it
+    /// reads none of them; what the deep history remembers brings navigation back, the other
+    /// regions at their `initial`.
+    @Test func regionsLeftAreNotRestored() {
+        let storage = InMemoryFlowStorage()
+        let gate = Gate()
+        let first = persisted(storage, gate)
+        first.start()
+        first.send(.start)
+        first.send(.open)
+        first.send(.lost)
+        first.send(.sessionExpired)
+        first.stop()
+        #expect(storage.values["ws"] == .string("reauth"))
+        #expect(storage.values["ws.history.navigation"] == .string("settings"))
+        let second = persisted(storage, gate)
+        second.start()
+        #expect(second.trace == ["restore(reauth; navigation=settings) -> reauth | effects: - | timeout: -"])
+        second.send(.signedInAgain)
+        #expect(second.machine.states == [.settings, .syncing, .online])
+        second.stop()
+    }
+
+    /// A value stored before the machine had regions restores into its region, the others at
+    /// their `initial`; a region's value that is not a state inside it, or not a raw value, is
+    /// reported, and the region is entered through its `initial`.
+    @Test(arguments: [
+        (["ws": FlowStoredValue.string("offline")], [Workspace.State.home, .syncing, .offline], [String]()),
+        (
+            ["ws": .string("settings"), "ws.region.connectivity": .string("idle"), "ws.region.data": .int(4)],
+            [.settings, .syncing, .online],
+            [
+                "the value stored under 'ws.region.data' (4) is not a Workspace's raw value; the region is entered through its `initial`",
+                "the value stored under 'ws.region.connectivity' (idle) is not a state inside 'connectivity'; the region is entered through its `initial`"
+            ]
+        )
+    ])
+    func aRegionsValueThatCannotBeUsedIsReported(
+        stored: [String: FlowStoredValue], states: [Workspace.State], problems: [String]
+    ) {
+        let flow = persisted(InMemoryFlowStorage(stored), Gate())
+        flow.start()
+        #expect(flow.machine.states == states)
+        #expect(flow.problems == problems)
+        flow.stop()
+    }
+
     @Test func theFlowEndsWhenEveryRegionHas() {
         var machine = Workspace.Machine.start().machine
         machine.send(.start)

@@ -4,7 +4,7 @@
 import FlowSpecRuntime
 
 /// The Workspace flow.
-enum Workspace: FlowSpecRuntime.FlowSpec {
+enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
     enum State: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
         case welcome, home, settings, navigationDone, syncing, idle, dataDone, online, offline
         case connectivityDone, reauth
@@ -38,6 +38,7 @@ enum Workspace: FlowSpecRuntime.FlowSpec {
         default: nil
         }
     }
+    static let storedRegions: [Compound] = [.navigation, .data, .connectivity]
     private typealias Step = FlowSpecRuntime.FlowStep<State>
     private typealias Resume = FlowSpecRuntime.FlowResume
     static let effectList: [Effect] = [

@@ -255,6 +255,10 @@ struct MachineEmitter {
     private func emitPersistence(_ w: inout SwiftWriter) {
         guard let persist = program.persist else { return }
         emitRestoredState(persist, &w)
+        if program.hasParallel {
+            let regions = program.storedRegions.map { ".\(program.compounds[$0].swiftName.code)" }
+            w.line("\(access)static let storedRegions: [Compound] = [\(regions.joined(separator: ", "))]")
+        }
         if persist.rawValue == .int {
             if shape == .switches {
                 w.block("\(access)static func name(ofState state: State) -> Swift.String") { w in

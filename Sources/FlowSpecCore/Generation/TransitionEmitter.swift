@@ -159,12 +159,13 @@ struct TransitionEmitter {
         }
         emitOuterTimeouts(&w)
         emitHistory(&w)
+        emitEntryEffectCounts(&w)
         emitRegions(&w)
     }
 
     /// What a machine with history states adds: which compound states remember where they were
-    /// left, the state each compound state's `initial` chain leads to (for shallow history
-    /// states) and how many `entry` effects each runs itself (for the entries of a resume).
+    /// left, and the state each compound state's `initial` chain leads to (for shallow history
+    /// states).
     private func emitHistory(_ w: inout SwiftWriter) {
         guard !program.histories.isEmpty else { return }
         w.line("\(access)static let memorySlotCount = \(program.memorySlotCount)")
@@ -185,8 +186,14 @@ struct TransitionEmitter {
                 }
             }
         }
+    }
+
+    /// How many `entry` effects each compound state runs itself: what the entries of a resume
+    /// skip (history), and what starting or restoring several regions skips of the states
+    /// around a region that the region before it entered (parallel states).
+    private func emitEntryEffectCounts(_ w: inout SwiftWriter) {
         let entering = program.compounds.filter { !$0.entry.isEmpty }
-        guard !entering.isEmpty else { return }
+        guard !program.histories.isEmpty || program.hasParallel, !entering.isEmpty else { return }
         w.block("\(access)static func entryEffectCount(of compound: Compound) -> Swift.Int") { w in
             w.switchBlock("switch compound") { w in
                 for compound in entering { w.line("case .\(compound.swiftName.code): \(compound.entry.count)") }

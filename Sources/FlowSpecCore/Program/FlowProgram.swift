@@ -214,6 +214,11 @@ public struct FlowProgram: Sendable {
     /// The machine lowered to the steps the runtime's kernel takes (what `simulate` runs and
     /// `gen` writes), made once the program is built.
     var steps = ProgramSteps()
+    /// The regions whose state a persisted machine stores beside its own: those that are
+    /// compound states, by index in ``compounds`` (document order).
+    public var storedRegions: [Int] {
+        compounds.indices.filter { compounds[$0].parent.map { compounds[$0].isParallel } ?? false }
+    }
     /// How many compound states remember the state they were left in: those with a history
     /// state inside.
     public var memorySlotCount: Int { compounds.count { $0.memorySlot != nil } }

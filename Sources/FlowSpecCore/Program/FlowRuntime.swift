@@ -132,11 +132,10 @@ public struct FlowRuntime: Sendable, Hashable {
     public static func restore(
         _ program: FlowProgram, rawValue: String?, conditions: [Bool], moves: inout [Move]?
     ) -> (FlowRuntime, [Int]) {
-        let (value, remembered) = StoredText.parse(rawValue)
-        let restored = restoredState(program, rawValue: value)
-        let landing = program.persist?.resume[restored] ?? restored
-        var runtime = FlowRuntime(program: program, state: landing)
+        let (value, regions, remembered) = StoredText.parse(rawValue)
+        var runtime = FlowRuntime(program: program, state: landing(program, rawValue: value))
         runtime.restoreMemory(remembered, program)
+        runtime.restoreRegions(regions, program)
         let effects = runtime.run(nil, program, conditions, &moves) { kernel, sink in
             kernel.enter(conditions, program.steps, &sink)
         }
@@ -148,19 +147,51 @@ public struct FlowRuntime: Sendable, Hashable {
         program.persist?.rawValue == .int ? String(state) : program.states[state].name
     }
 
-    /// What a persisted machine stores, as traces and `--restore` write it: its state's value,
-    /// then `; COMPOUND=VALUE` for each compound state with a history state inside that was left.
+    /// What a persisted machine stores, as traces and `--restore` write it: its state's value;
+    /// with parallel states, `, REGION=VALUE` for each region a restore takes from its stored
+    /// value (an active region that holds none of the states written before it: those already
+    /// say where it is), with the first state the flow is in inside it; then `; COMPOUND=VALUE`
+    /// for each compound state with a history state inside that was left.
     public func storedText(_ program: FlowProgram) -> String {
-        let remembered = program.compounds.compactMap { compound -> (String, String)? in
+        let remembered = program.compounds.compactMap { compound -> StoredText.Named? in
             guard let slot = compound.memorySlot, let state = recorded(slot) else { return nil }
             return (compound.name, Self.storedValue(of: state, program))
         }
-        return StoredText.text(value: Self.storedValue(of: state, program), memory: remembered)
+        var placed = [state]
+        var regions: [StoredText.Named] = []
+        for region in program.storedRegions {
+            let inside = program.compounds[region].states
+            guard !placed.contains(where: inside.contains), let first = states.first(where: inside.contains) else {
+                continue
+            }
+            placed.append(first)
+            regions.append((program.compounds[region].name, Self.storedValue(of: first, program)))
+        }
+        return StoredText.text(value: Self.storedValue(of: state, program), regions: regions, memory: remembered)
+    }
+
+    /// Puts each region named in a stored text at the state its value restores to (as the
+    /// flow's own value restores), as ``FlowKernel/restoreRegions(_:_:)`` decides; a name that
+    /// is no region of the machine is ignored.
+    private mutating func restoreRegions(_ regions: [StoredText.Named], _ program: FlowProgram) {
+        let stored = regions.compactMap { name, value -> (region: Int, state: Int)? in
+            guard let region = program.storedRegions.first(where: { program.compounds[$0].name == name }) else {
+                return nil
+            }
+            return (region, Self.landing(program, rawValue: value))
+        }
+        if !stored.isEmpty { _ = kernel.restoreRegions(stored, program.steps) }
+    }
+
+    /// The state a stored value restores to: ``restoredState(_:rawValue:)``, then `resume`.
+    static func landing(_ program: FlowProgram, rawValue: String?) -> Int {
+        let restored = restoredState(program, rawValue: rawValue)
+        return program.persist?.resume[restored] ?? restored
     }
 
     /// Restores what compound states remember, by name: a value that is not exactly a state
     /// inside its compound state (or names no compound state with memory) is dropped.
-    private mutating func restoreMemory(_ remembered: [(compound: String, value: String)], _ program: FlowProgram) {
+    private mutating func restoreMemory(_ remembered: [StoredText.Named], _ program: FlowProgram) {
         for (name, value) in remembered {
             guard let compound = program.compounds.first(where: { $0.name == name }), let slot = compound.memorySlot
             else { continue }

@@ -131,13 +131,6 @@ enum ParallelRule: RuleHome {
         guard machine.nesting.hasParallel else { return }
         let nesting = machine.nesting
         func name(_ state: Int) -> String { machine.name(of: state) }
-        if let persist = machine.persist, let parallel = machine.states.indices.first(where: nesting.isParallel) {
-            reader.report(
-                .invalidParallel,
-                "machine '\(machine.name.value)' has `persist`, but inside parallel state '\(name(parallel))' it is in one state per region, and `persist` stores one state",
-                at: persist.location, subjects: [name(parallel)],
-                notes: [.init("remove `persist`: storing a state per region is not supported yet")])
-        }
         for index in machine.states.indices where machine.isHistory(index) {
             guard let deep = nesting.details[index]?.deep, deep.value, let compound = nesting.parent(of: index),
                 let parallel = nesting.descendants(of: compound).first(where: nesting.isParallel)
