@@ -220,6 +220,30 @@ struct DiffCommandTests {
         #expect(off.stderr == "flowspec: 17 changes, 0 errors, 0 other findings\n")
     }
 
+    /// What loses the state users' devices stored for a region: the region renamed, a state
+    /// moved out of it into another region, the region made a single state. Each is a warning
+    /// at the line to look at; the flow's own value is not at stake.
+    @Test func aLostRegionStateIsAWarning() throws {
+        let output = try Self.nested("region-dropped")
+        #expect(output.stderr == "flowspec: 13 changes, 2 errors, 3 other findings\n")
+        for line in [
+            "region-dropped.old.yaml:17:11: warning: region 'data' of machine 'Workspace' is gone: the state users "
+                + "were in inside it, stored beside the flow's state under `<key>.region.data`, is ignored after the "
+                + "update [stored-region-dropped]",
+            "region-dropped.new.yaml:17:15: warning: state 'offline' of machine 'Workspace' moved out of region "
+                + "'connectivity': the value users' devices stored for 'connectivity' when they were in 'offline' "
+                + "(offline) now restores 'offline', outside 'connectivity', so those users enter 'connectivity' "
+                + "through its `initial` [stored-region-dropped]",
+            "region-dropped.new.yaml:37:11: warning: state 'volume' of machine 'Player' is no longer a region that "
+                + "holds states: the state users were in inside it, stored beside the flow's state under "
+                + "`<key>.region.volume`, is ignored after the update [stored-region-dropped]"
+        ] {
+            #expect(output.stdout.contains(line + "\n"), "\(line)\n\(output.stdout)")
+        }
+        // The two errors are the states gone with `volume`'s states: `stored-state-removed`.
+        #expect(output.stdout.components(separatedBy: "[stored-state-removed]").count == 3)
+    }
+
     /// A history state that became shallow, or changed its `default`, leads elsewhere but reads
     /// the same remembered state: listed as changes, never a finding. A history state added
     /// first inside a compound state with no `initial` changes nothing it enters.

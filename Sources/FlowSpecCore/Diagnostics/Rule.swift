@@ -37,6 +37,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case storedValuesClamped = "stored-values-clamped"
     case stateKindChanged = "state-kind-changed"
     case storedHistoryDropped = "stored-history-dropped"
+    case storedRegionDropped = "stored-region-dropped"
 
     /// Where the rule lives: the check that finds it, or the file that declares a rule the
     /// reader and decoder find (see ``RuleHome``). Start there to read or change a rule.
@@ -75,6 +76,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .storedValuesClamped: StoredValuesClampedRule.self
         case .stateKindChanged: StateKindChangedRule.self
         case .storedHistoryDropped: StoredHistoryDroppedRule.self
+        case .storedRegionDropped: StoredRegionDroppedRule.self
         }
     }
 

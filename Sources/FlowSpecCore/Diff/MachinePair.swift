@@ -66,6 +66,28 @@ struct MachinePair {
             ?? children.first { !machine.isHistory($0) } ?? children[0]
     }
 
+    /// What the value a persisted machine stored for a leaf of the old version (its name, or its
+    /// `int` position) stands for now that the leaf is `now` in the new version: the value, and
+    /// the new version's leaf at that value (`nil`: none, a position past the end). A name
+    /// stands for the leaf of that name.
+    func storedValue(of leaf: Int, now: Int, form: Persist.RawValue) -> (stored: String, leaf: Int?) {
+        guard form == .int else { return (newStates[now], now) }
+        let was = Self.position(of: leaf, in: oldLeafIndices)
+        guard was != Self.position(of: now, in: newLeafIndices) else { return (String(was), now) }
+        return (String(was), was < newLeaves.count ? newLeafIndices[was] : nil)
+    }
+
+    /// A leaf's position among the leaves (its `int` raw value).
+    static func position(of leaf: Int, in leaves: [Int]) -> Int {
+        // The leaves are in source order: a binary search finds one among thousands.
+        var (low, high) = (0, leaves.count)
+        while low < high {
+            let middle = (low + high) / 2
+            if leaves[middle] < leaf { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
     /// A finding of `rule` in the new spec (or, `inOld`, the old one), for the machine.
     func finding(
         _ rule: Rule, _ message: String, at location: SourceLocation, inOld: Bool = false, subjects: [String] = [],
@@ -89,7 +111,8 @@ enum DiffRules {
     static var all: [any DiffRule.Type] {
         [
             StoredFormChangedRule.self, StoredStateRemovedRule.self, StoredPositionChangedRule.self,
-            StoredValuesClampedRule.self, StateKindChangedRule.self, StoredHistoryDroppedRule.self
+            StoredValuesClampedRule.self, StateKindChangedRule.self, StoredHistoryDroppedRule.self,
+            StoredRegionDroppedRule.self
         ]
     }
 }

@@ -117,35 +117,20 @@ enum StoredHistoryDroppedRule: DiffRule {
         let (name, leafName) = (pair.newStates[compound], pair.newStates[now])
         let resume = "those users resume at \(defaults(of: compound, pair)) instead"
         let restoresLeaf = "now restores '\(leafName)', outside '\(name)', and is dropped, so \(resume)"
-        guard form == .int else {
-            // A name restores the state of that name, the leaf itself.
-            return (leafName, restoresLeaf, true)
-        }
-        let was = position(of: leaf, in: pair.oldLeafIndices)
-        if was == position(of: now, in: pair.newLeafIndices) { return (String(was), restoresLeaf, true) }
+        let (stored, standsFor) = pair.storedValue(of: leaf, now: now, form: form)
+        if standsFor == now { return (stored, restoresLeaf, true) }
         // The leaf's move is `stored-position-changed` too: its position names another state.
-        guard was < pair.newLeaves.count else {
-            return (String(was), "no longer leads back to it: no state is at \(was) now", false)
+        guard let other = standsFor else {
+            return (stored, "no longer leads back to it: no state is at \(stored) now", false)
         }
-        let other = pair.newLeafIndices[was]
+        let otherName = pair.newStates[other]
         let outcome =
             pair.new.nesting.isWithin(other, compound)
-            ? "no longer leads back to it: \(was) is '\(pair.newLeaves[was])' now, inside '\(name)', so those users "
+            ? "no longer leads back to it: \(stored) is '\(otherName)' now, inside '\(name)', so those users "
                 + "resume there instead"
-            : "no longer leads back to it: \(was) is '\(pair.newLeaves[was])' now, outside '\(name)', so it is "
+            : "no longer leads back to it: \(stored) is '\(otherName)' now, outside '\(name)', so it is "
                 + "dropped and \(resume)"
-        return (String(was), outcome, true)
-    }
-
-    /// A leaf's position among the leaves (its `int` raw value).
-    private static func position(of leaf: Int, in leaves: [Int]) -> Int {
-        // The leaves are in source order: a binary search finds one among thousands.
-        var (low, high) = (0, leaves.count)
-        while low < high {
-            let middle = (low + high) / 2
-            if leaves[middle] < leaf { low = middle + 1 } else { high = middle }
-        }
-        return low
+        return (stored, outcome, true)
     }
 
     /// Where the history states directly inside a compound state of the new version lead when
