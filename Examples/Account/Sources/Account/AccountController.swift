@@ -106,6 +106,9 @@ public protocol AccountSession: AnyObject {
     func save(_ settings: AccountSettings)
     /// Ends the session and forgets what it held.
     func end()
+    /// The email of the account whose session ended last, kept on the device as the session
+    /// is: what the password check asks for when a relaunch comes back to it.
+    var endedAccountEmail: String? { get }
 }
 
 /// The analytics of the sign-in funnel.
@@ -162,18 +165,20 @@ final class AccountController {
     private var shownNotice: (notice: AccountNotice, visit: Int)?
     private var shownBanner: (banner: ErrorBanner, visit: Int)?
 
-    /// A flow on `clock` (the continuous clock in the app, a test clock in tests); ``start()``
-    /// shows the welcome screen.
+    /// A flow on `clock` (the continuous clock in the app, a test clock in tests), saved in
+    /// `storage` (`UserDefaultsFlowStorage` in the app) under `account`: ``start()`` comes back
+    /// to the page, and the connection, the user was on, or shows the welcome screen.
     init(
         services: any AccountServices, session: any AccountSession, tracking: any SignInTracking,
-        clock: any Clock<Duration> = ContinuousClock()
+        storage: any FlowStorage, clock: any Clock<Duration> = ContinuousClock()
     ) {
         self.services = services
         self.session = session
         self.tracking = tracking
         // The effects handler reaches the controller once it exists.
         let owner = Owner()
-        flow = FlowDriver(Account.self, clock: clock, effects: { owner.controller?.carryOut($0) })
+        flow = FlowDriver(
+            Account.self, storage: storage, key: "account", clock: clock, effects: { owner.controller?.carryOut($0) })
         owner.controller = self
         registerWork()
     }
@@ -222,9 +227,12 @@ final class AccountController {
         SignUpDetails(name: name, email: email, password: password)
     }
 
-    /// Starts the flow on the welcome screen.
+    /// Starts the flow: on the welcome screen, or where the user was when the app last ran.
+    /// Back on the password check, its email is the account's whose session ended (the form
+    /// was not kept).
     func start() {
         flow.start()
+        if flow.machine.isIn(.reauth), email.isEmpty { email = session.endedAccountEmail ?? "" }
     }
 
     /// Forwards what the user did: a button, a tab, a link opened, the server saying the

@@ -16,13 +16,15 @@ struct AccountControllerTests {
     let services: FakeServices
     let session: FakeSession
     let tracking: FakeTracking
+    let storage = InMemoryFlowStorage()
     let controller: AccountController
 
     init() {
         services = FakeServices(clock: clock)
         session = FakeSession(log: log)
         tracking = FakeTracking(log: log)
-        controller = AccountController(services: services, session: session, tracking: tracking, clock: clock)
+        controller = AccountController(
+            services: services, session: session, tracking: tracking, storage: storage, clock: clock)
         controller.start()
     }
 
@@ -119,6 +121,60 @@ struct AccountControllerTests {
         default: Issue.record("no way to \(page) written")
         }
         #expect(controller.state == page)
+    }
+
+    // MARK: Relaunching
+
+    /// The app quits, and at its next launch a new controller starts over the same storage.
+    func relaunched() -> AccountController {
+        flow.stop()
+        let next = AccountController(
+            services: services, session: session, tracking: tracking, storage: storage, clock: clock)
+        next.start()
+        return next
+    }
+
+    /// The screen and the connection are each stored; a relaunch comes back to both, loads
+    /// the account again (signedIn's `entry`) and shows the offline banner at once.
+    @Test func aRelaunchComesBackToTheScreenAndTheConnection() async {
+        await reach(.profile)
+        controller.send(.connectionLost)
+        #expect(storage.values["account"] == .string("profile"))
+        #expect(storage.values["account.region.connection"] == .string("offline"))
+        let next = relaunched()
+        #expect(next.flow.machine.states == [.profile, .offline])
+        #expect(next.section == .signedIn && next.isOffline)
+        #expect(next.profile == AccountProfile(name: "Ada", email: "ada@example.com"))
+        #expect(next.flow.lastStep?.effects == [.loadAccount, .showOfflineBanner])
+        #expect(next.flow.problems.isEmpty)
+        next.send(.connectionRestored)
+        #expect(!next.isOffline)
+    }
+
+    /// A network call's form was not kept, so a relaunch during the call shows the form again
+    /// (`resume`), not a call with nothing to send.
+    @Test(arguments: [
+        (Account.State.verifying, Account.State.credentials), (.submitting, .details), (.sendingReset, .resetRequest),
+        (.checkingPassword, .reenterPassword)
+    ])
+    func aRelaunchDuringACallShowsItsForm(call: Account.State, form: Account.State) async {
+        await reach(call)
+        let next = relaunched()
+        #expect(next.state == form)
+    }
+
+    /// What signedIn remembers is stored too: after a relaunch on the password check, passing
+    /// it still comes back to the screen the session expired on.
+    @Test func aRelaunchOnThePasswordCheckStillComesBackToTheScreenLeft() async {
+        await reach(.reenterPassword)
+        #expect(storage.values["account.history.screens"] == .string("settings"))
+        let next = relaunched()
+        #expect(next.state == .reenterPassword)
+        next.password = "correct horse"
+        services.passwordReply = .now(true)
+        next.send(.submit)
+        await settle(until: { next.isSignedIn }, "back in the app")
+        #expect(next.flow.machine.states == [.settings, .online])
     }
 
     // MARK: Screens

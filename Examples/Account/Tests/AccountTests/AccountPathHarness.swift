@@ -22,6 +22,7 @@ struct AccountPathHarness: FlowPathHarness {
     typealias Spec = Account
     private var controller: AccountController?
     private var tracking: FakeTracking?
+    private var session: FakeSession?
     /// The signed-in screen the path was last on, as the user saw it.
     private var lastScreen: Account.State?
 
@@ -59,10 +60,15 @@ struct AccountPathHarness: FlowPathHarness {
     ) -> FlowDriver<Account> {
         let log = Log()
         let tracking = FakeTracking(log: log)
+        // The session is the device's, as the storage is: a relaunch finds it as it was left.
+        let session = self.session ?? FakeSession(log: log)
+        self.session = session
         let controller = AccountController(
-            services: FakeServices(clock: clock), session: FakeSession(log: log), tracking: tracking, clock: clock)
+            services: FakeServices(clock: clock), session: session, tracking: tracking, storage: storage, clock: clock)
         self.controller = controller
         self.tracking = tracking
+        // Started as the app starts it, so that what the controller does at a launch runs too.
+        controller.start()
         return controller.flow
     }
 

@@ -103,8 +103,11 @@ final class FakeSession: AccountSession {
         log.lines.append("session.save(notifications: \(settings.notifications))")
     }
 
+    private(set) var endedAccountEmail: String?
+
     func end() {
         log.lines.append("session.end")
+        endedAccountEmail = "ada@example.com"
     }
 }
 
