@@ -32,7 +32,7 @@ struct InfiniteLoopCheck: MachineCheck {
         // A loop through a state whose transitions could not all be read may be broken by a
         // retry bound or an exit that was lost; it waits until that error is fixed.
         for loop in loops
-        where !loop.contains(where: { MachineAnalysis.mayLackEdges(graph.state($0), in: graph.machine) }) {
+        where !loop.contains(where: { MachineAnalysis.mayLackEdges($0, in: graph.machine) }) {
             report(
                 loop, graph: graph, unbounded: unbounded, inChoiceCycle: inChoiceCycle, transient: transient, reporter)
         }

@@ -41,7 +41,7 @@ struct MachineAnalysis {
         self.parentsFromInitial = parents
         let machine = graph.machine
         self.mayLackPaths = machine.states.indices.contains { index in
-            parents?[index] != nil && Self.mayLackEdges(machine.states[index], in: machine)
+            parents?[index] != nil && Self.mayLackEdges(index, in: machine)
         }
         var reachableCompounds: [Bool] = []
         if machine.nesting.isNested {
@@ -57,9 +57,10 @@ struct MachineAnalysis {
     var machine: Machine { graph.machine }
 
     /// Whether a state may lack an edge the author wrote (see ``State/hasLostTransitions``).
-    static func mayLackEdges(_ state: State, in machine: Machine) -> Bool {
-        state.hasLostTransitions
-            || (machine.lostMachineWideTransitions && state.kind.inheritsMachineWideTransitions)
+    /// By index: the state is read in place, not copied, for every reachable state.
+    static func mayLackEdges(_ state: Int, in machine: Machine) -> Bool {
+        machine.states[state].hasLostTransitions
+            || (machine.lostMachineWideTransitions && machine.states[state].kind.inheritsMachineWideTransitions)
     }
 
     /// Whether a path from `initial` reaches the state, or for a compound state one of the

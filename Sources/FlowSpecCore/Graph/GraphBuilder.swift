@@ -71,7 +71,7 @@ struct GraphBuilder {
         var inheritors = 0
         for index in machine.states.indices {
             let transitions = machine.transitions(of: index)
-            for position in transitions.indices { count += edgeCount(transitions[position].candidates) }
+            for position in transitions.indices { count += transitions[position].edgeCount }
             if let always = machine.states[index].always { count += edgeCount(always.value) }
             if machine.states[index].hasTimeout { count += machine.states[index].timeout?.retry == nil ? 1 : 2 }
             if machine.states[index].kind.inheritsMachineWideTransitions { inheritors += 1 }

@@ -90,8 +90,28 @@ public enum SpecFileReader {
         _ descriptor: Int32, path: String, size: Int,
         maxSize: Int
     ) throws(FileReadError) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(size)
+        // Straight into the array, to the size `fstat` gave and one byte more (which sees the
+        // end of a file that did not grow); then, for a file that grew, in chunks.
+        var failure: Int32 = 0
+        let first = min(max(size, 0), maxSize) + 1
+        var bytes = [UInt8](unsafeUninitializedCapacity: first) { buffer, count in
+            while count < buffer.count {
+                let read = systemRead(descriptor, buffer.baseAddress! + count, buffer.count - count)
+                if read < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                if read == 0 { return }
+                count += read
+            }
+        }
+        if failure != 0 {
+            errno = failure
+            throw FileReadError(path: path, reason: errnoText())
+        }
+        if bytes.count > maxSize { throw FileReadError(path: path, reason: "it is over the limit of \(maxSize) bytes") }
+        guard bytes.count == first else { return bytes }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }

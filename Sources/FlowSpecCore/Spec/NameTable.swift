@@ -15,6 +15,9 @@ public struct Name: Hashable, Sendable {
 public struct NameTable: Sendable {
     /// The texts, by ``Name/index``.
     public private(set) var texts: [String] = []
+    /// The hash of each text, by ``Name/index``: growing places every name again, and hashing
+    /// each text anew cost more than keeping 8 bytes a name.
+    private var hashes: [Int] = []
     private var slots = TaggedSlots(capacity: 0)
     /// Which bits of a text's hash are kept (all but in tests that make hashes collide).
     private let hashMask: Int
@@ -56,6 +59,7 @@ public struct NameTable: Sendable {
         let index = texts.count
         slots.place(index, hash: hash, at: find(text, hash: hash).slot)
         texts.append(text)
+        hashes.append(hash)
         return Name(index: Int32(index))
     }
 
@@ -63,12 +67,10 @@ public struct NameTable: Sendable {
         slots.find(hash: hash) { texts[$0] == text }
     }
 
-    /// Doubles the slots (16 to start) and places every name again, hashing its text anew: a
-    /// table of n names hashes about 2n texts in all, and keeps no hash.
+    /// Doubles the slots (16 to start) and places every name again, by its kept hash.
     private mutating func grow() {
         var larger = TaggedSlots(capacity: max(16, slots.capacity * 2))
-        for index in texts.indices {
-            let hash = self.hash(texts[index])
+        for (index, hash) in hashes.enumerated() {
             larger.place(index, hash: hash, at: larger.find(hash: hash) { _ in false }.slot)
         }
         slots = larger

@@ -98,8 +98,10 @@ enum NestingRule: RuleHome {
 
     /// `initial` or `done` written on a state with no states inside it.
     static func checkLeaf(_ state: inout State, details: StateDetails?, reader: inout NodeReader) {
+        // Most leaves write neither: no list of the two is built for them.
+        guard let details, details.initial != nil || details.done != nil else { return }
         let name = reader.nameTable[state.name.value]
-        for (key, location) in [("initial", details?.initial?.location), ("done", details?.done?.location)] {
+        for (key, location) in [("initial", details.initial?.location), ("done", details.done?.location)] {
             guard let location else { continue }
             reader.report(
                 .invalidNesting,

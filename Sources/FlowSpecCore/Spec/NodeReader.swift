@@ -26,13 +26,21 @@ struct NodeReader {
 
         /// The value node of a key, if present.
         subscript(key: String) -> YAMLDocument.NodeID? {
-            entries.first { $0.key.value == key }?.value
+            entries.first { NodeReader.isSame($0.key.value, key) }?.value
         }
 
         /// The located key, if present.
         func key(_ key: String) -> Located<String>? {
-            entries.first { $0.key.value == key }?.key
+            entries.first { NodeReader.isSame($0.key.value, key) }?.key
         }
+    }
+
+    /// Whether two keys are the same text. Keys of one mapping mostly differ in length, which
+    /// a `String` knows without reading its bytes: most comparisons end there, where `==` of
+    /// two different short strings is a call into the standard library.
+    @inline(__always)
+    static func isSame(_ text: String, _ other: String) -> Bool {
+        text.utf8.count == other.utf8.count && text == other
     }
 
     mutating func report(
@@ -74,7 +82,7 @@ struct NodeReader {
         // The entries are kept as they are unless a key is unknown (one array, not two).
         var kept = 0
         for index in entries.indices {
-            if allowed.contains(entries[index].key.value) {
+            if allowed.contains(where: { Self.isSame($0, entries[index].key.value) }) {
                 if kept != index { entries[kept] = entries[index] }
                 kept += 1
             } else {

@@ -129,7 +129,7 @@ public struct Machine: Sendable {
     func ownTransitionCount(of state: Int) -> Int {
         var count = (states[state].always?.value.count ?? 0) + (states[state].hasTimeout ? 1 : 0)
         let transitions = transitions(of: state)
-        for position in transitions.indices { count += transitions[position].candidates.count }
+        for position in transitions.indices { count += transitions[position].candidateCount }
         return count
     }
 }
@@ -417,6 +417,22 @@ public struct EventTransition: Sendable {
         } else {
             target = event  // not read: the boxed candidates are
             more = .candidates(Box(candidates))
+        }
+    }
+
+    /// How many candidates there are, read in place (``candidates`` builds the list).
+    public var candidateCount: Int {
+        guard case .candidates(let list) = more else { return 1 }
+        return list.value.count
+    }
+
+    /// How many graph edges the candidates make, read in place: one each, and one more for a
+    /// retry's `then`.
+    var edgeCount: Int {
+        switch more {
+        case nil: 1
+        case .extras(let extras): extras.value.retry == nil ? 1 : 2
+        case .candidates(let list): list.value.reduce(0) { $0 + ($1.retry == nil ? 1 : 2) }
         }
     }
 

@@ -61,7 +61,7 @@ enum StateDecoder {
                 state.isMalformed = true
             }
             if state.kind == .history { decoded.histories.append(index) }
-            decoded.states.append(state)
+            decoded.states.append(consume state)
             decoded.parents.append(parent)
             if let details = nested.details { decoded.details[index] = details }
             guard let children = nested.children else {

@@ -64,12 +64,13 @@ struct StateStreamer: YAMLSubtreeTaker {
             name: Located(name, at: document[keys[keys.count - 1]].location), body: value,
             reader: &reader)
         states.swapShared(names: &reader.nameTable, transitions: &reader.transitionStore)
-        return states.append(state, findings: stateFindings.takeAll())
+        return states.append(consume state, findings: stateFindings.takeAll())
     }
 
     /// Whether a state's body writes a key of nesting (see ``StateDecoder/nestingKeys``).
     static func nests(_ body: YAMLDocument.NodeID, in document: YAMLDocument) -> Bool {
-        guard document[body].kind == .mapping else { return false }
+        // Read in place: the document's subscript copies the node.
+        guard document.nodes[Int(body)].kind == .mapping else { return false }
         let children = document.children(of: body)
         for index in stride(from: children.startIndex, to: children.endIndex, by: 2) {
             if let key = NodeReader.nameText(children[index], in: document), StateDecoder.nestingKeys.contains(key) {
@@ -166,14 +167,14 @@ final class StreamedStates {
     }
 
     /// Keeps a state and its findings in the current segment; returns its token.
-    func append(_ state: State, findings: [Diagnostic]) -> Int32 {
+    func append(_ state: consuming State, findings: [Diagnostic]) -> Int32 {
         if segments.isEmpty { startSegment() }
         Self.appendLast(&segments, state, findings)
         count += 1
         return Int32(count - 1)
     }
 
-    private static func appendLast(_ segments: inout [Segment], _ state: State, _ findings: [Diagnostic]) {
+    private static func appendLast(_ segments: inout [Segment], _ state: consuming State, _ findings: [Diagnostic]) {
         let last = segments.count - 1
         if !findings.isEmpty { segments[last].findings.append((segments[last].states.count, findings)) }
         segments[last].states.append(state)
@@ -213,7 +214,7 @@ final class StreamedStates {
         segment.isBroken = true
         var state = State(name: Located(Name(index: 0), at: .start), kind: .task)  // a placeholder, swapped out
         swap(&state, &segment.states[position])
-        return (state, findings(at: position, in: segment.findings))
+        return (consume state, findings(at: position, in: segment.findings))
     }
 
     /// The findings of the state at a position of a segment (binary search: they are in order).

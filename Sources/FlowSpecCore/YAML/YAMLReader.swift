@@ -374,9 +374,10 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
     func hasRepeatedKey(from start: Int) -> Bool {
         withBuffers { nodes, pending in
             stride(from: start + 2, to: pending.count - 1, by: 2).contains { index in
-                let key = Int(pending[index])
-                return nodes[key].kind == .scalar
-                    && Self.firstKey(nodes[key].text, in: start..<index, nodes: nodes, pending: pending) != nil
+                // Through the pointer: subscripting the buffer copied the node.
+                let key = nodes.baseAddress! + Int(pending[index])
+                return key.pointee.kind == .scalar
+                    && Self.firstKey(key.pointee.text, in: start..<index, nodes: nodes, pending: pending) != nil
             }
         }
     }
@@ -401,8 +402,8 @@ private struct Builder<Taker: YAMLSubtreeTaker> {
         pending: UnsafeBufferPointer<YAMLDocument.NodeID>
     ) -> SourceLocation? {
         for index in stride(from: range.lowerBound, to: range.upperBound, by: 2) {
-            let id = Int(pending[index])
-            if nodes[id].kind == .scalar, nodes[id].text == text { return nodes[id].location }
+            let node = nodes.baseAddress! + Int(pending[index])
+            if node.pointee.kind == .scalar, node.pointee.text == text { return node.pointee.location }
         }
         return nil
     }
