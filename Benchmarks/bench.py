@@ -56,9 +56,10 @@ TARGET_NESTED_DISPATCH = 1.5
 TARGET_HISTORY_DISPATCH = 1.5
 TARGET_NESTED_APP_COMPILE = 1.0
 # Parallel regions: `send` on a parallel state of 3 regions, an event moving one of them
-# (gen_specs.py parallel, small enough for the `switch` form, the only one that writes
-# regions), allocates nothing; its time is informative.
+# (gen_specs.py parallel: 90 states in the `switch` form; 3,000 in the table form, whose compile
+# time has the generated files' target), allocates nothing; its time is informative.
 PARALLEL_STATES = 90
+PARALLEL_TABLE_STATES = 3000
 # Test paths of 3 regions of 50 states whose timers run at once (gen_specs.py regions): every
 # combination of the time left on them is a configuration; planned or refused (at the
 # configuration limit) within a second.
@@ -579,6 +580,20 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
                "%.1f ns/event" % parallel_ns, "nested %s states %.1f ns" % (format(NESTED_STATES, ","), nested_ns),
                times(parallel_ns / nested_ns), "", None)
     allocation_row(report, "  allocations in send, parallel", parallel)
+
+    # A parallel machine too large for `switch` statements (the switch form of these 3,000
+    # states takes minutes to compile) gets the table form.
+    spec = make_input(args.work, "parallel", PARALLEL_TABLE_STATES, 20)
+    source = os.path.join(work, "ParallelTable-%dx20.swift" % PARALLEL_TABLE_STATES)
+    run([args.flowspec, "gen", spec, "--output", source])
+    regions = "3 regions of %s states × 20 events" % format(PARALLEL_TABLE_STATES // 3, ",")
+    compile_row(report, "swiftc -O, parallel table form, " + regions, source, codegen, reps)
+    table = dispatch_binary(source, "dispatch-parallel-table-%dx20" % PARALLEL_TABLE_STATES)
+    parallel_ns, table_ns = side_by_side_ns(parallel, table)
+    report.row("send, parallel table form, " + regions, "%.1f ns/event" % table_ns,
+               "switch form, %d states %.1f ns" % (PARALLEL_STATES, parallel_ns), times(table_ns / parallel_ns), "",
+               None)
+    allocation_row(report, "  allocations in send, parallel table form", table)
 
 
 def compile_row(report, label, source, codegen, reps):

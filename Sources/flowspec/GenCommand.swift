@@ -77,14 +77,6 @@ struct GenCommand: Command {
 
     func run() throws {
         let input = try SpecInput(path: spec, limits: limits)
-        if shape == .tables {
-            for state in SpecGeneration.parallelStates(input.result) {
-                Console.error(
-                    "\(input.source.path):\(state.location.line):\(state.location.column): error: machine '\(state.machine)' has a parallel state ('\(state.state)'), which the table form does not write yet; use `--shape switch` or `--shape auto`; nothing was generated"
-                )
-                throw ExitStatus.findings
-            }
-        }
         var options = GenerationOptions(
             sourcePath: SpecGeneration.displayPath(spec, workingDirectory: currentDirectory()),
             accessLevel: accessLevel, shape: shape)

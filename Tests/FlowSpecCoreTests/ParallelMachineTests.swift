@@ -72,10 +72,31 @@ struct ParallelMachineTests {
             Issue.record("swiftc is not on PATH: the test needs the Swift compiler to build the generated code")
             return
         }
-        let programs = try Self.machines(seed: 0x0_C0DE, count: 30).map(\.program)
+        let drawn = try Self.machines(seed: 0x0_C0DE, count: 30)
+        let programs = drawn.map(\.program)
+        // Every other machine also through the table form, renamed `T…`.
+        let twinText =
+            "flowspec: 1\nmachines:\n"
+            + drawn.enumerated().filter { $0.offset % 2 == 0 }.map { offset, machine in
+                machine.text.components(separatedBy: "machines:\n")[1]
+                    .replacingOccurrences(of: "  P\(offset):\n", with: "  T\(offset):\n")
+            }.joined()
+        let twinResult = SpecChecker().check(SourceFile(path: "tables.yaml", text: twinText))
+        let twins = try #require(SpecGeneration.programs(twinResult, diagnostics: twinResult.diagnostics))
         var random = Gen.SplitMix64(seed: 0x0_D21F)
         var runs: [Gen.Run] = []
         for program in programs {
+            let first = runs.count
+            defer {
+                if programs.firstIndex(where: { $0.name.name == program.name.name })! % 2 == 0 {
+                    runs += runs[first...].map { run in
+                        var twin = run
+                        twin.machine = Gen.tableTwinName(run.machine)
+                        twin.key = Gen.tableTwinName(run.key)
+                        return twin
+                    }
+                }
+            }
             for index in 0..<6 {
                 let steps = ParallelSpecs.drawSteps(program, count: 25, &random)
                 runs.append(
@@ -100,8 +121,13 @@ struct ParallelMachineTests {
         #expect(restoredInRegions > 20, "only \(restoredInRegions) restores entered regions")
         let source = SwiftGenerator.file(for: programs, options: GenerationOptions(sourcePath: "parallel.yaml"))
         #expect(source.contains("static func enteredStates(") && !source.contains("sharedTable"))
+        let tableSource = SwiftGenerator.file(
+            for: twins, options: GenerationOptions(sourcePath: "tables.yaml", shape: .tables))
+        #expect(tableSource.contains("regionRunsSection") && !tableSource.contains("switch (state, event)"))
+        #expect(twins.contains { $0.persist != nil } && twins.contains { !$0.histories.isEmpty })
         let actual = try Gen.runDriver([
-            "parallel.swift": source, "main.swift": Gen.driver(programs: programs, runs: runs)
+            "parallel.swift": source, "tables.swift": tableSource,
+            "main.swift": Gen.driver(programs: programs + twins, runs: runs)
         ])
         var comparison = TraceComparison(expectedSide: "simulation", actualSide: "generated code")
         for run in runs {
@@ -109,7 +135,8 @@ struct ParallelMachineTests {
                 run.key, expected: run.expected, actual: actual[run.key] ?? [],
                 context: "inputs \(Gen.script(run.steps))")
         }
-        #expect(comparison.compared > 4_000, "only \(comparison.compared) lines were compared")
+        #expect(runs.count { $0.machine.hasPrefix("T") } > 60, "the table form's runs")
+        #expect(comparison.compared > 6_000, "only \(comparison.compared) lines were compared")
         #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
     }
 

@@ -91,7 +91,8 @@ struct ParallelRegionTests {
         let machine = try #require(result.spec.machines.first)
         #expect(!machine.nesting.hasParallel)
         #expect(!machine.states.indices.contains(where: machine.isParallel))
-        #expect(SpecGeneration.parallelStates(result).isEmpty)
+        #expect(
+            try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics)).first?.hasParallel == false)
     }
 
     @Test func enteringAParallelStateEntersEveryRegion() throws {
@@ -169,11 +170,10 @@ struct ParallelRegionTests {
 
     @Test func aMachineWithAParallelStateSaysWhereItIs() throws {
         let result = Self.checked()
-        let parallel = SpecGeneration.parallelStates(result)
-        #expect(parallel.count == 1)
-        #expect(parallel.first?.machine == "App")
-        #expect(parallel.first?.state == "area")
-        #expect(parallel.first?.location == SourceLocation(line: 16, column: 9))
+        let machine = try #require(result.spec.machines.first)
+        let parallel = machine.states.indices.filter(machine.isParallel)
+        #expect(parallel.map(machine.name(of:)) == ["area"])
+        #expect(machine.nesting.details[parallel[0]]?.parallelLocation == SourceLocation(line: 16, column: 9))
         #expect(
             try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics)).first?.hasParallel == true)
     }
@@ -237,7 +237,7 @@ struct ParallelRegionTests {
                 !String(decoding: source.bytes, as: UTF8.self).contains("parallel:")
             else { continue }
             let result = SpecChecker().check(source)
-            #expect(SpecGeneration.parallelStates(result).isEmpty, "\(path)")
+            #expect(!result.spec.machines.contains { $0.nesting.hasParallel }, "\(path)")
         }
     }
 }

@@ -9,17 +9,13 @@
 enum CodeShape: Equatable {
     case switches, tables
 
-    /// Above this many states (compound ones included) or events a machine without parallel
-    /// states uses tables.
+    /// Above this many states (compound ones included) or events a machine uses tables.
     static let tableThreshold = 128
 
     static func choose(for program: FlowProgram, _ requested: GenerationOptions.Shape) -> CodeShape {
         switch requested {
         case .switches: .switches
         case .tables: .tables
-        case .automatic where program.hasParallel:
-            // The table form does not write parallel states yet.
-            .switches
         case .automatic:
             program.states.count + program.compounds.count > tableThreshold || program.events.count > tableThreshold
                 ? .tables : .switches

@@ -256,7 +256,10 @@ struct MachineEmitter {
         guard let persist = program.persist else { return }
         emitRestoredState(persist, &w)
         if program.hasParallel {
-            let regions = program.storedRegions.map { ".\(program.compounds[$0].swiftName.code)" }
+            // By ordinal in the table form, whose compound states may have no named members.
+            let regions = program.storedRegions.map {
+                shape == .tables ? "Compound(ordinal: \($0))" : ".\(program.compounds[$0].swiftName.code)"
+            }
             w.line("\(access)static let storedRegions: [Compound] = [\(regions.joined(separator: ", "))]")
         }
         if persist.rawValue == .int {

@@ -272,17 +272,8 @@ struct TableEmitter {
             w.block(
                 "\(access)static func step(_ state: State, on event: Event, _ conditions: Conditions, _ tables: Tables) -> \(stepType)?"
             ) { w in
-                w.line("let header = state.ordinal &* \(Self.headerWidth)")
-                w.line("let bit = Swift.UInt32(truncatingIfNeeded: event.ordinal) & 31")
-                w.line("let filter = Swift.UInt32(bitPattern: tables.table[header &+ 1])")
-                w.line("guard (filter >> bit) & 1 != 0 else { return nil }")
-                w.line(
-                    "var row = rowsStart &+ (Swift.Int(tables.table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* \(tables.rowWidth)"
-                )
-                w.block("if Swift.Int(tables.table[row]) != event.ordinal") { w in
-                    w.line("row = search(event, header, tables)")
-                    w.line("if row < 0 { return nil }")
-                }
+                w.line("let row = row(of: state, on: event, tables.table)")
+                w.line("if row < 0 { return nil }")
                 w.line("let action = Swift.Int(tables.table[row &+ 1])")
                 if tables.recordsNesting {
                     let mask = "0x" + String((1 << TableLayout.keepShift) - 1, radix: 16, uppercase: true)
@@ -301,17 +292,34 @@ struct TableEmitter {
                 w.line("return candidate >= 0 ? step(candidate, tables) : nil")
             }
             w.line()
+            w.doc("Where the row of `event` among the state's rows is in the table, or -1 if the state ignores it.")
+            w.line("@inline(__always)")
+            w.block(
+                "private static func row(of state: State, on event: Event, _ table: [Swift.Int32]) -> Swift.Int"
+            ) { w in
+                w.line("let header = state.ordinal &* \(Self.headerWidth)")
+                w.line("let bit = Swift.UInt32(truncatingIfNeeded: event.ordinal) & 31")
+                w.line("let filter = Swift.UInt32(bitPattern: table[header &+ 1])")
+                w.line("guard (filter >> bit) & 1 != 0 else { return -1 }")
+                w.line(
+                    "let row = rowsStart &+ (Swift.Int(table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* \(tables.rowWidth)"
+                )
+                w.line("return Swift.Int(table[row]) == event.ordinal ? row : search(event, header, table)")
+            }
+            w.line()
             w.doc(
                 "The row of `event` among the rows of the state whose header is at `header`, or -1 (when two of its events share a filter bit)."
             )
-            w.block("private static func search(_ event: Event, _ header: Swift.Int, _ tables: Tables) -> Swift.Int") {
+            w.block(
+                "private static func search(_ event: Event, _ header: Swift.Int, _ table: [Swift.Int32]) -> Swift.Int"
+            ) {
                 w in
-                w.line("var row = rowsStart &+ Swift.Int(tables.table[header &+ 2]) &* \(tables.rowWidth)")
+                w.line("var row = rowsStart &+ Swift.Int(table[header &+ 2]) &* \(tables.rowWidth)")
                 w.line(
-                    "let end = rowsStart &+ Swift.Int(tables.table[header &+ \(Self.headerWidth + 2)]) &* \(tables.rowWidth)"
+                    "let end = rowsStart &+ Swift.Int(table[header &+ \(Self.headerWidth + 2)]) &* \(tables.rowWidth)"
                 )
                 w.block("while row < end") { w in
-                    w.line("if Swift.Int(tables.table[row]) == event.ordinal { return row }")
+                    w.line("if Swift.Int(table[row]) == event.ordinal { return row }")
                     w.line("row &+= \(tables.rowWidth)")
                 }
                 w.line("return -1")
@@ -497,8 +505,95 @@ struct TableEmitter {
             w.line("return nil")
         }
         emitHistory(&w)
+        emitRegions(&w)
         guard program.states.contains(where: { !$0.outerTimeouts.isEmpty }) else { return }
         emitOuterTimeouts(&w)
+    }
+
+    /// What a machine with parallel states adds, read from the sections `declared`,
+    /// `regionStates`, `regionRuns`, `enteredStates` and `regionCompounds`: what the kernel
+    /// asks to run several states at once (``FlowSpecKernel/FlowRules``' parallel members).
+    private func emitRegions(_ w: inout SwiftWriter) {
+        guard tables.recordsRegions else { return }
+        let stepType = "FlowSpecRuntime.FlowStep<State>"
+        w.line()
+        w.line("\(access)static let maximumLeaves = \(program.steps.maximumLeaves)")
+        w.line("\(access)static let compoundCount = \(program.compounds.count)")
+        w.line()
+        w.block("\(access)static func compoundIndex(of compound: Compound) -> Swift.Int") { w in
+            w.line("compound.ordinal")
+        }
+        w.line()
+        w.doc("The depth of the innermost parallel state around the state, if there is one.")
+        w.block("\(access)static func parallelDepth(around state: State) -> Swift.Int?") { w in
+            w.line("let depth = Swift.Int(sharedTable[regionStatesStart &+ state.ordinal &* 2])")
+            w.line("return depth >= 0 ? depth : nil")
+        }
+        w.line()
+        w.doc("How deep the state that writes the transition `state` takes on `event` stands.")
+        w.block("\(access)static func declaringDepth(of state: State, on event: Event) -> Swift.Int") { w in
+            if program.events.isEmpty {
+                w.line("depth(of: state)")
+                return
+            }
+            w.line("let row = row(of: state, on: event, sharedTable)")
+            w.line(
+                "return row < 0 ? depth(of: state) : Swift.Int(sharedTable[declaredStart &+ (row &- rowsStart) / \(tables.rowWidth)])"
+            )
+        }
+        w.line()
+        w.doc(
+            "The pair of `regionRuns` for the state at `depth` of its block `block` (0 exits, 1 entries, 2 states entered)."
+        )
+        w.block(
+            "private static func regionRun(_ state: State, _ block: Swift.Int, _ depth: Swift.Int) -> (first: Swift.Int, count: Swift.Int)"
+        ) { w in
+            w.line("let run = regionRunsStart &+ Swift.Int(sharedTable[regionStatesStart &+ state.ordinal &* 2 &+ 1])")
+            w.line("let pair = run &+ (block &* (Self.depth(of: state) &+ 1) &+ depth) &* 2")
+            w.line("return (Swift.Int(sharedTable[pair]), Swift.Int(sharedTable[pair &+ 1]))")
+        }
+        w.line()
+        w.doc("The `exit` effects of leaving the state and the compound states around it down to `depth`.")
+        w.block("\(access)static func exitEffects(of state: State, through depth: Swift.Int) -> Swift.Range<Swift.Int>")
+        {
+            w in
+            w.line("let run = regionRun(state, 0, depth)")
+            w.line("return run.first..<(run.first &+ run.count)")
+        }
+        w.line()
+        w.doc("The `entry` effects of entering `target` with `keep` compound states kept, the other regions included.")
+        w.block(
+            "\(access)static func entryEffects(of target: State, keeping keep: Swift.Int) -> Swift.Range<Swift.Int>"
+        ) { w in
+            w.line("let run = regionRun(target, 1, keep)")
+            w.line("return run.first..<(run.first &+ run.count)")
+        }
+        w.line()
+        w.doc("Appends the states the machine is in once it enters `target` with `keep` compound states kept.")
+        w.block(
+            "\(access)static func enteredStates(_ target: State, keeping keep: Swift.Int, into states: inout [State])"
+        ) { w in
+            w.line("let run = regionRun(target, 2, keep)")
+            w.block(
+                "for position in (enteredStatesStart &+ run.first)..<(enteredStatesStart &+ run.first &+ run.count)"
+            ) {
+                w in
+                w.line("states.append(State(ordinal: Swift.Int(sharedTable[position])))")
+            }
+        }
+        w.line()
+        w.doc("The step a parallel state's `done` takes (its own effects), if it has one.")
+        w.block("\(access)static func parallelDone(of compound: Compound, _ tables: Tables) -> \(stepType)?") { w in
+            w.line("let group = Swift.Int(tables.table[regionCompoundsStart &+ compound.ordinal &* 2 &+ 1])")
+            w.line("return group >= 0 ? step(candidatesStart &+ group &+ 1, tables) : nil")
+        }
+        // A machine with history states has it from `histories`.
+        guard !tables.recordsHistory else { return }
+        w.line()
+        w.doc("How many `entry` effects the compound state runs itself.")
+        w.block("\(access)static func entryEffectCount(of compound: Compound) -> Swift.Int") { w in
+            w.line("Swift.Int(sharedTable[regionCompoundsStart &+ compound.ordinal &* 2])")
+        }
     }
 
     /// What a machine with history states adds, read from the section `histories`: which
@@ -648,6 +743,19 @@ struct TableLayout {
     var entries: [Int] = []
     /// Per compound state, in a machine with history states (``historyWidth`` integers).
     var histories: [Int] = []
+    /// With parallel states (``recordsRegions``): per state, the depth of the innermost
+    /// parallel state around it (-1 for none) and where its runs start in `regionRuns`.
+    var regionStates: [Int] = []
+    /// Per state, three blocks of one pair per depth from 0 to its own: the first and count of
+    /// its exits down to that depth, of its entries keeping that many compound states (the
+    /// other regions entered included), and of the states then entered, in `enteredStates`.
+    var regionRuns: [Int] = []
+    var enteredStates: [Int] = []
+    /// Per compound state: how many `entry` effects it runs itself, and the group of a parallel
+    /// state's `done` in candidates (-1 for none).
+    var regionCompounds: [Int] = []
+    /// Per row: how deep the state that writes its transition stands (-1: the machine's `on`).
+    var declared: [Int] = []
 
     var rows: [Int] = []
     /// Whether a candidate's record ends with the range of the effects its retry's way out runs:
@@ -665,6 +773,10 @@ struct TableLayout {
     let recordsHistory: Bool
     /// Whether entering some state from the start runs effects: the section `entries` follows.
     let recordsEntries: Bool
+    /// Whether the machine has parallel states: the sections `declared`, `regionStates`,
+    /// `regionRuns`, `enteredStates` and `regionCompounds` follow, what the kernel asks to run
+    /// several states at once.
+    let recordsRegions: Bool
     private let program: FlowProgram
     /// The state whose candidates are being added.
     private var source = 0
@@ -723,6 +835,7 @@ struct TableLayout {
         recordsNesting = !program.compounds.isEmpty
         recordsHistory = !program.histories.isEmpty
         recordsEntries = program.states.indices.contains { !program.entryEffects(of: $0, keeping: 0).isEmpty }
+        recordsRegions = program.hasParallel
         self.program = program
         for (index, state) in program.states.enumerated() {
             source = index
@@ -732,8 +845,12 @@ struct TableLayout {
             let kind = [StateKind.input, .task, .choice, .terminal].firstIndex(of: state.kind)!
             states += [kind + 4 * state.depth, Int(Int32(bitPattern: filter)), rows.count / rowWidth, always]
             let ordered = state.transitions.sorted { ($0.event % 32, $0.event) < ($1.event % 32, $1.event) }
+            let shape = program.steps.states[index]
             for transition in ordered {
                 rows += [transition.event] + action(transition.candidates)
+                if recordsRegions {
+                    declared.append(shape.declaredAt[shape.transitions.firstIndex { $0.event == transition.event }!])
+                }
             }
             if let timeout = state.timeout {
                 let milliseconds = timeout.after.wholeMilliseconds
@@ -752,6 +869,29 @@ struct TableLayout {
             for compound in program.compounds {
                 histories += [compound.initialState, compound.entry.count, compound.memorySlot ?? -1]
             }
+        }
+        if recordsRegions { addRegions() }
+    }
+
+    /// The sections of a machine with parallel states, from the lowering `simulate` runs
+    /// (``ProgramSteps``): each run of effects once in the effect list.
+    private mutating func addRegions() {
+        let steps = program.steps
+        for shape in steps.states {
+            regionStates += [shape.parallelDepth ?? -1, regionRuns.count]
+            for range in shape.exits + shape.entriesKeeping {
+                regionRuns += [effectRun(Array(steps.effectList[range])), range.count]
+            }
+            for entered in shape.enteredKeeping {
+                regionRuns += [enteredStates.count, entered.count]
+                enteredStates += entered
+            }
+        }
+        for compound in program.compounds {
+            // Its own effects only (the kernel adds exits and entries): any state inside lowers it alike.
+            source = compound.states.lowerBound
+            let done = compound.isParallel ? compound.done.map { add([$0]) } : nil
+            regionCompounds += [compound.entry.count, done ?? -1]
         }
     }
 
@@ -831,6 +971,29 @@ struct TableLayout {
                     "Per compound state: the state its `initial` chain leads to, how many `entry` effects it runs itself, "
                         + "its memory slot (-1 for none)."
                 ))
+        }
+        if recordsRegions {
+            sections += [
+                (
+                    "declared", declared,
+                    "Per row: how deep the state that writes its transition stands (-1: the machine's `on`)."
+                ),
+                (
+                    "regionStates", regionStates,
+                    "Per state: the depth of the innermost parallel state around it (-1 for none), where its runs start."
+                ),
+                (
+                    "regionRuns", regionRuns,
+                    "Per state, a pair per depth from 0 to its own: first and count of its exits down to that depth; "
+                        + "of its entries keeping that many compound states; of the states then entered."
+                ),
+                ("enteredStates", enteredStates, "The states entered, by runs of regionRuns."),
+                (
+                    "regionCompounds", regionCompounds,
+                    "Per compound state: how many `entry` effects it runs itself, the group of a parallel state's "
+                        + "`done` in candidates (-1 for none)."
+                )
+            ]
         }
         // Last, so that the effect list is the table's tail.
         sections.append(("effects", effects, "The effect list: effect ordinals that candidates refer to by range."))

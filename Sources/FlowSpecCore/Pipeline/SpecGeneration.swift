@@ -10,20 +10,6 @@ public enum SpecGeneration {
         public var contents: String
     }
 
-    /// Where each machine that has a parallel state writes its first one: the table form does
-    /// not write such a machine, so `gen --shape table` refuses it there.
-    public static func parallelStates(_ result: SpecChecker.Result) -> [(
-        machine: String, state: String, location: SourceLocation
-    )] {
-        result.spec.machines.compactMap { machine in
-            guard machine.nesting.hasParallel,
-                let first = machine.states.indices.first(where: machine.isParallel),
-                let location = machine.nesting.details[first]?.parallelLocation
-            else { return nil }
-            return (machine.name.value, machine.name(of: first), location)
-        }
-    }
-
     /// The programs of a checked spec, or `nil` if it has errors.
     public static func programs(_ result: SpecChecker.Result, diagnostics: [Diagnostic]) -> [FlowProgram]? {
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
