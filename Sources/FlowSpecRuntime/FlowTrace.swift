@@ -39,8 +39,9 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
     /// For a restore: what the compound states with history states inside were restored to
     /// remember (those that remember anything), by the order of ``FlowSpec/memorySlotNames``.
     public let restoredMemory: [Remembered]
-    /// For a restore of a machine with parallel states: the value stored for each region that
-    /// is a state inside it, by the order of ``PersistentFlowSpec/storedRegions``.
+    /// For a restore of a machine with parallel states: the stored value of each region the
+    /// restore took it for (those the flow's own state or an outer region's did not place
+    /// already), by the order of ``PersistentFlowSpec/storedRegions``.
     public let restoredRegions: [Remembered]
 
     /// The state a compound state remembers, or a region was stored in, as stored.

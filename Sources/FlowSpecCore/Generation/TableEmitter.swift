@@ -272,8 +272,7 @@ struct TableEmitter {
             w.block(
                 "\(access)static func step(_ state: State, on event: Event, _ conditions: Conditions, _ tables: Tables) -> \(stepType)?"
             ) { w in
-                w.line("let row = row(of: state, on: event, tables.table)")
-                w.line("if row < 0 { return nil }")
+                emitRowLookup(missing: "nil", &w)
                 w.line("let action = Swift.Int(tables.table[row &+ 1])")
                 if tables.recordsNesting {
                     let mask = "0x" + String((1 << TableLayout.keepShift) - 1, radix: 16, uppercase: true)
@@ -292,34 +291,17 @@ struct TableEmitter {
                 w.line("return candidate >= 0 ? step(candidate, tables) : nil")
             }
             w.line()
-            w.doc("Where the row of `event` among the state's rows is in the table, or -1 if the state ignores it.")
-            w.line("@inline(__always)")
-            w.block(
-                "private static func row(of state: State, on event: Event, _ table: [Swift.Int32]) -> Swift.Int"
-            ) { w in
-                w.line("let header = state.ordinal &* \(Self.headerWidth)")
-                w.line("let bit = Swift.UInt32(truncatingIfNeeded: event.ordinal) & 31")
-                w.line("let filter = Swift.UInt32(bitPattern: table[header &+ 1])")
-                w.line("guard (filter >> bit) & 1 != 0 else { return -1 }")
-                w.line(
-                    "let row = rowsStart &+ (Swift.Int(table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* \(tables.rowWidth)"
-                )
-                w.line("return Swift.Int(table[row]) == event.ordinal ? row : search(event, header, table)")
-            }
-            w.line()
             w.doc(
                 "The row of `event` among the rows of the state whose header is at `header`, or -1 (when two of its events share a filter bit)."
             )
-            w.block(
-                "private static func search(_ event: Event, _ header: Swift.Int, _ table: [Swift.Int32]) -> Swift.Int"
-            ) {
+            w.block("private static func search(_ event: Event, _ header: Swift.Int, _ tables: Tables) -> Swift.Int") {
                 w in
-                w.line("var row = rowsStart &+ Swift.Int(table[header &+ 2]) &* \(tables.rowWidth)")
+                w.line("var row = rowsStart &+ Swift.Int(tables.table[header &+ 2]) &* \(tables.rowWidth)")
                 w.line(
-                    "let end = rowsStart &+ Swift.Int(table[header &+ \(Self.headerWidth + 2)]) &* \(tables.rowWidth)"
+                    "let end = rowsStart &+ Swift.Int(tables.table[header &+ \(Self.headerWidth + 2)]) &* \(tables.rowWidth)"
                 )
                 w.block("while row < end") { w in
-                    w.line("if Swift.Int(table[row]) == event.ordinal { return row }")
+                    w.line("if Swift.Int(tables.table[row]) == event.ordinal { return row }")
                     w.line("row &+= \(tables.rowWidth)")
                 }
                 w.line("return -1")
@@ -419,6 +401,23 @@ struct TableEmitter {
                 w.line("if conditions[condition: Swift.Int(tables.table[item])] { return false }")
             }
             w.line("return true")
+        }
+    }
+
+    /// The lines that find the row of `event` among `state`'s rows in `tables` into `row`,
+    /// returning `missing` when the state ignores the event: written into `step` itself, as
+    /// every table-form machine has it, and into the regions' `row(of:on:)`.
+    private func emitRowLookup(missing: String, _ w: inout SwiftWriter) {
+        w.line("let header = state.ordinal &* \(Self.headerWidth)")
+        w.line("let bit = Swift.UInt32(truncatingIfNeeded: event.ordinal) & 31")
+        w.line("let filter = Swift.UInt32(bitPattern: tables.table[header &+ 1])")
+        w.line("guard (filter >> bit) & 1 != 0 else { return \(missing) }")
+        w.line(
+            "var row = rowsStart &+ (Swift.Int(tables.table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* \(tables.rowWidth)"
+        )
+        w.block("if Swift.Int(tables.table[row]) != event.ordinal") { w in
+            w.line("row = search(event, header, tables)")
+            w.line("if row < 0 { return \(missing) }")
         }
     }
 
@@ -536,10 +535,18 @@ struct TableEmitter {
                 w.line("depth(of: state)")
                 return
             }
-            w.line("let row = row(of: state, on: event, sharedTable)")
+            w.line("let row = row(of: state, on: event, tables)")
             w.line(
                 "return row < 0 ? depth(of: state) : Swift.Int(sharedTable[declaredStart &+ (row &- rowsStart) / \(tables.rowWidth)])"
             )
+        }
+        if !program.events.isEmpty {
+            w.line()
+            w.doc("Where the row of `event` among the state's rows is in the table, or -1 if the state ignores it.")
+            w.block("private static func row(of state: State, on event: Event, _ tables: Tables) -> Swift.Int") { w in
+                emitRowLookup(missing: "-1", &w)
+                w.line("return row")
+            }
         }
         w.line()
         w.doc(
