@@ -150,17 +150,7 @@ extension FlowKernel {
     internal func enterRegions<Sink: FlowStepSink>(_ rules: Rules, _ sink: inout Sink) where Sink.State == Rules.State {
         var first = true
         for (position, state) in active.enumerated() {
-            var shared = 0
-            if position > 0 {
-                let before = active[position - 1]
-                let limit = Swift.min(rules.depth(of: state), rules.depth(of: before))
-                while shared < limit,
-                    rules.compoundIndex(around: state, atDepth: shared)
-                        == rules.compoundIndex(around: before, atDepth: shared)
-                {
-                    shared += 1
-                }
-            }
+            let shared = position > 0 ? sharedDepth(at: position, from: 0, rules) : 0
             let entries = Self.entryEffects(of: state, keeping: shared, rules)
             guard !entries.isEmpty else { continue }
             if first {
@@ -440,25 +430,30 @@ extension FlowKernel {
         }
         for position in run.reversed() {
             let state = active[position]
-            var through = keep
-            if position > run.lowerBound {
-                // Up to the compound state this one shares with the state before it, not
-                // including it: that one is left after the earlier state's exits.
-                let before = active[position - 1]
-                let limit = Swift.min(rules.depth(of: state), rules.depth(of: before))
-                while through < limit,
-                    rules.compoundIndex(around: state, atDepth: through)
-                        == rules.compoundIndex(around: before, atDepth: through)
-                {
-                    through += 1
-                }
-            }
+            // Up to the compound state this one shares with the state before it, not including
+            // it: that one is left after the earlier state's exits.
+            let through = position > run.lowerBound ? sharedDepth(at: position, from: keep, rules) : keep
             let exits = rules.exitEffects(of: state, through: through)
             sink.appendSecond(exits.lowerBound, exits.count)
             for depth in keep..<Swift.max(keep, rules.depth(of: state)) {
                 compoundVisits[rules.compoundIndex(around: state, atDepth: depth)] = -1
             }
         }
+    }
+
+    /// How many compound states around the active state at `position` (`position > 0`) it
+    /// shares with the state before it, counting from depth `start` (which they share).
+    @inlinable
+    internal func sharedDepth(at position: Int, from start: Int, _ rules: Rules) -> Int {
+        let (state, before) = (active[position], active[position - 1])
+        let limit = Swift.min(rules.depth(of: state), rules.depth(of: before))
+        var shared = start
+        while shared < limit,
+            rules.compoundIndex(around: state, atDepth: shared) == rules.compoundIndex(around: before, atDepth: shared)
+        {
+            shared += 1
+        }
+        return shared
     }
 
     /// The visits of states entered with `keep` compound states kept, in document order: each

@@ -34,14 +34,7 @@ struct ParallelDriverTests {
         let flow = FlowDriver(Workspace.self, clock: clock, keepingSteps: true)
         let syncing = Gate()
         let probing = Gate()
-        flow.work(in: .syncing) {
-            await syncing.wait()
-            return .synced
-        }
-        flow.work(in: .offline) {
-            await probing.wait()
-            return .found
-        }
+        Self.register(flow, syncing: syncing, probing: probing)
         flow.start()
         flow.send(.start)
         flow.send(.lost)
@@ -59,14 +52,7 @@ struct ParallelDriverTests {
     @Test func leavingTheParallelStateCancelsEveryRegionsWork() async {
         let flow = FlowDriver(Workspace.self, clock: clock, keepingSteps: true)
         let gate = Gate()
-        flow.work(in: .syncing) {
-            await gate.wait()
-            return .synced
-        }
-        flow.work(in: .offline) {
-            await gate.wait()
-            return .found
-        }
+        Self.register(flow, syncing: gate, probing: gate)
         flow.start()
         flow.send(.start)
         flow.send(.lost)
@@ -86,14 +72,7 @@ struct ParallelDriverTests {
         flow.stop()
         let quiet = FlowDriver(Workspace.self, clock: clock, keepingSteps: true)
         let never = Gate()
-        quiet.work(in: .syncing) {
-            await never.wait()
-            return .synced
-        }
-        quiet.work(in: .offline) {
-            await never.wait()
-            return .found
-        }
+        Self.register(quiet, syncing: never, probing: never)
         quiet.start()
         quiet.send(.start)
         quiet.send(.lost)
@@ -123,15 +102,20 @@ struct ParallelDriverTests {
     /// A persisted driver whose two task states' work waits until the test opens `gate`.
     func persisted(_ storage: InMemoryFlowStorage, _ gate: Gate) -> FlowDriver<Workspace> {
         let flow = FlowDriver(Workspace.self, storage: storage, key: "ws", clock: clock, keepingSteps: true)
+        Self.register(flow, syncing: gate, probing: gate)
+        return flow
+    }
+
+    /// The work of syncing and of probing for the connection, each answering once its gate opens.
+    static func register(_ flow: FlowDriver<Workspace>, syncing: Gate, probing: Gate) {
         flow.work(in: .syncing) {
-            await gate.wait()
+            await syncing.wait()
             return .synced
         }
         flow.work(in: .offline) {
-            await gate.wait()
+            await probing.wait()
             return .found
         }
-        return flow
     }
 
     /// Every change saves the flow's state and each region's; a relaunch enters each region's
