@@ -106,6 +106,16 @@ struct ParallelDriverTests {
         return flow
     }
 
+    /// A persisted driver started and taken to settings, syncing and offline.
+    func inSettingsOffline(_ storage: InMemoryFlowStorage, _ gate: Gate) -> FlowDriver<Workspace> {
+        let flow = persisted(storage, gate)
+        flow.start()
+        flow.send(.start)
+        flow.send(.open)
+        flow.send(.lost)
+        return flow
+    }
+
     /// The work of syncing and of probing for the connection, each answering once its gate opens.
     static func register(_ flow: FlowDriver<Workspace>, syncing: Gate, probing: Gate) {
         flow.work(in: .syncing) {
@@ -123,11 +133,7 @@ struct ParallelDriverTests {
     @Test func everyRegionsStateIsStoredAndRestored() async {
         let storage = InMemoryFlowStorage()
         let gate = Gate()
-        let first = persisted(storage, gate)
-        first.start()
-        first.send(.start)
-        first.send(.open)
-        first.send(.lost)
+        let first = inSettingsOffline(storage, gate)
         #expect(
             storage.values == [
                 "ws": .string("settings"), "ws.region.navigation": .string("settings"),
@@ -155,11 +161,7 @@ struct ParallelDriverTests {
     @Test func regionsLeftAreNotRestored() {
         let storage = InMemoryFlowStorage()
         let gate = Gate()
-        let first = persisted(storage, gate)
-        first.start()
-        first.send(.start)
-        first.send(.open)
-        first.send(.lost)
+        let first = inSettingsOffline(storage, gate)
         first.send(.sessionExpired)
         first.stop()
         #expect(storage.values["ws"] == .string("reauth"))

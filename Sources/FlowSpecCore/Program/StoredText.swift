@@ -17,6 +17,8 @@ enum StoredText {
         guard let text else { return (nil, [], []) }
         let parts = text.split(separator: "; ", omittingEmptySubsequences: false).map(String.init)
         let configuration = parts[0].split(separator: ", ", omittingEmptySubsequences: false).map(String.init)
+        // `nil` stands for no value only before a region's or a memory's (the callers read
+        // `restore(nil)` alone themselves).
         let value = configuration[0] == "nil" && parts.count + configuration.count > 2 ? nil : configuration[0]
         return (value, configuration.dropFirst().compactMap(named), parts.dropFirst().compactMap(named))
     }
