@@ -86,7 +86,7 @@ struct MachineEmitter {
         if let tables {
             let names = program.states.map { FlowProgram.Name(name: $0.name, swiftName: $0.swiftName) }
             tables.emitIndexedType(
-                "State", names: names, intRaw: intRaw,
+                "State", names: names, intRaw: intRaw, named: tables.namesStates,
                 doc: "The states of \(program.name.name), in the order the spec lists them.",
                 summaries: program.states.map(\.summary), &w)
             return
@@ -119,7 +119,7 @@ struct MachineEmitter {
         }
         if let tables {
             tables.emitIndexedType(
-                type, names: names, intRaw: false,
+                type, names: names, intRaw: false, named: names.count <= TableEmitter.namedMemberLimit,
                 doc: type == "Event"
                     ? "The events \(program.name.name) reacts to."
                     : "The effects \(program.name.name) asks the app to carry out, in order.", &w)

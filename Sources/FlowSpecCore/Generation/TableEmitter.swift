@@ -62,21 +62,27 @@ struct TableEmitter {
 
     /// Up to this many values, an index-backed type has one named static member per value
     /// (`.splash`). Each member costs about a millisecond of compile time, so larger types
-    /// are reached through `init(rawValue:)` and `allCases` instead.
+    /// are reached through `init(rawValue:)` and `allCases` instead. `State` and `Compound`
+    /// are judged together, on the machine's states, compound ones counted: a machine too
+    /// large to name its states names none of them.
     static let namedMemberLimit = 1_000
+
+    /// Whether `State` and `Compound` have a named member per value.
+    var namesStates: Bool { program.states.count + program.compounds.count <= Self.namedMemberLimit }
 
     // MARK: Types
 
     /// An index-backed type whose static members stand for the enum cases of the switch form.
+    /// `named`: whether it has a static member per value (see ``namedMemberLimit``).
     func emitIndexedType(
-        _ type: String, names: [FlowProgram.Name], intRaw: Bool, doc: String,
+        _ type: String, names: [FlowProgram.Name], intRaw: Bool, named: Bool, doc: String,
         summaries: [String?] = [], _ w: inout SwiftWriter
     ) {
         let table = type.prefix(1).lowercased() + type.dropFirst() + "Names"
         let rawType = intRaw ? "Swift.Int" : "Swift.String"
         w.line()
         w.doc(doc)
-        if names.count > Self.namedMemberLimit {
+        if !named {
             w.doc(
                 "Its \(names.count) values have no member names (they would slow compilation); use `\(type)(rawValue:)` or `allCases`."
             )
@@ -127,7 +133,7 @@ struct TableEmitter {
                 w.line("var container = encoder.singleValueContainer()")
                 w.line("try container.encode(rawValue)")
             }
-            guard names.count <= Self.namedMemberLimit else { return }
+            guard named else { return }
             w.line()
             for (index, name) in names.enumerated() {
                 w.doc(index < summaries.count ? summaries[index] : nil)
@@ -481,7 +487,7 @@ struct TableEmitter {
         }
         let names = program.compounds.map { FlowProgram.Name(name: $0.name, swiftName: $0.swiftName) }
         emitIndexedType(
-            "Compound", names: names, intRaw: false,
+            "Compound", names: names, intRaw: false, named: namesStates,
             doc: "The compound states of \(program.name.name), in the order the spec lists them.", &w)
         w.line()
         w.doc("Whether the state is inside the compound state (whose states are a range of positions).")
