@@ -139,6 +139,21 @@ enum LaunchAuth: FlowSpecRuntime.FlowSpec {
     static let name = "LaunchAuth"
     static let initial: State = .initial
     static let retrySlotCount = 1
+
+    /// The work of the task states, a requirement each: what the state does, ending with the event it sends. Give a conformer to `FlowDriver.work(_:)`, and a task state without work does not compile.
+    protocol Work: Swift.Sendable {
+        /// The work of `splash`.
+        func splash() async -> Event
+        /// The work of `onboardingCheck`.
+        func onboardingCheck() async -> Event
+        /// The work of `authCheck`.
+        func authCheck() async -> Event
+        /// The work of `authLoading`.
+        func authLoading() async -> Event
+        /// The work of `authenticated`.
+        func authenticated() async -> Event
+    }
+
     static func kind(of state: State) -> Kind {
         switch state {
         case .onboarding, .unauthenticated, .error: .input
@@ -214,6 +229,18 @@ enum LaunchAuth: FlowSpecRuntime.FlowSpec {
         case .error: 0..<1
         default: 0..<0
         }
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension FlowSpecRuntime.FlowDriver where Spec == LaunchAuth {
+    /// Registers the work of every task state of LaunchAuth: `work`'s requirement of the state's name, started on entering the state and cancelled on leaving it.
+    func work(_ work: some LaunchAuth.Work) {
+        self.work(in: .splash) { await work.splash() }
+        self.work(in: .onboardingCheck) { await work.onboardingCheck() }
+        self.work(in: .authCheck) { await work.authCheck() }
+        self.work(in: .authLoading) { await work.authLoading() }
+        self.work(in: .authenticated) { await work.authenticated() }
     }
 }
 

@@ -50,6 +50,13 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
     public static let name = "Amped"
     public static let initial: State = .welcome
     public static let retrySlotCount = 2
+
+    /// The work of the task states, a requirement each: what the state does, ending with the event it sends. Give a conformer to `FlowDriver.work(_:)`, and a task state without work does not compile.
+    public protocol Work: Swift.Sendable {
+        /// The work of `syncing`.
+        func syncing() async -> Event
+    }
+
     public static func kind(of state: State) -> Kind {
         switch state {
         case .syncing: .task
@@ -126,6 +133,14 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension FlowSpecRuntime.FlowDriver where Spec == Amped {
+    /// Registers the work of every task state of Amped: `work`'s requirement of the state's name, started on entering the state and cancelled on leaving it.
+    public func work(_ work: some Amped.Work) {
+        self.work(in: .syncing) { await work.syncing() }
+    }
+}
+
 /// The Poller flow.
 public enum Poller: FlowSpecRuntime.FlowSpec {
     public enum State: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
@@ -142,6 +157,13 @@ public enum Poller: FlowSpecRuntime.FlowSpec {
     public static let name = "Poller"
     public static let initial: State = .poll
     public static let retrySlotCount = 1
+
+    /// The work of the task states, a requirement each: what the state does, ending with the event it sends. Give a conformer to `FlowDriver.work(_:)`, and a task state without work does not compile.
+    public protocol Work: Swift.Sendable {
+        /// The work of `wait`.
+        func wait() async -> Event
+    }
+
     public static func kind(of state: State) -> Kind {
         switch state {
         case .poll: .choice
@@ -168,5 +190,13 @@ public enum Poller: FlowSpecRuntime.FlowSpec {
         case .wait: Step(.poll)
         default: nil
         }
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension FlowSpecRuntime.FlowDriver where Spec == Poller {
+    /// Registers the work of every task state of Poller: `work`'s requirement of the state's name, started on entering the state and cancelled on leaving it.
+    public func work(_ work: some Poller.Work) {
+        self.work(in: .wait) { await work.wait() }
     }
 }

@@ -73,6 +73,41 @@ struct FlowDriverTests {
         await settle(until: { driver.state == .onboarding }, "onboarding on a first launch")
     }
 
+    /// The generated protocol's way in: `LaunchAuth.Work` has a requirement per task state.
+    struct SlowSignIn: LaunchAuth.Work {
+        let clock: TestClock<Duration>
+        let cancelled: Flag
+
+        func splash() async -> LaunchAuth.Event { .splashAnimationCompleted }
+        func onboardingCheck() async -> LaunchAuth.Event { .onboardingCheckSucceeded }
+        func authCheck() async -> LaunchAuth.Event { .noSession }
+        func authenticated() async -> LaunchAuth.Event { .mainAppLoaded }
+        /// Waits on the network for 30 s, where the spec gives it 10.
+        func authLoading() async -> LaunchAuth.Event {
+            do {
+                try await clock.sleep(for: .seconds(30))
+            } catch {
+                await cancelled.set()
+            }
+            return .loginSucceeded
+        }
+    }
+
+    @Test func aWorkConformerRunsEachTaskStateAndIsCancelledOnLeavingIt() async {
+        let cancelled = Flag()
+        let driver = FlowDriver(LaunchAuth.self, clock: clock)
+        driver.work(SlowSignIn(clock: clock, cancelled: cancelled))
+        driver.start()
+        await settle(until: { driver.state == .unauthenticated }, "the login screen, through three task states' work")
+        driver.send(.loginAttempted)
+        await clock.advance(by: .seconds(10))
+        await settle(until: { driver.state == .error }, "the sign-in timeout")
+        await settle(until: { driver.droppedResults == 1 }, "the cancelled work's late result")
+        #expect(await cancelled.isSet)
+        #expect(driver.state == .error)
+        #expect(driver.problems.isEmpty, "every task state has work: \(driver.problems)")
+    }
+
     @Test func workStillRunningWhenTheTimeoutFiresIsCancelledAndItsLateResultChangesNothing() async {
         let log = EffectLog<LaunchAuth.Effect>()
         let driver = await loginScreen(effects: log)

@@ -22,6 +22,13 @@ enum Auth: FlowSpecRuntime.FlowSpec {
     typealias Kind = FlowSpecRuntime.FlowStateKind
     static let name = "Auth"
     static let initial: State = .welcome
+
+    /// The work of the task states, a requirement each: what the state does, ending with the event it sends. Give a conformer to `FlowDriver.work(_:)`, and a task state without work does not compile.
+    protocol Work: Swift.Sendable {
+        /// The work of `verifying`.
+        func verifying() async -> Event
+    }
+
     static func kind(of state: State) -> Kind {
         switch state {
         case .verifying: .task
@@ -125,6 +132,14 @@ enum Auth: FlowSpecRuntime.FlowSpec {
     }
 }
 
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension FlowSpecRuntime.FlowDriver where Spec == Auth {
+    /// Registers the work of every task state of Auth: `work`'s requirement of the state's name, started on entering the state and cancelled on leaving it.
+    func work(_ work: some Auth.Work) {
+        self.work(in: .verifying) { await work.verifying() }
+    }
+}
+
 /// The Race flow.
 enum Race: FlowSpecRuntime.FlowSpec {
     enum State: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
@@ -142,6 +157,15 @@ enum Race: FlowSpecRuntime.FlowSpec {
     typealias Kind = FlowSpecRuntime.FlowStateKind
     static let name = "Race"
     static let initial: State = .work
+
+    /// The work of the task states, a requirement each: what the state does, ending with the event it sends. Give a conformer to `FlowDriver.work(_:)`, and a task state without work does not compile.
+    protocol Work: Swift.Sendable {
+        /// The work of `work`.
+        func work() async -> Event
+        /// The work of `retrying`.
+        func retrying() async -> Event
+    }
+
     static func kind(of state: State) -> Kind {
         switch state {
         case .won, .lost: .terminal
@@ -211,5 +235,14 @@ enum Race: FlowSpecRuntime.FlowSpec {
         case (.retrying, 0): Step(.lost)
         default: nil
         }
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension FlowSpecRuntime.FlowDriver where Spec == Race {
+    /// Registers the work of every task state of Race: `work`'s requirement of the state's name, started on entering the state and cancelled on leaving it.
+    func work(_ work: some Race.Work) {
+        self.work(in: .work) { await work.work() }
+        self.work(in: .retrying) { await work.retrying() }
     }
 }

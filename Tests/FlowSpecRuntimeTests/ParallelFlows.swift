@@ -24,6 +24,15 @@ enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
     typealias Kind = FlowSpecRuntime.FlowStateKind
     static let name = "Workspace"
     static let initial: State = .welcome
+
+    /// The work of the task states, a requirement each: what the state does, ending with the event it sends. Give a conformer to `FlowDriver.work(_:)`, and a task state without work does not compile.
+    protocol Work: Swift.Sendable {
+        /// The work of `syncing`.
+        func syncing() async -> Event
+        /// The work of `offline`.
+        func offline() async -> Event
+    }
+
     static func kind(of state: State) -> Kind {
         switch state {
         case .syncing, .offline: .task
@@ -331,5 +340,14 @@ enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
         case .signedIn: Step(.welcome)
         default: nil
         }
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension FlowSpecRuntime.FlowDriver where Spec == Workspace {
+    /// Registers the work of every task state of Workspace: `work`'s requirement of the state's name, started on entering the state and cancelled on leaving it.
+    func work(_ work: some Workspace.Work) {
+        self.work(in: .syncing) { await work.syncing() }
+        self.work(in: .offline) { await work.offline() }
     }
 }

@@ -37,6 +37,7 @@ struct MachineEmitter {
             emitNames(program.effects, type: "Effect", &w)
             emitConditions(&w)
             emitRuntimeTypes(&w)
+            work.emitProtocol(&w)
             if let tables {
                 tables.emitQueries(&w)
             } else {
@@ -53,6 +54,13 @@ struct MachineEmitter {
                 TransitionEmitter(program: program, access: access).emitSteps(&w)
             }
         }
+        work.emitRegistration(&w)
+    }
+
+    private var work: WorkEmitter {
+        WorkEmitter(
+            program: program, access: access,
+            state: { shape == .tables ? "Spec.State(ordinal: \($0))" : "." + program.states[$0].swiftName.code })
     }
 
     /// An expression for a state: `.name`, or `State(ordinal: n)` in the table form (whose

@@ -20,7 +20,7 @@ struct PathSuiteEmitter {
             w.line("@Test(arguments: \(bare)Paths.all)")
             // Swift Testing reports a test unavailable on the running system as skipped, with
             // the reason: FlowDriver runs where Observation does.
-            w.line("@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)")
+            w.line(SwiftGenerator.driverAvailability)
             w.block("func path(_ path: FlowSpecTesting.FlowPath<\(type)>) async") { w in
                 w.line(
                     "let problems = await FlowSpecTesting.FlowPathRunner.run(path, harness: \(bare)PathHarness.self)")

@@ -29,6 +29,10 @@ public enum SwiftGenerator {
         return writer.text
     }
 
+    /// Where the runtime's `FlowDriver` is available (it observes with Observation): code that
+    /// uses it says so, so that an app targeting older systems still compiles its machines.
+    static let driverAvailability = "@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)"
+
     /// A path safe to print in a comment: separators kept, line breaks and control characters
     /// dropped.
     static func sanitisedPath(_ path: String) -> String {

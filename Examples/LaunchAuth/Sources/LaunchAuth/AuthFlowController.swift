@@ -51,6 +51,50 @@ public protocol AuthServices: Sendable {
     func loadMainApp() async throws
 }
 
+/// The work of the flow's task states, the services' calls with their outcomes as the flow's
+/// events. The generated `LaunchAuth.Work` has a requirement per task state, so a task state
+/// added to the spec without its work here does not compile.
+struct AuthWork: LaunchAuth.Work {
+    let services: any AuthServices
+
+    func splash() async -> LaunchAuth.Event {
+        do {
+            try await services.playSplash()
+            return .splashAnimationCompleted
+        } catch {
+            return .splashFailed
+        }
+    }
+
+    func onboardingCheck() async -> LaunchAuth.Event {
+        do {
+            try await services.checkOnboarding()
+            return .onboardingCheckSucceeded
+        } catch {
+            return .onboardingCheckFailed
+        }
+    }
+
+    func authCheck() async -> LaunchAuth.Event {
+        do { return try await services.hasValidSession() ? .validSession : .noSession } catch {
+            return .authCheckFailed
+        }
+    }
+
+    func authLoading() async -> LaunchAuth.Event {
+        do { return try await services.signIn() ? .loginSucceeded : .loginFailed } catch { return .networkError }
+    }
+
+    func authenticated() async -> LaunchAuth.Event {
+        do {
+            try await services.loadMainApp()
+            return .mainAppLoaded
+        } catch {
+            return .mainAppLoadFailed
+        }
+    }
+}
+
 /// Runs the launch and authentication flow: a `FlowDriver` of the generated `LaunchAuth`,
 /// with the app's services as the work of its task states, and what the app shows derived
 /// from the state. Timers, cancellation and retries are the driver's and the spec's: nothing
@@ -84,33 +128,7 @@ final class AuthFlowController {
         flow.onStep { [weak self] step in
             if step.to != .error { self?.errorBanner = nil }
         }
-        flow.work(
-            in: .splash,
-            {
-                try await services.playSplash()
-                return .splashAnimationCompleted
-            },
-            onError: { _ in .splashFailed })
-        flow.work(
-            in: .onboardingCheck,
-            {
-                try await services.checkOnboarding()
-                return .onboardingCheckSucceeded
-            },
-            onError: { _ in .onboardingCheckFailed })
-        flow.work(
-            in: .authCheck, { try await services.hasValidSession() ? .validSession : .noSession },
-            onError: { _ in .authCheckFailed })
-        flow.work(
-            in: .authLoading, { try await services.signIn() ? .loginSucceeded : .loginFailed },
-            onError: { _ in .networkError })
-        flow.work(
-            in: .authenticated,
-            {
-                try await services.loadMainApp()
-                return .mainAppLoaded
-            },
-            onError: { _ in .mainAppLoadFailed })
+        flow.work(AuthWork(services: services))
     }
 
     /// Starts the flow: the splash, with its timeout armed and its animation playing.
