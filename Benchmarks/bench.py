@@ -45,10 +45,10 @@ TARGET_APP_LINES_RATIO = 1 / 3
 TARGET_APP_COMPILE_RATIO = 1 / 2
 TARGET_LINEAR = 12.0            # check CPU at N ÷ at N/10 for the chain, the loop and the finding shapes
 # Nested machines (compound states): `send` on 5,000 states four deep ÷ on the same machine
-# written flat (gen_specs.py flattened), side by side; `check` of a 1 MB nested spec against the libyaml loop, by instructions
-# (TARGET_CHECK_INSTRUCTIONS); the generated code of a nested app of realistic size
-# (Benchmarks/nested-app.yaml) ÷ the code before the runtime, side by side; and no allocation
-# in `send`.
+# written flat (gen_specs.py flattened), side by side; `check` of a 1 MB nested spec against
+# the libyaml loop, by instructions (TARGET_CHECK_INSTRUCTIONS); the generated code of a nested
+# app of realistic size (Benchmarks/nested-app.yaml) ÷ the code before the runtime, side by
+# side; and no allocation in `send`.
 TARGET_NESTED_DISPATCH = 1.5
 # History states: `send` on the nested machine whose zones each hold a deep history state, a
 # tenth of the random targets resuming their zone (gen_specs.py nestedhistory) ÷ `send` on the

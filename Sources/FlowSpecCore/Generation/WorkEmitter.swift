@@ -6,8 +6,8 @@
 struct WorkEmitter {
     let program: FlowProgram
     let access: String
-    /// How a state is written inside the driver extension: `Spec.State.x`, or by ordinal in
-    /// the table form (whose large types have no member names).
+    /// How a state is written inside the driver extension: `.x`, or `Spec.State(ordinal: n)`
+    /// in the table form (whose large types have no member names).
     let state: (Int) -> String
 
     /// The task states, in document order.
