@@ -36,7 +36,7 @@ struct KeyCompletionTests {
     /// A state's keys, as the language documents them (`deep` and `default` are a history
     /// state's alone).
     static let stateKeys = [
-        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states", "parallel"
+        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "run", "done", "states", "parallel"
     ]
     /// A history state's keys: what `invalid-history` lets it write.
     static let historyKeys = ["kind", "summary", "deep", "default"]

@@ -30,7 +30,7 @@ struct FindingFixTests {
                 }
             }
         }
-        #expect(replaced == [.unknownKey, .invalidValue, .invalidNesting, .undefinedState])
+        #expect(replaced == [.unknownKey, .invalidValue, .invalidNesting, .invalidRun, .undefinedState])
         #expect(declared == Set(NameCategory.allCases))
     }
 

@@ -2,6 +2,9 @@
 /// terminal state directly inside the compound state is entered; with no such terminal state,
 /// or none that a path from `initial` reaches, the flow never goes where `done` says.
 ///
+/// A state that runs a machine: a `done` entry for an outcome no run of that machine reaches,
+/// or any `done` when the machine has no terminal state at its top level.
+///
 /// A parallel state's `done` is taken once every region has ended in a terminal state directly
 /// inside it, so it never fires when some region cannot end: a region that is a single state,
 /// a region with no terminal state directly inside (or none reachable), or one whose own
@@ -12,12 +15,13 @@ struct DoneNeverFiresCheck: MachineCheck {
         summary: "A compound state's `done` that can never be taken.",
         reportedAt: "the `done` key's value",
         finding:
-            "a `done` on a compound state with no terminal state directly inside, or none reachable; on a parallel state, a region that can never end in a terminal state directly inside it"
+            "a `done` on a compound state with no terminal state directly inside, or none reachable; on a parallel state, a region that can never end in a terminal state directly inside it; on a state that runs a machine, an entry for an outcome no run reaches"
     )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
         guard machine.nesting.isNested else { return }
+        for run in machine.runs { checkRun(run, analysis, reporter) }
         for (index, details) in machine.nesting.details.sorted(by: { $0.key < $1.key }) {
             guard let done = details.done, machine.isCompound(index), !machine.states[index].isMalformed else {
                 continue
@@ -42,6 +46,36 @@ struct DoneNeverFiresCheck: MachineCheck {
                     at: done.location, subjects: [name] + terminals.map(machine.name(of:)),
                     notes: [.init("lead a transition inside '\(name)' to one of them, or remove `done`")])
             }
+        }
+    }
+
+    /// The `done` of a state that runs a machine: each entry whose outcome no run reaches, or a
+    /// bare target when the machine never ends.
+    private func checkRun(_ run: ComposedRun, _ analysis: MachineAnalysis, _ reporter: RuleReporter) {
+        let machine = analysis.machine
+        let name = machine.name(of: run.state)
+        if run.outcomes.isEmpty, let done = run.doneLocation {
+            reporter.report(
+                "the `done` of '\(name)' can never be taken: '\(run.machine.value)' has no terminal state at its top level, so it never ends",
+                at: done, subjects: [name, run.machine.value],
+                notes: [.init("give '\(run.machine.value)' a state with `kind: terminal`, or remove `done`")])
+            return
+        }
+        guard !analysis.mayLackPaths, analysis.parentsFromInitial != nil, analysis.isReachable(run.state) else {
+            return
+        }
+        // Outcomes by where `done` maps them: a bare `done` maps them all at one place.
+        var byMapping: [SourceLocation: [ComposedRun.Outcome]] = [:]
+        for outcome in run.outcomes {
+            if let mapping = outcome.mapping { byMapping[mapping, default: []].append(outcome) }
+        }
+        for (mapping, outcomes) in byMapping.sorted(by: { $0.key < $1.key })
+        where !outcomes.contains(where: { analysis.isReachable($0.state) }) {
+            let names = quotedList(outcomes.map(\.name))
+            reporter.report(
+                "the `done` of '\(name)' for \(names) can never be taken: no run of '\(run.machine.value)' from here ends there",
+                at: mapping, subjects: [name] + outcomes.map(\.name),
+                notes: [.init("lead a transition of '\(run.machine.value)' to it, or remove the entry")])
         }
     }
 

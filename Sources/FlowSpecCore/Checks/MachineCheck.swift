@@ -121,6 +121,7 @@ enum CheckRegistry {
         PartialChoiceCheck(),
         BackwardTransitionCheck(),
         DoneNeverFiresCheck(),
+        UnhandledOutcomeCheck(),
         RegionConflictCheck(),
         RequirementCheck(),
         InvalidIdentifierCheck(),

@@ -6,8 +6,20 @@ struct ShadowedCandidateCheck: MachineCheck {
         summary: "A candidate listed after an unconditional one can never be taken.",
         reportedAt: "the candidate",
         finding:
-            "a candidate after an unconditional one; a compound state's transition that every state inside it overrides"
+            "a candidate after an unconditional one; a compound state's transition that every state inside it overrides; a running state's transition on an event the machine it runs handles in its own `on`"
     )
+
+    /// A running state's transition on an event that the machine it runs handles machine-wide:
+    /// the sub-flow takes the event first, in every state, so the running state never does
+    /// (found while composing, where the running state's `on` and the machine's meet).
+    static func reportShadowedByRun(
+        event: Located<String>, state: String, machine: String, into reporter: RuleReporter
+    ) {
+        reporter.report(
+            "the transition on '\(event.value)' of '\(state)' can never be taken: '\(machine)', which '\(state)' runs, handles '\(event.value)' in its own `on`, and the sub-flow takes an event first",
+            at: event.location, subjects: [state, event.value],
+            notes: [.init("remove it, or remove '\(event.value)' from the `on` of '\(machine)'")])
+    }
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine

@@ -28,6 +28,12 @@ public final class DiagnosticCollector {
         diagnostics.append(contentsOf: findings)
     }
 
+    /// Drops the findings reported after the first `count` that satisfy `shouldRemove`.
+    func removeFindings(after count: Int, where shouldRemove: (Diagnostic) -> Bool) {
+        let kept = diagnostics[count...].filter { !shouldRemove($0) }
+        diagnostics.replaceSubrange(count..., with: kept)
+    }
+
     /// Hands over the findings so far and starts again empty.
     func takeAll() -> [Diagnostic] {
         defer { diagnostics = [] }

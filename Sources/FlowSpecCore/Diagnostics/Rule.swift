@@ -13,6 +13,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case invalidNesting = "invalid-nesting"
     case invalidHistory = "invalid-history"
     case invalidParallel = "invalid-parallel"
+    case invalidRun = "invalid-run"
     case undefinedState = "undefined-state"
     case undeclaredName = "undeclared-name"
     case unusedName = "unused-name"
@@ -27,6 +28,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case partialChoice = "partial-choice"
     case backwardTransition = "backward-transition"
     case doneNeverFires = "done-never-fires"
+    case unhandledOutcome = "unhandled-outcome"
     case regionConflict = "region-conflict"
     case requirementFailed = "requirement-failed"
     case invalidIdentifier = "invalid-identifier"
@@ -52,6 +54,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .invalidNesting: NestingRule.self
         case .invalidHistory: HistoryRule.self
         case .invalidParallel: ParallelRule.self
+        case .invalidRun: RunRule.self
         case .undefinedState: UndefinedStateRule.self
         case .undeclaredName: UndeclaredNameCheck.self
         case .unusedName: UnusedNameCheck.self
@@ -66,6 +69,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .partialChoice: PartialChoiceCheck.self
         case .backwardTransition: BackwardTransitionCheck.self
         case .doneNeverFires: DoneNeverFiresCheck.self
+        case .unhandledOutcome: UnhandledOutcomeCheck.self
         case .regionConflict: RegionConflictCheck.self
         case .requirementFailed: RequirementCheck.self
         case .invalidIdentifier: InvalidIdentifierCheck.self

@@ -60,7 +60,7 @@ public struct MachineGraph: Sendable {
             }
             return .event(machine.names[machine.transitions(of: declaring)[index].event.value])
         case .always:
-            return edge.isInherited ? .done : .always
+            return edge.isInherited || machine.isOutcome(edge.source) ? .done : .always
         case .timeout:
             return .timeout(declaringState(of: edge).flatMap { machine.states[$0].timeout?.after?.value })
         case .initial:

@@ -38,15 +38,23 @@ public struct SpecChecker: Sendable {
         }
         let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: diagnostics)
         var graphs: [MachineGraph] = []
+        let machines = SpecComposer.compose(spec, limits: limits, into: diagnostics)
+        let lines = machines.contains(where: { !$0.runs.isEmpty }) ? SpecComposer.lines(of: spec) : []
         // A machine without states (`states` missing, empty or unreadable, already reported)
         // has no graph to check.
-        for machine in spec.machines where !machine.exceedsLimits && !machine.states.isEmpty {
+        for (position, machine) in machines.enumerated() where !machine.exceedsLimits && !machine.states.isEmpty {
+            let before = diagnostics.diagnostics.count
             var builder = GraphBuilder(
                 machine: machine,
                 reporter: diagnostics.reporter(for: .undefinedState, machine: machine.name.value))
             let graph = builder.build()
             CheckRegistry.checkAll(MachineAnalysis(graph: graph), into: diagnostics)
             graphs.append(graph)
+            if !machine.runs.isEmpty {
+                // What is found on the copy of a machine it runs is found on that machine too.
+                let own = lines[position]
+                diagnostics.removeFindings(after: before) { !own.contains($0.location.line) }
+            }
         }
         Self.checkMachineNameCollisions(spec, into: diagnostics)
         return Result(spec: spec, graphs: graphs, diagnostics: Self.sorted(diagnostics.diagnostics))

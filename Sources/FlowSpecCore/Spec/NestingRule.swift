@@ -7,7 +7,8 @@
 /// - A compound state writes a `kind` or `always`: it waits for nothing itself; the states
 ///   inside it do.
 /// - A compound state's `states` is empty, or its `initial` is not a state directly inside it.
-/// - A state with no states inside it writes `initial` or `done`.
+/// - A state with no states inside it writes `initial` or `done` (unless it runs a machine,
+///   whose outcomes `done` maps).
 /// - A sequence lists a compound state: a sequence gives positions to the states the machine
 ///   can be in, and it is never in a compound state itself, only in one inside it.
 enum NestingRule: RuleHome {
@@ -98,8 +99,9 @@ enum NestingRule: RuleHome {
 
     /// `initial` or `done` written on a state with no states inside it.
     static func checkLeaf(_ state: inout State, details: StateDetails?, reader: inout NodeReader) {
-        // Most leaves write neither: no list of the two is built for them.
-        guard let details, details.initial != nil || details.done != nil else { return }
+        // Most leaves write neither: no list of the two is built for them. A state that runs a
+        // machine has a `done` (``RunRule`` reports its `initial`).
+        guard let details, details.run == nil, details.initial != nil || details.done != nil else { return }
         let name = reader.nameTable[state.name.value]
         for (key, location) in [("initial", details.initial?.location), ("done", details.done?.location)] {
             guard let location else { continue }

@@ -80,6 +80,9 @@ public struct Machine: Sendable {
     public var persist: Persist?
     /// The `require:` entries, in source order.
     public var requirements: [Requirement] = []
+    /// What each state that runs a machine became once composed (``SpecComposer``): empty in a
+    /// machine as written, where such a state's ``StateDetails/run`` says what it runs.
+    public var runs: [ComposedRun] = []
     /// Whether the machine has more states or transitions than the limits allow (reported as
     /// `limit-exceeded`); such a machine is not checked further.
     public var exceedsLimits = false
@@ -118,6 +121,12 @@ public struct Machine: Sendable {
     /// state.
     @inline(__always)
     public func isLeaf(_ state: Int) -> Bool { !isCompound(state) && !isHistory(state) }
+
+    /// Whether the state at an index is the copy of an outcome of a machine run, which leaves
+    /// where the running state's `done` says (see ``ComposedRun``).
+    public func isOutcome(_ state: Int) -> Bool {
+        runs.contains { run in run.outcomes.contains { $0.state == state && $0.mapping != nil } }
+    }
 
     /// The own event transitions of the state at an index.
     public func transitions(of state: Int) -> TransitionStore.Transitions {
@@ -279,9 +288,48 @@ public struct StateDetails: Sendable {
     /// `default:` on a history state: where it leads when its compound state was never left
     /// (its compound state's `initial` chain when absent).
     public var historyDefault: Located<Name>?
+    /// `run:`, the machine a state runs: entering the state starts that machine, whose
+    /// terminal states are the state's outcomes.
+    public var run: Located<String>?
+    /// `done:` of a state that runs a machine, written as a mapping: where each outcome leads
+    /// (a bare `done: target` is ``done``, for every outcome).
+    public var outcomes: [OutcomeTarget] = []
 
     /// Nothing written.
     public init() {}
+}
+
+/// One entry of the `done:` mapping of a state that runs a machine: an outcome (a terminal
+/// state of that machine) and where the flow goes when the machine ends there.
+public struct OutcomeTarget: Sendable {
+    /// The outcome's name, a terminal state at the top level of the machine run.
+    public var outcome: Located<String>
+    /// The state the running state's machine goes to.
+    public var target: Located<Name>
+}
+
+/// A state that runs a machine, as composed: the state holds a copy of that machine's states,
+/// each named `STATE.NAME` (see `docs/language.md`, "Sub-flows").
+public struct ComposedRun: Sendable {
+    /// The running state, a compound state once composed.
+    public var state: Int
+    /// The `run:` value: the machine run.
+    public var machine: Located<String>
+    /// Where `done:` is written, if it is.
+    public var doneLocation: SourceLocation?
+    /// Every outcome of the machine run, in its document order.
+    public var outcomes: [Outcome]
+
+    /// One outcome of the machine run.
+    public struct Outcome: Sendable {
+        /// The name of the terminal state in the machine run.
+        public var name: String
+        /// Its copy in the composed machine: a choice state leading where `done` says, or, if
+        /// `done` says nothing of it, a terminal state that ends the whole flow.
+        public var state: Int
+        /// Where `done` maps it, or `nil` when it does not.
+        public var mapping: SourceLocation?
+    }
 }
 
 /// What a state waits for.

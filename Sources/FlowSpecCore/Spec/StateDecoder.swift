@@ -1,12 +1,14 @@
 /// Decodes the `states:` of a machine.
 enum StateDecoder {
     static let stateKeys = [
-        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "done", "states", "parallel", "deep",
-        "default"
+        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "run", "done", "states", "parallel",
+        "deep", "default"
     ]
     /// The keys only a state that nests, or runs effects on entering or leaving, writes: such a
     /// state is decoded in place, with the states inside it, not streamed.
-    static let nestingKeys: Set<String> = ["initial", "entry", "exit", "done", "states", "parallel", "deep", "default"]
+    static let nestingKeys: Set<String> = [
+        "initial", "entry", "exit", "run", "done", "states", "parallel", "deep", "default"
+    ]
 
     /// The most levels of compound states around a state: an edge of the graph says how many
     /// levels up an inherited transition is written, the machine's `on` one more.
@@ -64,7 +66,10 @@ enum StateDecoder {
             decoded.states.append(consume state)
             decoded.parents.append(parent)
             if let details = nested.details { decoded.details[index] = details }
-            guard let children = nested.children else {
+            if let details = nested.details, details.run != nil || !details.outcomes.isEmpty {
+                RunRule.checkRunningState(&decoded.states[index], details: details, reader: &reader)
+            }
+            guard let children = nested.children, nested.details?.run == nil else {
                 NestingRule.checkLeaf(&decoded.states[index], details: nested.details, reader: &reader)
                 HistoryRule.checkLeaf(
                     &decoded.states[index], details: nested.details, hasParent: parent >= 0, reader: &reader)
@@ -183,8 +188,11 @@ enum StateDecoder {
         } else {
             state = decoded(name: name, body: body, nested: &nested, reader: &reader)
         }
-        // A compound state waits for nothing itself: the states inside it do.
-        if nested.children == nil { applyKind(to: &state, defaultKind: defaultKind, reader: &reader) }
+        // A compound state waits for nothing itself: the states inside it do; nor does a state
+        // that runs a machine (``RunRule`` reports a kind it writes).
+        if nested.children == nil, nested.details?.run == nil {
+            applyKind(to: &state, defaultKind: defaultKind, reader: &reader)
+        }
         return state
     }
 
@@ -277,13 +285,15 @@ enum StateDecoder {
             state.timeoutLocation = fields.key("timeout")?.location
             state.timeout = TransitionDecoder.timeout(timeout, reader: &reader)
         }
-        if readsNesting { decodeNesting(fields, into: &nested, reader: &reader) }
+        if readsNesting { decodeNesting(fields, of: name, into: &nested, reader: &reader) }
         return state
     }
 
-    /// `initial`, `entry`, `exit`, `done` and the `states` inside (or the regions of `parallel`).
-    private static func decodeNesting(_ fields: NodeReader.Fields, into nested: inout Nested, reader: inout NodeReader)
-    {
+    /// `initial`, `entry`, `exit`, `run`, `done` and the `states` inside (or the regions of
+    /// `parallel`).
+    private static func decodeNesting(
+        _ fields: NodeReader.Fields, of name: Located<String>, into nested: inout Nested, reader: inout NodeReader
+    ) {
         var details = StateDetails()
         var wrote = false
         if let initial = fields["initial"] {
@@ -298,7 +308,15 @@ enum StateDecoder {
             details.exit = reader.names(exit, as: "an effect", list: "`exit`")
             wrote = true
         }
-        if let done = fields["done"] {
+        if let run = fields["run"] {
+            details.run = reader.name(run, as: "run")
+            if details.run == nil { reader.lostTransitions = true }
+            wrote = true
+        }
+        if let done = fields["done"], reader.document[done].kind == .mapping {
+            details.outcomes = RunRule.outcomes(done, of: name, reader: &reader)
+            wrote = true
+        } else if let done = fields["done"] {
             if let target = reader.name(done, as: "done") {
                 details.done = Located(reader.nameTable.intern(target.value), at: target.location)
             } else {

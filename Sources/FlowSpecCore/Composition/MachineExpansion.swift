@@ -1,0 +1,304 @@
+/// Writes one composed machine: the parent's states in order, and right after each state that
+/// runs a machine, a copy of that machine's states inside it (see ``SpecComposer``).
+///
+/// What the copy is:
+/// - Each state of the machine run, named `STATE.NAME` (targets renamed alike), inside the
+///   running state, which becomes a compound state entering the machine's `initial`.
+/// - The machine's own `on` becomes the running state's, ahead of what the running state
+///   writes for the same event: the innermost handler wins, as in any compound state.
+/// - Each top-level terminal state (an outcome) that `done` maps becomes a choice state
+///   leading to the mapped target; one it does not map stays terminal and ends the whole flow
+///   (`unhandled-outcome` reports it when a run reaches it).
+/// - Events, conditions and effects keep their names: the parent's and the child's are one
+///   declaration each.
+struct MachineExpansion {
+    private let parent: Machine
+    private let children: [Int: Machine]
+    /// The running states whose machine cannot be run (reported).
+    private let failed: Set<Int>
+    private let limits: YAMLLimits
+    private let diagnostics: DiagnosticCollector
+    private var result: Machine
+    private var parents: [Int32] = []
+    private var depths: [Int] = []
+    /// Per name (by index in the result's table), the state that has it, or -1.
+    private var stateOfName: [Int32] = []
+    /// The `run:` whose machine is being copied, where a name it takes is reported.
+    private var currentRun: Located<String>?
+
+    /// The machines run, by the index of the running state.
+    private var orderedChildren: [Machine] { children.keys.sorted().compactMap { children[$0] } }
+
+    init(
+        parent: Machine, children: [Int: Machine], failed: Set<Int>, limits: YAMLLimits,
+        diagnostics: DiagnosticCollector
+    ) {
+        self.parent = parent
+        self.children = children
+        self.failed = failed
+        self.limits = limits
+        self.diagnostics = diagnostics
+        result = Machine(name: parent.name)
+    }
+
+    /// The composed machine.
+    mutating func build() -> Machine {
+        copyMachineFields()
+        var newIndex: [Int] = []
+        newIndex.reserveCapacity(parent.states.count)
+        for index in parent.states.indices {
+            let parentIndex = parent.nesting.parent(of: index).map { newIndex[$0] }
+            newIndex.append(result.states.count)
+            if let child = children[index], let details = parent.nesting.details[index], let run = details.run,
+                fits(child, under: parentIndex, run: run, state: index)
+            {
+                appendRun(of: child, at: index, details: details, run: run, under: parentIndex)
+            } else {
+                var state = copy(parent.states[index], of: parent, prefix: "")
+                if failed.contains(index) || children[index] != nil {
+                    // What it waits for and where it goes once its machine ends are unknown:
+                    // findings about it wait for the fix.
+                    state.isMalformed = true
+                    state.hasLostTransitions = true
+                }
+                let position = append(state, under: parentIndex)
+                if let details = parent.nesting.details[index] {
+                    result.nesting.details[position] = copy(details, of: parent, prefix: "")
+                }
+            }
+        }
+        result.nesting.setParents(parents)
+        return result
+    }
+
+    /// Whether the composed machine stays within the limits with this child inside (reported
+    /// when it does not).
+    private func fits(_ child: Machine, under parentIndex: Int?, run: Located<String>, state: Int) -> Bool {
+        let reporter = diagnostics.reporter(for: .limitExceeded, machine: parent.name.value)
+        let states = parent.states.count + orderedChildren.reduce(0) { $0 + $1.states.count }
+        if states > limits.maxStates {
+            reporter.report(
+                "machine '\(parent.name.value)' has \(states) states with the machines it runs, over the limit of \(limits.maxStates) (raise it with --max-states)",
+                at: run.location, subjects: [parent.name.value])
+            return false
+        }
+        let childDepth = child.states.indices.map { child.nesting.depth(of: $0) }.max() ?? 0
+        let depth = (parentIndex.map { depths[$0] + 1 } ?? 0) + 1 + childDepth
+        if depth > StateDecoder.maximumNesting {
+            reporter.report(
+                "state '\(parent.name(of: state))' runs '\(run.value)', whose states would be \(depth + 1) levels deep, over the limit of \(StateDecoder.maximumNesting)",
+                at: run.location, subjects: [run.value])
+            return false
+        }
+        return true
+    }
+
+    private mutating func copyMachineFields() {
+        result.summary = parent.summary
+        result.initial = parent.initial
+        result.defaultKind = parent.defaultKind
+        result.conditions = Self.union(parent.conditions, orderedChildren.map(\.conditions))
+        result.effects = Self.union(parent.effects, orderedChildren.map(\.effects))
+        result.events = parent.events.map { declared in
+            Self.union(declared, orderedChildren.map { $0.events ?? Self.usedEvents(of: $0) }) ?? declared
+        }
+        result.machineWide = parent.machineWide.map { copy($0, of: parent, prefix: "") }
+        result.sequences = parent.sequences
+        result.persist = parent.persist
+        result.requirements = parent.requirements
+        result.lostMachineWideTransitions = parent.lostMachineWideTransitions
+    }
+
+    /// The running state, as a compound state, and the copy of its machine inside it.
+    private mutating func appendRun(
+        of child: Machine, at index: Int, details: StateDetails, run: Located<String>, under parentIndex: Int?
+    ) {
+        let written = parent.states[index]
+        let stateName = parent.name(of: index)
+        let prefix = stateName + "."
+        var running = copy(written, of: parent, prefix: "")
+        // The machine's own `on` first: the innermost handler of an event wins.
+        let childEvents = Set(child.machineWide.map { child.names[$0.event.value] })
+        var transitions = child.machineWide.map { copy($0, of: child, prefix: prefix) }
+        for transition in parent.transitions(of: index) {
+            guard !childEvents.contains(parent.names[transition.event.value]) else {
+                ShadowedCandidateCheck.reportShadowedByRun(
+                    event: parent.names.text(transition.event), state: stateName, machine: run.value,
+                    into: diagnostics.reporter(for: .shadowedCandidate, machine: parent.name.value))
+                continue
+            }
+            transitions.append(copy(transition, of: parent, prefix: ""))
+        }
+        running.transitionRun = store(transitions)
+        let runningIndex = append(running, under: parentIndex)
+        var runningDetails = StateDetails()
+        runningDetails.entry = details.entry
+        runningDetails.exit = details.exit
+        runningDetails.initial = child.initial.map { Located(prefix + $0.value, at: $0.location) }
+        runningDetails.statesLocation = run.location
+        result.nesting.details[runningIndex] = runningDetails
+
+        var outcomes: [ComposedRun.Outcome] = []
+        let offset = result.states.count
+        currentRun = run
+        defer { currentRun = nil }
+        for state in child.states.indices {
+            var copied = copy(child.states[state], of: child, prefix: prefix)
+            let isOutcome = child.nesting.parent(of: state) == nil && child.states[state].kind == .terminal
+            var mapping: SourceLocation?
+            if isOutcome, let target = target(of: child.name(of: state), details) {
+                copied.kind = .choice
+                copied.always = Located(
+                    Candidates(
+                        Candidate(
+                            location: target.location,
+                            target: Located(result.names.intern(parent.names[target.value]), at: target.location))),
+                    at: target.location)
+                mapping = target.location
+            }
+            let position = append(copied, under: child.nesting.parent(of: state).map { $0 + offset } ?? runningIndex)
+            if let childDetails = child.nesting.details[state] {
+                result.nesting.details[position] = copy(childDetails, of: child, prefix: prefix)
+            }
+            if isOutcome {
+                outcomes.append(.init(name: child.name(of: state), state: position, mapping: mapping))
+            }
+        }
+        let doneLocation = details.done?.location ?? details.outcomes.first?.outcome.location
+        result.runs.append(
+            ComposedRun(state: runningIndex, machine: run, doneLocation: doneLocation, outcomes: outcomes))
+        reportUnknownOutcomes(details, of: child, state: stateName, run: run)
+    }
+
+    /// Where `done` sends an outcome: its own entry, or the bare target for every outcome.
+    private func target(of outcome: String, _ details: StateDetails) -> Located<Name>? {
+        details.outcomes.first { $0.outcome.value == outcome }?.target ?? details.done
+    }
+
+    private func reportUnknownOutcomes(_ details: StateDetails, of child: Machine, state: String, run: Located<String>)
+    {
+        let outcomes = child.states.indices.filter {
+            child.nesting.parent(of: $0) == nil && child.states[$0].kind == .terminal
+        }.map(child.name(of:))
+        let reporter = diagnostics.reporter(for: .invalidRun, machine: parent.name.value)
+        for entry in details.outcomes where !outcomes.contains(entry.outcome.value) {
+            RunRule.reportNotAnOutcome(
+                entry.outcome, state: state, machine: run.value, outcomes: outcomes, into: reporter)
+        }
+    }
+
+    /// Appends a state under a parent (the index in the result), claiming its name.
+    private mutating func append(_ state: State, under parentIndex: Int?) -> Int {
+        let position = result.states.count
+        var state = state
+        let name = Int(state.name.value.index)
+        if name >= stateOfName.count { stateOfName += repeatElement(-1, count: name + 1 - stateOfName.count) }
+        if stateOfName[name] >= 0 {
+            // A copy named like a state already there (`a.b` written by hand): the first keeps it.
+            RunRule.reportNameTaken(
+                result.names[state.name.value], at: currentRun?.location ?? state.name.location,
+                into: diagnostics.reporter(for: .invalidRun, machine: parent.name.value))
+            state.isMalformed = true
+        } else {
+            stateOfName[name] = Int32(position)
+        }
+        result.states.append(state)
+        parents.append(Int32(parentIndex ?? -1))
+        depths.append(parentIndex.map { depths[$0] + 1 } ?? 0)
+        return position
+    }
+
+    private mutating func store(_ transitions: [EventTransition]) -> TransitionStore.Run {
+        let run = result.transitionStore.startRun(reserving: transitions.count)
+        for transition in transitions { result.transitionStore.append(transition) }
+        return result.transitionStore.endRun(startedAt: run)
+    }
+
+    // MARK: Copies, names interned in the result's table, state names behind a prefix.
+
+    private mutating func copy(_ state: State, of source: Machine, prefix: String) -> State {
+        var copied = State(
+            name: Located(result.names.intern(prefix + source.names[state.name.value]), at: state.name.location),
+            kind: state.kind)
+        copied.kindLocation = state.kindLocation
+        copied.summary = state.summary
+        copied.onLocation = state.onLocation
+        copied.always = state.always.map { Located(copy($0.value, of: source, prefix: prefix), at: $0.location) }
+        copied.timeout = state.timeout.map { copy($0, of: source, prefix: prefix) }
+        copied.timeoutLocation = state.timeoutLocation
+        copied.isMalformed = state.isMalformed
+        copied.hasLostTransitions = state.hasLostTransitions
+        let transitions = source.transitionStore[state.transitionRun]
+        copied.transitionRun = store(transitions.map { copy($0, of: source, prefix: prefix) })
+        return copied
+    }
+
+    private mutating func copy(_ details: StateDetails, of source: Machine, prefix: String) -> StateDetails {
+        var copied = details
+        copied.initial = details.initial.map { Located(prefix + $0.value, at: $0.location) }
+        copied.done = details.done.map { target($0, of: source, prefix: prefix) }
+        copied.historyDefault = details.historyDefault.map { target($0, of: source, prefix: prefix) }
+        copied.run = nil
+        copied.outcomes = []
+        return copied
+    }
+
+    private mutating func copy(_ transition: EventTransition, of source: Machine, prefix: String) -> EventTransition {
+        EventTransition(
+            event: Located(result.names.intern(source.names[transition.event.value]), at: transition.event.location),
+            candidates: copy(transition.candidates, of: source, prefix: prefix))
+    }
+
+    private mutating func copy(_ candidates: Candidates, of source: Machine, prefix: String) -> Candidates {
+        Candidates(
+            candidates.map { candidate in
+                var copied = candidate
+                copied.target = target(candidate.target, of: source, prefix: prefix)
+                if let retry = candidate.retry { copied.retry = copy(retry, of: source, prefix: prefix) }
+                return copied
+            })
+    }
+
+    private mutating func copy(_ timeout: Timeout, of source: Machine, prefix: String) -> Timeout {
+        var copied = timeout
+        copied.target = target(timeout.target, of: source, prefix: prefix)
+        copied.retry = timeout.retry.map { copy($0, of: source, prefix: prefix) }
+        return copied
+    }
+
+    private mutating func copy(_ retry: Retry, of source: Machine, prefix: String) -> Retry {
+        var copied = retry
+        copied.then = target(retry.then, of: source, prefix: prefix)
+        return copied
+    }
+
+    private mutating func target(_ name: Located<Name>, of source: Machine, prefix: String) -> Located<Name> {
+        Located(result.names.intern(prefix + source.names[name.value]), at: name.location)
+    }
+
+    // MARK: Declarations
+
+    /// The parent's declared names and each child's, each name once, the parent's first;
+    /// `nil` when no machine declares any.
+    private static func union(_ parent: [Located<String>]?, _ children: [[Located<String>]?])
+        -> [Located<String>]?
+    {
+        guard parent != nil || children.contains(where: { $0 != nil }) else { return nil }
+        var seen = Set<String>()
+        var names: [Located<String>] = []
+        for name in (parent ?? []) + children.flatMap({ $0 ?? [] }) where seen.insert(name.value).inserted {
+            names.append(name)
+        }
+        return names
+    }
+
+    /// The events a machine that declares none uses, where first used.
+    private static func usedEvents(of machine: Machine) -> [Located<String>] {
+        var events = machine.machineWide.map { machine.names.text($0.event) }
+        for state in machine.states.indices {
+            let transitions = machine.transitions(of: state)
+            for position in transitions.indices { events.append(machine.names.text(transitions[position].event)) }
+        }
+        return events
+    }
+}

@@ -1,0 +1,110 @@
+/// `invalid-run`: a state that runs a machine in a way that has no meaning. The decoder finds
+/// what a running state may not write as it reads the state; ``SpecComposer`` finds the rest
+/// when it puts the machines together. The messages live here, beside the rule.
+///
+/// - A running state writes `kind`, `always`, `initial`, `states` or `parallel`: the machine it
+///   runs says what the flow waits for, and its states are the running state's.
+/// - `done` written as a mapping on a state that runs nothing.
+/// - `run` names no machine of the spec.
+/// - A machine runs itself, directly or through others.
+/// - A key of `done` that is no outcome (terminal state at the top level) of the machine run.
+/// - A state of the composed machine would take a name the machine already has.
+enum RunRule: RuleHome {
+    static let definition = RuleDefinition(
+        rule: .invalidRun, defaultSeverity: .error,
+        summary: "A state that runs another machine in a way that has no meaning.",
+        reportedAt: "the key or name to fix",
+        finding:
+            "`run` naming no machine of the spec, or a machine that runs itself (directly or through others); a running state with `kind`, `always`, `initial` or states of its own; a `done` key that is no terminal state of the machine run; `done` as a mapping on a state that runs nothing; a composed state name already taken"
+    )
+
+    /// The entries of a `done:` mapping: an outcome and its target each.
+    static func outcomes(_ done: YAMLDocument.NodeID, of state: Located<String>, reader: inout NodeReader)
+        -> [OutcomeTarget]
+    {
+        guard let entries = reader.namedEntries(done, of: "`done` of '\(state.value)'") else { return [] }
+        var outcomes: [OutcomeTarget] = []
+        for entry in entries {
+            guard let target = reader.nameReference(entry.value, as: "the target of outcome '\(entry.key.value)'")
+            else {
+                reader.lostTransitions = true
+                continue
+            }
+            outcomes.append(OutcomeTarget(outcome: entry.key, target: target))
+        }
+        return outcomes
+    }
+
+    /// What a state that runs a machine, or writes `done` as a mapping, may not write.
+    static func checkRunningState(_ state: inout State, details: StateDetails, reader: inout NodeReader) {
+        let name = reader.nameTable[state.name.value]
+        guard details.run != nil else {
+            // `done` as a mapping names outcomes, and only a machine run has them.
+            guard let first = details.outcomes.first else { return }
+            reader.report(
+                .invalidRun, "`done` of '\(name)' maps outcomes, but '\(name)' runs no machine",
+                at: first.outcome.location, subjects: [name],
+                notes: [.init("add `run: MACHINE`, or give a compound state one target: `done: STATE`")])
+            state.isMalformed = true
+            return
+        }
+        let refused: [(key: String, location: SourceLocation?, why: String)] = [
+            ("kind", state.kindLocation, "the machine it runs says what the flow waits for"),
+            ("always", state.always?.location, "entering it starts the machine it runs"),
+            ("initial", details.initial?.location, "the machine it runs starts at its own `initial`"),
+            ("states", details.statesLocation, "the states of the machine it runs are its states"),
+            ("parallel", details.parallelLocation, "the states of the machine it runs are its states")
+        ]
+        for (key, location, why) in refused {
+            guard let location else { continue }
+            reader.report(
+                .invalidRun, "state '\(name)' runs a machine, so it has no `\(key)`: \(why)",
+                at: location, subjects: [name],
+                notes: [.init("remove `\(key)`, or remove `run` and write the states here")])
+            state.isMalformed = true
+        }
+        // It waits for the machine it runs, as a compound state waits for the states inside it.
+        state.kind = .input
+        state.kindLocation = nil
+    }
+
+    static func reportUnknownMachine(
+        _ run: Located<String>, state: String, machines: [String], into reporter: RuleReporter
+    ) {
+        let meant = Suggestion.closest(to: run.value, among: machines)
+        reporter.report(
+            "state '\(state)' runs '\(run.value)', which is no machine of this spec\(Suggestion.didYouMean(meant))",
+            at: run.location, subjects: [run.value],
+            notes: [.init("machines of this spec: \(machines.joined(separator: ", "))")],
+            fix: meant.map { .replace(with: $0) })
+    }
+
+    static func reportCycle(_ run: Located<String>, state: String, cycle: [String], into reporter: RuleReporter) {
+        reporter.report(
+            "state '\(state)' runs '\(run.value)', which runs this machine again: \(cycle.joined(separator: " → "))",
+            at: run.location, subjects: cycle,
+            notes: [.init("a machine cannot run itself, directly or through others: break the cycle")])
+    }
+
+    static func reportNotAnOutcome(
+        _ outcome: Located<String>, state: String, machine: String, outcomes: [String], into reporter: RuleReporter
+    ) {
+        let meant = Suggestion.closest(to: outcome.value, among: outcomes)
+        let listed =
+            outcomes.isEmpty
+            ? "'\(machine)' has no terminal state at its top level, so it never ends"
+            : "outcomes of '\(machine)': \(outcomes.joined(separator: ", "))"
+        reporter.report(
+            "`done` of '\(state)' maps '\(outcome.value)', which is no outcome of '\(machine)'\(Suggestion.didYouMean(meant))",
+            at: outcome.location, subjects: [outcome.value],
+            notes: [.init("an outcome is a terminal state at the top level of the machine run; \(listed)")],
+            fix: meant.map { .replace(with: $0) })
+    }
+
+    static func reportNameTaken(_ name: String, at location: SourceLocation, into reporter: RuleReporter) {
+        reporter.report(
+            "two states of the composed machine are named '\(name)': a state that runs a machine names the copy of each of its states 'STATE.NAME'",
+            at: location, subjects: [name],
+            notes: [.init("rename the state written '\(name)', or the running state")])
+    }
+}

@@ -1,0 +1,103 @@
+/// Puts a spec's machines together. A state that runs a machine (`run: FirstRun`) becomes a
+/// compound state holding a copy of that machine's states, each named `STATE.NAME`; the copies
+/// of its top-level terminal states (its outcomes) leave where `done` says. Every later stage
+/// (the graph, the checks, generation, simulation, paths, coverage, drawing) reads the composed
+/// machine, so a sub-flow runs and is checked exactly as the compound state it stands for
+/// (`docs/language.md`, "Sub-flows").
+///
+/// Machines are composed children first; a machine that runs itself, directly or through
+/// others, is reported (`invalid-run`) and its running state is left without the machine.
+struct SpecComposer {
+    private let spec: Spec
+    private let limits: YAMLLimits
+    private let diagnostics: DiagnosticCollector
+    /// Machine names to their first index.
+    private let machineIndex: [String: Int]
+    private var composed: [Machine?]
+    /// The machines being composed, outermost first: a run of one of them is a cycle.
+    private var inProgress: [Int] = []
+
+    /// The machines of a spec as every later stage reads them, in the spec's order: composed
+    /// where they run others, as written otherwise.
+    static func compose(_ spec: Spec, limits: YAMLLimits, into diagnostics: DiagnosticCollector) -> [Machine] {
+        guard spec.machines.contains(where: Self.runsAny) else { return spec.machines }
+        var composer = SpecComposer(spec: spec, limits: limits, diagnostics: diagnostics)
+        return spec.machines.indices.map { composer.machine($0) }
+    }
+
+    /// The source lines each machine of a spec takes: from its name to the next machine's.
+    /// A finding about a composed machine on a line of another machine is about the copy of
+    /// that machine, which is checked on its own too: such findings are left to it.
+    static func lines(of spec: Spec) -> [Range<Int>] {
+        spec.machines.indices.map { index in
+            let start = spec.machines[index].name.location.line
+            let end = index + 1 < spec.machines.count ? spec.machines[index + 1].name.location.line : Int.max
+            return start..<max(start, end)
+        }
+    }
+
+    private init(spec: Spec, limits: YAMLLimits, diagnostics: DiagnosticCollector) {
+        self.spec = spec
+        self.limits = limits
+        self.diagnostics = diagnostics
+        var index: [String: Int] = [:]
+        for position in spec.machines.indices where index[spec.machines[position].name.value] == nil {
+            index[spec.machines[position].name.value] = position
+        }
+        machineIndex = index
+        composed = Array(repeating: nil, count: spec.machines.count)
+    }
+
+    private static func runsAny(_ machine: Machine) -> Bool {
+        machine.nesting.details.values.contains { $0.run != nil }
+    }
+
+    /// The machine at an index, composed (once).
+    private mutating func machine(_ index: Int) -> Machine {
+        if let done = composed[index] { return done }
+        let written = spec.machines[index]
+        guard Self.runsAny(written), !written.exceedsLimits else {
+            composed[index] = written
+            return written
+        }
+        inProgress.append(index)
+        let reporter = diagnostics.reporter(for: .invalidRun, machine: written.name.value)
+        var children: [Int: Machine] = [:]
+        var failed: [Int] = []
+        for (state, details) in written.nesting.details.sorted(by: { $0.key < $1.key }) {
+            guard let run = details.run else { continue }
+            if let child = child(run, of: written, state: state, reporter: reporter) {
+                children[state] = child
+            } else {
+                failed.append(state)
+            }
+        }
+        inProgress.removeLast()
+        var expansion = MachineExpansion(
+            parent: written, children: children, failed: Set(failed), limits: limits, diagnostics: diagnostics)
+        let result = expansion.build()
+        composed[index] = result
+        return result
+    }
+
+    /// The composed machine a state runs, or `nil` (reported) when there is none to run.
+    private mutating func child(
+        _ run: Located<String>, of parent: Machine, state: Int, reporter: RuleReporter
+    ) -> Machine? {
+        let stateName = parent.name(of: state)
+        guard let index = machineIndex[run.value] else {
+            RunRule.reportUnknownMachine(
+                run, state: stateName, machines: spec.machines.map(\.name.value), into: reporter)
+            return nil
+        }
+        if let start = inProgress.firstIndex(of: index) {
+            let cycle = inProgress[start...].map { spec.machines[$0].name.value } + [run.value]
+            RunRule.reportCycle(run, state: stateName, cycle: cycle, into: reporter)
+            return nil
+        }
+        let child = machine(index)
+        // A machine that cannot be checked (reported where it is written) cannot be run either.
+        guard !child.exceedsLimits, !child.states.isEmpty else { return nil }
+        return child
+    }
+}
