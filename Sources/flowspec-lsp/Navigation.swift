@@ -75,6 +75,11 @@ struct Navigation {
     /// the word at `position` names.
     func definition(_ position: (line: Int, character: Int)) -> [String: Any]? {
         guard let word = word(at: position), let machine = machine(at: position.line) else { return nil }
+        if let run = runValue(at: position, in: machine),
+            let target = result.spec.machines.first(where: { $0.name.value == run.value })
+        {
+            return location(target.name.location)
+        }
         if let state = machine.states.indices.first(where: { machine.name(of: $0) == word }) {
             return location(machine.states[state].name.location)
         }
@@ -82,6 +87,14 @@ struct Navigation {
             if let declared = list?.first(where: { $0.value == word }) { return location(declared.location) }
         }
         return nil
+    }
+
+    /// The `run:` value at `position`, if the cursor is on one: the machine a state runs.
+    private func runValue(at position: (line: Int, character: Int), in machine: Machine) -> Located<String>? {
+        guard let word = word(at: position) else { return nil }
+        return machine.nesting.details.values.lazy.compactMap(\.run).first {
+            $0.value == word && $0.location.line - 1 == position.line
+        }
     }
 
     /// `textDocument/hover`: on a finding, its rule and what the rule is about; on a state's
@@ -145,13 +158,26 @@ struct Navigation {
                 text += "; once done, goes to `\(machine.names[done.value])`"
             }
         }
+        if let details = machine.nesting.details[index], let run = details.run {
+            text += "\n\nruns `\(run.value)` as a sub-flow"
+            let outcomes = details.outcomes.map { "`\($0.outcome.value)` → `\(machine.names[$0.target.value])`" }
+            if !outcomes.isEmpty {
+                text += "; once it ends: " + outcomes.joined(separator: ", ")
+            } else if let done = details.done {
+                text += "; once it ends, goes to `\(machine.names[done.value])`"
+            }
+        }
         if let timeout = state.timeout {
             text +=
                 "\n\ntimeout: after \(timeout.after?.value.specDescription ?? "?") to "
                 + "`\(machine.names[timeout.target.value])`"
         }
-        if let graph = result.graphs.first(where: { $0.machine.name.value == machine.name.value }) {
-            let sources = Set(graph.edges.filter { $0.target == index && $0.source != index }.map(\.source))
+        // The graph is of the machine composed (a state that runs another holds its states),
+        // so the state is found there by name.
+        if let graph = result.graphs.first(where: { $0.machine.name.value == machine.name.value }),
+            let composed = graph.machine.states.indices.first(where: { graph.name($0) == word })
+        {
+            let sources = Set(graph.edges.filter { $0.target == composed && $0.source != composed }.map(\.source))
             let names = sources.sorted().map { "`\(graph.name($0))`" }
             text += "\n\nreached from: " + (names.isEmpty ? "no other state" : names.joined(separator: ", "))
         }

@@ -2,7 +2,8 @@ import FlowSpecCore
 
 /// Every place a machine writes a name, from the spec model: what find references lists and
 /// rename edits. A state is written as its key (at any depth), as targets, `then`, `initial`
-/// (of the machine or of a compound state), `done`, a history state's `default`, `resume`,
+/// (of the machine or of a compound state), `done` (and each target of a running state's
+/// `done` mapping), a history state's `default`, `resume`,
 /// `migrate`, sequence members and requirements; an event, condition or effect as its declaration and its uses (an effect
 /// also in `entry` and `exit`).
 struct References {
@@ -82,6 +83,7 @@ struct References {
                 add(details.initial)
                 add(details.done)
                 add(details.historyDefault)
+                for outcome in details.outcomes { add(outcome.target) }
             case .effect: for effect in details.entry + details.exit { add(effect) }
             case .event, .condition: break
             }

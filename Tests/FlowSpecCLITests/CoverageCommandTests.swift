@@ -80,6 +80,7 @@ struct CoverageCommandTests {
     @Test func aSpecOfSeveralMachinesNeedsOne() throws {
         let output = try CLI.run(["coverage", Self.spec, Self.trace])
         #expect(output.status == 2)
-        #expect(output.stderr.contains("has 3 machines; choose one with --machine (FirstRun, LaunchAuth, Chapters)"))
+        #expect(
+            output.stderr.contains("has 4 machines; choose one with --machine (FirstRun, LaunchAuth, Chapters, App)"))
     }
 }

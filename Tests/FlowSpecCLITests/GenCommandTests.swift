@@ -147,7 +147,7 @@ struct GenCommandTests {
         #expect(output.status == 0, "\(output.stderr)")
         let files = try FileManager.default.contentsOfDirectory(
             atPath: directory.appendingPathComponent("Sources/Flows").path)
-        #expect(files.sorted() == ["Chapters.swift", "FirstRun.swift", "LaunchAuth.swift"])
+        #expect(files.sorted() == ["App.swift", "Chapters.swift", "FirstRun.swift", "LaunchAuth.swift"])
         let chapters = try Self.read(directory.appendingPathComponent("Sources/Flows/Chapters.swift"))
         #expect(chapters.contains("public enum Chapters: FlowSpecRuntime.PersistentFlowSpec {"))
         #expect(chapters.contains("\nimport FlowSpecRuntime\n"))

@@ -6,7 +6,7 @@ import Testing
 /// be read), 2 (unreadable file, bad command line, unknown machine); byte-identical runs.
 @Suite("flowspec graph (process)")
 struct GraphCommandTests {
-    static let machines = ["FirstRun", "LaunchAuth", "Chapters"]
+    static let machines = ["FirstRun", "LaunchAuth", "Chapters", "App"]
 
     static func golden(_ name: String) throws -> String {
         try String(contentsOf: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/graph/\(name)"), encoding: .utf8)
@@ -88,7 +88,8 @@ struct GraphCommandTests {
         #expect(output.status == 2)
         #expect(output.stdout.isEmpty)
         #expect(
-            output.stderr.contains("specs/app.yaml has no machine 'Onboarding'; it has FirstRun, LaunchAuth, Chapters"))
+            output.stderr.contains(
+                "specs/app.yaml has no machine 'Onboarding'; it has FirstRun, LaunchAuth, Chapters, App"))
     }
 
     @Test func anUnreadableFileExitsTwo() throws {

@@ -327,7 +327,7 @@ struct LanguageServerTests {
         func result(_ id: Int) -> Any? { messages.first { $0["id"] as? Int == id }?["result"] }
 
         let symbols = try #require(result(2) as? [[String: Any]])
-        #expect(symbols.map { $0["name"] as? String } == ["FirstRun", "LaunchAuth", "Chapters"])
+        #expect(symbols.map { $0["name"] as? String } == ["FirstRun", "LaunchAuth", "Chapters", "App"])
         let states = (symbols[1]["children"] as? [[String: Any]] ?? []).map { $0["name"] as? String ?? "" }
         #expect(states.contains("authLoading") && states.count == 11)
 
@@ -571,7 +571,7 @@ struct LanguageServerTests {
         let responses = messages.filter { $0["id"] != nil }
         #expect(responses.compactMap { $0["id"] as? Int } == [1, 2, 3, 4])
         #expect((responses[1]["error"] as? [String: Any])?["code"] as? Int == -32800)
-        #expect((responses[2]["result"] as? [[String: Any]])?.count == 3)
+        #expect((responses[2]["result"] as? [[String: Any]])?.count == 4)
     }
 
     @Test func badClientsEndTheServerCleanly() throws {
@@ -942,5 +942,54 @@ struct ParallelStatesServerTests {
             ), "\(value(2))")
         #expect(value(3).hasPrefix("**data**: compound state of `Workspace`, a region of `signedIn`"), "\(value(3))")
         #expect(value(3).contains("enters `syncing` first"), "\(value(3))")
+    }
+}
+
+/// The server on a spec whose machine runs another (`Tests/Fixtures/lsp/subflows.yaml`): go
+/// to definition from `run` to the machine run, hover on a running state says what it runs and
+/// where each outcome leads, and a state reached only through a sub-flow says so.
+@Suite("flowspec-lsp sub-flows (process)")
+struct SubFlowServerTests {
+    static let uri = "file:///w/subflows.flowspec.yaml"
+    static let text: String = {
+        let url = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/lsp/subflows.yaml")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+    static let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+
+    static func request(_ method: String, at name: String, in use: String) throws -> (String, [String: Any]) {
+        let position = try NestedStatesServerTests.position(of: name, in: use, lines: lines)
+        return (method, ["textDocument": ["uri": uri], "position": position])
+    }
+
+    @Test func definitionHoverAndReferencesAcrossTheRun() throws {
+        #expect(!Self.text.isEmpty)
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                try Self.request("textDocument/definition", at: "SignIn", in: "run: SignIn"),
+                try Self.request("textDocument/hover", at: "signIn", in: "      signIn:"),
+                try Self.request("textDocument/hover", at: "home", in: "      home:"),
+                try Self.request("textDocument/references", at: "home", in: "      home:")
+            ])
+        let definition = try #require(LanguageServerTests.result(2, messages) as? [String: Any])
+        let machineLine = try #require(Self.lines.firstIndex(of: "  SignIn:"))
+        #expect(NestedStatesServerTests.start(definition["range"]) == (machineLine, 2))
+
+        func value(_ id: Int) -> String {
+            ((LanguageServerTests.result(id, messages) as? [String: Any])?["contents"] as? [String: Any])?["value"]
+                as? String ?? ""
+        }
+        #expect(
+            value(3).contains(
+                "runs `SignIn` as a sub-flow; once it ends: `signedIn` → `home`, `cancelled` → `welcome`"),
+            "\(value(3))")
+        #expect(value(3).contains("reached from: `welcome`"), "\(value(3))")
+        // `home` is reached from the copy of SignIn's outcome, in the machine as composed.
+        #expect(value(4).contains("reached from: `signIn.signedIn`"), "\(value(4))")
+
+        let references = try #require(LanguageServerTests.result(5, messages) as? [[String: Any]])
+        let doneLine = try #require(Self.lines.firstIndex { $0.contains("done: { signedIn: home") })
+        #expect(references.map { NestedStatesServerTests.start($0["range"]).line }.contains(doneLine))
     }
 }

@@ -49,7 +49,7 @@ struct PathsCommandTests {
             #expect(replay.status == 0, "\(header): \(replay.stdout)\(replay.stderr)")
             replayed += 1
         }
-        #expect(replayed == 7, "every path of the three machines")
+        #expect(replayed == 9, "every path of the four machines")
     }
 
     @Test func aSpecWithErrorsGetsChecksFindingsAndNoPaths() throws {

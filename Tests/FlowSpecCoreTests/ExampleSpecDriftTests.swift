@@ -9,7 +9,11 @@ struct ExampleSpecDriftTests {
     static let examples = [
         ("Examples/FirstRun/Sources/FirstRun/FirstRun.flowspec.yaml", "FirstRun"),
         ("Examples/LaunchAuth/Sources/LaunchAuth/LaunchAuth.flowspec.yaml", "LaunchAuth"),
-        ("Examples/Chapters/Sources/Chapters/Chapters.flowspec.yaml", "Chapters")
+        ("Examples/Chapters/Sources/Chapters/Chapters.flowspec.yaml", "Chapters"),
+        ("Examples/AppFlow/Sources/AppFlow/App.flowspec.yaml", "App"),
+        ("Examples/AppFlow/Sources/AppFlow/App.flowspec.yaml", "FirstRun"),
+        ("Examples/AppFlow/Sources/AppFlow/App.flowspec.yaml", "LaunchAuth"),
+        ("Examples/AppFlow/Sources/AppFlow/App.flowspec.yaml", "Chapters")
     ]
 
     static func swift(_ path: String, machine: String) throws -> String {

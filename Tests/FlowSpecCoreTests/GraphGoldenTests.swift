@@ -70,10 +70,10 @@ struct GraphGoldenTests {
 
     @Test("the fixtures have the machines the goldens are for")
     func casesAreComplete() {
-        #expect(Self.cases.count == 2 * (3 + 2 + 2 + 3 + 1))
+        #expect(Self.cases.count == 2 * (4 + 2 + 2 + 3 + 1))
         #expect(
             Self.cases.filter { $0.spec == "specs/app.yaml" }.map(\.machine)
-                == ["FirstRun", "LaunchAuth", "Chapters", "FirstRun", "LaunchAuth", "Chapters"])
+                == ["FirstRun", "LaunchAuth", "Chapters", "App", "FirstRun", "LaunchAuth", "Chapters", "App"])
     }
 
     @Test("output matches the golden file", arguments: cases)

@@ -2,8 +2,8 @@ import Testing
 
 @testable import FlowSpecCore
 
-/// `specs/app.yaml`, the product's three reference flows, must check clean and say what the
-/// reference flows' authors wrote down.
+/// `specs/app.yaml`, the product's three reference flows and the app composed of them, must
+/// check clean and say what the reference flows' authors wrote down.
 @Suite("Reference spec")
 struct ReferenceSpecTests {
     let result: SpecChecker.Result
@@ -16,8 +16,11 @@ struct ReferenceSpecTests {
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map { "\($0.location) \($0.message)" })")
     }
 
-    @Test func describesTheThreeFlows() {
-        #expect(result.spec.machines.map(\.name.value) == ["FirstRun", "LaunchAuth", "Chapters"])
+    @Test func describesTheThreeFlowsAndTheAppComposedOfThem() throws {
+        #expect(result.spec.machines.map(\.name.value) == ["FirstRun", "LaunchAuth", "Chapters", "App"])
+        let app = try #require(result.spec.machines.last)
+        let runs = app.nesting.details.sorted { $0.key < $1.key }.compactMap(\.value.run?.value)
+        #expect(runs == ["FirstRun", "LaunchAuth", "Chapters"])
     }
 
     @Test func authFlowHasATimeoutOnEveryTaskAndABoundedRetry() throws {

@@ -276,6 +276,70 @@ struct SubFlowTests {
         #expect(found.first?.message.contains("'SignIn'") == true)
     }
 
+    /// The reference app: the three flows composed check clean, and forgetting where the app goes
+    /// once signed in is a located error with the run that gets there.
+    @Test func theReferenceAppForgettingAnOutcomeIsALocatedError() throws {
+        let text = try String(contentsOfFile: "specs/app.yaml", encoding: .utf8)
+        _ = try Self.checked(text, path: "specs/app.yaml")
+        let forgot = text.replacingOccurrences(of: "        done: { mainApp: story }\n", with: "")
+        #expect(forgot != text)
+        let result = SpecChecker().check(SourceFile(path: "specs/app.yaml", text: forgot))
+        let errors = result.diagnostics.filter { $0.severity == .error }
+        // Then nothing leads to the story: its states and the requirements on them say so too.
+        #expect(
+            errors.map(\.rule) == [
+                .unhandledOutcome, .unreachableState, .unreachableState, .requirementFailed, .requirementFailed
+            ])
+        #expect(errors.filter { $0.rule == .unreachableState }.map { $0.subjects } == [["story"], ["finished"]])
+        let finding = try #require(errors.first)
+        let runLine = try #require(
+            forgot.split(separator: "\n", omittingEmptySubsequences: false).firstIndex {
+                $0.contains("run: LaunchAuth")
+            })
+        #expect(finding.location.line == runLine + 1)
+        #expect(finding.message.contains("'mainApp'"))
+        #expect(finding.notes.first?.message.hasSuffix("launch.authenticated → launch.mainApp") == true)
+    }
+
+    /// A machine run that can get stuck leaves its running state stuck: reported at the `run`,
+    /// with the run through both machines; a way out of the running state's takes a task
+    /// state of the sub-flow out, not a loop of choice states, which never sees an event.
+    @Test func aStuckSubFlowIsReportedAtEachRunThatCannotLeaveIt() throws {
+        let text = """
+            flowspec: 1
+            machines:
+              Child:
+                initial: a
+                states:
+                  a: { kind: input, on: { go: spin, wait: waiting, finish: end } }
+                  spin: { kind: choice, always: [spinAgain] }
+                  spinAgain: { kind: choice, always: [spin] }
+                  waiting: { on: { tick: waiting2 }, timeout: { after: 1s, to: waiting2 } }
+                  waiting2: { on: { tick: waiting }, timeout: { after: 1s, to: waiting } }
+                  end: { kind: terminal }
+              Parent:
+                initial: one
+                states:
+                  one: { run: Child, done: two }
+                  two: { kind: input, on: { again: one, other: three, stop: over } }
+                  three: { run: Child, done: two, on: { quit: two } }
+                  over: { kind: terminal }
+
+            """
+        let result = SpecChecker().check(SourceFile(path: "stuck.yaml", text: text))
+        let parent = result.diagnostics.filter { $0.location.line >= 12 }
+        #expect(
+            parent.map { "\($0.rule.rawValue) \($0.location.line)" } == [
+                "infinite-loop 15", "no-way-out 15", "infinite-loop 17", "no-way-out 17"
+            ])
+        let stuck = try #require(parent.first { $0.rule == .noWayOut })
+        #expect(stuck.message.hasPrefix("state 'one' runs 'Child', which can get stuck there: from state 'one.spin'"))
+        #expect(stuck.notes.first?.message == "reached by: one → one.a → one.spin")
+        // The machine run's own findings are reported where it is written, once.
+        let child = result.diagnostics.filter { $0.location.line < 12 }.map(\.rule)
+        #expect(child.filter { $0 == .noWayOut }.count == 4 && child.filter { $0 == .infiniteLoop }.count == 2)
+    }
+
     /// A composition past the limits is a located `limit-exceeded` at the `run`, never a trap.
     @Test func aCompositionPastTheLimitsIsLimitExceeded() throws {
         // Each machine runs the one after it twice: the first holds 2^12 copies of the last.

@@ -31,13 +31,13 @@ enum FirstRunPaths {
                 .init(.event(.slideAdvance), .slide2),
                 .init(.event(.onboardingComplete), .demoCTA, effects: [.persistOnboardingCompleted]),
                 .init(.event(.startDemo), .demoStub),
-                .init(.event(.returnFromDemo), .demoCTA),
+                .init(.event(.returnFromDemo), .demoCTA)
             ]),
         .init(
             "path 2: exercises 3 items",
             [
-                .init(.start, when: ["onboardingCompleted"], .demoCTA),
-            ]),
+                .init(.start, when: ["onboardingCompleted"], .demoCTA)
+            ])
     ]
 }
 
@@ -62,10 +62,12 @@ enum LaunchAuthPaths {
             "path 1: exercises 11 items",
             [
                 .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.event(.splashAnimationCompleted), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
+                .init(
+                    .event(.splashAnimationCompleted), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
+                .init(
+                    .event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
                 .init(.event(.validSession), .authenticated, timer: .after(.milliseconds(2000), .error)),
-                .init(.event(.mainAppLoaded), .mainApp),
+                .init(.event(.mainAppLoaded), .mainApp)
             ]),
         .init(
             "path 2: exercises 33 items",
@@ -94,10 +96,12 @@ enum LaunchAuthPaths {
                 .init(.event(.loginSucceeded), .authenticated, timer: .after(.milliseconds(2000), .error)),
                 .init(.timeout, .error, effects: [.showError]),
                 .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
+                .init(
+                    .event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
                 .init(.event(.authCheckFailed), .error, effects: [.showError]),
                 .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
+                .init(
+                    .event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
                 .init(.timeout, .unauthenticated),
                 .init(.event(.loginAttempted), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
@@ -106,22 +110,23 @@ enum LaunchAuthPaths {
                 .init(.event(.networkError), .error, effects: [.showError]),
                 .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
                 .init(.event(.onboardingCheckSucceeded), when: ["firstLaunch"], .onboarding),
-                .init(.event(.onboardingFailed), .error, effects: [.showError]),
+                .init(.event(.onboardingFailed), .error, effects: [.showError])
             ]),
         .init(
             "path 3: exercises 5 items",
             [
                 .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.timeout, .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
+                .init(.timeout, .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck))
             ]),
         .init(
-            "path 4: within: from 'splash' (step 1) the worst case takes 10s, at most 12s", budget: .init(fromStep: 0, max: .milliseconds(12000)),
+            "path 4: within: from 'splash' (step 1) the worst case takes 10s, at most 12s",
+            budget: .init(fromStep: 0, max: .milliseconds(12000)),
             [
                 .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
                 .init(.timeout, .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
                 .init(.timeout, .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
-                .init(.timeout, .unauthenticated),
-            ]),
+                .init(.timeout, .unauthenticated)
+            ])
     ]
 }
 
@@ -156,7 +161,103 @@ enum ChaptersPaths {
                 .init(.event(.completeCurrentChapter), .blueprint, effects: [.saveCheckpoint]),
                 .init(.relaunch, .blueprint),
                 .init(.event(.completeCurrentChapter), .eventHorizon, effects: [.saveCheckpoint]),
-                .init(.relaunch, .eventHorizon),
+                .init(.relaunch, .eventHorizon)
+            ])
+    ]
+}
+
+/// Runs every test path of `App` through its driver on a test clock: after each
+/// step the state, the effects in order and the armed timer must be the spec's, then
+/// `AppPathHarness.verify(state:driver:)` runs the app's own checks.
+@MainActor
+@Suite("App: paths from the spec")
+struct AppPathTests {
+    @Test(arguments: AppPaths.all)
+    @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+    func path(_ path: FlowSpecTesting.FlowPath<App>) async {
+        let problems = await FlowSpecTesting.FlowPathRunner.run(path, harness: AppPathHarness.self)
+        #expect(problems.isEmpty, Testing.Comment(rawValue: problems.joined(separator: "\n")))
+    }
+}
+
+/// The test paths of `App`, as `flowspec paths` prints them.
+enum AppPaths {
+    static let all: [FlowSpecTesting.FlowPath<App>] = [
+        .init(
+            "path 1: exercises 72 items",
+            [
+                .init(.start, .firstRunSplash),
+                .init(.event(.splashFinished), .firstRunSlide0),
+                .init(.event(.slideAdvance), .firstRunSlide1),
+                .init(.event(.slideAdvance), .firstRunSlide2),
+                .init(.event(.onboardingComplete), .firstRunDemoCTA, effects: [.persistOnboardingCompleted]),
+                .init(.event(.startDemo), .firstRunDemoStub),
+                .init(.event(.returnFromDemo), .firstRunDemoCTA),
+                .init(.event(.signIn), .launchSplash, timer: .after(.milliseconds(2000), .launchOnboardingCheck)),
+                .init(
+                    .event(.splashAnimationCompleted), .launchOnboardingCheck,
+                    timer: .after(.milliseconds(3000), .launchAuthCheck)),
+                .init(
+                    .event(.onboardingCheckSucceeded), .launchAuthCheck,
+                    timer: .after(.milliseconds(5000), .launchUnauthenticated)),
+                .init(.event(.validSession), .launchAuthenticated, timer: .after(.milliseconds(2000), .launchError)),
+                .init(.event(.mainAppLoaded), .storyHandshake),
+                .init(.event(.completeCurrentChapter), .storyPacketRun, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .storyCipher, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .storyFirewall, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .storyBlueprint, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .finished, effects: [.saveCheckpoint]),
+                .init(.event(.signOut), .launchSplash, timer: .after(.milliseconds(2000), .launchOnboardingCheck)),
+                .init(.event(.splashFailed), .launchError, effects: [.showError]),
+                .init(.event(.retry), .launchUnauthenticated),
+                .init(.event(.loginAttempted), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.loginSucceeded), .launchAuthenticated, timer: .after(.milliseconds(2000), .launchError)),
+                .init(.event(.mainAppLoadFailed), .launchError, effects: [.showError]),
+                .init(.event(.hardReset), .launchOnboardingCheck, timer: .after(.milliseconds(3000), .launchAuthCheck)),
+                .init(.event(.onboardingCheckSucceeded), when: ["firstLaunch"], .launchOnboarding),
+                .init(.event(.userCompletedOnboarding), .launchUnauthenticated),
+                .init(.event(.forceReset), .launchUnauthenticated),
+                .init(.event(.loginAttempted), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.loginFailed), .launchUnauthenticated),
+                .init(.event(.loginAttempted), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.networkError), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.timeout, .launchError, effects: [.showError]),
+                .init(.event(.hardReset), .launchOnboardingCheck, timer: .after(.milliseconds(3000), .launchAuthCheck)),
+                .init(.event(.onboardingCheckFailed), .launchError, effects: [.showError]),
+                .init(.event(.hardReset), .launchOnboardingCheck, timer: .after(.milliseconds(3000), .launchAuthCheck)),
+                .init(.timeout, .launchAuthCheck, timer: .after(.milliseconds(5000), .launchUnauthenticated)),
+                .init(.event(.noSession), .launchUnauthenticated),
+                .init(.event(.loginAttempted), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.loginSucceeded), .launchAuthenticated, timer: .after(.milliseconds(2000), .launchError)),
+                .init(.timeout, .launchError, effects: [.showError]),
+                .init(.event(.hardReset), .launchOnboardingCheck, timer: .after(.milliseconds(3000), .launchAuthCheck)),
+                .init(
+                    .event(.onboardingCheckSucceeded), .launchAuthCheck,
+                    timer: .after(.milliseconds(5000), .launchUnauthenticated)),
+                .init(.event(.authCheckFailed), .launchError, effects: [.showError]),
+                .init(.event(.hardReset), .launchOnboardingCheck, timer: .after(.milliseconds(3000), .launchAuthCheck)),
+                .init(
+                    .event(.onboardingCheckSucceeded), .launchAuthCheck,
+                    timer: .after(.milliseconds(5000), .launchUnauthenticated)),
+                .init(.timeout, .launchUnauthenticated),
+                .init(.event(.loginAttempted), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.loginSucceeded), .launchAuthenticated, timer: .after(.milliseconds(2000), .launchError)),
+                .init(.event(.mainAppLoaded), .storyHandshake),
+                .init(.event(.signOut), .launchSplash, timer: .after(.milliseconds(2000), .launchOnboardingCheck)),
+                .init(.timeout, .launchOnboardingCheck, timer: .after(.milliseconds(3000), .launchAuthCheck)),
+                .init(.event(.onboardingCheckSucceeded), when: ["firstLaunch"], .launchOnboarding),
+                .init(.event(.onboardingFailed), .launchError, effects: [.showError]),
+                .init(.event(.retry), .launchUnauthenticated),
+                .init(.event(.loginAttempted), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.networkError), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.networkError), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.networkError), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.networkError), .launchError, effects: [.showError])
             ]),
+        .init(
+            "path 2: exercises 4 items",
+            [
+                .init(.start, when: ["onboardingCompleted"], .firstRunDemoCTA)
+            ])
     ]
 }

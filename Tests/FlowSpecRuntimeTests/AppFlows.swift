@@ -73,9 +73,11 @@ enum FirstRun: FlowSpecRuntime.FlowSpec {
     }
     private typealias Step = FlowSpecRuntime.FlowStep<State>
     static let effectList: [Effect] = [
-        .persistOnboardingCompleted, // 0..<1
+        .persistOnboardingCompleted  // 0..<1
     ]
-    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
+    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<
+        State
+    >? {
         switch (state, event) {
         case (.splash, .splashFinished): Step(.slide0)
         case (.slide0, .slideAdvance): Step(.slide1)
@@ -175,14 +177,17 @@ enum LaunchAuth: FlowSpecRuntime.FlowSpec {
     private typealias Step = FlowSpecRuntime.FlowStep<State>
     private typealias Retry = FlowSpecRuntime.FlowRetry<State>
     static let effectList: [Effect] = [
-        .showError, // 0..<1
+        .showError  // 0..<1
     ]
-    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
+    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<
+        State
+    >? {
         switch (state, event) {
         case (.splash, .splashAnimationCompleted): Step(.onboardingCheck)
         case (.splash, .splashFailed): Step(.error, effects: 0..<1)  // showError
         case (.splash, .forceReset): Step(.unauthenticated)
-        case (.onboardingCheck, .onboardingCheckSucceeded): conditions.firstLaunch ? Step(.onboarding) : Step(.authCheck)
+        case (.onboardingCheck, .onboardingCheckSucceeded):
+            conditions.firstLaunch ? Step(.onboarding) : Step(.authCheck)
         case (.onboardingCheck, .onboardingCheckFailed): Step(.error, effects: 0..<1)  // showError
         case (.onboardingCheck, .forceReset): Step(.unauthenticated)
         case (.onboarding, .userCompletedOnboarding): Step(.onboardingComplete)
@@ -194,7 +199,8 @@ enum LaunchAuth: FlowSpecRuntime.FlowSpec {
         case (.authCheck, .forceReset): Step(.unauthenticated)
         case (.authLoading, .loginSucceeded): Step(.authenticated)
         case (.authLoading, .loginFailed): Step(.unauthenticated)
-        case (.authLoading, .networkError): Step(.authLoading, retry: Retry(slot: 0, max: 3, fallback: .error, effects: 0..<1))  // retry used up: showError
+        case (.authLoading, .networkError):
+            Step(.authLoading, retry: Retry(slot: 0, max: 3, fallback: .error, effects: 0..<1))  // retry used up: showError
         case (.authLoading, .forceReset): Step(.unauthenticated)
         case (.authenticated, .mainAppLoaded): Step(.mainApp)
         case (.authenticated, .mainAppLoadFailed): Step(.error, effects: 0..<1)  // showError
@@ -304,9 +310,11 @@ enum Chapters: FlowSpecRuntime.PersistentFlowSpec {
     }
     private typealias Step = FlowSpecRuntime.FlowStep<State>
     static let effectList: [Effect] = [
-        .saveCheckpoint, // 0..<1
+        .saveCheckpoint  // 0..<1
     ]
-    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
+    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<
+        State
+    >? {
         switch (state, event) {
         case (.handshake, .completeCurrentChapter): Step(.packetRun, effects: 0..<1)  // saveCheckpoint
         case (.packetRun, .completeCurrentChapter): Step(.cipher, effects: 0..<1)  // saveCheckpoint
@@ -315,5 +323,278 @@ enum Chapters: FlowSpecRuntime.PersistentFlowSpec {
         case (.blueprint, .completeCurrentChapter): Step(.eventHorizon, effects: 0..<1)  // saveCheckpoint
         default: nil
         }
+    }
+}
+
+/// The whole app, from the first run to the last chapter, composed of the three flows.
+enum App: FlowSpecRuntime.FlowSpec {
+    enum State: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+        /// Cold launch; returning users skip straight to the CTA.
+        case firstRunLaunch = "firstRun.launch"
+        /// Always first on a fresh install; leaves only when the view fires splashFinished.
+        case firstRunSplash = "firstRun.splash"
+        case firstRunSlide0 = "firstRun.slide0", firstRunSlide1 = "firstRun.slide1"
+        /// The last slide; "Continue" completes onboarding.
+        case firstRunSlide2 = "firstRun.slide2"
+        /// The "Start Free Demo" call to action, the base of the demo stack.
+        case firstRunDemoCTA = "firstRun.demoCTA"
+        /// The demo, pushed on top of the CTA.
+        case firstRunDemoStub = "firstRun.demoStub"
+        case launchInitial = "launch.initial", launchSplash = "launch.splash"
+        case launchOnboardingCheck = "launch.onboardingCheck"
+        case launchOnboarding = "launch.onboarding"
+        /// Leaves at once (under 100 ms) for the login screen.
+        case launchOnboardingComplete = "launch.onboardingComplete"
+        case launchAuthCheck = "launch.authCheck", launchAuthLoading = "launch.authLoading"
+        case launchAuthenticated = "launch.authenticated"
+        case launchUnauthenticated = "launch.unauthenticated", launchMainApp = "launch.mainApp"
+        /// Every error has a visible UI and an action.
+        case launchError = "launch.error"
+        case storyHandshake = "story.handshake", storyPacketRun = "story.packetRun"
+        case storyCipher = "story.cipher", storyFirewall = "story.firewall"
+        case storyBlueprint = "story.blueprint", storyEventHorizon = "story.eventHorizon"
+        /// Every chapter completed.
+        case finished
+    }
+    enum Event: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+        case signIn, signOut, splashFinished, slideAdvance, onboardingComplete, startDemo
+        case returnFromDemo, splashAnimationCompleted, splashFailed, onboardingCheckSucceeded
+        case onboardingCheckFailed, userCompletedOnboarding, onboardingFailed, validSession
+        case noSession, authCheckFailed, loginAttempted, loginSucceeded, loginFailed, networkError
+        case mainAppLoaded, mainAppLoadFailed, retry, hardReset, forceReset, completeCurrentChapter
+    }
+    enum Effect: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+        case persistOnboardingCompleted, showError, saveCheckpoint
+    }
+    struct Conditions: FlowSpecRuntime.FlowConditions {
+        var onboardingCompleted = false
+        var firstLaunch = false
+        static let names: [Swift.String] = ["onboardingCompleted", "firstLaunch"]
+        subscript(condition index: Swift.Int) -> Swift.Bool {
+            get {
+                switch index {
+                case 0: self.onboardingCompleted
+                case 1: self.firstLaunch
+                default: false
+                }
+            }
+            set {
+                switch index {
+                case 0: self.onboardingCompleted = newValue
+                case 1: self.firstLaunch = newValue
+                default: break
+                }
+            }
+        }
+    }
+    typealias Machine = FlowSpecRuntime.FlowMachine<Self>
+    typealias Effects = FlowSpecRuntime.FlowEffects<Self>
+    typealias ArmedTimeout = FlowSpecRuntime.FlowArmedTimeout<State>
+    typealias Input = FlowSpecRuntime.FlowInput<Event>
+    typealias Kind = FlowSpecRuntime.FlowStateKind
+    static let name = "App"
+    static let initial: State = .firstRunLaunch
+    static let retrySlotCount = 1
+
+    /// The work of the task states, a requirement each: what the state does, ending with the event it sends. Give a conformer to `FlowDriver.work(_:)`, and a task state without work does not compile.
+    protocol Work: Swift.Sendable {
+        /// The work of `launch.splash`.
+        func launchSplash() async -> Event
+        /// The work of `launch.onboardingCheck`.
+        func launchOnboardingCheck() async -> Event
+        /// The work of `launch.authCheck`.
+        func launchAuthCheck() async -> Event
+        /// The work of `launch.authLoading`.
+        func launchAuthLoading() async -> Event
+        /// The work of `launch.authenticated`.
+        func launchAuthenticated() async -> Event
+    }
+
+    static func kind(of state: State) -> Kind {
+        switch state {
+        case .launchSplash, .launchOnboardingCheck, .launchAuthCheck, .launchAuthLoading, .launchAuthenticated: .task
+        case .firstRunLaunch, .launchInitial, .launchOnboardingComplete, .launchMainApp, .storyEventHorizon: .choice
+        default: .input
+        }
+    }
+    static func timeout(of state: State) -> (after: Swift.Duration, to: State)? {
+        switch state {
+        case .launchSplash: (.seconds(2), .launchOnboardingCheck)
+        case .launchOnboardingCheck: (.seconds(3), .launchAuthCheck)
+        case .launchAuthCheck: (.seconds(5), .launchUnauthenticated)
+        case .launchAuthLoading: (.seconds(10), .launchError)
+        case .launchAuthenticated: (.seconds(2), .launchError)
+        default: nil
+        }
+    }
+    private typealias Step = FlowSpecRuntime.FlowStep<State>
+    private typealias Retry = FlowSpecRuntime.FlowRetry<State>
+    static let effectList: [Effect] = [
+        .persistOnboardingCompleted,  // 0..<1
+        .showError,  // 1..<2
+        .saveCheckpoint  // 2..<3
+    ]
+    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<
+        State
+    >? {
+        switch (state, event) {
+        case (.firstRunSplash, .splashFinished): Step(.firstRunSlide0, keep: 1)
+        case (.firstRunSplash, .signIn): Step(.launchInitial)
+        case (.firstRunSlide0, .slideAdvance): Step(.firstRunSlide1, keep: 1)
+        case (.firstRunSlide0, .signIn): Step(.launchInitial)
+        case (.firstRunSlide1, .slideAdvance): Step(.firstRunSlide2, keep: 1)
+        case (.firstRunSlide1, .signIn): Step(.launchInitial)
+        case (.firstRunSlide2, .onboardingComplete): Step(.firstRunDemoCTA, effects: 0..<1, keep: 1)  // persistOnboardingCompleted
+        case (.firstRunSlide2, .signIn): Step(.launchInitial)
+        case (.firstRunDemoCTA, .startDemo): Step(.firstRunDemoStub, keep: 1)
+        case (.firstRunDemoCTA, .signIn): Step(.launchInitial)
+        case (.firstRunDemoStub, .returnFromDemo): Step(.firstRunDemoCTA, keep: 1)
+        case (.firstRunDemoStub, .signIn): Step(.launchInitial)
+        case (.launchSplash, .splashAnimationCompleted): Step(.launchOnboardingCheck, keep: 1)
+        case (.launchSplash, .splashFailed): Step(.launchError, effects: 1..<2, keep: 1)  // showError
+        case (.launchSplash, .forceReset): Step(.launchUnauthenticated)
+        case (.launchOnboardingCheck, .onboardingCheckSucceeded):
+            conditions.firstLaunch ? Step(.launchOnboarding, keep: 1) : Step(.launchAuthCheck, keep: 1)
+        case (.launchOnboardingCheck, .onboardingCheckFailed): Step(.launchError, effects: 1..<2, keep: 1)  // showError
+        case (.launchOnboardingCheck, .forceReset): Step(.launchUnauthenticated)
+        case (.launchOnboarding, .userCompletedOnboarding): Step(.launchOnboardingComplete, keep: 1)
+        case (.launchOnboarding, .onboardingFailed): Step(.launchError, effects: 1..<2, keep: 1)  // showError
+        case (.launchOnboarding, .forceReset): Step(.launchUnauthenticated)
+        case (.launchAuthCheck, .validSession): Step(.launchAuthenticated, keep: 1)
+        case (.launchAuthCheck, .noSession): Step(.launchUnauthenticated, keep: 1)
+        case (.launchAuthCheck, .authCheckFailed): Step(.launchError, effects: 1..<2, keep: 1)  // showError
+        case (.launchAuthCheck, .forceReset): Step(.launchUnauthenticated)
+        case (.launchAuthLoading, .loginSucceeded): Step(.launchAuthenticated, keep: 1)
+        case (.launchAuthLoading, .loginFailed): Step(.launchUnauthenticated, keep: 1)
+        case (.launchAuthLoading, .networkError):
+            Step(
+                .launchAuthLoading, retry: Retry(slot: 0, max: 3, fallback: .launchError, effects: 1..<2, keep: 1),
+                keep: 1)  // retry used up: showError
+        case (.launchAuthLoading, .forceReset): Step(.launchUnauthenticated)
+        case (.launchAuthenticated, .mainAppLoaded): Step(.launchMainApp, keep: 1)
+        case (.launchAuthenticated, .mainAppLoadFailed): Step(.launchError, effects: 1..<2, keep: 1)  // showError
+        case (.launchAuthenticated, .forceReset): Step(.launchUnauthenticated)
+        case (.launchUnauthenticated, .loginAttempted): Step(.launchAuthLoading, keep: 1)
+        case (.launchUnauthenticated, .forceReset): Step(.launchUnauthenticated)
+        case (.launchError, .retry): Step(.launchUnauthenticated, keep: 1)
+        case (.launchError, .hardReset): Step(.launchOnboardingCheck, keep: 1)
+        case (.launchError, .forceReset): Step(.launchUnauthenticated)
+        case (.storyHandshake, .completeCurrentChapter): Step(.storyPacketRun, effects: 2..<3, keep: 1)  // saveCheckpoint
+        case (.storyHandshake, .signOut): Step(.launchInitial)
+        case (.storyPacketRun, .completeCurrentChapter): Step(.storyCipher, effects: 2..<3, keep: 1)  // saveCheckpoint
+        case (.storyPacketRun, .signOut): Step(.launchInitial)
+        case (.storyCipher, .completeCurrentChapter): Step(.storyFirewall, effects: 2..<3, keep: 1)  // saveCheckpoint
+        case (.storyCipher, .signOut): Step(.launchInitial)
+        case (.storyFirewall, .completeCurrentChapter): Step(.storyBlueprint, effects: 2..<3, keep: 1)  // saveCheckpoint
+        case (.storyFirewall, .signOut): Step(.launchInitial)
+        case (.storyBlueprint, .completeCurrentChapter): Step(.storyEventHorizon, effects: 2..<3, keep: 1)  // saveCheckpoint
+        case (.storyBlueprint, .signOut): Step(.launchInitial)
+        case (.finished, .signOut): Step(.launchInitial)
+        default: nil
+        }
+    }
+    static func always(_ state: State, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
+        switch state {
+        case .firstRunLaunch:
+            conditions.onboardingCompleted ? Step(.firstRunDemoCTA, keep: 1) : Step(.firstRunSplash, keep: 1)
+        case .launchInitial: Step(.launchSplash, keep: 1)
+        case .launchOnboardingComplete: Step(.launchUnauthenticated, keep: 1)
+        case .launchMainApp: Step(.storyHandshake)
+        case .storyEventHorizon: Step(.finished)
+        default: nil
+        }
+    }
+    static func timeoutStep(_ state: State, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
+        switch state {
+        case .launchSplash: Step(.launchOnboardingCheck, keep: 1)
+        case .launchOnboardingCheck: Step(.launchAuthCheck, keep: 1)
+        case .launchAuthCheck: Step(.launchUnauthenticated, keep: 1)
+        case .launchAuthLoading: Step(.launchError, effects: 1..<2, keep: 1)  // showError
+        case .launchAuthenticated: Step(.launchError, effects: 1..<2, keep: 1)  // showError
+        default: nil
+        }
+    }
+    static func entryEffects(of state: State) -> Swift.Range<Swift.Int> {
+        switch state {
+        case .launchError: 1..<2
+        default: 0..<0
+        }
+    }
+    static let maximumDepth = 1
+    static func depth(of state: State) -> Swift.Int {
+        switch state {
+        case .firstRunLaunch, .firstRunSplash, .firstRunSlide0, .firstRunSlide1, .firstRunSlide2, .firstRunDemoCTA,
+            .firstRunDemoStub, .launchInitial, .launchSplash, .launchOnboardingCheck, .launchOnboarding,
+            .launchOnboardingComplete, .launchAuthCheck, .launchAuthLoading, .launchAuthenticated,
+            .launchUnauthenticated, .launchMainApp, .launchError, .storyHandshake, .storyPacketRun, .storyCipher,
+            .storyFirewall, .storyBlueprint, .storyEventHorizon:
+            1
+        default: 0
+        }
+    }
+    enum Compound: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+        case firstRun
+        case launch
+        case story
+    }
+    static func contains(_ compound: Compound, _ state: State) -> Swift.Bool {
+        switch compound {
+        case .firstRun:
+            switch state {
+            case .firstRunLaunch, .firstRunSplash, .firstRunSlide0, .firstRunSlide1, .firstRunSlide2, .firstRunDemoCTA,
+                .firstRunDemoStub:
+                true
+            default: false
+            }
+        case .launch:
+            switch state {
+            case .launchInitial, .launchSplash, .launchOnboardingCheck, .launchOnboarding, .launchOnboardingComplete,
+                .launchAuthCheck, .launchAuthLoading, .launchAuthenticated, .launchUnauthenticated, .launchMainApp,
+                .launchError:
+                true
+            default: false
+            }
+        case .story:
+            switch state {
+            case .storyHandshake, .storyPacketRun, .storyCipher, .storyFirewall, .storyBlueprint, .storyEventHorizon:
+                true
+            default: false
+            }
+        }
+    }
+    static func compound(around state: State, atDepth depth: Swift.Int) -> Compound? {
+        switch state {
+        case .firstRunLaunch, .firstRunSplash, .firstRunSlide0, .firstRunSlide1, .firstRunSlide2, .firstRunDemoCTA,
+            .firstRunDemoStub:
+            switch depth {
+            case 0: .firstRun
+            default: nil
+            }
+        case .launchInitial, .launchSplash, .launchOnboardingCheck, .launchOnboarding, .launchOnboardingComplete,
+            .launchAuthCheck, .launchAuthLoading, .launchAuthenticated, .launchUnauthenticated, .launchMainApp,
+            .launchError:
+            switch depth {
+            case 0: .launch
+            default: nil
+            }
+        case .storyHandshake, .storyPacketRun, .storyCipher, .storyFirewall, .storyBlueprint, .storyEventHorizon:
+            switch depth {
+            case 0: .story
+            default: nil
+            }
+        default: nil
+        }
+    }
+}
+
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+extension FlowSpecRuntime.FlowDriver where Spec == App {
+    /// Registers the work of every task state of App: `work`'s requirement of the state's name, started on entering the state and cancelled on leaving it.
+    func work(_ work: some App.Work) {
+        self.work(in: .launchSplash) { await work.launchSplash() }
+        self.work(in: .launchOnboardingCheck) { await work.launchOnboardingCheck() }
+        self.work(in: .launchAuthCheck) { await work.launchAuthCheck() }
+        self.work(in: .launchAuthLoading) { await work.launchAuthLoading() }
+        self.work(in: .launchAuthenticated) { await work.launchAuthenticated() }
     }
 }

@@ -100,3 +100,48 @@ final class Box<Value> {
     var value: Value
     init(_ value: Value) { self.value = value }
 }
+
+/// App, the three flows composed: at every state the part of the app is the sub-flow the
+/// state's name says, the error banner is up exactly on sign-in's error screen, and the
+/// onboarding flag is set exactly once the first run completed onboarding.
+@available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
+@MainActor
+struct AppPathHarness: FlowPathHarness {
+    typealias Spec = App
+    let banner = Box(false)
+    let flag = Box(false)
+
+    mutating func makeDriver(
+        clock: FlowTestClock, storage: InMemoryFlowStorage, conditions: @escaping @MainActor () -> App.Conditions
+    ) -> FlowDriver<App> {
+        let (banner, flag) = (self.banner, self.flag)
+        let driver = FlowDriver(App.self, clock: clock, keepingSteps: true, conditions: conditions) { effect in
+            switch effect {
+            case .showError: banner.value = true
+            case .persistOnboardingCompleted: flag.value = true
+            case .saveCheckpoint: break
+            }
+        }
+        driver.onStep { step in
+            if step.to != .launchError { banner.value = false }
+        }
+        for state in App.State.allCases where App.kind(of: state) == .task {
+            driver.work(in: state) {
+                try? await clock.sleep(for: .seconds(365 * 86_400))
+                return .forceReset
+            }
+        }
+        return driver
+    }
+
+    func verify(state: App.State, driver: FlowDriver<App>) async throws {
+        #expect(driver.problems.isEmpty, "\(driver.problems)")
+        let part = App.name(ofState: state).split(separator: ".").first.map(String.init)
+        #expect(
+            [App.Compound.firstRun, .launch, .story].filter(driver.machine.isIn).map { App.name(ofCompound: $0) }
+                == (state == .finished ? [] : [part ?? ""]))
+        #expect(banner.value == (state == .launchError), "the error banner is up exactly on the error screen")
+        let completedHere = driver.steps.contains { $0.effects.contains(.persistOnboardingCompleted) }
+        #expect(flag.value == completedHere, "the flag is stored exactly when onboarding completed")
+    }
+}

@@ -27,12 +27,38 @@ struct SpecComposer {
 
     /// The source lines each machine of a spec takes: from its name to the next machine's.
     /// A finding about a composed machine on a line of another machine is about the copy of
-    /// that machine, which is checked on its own too: such findings are left to it.
+    /// that machine, which is checked on its own too: such findings are left to it. (Machines
+    /// written on one line share it: there a finding is kept, possibly twice, never lost.)
     static func lines(of spec: Spec) -> [Range<Int>] {
         spec.machines.indices.map { index in
             let start = spec.machines[index].name.location.line
             let end = index + 1 < spec.machines.count ? spec.machines[index + 1].name.location.line : Int.max
-            return start..<max(start, end)
+            return start..<max(start + 1, end)
+        }
+    }
+
+    /// A machine run that can get stuck leaves the state running it stuck, unless a way out of
+    /// that state's (a `timeout`, an `on`, inherited by the machine's input and task states)
+    /// takes it out: the first finding of `no-way-out` and of `infinite-loop` on a copy, found
+    /// on the composed machine where those ways out are edges, is reported again at the `run`
+    /// of the state holding the copy, with the run through both machines.
+    static func reportStuckRuns(_ copies: [Diagnostic], in machine: Machine, into diagnostics: DiagnosticCollector) {
+        var reported = Set<[Int]>()
+        for finding in copies where finding.rule == .noWayOut || finding.rule == .infiniteLoop {
+            guard let subject = finding.subjects.first,
+                let run = machine.runs.first(where: { subject.hasPrefix(machine.name(of: $0.state) + ".") }),
+                reported.insert([run.state, finding.rule == .noWayOut ? 0 : 1]).inserted
+            else { continue }
+            let state = machine.name(of: run.state)
+            diagnostics.report(
+                finding.rule,
+                "state '\(state)' runs '\(run.machine.value)', which can get stuck there: \(finding.message)",
+                at: run.machine.location, machine: machine.name.value, subjects: [state] + finding.subjects,
+                notes: finding.notes + [
+                    .init(
+                        "fix '\(run.machine.value)', or give '\(state)' a `timeout` or an `on` that leaves it (its input and task states inherit them)"
+                    )
+                ])
         }
     }
 

@@ -28,10 +28,13 @@ public final class DiagnosticCollector {
         diagnostics.append(contentsOf: findings)
     }
 
-    /// Drops the findings reported after the first `count` that satisfy `shouldRemove`.
-    func removeFindings(after count: Int, where shouldRemove: (Diagnostic) -> Bool) {
-        let kept = diagnostics[count...].filter { !shouldRemove($0) }
-        diagnostics.replaceSubrange(count..., with: kept)
+    /// Takes out the findings reported after the first `count` that satisfy `shouldRemove`,
+    /// and returns them.
+    @discardableResult
+    func removeFindings(after count: Int, where shouldRemove: (Diagnostic) -> Bool) -> [Diagnostic] {
+        let later = diagnostics[count...]
+        diagnostics.replaceSubrange(count..., with: later.filter { !shouldRemove($0) })
+        return later.filter(shouldRemove)
     }
 
     /// Hands over the findings so far and starts again empty.

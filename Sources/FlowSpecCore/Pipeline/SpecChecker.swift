@@ -51,9 +51,11 @@ public struct SpecChecker: Sendable {
             CheckRegistry.checkAll(MachineAnalysis(graph: graph), into: diagnostics)
             graphs.append(graph)
             if !machine.runs.isEmpty {
-                // What is found on the copy of a machine it runs is found on that machine too.
+                // What is found on the copy of a machine it runs is found on that machine too;
+                // that the parent can get stuck there is the parent's to know.
                 let own = lines[position]
-                diagnostics.removeFindings(after: before) { !own.contains($0.location.line) }
+                let copies = diagnostics.removeFindings(after: before) { !own.contains($0.location.line) }
+                SpecComposer.reportStuckRuns(copies, in: machine, into: diagnostics)
             }
         }
         Self.checkMachineNameCollisions(spec, into: diagnostics)
