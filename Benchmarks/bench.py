@@ -355,6 +355,34 @@ def bench_many_machines(report, args, states, reps):
                "%s file" % times(check["rss"] / size), "", None)
 
 
+def composed_states(machines):
+    """The states of every machine of `gen_specs.py runs`, once composed: each machine's ten
+    and a copy of each machine below it in the tree."""
+    sizes = [0] * machines
+    for m in reversed(range(machines)):
+        sizes[m] = 10 + sum(sizes[c] for c in (2 * m + 1, 2 * m + 2) if c < machines)
+    return sum(sizes)
+
+
+def bench_runs(report, args, sizes, reps):
+    """`check` of machines that run one another as sub-flows, as a binary tree. Each machine is
+    checked as composed, holding a copy of every machine below it: the target is time linear
+    in the states composed (n log n of the machines here), which grow a little faster than
+    the file."""
+    report.section("check of machines that run one another (sub-flows)")
+    small, big = sizes
+    paths = [make_input(args.work, "runs", states) for states in (small, big)]
+    s_result, b_result = measure_side_by_side([[args.flowspec, "check", path] for path in paths], reps)
+    for states, result in ((small, s_result), (big, b_result)):
+        report.row("check, %d machines running one another" % (states // 10), seconds(result["cpu"]),
+                   "%s states composed" % format(composed_states(states // 10), ","), "", "", None)
+    ratio = b_result["cpu"] / s_result["cpu"]
+    composed = composed_states(big // 10) / composed_states(small // 10)
+    report.row("  %d ÷ %d machines" % (big // 10, small // 10), times(ratio),
+               "states composed %s, file %s" % (times(composed), times(big / small)), "",
+               "≤ %.1f× (linear)" % (composed * 1.2), ratio <= composed * 1.2)
+
+
 def bench_many_files(report, args, count, reps):
     """One `check` of many small specs, as a CI gate over a repository runs it (informative):
     a file's model is freed once checked, so memory stays near one file's."""
@@ -907,6 +935,7 @@ def main():
     bench_formats(report, args, shape_sizes[1], reps)
     bench_many_machines(report, args, 10_000 if args.quick else 100_000, reps)
     bench_many_files(report, args, 500 if args.quick else 2000, reps)
+    bench_runs(report, args, (1000, 2000), reps)
     bench_pyyaml(report, args, flows, figures, graphs, 3)
     codegen = bench_codegen(report, args, shapes, compile_reps, dispatch_shapes, dispatch_events)
     bench_nested(report, args, codegen, reps, dispatch_events)

@@ -84,8 +84,9 @@ struct DiffCommand: Command {
             let (oldResult, oldErrors) = checked(old, checker, isEmptyOld: old.byteCount == 0)
             let (newResult, newErrors) = checked(new, checker, isEmptyOld: false)
             specErrors += oldErrors + newErrors
-            let newSpec = newResult?.spec ?? Spec()
-            let diff = SpecDiff(old: oldResult?.spec ?? Spec(), oldFile: old.path, new: newSpec, newFile: new.path)
+            // Composed: a change to a machine that another runs changes the other too.
+            let newSpec = newResult?.composed ?? Spec()
+            let diff = SpecDiff(old: oldResult?.composed ?? Spec(), oldFile: old.path, new: newSpec, newFile: new.path)
             changes += diff.changes
             findings += policy.apply(to: diff.findings, spec: newSpec.severity)
             if format == .mermaid, let newResult { diagrams += Self.diagrams(newResult, diff.changes) }

@@ -64,7 +64,8 @@ struct DiffFixtureTests {
         let newPath = String(oldPath.dropLast(".old.yaml".count)) + ".yaml"
         let (old, new) = (try Fixtures.source(oldPath), try Fixtures.source(newPath))
         let diff = SpecDiff(
-            old: SpecChecker().check(old).spec, oldFile: oldPath, new: SpecChecker().check(new).spec, newFile: newPath)
+            old: SpecChecker().check(old).composed, oldFile: oldPath, new: SpecChecker().check(new).composed,
+            newFile: newPath)
         let actual = diff.findings.map {
             "\($0.rule.rawValue) \($0.file == oldPath ? "old" : "new") \($0.location)"
         }.sorted()

@@ -109,6 +109,26 @@ struct MachineExpansion {
         result.lostMachineWideTransitions = parent.lostMachineWideTransitions
     }
 
+    /// Names the parent and a machine it runs both have, as names of different kinds (an
+    /// event of one, an effect of the other): one name of the composed machine cannot be both.
+    private func reportKindClashes(with child: Machine, run: Located<String>) {
+        let parentUses = NameUses(parent)
+        let childUses = NameUses(child)
+        func names(_ uses: NameUses, _ machine: Machine, _ category: NameCategory) -> Set<String> {
+            Set(uses[category].names.keys).union((category.declared(in: machine) ?? []).map(\.value))
+        }
+        let reporter = diagnostics.reporter(for: .invalidRun, machine: parent.name.value)
+        for mine in NameCategory.allCases {
+            let ours = names(parentUses, parent, mine)
+            for theirs in NameCategory.allCases where theirs != mine {
+                for name in ours.intersection(names(childUses, child, theirs)).sorted() {
+                    RunRule.reportKindClash(
+                        name, parentKind: mine, childKind: theirs, machine: run, into: reporter)
+                }
+            }
+        }
+    }
+
     /// The running state, as a compound state, and the copy of its machine inside it.
     private mutating func appendRun(
         of child: Machine, at index: Int, details: StateDetails, run: Located<String>, under parentIndex: Int?
@@ -168,6 +188,7 @@ struct MachineExpansion {
         result.runs.append(
             ComposedRun(state: runningIndex, machine: run, doneLocation: doneLocation, outcomes: outcomes))
         reportUnknownOutcomes(details, of: child, state: stateName, run: run)
+        reportKindClashes(with: child, run: run)
     }
 
     /// Where `done` sends an outcome: its own entry, or the bare target for every outcome.

@@ -9,13 +9,14 @@
 /// - A machine runs itself, directly or through others.
 /// - A key of `done` that is no outcome (terminal state at the top level) of the machine run.
 /// - A state of the composed machine would take a name the machine already has.
+/// - A name is an event, condition or effect in one machine and another kind in one it runs.
 enum RunRule: RuleHome {
     static let definition = RuleDefinition(
         rule: .invalidRun, defaultSeverity: .error,
         summary: "A state that runs another machine in a way that has no meaning.",
         reportedAt: "the key or name to fix",
         finding:
-            "`run` naming no machine of the spec, or a machine that runs itself (directly or through others); a running state with `kind`, `always`, `initial` or states of its own; a `done` key that is no terminal state of the machine run; `done` as a mapping on a state that runs nothing; a composed state name already taken"
+            "`run` naming no machine of the spec, or a machine that runs itself (directly or through others); a running state with `kind`, `always`, `initial` or states of its own; a `done` key that is no terminal state of the machine run; `done` as a mapping on a state that runs nothing; a composed state name already taken; a name of one kind (event, condition, effect) in one machine and of another in a machine it runs"
     )
 
     /// The entries of a `done:` mapping: an outcome and its target each.
@@ -99,6 +100,16 @@ enum RunRule: RuleHome {
             at: outcome.location, subjects: [outcome.value],
             notes: [.init("an outcome is a terminal state at the top level of the machine run; \(listed)")],
             fix: meant.map { .replace(with: $0) })
+    }
+
+    static func reportKindClash(
+        _ name: String, parentKind: NameCategory, childKind: NameCategory, machine run: Located<String>,
+        into reporter: RuleReporter
+    ) {
+        reporter.report(
+            "'\(name)' is \(parentKind.article) \(parentKind.rawValue) here and \(childKind.article) \(childKind.rawValue) of '\(run.value)', which this machine runs: the two machines share their names, so one name has one kind",
+            at: run.location, subjects: [name],
+            notes: [.init("rename '\(name)' in one of the two machines")])
     }
 
     static func reportNameTaken(_ name: String, at location: SourceLocation, into reporter: RuleReporter) {

@@ -5,6 +5,9 @@ public struct SpecChecker: Sendable {
     public struct Result: Sendable {
         /// The decoded spec (empty when the YAML could not be read).
         public var spec: Spec
+        /// The spec as every stage after decoding reads it: each machine that runs others
+        /// composed (see ``SpecComposer``); the same as ``spec`` when none does.
+        public var composed: Spec
         /// The resolved graph of each machine, in source order.
         public var graphs: [MachineGraph]
         /// Every finding, with the rule defaults (apply a ``SeverityPolicy`` for the final
@@ -34,7 +37,7 @@ public struct SpecChecker: Sendable {
         }
         file.releaseMemory()
         guard let document = read else {
-            return Result(spec: Spec(), graphs: [], diagnostics: diagnostics.diagnostics)
+            return Result(spec: Spec(), composed: Spec(), graphs: [], diagnostics: diagnostics.diagnostics)
         }
         let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: diagnostics)
         var graphs: [MachineGraph] = []
@@ -59,7 +62,9 @@ public struct SpecChecker: Sendable {
             }
         }
         Self.checkMachineNameCollisions(spec, into: diagnostics)
-        return Result(spec: spec, graphs: graphs, diagnostics: Self.sorted(diagnostics.diagnostics))
+        var composed = spec
+        composed.machines = machines
+        return Result(spec: spec, composed: composed, graphs: graphs, diagnostics: Self.sorted(diagnostics.diagnostics))
     }
 
     /// Machines share the top level of the generated code: two may not map to one type name.

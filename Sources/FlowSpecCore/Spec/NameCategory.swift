@@ -3,6 +3,9 @@
 public enum NameCategory: String, Sendable, CaseIterable {
     case event, condition, effect
 
+    /// The indefinite article of the category's name, for messages: `an event`, `a condition`.
+    var article: String { self == .event || self == .effect ? "an" : "a" }
+
     /// The machine's key that lists them.
     public var key: String { rawValue + "s" }
 
