@@ -28,6 +28,9 @@ struct GeneratedSwiftGoldenTests {
             access: .internal),
         Case(
             spec: "Tests/Fixtures/gen/golden/parallel.yaml", golden: "Tests/Fixtures/gen/golden/parallel.swift.txt",
+            access: .internal),
+        Case(
+            spec: "Tests/Fixtures/gen/golden/subflows.yaml", golden: "Tests/Fixtures/gen/golden/subflows.swift.txt",
             access: .internal)
     ]
 
@@ -61,7 +64,7 @@ struct GeneratedSwiftGoldenTests {
 
     /// The runtime's tests drive the code of the golden specs, kept as source files of their
     /// target (`AppFlows.swift`, `FeaturesFlows.swift`, `NestedFlows.swift`, `HistoryFlows.swift`,
-    /// `ParallelFlows.swift`).
+    /// `ParallelFlows.swift`, `SubflowsFlows.swift`).
     @Test("the runtime's tests drive the current generated code", arguments: cases)
     func runtimeTestsDriveTheCurrentGeneratedCode(testCase: Case) throws {
         let generated = try Self.generate(testCase)

@@ -31,13 +31,13 @@ enum FirstRunPaths {
                 .init(.event(.slideAdvance), .slide2),
                 .init(.event(.onboardingComplete), .demoCTA, effects: [.persistOnboardingCompleted]),
                 .init(.event(.startDemo), .demoStub),
-                .init(.event(.returnFromDemo), .demoCTA)
+                .init(.event(.returnFromDemo), .demoCTA),
             ]),
         .init(
             "path 2: exercises 3 items",
             [
-                .init(.start, when: ["onboardingCompleted"], .demoCTA)
-            ])
+                .init(.start, when: ["onboardingCompleted"], .demoCTA),
+            ]),
     ]
 }
 
@@ -62,12 +62,10 @@ enum LaunchAuthPaths {
             "path 1: exercises 11 items",
             [
                 .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(
-                    .event(.splashAnimationCompleted), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(
-                    .event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
+                .init(.event(.splashAnimationCompleted), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
+                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
                 .init(.event(.validSession), .authenticated, timer: .after(.milliseconds(2000), .error)),
-                .init(.event(.mainAppLoaded), .mainApp)
+                .init(.event(.mainAppLoaded), .mainApp),
             ]),
         .init(
             "path 2: exercises 33 items",
@@ -96,12 +94,10 @@ enum LaunchAuthPaths {
                 .init(.event(.loginSucceeded), .authenticated, timer: .after(.milliseconds(2000), .error)),
                 .init(.timeout, .error, effects: [.showError]),
                 .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(
-                    .event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
+                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
                 .init(.event(.authCheckFailed), .error, effects: [.showError]),
                 .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
-                .init(
-                    .event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
+                .init(.event(.onboardingCheckSucceeded), .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
                 .init(.timeout, .unauthenticated),
                 .init(.event(.loginAttempted), .authLoading, timer: .after(.milliseconds(10000), .error)),
                 .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
@@ -110,23 +106,22 @@ enum LaunchAuthPaths {
                 .init(.event(.networkError), .error, effects: [.showError]),
                 .init(.event(.hardReset), .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
                 .init(.event(.onboardingCheckSucceeded), when: ["firstLaunch"], .onboarding),
-                .init(.event(.onboardingFailed), .error, effects: [.showError])
+                .init(.event(.onboardingFailed), .error, effects: [.showError]),
             ]),
         .init(
             "path 3: exercises 5 items",
             [
                 .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
-                .init(.timeout, .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck))
+                .init(.timeout, .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
             ]),
         .init(
-            "path 4: within: from 'splash' (step 1) the worst case takes 10s, at most 12s",
-            budget: .init(fromStep: 0, max: .milliseconds(12000)),
+            "path 4: within: from 'splash' (step 1) the worst case takes 10s, at most 12s", budget: .init(fromStep: 0, max: .milliseconds(12000)),
             [
                 .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
                 .init(.timeout, .onboardingCheck, timer: .after(.milliseconds(3000), .authCheck)),
                 .init(.timeout, .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
-                .init(.timeout, .unauthenticated)
-            ])
+                .init(.timeout, .unauthenticated),
+            ]),
     ]
 }
 
@@ -161,8 +156,8 @@ enum ChaptersPaths {
                 .init(.event(.completeCurrentChapter), .blueprint, effects: [.saveCheckpoint]),
                 .init(.relaunch, .blueprint),
                 .init(.event(.completeCurrentChapter), .eventHorizon, effects: [.saveCheckpoint]),
-                .init(.relaunch, .eventHorizon)
-            ])
+                .init(.relaunch, .eventHorizon),
+            ]),
     ]
 }
 
@@ -194,12 +189,8 @@ enum AppPaths {
                 .init(.event(.startDemo), .firstRunDemoStub),
                 .init(.event(.returnFromDemo), .firstRunDemoCTA),
                 .init(.event(.signIn), .launchSplash, timer: .after(.milliseconds(2000), .launchOnboardingCheck)),
-                .init(
-                    .event(.splashAnimationCompleted), .launchOnboardingCheck,
-                    timer: .after(.milliseconds(3000), .launchAuthCheck)),
-                .init(
-                    .event(.onboardingCheckSucceeded), .launchAuthCheck,
-                    timer: .after(.milliseconds(5000), .launchUnauthenticated)),
+                .init(.event(.splashAnimationCompleted), .launchOnboardingCheck, timer: .after(.milliseconds(3000), .launchAuthCheck)),
+                .init(.event(.onboardingCheckSucceeded), .launchAuthCheck, timer: .after(.milliseconds(5000), .launchUnauthenticated)),
                 .init(.event(.validSession), .launchAuthenticated, timer: .after(.milliseconds(2000), .launchError)),
                 .init(.event(.mainAppLoaded), .storyHandshake),
                 .init(.event(.completeCurrentChapter), .storyPacketRun, effects: [.saveCheckpoint]),
@@ -231,14 +222,10 @@ enum AppPaths {
                 .init(.event(.loginSucceeded), .launchAuthenticated, timer: .after(.milliseconds(2000), .launchError)),
                 .init(.timeout, .launchError, effects: [.showError]),
                 .init(.event(.hardReset), .launchOnboardingCheck, timer: .after(.milliseconds(3000), .launchAuthCheck)),
-                .init(
-                    .event(.onboardingCheckSucceeded), .launchAuthCheck,
-                    timer: .after(.milliseconds(5000), .launchUnauthenticated)),
+                .init(.event(.onboardingCheckSucceeded), .launchAuthCheck, timer: .after(.milliseconds(5000), .launchUnauthenticated)),
                 .init(.event(.authCheckFailed), .launchError, effects: [.showError]),
                 .init(.event(.hardReset), .launchOnboardingCheck, timer: .after(.milliseconds(3000), .launchAuthCheck)),
-                .init(
-                    .event(.onboardingCheckSucceeded), .launchAuthCheck,
-                    timer: .after(.milliseconds(5000), .launchUnauthenticated)),
+                .init(.event(.onboardingCheckSucceeded), .launchAuthCheck, timer: .after(.milliseconds(5000), .launchUnauthenticated)),
                 .init(.timeout, .launchUnauthenticated),
                 .init(.event(.loginAttempted), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
                 .init(.event(.loginSucceeded), .launchAuthenticated, timer: .after(.milliseconds(2000), .launchError)),
@@ -252,12 +239,12 @@ enum AppPaths {
                 .init(.event(.networkError), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
                 .init(.event(.networkError), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
                 .init(.event(.networkError), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
-                .init(.event(.networkError), .launchError, effects: [.showError])
+                .init(.event(.networkError), .launchError, effects: [.showError]),
             ]),
         .init(
             "path 2: exercises 4 items",
             [
-                .init(.start, when: ["onboardingCompleted"], .firstRunDemoCTA)
-            ])
+                .init(.start, when: ["onboardingCompleted"], .firstRunDemoCTA),
+            ]),
     ]
 }

@@ -73,11 +73,9 @@ enum FirstRun: FlowSpecRuntime.FlowSpec {
     }
     private typealias Step = FlowSpecRuntime.FlowStep<State>
     static let effectList: [Effect] = [
-        .persistOnboardingCompleted  // 0..<1
+        .persistOnboardingCompleted, // 0..<1
     ]
-    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<
-        State
-    >? {
+    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch (state, event) {
         case (.splash, .splashFinished): Step(.slide0)
         case (.slide0, .slideAdvance): Step(.slide1)
@@ -177,17 +175,14 @@ enum LaunchAuth: FlowSpecRuntime.FlowSpec {
     private typealias Step = FlowSpecRuntime.FlowStep<State>
     private typealias Retry = FlowSpecRuntime.FlowRetry<State>
     static let effectList: [Effect] = [
-        .showError  // 0..<1
+        .showError, // 0..<1
     ]
-    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<
-        State
-    >? {
+    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch (state, event) {
         case (.splash, .splashAnimationCompleted): Step(.onboardingCheck)
         case (.splash, .splashFailed): Step(.error, effects: 0..<1)  // showError
         case (.splash, .forceReset): Step(.unauthenticated)
-        case (.onboardingCheck, .onboardingCheckSucceeded):
-            conditions.firstLaunch ? Step(.onboarding) : Step(.authCheck)
+        case (.onboardingCheck, .onboardingCheckSucceeded): conditions.firstLaunch ? Step(.onboarding) : Step(.authCheck)
         case (.onboardingCheck, .onboardingCheckFailed): Step(.error, effects: 0..<1)  // showError
         case (.onboardingCheck, .forceReset): Step(.unauthenticated)
         case (.onboarding, .userCompletedOnboarding): Step(.onboardingComplete)
@@ -199,8 +194,7 @@ enum LaunchAuth: FlowSpecRuntime.FlowSpec {
         case (.authCheck, .forceReset): Step(.unauthenticated)
         case (.authLoading, .loginSucceeded): Step(.authenticated)
         case (.authLoading, .loginFailed): Step(.unauthenticated)
-        case (.authLoading, .networkError):
-            Step(.authLoading, retry: Retry(slot: 0, max: 3, fallback: .error, effects: 0..<1))  // retry used up: showError
+        case (.authLoading, .networkError): Step(.authLoading, retry: Retry(slot: 0, max: 3, fallback: .error, effects: 0..<1))  // retry used up: showError
         case (.authLoading, .forceReset): Step(.unauthenticated)
         case (.authenticated, .mainAppLoaded): Step(.mainApp)
         case (.authenticated, .mainAppLoadFailed): Step(.error, effects: 0..<1)  // showError
@@ -310,11 +304,9 @@ enum Chapters: FlowSpecRuntime.PersistentFlowSpec {
     }
     private typealias Step = FlowSpecRuntime.FlowStep<State>
     static let effectList: [Effect] = [
-        .saveCheckpoint  // 0..<1
+        .saveCheckpoint, // 0..<1
     ]
-    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<
-        State
-    >? {
+    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch (state, event) {
         case (.handshake, .completeCurrentChapter): Step(.packetRun, effects: 0..<1)  // saveCheckpoint
         case (.packetRun, .completeCurrentChapter): Step(.cipher, effects: 0..<1)  // saveCheckpoint
@@ -430,13 +422,11 @@ enum App: FlowSpecRuntime.FlowSpec {
     private typealias Step = FlowSpecRuntime.FlowStep<State>
     private typealias Retry = FlowSpecRuntime.FlowRetry<State>
     static let effectList: [Effect] = [
-        .persistOnboardingCompleted,  // 0..<1
-        .showError,  // 1..<2
-        .saveCheckpoint  // 2..<3
+        .persistOnboardingCompleted, // 0..<1
+        .showError, // 1..<2
+        .saveCheckpoint, // 2..<3
     ]
-    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<
-        State
-    >? {
+    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch (state, event) {
         case (.firstRunSplash, .splashFinished): Step(.firstRunSlide0, keep: 1)
         case (.firstRunSplash, .signIn): Step(.launchInitial)
@@ -453,8 +443,7 @@ enum App: FlowSpecRuntime.FlowSpec {
         case (.launchSplash, .splashAnimationCompleted): Step(.launchOnboardingCheck, keep: 1)
         case (.launchSplash, .splashFailed): Step(.launchError, effects: 1..<2, keep: 1)  // showError
         case (.launchSplash, .forceReset): Step(.launchUnauthenticated)
-        case (.launchOnboardingCheck, .onboardingCheckSucceeded):
-            conditions.firstLaunch ? Step(.launchOnboarding, keep: 1) : Step(.launchAuthCheck, keep: 1)
+        case (.launchOnboardingCheck, .onboardingCheckSucceeded): conditions.firstLaunch ? Step(.launchOnboarding, keep: 1) : Step(.launchAuthCheck, keep: 1)
         case (.launchOnboardingCheck, .onboardingCheckFailed): Step(.launchError, effects: 1..<2, keep: 1)  // showError
         case (.launchOnboardingCheck, .forceReset): Step(.launchUnauthenticated)
         case (.launchOnboarding, .userCompletedOnboarding): Step(.launchOnboardingComplete, keep: 1)
@@ -466,10 +455,7 @@ enum App: FlowSpecRuntime.FlowSpec {
         case (.launchAuthCheck, .forceReset): Step(.launchUnauthenticated)
         case (.launchAuthLoading, .loginSucceeded): Step(.launchAuthenticated, keep: 1)
         case (.launchAuthLoading, .loginFailed): Step(.launchUnauthenticated, keep: 1)
-        case (.launchAuthLoading, .networkError):
-            Step(
-                .launchAuthLoading, retry: Retry(slot: 0, max: 3, fallback: .launchError, effects: 1..<2, keep: 1),
-                keep: 1)  // retry used up: showError
+        case (.launchAuthLoading, .networkError): Step(.launchAuthLoading, retry: Retry(slot: 0, max: 3, fallback: .launchError, effects: 1..<2, keep: 1), keep: 1)  // retry used up: showError
         case (.launchAuthLoading, .forceReset): Step(.launchUnauthenticated)
         case (.launchAuthenticated, .mainAppLoaded): Step(.launchMainApp, keep: 1)
         case (.launchAuthenticated, .mainAppLoadFailed): Step(.launchError, effects: 1..<2, keep: 1)  // showError
@@ -495,8 +481,7 @@ enum App: FlowSpecRuntime.FlowSpec {
     }
     static func always(_ state: State, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch state {
-        case .firstRunLaunch:
-            conditions.onboardingCompleted ? Step(.firstRunDemoCTA, keep: 1) : Step(.firstRunSplash, keep: 1)
+        case .firstRunLaunch: conditions.onboardingCompleted ? Step(.firstRunDemoCTA, keep: 1) : Step(.firstRunSplash, keep: 1)
         case .launchInitial: Step(.launchSplash, keep: 1)
         case .launchOnboardingComplete: Step(.launchUnauthenticated, keep: 1)
         case .launchMainApp: Step(.storyHandshake)
@@ -523,12 +508,7 @@ enum App: FlowSpecRuntime.FlowSpec {
     static let maximumDepth = 1
     static func depth(of state: State) -> Swift.Int {
         switch state {
-        case .firstRunLaunch, .firstRunSplash, .firstRunSlide0, .firstRunSlide1, .firstRunSlide2, .firstRunDemoCTA,
-            .firstRunDemoStub, .launchInitial, .launchSplash, .launchOnboardingCheck, .launchOnboarding,
-            .launchOnboardingComplete, .launchAuthCheck, .launchAuthLoading, .launchAuthenticated,
-            .launchUnauthenticated, .launchMainApp, .launchError, .storyHandshake, .storyPacketRun, .storyCipher,
-            .storyFirewall, .storyBlueprint, .storyEventHorizon:
-            1
+        case .firstRunLaunch, .firstRunSplash, .firstRunSlide0, .firstRunSlide1, .firstRunSlide2, .firstRunDemoCTA, .firstRunDemoStub, .launchInitial, .launchSplash, .launchOnboardingCheck, .launchOnboarding, .launchOnboardingComplete, .launchAuthCheck, .launchAuthLoading, .launchAuthenticated, .launchUnauthenticated, .launchMainApp, .launchError, .storyHandshake, .storyPacketRun, .storyCipher, .storyFirewall, .storyBlueprint, .storyEventHorizon: 1
         default: 0
         }
     }
@@ -541,38 +521,29 @@ enum App: FlowSpecRuntime.FlowSpec {
         switch compound {
         case .firstRun:
             switch state {
-            case .firstRunLaunch, .firstRunSplash, .firstRunSlide0, .firstRunSlide1, .firstRunSlide2, .firstRunDemoCTA,
-                .firstRunDemoStub:
-                true
+            case .firstRunLaunch, .firstRunSplash, .firstRunSlide0, .firstRunSlide1, .firstRunSlide2, .firstRunDemoCTA, .firstRunDemoStub: true
             default: false
             }
         case .launch:
             switch state {
-            case .launchInitial, .launchSplash, .launchOnboardingCheck, .launchOnboarding, .launchOnboardingComplete,
-                .launchAuthCheck, .launchAuthLoading, .launchAuthenticated, .launchUnauthenticated, .launchMainApp,
-                .launchError:
-                true
+            case .launchInitial, .launchSplash, .launchOnboardingCheck, .launchOnboarding, .launchOnboardingComplete, .launchAuthCheck, .launchAuthLoading, .launchAuthenticated, .launchUnauthenticated, .launchMainApp, .launchError: true
             default: false
             }
         case .story:
             switch state {
-            case .storyHandshake, .storyPacketRun, .storyCipher, .storyFirewall, .storyBlueprint, .storyEventHorizon:
-                true
+            case .storyHandshake, .storyPacketRun, .storyCipher, .storyFirewall, .storyBlueprint, .storyEventHorizon: true
             default: false
             }
         }
     }
     static func compound(around state: State, atDepth depth: Swift.Int) -> Compound? {
         switch state {
-        case .firstRunLaunch, .firstRunSplash, .firstRunSlide0, .firstRunSlide1, .firstRunSlide2, .firstRunDemoCTA,
-            .firstRunDemoStub:
+        case .firstRunLaunch, .firstRunSplash, .firstRunSlide0, .firstRunSlide1, .firstRunSlide2, .firstRunDemoCTA, .firstRunDemoStub:
             switch depth {
             case 0: .firstRun
             default: nil
             }
-        case .launchInitial, .launchSplash, .launchOnboardingCheck, .launchOnboarding, .launchOnboardingComplete,
-            .launchAuthCheck, .launchAuthLoading, .launchAuthenticated, .launchUnauthenticated, .launchMainApp,
-            .launchError:
+        case .launchInitial, .launchSplash, .launchOnboardingCheck, .launchOnboarding, .launchOnboardingComplete, .launchAuthCheck, .launchAuthLoading, .launchAuthenticated, .launchUnauthenticated, .launchMainApp, .launchError:
             switch depth {
             case 0: .launch
             default: nil
