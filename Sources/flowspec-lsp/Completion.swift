@@ -12,8 +12,9 @@ struct Completion {
     /// state inside a compound state); after `if:`/`unless:` the conditions; in an `effects`
     /// list, and in a state's `entry` and `exit`, the effects; after a compound state's
     /// `initial:` the states directly inside it, after a history state's `default:` the states
-    /// inside its compound state; where a state is written (a target, `initial`, `done`, a
-    /// requirement...) the states; elsewhere the machine's states and events.
+    /// inside its compound state; after `run:` the spec's other machines; where a state is
+    /// written (a target, `initial`, `done`, a requirement...) the states; elsewhere the
+    /// machine's states and events.
     func completion(_ position: (line: Int, character: Int)) -> [[String: Any]] {
         guard lines.indices.contains(position.line) else { return [] }
         let line = lines[position.line]
@@ -37,6 +38,11 @@ struct Completion {
             return items(kinds.map(\.rawValue), kind: 20, detail: "state kind")
         }
         guard let machine else { return [] }
+        // A state's `run:` names another machine of the spec.
+        if context.valueKey == "run", Self.holderPlace(context) == .state {
+            let others = result.spec.machines.map(\.name.value).filter { $0 != machine.name.value }
+            return items(others, kind: 7, detail: "machine")
+        }
         let states = machine.states.indices.map { machine.name(of: $0) }
         let effects = items((machine.effects ?? []).map(\.value), kind: 23, detail: "effect")
         // `entry` and `exit` of a state (not events of those names in an `on`).

@@ -992,4 +992,22 @@ struct SubFlowServerTests {
         let doneLine = try #require(Self.lines.firstIndex { $0.contains("done: { signedIn: home") })
         #expect(references.map { NestedStatesServerTests.start($0["range"]).line }.contains(doneLine))
     }
+
+    /// After `run:`, completion offers the spec's other machines.
+    @Test func completionAfterRunOffersTheOtherMachines() throws {
+        let line = try #require(Self.lines.firstIndex { $0.contains("run: SignIn") })
+        let character = try #require(Self.lines[line].range(of: "SignIn")).lowerBound.utf16Offset(in: Self.lines[line])
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                (
+                    "textDocument/completion",
+                    ["textDocument": ["uri": Self.uri], "position": ["line": line, "character": character + 1]]
+                )
+            ])
+        let result = LanguageServerTests.result(2, messages)
+        let items = (result as? [[String: Any]]) ?? ((result as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+        #expect(items.compactMap { $0["label"] as? String } == ["SignIn"])
+        #expect(items.first?["detail"] as? String == "machine")
+    }
 }

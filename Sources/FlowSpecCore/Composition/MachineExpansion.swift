@@ -150,6 +150,8 @@ struct MachineExpansion {
             transitions.append(copy(transition, of: parent, prefix: ""))
         }
         running.transitionRun = store(transitions)
+        // The machine's own `on` is the running state's now, lost parts included.
+        if child.lostMachineWideTransitions { running.hasLostTransitions = true }
         let runningIndex = append(running, under: parentIndex)
         var runningDetails = StateDetails()
         runningDetails.entry = details.entry
@@ -187,7 +189,10 @@ struct MachineExpansion {
         let doneLocation = details.done?.location ?? details.outcomes.first?.outcome.location
         result.runs.append(
             ComposedRun(state: runningIndex, machine: run, doneLocation: doneLocation, outcomes: outcomes))
-        reportUnknownOutcomes(details, of: child, state: stateName, run: run)
+        if reportUnknownOutcomes(details, of: child, state: stateName, run: run) {
+            // An entry meant for an outcome: where that outcome leads is lost until it is fixed.
+            result.states[runningIndex].hasLostTransitions = true
+        }
         reportKindClashes(with: child, run: run)
     }
 
@@ -196,16 +201,21 @@ struct MachineExpansion {
         details.outcomes.first { $0.outcome.value == outcome }?.target ?? details.done
     }
 
+    /// Reports each `done` key that is no outcome; whether there was one.
     private func reportUnknownOutcomes(_ details: StateDetails, of child: Machine, state: String, run: Located<String>)
+        -> Bool
     {
         let outcomes = child.states.indices.filter {
             child.nesting.parent(of: $0) == nil && child.states[$0].kind == .terminal
         }.map(child.name(of:))
         let reporter = diagnostics.reporter(for: .invalidRun, machine: parent.name.value)
+        var found = false
         for entry in details.outcomes where !outcomes.contains(entry.outcome.value) {
             RunRule.reportNotAnOutcome(
                 entry.outcome, state: state, machine: run.value, outcomes: outcomes, into: reporter)
+            found = true
         }
+        return found
     }
 
     /// Appends a state under a parent (the index in the result), claiming its name.

@@ -24,6 +24,12 @@ enum RunRule: RuleHome {
         -> [OutcomeTarget]
     {
         guard let entries = reader.namedEntries(done, of: "`done` of '\(state.value)'") else { return [] }
+        if entries.isEmpty, reader.document.children(of: done).isEmpty {
+            reader.report(
+                .invalidValue, "`done` of '\(state.value)' is empty; map each outcome to a state, or give one target",
+                at: reader.location(done), subjects: [state.value])
+            reader.lostTransitions = true
+        }
         var outcomes: [OutcomeTarget] = []
         for entry in entries {
             guard let target = reader.nameReference(entry.value, as: "the target of outcome '\(entry.key.value)'")

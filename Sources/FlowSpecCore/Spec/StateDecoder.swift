@@ -69,8 +69,10 @@ enum StateDecoder {
             if let details = nested.details, details.run != nil || !details.outcomes.isEmpty {
                 RunRule.checkRunningState(&decoded.states[index], details: details, reader: &reader)
             }
-            guard let children = nested.children, nested.details?.run == nil else {
-                NestingRule.checkLeaf(&decoded.states[index], details: nested.details, reader: &reader)
+            guard let children = nested.children, !nested.writesRun else {
+                if !nested.writesRun {
+                    NestingRule.checkLeaf(&decoded.states[index], details: nested.details, reader: &reader)
+                }
                 HistoryRule.checkLeaf(
                     &decoded.states[index], details: nested.details, hasParent: parent >= 0, reader: &reader)
                 continue
@@ -138,6 +140,8 @@ enum StateDecoder {
         var children: YAMLDocument.NodeID?
         /// Whether `children` are regions, from `parallel`, rather than `states`.
         var isParallel = false
+        /// Whether the state writes `run`, readable or not: it runs a machine.
+        var writesRun = false
     }
 
     /// The states of a mapping whose every state ``StateStreamer`` took, in order: handed over
@@ -190,7 +194,7 @@ enum StateDecoder {
         }
         // A compound state waits for nothing itself: the states inside it do; nor does a state
         // that runs a machine (``RunRule`` reports a kind it writes).
-        if nested.children == nil, nested.details?.run == nil {
+        if nested.children == nil, !nested.writesRun {
             applyKind(to: &state, defaultKind: defaultKind, reader: &reader)
         }
         return state
@@ -310,7 +314,10 @@ enum StateDecoder {
         }
         if let run = fields["run"] {
             details.run = reader.name(run, as: "run")
+            // A `run` that could not be read still makes the state a running one (its `done`
+            // is no compound state's); where it goes is lost until the error is fixed.
             if details.run == nil { reader.lostTransitions = true }
+            nested.writesRun = true
             wrote = true
         }
         if let done = fields["done"], reader.document[done].kind == .mapping {
