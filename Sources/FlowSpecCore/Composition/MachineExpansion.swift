@@ -25,6 +25,8 @@ struct MachineExpansion {
     private var stateOfName: [Int32] = []
     /// The `run:` whose machine is being copied, where a name it takes is reported.
     private var currentRun: Located<String>?
+    /// Whether a `run` was refused for the states limit (reported once).
+    private var isOverStatesLimit = false
 
     /// The machines run, by the index of the running state.
     private var orderedChildren: [Machine] { children.keys.sorted().compactMap { children[$0] } }
@@ -72,14 +74,18 @@ struct MachineExpansion {
     }
 
     /// Whether the composed machine stays within the limits with this child inside (reported
-    /// when it does not).
-    private func fits(_ child: Machine, under parentIndex: Int?, run: Located<String>, state: Int) -> Bool {
+    /// when it does not: the states limit once, at the first `run` that crosses it).
+    private mutating func fits(_ child: Machine, under parentIndex: Int?, run: Located<String>, state: Int) -> Bool {
         let reporter = diagnostics.reporter(for: .limitExceeded, machine: parent.name.value)
-        let states = parent.states.count + orderedChildren.reduce(0) { $0 + $1.states.count }
+        // The states so far, this child's, and the parent's still to come.
+        let states = result.states.count + child.states.count + (parent.states.count - state)
         if states > limits.maxStates {
-            reporter.report(
-                "machine '\(parent.name.value)' has \(states) states with the machines it runs, over the limit of \(limits.maxStates) (raise it with --max-states)",
-                at: run.location, subjects: [parent.name.value])
+            if !isOverStatesLimit {
+                reporter.report(
+                    "machine '\(parent.name.value)' has over \(limits.maxStates) states with the machines it runs, the limit (raise it with --max-states)",
+                    at: run.location, subjects: [parent.name.value])
+            }
+            isOverStatesLimit = true
             return false
         }
         let childDepth = child.states.indices.map { child.nesting.depth(of: $0) }.max() ?? 0
