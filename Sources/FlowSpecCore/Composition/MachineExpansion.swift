@@ -14,6 +14,10 @@
 struct MachineExpansion {
     private let parent: Machine
     private let children: [Int: Machine]
+    /// The names the parent uses, and each machine run's by the index of its running state:
+    /// read once, for the declarations and the clashes in kind.
+    private let parentUses: NameUses
+    private let childUses: [Int: NameUses]
     /// The running states whose machine cannot be run (reported).
     private let failed: Set<Int>
     private let limits: YAMLLimits
@@ -37,6 +41,8 @@ struct MachineExpansion {
     ) {
         self.parent = parent
         self.children = children
+        parentUses = NameUses(parent)
+        childUses = children.mapValues(NameUses.init)
         self.failed = failed
         self.limits = limits
         self.diagnostics = diagnostics
@@ -106,7 +112,8 @@ struct MachineExpansion {
         result.conditions = Self.union(parent.conditions, orderedChildren.map(\.conditions))
         result.effects = Self.union(parent.effects, orderedChildren.map(\.effects))
         result.events = parent.events.map { declared in
-            Self.union(declared, orderedChildren.map { $0.events ?? Self.usedEvents(of: $0) }) ?? declared
+            let childEvents = children.keys.sorted().map { children[$0]?.events ?? childUses[$0]?.derivedEvents }
+            return Self.union(declared, childEvents) ?? declared
         }
         result.machineWide = parent.machineWide.map { copy($0, of: parent, prefix: "") }
         result.sequences = parent.sequences
@@ -117,9 +124,8 @@ struct MachineExpansion {
 
     /// Names the parent and a machine it runs both have, as names of different kinds (an
     /// event of one, an effect of the other): one name of the composed machine cannot be both.
-    private func reportKindClashes(with child: Machine, run: Located<String>) {
-        let parentUses = NameUses(parent)
-        let childUses = NameUses(child)
+    private func reportKindClashes(with child: Machine, at index: Int, run: Located<String>) {
+        guard let childUses = childUses[index] else { return }
         func names(_ uses: NameUses, _ machine: Machine, _ category: NameCategory) -> Set<String> {
             Set(uses[category].names.keys).union((category.declared(in: machine) ?? []).map(\.value))
         }
@@ -199,7 +205,7 @@ struct MachineExpansion {
             // An entry meant for an outcome: where that outcome leads is lost until it is fixed.
             result.states[runningIndex].hasLostTransitions = true
         }
-        reportKindClashes(with: child, run: run)
+        reportKindClashes(with: child, at: index, run: run)
     }
 
     /// Where `done` sends an outcome: its own entry, or the bare target for every outcome.
@@ -327,15 +333,5 @@ struct MachineExpansion {
             names.append(name)
         }
         return names
-    }
-
-    /// The events a machine that declares none uses, where first used.
-    private static func usedEvents(of machine: Machine) -> [Located<String>] {
-        var events = machine.machineWide.map { machine.names.text($0.event) }
-        for state in machine.states.indices {
-            let transitions = machine.transitions(of: state)
-            for position in transitions.indices { events.append(machine.names.text(transitions[position].event)) }
-        }
-        return events
     }
 }

@@ -32,9 +32,13 @@ public final class DiagnosticCollector {
     /// and returns them.
     @discardableResult
     func removeFindings(after count: Int, where shouldRemove: (Diagnostic) -> Bool) -> [Diagnostic] {
-        let later = diagnostics[count...]
-        diagnostics.replaceSubrange(count..., with: later.filter { !shouldRemove($0) })
-        return later.filter(shouldRemove)
+        var kept: [Diagnostic] = []
+        var removed: [Diagnostic] = []
+        for finding in diagnostics[count...] {
+            if shouldRemove(finding) { removed.append(finding) } else { kept.append(finding) }
+        }
+        diagnostics.replaceSubrange(count..., with: kept)
+        return removed
     }
 
     /// Hands over the findings so far and starts again empty.
