@@ -43,9 +43,13 @@ enum RunRule: RuleHome {
     }
 
     /// What a state that runs a machine, or writes `done` as a mapping, may not write.
-    static func checkRunningState(_ state: inout State, details: StateDetails, reader: inout NodeReader) {
+    /// (`writesRun`: the state writes `run`, readable or not; one that could not be read is
+    /// reported already.)
+    static func checkRunningState(
+        _ state: inout State, details: StateDetails, writesRun: Bool, reader: inout NodeReader
+    ) {
         let name = reader.nameTable[state.name.value]
-        guard details.run != nil else {
+        guard writesRun else {
             // `done` as a mapping names outcomes, and only a machine run has them.
             guard let first = details.outcomes.first else { return }
             reader.report(

@@ -66,8 +66,9 @@ enum StateDecoder {
             decoded.states.append(consume state)
             decoded.parents.append(parent)
             if let details = nested.details { decoded.details[index] = details }
-            if let details = nested.details, details.run != nil || !details.outcomes.isEmpty {
-                RunRule.checkRunningState(&decoded.states[index], details: details, reader: &reader)
+            if let details = nested.details, nested.writesRun || !details.outcomes.isEmpty {
+                RunRule.checkRunningState(
+                    &decoded.states[index], details: details, writesRun: nested.writesRun, reader: &reader)
             }
             guard let children = nested.children, !nested.writesRun else {
                 if !nested.writesRun {
