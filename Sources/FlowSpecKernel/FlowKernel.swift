@@ -153,6 +153,12 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     /// The visits that entered the compound states around the current state, outermost first.
     @inlinable
     public var outerVisitsOfState: ArraySlice<Int> { outerVisits[..<outerDepth] }
+    /// The visit that entered the compound state around `state`, a state the flow is in, at
+    /// `depth` (0 the outermost; less than the state's depth).
+    @inlinable
+    public func visit(around state: Rules.State, atDepth depth: Int, _ rules: Rules) -> Int {
+        active.isEmpty ? outerVisits[depth] : compoundVisits[rules.compoundIndex(around: state, atDepth: depth)]
+    }
     /// The retry counters, one per transition with a bounded `retry`.
     @inlinable
     public var retryCounts: [Int] { retries }

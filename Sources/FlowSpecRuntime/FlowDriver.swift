@@ -14,6 +14,11 @@ import Observation
 ///   The driver starts it on entering the state, cancels it on leaving (an event, or the
 ///   timeout), and drops its result if the visit is over. So the spec's "every async step has a
 ///   timeout" holds at run time: work still running when the timeout fires is cancelled.
+/// - **Activities**: the app registers, per activity, an async operation that sends events
+///   (``activity(_:_:)``) or an `AsyncSequence` of them (``activity(_:events:)``). The driver
+///   starts it when a state that lists it is entered, keeps it running while the flow stays in
+///   that state or inside it, and cancels it when the state is left. An event it sends after
+///   that, or one its `sends` does not list, changes nothing.
 /// - **Effects** are carried out in order by the handler given; **conditions** are read from
 ///   the app at each input.
 /// - **Persistence**, for a machine with `persist`: the state is restored at ``start()`` and
@@ -23,7 +28,7 @@ import Observation
 ///
 /// Misuse is reported in ``problems``, never trapped: an event before ``start()`` or after a
 /// terminal state, a task state with no work registered, work registered for a state that is
-/// not a task, a stored value the machine cannot restore.
+/// not a task, an activity with no work registered, a stored value the machine cannot restore.
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 @MainActor
 public final class FlowDriver<Spec: FlowSpec>: Observable {
@@ -50,7 +55,8 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     public var steps: [FlowStepRecord<Spec>] { observed(kept) }
     /// What the app did that the driver could not act on, in order, each said once.
     public var problems: [String] { observed(reported) }
-    /// How many results of task work arrived after their visit was over, and were dropped.
+    /// How many results of task work, and events of activities, arrived after their visit was
+    /// over (or ``stop()`` ran), and were dropped.
     public var droppedResults: Int { observed(dropped) }
 
     /// How many timers whose deadline has come on the driver's clock have not yet ended: fired
@@ -93,6 +99,10 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     private let perform: @MainActor (Spec.Effect) -> Void
     private let keepingSteps: Bool
     private var work: [Spec.State: Work] = [:]
+    /// What each activity registered runs: given the function that sends its events.
+    private var activities: [Spec.Activity: Activity] = [:]
+    /// The activities running, by run.
+    private var runningActivities: [FlowActivityRun<Spec>: Task<Void, Never>] = [:]
     /// The armed timers, by the visit they were armed for, with whether their deadline has come.
     private var armed: [Int: (task: Task<Void, Never>, isDue: @Sendable () -> Bool)] = [:]
     /// For each timer armed, by visit, the time left until its deadline: a compound state's
@@ -152,6 +162,34 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         if started, current.states.contains(state) { startWork() }
     }
 
+    /// What an activity does, given the function that sends its events.
+    public typealias Activity = @Sendable (_ send: @escaping @Sendable (Spec.Event) async -> Void) async -> Void
+
+    /// Registers an activity: started when a state that lists it is entered, cancelled when
+    /// that state is left. It may send any of the events of its `sends`, any number of times;
+    /// `send` returns once the event is handled (or dropped, when the state is left already).
+    public func activity(_ activity: Spec.Activity, _ run: @escaping Activity) {
+        activities[activity] = run
+        if started { startActivities() }
+    }
+
+    /// Registers an activity whose events are the elements of an `AsyncSequence`, made anew on
+    /// each run (see ``activity(_:_:)``). A sequence that ends, or throws, ends the run (a
+    /// throw is reported in ``problems``); the state stays.
+    public func activity<Events: AsyncSequence>(
+        _ activity: Spec.Activity, events: @escaping @Sendable () -> Events
+    ) where Events.Element == Spec.Event {
+        // On the main actor, as the driver is: the sequence is made and read there, and only
+        // its own work runs elsewhere.
+        self.activity(activity) { @MainActor [weak self] send in
+            do {
+                for try await event in events() { await send(event) }
+            } catch {
+                self?.report("activity '\(Spec.name(ofActivity: activity))' ended by throwing \(error)")
+            }
+        }
+    }
+
     /// Registers work that cannot fail (see ``work(in:_:onError:)``).
     public func work(in state: Spec.State, _ operation: @escaping @Sendable () async -> Spec.Event) {
         register(Work(operation: { await operation() }, onError: nil), in: state)
@@ -208,6 +246,8 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         armed = [:]
         for task in running.values { task.cancel() }
         running = [:]
+        for task in runningActivities.values { task.cancel() }
+        runningActivities = [:]
     }
 
     // MARK: Steps
@@ -253,11 +293,17 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
                 task.cancel()
                 running[visit] = nil
             }
+            let activitiesNow = Set(current.runningActivities)
+            for (run, task) in runningActivities where !activitiesNow.contains(run) {
+                task.cancel()
+                runningActivities[run] = nil
+            }
             for effect in effects { perform(effect) }
             // Leaving a compound state with a history inside may change only what it remembers.
             save?(current)
             arm(timeouts)
             startWork()
+            startActivities()
         }
         revision.changed()
         for observer in observers { observer(step) }
@@ -349,6 +395,38 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
                 self?.workFinished(event, visit: visit, cancelled: Task.isCancelled)
             }
         }
+    }
+
+    /// Starts each activity that should run now and does not yet (and says once when one has
+    /// no work registered).
+    private func startActivities() {
+        for run in current.runningActivities where runningActivities[run] == nil {
+            guard let activity = activities[run.activity] else {
+                report(
+                    "activity '\(Spec.name(ofActivity: run.activity))' has no work registered, so the events it sends "
+                        + "never arrive; register it with activity(_:_:) before start()")
+                continue
+            }
+            let send: @Sendable (Spec.Event) async -> Void = { @MainActor [weak self] event in
+                self?.activitySent(event, by: run)
+            }
+            runningActivities[run] = Task { await activity(send) }
+        }
+    }
+
+    private func activitySent(_ event: Spec.Event, by run: FlowActivityRun<Spec>) {
+        guard let task = runningActivities[run], !task.isCancelled else {
+            dropped += 1
+            revision.changed()
+            return
+        }
+        guard Spec.sends(run.activity).contains(event) else {
+            report(
+                "activity '\(Spec.name(ofActivity: run.activity))' sent '\(Spec.name(ofEvent: event))', which its `sends` "
+                    + "does not list; it was ignored")
+            return
+        }
+        take(.event(event)) { $0.send(event, conditions: $1) }
     }
 
     private func workFinished(_ event: Spec.Event, visit: Int, cancelled: Bool) {

@@ -77,6 +77,28 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     @inlinable
     public var stateVisits: [Int] { kernel.stateVisits }
 
+    /// The activities running now, each with the visit that entered the state that lists it:
+    /// those of each state the flow is in and of the compound states around it, outermost
+    /// first, each once. An activity runs from that visit until its state is left; moving
+    /// inside a compound state keeps the compound state's running.
+    @inlinable
+    public var runningActivities: [FlowActivityRun<Spec>] {
+        guard Spec.hasActivities else { return [] }
+        var running: [FlowActivityRun<Spec>] = []
+        for (state, visit) in zip(states, stateVisits) {
+            for depth in 0..<Spec.depth(of: state) {
+                guard let compound = Spec.compound(around: state, atDepth: depth) else { continue }
+                let entered = kernel.visit(around: state, atDepth: depth, rules)
+                for activity in Spec.activities(ofCompound: compound) {
+                    let run = FlowActivityRun<Spec>(activity: activity, visit: entered)
+                    if !running.contains(run) { running.append(run) }
+                }
+            }
+            for activity in Spec.activities(of: state) { running.append(.init(activity: activity, visit: visit)) }
+        }
+        return running
+    }
+
     /// Whether the machine is inside a compound state (one of its states is).
     @inlinable
     public func isIn(_ compound: Spec.Compound) -> Bool {
@@ -139,6 +161,22 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         var effects = FlowEffectRuns<Spec>()
         kernel.fireTimeout(visit: visit, conditions, rules, &effects)
         return effects.effects
+    }
+}
+
+/// One run of an activity: the activity, and the visit that entered the state that lists it.
+/// The run lasts until that state is left; entering it again is another run.
+public struct FlowActivityRun<Spec: FlowSpec>: Hashable, Sendable {
+    /// The activity.
+    public var activity: Spec.Activity
+    /// The visit that entered the state (or compound state) that lists it.
+    public var visit: Int
+
+    /// A run of `activity` for `visit`.
+    @inlinable
+    public init(activity: Spec.Activity, visit: Int) {
+        self.activity = activity
+        self.visit = visit
     }
 }
 

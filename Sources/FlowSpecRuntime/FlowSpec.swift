@@ -115,6 +115,21 @@ public protocol FlowSpec {
     /// The step a parallel state's `done` takes (its own effects), if it has one.
     static func parallelDone(of compound: Compound, _ tables: Tables) -> FlowStep<State>?
 
+    /// The activities: work the app runs while a state that lists one is active, sending
+    /// events (`Never` when the machine has none).
+    associatedtype Activity: Hashable & Sendable = Never
+    /// Whether the machine has activities: only then does ``FlowDriver`` look for them.
+    static var hasActivities: Bool { get }
+    /// The activities the state lists itself (those of the compound states around it are
+    /// theirs), in the spec's order.
+    static func activities(of state: State) -> [Activity]
+    /// The activities a compound state lists: they run while any state inside it is active.
+    static func activities(ofCompound compound: Compound) -> [Activity]
+    /// The events an activity may send (its `sends`): it sends no other.
+    static func sends(_ activity: Activity) -> [Event]
+    /// The spec's name of an activity.
+    static func name(ofActivity activity: Activity) -> String
+
     /// The spec's name of a state, as traces write it.
     static func name(ofState state: State) -> String
     /// The spec's name of an event.

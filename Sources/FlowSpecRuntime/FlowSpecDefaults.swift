@@ -159,6 +159,36 @@ public struct FlowNoTables: Sendable {
     public init() {}
 }
 
+extension FlowSpec {
+    /// No activities.
+    @inlinable
+    public static var hasActivities: Bool { false }
+
+    /// No activities.
+    @inlinable
+    public static func activities(of state: State) -> [Activity] { [] }
+
+    /// No activities.
+    @inlinable
+    public static func activities(ofCompound compound: Compound) -> [Activity] { [] }
+}
+
+extension FlowSpec where Activity: RawRepresentable, Activity.RawValue == String {
+    /// An activity's raw value is its spec name.
+    @inlinable
+    public static func name(ofActivity activity: Activity) -> String { activity.rawValue }
+}
+
+extension FlowSpec where Activity == Never {
+    /// A machine without activities runs none.
+    @inlinable
+    public static func sends(_ activity: Never) -> [Event] {}
+
+    /// A machine without activities runs none.
+    @inlinable
+    public static func name(ofActivity activity: Never) -> String {}
+}
+
 extension FlowSpec where State: RawRepresentable, State.RawValue == String {
     /// A state's raw value is its spec name.
     @inlinable

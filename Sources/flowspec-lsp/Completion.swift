@@ -10,7 +10,8 @@ struct Completion {
     /// events in an `on` mapping, the rule ids in `severity`), in a state's body at any depth
     /// (in a history state's, only its own four); after `kind:` the kinds (`history` only in a
     /// state inside a compound state); after `if:`/`unless:` the conditions; in an `effects`
-    /// list, and in a state's `entry` and `exit`, the effects; after a compound state's
+    /// list, and in a state's `entry` and `exit`, the effects; in a state's `activities`, the
+    /// activities, and in an activity's `sends`, the events; after a compound state's
     /// `initial:` the states directly inside it, after a history state's `default:` the states
     /// inside its compound state; after `run:` the spec's other machines; where a state is
     /// written (a target, `initial`, `done`, a requirement...) the states; elsewhere the
@@ -44,6 +45,13 @@ struct Completion {
             return items(others, kind: 7, detail: "machine")
         }
         let states = machine.states.indices.map { machine.name(of: $0) }
+        // A state's `activities` lists the machine's activities; an activity's `sends`, events.
+        if context.valueKey == "activities", Self.holderPlace(context) == .state {
+            return items((machine.activities ?? []).map(\.name.value), kind: 3, detail: "activity")
+        }
+        if context.valueKey == "sends", Self.holderPlace(context) == .activity {
+            return items(Self.events(machine), kind: 23, detail: "event")
+        }
         let effects = items((machine.effects ?? []).map(\.value), kind: 23, detail: "effect")
         // `entry` and `exit` of a state (not events of those names in an `on`).
         if ["entry", "exit"].contains(context.valueKey ?? ""), Self.holderPlace(context) == .state { return effects }

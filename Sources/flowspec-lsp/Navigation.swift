@@ -71,8 +71,8 @@ struct Navigation {
         return ["line": last, "character": end]
     }
 
-    /// `textDocument/definition`: the state, or the declared event, condition or effect, that
-    /// the word at `position` names.
+    /// `textDocument/definition`: the state, or the declared event, condition, effect or
+    /// activity, that the word at `position` names.
     func definition(_ position: (line: Int, character: Int)) -> [String: Any]? {
         guard let word = word(at: position), let machine = machine(at: position.line) else { return nil }
         if let run = runValue(at: position, in: machine),
@@ -83,7 +83,7 @@ struct Navigation {
         if let state = machine.states.indices.first(where: { machine.name(of: $0) == word }) {
             return location(machine.states[state].name.location)
         }
-        for list in [machine.events, machine.conditions, machine.effects] {
+        for list in [machine.events, machine.conditions, machine.effects, machine.activities?.map(\.name)] {
             if let declared = list?.first(where: { $0.value == word }) { return location(declared.location) }
         }
         return nil
@@ -98,9 +98,10 @@ struct Navigation {
     }
 
     /// `textDocument/hover`: on a finding, its rule and what the rule is about; on a state's
-    /// name, its kind, summary, timeout and where it is reached from.
+    /// name, its kind, summary, activities, timeout and where it is reached from; on an
+    /// activity's, its summary, the events it sends and the states that run it.
     func hover(_ position: (line: Int, character: Int)) -> [String: Any]? {
-        let parts = findingsHover(position) + [stateHover(position)].compactMap { $0 }
+        let parts = findingsHover(position) + [stateHover(position) ?? activityHover(position)].compactMap { $0 }
         guard !parts.isEmpty else { return nil }
         return ["contents": ["kind": "markdown", "value": parts.joined(separator: "\n\n---\n\n")] as [String: Any]]
     }
@@ -126,6 +127,22 @@ struct Navigation {
             machine.nesting.details[index]?.historyDefault.map { "`\(machine.names[$0.value])`" }
             ?? "`\(compound)`'s `initial`"
         return "resumes \(resumed); before `\(compound)` was ever left, \(fallback)"
+    }
+
+    private func activityHover(_ position: (line: Int, character: Int)) -> String? {
+        guard let word = word(at: position), let machine = machine(at: position.line),
+            let activity = machine.activities?.first(where: { $0.name.value == word })
+        else { return nil }
+        var text = "**\(word)**: activity of `\(machine.name.value)`"
+        if let summary = activity.summary { text += "\n\n\(summary)" }
+        text += "\n\nsends: " + activity.sends.map { "`\($0.value)`" }.joined(separator: ", ")
+        let runners = machine.nesting.details.keys.sorted().filter { index in
+            machine.nesting.details[index]?.activities.contains { $0.value == word } == true
+        }
+        text +=
+            "\n\nruns in: "
+            + (runners.isEmpty ? "no state" : runners.map { "`\(machine.name(of: $0))`" }.joined(separator: ", "))
+        return text
     }
 
     private func stateHover(_ position: (line: Int, character: Int)) -> String? {
@@ -166,6 +183,9 @@ struct Navigation {
             } else if let done = details.done {
                 text += "; once it ends, goes to `\(machine.names[done.value])`"
             }
+        }
+        if let activities = machine.nesting.details[index]?.activities, !activities.isEmpty {
+            text += "\n\nruns activities: " + activities.map { "`\($0.value)`" }.joined(separator: ", ")
         }
         if let timeout = state.timeout {
             text +=

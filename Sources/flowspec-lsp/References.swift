@@ -5,10 +5,11 @@ import FlowSpecCore
 /// (of the machine or of a compound state), `done` (and each target of a running state's
 /// `done` mapping), a history state's `default`, `resume`,
 /// `migrate`, sequence members and requirements; an event, condition or effect as its declaration and its uses (an effect
-/// also in `entry` and `exit`).
+/// also in `entry` and `exit`, an event also in an activity's `sends`); an activity as its
+/// declaration and in the states' `activities`.
 struct References {
     enum Kind: String {
-        case state, event, condition, effect
+        case state, event, condition, effect, activity
     }
 
     let machine: Machine
@@ -19,6 +20,7 @@ struct References {
         if places(of: name, as: .event).isEmpty == false { return .event }
         if machine.conditions?.contains(where: { $0.value == name }) == true { return .condition }
         if machine.effects?.contains(where: { $0.value == name }) == true { return .effect }
+        if machine.activities?.contains(where: { $0.name.value == name }) == true { return .activity }
         return nil
     }
 
@@ -41,7 +43,7 @@ struct References {
                     add(candidate.condition)
                     add(candidate.unlessCondition)
                 case .effect: for effect in candidate.effects + (candidate.retry?.effects ?? []) { add(effect) }
-                case .event: break
+                case .event, .activity: break
                 }
             }
         }
@@ -54,6 +56,11 @@ struct References {
             for condition in machine.conditions ?? [] { add(condition) }
         case .effect:
             for effect in machine.effects ?? [] { add(effect) }
+        case .activity:
+            for activity in machine.activities ?? [] { add(activity.name) }
+        }
+        if kind == .event {
+            for activity in machine.activities ?? [] { for event in activity.sends { add(event) } }
         }
         for transition in machine.machineWide {
             if kind == .event { add(transition.event) }
@@ -73,7 +80,7 @@ struct References {
                     add(timeout.target)
                     add(timeout.retry?.then)
                 case .effect: for effect in timeout.effects + (timeout.retry?.effects ?? []) { add(effect) }
-                case .event, .condition: break
+                case .event, .condition, .activity: break
                 }
             }
         }
@@ -85,6 +92,7 @@ struct References {
                 add(details.historyDefault)
                 for outcome in details.outcomes { add(outcome.target) }
             case .effect: for effect in details.entry + details.exit { add(effect) }
+            case .activity: for activity in details.activities { add(activity) }
             case .event, .condition: break
             }
         }
@@ -114,6 +122,7 @@ struct References {
         case .event: (machine.events ?? []).filter { $0.value == name }.map(\.location)
         case .condition: (machine.conditions ?? []).filter { $0.value == name }.map(\.location)
         case .effect: (machine.effects ?? []).filter { $0.value == name }.map(\.location)
+        case .activity: (machine.activities ?? []).filter { $0.name.value == name }.map(\.name.location)
         }
     }
 

@@ -169,6 +169,21 @@ struct DiffCommandTests {
         }
     }
 
+    /// Which activities each state runs is compared: listed where they changed, never a
+    /// finding (nothing a device stored depends on them).
+    @Test func activityChangesAreListed() throws {
+        let output = try Self.nested("activities")
+        #expect(output.status == 0)
+        for line in [
+            "activities.new.yaml:12:7: changed activities of 'signedIn': watchSession -> none",
+            "activities.new.yaml:15:45: changed activities of 'feed': poll -> poll, watchSession",
+            "activities.new.yaml:16:48: changed activities of 'profile': none -> watchSession"
+        ] {
+            #expect(output.stdout.contains(line + "\n"), "\(line)\n\(output.stdout)")
+        }
+        #expect(output.stderr == "flowspec: 3 changes, 0 errors, 0 other findings\n")
+    }
+
     /// A history state is never a state the flow is in: added to a persisted `int` machine,
     /// before the states of its compound state and between them, it moves no stored position
     /// and is no stored state added; the diff lists it as a state of kind `history`.

@@ -36,7 +36,8 @@ struct KeyCompletionTests {
     /// A state's keys, as the language documents them (`deep` and `default` are a history
     /// state's alone).
     static let stateKeys = [
-        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "run", "done", "states", "parallel"
+        "kind", "summary", "initial", "entry", "exit", "activities", "on", "always", "timeout", "run", "done", "states",
+        "parallel"
     ]
     /// A history state's keys: what `invalid-history` lets it write.
     static let historyKeys = ["kind", "summary", "deep", "default"]
@@ -46,8 +47,8 @@ struct KeyCompletionTests {
         let rules = try CLI.run(["rules"]).stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first }
             .map(String.init)
         let machineKeys = [
-            "summary", "initial", "defaults", "conditions", "events", "effects", "on", "states", "sequences", "persist",
-            "require", "severity"
+            "summary", "initial", "defaults", "conditions", "events", "effects", "activities", "on", "states",
+            "sequences", "persist", "require", "severity"
         ]
         let expectations: [[String]] = [
             rules, machineKeys, Self.stateKeys, ["submit", "done"],

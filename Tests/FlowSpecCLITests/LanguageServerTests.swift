@@ -1011,3 +1011,73 @@ struct SubFlowServerTests {
         #expect(items.first?["detail"] as? String == "machine")
     }
 }
+
+/// The language server on activities (`Tests/Fixtures/gen/golden/activities.yaml`): from a
+/// state's `activities` to the declaration, hover on both, every place an activity is written,
+/// and completion of a state's `activities` and of an activity's `sends`.
+@Suite("flowspec-lsp on activities (process)")
+struct ActivityServerTests {
+    static let uri = "file:///w/activities.flowspec.yaml"
+    static let text: String = {
+        let url = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/activities.yaml")
+        return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+    }()
+    static let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+
+    static func request(_ method: String, at name: String, in use: String) throws -> (String, [String: Any]) {
+        let position = try NestedStatesServerTests.position(of: name, in: use, lines: lines)
+        return (method, ["textDocument": ["uri": uri], "position": position])
+    }
+
+    @Test func definitionHoverAndReferences() throws {
+        #expect(!Self.text.isEmpty)
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                try Self.request("textDocument/definition", at: "watchSession", in: "activities: [watchSession]"),
+                try Self.request("textDocument/hover", at: "watchSession", in: "      watchSession: {"),
+                try Self.request("textDocument/hover", at: "signedIn", in: "      signedIn:"),
+                try Self.request("textDocument/references", at: "watchSession", in: "      watchSession: {")
+            ])
+        let declaration = try #require(Self.lines.firstIndex { $0.hasPrefix("      watchSession: {") })
+        let definition = try #require(LanguageServerTests.result(2, messages) as? [String: Any])
+        #expect(NestedStatesServerTests.start(definition["range"]) == (declaration, 6))
+
+        func value(_ id: Int) -> String {
+            ((LanguageServerTests.result(id, messages) as? [String: Any])?["contents"] as? [String: Any])?["value"]
+                as? String ?? ""
+        }
+        #expect(value(3).contains("**watchSession**: activity of `Account`"), "\(value(3))")
+        #expect(value(3).contains("sends: `sessionExpired`, `tokenRefreshed`"), "\(value(3))")
+        #expect(value(3).contains("runs in: `signedIn`"), "\(value(3))")
+        #expect(value(4).contains("runs activities: `watchSession`"), "\(value(4))")
+
+        let references = try #require(LanguageServerTests.result(5, messages) as? [[String: Any]])
+        let use = try #require(Self.lines.firstIndex { $0.contains("activities: [watchSession]") })
+        #expect(references.map { NestedStatesServerTests.start($0["range"]).line } == [declaration, use])
+    }
+
+    /// Completion after `activities: [` in a state offers the machine's activities; in an
+    /// activity's `sends`, its events.
+    @Test func completionOffersActivitiesAndEvents() throws {
+        func at(_ text: String, after prefix: String) throws -> [String: Any] {
+            let line = try #require(Self.lines.firstIndex { $0.contains(text) })
+            let character = try #require(Self.lines[line].range(of: prefix)).upperBound.utf16Offset(
+                in: Self.lines[line])
+            return ["textDocument": ["uri": Self.uri], "position": ["line": line, "character": character]]
+        }
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                ("textDocument/completion", try at("activities: [watchSession]", after: "activities: [")),
+                ("textDocument/completion", try at("poll: { sends: polled }", after: "sends: "))
+            ])
+        func labels(_ id: Int) -> [String] {
+            let result = LanguageServerTests.result(id, messages)
+            let items = (result as? [[String: Any]]) ?? ((result as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+            return items.compactMap { $0["label"] as? String }
+        }
+        #expect(labels(2) == ["watchSession", "poll"])
+        #expect(labels(3) == ["signIn", "signOut", "sessionExpired", "tokenRefreshed", "polled", "open", "back"])
+    }
+}

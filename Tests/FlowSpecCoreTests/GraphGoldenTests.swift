@@ -152,7 +152,7 @@ struct GraphGoldenTests {
     }
 
     /// What a diagram shows under a state's name (in a note beside a compound state), with
-    /// names as written: entry and exit effects, then the findings' rules.
+    /// names as written: entry and exit effects, activities, then the findings' rules.
     static func describedLines(_ node: FlowDiagram.Node) -> [String] {
         var lines: [String] = []
         if !node.entry.isEmpty {
@@ -160,6 +160,9 @@ struct GraphGoldenTests {
         }
         if !node.exit.isEmpty {
             lines.append("exit / " + node.exit.map(TextRenderer.printable).joined(separator: ", "))
+        }
+        if !node.activities.isEmpty {
+            lines.append("do / " + node.activities.map(TextRenderer.printable).joined(separator: ", "))
         }
         if !node.findings.isEmpty { lines.append(node.findings.map(\.rawValue).joined(separator: ", ")) }
         return lines

@@ -87,7 +87,7 @@ struct PathCoverTests {
         }
         while let runtime = queue.popLast() {
             for conditions in assignments {
-                for event in program.events.indices {
+                for event in program.events.indices where Self.arrives(event, in: runtime.states, program) {
                     var copy = runtime
                     var moves: [FlowRuntime.Move]? = []
                     if copy.send(event, program, conditions: conditions, moves: &moves) != nil { record(copy, moves) }
@@ -112,6 +112,22 @@ struct PathCoverTests {
             }
         }
         return found
+    }
+
+    /// Whether an event can arrive in these states, written out here rather than asked of the
+    /// program: an event some activity sends arrives only while a state that lists one of its
+    /// senders, or a compound state around such a state, is active.
+    static func arrives(_ event: Int, in states: [Int], _ program: FlowProgram) -> Bool {
+        let senders = program.activities.indices.filter { program.activities[$0].sends.contains(event) }
+        guard !senders.isEmpty else { return true }
+        return states.contains { state in
+            let listed =
+                program.states[state].activities
+                + program.states[state].ancestors.flatMap {
+                    program.compounds[$0].activities
+                }
+            return listed.contains(where: senders.contains)
+        }
     }
 
     static func checked(_ text: String, path: String = "spec.yaml") throws -> [(FlowProgram, Machine)] {

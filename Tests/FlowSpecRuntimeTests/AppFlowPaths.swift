@@ -179,7 +179,7 @@ struct AppPathTests {
 enum AppPaths {
     static let all: [FlowSpecTesting.FlowPath<App>] = [
         .init(
-            "path 1: exercises 72 items",
+            "path 1: exercises 74 items",
             [
                 .init(.start, .firstRunSplash),
                 .init(.event(.splashFinished), .firstRunSlide0),
@@ -236,10 +236,25 @@ enum AppPaths {
                 .init(.event(.onboardingFailed), .launchError, effects: [.showError]),
                 .init(.event(.retry), .launchUnauthenticated),
                 .init(.event(.loginAttempted), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.loginSucceeded), .launchAuthenticated, timer: .after(.milliseconds(2000), .launchError)),
+                .init(.event(.mainAppLoaded), .storyHandshake),
+                .init(.event(.sessionExpired), .launchSplash, timer: .after(.milliseconds(2000), .launchOnboardingCheck)),
+                .init(.event(.forceReset), .launchUnauthenticated),
+                .init(.event(.loginAttempted), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
                 .init(.event(.networkError), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
                 .init(.event(.networkError), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
                 .init(.event(.networkError), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
                 .init(.event(.networkError), .launchError, effects: [.showError]),
+                .init(.event(.retry), .launchUnauthenticated),
+                .init(.event(.loginAttempted), .launchAuthLoading, timer: .after(.milliseconds(10000), .launchError)),
+                .init(.event(.loginSucceeded), .launchAuthenticated, timer: .after(.milliseconds(2000), .launchError)),
+                .init(.event(.mainAppLoaded), .storyHandshake),
+                .init(.event(.completeCurrentChapter), .storyPacketRun, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .storyCipher, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .storyFirewall, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .storyBlueprint, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .finished, effects: [.saveCheckpoint]),
+                .init(.event(.sessionExpired), .launchSplash, timer: .after(.milliseconds(2000), .launchOnboardingCheck)),
             ]),
         .init(
             "path 2: exercises 4 items",

@@ -349,11 +349,12 @@ enum App: FlowSpecRuntime.FlowSpec {
         case finished
     }
     enum Event: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
-        case signIn, signOut, splashFinished, slideAdvance, onboardingComplete, startDemo
-        case returnFromDemo, splashAnimationCompleted, splashFailed, onboardingCheckSucceeded
-        case onboardingCheckFailed, userCompletedOnboarding, onboardingFailed, validSession
-        case noSession, authCheckFailed, loginAttempted, loginSucceeded, loginFailed, networkError
-        case mainAppLoaded, mainAppLoadFailed, retry, hardReset, forceReset, completeCurrentChapter
+        case signIn, signOut, sessionExpired, splashFinished, slideAdvance, onboardingComplete
+        case startDemo, returnFromDemo, splashAnimationCompleted, splashFailed
+        case onboardingCheckSucceeded, onboardingCheckFailed, userCompletedOnboarding
+        case onboardingFailed, validSession, noSession, authCheckFailed, loginAttempted
+        case loginSucceeded, loginFailed, networkError, mainAppLoaded, mainAppLoadFailed, retry
+        case hardReset, forceReset, completeCurrentChapter
     }
     enum Effect: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
         case persistOnboardingCompleted, showError, saveCheckpoint
@@ -387,8 +388,30 @@ enum App: FlowSpecRuntime.FlowSpec {
     static let name = "App"
     static let initial: State = .firstRunLaunch
     static let retrySlotCount = 1
+    enum Activity: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+        /// Follows the signed-in session until it expires.
+        case watchSession
+    }
+    static let hasActivities = true
+    static func activities(of state: State) -> [Activity] {
+        switch state {
+        case .finished: [.watchSession]
+        default: []
+        }
+    }
+    static func activities(ofCompound compound: Compound) -> [Activity] {
+        switch compound {
+        case .story: [.watchSession]
+        default: []
+        }
+    }
+    static func sends(_ activity: Activity) -> [Event] {
+        switch activity {
+        case .watchSession: [.sessionExpired]
+        }
+    }
 
-    /// The work of the task states, a requirement each: what the state does, ending with the event it sends. Give a conformer to `FlowDriver.work(_:)`, and a task state without work does not compile.
+    /// The work of the task states and activities, a requirement each: what a task state does, ending with the event it sends; what an activity does while it runs, sending events. Give a conformer to `FlowDriver.work(_:)`, and a task state or activity without work does not compile.
     protocol Work: Swift.Sendable {
         /// The work of `launch.splash`.
         func launchSplash() async -> Event
@@ -400,6 +423,8 @@ enum App: FlowSpecRuntime.FlowSpec {
         func launchAuthLoading() async -> Event
         /// The work of `launch.authenticated`.
         func launchAuthenticated() async -> Event
+        /// The activity `watchSession`: Follows the signed-in session until it expires. It may send `sessionExpired`, while a state that lists it is active, and is cancelled when that state is left.
+        func watchSession(_ send: @escaping @Sendable (Event) async -> Swift.Void) async
     }
 
     static func kind(of state: State) -> Kind {
@@ -467,15 +492,21 @@ enum App: FlowSpecRuntime.FlowSpec {
         case (.launchError, .forceReset): Step(.launchUnauthenticated)
         case (.storyHandshake, .completeCurrentChapter): Step(.storyPacketRun, effects: 2..<3, keep: 1)  // saveCheckpoint
         case (.storyHandshake, .signOut): Step(.launchInitial)
+        case (.storyHandshake, .sessionExpired): Step(.launchInitial)
         case (.storyPacketRun, .completeCurrentChapter): Step(.storyCipher, effects: 2..<3, keep: 1)  // saveCheckpoint
         case (.storyPacketRun, .signOut): Step(.launchInitial)
+        case (.storyPacketRun, .sessionExpired): Step(.launchInitial)
         case (.storyCipher, .completeCurrentChapter): Step(.storyFirewall, effects: 2..<3, keep: 1)  // saveCheckpoint
         case (.storyCipher, .signOut): Step(.launchInitial)
+        case (.storyCipher, .sessionExpired): Step(.launchInitial)
         case (.storyFirewall, .completeCurrentChapter): Step(.storyBlueprint, effects: 2..<3, keep: 1)  // saveCheckpoint
         case (.storyFirewall, .signOut): Step(.launchInitial)
+        case (.storyFirewall, .sessionExpired): Step(.launchInitial)
         case (.storyBlueprint, .completeCurrentChapter): Step(.storyEventHorizon, effects: 2..<3, keep: 1)  // saveCheckpoint
         case (.storyBlueprint, .signOut): Step(.launchInitial)
+        case (.storyBlueprint, .sessionExpired): Step(.launchInitial)
         case (.finished, .signOut): Step(.launchInitial)
+        case (.finished, .sessionExpired): Step(.launchInitial)
         default: nil
         }
     }
@@ -560,12 +591,13 @@ enum App: FlowSpecRuntime.FlowSpec {
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension FlowSpecRuntime.FlowDriver where Spec == App {
-    /// Registers the work of every task state of App: `work`'s requirement of the state's name, started on entering the state and cancelled on leaving it.
+    /// Registers the work of every task state and activity of App: `work`'s requirement of its name, started on entering a state that needs it and cancelled on leaving that state.
     func work(_ work: some App.Work) {
         self.work(in: .launchSplash) { await work.launchSplash() }
         self.work(in: .launchOnboardingCheck) { await work.launchOnboardingCheck() }
         self.work(in: .launchAuthCheck) { await work.launchAuthCheck() }
         self.work(in: .launchAuthLoading) { await work.launchAuthLoading() }
         self.work(in: .launchAuthenticated) { await work.launchAuthenticated() }
+        self.activity(.watchSession) { send in await work.watchSession(send) }
     }
 }

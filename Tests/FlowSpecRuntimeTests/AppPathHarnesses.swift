@@ -131,11 +131,17 @@ struct AppPathHarness: FlowPathHarness {
                 return .forceReset
             }
         }
+        // The session is watched until it is cancelled; the path sends `sessionExpired` itself.
+        driver.activity(.watchSession) { _ in try? await clock.sleep(for: .seconds(365 * 86_400)) }
         return driver
     }
 
     func verify(state: App.State, driver: FlowDriver<App>) async throws {
         #expect(driver.problems.isEmpty, "\(driver.problems)")
+        let signedIn = driver.machine.isIn(App.Compound.story) || state == .finished
+        #expect(
+            driver.machine.runningActivities.map(\.activity) == (signedIn ? [.watchSession] : []),
+            "the session is watched exactly while signed in")
         let part = App.name(ofState: state).split(separator: ".").first.map(String.init)
         #expect(
             [App.Compound.firstRun, .launch, .story].filter(driver.machine.isIn).map { App.name(ofCompound: $0) }

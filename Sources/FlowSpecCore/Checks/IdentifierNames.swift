@@ -19,6 +19,7 @@ struct IdentifierNames {
         static let effect = Kind(word: "effect", scope: .enumCase, group: "Effect")
         static let condition = Kind(word: "condition", scope: .property, group: "Conditions")
         static let sequence = Kind(word: "sequence", scope: .enumCase, group: "Sequence")
+        static let activity = Kind(word: "activity", scope: .enumCase, group: "Activity")
     }
 
     /// A name whose identifier is not the name itself, or that cannot become one.
@@ -56,7 +57,7 @@ struct IdentifierNames {
     }
 
     /// Calls `body` with every name, group by group (states, events, effects, conditions,
-    /// sequences), each group in source order, and the name's identifier without backticks
+    /// sequences, activities), each group in source order, and the name's identifier without backticks
     /// (``SwiftName/bare``), `nil` for a name that cannot become one.
     func forEachName(_ body: (Kind, Located<String>, _ bareIdentifier: String?) -> Void) {
         var position = 0
@@ -82,5 +83,6 @@ struct IdentifierNames {
         for effect in machine.effects ?? [] { body(.effect, effect) }
         for condition in machine.conditions ?? [] { body(.condition, condition) }
         for sequence in machine.sequences { body(.sequence, sequence.name) }
+        for activity in machine.activities ?? [] { body(.activity, activity.name) }
     }
 }

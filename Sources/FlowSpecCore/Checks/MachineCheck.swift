@@ -123,6 +123,7 @@ enum CheckRegistry {
         DoneNeverFiresCheck(),
         UnhandledOutcomeCheck(),
         RegionConflictCheck(),
+        EventNeverArrivesCheck(),
         RequirementCheck(),
         InvalidIdentifierCheck(),
         IdentifierCollisionCheck()

@@ -1,5 +1,6 @@
-/// The event, condition and effect names a machine uses: each distinct name with its first use,
-/// and every use the machine's declared lists do not cover.
+/// The event, condition, effect and activity names a machine uses: each distinct name with its
+/// first use, and every use the machine's declared lists do not cover. An event an activity
+/// `sends` is used by it.
 ///
 /// A large machine uses a handful of names hundreds of thousands of times, so the uses are
 /// summarised as they are met (one hash per use) rather than kept.
@@ -25,6 +26,12 @@ struct NameUses {
         fileprivate init(_ category: Category, in machine: Machine) {
             declared = category.declared(in: machine).map { Set($0.map(\.value)) }
             listRequired = category != .event
+        }
+
+        /// The uses of the activities `declared`, which must be declared to be run.
+        fileprivate init(activities declared: [Activity]?) {
+            self.declared = declared.map { Set($0.map(\.name.value)) }
+            listRequired = true
         }
 
         /// Whether the name is used anywhere.
@@ -73,12 +80,18 @@ struct NameUses {
     private(set) var events: Uses
     private(set) var conditions: Uses
     private(set) var effects: Uses
+    /// The activities the states run.
+    private(set) var activities: Uses
 
     init(_ machine: Machine) {
         events = Uses(.event, in: machine)
         conditions = Uses(.condition, in: machine)
         effects = Uses(.effect, in: machine)
+        activities = Uses(activities: machine.activities)
         add(machine.machineWide, names: machine.names)
+        for activity in machine.activities ?? [] {
+            for event in activity.sends { events.record(event) }
+        }
         for index in machine.states.indices {
             add(machine.transitions(of: index), names: machine.names)
             for candidate in machine.states[index].always?.value ?? [] { add(candidate) }
@@ -89,6 +102,7 @@ struct NameUses {
             if !machine.nesting.details.isEmpty, let details = machine.nesting.details[index] {
                 for effect in details.entry { effects.record(effect) }
                 for effect in details.exit { effects.record(effect) }
+                for activity in details.activities { activities.record(activity) }
             }
         }
         events.mergeInterned(machine.names)

@@ -1,12 +1,12 @@
-/// `undeclared-name`: an event, condition or effect that is not on its machine's declared
-/// list. Conditions and effects must always be declared; events only when the machine gives
-/// an `events:` list (otherwise they are derived from use).
+/// `undeclared-name`: an event, condition, effect or activity that is not on its machine's
+/// declared list. Conditions, effects and activities must always be declared; events only when
+/// the machine gives an `events:` list (otherwise they are derived from use).
 struct UndeclaredNameCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .undeclaredName, defaultSeverity: .error,
-        summary: "An event, condition or effect that is not on its machine's declared list.",
+        summary: "An event, condition, effect or activity that is not on its machine's declared list.",
         reportedAt: "the use",
-        finding: "an event, condition or effect not on the machine's list")
+        finding: "an event, condition, effect or activity not on the machine's list")
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
@@ -27,6 +27,23 @@ struct UndeclaredNameCheck: MachineCheck {
                 reporter.report(
                     message, at: use.location, subjects: [use.value], fix: .declare(category, name: use.value))
             }
+        }
+        checkActivities(machine, uses.activities, reporter, &suggestions)
+    }
+
+    /// An activity a state runs must be declared, with the events it sends, in the machine's
+    /// `activities` (a mapping, so no quick fix adds it).
+    private func checkActivities(
+        _ machine: Machine, _ uses: NameUses.Uses, _ reporter: RuleReporter, _ suggestions: inout SuggestionBudget
+    ) {
+        let declared = (machine.activities ?? []).map(\.name.value)
+        for use in uses.undeclared {
+            let meant = suggestions.closest(to: use.value, count: declared.count) { declared }
+            let message =
+                machine.activities == nil
+                ? "activity '\(use.value)' is run, but machine '\(machine.name.value)' declares no `activities`; add `activities: { \(use.value): { sends: [EVENT] } }`"
+                : "activity '\(use.value)' is not declared in `activities` of machine '\(machine.name.value)'\(Suggestion.didYouMean(meant))"
+            reporter.report(message, at: use.location, subjects: [use.value])
         }
     }
 }

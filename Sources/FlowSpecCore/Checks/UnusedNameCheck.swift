@@ -1,10 +1,11 @@
-/// `unused-name`: a declared event, condition or effect that nothing in the machine uses.
+/// `unused-name`: a declared event, condition or effect that nothing in the machine uses, or a
+/// declared activity that no state runs.
 struct UnusedNameCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .unusedName, defaultSeverity: .warning,
-        summary: "A declared event, condition or effect that nothing uses.",
+        summary: "A declared event, condition, effect or activity that nothing uses.",
         reportedAt: "the declaration",
-        finding: "a declared name nothing uses")
+        finding: "a declared name nothing uses; an activity no state runs")
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let machine = analysis.machine
@@ -15,6 +16,11 @@ struct UnusedNameCheck: MachineCheck {
                     "\(category.rawValue) '\(name.value)' is declared but never used",
                     at: name.location, subjects: [name.value])
             }
+        }
+        for activity in machine.activities ?? [] where !uses.activities.isUsed(activity.name.value) {
+            reporter.report(
+                "activity '\(activity.name.value)' is declared but no state runs it",
+                at: activity.name.location, subjects: [activity.name.value])
         }
     }
 }

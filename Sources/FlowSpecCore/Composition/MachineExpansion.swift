@@ -111,6 +111,7 @@ struct MachineExpansion {
         result.defaultKind = parent.defaultKind
         result.conditions = Self.union(parent.conditions, orderedChildren.map(\.conditions))
         result.effects = Self.union(parent.effects, orderedChildren.map(\.effects))
+        result.activities = Self.union(parent.activities, orderedChildren.map(\.activities))
         result.events = parent.events.map { declared in
             let childEvents = children.keys.sorted().map { children[$0]?.events ?? childUses[$0]?.derivedEvents }
             return Self.union(declared, childEvents) ?? declared
@@ -168,6 +169,7 @@ struct MachineExpansion {
         var runningDetails = StateDetails()
         runningDetails.entry = details.entry
         runningDetails.exit = details.exit
+        runningDetails.activities = details.activities
         runningDetails.initial = child.initial.map { Located(prefix + $0.value, at: $0.location) }
         runningDetails.statesLocation = run.location
         result.nesting.details[runningIndex] = runningDetails
@@ -206,6 +208,21 @@ struct MachineExpansion {
             result.states[runningIndex].hasLostTransitions = true
         }
         reportKindClashes(with: child, at: index, run: run)
+        reportActivityClashes(with: child, run: run)
+    }
+
+    /// Activities the parent and a machine it runs both declare, sending different events: one
+    /// activity of the composed machine cannot send both.
+    private func reportActivityClashes(with child: Machine, run: Located<String>) {
+        let theirs = Dictionary((child.activities ?? []).map { ($0.name.value, $0) }) { first, _ in first }
+        for mine in parent.activities ?? [] {
+            guard let other = theirs[mine.name.value] else { continue }
+            let ours = Set(mine.sends.map(\.value))
+            guard ours != Set(other.sends.map(\.value)) else { continue }
+            RunRule.reportActivityClash(
+                mine, theirs: other, machine: run,
+                into: diagnostics.reporter(for: .invalidRun, machine: parent.name.value))
+        }
     }
 
     /// Where `done` sends an outcome: its own entry, or the bare target for every outcome.
@@ -333,5 +350,13 @@ struct MachineExpansion {
             names.append(name)
         }
         return names
+    }
+
+    /// The parent's activities and each child's, each name once, the parent's first; `nil`
+    /// when no machine declares any. (Two that send different events are `invalid-run`.)
+    private static func union(_ parent: [Activity]?, _ children: [[Activity]?]) -> [Activity]? {
+        guard parent != nil || children.contains(where: { $0 != nil }) else { return nil }
+        var seen = Set<String>()
+        return ((parent ?? []) + children.flatMap { $0 ?? [] }).filter { seen.insert($0.name.value).inserted }
     }
 }

@@ -10,13 +10,14 @@
 /// - A key of `done` that is no outcome (terminal state at the top level) of the machine run.
 /// - A state of the composed machine would take a name the machine already has.
 /// - A name is an event, condition or effect in one machine and another kind in one it runs.
+/// - An activity both machines declare sends other events in each.
 enum RunRule: RuleHome {
     static let definition = RuleDefinition(
         rule: .invalidRun, defaultSeverity: .error,
         summary: "A state that runs another machine in a way that has no meaning.",
         reportedAt: "the key or name to fix",
         finding:
-            "`run` naming no machine of the spec, or a machine that runs itself (directly or through others); a running state with `kind`, `always`, `initial` or states of its own; a `done` key that is no terminal state of the machine run; `done` as a mapping on a state that runs nothing; a composed state name already taken; a name of one kind (event, condition, effect) in one machine and of another in a machine it runs"
+            "`run` naming no machine of the spec, or a machine that runs itself (directly or through others); a running state with `kind`, `always`, `initial` or states of its own; a `done` key that is no terminal state of the machine run; `done` as a mapping on a state that runs nothing; a composed state name already taken; a name of one kind (event, condition, effect) in one machine and of another in a machine it runs; an activity both declare with different `sends`"
     )
 
     /// The entries of a `done:` mapping: an outcome and its target each.
@@ -120,6 +121,19 @@ enum RunRule: RuleHome {
             "'\(name)' is \(parentKind.article) \(parentKind.rawValue) here and \(childKind.article) \(childKind.rawValue) of '\(run.value)', which this machine runs: the two machines share their names, so one name has one kind",
             at: run.location, subjects: [name],
             notes: [.init("rename '\(name)' in one of the two machines")])
+    }
+
+    static func reportActivityClash(
+        _ mine: Activity, theirs: Activity, machine run: Located<String>, into reporter: RuleReporter
+    ) {
+        func sends(_ activity: Activity) -> String { activity.sends.map(\.value).joined(separator: ", ") }
+        reporter.report(
+            "activity '\(mine.name.value)' sends [\(sends(mine))] here and [\(sends(theirs))] in '\(run.value)', which this machine runs: the two machines share their activities, so one activity sends one list of events",
+            at: run.location, subjects: [mine.name.value],
+            notes: [
+                .init("declared here", at: mine.name.location),
+                .init("give both declarations the same `sends`, or rename one of the two activities")
+            ])
     }
 
     static func reportNameTaken(_ name: String, at location: SourceLocation, into reporter: RuleReporter) {

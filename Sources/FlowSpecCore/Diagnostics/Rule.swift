@@ -30,6 +30,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case doneNeverFires = "done-never-fires"
     case unhandledOutcome = "unhandled-outcome"
     case regionConflict = "region-conflict"
+    case eventNeverArrives = "event-never-arrives"
     case requirementFailed = "requirement-failed"
     case invalidIdentifier = "invalid-identifier"
     case identifierCollision = "identifier-collision"
@@ -71,6 +72,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .doneNeverFires: DoneNeverFiresCheck.self
         case .unhandledOutcome: UnhandledOutcomeCheck.self
         case .regionConflict: RegionConflictCheck.self
+        case .eventNeverArrives: EventNeverArrivesCheck.self
         case .requirementFailed: RequirementCheck.self
         case .invalidIdentifier: InvalidIdentifierCheck.self
         case .identifierCollision: IdentifierCollisionCheck.self

@@ -1,6 +1,6 @@
 /// What nesting adds to the change listing: a state that now holds states (or no longer
-/// does), that moved to another compound state, what a state writes about entering, leaving
-/// and finishing, and for a leaf that moved, the transitions it inherits that changed.
+/// does), that moved to another compound state, what a state writes about entering, leaving,
+/// running while active and finishing, and for a leaf that moved, the transitions it inherits that changed.
 extension MachineChanges {
     /// Whether a machine writes anything about nesting: compound states, or `entry`/`exit`
     /// (which any state may write). A flat machine without them skips all of this.
@@ -29,8 +29,8 @@ extension MachineChanges {
             at: location, state: name)
     }
 
-    /// The compound state a state is in, its `entry` and `exit` effects, and for a compound
-    /// state in both versions, its `initial` and `done`.
+    /// The compound state a state is in, its `entry` and `exit` effects, its activities, and
+    /// for a compound state in both versions, its `initial` and `done`.
     mutating func compareNesting(_ was: Int, _ index: Int, _ name: String) {
         let state = pair.new.states[index]
         let (oldParent, newParent) = (
@@ -44,6 +44,9 @@ extension MachineChanges {
         }
         compareEffects("entry", pair.old.nesting.entry(of: was), pair.new.nesting.entry(of: index), index, name)
         compareEffects("exit", pair.old.nesting.exit(of: was), pair.new.nesting.exit(of: index), index, name)
+        compareEffects(
+            "activities", pair.old.nesting.details[was]?.activities ?? [],
+            pair.new.nesting.details[index]?.activities ?? [], index, name)
         if pair.old.isHistory(was), pair.new.isHistory(index) { compareHistory(was, index, name) }
         guard pair.old.isCompound(was), pair.new.isCompound(index) else { return }
         let details = pair.new.nesting.details[index]

@@ -37,6 +37,7 @@ struct MachineEmitter {
             emitNames(program.effects, type: "Effect", &w)
             emitConditions(&w)
             emitRuntimeTypes(&w)
+            ActivityEmitter(program: program, access: access, tables: tables != nil).emit(&w)
             work.emitProtocol(&w)
             if let tables {
                 tables.emitQueries(&w)
@@ -72,7 +73,7 @@ struct MachineEmitter {
     /// `case a, b = "b-c", d`: a case per name, with its raw value where Swift would not give
     /// it that one (its own name for a string, its position for an integer); a new `case` line
     /// once a line is long.
-    private static func cases(_ names: [(swift: SwiftName, raw: String)]) -> [String] {
+    static func cases(_ names: [(swift: SwiftName, raw: String)]) -> [String] {
         var lines: [String] = []
         var line = ""
         for name in names {
@@ -140,7 +141,7 @@ struct MachineEmitter {
 
     /// A Swift string literal of a spec name (names are valid identifiers once checked, but the
     /// raw value keeps the spec's spelling, such as `sign-in`).
-    private static func literal(_ name: String) -> String { "\"\(name)\"" }
+    static func literal(_ name: String) -> String { "\"\(name)\"" }
 
     private func emitConditions(_ w: inout SwiftWriter) {
         guard !program.conditions.isEmpty else {

@@ -139,13 +139,14 @@ public enum DOTRenderer {
         return parts.joined(separator: ", ")
     }
 
-    /// A state's label: its name (`H` or `H*` for a history state), its entry and exit effects,
+    /// A state's label: its name (`H` or `H*` for a history state), its entry and exit effects, its activities,
     /// the rules of the findings that mark it and what runs did not exercise there, one line
     /// each.
     static func label(_ node: FlowDiagram.Node) -> String {
         var label = node.isHistory ? node.historySymbol : escape(node.name)
         if !node.entry.isEmpty { label += "\\nentry / " + node.entry.map(escape).joined(separator: ", ") }
         if !node.exit.isEmpty { label += "\\nexit / " + node.exit.map(escape).joined(separator: ", ") }
+        if !node.activities.isEmpty { label += "\\ndo / " + node.activities.map(escape).joined(separator: ", ") }
         if !node.findings.isEmpty { label += "\\n" + node.findings.map(\.rawValue).joined(separator: ", ") }
         if !node.unexercised.isEmpty {
             label += "\\nnot exercised: " + node.unexercised.map(escape).joined(separator: ", ")

@@ -63,6 +63,8 @@ public struct FlowDiagram: Sendable {
         public var entry: [String] = []
         /// The effects run on leaving the state, in order.
         public var exit: [String] = []
+        /// The activities that run while the state is active (drawn `do / …`, as in UML).
+        public var activities: [String] = []
         /// For a history state, whether it is deep (it resumes the very state left, `H*`)
         /// rather than shallow (the state directly inside its compound state, `H`).
         public var isDeep = false
@@ -236,6 +238,7 @@ public struct FlowDiagram: Sendable {
             nodes[index].parent = nesting.parent(of: index)
             nodes[index].entry = nesting.entry(of: index).map(\.value)
             nodes[index].exit = nesting.exit(of: index).map(\.value)
+            nodes[index].activities = nesting.details[index]?.activities.map(\.value) ?? []
             nodes[index].isDeep = nesting.details[index]?.deep?.value == true
             guard nesting.isCompound(index) else { continue }
             nodes[index].isCompound = true

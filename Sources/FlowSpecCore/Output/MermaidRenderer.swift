@@ -116,12 +116,13 @@ public enum MermaidRenderer {
         escape(node.isHistory ? node.historySymbol : node.name)
     }
 
-    /// What is written under a state's name: its entry and exit effects, the rules of the
+    /// What is written under a state's name: its entry and exit effects, its activities, the rules of the
     /// findings that mark it, what runs did not exercise there, and its change mark.
     static func descriptions(_ node: FlowDiagram.Node) -> [String] {
         var lines: [String] = []
         if !node.entry.isEmpty { lines.append("entry / " + node.entry.map(escape).joined(separator: ", ")) }
         if !node.exit.isEmpty { lines.append("exit / " + node.exit.map(escape).joined(separator: ", ")) }
+        if !node.activities.isEmpty { lines.append("do / " + node.activities.map(escape).joined(separator: ", ")) }
         if !node.findings.isEmpty { lines.append(node.findings.map(\.rawValue).joined(separator: ", ")) }
         if !node.unexercised.isEmpty {
             // `#58;`: Mermaid (11.12 and before) rejects a second `:` in a description.

@@ -63,7 +63,9 @@ extension ConfigurationGraph {
             let resting = dueNow ? [] : runtime.states.filter { program.states[$0].kind != .terminal }
             var tried = Set<Int>()
             for state in resting {
-                for transition in program.states[state].transitions where tried.insert(transition.event).inserted {
+                for transition in program.states[state].transitions
+                where program.canArrive(transition.event, in: runtime.states) && tried.insert(transition.event).inserted
+                {
                     let send = { (conditions: [Bool]) -> Outcome? in
                         var copy = runtime
                         var moves: [FlowRuntime.Move]? = []

@@ -116,6 +116,8 @@ public struct FlowProgram: Sendable {
         public var scopes: [Scope] = []
         /// Its position among the machine's states in the spec (compound ones included).
         public var specIndex: Int = 0
+        /// The activities it runs itself, by index in ``FlowProgram/activities``, as listed.
+        public var activities: [Int] = []
 
         /// The compound state whose timeout, of ``outerTimeouts``, is armed at a depth.
         public func compound(atDepth depth: Int) -> Int {
@@ -164,6 +166,21 @@ public struct FlowProgram: Sendable {
         /// Whether it is a parallel state: the states directly inside it are its regions, all
         /// active while it is.
         public var isParallel = false
+        /// The activities it runs, while any state inside it is active, by index in
+        /// ``FlowProgram/activities``, as listed.
+        public var activities: [Int] = []
+    }
+
+    /// An activity: work the app runs while a state that lists it is active, sending events.
+    public struct Activity: Sendable {
+        /// The spec name.
+        public var name: String
+        /// The Swift identifier.
+        public var swiftName: SwiftName
+        /// The `summary`, if any.
+        public var summary: String?
+        /// The events it may send, by index, as declared.
+        public var sends: [Int]
     }
 
     /// A named, ordered group of states.
@@ -196,6 +213,8 @@ public struct FlowProgram: Sendable {
     public var conditions: [Name]
     /// Effects, as declared.
     public var effects: [Name]
+    /// Activities, as declared (empty for most machines).
+    public var activities: [Activity] = []
     /// Sequences, in source order.
     public var sequences: [StateSequence]
     /// The initial state.
@@ -280,6 +299,32 @@ public struct FlowProgram: Sendable {
         let keep = fellBack ? candidate.retry?.keep ?? candidate.keep : candidate.keep
         let own = candidate.effects + (fellBack ? candidate.retry?.effects ?? [] : [])
         return hasParallel ? own : exitEffects(of: state, keeping: keep) + own
+    }
+
+    /// The activities that run while the machine is in `states` (its state, or one per active
+    /// region): those of each state and of the compound states around it, each once, outermost
+    /// first, each with the state that runs it: a state by its index, a compound state by
+    /// `-1 - index` (its index in ``compounds``).
+    public func runningActivities(in states: [Int]) -> [(activity: Int, owner: Int)] {
+        guard !activities.isEmpty else { return [] }
+        var running: [(activity: Int, owner: Int)] = []
+        for state in states {
+            for compound in self.states[state].ancestors.reversed() {
+                for activity in compounds[compound].activities
+                where !running.contains(where: { $0 == (activity, -1 - compound) }) {
+                    running.append((activity, -1 - compound))
+                }
+            }
+            for activity in self.states[state].activities { running.append((activity, state)) }
+        }
+        return running
+    }
+
+    /// Whether an event can arrive while the machine is in `states`: an event only activities
+    /// send arrives only while one of them runs; any other event, the app's, at any time.
+    public func canArrive(_ event: Int, in states: [Int]) -> Bool {
+        guard activities.contains(where: { $0.sends.contains(event) }) else { return true }
+        return runningActivities(in: states).contains { activities[$0.activity].sends.contains(event) }
     }
 
     /// Whether some state runs effects on entering or leaving it.

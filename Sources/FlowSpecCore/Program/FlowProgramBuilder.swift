@@ -14,6 +14,7 @@ public enum FlowProgramBuilder {
         var eventIndex: [String: Int] = [:]
         var conditionIndex: [String: Int] = [:]
         var effectIndex: [String: Int] = [:]
+        var activityIndex: [String: Int] = [:]
         var retrySlots = 0
         var failed = false
         /// Per state of the machine, the program state it stands for (see ``leaves(of:)``).
@@ -39,6 +40,8 @@ public enum FlowProgramBuilder {
             for (index, condition) in conditions.enumerated() { conditionIndex[condition.name] = index }
             let effects = (machine.effects ?? []).compactMap { name($0.value, scope: .enumCase) }
             for (index, effect) in effects.enumerated() { effectIndex[effect.name] = index }
+            let activities = activityDeclarations()
+            for (index, activity) in activities.enumerated() { activityIndex[activity.name] = index }
             leafOf = Self.leaves(of: graph)
             for index in machine.states.indices where machine.isCompound(index) {
                 compoundIndex[index] = compoundIndex.count
@@ -82,6 +85,7 @@ public enum FlowProgramBuilder {
                 conditions: conditions, effects: effects, sequences: sequences, initial: leafOf[initial],
                 retrySlotCount: retrySlots, persist: persistence, compounds: compounds, histories: histories,
                 hasParallel: compounds.contains(where: \.isParallel))
+            program.activities = activities
             program.steps = ProgramSteps(program)
             return program
         }
@@ -139,7 +143,8 @@ public enum FlowProgramBuilder {
                         done: done, parent: machine.nesting.parent(of: index).flatMap { compoundIndex[$0] },
                         initialState: leafOf[index],
                         memorySlot: machine.remembers(index) ? compounds.count { $0.memorySlot != nil } : nil,
-                        isParallel: machine.isParallel(index)))
+                        isParallel: machine.isParallel(index),
+                        activities: activities(of: index)))
             }
             return compounds
         }
@@ -232,7 +237,26 @@ public enum FlowProgramBuilder {
                 timeout: timeout, depth: ancestors.count, ancestors: ancestors.map { compoundIndex[$0] ?? 0 },
                 entry: machine.nesting.entry(of: index).map { effect($0.value) },
                 exit: machine.nesting.exit(of: index).map { effect($0.value) },
-                outerTimeouts: outerTimeouts, done: done, scopes: scopes, specIndex: index)
+                outerTimeouts: outerTimeouts, done: done, scopes: scopes, specIndex: index,
+                activities: activities(of: index))
+        }
+
+        /// The machine's activities, with the events each sends.
+        mutating func activityDeclarations() -> [FlowProgram.Activity] {
+            (machine.activities ?? []).compactMap { activity in
+                guard let mapped = name(activity.name.value, scope: .enumCase) else {
+                    failed = true
+                    return nil
+                }
+                return FlowProgram.Activity(
+                    name: mapped.name, swiftName: mapped.swiftName, summary: activity.summary,
+                    sends: activity.sends.map { lookup($0.value, in: eventIndex) })
+            }
+        }
+
+        /// The activities a state lists, by index.
+        mutating func activities(of state: Int) -> [Int] {
+            (machine.nesting.details[state]?.activities ?? []).map { lookup($0.value, in: activityIndex) }
         }
 
         /// The transitions a compound state writes, resolved once for every state inside it

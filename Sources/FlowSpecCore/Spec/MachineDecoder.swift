@@ -44,6 +44,7 @@ enum MachineDecoder {
         if let node = fields["effects"] {
             machine.effects = reader.declaredNames(node, as: "an effect", in: "`effects`")
         }
+        if let node = fields["activities"] { machine.activities = SectionDecoder.activities(node, reader: &reader) }
         if let node = fields["on"] {
             reader.lostTransitions = false
             machine.machineWide = TransitionDecoder.machineWideTransitions(node, reader: &reader)

@@ -1,9 +1,38 @@
-/// Decodes a machine's `sequences:`, `persist:` and `require:` sections.
+/// Decodes a machine's `activities:`, `sequences:`, `persist:` and `require:` sections.
 enum SectionDecoder {
+    static let activityKeys = ["sends", "summary"]
     static let sequenceKeys = ["states", "forwardOnly"]
     static let persistKeys = ["rawValue", "restore", "resume", "migrate"]
     static let requirementKeys = ["reachable", "alwaysReachable", "within"]
     static let withinKeys = ["from", "to", "max"]
+
+    /// `activities: { watchSession: { sends: [sessionExpired] } }`. An activity whose body
+    /// cannot be read is still declared, so that the states that run it are not reported too.
+    static func activities(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [Activity] {
+        guard let entries = reader.namedEntries(id, of: "activities") else { return [] }
+        var result: [Activity] = []
+        for (name, body) in entries {
+            var activity = Activity(name: name)
+            defer { result.append(activity) }
+            guard let fields = reader.fields(body, of: "activity '\(name.value)'", allowed: activityKeys) else {
+                continue
+            }
+            if let summary = fields["summary"] { activity.summary = reader.text(summary, as: "summary") }
+            guard let sends = fields["sends"] else {
+                reader.missing(
+                    "sends", in: "activity '\(name.value)'", at: name.location, example: "sends: [sessionExpired]")
+                continue
+            }
+            activity.sends = reader.declaredNames(
+                sends, as: "an event", in: "the `sends` of activity '\(name.value)'")
+            if activity.sends.isEmpty, reader.document[sends].kind == .sequence {
+                reader.report(
+                    .invalidValue, "activity '\(name.value)' sends no event; list the events it sends",
+                    at: reader.location(sends), subjects: [name.value])
+            }
+        }
+        return result
+    }
 
     static func sequences(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> [StateSequence] {
         guard let entries = reader.namedEntries(id, of: "sequences") else { return [] }

@@ -66,6 +66,9 @@ public struct Machine: Sendable {
     public var events: [Located<String>]?
     /// The declared `effects:`, or `nil` when absent.
     public var effects: [Located<String>]?
+    /// The declared `activities:`, or `nil` when absent: work that sends events while a state
+    /// that runs it is active.
+    public var activities: [Activity]?
     /// Machine-wide transitions (`on:` at machine level).
     public var machineWide: [EventTransition] = []
     /// The states, in source order: a compound state comes before the states inside it, which
@@ -294,9 +297,31 @@ public struct StateDetails: Sendable {
     /// `done:` of a state that runs a machine, written as a mapping: where each outcome leads
     /// (a bare `done: target` is ``done``, for every outcome).
     public var outcomes: [OutcomeTarget] = []
+    /// `activities:`, the machine's activities that run while the state, or a state inside it,
+    /// is active.
+    public var activities: [Located<String>] = []
+    /// Where the `activities:` value is written.
+    public var activitiesLocation: SourceLocation?
 
     /// Nothing written.
     public init() {}
+}
+
+/// An activity a machine declares: work the app runs while a state that lists it is active,
+/// sending any of its events, any number of times, until the state is left.
+public struct Activity: Sendable {
+    /// The activity's name.
+    public var name: Located<String>
+    /// `sends:`, the events it may send. No one else sends them: they arrive only while the
+    /// activity runs.
+    public var sends: [Located<String>] = []
+    /// The optional `summary:` text.
+    public var summary: String?
+
+    /// An activity that sends nothing yet.
+    public init(name: Located<String>) {
+        self.name = name
+    }
 }
 
 /// One entry of the `done:` mapping of a state that runs a machine: an outcome (a terminal

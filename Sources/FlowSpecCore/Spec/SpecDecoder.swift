@@ -4,7 +4,7 @@ public struct SpecDecoder {
     static let topLevelKeys = ["flowspec", "machines", "severity"]
     static let machineKeys = [
         "summary", "initial", "defaults", "conditions", "events", "effects",
-        "on", "states", "sequences", "persist", "require", "severity"
+        "activities", "on", "states", "sequences", "persist", "require", "severity"
     ]
 
     /// Creates a decoder.

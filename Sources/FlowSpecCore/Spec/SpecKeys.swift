@@ -21,6 +21,8 @@ public enum SpecKeys {
         case timeout
         /// A `retry`.
         case retry
+        /// An activity's body.
+        case activity
         /// A sequence's body.
         case sequence
         /// A machine's `persist`.
@@ -46,6 +48,7 @@ public enum SpecKeys {
         case .transition: TransitionDecoder.candidateKeys
         case .timeout: TransitionDecoder.timeoutKeys
         case .retry: TransitionDecoder.retryKeys
+        case .activity: SectionDecoder.activityKeys
         case .sequence: SectionDecoder.sequenceKeys
         case .persist: SectionDecoder.persistKeys
         case .requirement: SectionDecoder.requirementKeys
@@ -75,6 +78,7 @@ public enum SpecKeys {
         case ("defaults", 1): return .defaults
         case ("persist", 1): return .persist
         case ("severity", 1): return .severity
+        case ("activities", 2): return .activity
         case ("sequences", 2): return .sequence
         case ("require", 1): return .requirement
         case ("require", 2) where path[1] == "within": return .within

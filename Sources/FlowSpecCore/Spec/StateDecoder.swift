@@ -1,13 +1,13 @@
 /// Decodes the `states:` of a machine.
 enum StateDecoder {
     static let stateKeys = [
-        "kind", "summary", "initial", "entry", "exit", "on", "always", "timeout", "run", "done", "states", "parallel",
-        "deep", "default"
+        "kind", "summary", "initial", "entry", "exit", "activities", "on", "always", "timeout", "run", "done",
+        "states", "parallel", "deep", "default"
     ]
     /// The keys only a state that nests, or runs effects on entering or leaving, writes: such a
     /// state is decoded in place, with the states inside it, not streamed.
     static let nestingKeys: Set<String> = [
-        "initial", "entry", "exit", "run", "done", "states", "parallel", "deep", "default"
+        "initial", "entry", "exit", "activities", "run", "done", "states", "parallel", "deep", "default"
     ]
 
     /// The most levels of compound states around a state: an edge of the graph says how many
@@ -197,8 +197,28 @@ enum StateDecoder {
         // that runs a machine (``RunRule`` reports a kind it writes).
         if nested.children == nil, !nested.writesRun {
             applyKind(to: &state, defaultKind: defaultKind, reader: &reader)
+            if let location = nested.details?.activitiesLocation {
+                checkActivities(at: location, of: &state, reader: &reader)
+            }
         }
         return state
+    }
+
+    /// An activity runs while its state is active, sending events: a choice state is left at
+    /// once, and a terminal state ignores every event.
+    private static func checkActivities(at location: SourceLocation, of state: inout State, reader: inout NodeReader) {
+        let why: String
+        switch state.kind {
+        case .choice: why = "is left at once, so an activity would never run there"
+        case .terminal: why = "ignores every event, so nothing an activity sends would be handled"
+        default: return
+        }
+        let name = reader.nameTable[state.name.value]
+        reader.report(
+            .invalidValue, "\(state.kind.rawValue) state '\(name)' cannot run `activities`: it \(why)",
+            at: location, subjects: [name],
+            notes: [.init("list the activities on the input or task state, or the compound state, that waits")])
+        state.isMalformed = true
     }
 
     /// A state as its body says, before the machine's `defaults.kind` applies (a state that
@@ -311,6 +331,12 @@ enum StateDecoder {
         }
         if let exit = fields["exit"] {
             details.exit = reader.names(exit, as: "an effect", list: "`exit`")
+            wrote = true
+        }
+        if let activities = fields["activities"] {
+            details.activities = reader.declaredNames(
+                activities, as: "an activity", in: "the `activities` of state '\(name.value)'")
+            details.activitiesLocation = reader.location(activities)
             wrote = true
         }
         if let run = fields["run"] {

@@ -27,12 +27,15 @@ public protocol AppServices: Sendable {
     func signIn() async throws -> Bool
     /// Loads what the main app shows first.
     func loadMainApp() async throws
+    /// Returns when the signed-in session expires. Runs while the user is signed in (the
+    /// `watchSession` activity), and is cancelled when they leave that part of the app.
+    func sessionExpiry() async throws
 }
 
 /// The work of the composed flow's task states: those of the `LaunchAuth` sub-flow, named
-/// after the state that runs it (`launch.splash` is `launchSplash`). The generated `App.Work`
-/// has one requirement per task state, so a task state added to any of the three machines
-/// without its work here does not compile.
+/// after the state that runs it (`launch.splash` is `launchSplash`); and of its activity, the
+/// session watch. The generated `App.Work` has one requirement per task state and activity, so
+/// one added to any of the machines without its work here does not compile.
 struct AppWork: App.Work {
     let services: any AppServices
 
@@ -71,6 +74,12 @@ struct AppWork: App.Work {
         } catch {
             return .mainAppLoadFailed
         }
+    }
+
+    func watchSession(_ send: @escaping @Sendable (App.Event) async -> Void) async {
+        // Cancelled when the user leaves the signed-in part: then there is nothing to send.
+        guard (try? await services.sessionExpiry()) != nil else { return }
+        await send(.sessionExpired)
     }
 }
 

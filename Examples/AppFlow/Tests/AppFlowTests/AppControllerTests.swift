@@ -63,6 +63,33 @@ struct AppControllerTests {
         #expect(app.flow.state == .launchUnauthenticated, "the cancelled splash sends nothing")
     }
 
+    @Test func anExpiredSessionSendsTheUserBackToSignIn() async {
+        let services = AnsweringServices(validSession: true, sessionLasts: .seconds(3_600), on: clock)
+        let app = AppController(onboardingCompleted: true, services: services, clock: clock)
+        app.start()
+        app.send(.signIn)
+        await settle(until: { app.section == .chapter(0) }, "the story once signed in")
+        app.send(.completeCurrentChapter)
+        #expect(app.flow.machine.runningActivities.map(\.activity) == [.watchSession])
+        await settle(until: { services.watching.value }, "the session watch to start")
+        clock.advance(by: .seconds(3_600))
+        await settle(until: { app.section == .signIn }, "sign-in once the session expired")
+        #expect(app.flow.machine.runningActivities.isEmpty, "nobody watches a session signed out")
+        #expect(app.checkpoint == 1, "the chapter reached is kept")
+    }
+
+    @Test func signingOutStopsTheSessionWatch() async {
+        let services = AnsweringServices(validSession: true, sessionLasts: .seconds(3_600), on: clock)
+        let app = AppController(onboardingCompleted: true, services: services, clock: clock)
+        app.start()
+        app.send(.signIn)
+        await settle(until: { app.section == .chapter(0) }, "the story once signed in")
+        await settle(until: { services.watching.value }, "the session watch to start")
+        app.send(.signOut)
+        await settle(until: { services.watchCancelled.value }, "the watch to be cancelled")
+        #expect(app.section == .signIn)
+    }
+
     @Test func theSignInTimeoutsAreTheSubFlows() async {
         let app = AppController(onboardingCompleted: true, services: AnsweringServices(holdingOn: clock), clock: clock)
         app.start()
@@ -79,12 +106,28 @@ struct AppControllerTests {
 final class AnsweringServices: AppServices {
     let validSession: Bool
     let clock: FlowTestClock?
+    /// How long a session lasts on `clock` (forever without one).
+    let sessionLasts: Duration?
     let splashCancelled = Flag()
+    let watching = Flag()
+    let watchCancelled = Flag()
 
     init(validSession: Bool = true, holdingOn clock: FlowTestClock? = nil) {
         self.validSession = validSession
         self.clock = clock
+        sessionLasts = nil
+        sessionClock = nil
     }
+
+    /// Services that answer at once, whose session expires `sessionLasts` after it is watched.
+    init(validSession: Bool, sessionLasts: Duration, on clock: FlowTestClock) {
+        self.validSession = validSession
+        self.clock = nil
+        self.sessionLasts = sessionLasts
+        sessionClock = clock
+    }
+
+    private let sessionClock: FlowTestClock?
 
     func playSplash() async throws {
         do {
@@ -98,6 +141,17 @@ final class AnsweringServices: AppServices {
     func hasValidSession() async throws -> Bool { validSession }
     func signIn() async throws -> Bool { true }
     func loadMainApp() async throws {}
+    func sessionExpiry() async throws {
+        guard let sessionClock, let sessionLasts else { return try await Task.sleep(for: .seconds(365 * 86_400)) }
+        let deadline = sessionClock.now.advanced(by: sessionLasts)
+        await MainActor.run { watching.value = true }
+        do {
+            try await sessionClock.sleep(until: deadline, tolerance: nil)
+        } catch {
+            await MainActor.run { watchCancelled.value = true }
+            throw error
+        }
+    }
 
     private func hold() async throws {
         guard let clock else { return }

@@ -96,6 +96,7 @@ struct PendingServices: AppServices {
         return true
     }
     func loadMainApp() async throws { try await clock.sleep(for: .seconds(365 * 86_400)) }
+    func sessionExpiry() async throws { try await clock.sleep(for: .seconds(365 * 86_400)) }
 }
 
 /// `LaunchAuth` run alone: its work never answers either (a cancelled wait's event is late,
