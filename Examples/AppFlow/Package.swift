@@ -2,8 +2,9 @@
 import PackageDescription
 
 // The whole app, composed of the three reference flows: `App` runs `FirstRun`, `LaunchAuth`
-// and `Chapters` as sub-flows. The spec `Sources/AppFlow/App.flowspec.yaml` becomes Swift at
-// build time through flowspec's build plugin, and FlowSpecRuntime's FlowDriver runs it.
+// and `Chapters` as sub-flows. The spec `Sources/AppFlow/App.flowspec.yaml` imports them from
+// `Sources/AppFlow/Flows.flowspec.yaml`; both become Swift at build time through flowspec's
+// build plugin, and FlowSpecRuntime's FlowDriver runs it.
 let package = Package(
     name: "AppFlow",
     platforms: [.macOS(.v14)],

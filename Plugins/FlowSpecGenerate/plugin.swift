@@ -6,8 +6,8 @@ import PackagePlugin
 /// Each spec becomes one Swift file (named after the spec) in the plugin's work directory,
 /// compiled into the target. `flowspec gen` checks the spec first: its findings appear as
 /// build diagnostics at the spec's file, line and column, and an error fails the build. The
-/// command declares the spec as its input and the Swift file as its output, so an unchanged
-/// spec regenerates nothing on the next build.
+/// command declares the target's specs as its inputs (a spec may import another, `imports:`)
+/// and the Swift file as its output, so unchanged specs regenerate nothing on the next build.
 ///
 /// Applied to a test target, it also writes the test suite of every spec in the targets the
 /// test target depends on (`flowspec gen --tests --testable-import MODULE`): each machine's
@@ -17,16 +17,18 @@ struct FlowSpecGenerate: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
         guard let target = target as? SourceModuleTarget else { return [] }
         let tool = try context.tool(named: "flowspec")
-        var commands = specs(in: target.sourceFiles).map { spec in
-            command(for: spec, tool: tool.url, workDirectory: context.pluginWorkDirectoryURL)
+        let own = specs(in: target.sourceFiles)
+        var commands = own.map { spec in
+            command(for: spec, inputs: own, tool: tool.url, workDirectory: context.pluginWorkDirectoryURL)
         }
         if target.kind == .test {
             for case .target(let dependency) in target.dependencies {
                 guard let module = dependency as? SourceModuleTarget else { continue }
-                for spec in specs(in: module.sourceFiles) {
+                let theirs = specs(in: module.sourceFiles)
+                for spec in theirs {
                     commands.append(
                         testCommand(
-                            for: spec, module: module.moduleName, tool: tool.url,
+                            for: spec, inputs: theirs, module: module.moduleName, tool: tool.url,
                             workDirectory: context.pluginWorkDirectoryURL))
                 }
             }
@@ -50,27 +52,29 @@ func specName(_ spec: URL) -> String {
         .replacingOccurrences(of: ".flowspec.yml", with: "")
 }
 
-/// `flowspec gen SPEC --tests --testable-import MODULE --output WORK/NAMEPathTests.swift`.
-func testCommand(for spec: URL, module: String, tool: URL, workDirectory: URL) -> Command {
+/// `flowspec gen SPEC --tests --testable-import MODULE --output WORK/NAMEPathTests.swift`, run
+/// again when any of `inputs` (the target's specs, which it may import) changes.
+func testCommand(for spec: URL, inputs: [URL], module: String, tool: URL, workDirectory: URL) -> Command {
     let name = specName(spec)
     let output = workDirectory.appendingPathComponent("\(name)PathTests.swift")
     return .buildCommand(
         displayName: "flowspec: generating \(name)PathTests.swift from \(spec.lastPathComponent)",
         executable: tool,
         arguments: ["gen", spec.path, "--tests", "--testable-import", module, "--output", output.path],
-        inputFiles: [spec],
+        inputFiles: inputs,
         outputFiles: [output])
 }
 
-/// `flowspec gen SPEC --output WORK/NAME.swift`, with its input and output declared.
-func command(for spec: URL, tool: URL, workDirectory: URL) -> Command {
+/// `flowspec gen SPEC --output WORK/NAME.swift`, with its inputs (the target's specs, which it
+/// may import) and output declared.
+func command(for spec: URL, inputs: [URL], tool: URL, workDirectory: URL) -> Command {
     let name = specName(spec)
     let output = workDirectory.appendingPathComponent("\(name).swift")
     return .buildCommand(
         displayName: "flowspec: generating \(name).swift from \(spec.lastPathComponent)",
         executable: tool,
         arguments: ["gen", spec.path, "--output", output.path],
-        inputFiles: [spec],
+        inputFiles: inputs,
         outputFiles: [output])
 }
 
@@ -80,8 +84,9 @@ func command(for spec: URL, tool: URL, workDirectory: URL) -> Command {
     extension FlowSpecGenerate: XcodeBuildToolPlugin {
         func createBuildCommands(context: XcodePluginContext, target: XcodeTarget) throws -> [Command] {
             let tool = try context.tool(named: "flowspec")
-            return specs(in: target.inputFiles).map { spec in
-                command(for: spec, tool: tool.url, workDirectory: context.pluginWorkDirectoryURL)
+            let own = specs(in: target.inputFiles)
+            return own.map { spec in
+                command(for: spec, inputs: own, tool: tool.url, workDirectory: context.pluginWorkDirectoryURL)
             }
         }
     }

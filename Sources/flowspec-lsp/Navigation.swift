@@ -1,4 +1,5 @@
 import FlowSpecCore
+import Foundation
 
 /// What the server answers about a place in a spec: the outline (machines and their states),
 /// where a name is declared, and what a state is. Names are found by the word at the cursor,
@@ -72,13 +73,20 @@ struct Navigation {
     }
 
     /// `textDocument/definition`: the state, or the declared event, condition, effect or
-    /// activity, that the word at `position` names.
+    /// activity, that the word at `position` names; on a `run:` value, the machine, in this
+    /// file or in one it imports.
     func definition(_ position: (line: Int, character: Int)) -> [String: Any]? {
         guard let word = word(at: position), let machine = machine(at: position.line) else { return nil }
-        if let run = runValue(at: position, in: machine),
-            let target = result.spec.machines.first(where: { $0.name.value == run.value })
-        {
-            return location(target.name.location)
+        if let run = runValue(at: position, in: machine) {
+            if let target = result.spec.machines.first(where: { $0.name.value == run.value }) {
+                return location(target.name.location)
+            }
+            // A machine of a file the spec imports: its name there.
+            for file in result.imports {
+                if let target = file.machines.first(where: { $0.name.value == run.value }) {
+                    return location(target.name.location, in: file)
+                }
+            }
         }
         if let state = machine.states.indices.first(where: { machine.name(of: $0) == word }) {
             return location(machine.states[state].name.location)
@@ -268,6 +276,15 @@ struct Navigation {
 
     private func location(_ location: SourceLocation) -> [String: Any] {
         ["uri": uri, "range": Document.range(location, lines)]
+    }
+
+    /// A place in a file the spec imports (whose lines were numbered past this file's), in
+    /// that file as it is on disk.
+    private func location(_ location: SourceLocation, in file: SpecChecker.ImportedFile) -> [String: Any]? {
+        guard let text = try? String(contentsOfFile: file.path, encoding: .utf8) else { return nil }
+        let theirs = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let own = SourceLocation(line: location.line - file.lineOffset, column: location.column)
+        return ["uri": URL(fileURLWithPath: file.path).absoluteString, "range": Document.range(own, theirs)]
     }
 
     /// The machine whose part of the file holds the 0-based line: the last one named above it.

@@ -54,7 +54,7 @@ struct KeyCompletionTests {
             rules, machineKeys, Self.stateKeys, ["submit", "done"],
             ["to", "if", "unless", "effects", "retry"], Self.stateKeys,
             ["max", "then", "effects"], ["reachable", "alwaysReachable", "within"], ["from", "to", "max"],
-            ["flowspec", "machines", "severity"]
+            ["flowspec", "imports", "machines", "severity"]
         ]
         try Self.expectCompletions(in: Self.spec, expectations)
     }

@@ -217,8 +217,15 @@ struct LanguageServerTests {
         }
 
         var input = try Self.frame(Self.request(1, "initialize"))
-        for (number, path) in checked.enumerated() {
-            let uri = "file:///w/\(number).flowspec.yaml"
+        // Each named as a spec (a file that does not look like one is left alone), in its own
+        // directory, so that the files a fixture imports are found beside it.
+        func uri(_ path: String) -> String {
+            let number = checked.firstIndex(of: path) ?? 0
+            return CLI.packageRoot.appendingPathComponent(path).deletingLastPathComponent()
+                .appendingPathComponent("\(number).flowspec.yaml").absoluteString
+        }
+        for path in checked {
+            let uri = uri(path)
             input += try Self.frame(
                 Self.notification(
                     "textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": texts[path]!]]))
@@ -227,12 +234,12 @@ struct LanguageServerTests {
         input += try Self.frame(Self.notification("exit"))
         let (status, messages, stderr) = try Self.serve(input)
         #expect(status == 0, "\(stderr)")
-        for (number, path) in checked.enumerated() {
+        for path in checked {
             let lines = texts[path]!.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(
                 of: "\r", with: "\n"
             )
             .split(separator: "\n", omittingEmptySubsequences: false)
-            let published = (Self.diagnostics(messages, "file:///w/\(number).flowspec.yaml") ?? []).map {
+            let published = (Self.diagnostics(messages, uri(path)) ?? []).map {
                 diagnostic -> String in
                 let start = (diagnostic["range"] as? [String: Any])?["start"] as? [String: Any]
                 let line = (start?["line"] as? Int ?? -1) + 1
@@ -991,6 +998,24 @@ struct SubFlowServerTests {
         let references = try #require(LanguageServerTests.result(5, messages) as? [[String: Any]])
         let doneLine = try #require(Self.lines.firstIndex { $0.contains("done: { signedIn: home") })
         #expect(references.map { NestedStatesServerTests.start($0["range"]).line }.contains(doneLine))
+    }
+
+    /// From `run:` of a machine a file imports, definition goes to that machine in its file.
+    @Test func definitionOfAnImportedMachineIsInItsFile() throws {
+        let directory = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/rules/invalid-import")
+        let importer = directory.appendingPathComponent("clean-imports-sign-in.yaml")
+        let text = try String(contentsOf: importer, encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let position = try NestedStatesServerTests.position(of: "SignIn", in: "run: SignIn", lines: lines)
+        let messages = try LanguageServerTests.session(
+            opening: importer.absoluteString, text,
+            [("textDocument/definition", ["textDocument": ["uri": importer.absoluteString], "position": position])])
+        let definition = try #require(LanguageServerTests.result(2, messages) as? [String: Any])
+        let imported = directory.appendingPathComponent("clean-sign-in.yaml")
+        #expect(definition["uri"] as? String == imported.absoluteString)
+        let theirs = try String(contentsOf: imported, encoding: .utf8).split(separator: "\n").map(String.init)
+        let machineLine = try #require(theirs.firstIndex(of: "  SignIn:"))
+        #expect(NestedStatesServerTests.start(definition["range"]) == (machineLine, 2))
     }
 
     /// After `run:`, completion offers the spec's other machines.

@@ -11,9 +11,9 @@ struct ExampleSpecDriftTests {
         ("Examples/LaunchAuth/Sources/LaunchAuth/LaunchAuth.flowspec.yaml", "LaunchAuth"),
         ("Examples/Chapters/Sources/Chapters/Chapters.flowspec.yaml", "Chapters"),
         ("Examples/AppFlow/Sources/AppFlow/App.flowspec.yaml", "App"),
-        ("Examples/AppFlow/Sources/AppFlow/App.flowspec.yaml", "FirstRun"),
-        ("Examples/AppFlow/Sources/AppFlow/App.flowspec.yaml", "LaunchAuth"),
-        ("Examples/AppFlow/Sources/AppFlow/App.flowspec.yaml", "Chapters")
+        ("Examples/AppFlow/Sources/AppFlow/Flows.flowspec.yaml", "FirstRun"),
+        ("Examples/AppFlow/Sources/AppFlow/Flows.flowspec.yaml", "LaunchAuth"),
+        ("Examples/AppFlow/Sources/AppFlow/Flows.flowspec.yaml", "Chapters")
     ]
 
     static func swift(_ path: String, machine: String) throws -> String {

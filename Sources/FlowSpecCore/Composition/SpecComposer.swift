@@ -8,7 +8,13 @@
 /// Machines are composed children first; a machine that runs itself, directly or through
 /// others, is reported (`invalid-run`) and its running state is left without the machine.
 struct SpecComposer {
-    private let spec: Spec
+    /// The spec's machines, then those of the files it imports (composed already).
+    private let machines: [Machine]
+    /// The names of imported machines that cannot be run (their file has errors, reported at
+    /// its import).
+    private let unusable: Set<String>
+    /// Whether a file the spec imports could not be read: which machines it holds is unknown.
+    private let importUnread: Bool
     private let limits: YAMLLimits
     private let diagnostics: DiagnosticCollector
     /// Machine names to their first index.
@@ -19,20 +25,24 @@ struct SpecComposer {
 
     /// The machines of a spec as every later stage reads them, in the spec's order: composed
     /// where they run others, as written otherwise.
-    static func compose(_ spec: Spec, limits: YAMLLimits, into diagnostics: DiagnosticCollector) -> [Machine] {
+    static func compose(
+        _ spec: Spec, imported: [SpecImporter.Imported] = [], limits: YAMLLimits,
+        into diagnostics: DiagnosticCollector
+    ) -> [Machine] {
         guard spec.machines.contains(where: Self.runsAny) else { return spec.machines }
-        var composer = SpecComposer(spec: spec, limits: limits, diagnostics: diagnostics)
+        var composer = SpecComposer(spec: spec, imported: imported, limits: limits, diagnostics: diagnostics)
         return spec.machines.indices.map { composer.machine($0) }
     }
 
-    /// The source lines each machine of a spec takes: from its name to the next machine's.
+    /// The source lines each machine of a spec takes: from its name to the next machine's (the
+    /// last one's to `last`, past which the lines of the files it imports begin).
     /// A finding about a composed machine on a line of another machine is about the copy of
     /// that machine, which is checked on its own too: such findings are left to it. (Machines
     /// written on one line share it: there a finding is kept, possibly twice, never lost.)
-    static func lines(of spec: Spec) -> [Range<Int>] {
+    static func lines(of spec: Spec, through last: Int) -> [Range<Int>] {
         spec.machines.indices.map { index in
             let start = spec.machines[index].name.location.line
-            let end = index + 1 < spec.machines.count ? spec.machines[index + 1].name.location.line : Int.max
+            let end = index + 1 < spec.machines.count ? spec.machines[index + 1].name.location.line : last
             return start..<max(start + 1, end)
         }
     }
@@ -62,16 +72,21 @@ struct SpecComposer {
         }
     }
 
-    private init(spec: Spec, limits: YAMLLimits, diagnostics: DiagnosticCollector) {
-        self.spec = spec
+    private init(
+        spec: Spec, imported: [SpecImporter.Imported], limits: YAMLLimits, diagnostics: DiagnosticCollector
+    ) {
         self.limits = limits
         self.diagnostics = diagnostics
+        let usable = imported.filter(\.isUsable).flatMap(\.machines)
+        machines = spec.machines + usable
+        unusable = Set(imported.filter { !$0.isUsable }.flatMap(\.machines).map(\.name.value))
+        importUnread = imported.contains { !$0.isRead }
         var index: [String: Int] = [:]
-        for position in spec.machines.indices where index[spec.machines[position].name.value] == nil {
-            index[spec.machines[position].name.value] = position
+        for position in machines.indices where index[machines[position].name.value] == nil {
+            index[machines[position].name.value] = position
         }
         machineIndex = index
-        composed = Array(repeating: nil, count: spec.machines.count)
+        composed = Array(repeating: nil, count: spec.machines.count) + usable.map { $0 }
     }
 
     private static func runsAny(_ machine: Machine) -> Bool {
@@ -81,7 +96,7 @@ struct SpecComposer {
     /// The machine at an index, composed (once).
     private mutating func machine(_ index: Int) -> Machine {
         if let done = composed[index] { return done }
-        let written = spec.machines[index]
+        let written = machines[index]
         guard Self.runsAny(written), !written.exceedsLimits else {
             composed[index] = written
             return written
@@ -112,12 +127,14 @@ struct SpecComposer {
     ) -> Machine? {
         let stateName = parent.name(of: state)
         guard let index = machineIndex[run.value] else {
-            RunRule.reportUnknownMachine(
-                run, state: stateName, machines: spec.machines.map(\.name.value), into: reporter)
+            // A machine of an imported file with errors, or perhaps of one that could not be read:
+            // reported at its import.
+            guard !unusable.contains(run.value), !importUnread else { return nil }
+            RunRule.reportUnknownMachine(run, state: stateName, machines: machines.map(\.name.value), into: reporter)
             return nil
         }
         if let start = inProgress.firstIndex(of: index) {
-            let cycle = inProgress[start...].map { spec.machines[$0].name.value } + [run.value]
+            let cycle = inProgress[start...].map { machines[$0].name.value } + [run.value]
             RunRule.reportCycle(run, state: stateName, cycle: cycle, into: reporter)
             return nil
         }

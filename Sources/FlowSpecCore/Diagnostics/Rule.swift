@@ -14,6 +14,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case invalidHistory = "invalid-history"
     case invalidParallel = "invalid-parallel"
     case invalidRun = "invalid-run"
+    case invalidImport = "invalid-import"
     case undefinedState = "undefined-state"
     case undeclaredName = "undeclared-name"
     case unusedName = "unused-name"
@@ -56,6 +57,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .invalidHistory: HistoryRule.self
         case .invalidParallel: ParallelRule.self
         case .invalidRun: RunRule.self
+        case .invalidImport: ImportRule.self
         case .undefinedState: UndefinedStateRule.self
         case .undeclaredName: UndeclaredNameCheck.self
         case .unusedName: UnusedNameCheck.self

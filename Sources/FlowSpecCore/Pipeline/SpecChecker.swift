@@ -13,10 +13,32 @@ public struct SpecChecker: Sendable {
         /// Every finding, with the rule defaults (apply a ``SeverityPolicy`` for the final
         /// severities), sorted by position.
         public var diagnostics: [Diagnostic]
+        /// The files the spec imports, with their machines (whose lines are numbered past this
+        /// file's: subtract ``ImportedFile/lineOffset`` for their own).
+        public var imports: [ImportedFile] = []
+    }
+
+    /// A file a spec imports, as read.
+    public struct ImportedFile: Sendable {
+        /// The path it was read from.
+        public var path: String
+        /// Its machines, composed, as the importing spec may run them.
+        public var machines: [Machine]
+        /// What was added to its lines.
+        public var lineOffset: Int
     }
 
     /// The limits the YAML reader enforces.
     public var limits: YAMLLimits
+    /// Reads a file a spec imports, at a path (resolved from the importing file's directory)
+    /// and within a size limit; the file system by default.
+    public var readImport: @Sendable (_ path: String, _ maxSize: Int) throws(FileReadError) -> SourceFile = {
+        try SpecFileReader.read($0, maxSize: $1)
+    }
+    /// Added to every line read: a file imported by another is numbered past it.
+    var lineOffset = 0
+    /// The files being imported, outermost first, when this checker reads an imported file.
+    var importChain: [String] = []
 
     /// Creates a checker.
     public init(limits: YAMLLimits = YAMLLimits()) {
@@ -30,8 +52,10 @@ public struct SpecChecker: Sendable {
         var streamer = StateStreamer(limits: limits, file: file.path)
         // A large file's pages are given back as libyaml reads past them, and all of them once
         // read: the rest works on the decoded spec.
+        var reader = YAMLReader(limits: limits)
+        reader.lineOffset = lineOffset
         let read = file.withBytes { bytes in
-            YAMLReader(limits: limits).read(bytes, taking: &streamer, into: diagnostics) {
+            reader.read(bytes, taking: &streamer, into: diagnostics) {
                 file.releaseMemory(ofFirst: $0)
             }
         }
@@ -41,8 +65,11 @@ public struct SpecChecker: Sendable {
         }
         let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: diagnostics)
         var graphs: [MachineGraph] = []
-        let machines = SpecComposer.compose(spec, limits: limits, into: diagnostics)
-        let lines = machines.contains(where: { !$0.runs.isEmpty }) ? SpecComposer.lines(of: spec) : []
+        let imported = SpecImporter(checker: self, file: file.path, diagnostics: diagnostics).load(spec)
+        let machines = SpecComposer.compose(spec, imported: imported, limits: limits, into: diagnostics)
+        let lines =
+            machines.contains(where: { !$0.runs.isEmpty })
+            ? SpecComposer.lines(of: spec, through: lineOffset + SpecImporter.span) : []
         // A machine without states (`states` missing, empty or unreadable, already reported)
         // has no graph to check.
         for (position, machine) in machines.enumerated() where !machine.exceedsLimits && !machine.states.isEmpty {
@@ -58,13 +85,27 @@ public struct SpecChecker: Sendable {
                 // that the parent can get stuck there is the parent's to know.
                 let own = lines[position]
                 let copies = diagnostics.removeFindings(after: before) { !own.contains($0.location.line) }
-                SpecComposer.reportStuckRuns(copies, in: machine, into: diagnostics)
+                SpecComposer.reportStuckRuns(
+                    copies.map { Self.pointingInto(own, $0) }, in: machine, into: diagnostics)
             }
         }
         Self.checkMachineNameCollisions(spec, into: diagnostics)
         var composed = spec
         composed.machines = machines
-        return Result(spec: spec, composed: composed, graphs: graphs, diagnostics: Self.sorted(diagnostics.diagnostics))
+        return Result(
+            spec: spec, composed: composed, graphs: graphs, diagnostics: Self.sorted(diagnostics.diagnostics),
+            imports: imported.map { ImportedFile(path: $0.path, machines: $0.machines, lineOffset: $0.lineOffset) })
+    }
+
+    /// A finding with its notes' places kept only where they are in the machine's own lines:
+    /// a place in a file it imports has no line here.
+    private static func pointingInto(_ own: Range<Int>, _ finding: Diagnostic) -> Diagnostic {
+        var finding = finding
+        for index in finding.notes.indices where !(finding.notes[index].location.map { own.contains($0.line) } ?? true)
+        {
+            finding.notes[index].location = nil
+        }
+        return finding
     }
 
     /// Machines share the top level of the generated code: two may not map to one type name.

@@ -40,6 +40,9 @@ public struct Spec: Sendable {
     public var machines: [Machine] = []
     /// The spec's top-level and per-machine `severity:` settings.
     public var severity = SeveritySettings()
+    /// `imports:`, the spec files whose machines this one may run, as written (relative to
+    /// this file's directory).
+    public var imports: [Located<String>] = []
 
     /// A spec of no machines (the old version of a file that did not exist).
     public init() {}

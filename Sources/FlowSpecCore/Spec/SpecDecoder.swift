@@ -1,7 +1,7 @@
 /// Decodes a ``YAMLDocument`` into a ``Spec``, reporting every wrong key, type and value
 /// with the format's rule ids and carrying on, so that one run reports as much as it can.
 public struct SpecDecoder {
-    static let topLevelKeys = ["flowspec", "machines", "severity"]
+    static let topLevelKeys = ["flowspec", "imports", "machines", "severity"]
     static let machineKeys = [
         "summary", "initial", "defaults", "conditions", "events", "effects",
         "activities", "on", "states", "sequences", "persist", "require", "severity"
@@ -33,6 +33,9 @@ public struct SpecDecoder {
         }
         guard let fields = reader.fields(root, of: "the spec", allowed: Self.topLevelKeys) else { return spec }
         decodeVersion(fields, root: root, reader: &reader)
+        if let imports = fields["imports"] {
+            spec.imports = reader.declaredNames(imports, as: "a file", in: "`imports`")
+        }
         if let severity = fields["severity"] {
             spec.severity.file = SeverityDecoder.decode(severity, reader: &reader)
         }

@@ -19,9 +19,13 @@ struct MarkMapper {
     private var lineStarts: [(line: Int, column: Int)] = []
     /// Where the first NEL, LS or PS is, if the file has one.
     private(set) var firstYAML11Break: SourceLocation?
+    /// Added to every line: an imported file's lines are numbered past the importing file's
+    /// (see `SpecImporter`), so that nothing found in it is taken for the importer's own.
+    private let lineOffset: Int
 
     /// Prepares the mapping for a file's bytes (UTF-8, with or without a byte-order mark).
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, lineOffset: Int = 0) {
+        self.lineOffset = lineOffset
         guard Self.containsYAML11Break(bytes) else { return }
         var line = 1
         var column = 0
@@ -56,13 +60,15 @@ struct MarkMapper {
 
     /// The editor position of libyaml's 0-based line and column.
     func location(line: Int, column: Int) -> SourceLocation {
-        guard let last = lineStarts.last else { return SourceLocation(line: line + 1, column: column + 1) }
+        guard let last = lineStarts.last else {
+            return SourceLocation(line: lineOffset + line + 1, column: column + 1)
+        }
         // libyaml puts the end of the stream on a line after the last one.
         guard line < lineStarts.count else {
-            return SourceLocation(line: last.line + line - (lineStarts.count - 1), column: column + 1)
+            return SourceLocation(line: lineOffset + last.line + line - (lineStarts.count - 1), column: column + 1)
         }
         let start = lineStarts[line]
-        return SourceLocation(line: start.line, column: start.column + column + 1)
+        return SourceLocation(line: lineOffset + start.line, column: start.column + column + 1)
     }
 
     /// Whether the bytes hold NEL (C2 85), LS (E2 80 A8) or PS (E2 80 A9). Uses `memchr`, so

@@ -8,6 +8,8 @@ import CYAML
 /// error that stops parsing, the document holds what was read before it (without a root).
 public struct YAMLReader {
     private let limits: YAMLLimits
+    /// Added to every line of the document's nodes (an imported file's, see `SpecImporter`).
+    var lineOffset = 0
 
     /// Creates a reader with the given limits.
     public init(limits: YAMLLimits = YAMLLimits()) {
@@ -45,7 +47,7 @@ public struct YAMLReader {
                 at: .start)
             return nil
         }
-        var builder = Builder(limits: limits, marks: MarkMapper(bytes), taker: taker)
+        var builder = Builder(limits: limits, marks: MarkMapper(bytes, lineOffset: lineOffset), taker: taker)
         done(bytes.count)
         defer { taker = builder.taker }
         // About one node per 8 bytes of a typical spec when nothing is taken; reserving up
