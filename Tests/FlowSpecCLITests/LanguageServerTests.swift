@@ -1062,7 +1062,13 @@ struct ActivityServerTests {
                 try Self.request("textDocument/definition", at: "watchSession", in: "activities: [watchSession]"),
                 try Self.request("textDocument/hover", at: "watchSession", in: "      watchSession: {"),
                 try Self.request("textDocument/hover", at: "signedIn", in: "      signedIn:"),
-                try Self.request("textDocument/references", at: "watchSession", in: "      watchSession: {")
+                try Self.request("textDocument/references", at: "watchSession", in: "      watchSession: {"),
+                {
+                    var (method, params) = try Self.request(
+                        "textDocument/rename", at: "watchSession", in: "activities: [watchSession]")
+                    params["newName"] = "followSession"
+                    return (method, params)
+                }()
             ])
         let declaration = try #require(Self.lines.firstIndex { $0.hasPrefix("      watchSession: {") })
         let definition = try #require(LanguageServerTests.result(2, messages) as? [String: Any])
@@ -1080,6 +1086,12 @@ struct ActivityServerTests {
         let references = try #require(LanguageServerTests.result(5, messages) as? [[String: Any]])
         let use = try #require(Self.lines.firstIndex { $0.contains("activities: [watchSession]") })
         #expect(references.map { NestedStatesServerTests.start($0["range"]).line } == [declaration, use])
+
+        // Rename edits the declaration and the state's list, nothing else.
+        let rename = try #require(LanguageServerTests.result(6, messages) as? [String: Any])
+        let edits = try #require((rename["changes"] as? [String: Any])?[Self.uri] as? [[String: Any]])
+        #expect(edits.map { NestedStatesServerTests.start($0["range"]).line }.sorted() == [declaration, use])
+        #expect(edits.allSatisfy { $0["newText"] as? String == "followSession" })
     }
 
     /// Completion after `activities: [` in a state offers the machine's activities; in an

@@ -125,4 +125,46 @@ struct ImportTests {
             #expect(limit.diagnostics.isEmpty, "f7 imports f8 alone: \(limit.diagnostics.map(\.message))")
         }
     }
+
+    /// The paths a checker read, in order.
+    final class Reads: @unchecked Sendable {
+        var paths: [String] = []
+    }
+
+    /// Files that import the same files at one level of import are not read and checked again
+    /// for each importer: 6 levels of 4 files, each importing all 4 of the next, are 24 reads,
+    /// not the 4 + 16 + … + 4,096 a check per import would take.
+    @Test func aFileImportedByManyAtOneLevelIsCheckedOnce() throws {
+        var files: [String: String] = [:]
+        for level in 0..<6 {
+            for index in 0..<4 {
+                let name = "L\(level)N\(index)"
+                let imports =
+                    level < 5
+                    ? "imports: [" + (0..<4).map { "l\(level + 1)n\($0).yaml" }.joined(separator: ", ") + "]\n" : ""
+                let run =
+                    level < 5 ? "      b: { run: L\(level + 1)N\(index), done: a }\n" : "      b: { kind: terminal }\n"
+                files["l\(level)n\(index).yaml"] =
+                    "flowspec: 1\n\(imports)machines:\n  \(name):\n    initial: a\n    states:\n"
+                    + "      a: { kind: input, on: { go: b, stop: end } }\n" + run + "      end: { kind: terminal }\n"
+            }
+        }
+        files["top.yaml"] =
+            "flowspec: 1\nimports: [" + (0..<4).map { "l0n\($0).yaml" }.joined(separator: ", ") + "]\nmachines:\n"
+            + "  Top:\n    initial: a\n    states:\n      a: { kind: input, on: { go: b } }\n"
+            + "      b: { run: L0N0, done: a }\n"
+        try Self.withFiles(files) { directory in
+            let reads = Reads()
+            var checker = SpecChecker()
+            checker.readImport = { (path: String, maxSize: Int) throws(FileReadError) -> SourceFile in
+                reads.paths.append(path)
+                return try SpecFileReader.read(path, maxSize: maxSize)
+            }
+            let top = directory.appendingPathComponent("top.yaml")
+            let result = checker.check(try SpecFileReader.read(top.path, maxSize: 1 << 20))
+            #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+            #expect(reads.paths.count == 24)
+            #expect(Set(reads.paths).count == 24)
+        }
+    }
 }

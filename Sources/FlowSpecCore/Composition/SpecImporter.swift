@@ -44,6 +44,13 @@ struct SpecImporter {
     /// How many levels of files may import one another (lines are 32 bits).
     static let maximumDepth = 7
 
+    /// The files already checked in one top-level check, by path and depth: a file imported by
+    /// several files at one level of import is read and checked once. (Its lines depend on the
+    /// depth, so one imported at two depths is checked at each.) Used by one check at a time.
+    final class Cache: @unchecked Sendable {
+        var results: [String: SpecChecker.Result] = [:]
+    }
+
     let checker: SpecChecker
     let file: String
     let diagnostics: DiagnosticCollector
@@ -56,6 +63,7 @@ struct SpecImporter {
         let chain = checker.importChain.isEmpty ? [Self.canonical(file) ?? file] : checker.importChain
         var names = Set(spec.machines.map(\.name.value))
         var loaded: [Imported] = []
+        let cache = checker.importCache ?? Cache()
         for entry in spec.imports {
             let path = Self.resolve(entry.value, from: file)
             let canonical = Self.canonical(path) ?? path
@@ -70,18 +78,24 @@ struct SpecImporter {
                 loaded.append(.unread(path))
                 continue
             }
-            let source: SourceFile
-            do {
-                source = try checker.readImport(path, checker.limits.maxFileSize)
-            } catch {
-                ImportRule.reportUnreadable(entry, reason: error.reason, into: reporter)
-                loaded.append(.unread(path))
-                continue
-            }
             var child = checker
             child.lineOffset = checker.lineOffset + Self.span
             child.importChain = chain + [canonical]
-            let result = child.check(source)
+            child.importCache = cache
+            let key = "\(child.lineOffset) \(canonical)"
+            let result: SpecChecker.Result
+            if let checked = cache.results[key] {
+                result = checked
+            } else {
+                do {
+                    result = child.check(try checker.readImport(path, checker.limits.maxFileSize))
+                } catch {
+                    ImportRule.reportUnreadable(entry, reason: error.reason, into: reporter)
+                    loaded.append(.unread(path))
+                    continue
+                }
+                cache.results[key] = result
+            }
             let errors = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity)
                 .filter { $0.severity == .error }
             if let first = errors.first {

@@ -39,6 +39,8 @@ public struct SpecChecker: Sendable {
     var lineOffset = 0
     /// The files being imported, outermost first, when this checker reads an imported file.
     var importChain: [String] = []
+    /// The files one top-level check has imported so far (`nil` until it imports one).
+    var importCache: SpecImporter.Cache?
 
     /// Creates a checker.
     public init(limits: YAMLLimits = YAMLLimits()) {
