@@ -54,67 +54,76 @@ struct SpecImporter {
     let checker: SpecChecker
     let file: String
     let diagnostics: DiagnosticCollector
+    /// The top-level check's files, shared with every file it imports.
+    private let cache: Cache
 
-    /// Reads, checks and offers each file `spec` imports; reports (`invalid-import`) those that
-    /// cannot be.
+    init(checker: SpecChecker, file: String, diagnostics: DiagnosticCollector) {
+        self.checker = checker
+        self.file = file
+        self.diagnostics = diagnostics
+        cache = checker.importCache ?? Cache()
+    }
+
+    /// Reads, checks and offers each file `spec` imports (its own machines, not those it
+    /// imports in turn); reports (`invalid-import`) those that cannot be.
     func load(_ spec: Spec) -> [Imported] {
         guard !spec.imports.isEmpty else { return [] }
         let reporter = diagnostics.reporter(for: .invalidImport, machine: nil)
-        let chain = checker.importChain.isEmpty ? [Self.canonical(file) ?? file] : checker.importChain
         var names = Set(spec.machines.map(\.name.value))
-        var loaded: [Imported] = []
-        let cache = checker.importCache ?? Cache()
-        for entry in spec.imports {
-            let path = Self.resolve(entry.value, from: file)
-            let canonical = Self.canonical(path) ?? path
-            if let start = chain.firstIndex(of: canonical) {
-                let cycle = chain[start...].map(Self.fileName) + [Self.fileName(canonical)]
-                ImportRule.reportCycle(entry, cycle: cycle, into: reporter)
-                loaded.append(.unread(path))
-                continue
-            }
-            guard chain.count < Self.maximumDepth else {
-                ImportRule.reportTooDeep(entry, into: reporter)
-                loaded.append(.unread(path))
-                continue
-            }
-            var child = checker
-            child.lineOffset = checker.lineOffset + Self.span
-            child.importChain = chain + [canonical]
-            child.importCache = cache
-            let key = "\(child.lineOffset) \(canonical)"
-            let result: SpecChecker.Result
-            if let checked = cache.results[key] {
-                result = checked
-            } else {
-                do {
-                    result = child.check(try checker.readImport(path, checker.limits.maxFileSize))
-                } catch {
-                    ImportRule.reportUnreadable(entry, reason: error.reason, into: reporter)
-                    loaded.append(.unread(path))
-                    continue
-                }
-                cache.results[key] = result
-            }
-            let errors = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity)
-                .filter { $0.severity == .error }
-            if let first = errors.first {
-                ImportRule.reportErrors(
-                    entry, count: errors.count, first: describe(first, in: entry.value, offset: child.lineOffset),
-                    into: reporter)
-            }
-            var machines: [Machine] = []
-            for machine in result.composed.machines {
+        return spec.imports.map { entry in
+            guard var imported = check(entry, reporter: reporter) else { return .unread(entry.value) }
+            imported.machines = imported.machines.filter { machine in
                 guard names.insert(machine.name.value).inserted else {
                     ImportRule.reportNameTaken(entry, machine: machine.name.value, into: reporter)
-                    continue
+                    return false
                 }
-                machines.append(machine)
+                return true
             }
-            loaded.append(
-                Imported(path: path, machines: machines, lineOffset: child.lineOffset, isUsable: errors.isEmpty))
+            return imported
         }
-        return loaded
+    }
+
+    /// The file an entry names, checked (once per level of import in one top-level check), or
+    /// `nil` (reported) when it cannot be read.
+    private func check(_ entry: Located<String>, reporter: RuleReporter) -> Imported? {
+        let chain = checker.importChain.isEmpty ? [Self.canonical(file) ?? file] : checker.importChain
+        let path = Self.resolve(entry.value, from: file)
+        let canonical = Self.canonical(path) ?? path
+        if let start = chain.firstIndex(of: canonical) {
+            let cycle = chain[start...].map(Self.fileName) + [Self.fileName(canonical)]
+            ImportRule.reportCycle(entry, cycle: cycle, into: reporter)
+            return nil
+        }
+        guard chain.count < Self.maximumDepth else {
+            ImportRule.reportTooDeep(entry, into: reporter)
+            return nil
+        }
+        var child = checker
+        child.lineOffset = checker.lineOffset + Self.span
+        child.importChain = chain + [canonical]
+        child.importCache = cache
+        let key = "\(child.lineOffset) \(canonical)"
+        let result: SpecChecker.Result
+        if let checked = cache.results[key] {
+            result = checked
+        } else {
+            do {
+                result = child.check(try checker.readImport(path, checker.limits.maxFileSize))
+            } catch {
+                ImportRule.reportUnreadable(entry, reason: error.reason, into: reporter)
+                return nil
+            }
+            cache.results[key] = result
+        }
+        let errors = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity)
+            .filter { $0.severity == .error }
+        if let first = errors.first {
+            ImportRule.reportErrors(
+                entry, count: errors.count, first: describe(first, in: entry.value, offset: child.lineOffset),
+                into: reporter)
+        }
+        return Imported(
+            path: path, machines: result.composed.machines, lineOffset: child.lineOffset, isUsable: errors.isEmpty)
     }
 
     /// A finding of an imported file as its own file would show it.
