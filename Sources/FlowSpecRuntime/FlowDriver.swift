@@ -170,7 +170,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     /// `send` returns once the event is handled (or dropped, when the state is left already).
     public func activity(_ activity: Spec.Activity, _ run: @escaping Activity) {
         activities[activity] = run
-        if started { startActivities() }
+        if started { startActivities(current.runningActivities) }
     }
 
     /// Registers an activity whose events are the elements of an `AsyncSequence`, made anew on
@@ -293,7 +293,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
                 task.cancel()
                 running[visit] = nil
             }
-            let activitiesNow = Set(current.runningActivities)
+            let activitiesNow = current.runningActivities
             for (run, task) in runningActivities where !activitiesNow.contains(run) {
                 task.cancel()
                 runningActivities[run] = nil
@@ -303,7 +303,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
             save?(current)
             arm(timeouts)
             startWork()
-            startActivities()
+            startActivities(activitiesNow)
         }
         revision.changed()
         for observer in observers { observer(step) }
@@ -397,10 +397,10 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         }
     }
 
-    /// Starts each activity that should run now and does not yet (and says once when one has
-    /// no work registered).
-    private func startActivities() {
-        for run in current.runningActivities where runningActivities[run] == nil {
+    /// Starts each of the runs that should run now (``FlowMachine/runningActivities``) that does
+    /// not yet (and says once when an activity has no work registered).
+    private func startActivities(_ runs: [FlowActivityRun<Spec>]) {
+        for run in runs where runningActivities[run] == nil {
             guard let activity = activities[run.activity] else {
                 report(
                     "activity '\(Spec.name(ofActivity: run.activity))' has no work registered, so the events it sends "
