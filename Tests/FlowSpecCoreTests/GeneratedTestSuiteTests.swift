@@ -34,26 +34,55 @@ struct GeneratedTestSuiteTests {
 
         """
 
+    /// A checked fixture that generates: its programs, and those of the files it imports (at
+    /// any depth), whose generated types its code uses.
+    struct Spec {
+        var path: String
+        var result: SpecChecker.Result
+        var programs: [FlowProgram]
+        var imported: [FlowProgram]
+    }
+
     /// The checked specs of the fixtures whose machines all generate, in batches whose
     /// machine names differ (so each batch is one program).
-    static func batches() throws -> [[(path: String, result: SpecChecker.Result, programs: [FlowProgram])]] {
+    static func batches() throws -> [[Spec]] {
         var specs = ["specs/app.yaml"] + Fixtures.specs(under: "rules") + Fixtures.specs(under: "reference")
         specs += Fixtures.specs(under: "input") + Fixtures.specs(under: "gen")
-        var batches: [[(path: String, result: SpecChecker.Result, programs: [FlowProgram])]] = []
+        var batches: [[Spec]] = []
         var names: [Set<String>] = []
         for path in specs {
             let result = SpecChecker().check(try Fixtures.source(path))
-            guard let programs = SpecGeneration.programs(result, diagnostics: result.diagnostics) else { continue }
-            let machineNames = Set(programs.map(\.name.swiftName.bare))
+            guard let programs = SpecGeneration.programs(result, diagnostics: result.diagnostics),
+                let imported = try importedPrograms(of: result)
+            else { continue }
+            let machineNames = Set((programs + imported).map(\.name.swiftName.bare))
+            let spec = Spec(path: path, result: result, programs: programs, imported: imported)
             if let index = names.firstIndex(where: { $0.isDisjoint(with: machineNames) }) {
-                batches[index].append((path, result, programs))
+                batches[index].append(spec)
                 names[index].formUnion(machineNames)
             } else {
-                batches.append([(path, result, programs)])
+                batches.append([spec])
                 names.append(machineNames)
             }
         }
         return batches
+    }
+
+    /// The programs of every file a spec imports, each once; `nil` when one does not generate.
+    static func importedPrograms(of result: SpecChecker.Result) throws -> [FlowProgram]? {
+        var programs: [FlowProgram] = []
+        var seen = Set<String>()
+        var pending = result.imports.map(\.path)
+        while let path = pending.popLast() {
+            guard seen.insert(path).inserted else { continue }
+            let imported = SpecChecker().check(try SpecFileReader.read(path, maxSize: 1 << 20))
+            guard let generated = SpecGeneration.programs(imported, diagnostics: imported.diagnostics) else {
+                return nil
+            }
+            programs += generated
+            pending += imported.imports.map(\.path)
+        }
+        return programs
     }
 
     @Test func everyFixturesSuiteCompilesAndPasses() throws {
@@ -68,6 +97,9 @@ struct GeneratedTestSuiteTests {
             for (index, spec) in batch.enumerated() {
                 let options = GenerationOptions(sourcePath: spec.path)
                 files["Spec\(index).swift"] = SwiftGenerator.file(for: spec.programs, options: options)
+                if !spec.imported.isEmpty {
+                    files["Spec\(index)Imports.swift"] = SwiftGenerator.file(for: spec.imported, options: options)
+                }
                 let suites = try SpecGeneration.testSuites(
                     spec.programs, of: spec.result, singleFileNamed: "", options: options)
                 files["Spec\(index)Tests.swift"] = suites[0].contents

@@ -411,18 +411,8 @@ enum App: FlowSpecRuntime.FlowSpec {
         }
     }
 
-    /// The work of the task states and activities, a requirement each: what a task state does, ending with the event it sends; what an activity does while it runs, sending events. Give a conformer to `FlowDriver.work(_:)`, and a task state or activity without work does not compile.
+    /// The work of the task states and activities, a requirement each: what a task state does, ending with the event it sends; what an activity does while it runs, sending events. The machines it runs have their own `Work`: give a conformer to `FlowDriver.work`, with one of each, and a task state or activity without work does not compile.
     protocol Work: Swift.Sendable {
-        /// The work of `launch.splash`.
-        func launchSplash() async -> Event
-        /// The work of `launch.onboardingCheck`.
-        func launchOnboardingCheck() async -> Event
-        /// The work of `launch.authCheck`.
-        func launchAuthCheck() async -> Event
-        /// The work of `launch.authLoading`.
-        func launchAuthLoading() async -> Event
-        /// The work of `launch.authenticated`.
-        func launchAuthenticated() async -> Event
         /// The activity `watchSession`: Follows the signed-in session until it expires. It may send `sessionExpired`, while a state that lists it is active, and is cancelled when that state is left.
         func watchSession(_ send: @escaping @Sendable (Event) async -> Swift.Void) async
     }
@@ -591,13 +581,231 @@ enum App: FlowSpecRuntime.FlowSpec {
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension FlowSpecRuntime.FlowDriver where Spec == App {
-    /// Registers the work of every task state and activity of App: `work`'s requirement of its name, started on entering a state that needs it and cancelled on leaving that state.
-    func work(_ work: some App.Work) {
-        self.work(in: .launchSplash) { await work.launchSplash() }
-        self.work(in: .launchOnboardingCheck) { await work.launchOnboardingCheck() }
-        self.work(in: .launchAuthCheck) { await work.launchAuthCheck() }
-        self.work(in: .launchAuthLoading) { await work.launchAuthLoading() }
-        self.work(in: .launchAuthenticated) { await work.launchAuthenticated() }
+    /// Registers the work of every task state and activity of App, each started on entering a state that needs it and cancelled on leaving that state: its own from `work`, and that of each machine it runs from a conformer to that machine's own `Work`, its events sent as App's: `launch`'s from a `LaunchAuth.Work`.
+    func work(_ work: some App.Work, launch work1: some LaunchAuth.Work) {
         self.activity(.watchSession) { send in await work.watchSession(send) }
+        self.work(in: .launchSplash) { await Spec.Event(work1.splash()) }
+        self.work(in: .launchOnboardingCheck) { await Spec.Event(work1.onboardingCheck()) }
+        self.work(in: .launchAuthCheck) { await Spec.Event(work1.authCheck()) }
+        self.work(in: .launchAuthLoading) { await Spec.Event(work1.authLoading()) }
+        self.work(in: .launchAuthenticated) { await Spec.Event(work1.authenticated()) }
+    }
+}
+
+extension App.Event {
+    /// A `FirstRun` event as the same App event: a machine has every event of the machines it runs.
+    init(_ event: FirstRun.Event) {
+        switch event {
+        case .splashFinished: self = .splashFinished
+        case .slideAdvance: self = .slideAdvance
+        case .onboardingComplete: self = .onboardingComplete
+        case .startDemo: self = .startDemo
+        default: self = .returnFromDemo  // the last of FirstRun's events
+        }
+    }
+}
+
+extension FirstRun.Event {
+    /// A App event as the same `FirstRun` event: `nil` for one `FirstRun` does not have.
+    init?(_ event: App.Event) {
+        switch event {
+        case .splashFinished: self = .splashFinished
+        case .slideAdvance: self = .slideAdvance
+        case .onboardingComplete: self = .onboardingComplete
+        case .startDemo: self = .startDemo
+        case .returnFromDemo: self = .returnFromDemo
+        default: return nil
+        }
+    }
+}
+
+extension FirstRun.Effect {
+    /// A App effect as the same `FirstRun` effect, for a handler written for `FirstRun`: `nil` for one it does not have.
+    init?(_ effect: App.Effect) {
+        switch effect {
+        case .persistOnboardingCompleted: self = .persistOnboardingCompleted
+        default: return nil
+        }
+    }
+}
+
+extension App.Event {
+    /// A `LaunchAuth` event as the same App event: a machine has every event of the machines it runs.
+    init(_ event: LaunchAuth.Event) {
+        switch event {
+        case .splashAnimationCompleted: self = .splashAnimationCompleted
+        case .splashFailed: self = .splashFailed
+        case .onboardingCheckSucceeded: self = .onboardingCheckSucceeded
+        case .onboardingCheckFailed: self = .onboardingCheckFailed
+        case .userCompletedOnboarding: self = .userCompletedOnboarding
+        case .onboardingFailed: self = .onboardingFailed
+        case .validSession: self = .validSession
+        case .noSession: self = .noSession
+        case .authCheckFailed: self = .authCheckFailed
+        case .loginAttempted: self = .loginAttempted
+        case .loginSucceeded: self = .loginSucceeded
+        case .loginFailed: self = .loginFailed
+        case .networkError: self = .networkError
+        case .mainAppLoaded: self = .mainAppLoaded
+        case .mainAppLoadFailed: self = .mainAppLoadFailed
+        case .retry: self = .retry
+        case .hardReset: self = .hardReset
+        default: self = .forceReset  // the last of LaunchAuth's events
+        }
+    }
+}
+
+extension LaunchAuth.Event {
+    /// A App event as the same `LaunchAuth` event: `nil` for one `LaunchAuth` does not have.
+    init?(_ event: App.Event) {
+        switch event {
+        case .splashAnimationCompleted: self = .splashAnimationCompleted
+        case .splashFailed: self = .splashFailed
+        case .onboardingCheckSucceeded: self = .onboardingCheckSucceeded
+        case .onboardingCheckFailed: self = .onboardingCheckFailed
+        case .userCompletedOnboarding: self = .userCompletedOnboarding
+        case .onboardingFailed: self = .onboardingFailed
+        case .validSession: self = .validSession
+        case .noSession: self = .noSession
+        case .authCheckFailed: self = .authCheckFailed
+        case .loginAttempted: self = .loginAttempted
+        case .loginSucceeded: self = .loginSucceeded
+        case .loginFailed: self = .loginFailed
+        case .networkError: self = .networkError
+        case .mainAppLoaded: self = .mainAppLoaded
+        case .mainAppLoadFailed: self = .mainAppLoadFailed
+        case .retry: self = .retry
+        case .hardReset: self = .hardReset
+        case .forceReset: self = .forceReset
+        default: return nil
+        }
+    }
+}
+
+extension LaunchAuth.Effect {
+    /// A App effect as the same `LaunchAuth` effect, for a handler written for `LaunchAuth`: `nil` for one it does not have.
+    init?(_ effect: App.Effect) {
+        switch effect {
+        case .showError: self = .showError
+        default: return nil
+        }
+    }
+}
+
+extension App.Event {
+    /// A `Chapters` event as the same App event: a machine has every event of the machines it runs.
+    init(_ event: Chapters.Event) {
+        switch event {
+        default: self = .completeCurrentChapter  // the last of Chapters's events
+        }
+    }
+}
+
+extension Chapters.Event {
+    /// A App event as the same `Chapters` event: `nil` for one `Chapters` does not have.
+    init?(_ event: App.Event) {
+        switch event {
+        case .completeCurrentChapter: self = .completeCurrentChapter
+        default: return nil
+        }
+    }
+}
+
+extension Chapters.Effect {
+    /// A App effect as the same `Chapters` effect, for a handler written for `Chapters`: `nil` for one it does not have.
+    init?(_ effect: App.Effect) {
+        switch effect {
+        case .saveCheckpoint: self = .saveCheckpoint
+        default: return nil
+        }
+    }
+}
+
+extension App.State {
+    /// Where `firstRun` is in the `FirstRun` it runs, as that machine's state: `nil` when the flow is not in `firstRun`.
+    var firstRun: FirstRun.State? {
+        switch self {
+        case .firstRunLaunch: .launch
+        case .firstRunSplash: .splash
+        case .firstRunSlide0: .slide0
+        case .firstRunSlide1: .slide1
+        case .firstRunSlide2: .slide2
+        case .firstRunDemoCTA: .demoCTA
+        case .firstRunDemoStub: .demoStub
+        default: nil
+        }
+    }
+
+    /// The state inside `firstRun` that is this `FirstRun` state.
+    init(firstRun state: FirstRun.State) {
+        switch state {
+        case .launch: self = .firstRunLaunch
+        case .splash: self = .firstRunSplash
+        case .slide0: self = .firstRunSlide0
+        case .slide1: self = .firstRunSlide1
+        case .slide2: self = .firstRunSlide2
+        case .demoCTA: self = .firstRunDemoCTA
+        default: self = .firstRunDemoStub  // .demoStub, the last of FirstRun's states
+        }
+    }
+
+    /// Where `launch` is in the `LaunchAuth` it runs, as that machine's state: `nil` when the flow is not in `launch`.
+    var launch: LaunchAuth.State? {
+        switch self {
+        case .launchInitial: .initial
+        case .launchSplash: .splash
+        case .launchOnboardingCheck: .onboardingCheck
+        case .launchOnboarding: .onboarding
+        case .launchOnboardingComplete: .onboardingComplete
+        case .launchAuthCheck: .authCheck
+        case .launchAuthLoading: .authLoading
+        case .launchAuthenticated: .authenticated
+        case .launchUnauthenticated: .unauthenticated
+        case .launchMainApp: .mainApp
+        case .launchError: .error
+        default: nil
+        }
+    }
+
+    /// The state inside `launch` that is this `LaunchAuth` state.
+    init(launch state: LaunchAuth.State) {
+        switch state {
+        case .initial: self = .launchInitial
+        case .splash: self = .launchSplash
+        case .onboardingCheck: self = .launchOnboardingCheck
+        case .onboarding: self = .launchOnboarding
+        case .onboardingComplete: self = .launchOnboardingComplete
+        case .authCheck: self = .launchAuthCheck
+        case .authLoading: self = .launchAuthLoading
+        case .authenticated: self = .launchAuthenticated
+        case .unauthenticated: self = .launchUnauthenticated
+        case .mainApp: self = .launchMainApp
+        default: self = .launchError  // .error, the last of LaunchAuth's states
+        }
+    }
+
+    /// Where `story` is in the `Chapters` it runs, as that machine's state: `nil` when the flow is not in `story`.
+    var story: Chapters.State? {
+        switch self {
+        case .storyHandshake: .handshake
+        case .storyPacketRun: .packetRun
+        case .storyCipher: .cipher
+        case .storyFirewall: .firewall
+        case .storyBlueprint: .blueprint
+        case .storyEventHorizon: .eventHorizon
+        default: nil
+        }
+    }
+
+    /// The state inside `story` that is this `Chapters` state.
+    init(story state: Chapters.State) {
+        switch state {
+        case .handshake: self = .storyHandshake
+        case .packetRun: self = .storyPacketRun
+        case .cipher: self = .storyCipher
+        case .firewall: self = .storyFirewall
+        case .blueprint: self = .storyBlueprint
+        default: self = .storyEventHorizon  // .eventHorizon, the last of Chapters's states
+        }
     }
 }

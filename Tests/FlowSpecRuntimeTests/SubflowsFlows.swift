@@ -85,13 +85,6 @@ enum Checkout: FlowSpecRuntime.FlowSpec {
     typealias Kind = FlowSpecRuntime.FlowStateKind
     static let name = "Checkout"
     static let initial: State = .cart
-
-    /// The work of the task states, a requirement each: what the state does, ending with the event it sends. Give a conformer to `FlowDriver.work(_:)`, and a task state without work does not compile.
-    protocol Work: Swift.Sendable {
-        /// The work of `verify.verifying`.
-        func verifyVerifying() async -> Event
-    }
-
     static func kind(of state: State) -> Kind {
         switch state {
         case .verifyVerifying: .task
@@ -186,8 +179,52 @@ enum Checkout: FlowSpecRuntime.FlowSpec {
 
 @available(macOS 14, iOS 17, tvOS 17, watchOS 10, *)
 extension FlowSpecRuntime.FlowDriver where Spec == Checkout {
-    /// Registers the work of every task state of Checkout: `work`'s requirement of the state's name, started on entering the state and cancelled on leaving it.
-    func work(_ work: some Checkout.Work) {
-        self.work(in: .verifyVerifying) { await work.verifyVerifying() }
+    /// Registers the work of every task state of Checkout, each started on entering a state that needs it and cancelled on leaving that state: that of each machine it runs from a conformer to that machine's own `Work`, its events sent as Checkout's: `verify`'s from a `Verify.Work`.
+    func work(verify work1: some Verify.Work) {
+        self.work(in: .verifyVerifying) { await Spec.Event(work1.verifying()) }
+    }
+}
+
+extension Checkout.Event {
+    /// A `Verify` event as the same Checkout event: a machine has every event of the machines it runs.
+    init(_ event: Verify.Event) {
+        switch event {
+        case .submit: self = .submit
+        case .verified: self = .verified
+        default: self = .rejected  // the last of Verify's events
+        }
+    }
+}
+
+extension Verify.Event {
+    /// A Checkout event as the same `Verify` event: `nil` for one `Verify` does not have.
+    init?(_ event: Checkout.Event) {
+        switch event {
+        case .submit: self = .submit
+        case .verified: self = .verified
+        case .rejected: self = .rejected
+        default: return nil
+        }
+    }
+}
+
+extension Checkout.State {
+    /// Where `verify` is in the `Verify` it runs, as that machine's state: `nil` when the flow is not in `verify`.
+    var verify: Verify.State? {
+        switch self {
+        case .verifyEntering: .entering
+        case .verifyVerifying: .verifying
+        case .verifyPassed: .passed
+        default: nil
+        }
+    }
+
+    /// The state inside `verify` that is this `Verify` state.
+    init(verify state: Verify.State) {
+        switch state {
+        case .entering: self = .verifyEntering
+        case .verifying: self = .verifyVerifying
+        default: self = .verifyPassed  // .passed, the last of Verify's states
+        }
     }
 }

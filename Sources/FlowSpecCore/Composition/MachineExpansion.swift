@@ -112,9 +112,15 @@ struct MachineExpansion {
         result.conditions = Self.union(parent.conditions, orderedChildren.map(\.conditions))
         result.effects = Self.union(parent.effects, orderedChildren.map(\.effects))
         result.activities = Self.union(parent.activities, orderedChildren.map(\.activities))
-        result.events = parent.events.map { declared in
-            let childEvents = children.keys.sorted().map { children[$0]?.events ?? childUses[$0]?.derivedEvents }
-            return Self.union(declared, childEvents) ?? declared
+        result.ownActivityCount = parent.activities?.count ?? 0
+        let childEvents = children.keys.sorted().map { children[$0]?.events ?? childUses[$0]?.derivedEvents }
+        if let declared = parent.events {
+            result.events = Self.union(declared, childEvents) ?? declared
+        } else if orderedChildren.contains(where: { $0.events != nil }) {
+            // A machine run may declare events none of its states uses: they are the parent's
+            // all the same, so that every event of a machine run is its runner's (the generated
+            // code converts one machine's events to the other's).
+            result.events = Self.union(parentUses.derivedEvents, childEvents)
         }
         result.machineWide = parent.machineWide.map { copy($0, of: parent, prefix: "") }
         result.sequences = parent.sequences
@@ -172,6 +178,11 @@ struct MachineExpansion {
         runningDetails.activities = details.activities
         runningDetails.initial = child.initial.map { Located(prefix + $0.value, at: $0.location) }
         runningDetails.statesLocation = run.location
+        runningDetails.ran = RunInterface(
+            machine: child.name.value,
+            events: (child.events ?? childUses[index]?.derivedEvents ?? []).map(\.value),
+            effects: (child.effects ?? []).map(\.value),
+            activities: (child.activities ?? []).prefix(child.ownActivityCount ?? Int.max).map(\.name.value))
         result.nesting.details[runningIndex] = runningDetails
 
         var outcomes: [ComposedRun.Outcome] = []

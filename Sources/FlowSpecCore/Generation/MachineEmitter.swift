@@ -56,13 +56,17 @@ struct MachineEmitter {
             }
         }
         work.emitRegistration(&w)
+        subFlows.emit(&w)
     }
 
     private var work: WorkEmitter {
         WorkEmitter(
             program: program, access: access,
-            state: { shape == .tables ? "Spec.State(ordinal: \($0))" : "." + program.states[$0].swiftName.code })
+            state: { shape == .tables ? "Spec.State(ordinal: \($0))" : "." + program.states[$0].swiftName.code },
+            subFlows: subFlows)
     }
+
+    private var subFlows: SubFlowEmitter { SubFlowEmitter(program: program, access: access, shape: shape) }
 
     /// An expression for a state: `.name`, or `State(ordinal: n)` in the table form (whose
     /// large types have no member names).

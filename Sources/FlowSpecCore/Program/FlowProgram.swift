@@ -169,6 +169,22 @@ public struct FlowProgram: Sendable {
         /// The activities it runs, while any state inside it is active, by index in
         /// ``FlowProgram/activities``, as listed.
         public var activities: [Int] = []
+        /// For a state that runs a machine (a sub-flow), that machine: the generated code
+        /// reuses its types.
+        public var runs: Run? = nil
+    }
+
+    /// A machine a compound state runs (a sub-flow), with what of this program its own
+    /// generated code names: the parent's generated code converts between the two.
+    public struct Run: Sendable {
+        /// The machine run.
+        public var machine: Name
+        /// Its events, in its own order, by index in ``FlowProgram/events``.
+        public var events: [Int]
+        /// Its effects, in its own order, by index in ``FlowProgram/effects``.
+        public var effects: [Int]
+        /// The activities it declares itself, by index in ``FlowProgram/activities``.
+        public var activities: [Int]
     }
 
     /// An activity: work the app runs while a state that lists it is active, sending events.
@@ -215,6 +231,9 @@ public struct FlowProgram: Sendable {
     public var effects: [Name]
     /// Activities, as declared (empty for most machines).
     public var activities: [Activity] = []
+    /// How many of ``activities`` the machine declares itself (the first ones); the rest are
+    /// those of the machines it runs.
+    public var ownActivityCount = 0
     /// Sequences, in source order.
     public var sequences: [StateSequence]
     /// The initial state.

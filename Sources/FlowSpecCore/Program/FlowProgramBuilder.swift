@@ -86,6 +86,7 @@ public enum FlowProgramBuilder {
                 retrySlotCount: retrySlots, persist: persistence, compounds: compounds, histories: histories,
                 hasParallel: compounds.contains(where: \.isParallel))
             program.activities = activities
+            program.ownActivityCount = machine.ownActivityCount ?? activities.count
             program.steps = ProgramSteps(program)
             return program
         }
@@ -144,7 +145,7 @@ public enum FlowProgramBuilder {
                         initialState: leafOf[index],
                         memorySlot: machine.remembers(index) ? compounds.count { $0.memorySlot != nil } : nil,
                         isParallel: machine.isParallel(index),
-                        activities: activities(of: index)))
+                        activities: activities(of: index), runs: run(by: index)))
             }
             return compounds
         }
@@ -252,6 +253,19 @@ public enum FlowProgramBuilder {
                     name: mapped.name, swiftName: mapped.swiftName, summary: activity.summary,
                     sends: activity.sends.map { lookup($0.value, in: eventIndex) })
             }
+        }
+
+        /// The machine a state runs, if it runs one.
+        mutating func run(by state: Int) -> FlowProgram.Run? {
+            guard let ran = machine.nesting.details[state]?.ran else { return nil }
+            guard let machineName = name(ran.machine, scope: .machine) else {
+                failed = true
+                return nil
+            }
+            return FlowProgram.Run(
+                machine: machineName, events: ran.events.map { lookup($0, in: eventIndex) },
+                effects: ran.effects.map { lookup($0, in: effectIndex) },
+                activities: ran.activities.map { lookup($0, in: activityIndex) })
         }
 
         /// The activities a state lists, by index.

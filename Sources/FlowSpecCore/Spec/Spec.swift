@@ -89,6 +89,9 @@ public struct Machine: Sendable {
     /// What each state that runs a machine became once composed (``SpecComposer``): empty in a
     /// machine as written, where such a state's ``StateDetails/run`` says what it runs.
     public var runs: [ComposedRun] = []
+    /// Once composed, how many of ``activities`` the machine declares itself: they come first,
+    /// and those of the machines it runs follow. `nil` for a machine as written.
+    public var ownActivityCount: Int?
     /// Whether the machine has more states or transitions than the limits allow (reported as
     /// `limit-exceeded`); such a machine is not checked further.
     public var exceedsLimits = false
@@ -305,9 +308,26 @@ public struct StateDetails: Sendable {
     public var activities: [Located<String>] = []
     /// Where the `activities:` value is written.
     public var activitiesLocation: SourceLocation?
+    /// Once composed, on a state that runs a machine (and on the copies of the states of
+    /// machines run inside that one): the machine run, as its generated code names things.
+    public var ran: RunInterface?
 
     /// Nothing written.
     public init() {}
+}
+
+/// What the code generated for a machine that runs another needs of that machine's own
+/// generated code, to reuse its types: its name and the names its `Event`, `Effect` and `Work`
+/// have.
+public struct RunInterface: Sendable {
+    /// The machine run.
+    public var machine: String
+    /// Its events, declared or derived, in its order.
+    public var events: [String]
+    /// Its declared effects.
+    public var effects: [String]
+    /// The activities it declares itself (not those of the machines it runs in turn).
+    public var activities: [String]
 }
 
 /// An activity a machine declares: work the app runs while a state that lists it is active,

@@ -32,14 +32,14 @@ public protocol AppServices: Sendable {
     func sessionExpiry() async throws
 }
 
-/// The work of the composed flow's task states: those of the `LaunchAuth` sub-flow, named
-/// after the state that runs it (`launch.splash` is `launchSplash`); and of its activity, the
-/// session watch. The generated `App.Work` has one requirement per task state and activity, so
-/// one added to any of the machines without its work here does not compile.
-struct AppWork: App.Work {
+/// The work of sign-in's task states, written for the `LaunchAuth` flow as it runs on its own
+/// (its generated `LaunchAuth.Work`, with its own events). The composed flow runs it as is
+/// while it is in `launch`: `FlowDriver<App>.work(_:launch:)` takes it, and sends its events
+/// as the app's. A task state added to `LaunchAuth` without its work here does not compile.
+struct SignInWork: LaunchAuth.Work {
     let services: any AppServices
 
-    func launchSplash() async -> App.Event {
+    func splash() async -> LaunchAuth.Event {
         do {
             try await services.playSplash()
             return .splashAnimationCompleted
@@ -48,7 +48,7 @@ struct AppWork: App.Work {
         }
     }
 
-    func launchOnboardingCheck() async -> App.Event {
+    func onboardingCheck() async -> LaunchAuth.Event {
         do {
             try await services.checkOnboarding()
             return .onboardingCheckSucceeded
@@ -57,17 +57,17 @@ struct AppWork: App.Work {
         }
     }
 
-    func launchAuthCheck() async -> App.Event {
+    func authCheck() async -> LaunchAuth.Event {
         do { return try await services.hasValidSession() ? .validSession : .noSession } catch {
             return .authCheckFailed
         }
     }
 
-    func launchAuthLoading() async -> App.Event {
+    func authLoading() async -> LaunchAuth.Event {
         do { return try await services.signIn() ? .loginSucceeded : .loginFailed } catch { return .networkError }
     }
 
-    func launchAuthenticated() async -> App.Event {
+    func authenticated() async -> LaunchAuth.Event {
         do {
             try await services.loadMainApp()
             return .mainAppLoaded
@@ -75,6 +75,12 @@ struct AppWork: App.Work {
             return .mainAppLoadFailed
         }
     }
+}
+
+/// The work of the composed flow's own: the session watch, an activity of `App`'s. The
+/// generated `App.Work` has a requirement per task state and activity `App` itself declares.
+struct AppWork: App.Work {
+    let services: any AppServices
 
     func watchSession(_ send: @escaping @Sendable (App.Event) async -> Void) async {
         // Cancelled when the user leaves the signed-in part: then there is nothing to send.
@@ -100,10 +106,8 @@ final class AppController {
     /// The chapter saved as the checkpoint, right after each advance (`saveCheckpoint`).
     private(set) var checkpoint: Int?
 
-    /// The story's chapters in order, as the composed flow names them.
-    static let chapters: [App.State] = [
-        .storyHandshake, .storyPacketRun, .storyCipher, .storyFirewall, .storyBlueprint, .storyEventHorizon
-    ]
+    /// The story's chapters in order, as the `Chapters` flow names them.
+    static let chapters: [Chapters.State] = [.handshake, .packetRun, .cipher, .firewall, .blueprint, .eventHorizon]
 
     /// A flow at a cold launch whose conditions are the app's flag: a returning user goes
     /// straight to the call to action, and sign-in skips its onboarding step.
@@ -127,7 +131,7 @@ final class AppController {
         flow.onStep { [weak self] step in
             if step.to != .launchError { self?.errorMessage = nil }
         }
-        flow.work(AppWork(services: services))
+        flow.work(AppWork(services: services), launch: SignInWork(services: services))
     }
 
     /// Starts the flow at the first run's splash (or, for a returning user, its call to action).
@@ -140,7 +144,8 @@ final class AppController {
         let machine = flow.machine
         if machine.isIn(.firstRun) { return .firstRun }
         if machine.isIn(.launch) { return .signIn }
-        if machine.isIn(.story) { return .chapter(Self.chapters.firstIndex(of: flow.state) ?? 0) }
+        // The chapter as the `Chapters` flow's own state: the story's views need not know the app.
+        if let chapter = flow.state.story { return .chapter(Self.chapters.firstIndex(of: chapter) ?? 0) }
         return .finished
     }
 
@@ -158,7 +163,7 @@ final class AppController {
         case .saveCheckpoint:
             // The chapter after the one completed: the last one's advance leaves the story at
             // once (its outcome), so the step's end is no chapter.
-            checkpoint = flow.lastStep?.from.flatMap { Self.chapters.firstIndex(of: $0) }.map { $0 + 1 }
+            checkpoint = flow.lastStep?.from?.story.flatMap { Self.chapters.firstIndex(of: $0) }.map { $0 + 1 }
         }
     }
 }
