@@ -18,7 +18,8 @@ import Observation
 ///   (``activity(_:_:)``) or an `AsyncSequence` of them (``activity(_:events:)``). The driver
 ///   starts it when a state that lists it is entered, keeps it running while the flow stays in
 ///   that state or inside it, and cancels it when the state is left. An event it sends after
-///   that, or one its `sends` does not list, changes nothing.
+///   that, or one its `sends` does not list, changes nothing. A registration for a compound
+///   state (``activity(_:in:_:)``) serves the states inside it: a sub-flow's own work.
 /// - **Effects** are carried out in order by the handler given; **conditions** are read from
 ///   the app at each input.
 /// - **Persistence**, for a machine with `persist`: the state is restored at ``start()`` and
@@ -101,6 +102,9 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     private var work: [Spec.State: Work] = [:]
     /// What each activity registered runs: given the function that sends its events.
     private var activities: [Spec.Activity: Activity] = [:]
+    /// What an activity runs where states inside a compound state list it
+    /// (``activity(_:in:_:)``).
+    private var scopedActivities: [Spec.Activity: [Spec.Compound: Activity]] = [:]
     /// The activities running, by run.
     private var runningActivities: [FlowActivityRun<Spec>: Task<Void, Never>] = [:]
     /// The armed timers, by the visit they were armed for, with whether their deadline has come.
@@ -170,6 +174,15 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     /// `send` returns once the event is handled (or dropped, when the state is left already).
     public func activity(_ activity: Spec.Activity, _ run: @escaping Activity) {
         activities[activity] = run
+        if started { startActivities(current.runningActivities) }
+    }
+
+    /// Registers an activity for the runs that states inside `compound` list (not `compound`
+    /// itself): a run takes the registration of the innermost compound state around the state
+    /// that lists it, else the one of ``activity(_:_:)``. The generated `work(_:launch:)` gives
+    /// each machine a flow runs (in `launch`) its own work for the activities it lists.
+    public func activity(_ activity: Spec.Activity, in compound: Spec.Compound, _ run: @escaping Activity) {
+        scopedActivities[activity, default: [:]][compound] = run
         if started { startActivities(current.runningActivities) }
     }
 
@@ -401,7 +414,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
     /// not yet (and says once when an activity has no work registered).
     private func startActivities(_ runs: [FlowActivityRun<Spec>]) {
         for run in runs where runningActivities[run] == nil {
-            guard let activity = activities[run.activity] else {
+            guard let activity = registration(of: run) else {
                 report(
                     "activity '\(Spec.name(ofActivity: run.activity))' has no work registered, so the events it sends "
                         + "never arrive; register it with activity(_:_:) before start()")
@@ -412,6 +425,19 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
             }
             runningActivities[run] = Task { await activity(send) }
         }
+    }
+
+    /// What a run runs: the registration for the innermost compound state around the state
+    /// that lists it, else the activity's own.
+    private func registration(of run: FlowActivityRun<Spec>) -> Activity? {
+        if let scoped = scopedActivities[run.activity] {
+            for depth in stride(from: (run.depth ?? Spec.depth(of: run.state)) - 1, through: 0, by: -1) {
+                if let compound = Spec.compound(around: run.state, atDepth: depth), let activity = scoped[compound] {
+                    return activity
+                }
+            }
+        }
+        return activities[run.activity]
     }
 
     private func activitySent(_ event: Spec.Event, by run: FlowActivityRun<Spec>) {

@@ -90,11 +90,13 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
                 guard let compound = Spec.compound(around: state, atDepth: depth) else { continue }
                 let entered = kernel.visit(around: state, atDepth: depth, rules)
                 for activity in Spec.activities(ofCompound: compound) {
-                    let run = FlowActivityRun<Spec>(activity: activity, visit: entered)
+                    let run = FlowActivityRun<Spec>(activity: activity, visit: entered, state: state, depth: depth)
                     if !running.contains(run) { running.append(run) }
                 }
             }
-            for activity in Spec.activities(of: state) { running.append(.init(activity: activity, visit: visit)) }
+            for activity in Spec.activities(of: state) {
+                running.append(.init(activity: activity, visit: visit, state: state, depth: nil))
+            }
         }
         return running
     }
@@ -169,14 +171,34 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
 public struct FlowActivityRun<Spec: FlowSpec>: Hashable, Sendable {
     /// The activity.
     public var activity: Spec.Activity
-    /// The visit that entered the state (or compound state) that lists it.
+    /// The visit that entered the state (or compound state) that lists it: with the activity,
+    /// what tells one run from another.
     public var visit: Int
+    /// A state the flow is in, through which the run was found: the state that lists the
+    /// activity, or one inside the compound state that does.
+    public var state: Spec.State
+    /// The depth, around ``state``, of the compound state that lists the activity (0 the
+    /// outermost); `nil` when ``state`` lists it itself.
+    public var depth: Int?
 
-    /// A run of `activity` for `visit`.
+    /// A run of `activity` for `visit`, listed by `state` or by the compound state around it at
+    /// `depth`.
     @inlinable
-    public init(activity: Spec.Activity, visit: Int) {
+    public init(activity: Spec.Activity, visit: Int, state: Spec.State, depth: Int?) {
         self.activity = activity
         self.visit = visit
+        self.state = state
+        self.depth = depth
+    }
+
+    /// The same run: the same activity for the same visit, whichever state it was found through.
+    @inlinable
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.activity == rhs.activity && lhs.visit == rhs.visit }
+
+    @inlinable
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(activity)
+        hasher.combine(visit)
     }
 }
 

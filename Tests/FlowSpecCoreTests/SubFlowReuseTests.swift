@@ -56,13 +56,18 @@ struct SubFlowReuseTests {
         return try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
     }
 
-    /// Conformers that log each task's work, by the state that runs it, and answer at once.
+    /// Conformers that log each task's and activity's work, by the state that runs it. Each
+    /// `Verify.checking` waits until the heartbeat of the `Auth` around it has run (for a
+    /// while: a heartbeat that never comes shows in the log), then answers.
     static let conformers = """
         import FlowSpecRuntime
 
         actor Log {
             var lines: [Swift.String] = []
             func add(_ line: Swift.String) { lines.append(line) }
+            func wait(for line: Swift.String) async {
+                for _ in 0..<100_000 where !lines.contains(line) { await Task.yield() }
+            }
         }
 
         struct ShopWork: Shop.Work {
@@ -75,13 +80,19 @@ struct SubFlowReuseTests {
             let log: Log
             let tag: Swift.String
             func loading() async -> Auth.Event { await log.add("Auth.loading " + tag); return .loaded }
-            func heartbeat(_ send: @escaping @Sendable (Auth.Event) async -> Swift.Void) async {}
+            func heartbeat(_ send: @escaping @Sendable (Auth.Event) async -> Swift.Void) async {
+                await log.add("Auth.heartbeat " + tag)
+            }
         }
 
         struct VerifyWork: Verify.Work {
             let log: Log
             let tag: Swift.String
-            func checking() async -> Verify.Event { await log.add("Verify.checking " + tag); return .ok }
+            func checking() async -> Verify.Event {
+                await log.wait(for: "Auth.heartbeat " + tag)
+                await log.add("Verify.checking " + tag)
+                return .ok
+            }
         }
 
         """
@@ -129,8 +140,8 @@ struct SubFlowReuseTests {
         #expect(run.status == 0, "\(run.stderr)")
         #expect(
             run.stdout.split(separator: "\n") == [
-                "Shop.browse", "Auth.loading first", "Verify.checking first", "Auth.loading second",
-                "Verify.checking second", "closed", "problems: []",
+                "Shop.browse", "Auth.loading first", "Auth.heartbeat first", "Verify.checking first",
+                "Auth.loading second", "Auth.heartbeat second", "Verify.checking second", "closed", "problems: []",
                 "true", "true", "true true", "true", "true", "true", "true true", "true true", "true true", "true"
             ])
     }
@@ -145,7 +156,8 @@ struct SubFlowReuseTests {
         // The parent has no requirement for the work of `Auth`'s states: `Auth.Work` has them.
         #expect(!swift.contains("func payFirstLoading()"))
         let conformers = Self.conformers.replacingOccurrences(
-            of: "func heartbeat(_ send: @escaping @Sendable (Auth.Event) async -> Swift.Void) async {}", with: "")
+            of: "func heartbeat(_ send: @escaping @Sendable (Auth.Event) async -> Swift.Void) async {",
+            with: "func notHeartbeat() async {")
         let main = """
             import FlowSpecRuntime
             @MainActor func register(_ driver: FlowDriver<Shop>, log: Log) {
@@ -179,7 +191,7 @@ struct SubFlowReuseTests {
                 "paySecond.loading: paySecond", "paySecond.verify.checking: paySecond.verify"
             ])
         #expect(emitter.ownActivities.map { shop.activities[$0].name } == ["watchCart"])
-        // `heartbeat` once, from the first run of `Auth`: it is one activity however many run it.
+        // Where `Shop` itself listed `heartbeat`, the first run of `Auth` would give its work.
         #expect(emitter.activitiesByRun.map { $0.map { shop.activities[$0].name } } == [["heartbeat"], [], [], []])
     }
 }

@@ -72,6 +72,24 @@ struct ActivityDriverTests {
         #expect(driver.problems.isEmpty, "\(driver.problems)")
     }
 
+    /// How a parent runs each machine's own work for the activities that machine lists (the
+    /// generated `work(_:launch:)`): a registration for a compound state serves the states
+    /// inside it, the innermost first, and not the compound state itself.
+    @Test func anActivityRegisteredForACompoundStateRunsForTheStatesInsideIt() async {
+        let runs = Runs()
+        let driver = FlowDriver(Account.self, clock: clock)
+        driver.activity(.watchSession, activity("watchSession", sends: [], runs: runs))
+        driver.activity(.watchSession, in: .signedIn, activity("watchSession in signedIn", sends: [], runs: runs))
+        driver.activity(.poll, activity("poll", sends: [], runs: runs))
+        driver.activity(.poll, in: .signedIn, activity("poll in signedIn", sends: [], runs: runs))
+        driver.start()
+        driver.send(.signIn)
+        await settle(until: { runs.started.values.reduce(0, +) == 2 }, "both activities start")
+        // `signedIn` lists `watchSession` itself; `feed`, inside it, lists `poll`.
+        #expect(runs.started == ["watchSession": 1, "poll in signedIn": 1])
+        #expect(driver.problems.isEmpty, "\(driver.problems)")
+    }
+
     @Test func anEventSentAfterTheStateIsLeftChangesNothing() async {
         let gate = Gate()
         let driver = FlowDriver(Account.self, clock: clock)

@@ -63,7 +63,10 @@ struct MachineEmitter {
         WorkEmitter(
             program: program, access: access,
             state: { shape == .tables ? "Spec.State(ordinal: \($0))" : "." + program.states[$0].swiftName.code },
-            subFlows: subFlows)
+            subFlows: subFlows,
+            compound: {
+                shape == .tables ? "Spec.Compound(ordinal: \($0))" : "." + program.compounds[$0].swiftName.code
+            })
     }
 
     private var subFlows: SubFlowEmitter { SubFlowEmitter(program: program, access: access, shape: shape) }

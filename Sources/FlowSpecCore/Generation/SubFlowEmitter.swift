@@ -24,6 +24,8 @@ struct SubFlowEmitter {
     /// The compound states that run a machine, outermost first, when the machine's types can
     /// reuse theirs; none otherwise.
     let runs: [FlowProgram.Compound]
+    /// Their positions in the program's compound states.
+    let runCompounds: [Int]
 
     init(program: FlowProgram, access: String, shape: CodeShape) {
         self.program = program
@@ -33,7 +35,8 @@ struct SubFlowEmitter {
         let named =
             program.states.count + program.compounds.count <= limit && program.events.count <= limit
             && program.effects.count <= limit
-        runs = named ? program.compounds.filter { $0.runs != nil } : []
+        runCompounds = named ? program.compounds.indices.filter { program.compounds[$0].runs != nil } : []
+        runs = runCompounds.map { program.compounds[$0] }
     }
 
     /// The position in ``runs`` of the innermost run that holds a state, or `nil` for a state
@@ -48,8 +51,9 @@ struct SubFlowEmitter {
         runs.isEmpty ? program.activities.indices : 0..<program.ownActivityCount
     }
 
-    /// Per run, the activities registered from its machine's work: those it declares that no
-    /// run before it, nor the machine itself, declares (an activity both declare is one).
+    /// Per run, the activities its machine's work gives wherever no machine's own listing
+    /// says otherwise (``WorkEmitter``): those it declares that no run before it, nor the
+    /// machine itself, declares.
     var activitiesByRun: [[Int]] {
         var registered = Set(ownActivities)
         return runs.map { run in (run.runs?.activities ?? []).filter { registered.insert($0).inserted } }

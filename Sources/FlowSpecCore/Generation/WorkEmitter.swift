@@ -13,6 +13,9 @@ struct WorkEmitter {
     /// The machines it runs, whose own `Work` gives their task states' and activities' work.
     let subFlows: SubFlowEmitter
 
+    /// How a compound state is written inside the driver extension (see ``state``).
+    let compound: (Int) -> String
+
     /// The task states, in document order, each with the run that owns it (`nil`: the
     /// machine's own).
     private var tasks: [(state: Int, owner: Int?)] {
@@ -143,9 +146,13 @@ struct WorkEmitter {
             let requirement = subFlows.nameInRun(program.states[task.state], run).code
             w.line("self.work(in: \(state(task.state))) { await \(event)(\(work).\(requirement)()) }")
         }
-        for activity in subFlows.activitiesByRun[index] {
+        let fallback = Set(subFlows.activitiesByRun[index])
+        for activity in run.runs?.activities ?? [] {
             let name = program.activities[activity].swiftName.code
-            w.line("self.activity(.\(name)) { send in await \(work).\(name) { event in await send(\(event)(event)) } }")
+            let body = "{ send in await \(work).\(name) { event in await send(\(event)(event)) } }"
+            // Where the machine run lists it, its own work; elsewhere, if no one else's, too.
+            w.line("self.activity(.\(name), in: \(compound(subFlows.runCompounds[index]))) \(body)")
+            if fallback.contains(activity) { w.line("self.activity(.\(name)) \(body)") }
         }
     }
 }
