@@ -22,13 +22,14 @@ struct CoverageCommand: Command {
 
     static let syntax = CommandSyntax(
         name: "coverage",
-        abstract: "Report which states, transitions, timeouts and relaunches recorded traces exercised.",
+        abstract: "Report which states, transitions, timeouts, outcomes and relaunches traces exercised.",
         discussion: """
             Each trace is replayed against the spec, as `flowspec simulate --replay` does; a \
             file may hold several runs, each beginning with `start -> …`. What no run can \
             exercise (unreachable, or always preempted) is left out of the totals. Exit 1 \
             when a trace disagrees with the spec or, with --minimum, when transition coverage \
-            (transitions, branches, retries' `then`, timeouts) is below it. Example:
+            (transitions, branches, retries' `then`, timeouts, sub-flows' outcomes) is below \
+            it. Example:
               flowspec coverage specs/app.yaml --machine LaunchAuth logs/*.trace --minimum 100
             """,
         arguments: [specArgument, traces],

@@ -8,7 +8,7 @@ struct CoverageCommandTests {
     static let trace = "Tests/Fixtures/traces/launch-auth.trace"
 
     /// The paths `flowspec paths` prints exercise everything each machine can do.
-    @Test(arguments: ["FirstRun", "LaunchAuth", "Chapters"])
+    @Test(arguments: ["FirstRun", "LaunchAuth", "Chapters", "App"])
     func thePathsCoverEverything(machine: String) throws {
         let paths = try CLI.run(["paths", Self.spec, "--machine", machine])
         let directory = try CLI.temporaryDirectory(with: ["paths.trace": paths.stdout])
@@ -33,6 +33,26 @@ struct CoverageCommandTests {
         #expect(lines.contains("specs/app.yaml:74:19: not exercised: machine-wide 'forceReset' -> 'unauthenticated'"))
         #expect(!lines.contains { $0.contains("'networkError'") }, "the trace retries until the bound")
         #expect(lines.count == 19)
+    }
+
+    /// Each outcome of a machine run counts once, where the running state's `done` maps it.
+    @Test func eachOutcomeOfASubFlowCounts() throws {
+        let paths = try CLI.run(["paths", Self.spec, "--machine", "App"]).stdout.split(separator: "\n")
+        // The first path up to the story's first chapter: sign-in ended, the story did not.
+        let end = try #require(paths.firstIndex { $0.hasPrefix("mainAppLoaded -> story.handshake") })
+        let start = try #require(paths.firstIndex { $0.hasPrefix("start -> ") })
+        let trace = paths[start...end].joined(separator: "\n") + "\n"
+        let directory = try CLI.temporaryDirectory(with: ["app.trace": trace])
+        let spec = CLI.packageRoot.appendingPathComponent(Self.spec).path
+        let output = try CLI.run(["coverage", spec, "--machine", "App", "app.trace"], in: directory)
+        #expect(output.status == 0, "\(output.stderr)")
+        let lines = output.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.contains(", 1/2 outcomes) by 1 run") == true, "\(output.stdout)")
+        #expect(!lines.contains { $0.contains("outcome 'mainApp'") }, "sign-in ended where its `done` maps")
+        #expect(
+            lines.contains {
+                $0.hasSuffix(":196:31: not exercised: 'story' outcome 'eventHorizon' of Chapters -> 'finished'")
+            }, "\(output.stdout)")
     }
 
     @Test func belowTheMinimumIsAnError() throws {

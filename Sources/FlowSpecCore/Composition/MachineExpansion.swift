@@ -182,7 +182,10 @@ struct MachineExpansion {
             machine: child.name.value,
             events: (child.events ?? childUses[index]?.derivedEvents ?? []).map(\.value),
             effects: (child.effects ?? []).map(\.value),
-            activities: (child.activities ?? []).prefix(child.ownActivityCount ?? Int.max).map(\.name.value))
+            activities: (child.activities ?? []).prefix(child.ownActivityCount ?? Int.max).map(\.name.value),
+            outcomes: child.states.indices.filter {
+                child.nesting.parent(of: $0) == nil && child.states[$0].kind == .terminal
+            }.map(child.name(of:)))
         result.nesting.details[runningIndex] = runningDetails
 
         var outcomes: [ComposedRun.Outcome] = []

@@ -2,7 +2,8 @@
 /// a compound state entered, a candidate of a transition taken (each `always` branch, each
 /// timeout, each retry's `then` once the retry is used up, each transition of a compound state
 /// or of the machine from some state that inherits it, each `done`), a history state taking its
-/// default and resuming what was recorded, or, for a persisted machine, a relaunch in a state.
+/// default and resuming what was recorded, an outcome of a machine run, or, for a persisted
+/// machine, a relaunch in a state.
 ///
 /// Generated paths cover them, and `flowspec coverage` counts them in recorded traces.
 public enum CoverageItem: Sendable, Hashable {
@@ -26,6 +27,9 @@ public enum CoverageItem: Sendable, Hashable {
     case timeout(state: Int, fallback: Bool)
     /// The app was relaunched in a state (stored, restored, continued).
     case relaunch(state: Int)
+    /// A machine a state runs ended in this outcome (the state, by index, that stands for it),
+    /// and the flow went where the running state's `done` says.
+    case outcome(state: Int)
     /// A history state (by index in the program's histories) was taken: resuming the state its
     /// compound state was last left in, or (`resumed` false) its default, never left.
     case history(Int, resumed: Bool)
@@ -45,6 +49,8 @@ public enum CoverageItem: Sendable, Hashable {
             case .machine:
                 self = .machineWide(event: event, candidate: move.candidate, fallback: move.fellBack)
             }
+        case .always where program.states[move.from].outcomeOf != nil:
+            self = .outcome(state: move.from)
         case .always:
             self = .always(state: move.from, candidate: move.candidate, fallback: move.fellBack)
         case .timeout:
@@ -72,7 +78,7 @@ public enum CoverageItem: Sendable, Hashable {
 
     /// What a kind of item is called in reports.
     public enum Kind: String, Sendable, CaseIterable {
-        case state, transition, timeout, relaunch
+        case state, transition, timeout, outcome, relaunch
     }
 
     /// The kind: `always` branches, machine-wide transitions and retries' `then` count as
@@ -83,6 +89,7 @@ public enum CoverageItem: Sendable, Hashable {
         case .compound: .state
         case .transition, .machineWide, .always, .outer, .done, .history: .transition
         case .timeout, .outerTimeout: .timeout
+        case .outcome: .outcome
         case .relaunch: .relaunch
         }
     }
@@ -125,6 +132,10 @@ public enum CoverageItem: Sendable, Hashable {
                         }
                     }
                 }
+            }
+            if state.outcomeOf != nil {
+                items.append(.outcome(state: index))
+                continue
             }
             for (candidate, option) in state.always.enumerated() {
                 for fallback in option.retry == nil ? [false] : [false, true] {
@@ -205,6 +216,12 @@ public enum CoverageItem: Sendable, Hashable {
             return "\(name(state)) timeout -> \(to)"
         case .relaunch(let state):
             return "relaunch in \(name(state))"
+        case .outcome(let state):
+            let written = program.states[state]
+            let compound = written.outcomeOf.map { program.compounds[$0] }
+            let outcome = compound.map { String(written.name.dropFirst($0.name.count + 1)) } ?? written.name
+            let to = written.always.first.map { name($0.target) } ?? "?"
+            return "'\(compound?.name ?? "?")' outcome '\(outcome)' of \(compound?.runs?.machine.name ?? "?") -> \(to)"
         case .history(let history, let resumed):
             let written = program.histories[history]
             return resumed
@@ -240,6 +257,11 @@ public enum CoverageItem: Sendable, Hashable {
                 return machine.name.location
             }
             return Self.location(of: written.candidates[position], fallback: fallback)
+        case .outcome(let state):
+            guard let always = machine.states[spec(state)].always else {
+                return machine.states[spec(state)].name.location
+            }
+            return Self.location(of: always.value[0], fallback: false)
         case .always(let state, let position, let fallback):
             guard let always = machine.states[spec(state)].always else {
                 return machine.states[spec(state)].name.location

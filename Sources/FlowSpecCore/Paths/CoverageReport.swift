@@ -28,10 +28,9 @@ public enum CoverageReport {
 
         /// Transition coverage (every kind but states and relaunches), in percent.
         public var transitionPercent: Double {
-            let transitions = count(.transition)
-            let timeouts = count(.timeout)
-            let total = transitions.total + timeouts.total
-            return total == 0 ? 100 : Double(transitions.exercised + timeouts.exercised) * 100 / Double(total)
+            let counts = [count(.transition), count(.timeout), count(.outcome)]
+            let total = counts.map(\.total).reduce(0, +)
+            return total == 0 ? 100 : Double(counts.map(\.exercised).reduce(0, +)) * 100 / Double(total)
         }
 
         /// The items not exercised, in spec order.
@@ -120,6 +119,12 @@ public enum CoverageReport {
             case .always(let state, let position, _): mark(state, "always #\(position + 1)")
             case .timeout(let state, let fallback): mark(state, "timeout" + (fallback ? retried : ""))
             case .relaunch(let state): mark(state, "relaunch")
+            case .outcome(let state):
+                let outcome = program.states[state]
+                if let compound = outcome.outcomeOf {
+                    let name = outcome.name.dropFirst(program.compounds[compound].name.count + 1)
+                    mark(compound: compound, "outcome \(name)")
+                }
             case .compound(let compound): mark(compound: compound, "not entered")
             case .outer(let compound, let event, _, let fallback):
                 mark(compound: compound, program.events[event].name + (fallback ? retried : ""))

@@ -462,7 +462,7 @@ public struct PathCover: Sendable {
                 switch item {
                 case .state(let state): state
                 case .transition(let state, _, _, _), .always(let state, _, _), .timeout(let state, _),
-                    .relaunch(let state):
+                    .relaunch(let state), .outcome(let state):
                     state
                 case .machineWide, .compound, .outer, .outerTimeout, .done, .history: nil
                 }

@@ -25,9 +25,12 @@ public enum PathReport {
             let cover = report.cover
             let program = cover.program
             let covered = cover.items.count - cover.notCovered.count
+            let kinds =
+                cover.items.contains { $0.kind == .outcome }
+                ? "states, transitions, timeouts, outcomes and relaunches" : "states, transitions, timeouts and relaunches"
             output +=
                 "# \(program.name.name): \(cover.paths.count) \(cover.paths.count == 1 ? "path covers" : "paths cover") "
-                + "\(covered) of \(cover.items.count) states, transitions, timeouts and relaunches\n"
+                + "\(covered) of \(cover.items.count) \(kinds)\n"
             for (item, reason) in cover.notCovered {
                 let location = item.location(in: report.machine, program: program)
                 output +=

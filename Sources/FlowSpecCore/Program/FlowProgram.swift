@@ -102,6 +102,9 @@ public struct FlowProgram: Sendable {
         public var depth: Int = 0
         /// The compound states that hold it, by index in ``FlowProgram/compounds``, innermost first.
         public var ancestors: [Int] = []
+        /// For the copy of an outcome of a machine run, that `done` maps: the compound state
+        /// that runs the machine, by index in ``FlowProgram/compounds``.
+        public var outcomeOf: Int? = nil
         /// Effects run on entering it, by index.
         public var entry: [Int] = []
         /// Effects run on leaving it, by index.
@@ -185,6 +188,9 @@ public struct FlowProgram: Sendable {
         public var effects: [Int]
         /// The activities it declares itself, by index in ``FlowProgram/activities``.
         public var activities: [Int]
+        /// Its outcomes' copies, by index in ``FlowProgram/states``: a choice state leading
+        /// where the running state's `done` says, or a terminal state it does not map.
+        public var outcomes: [Int]
     }
 
     /// An activity: work the app runs while a state that lists it is active, sending events.

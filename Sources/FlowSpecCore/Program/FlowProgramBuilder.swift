@@ -60,6 +60,11 @@ public enum FlowProgramBuilder {
                         inherited: inherited))
             }
             let compounds = compoundStates()
+            for (compound, written) in compounds.enumerated() {
+                for outcome in written.runs?.outcomes ?? [] where states[outcome].kind == .choice {
+                    states[outcome].outcomeOf = compound
+                }
+            }
             let histories = historyStates()
             let sequences = machine.sequences.compactMap { sequence -> FlowProgram.StateSequence? in
                 guard let swiftName = name(sequence.name.value, scope: .enumCase)?.swiftName else { return nil }
@@ -262,10 +267,12 @@ public enum FlowProgramBuilder {
                 failed = true
                 return nil
             }
+            let prefix = machine.name(of: state) + "."
             return FlowProgram.Run(
                 machine: machineName, events: ran.events.map { lookup($0, in: eventIndex) },
                 effects: ran.effects.map { lookup($0, in: effectIndex) },
-                activities: ran.activities.map { lookup($0, in: activityIndex) })
+                activities: ran.activities.map { lookup($0, in: activityIndex) },
+                outcomes: ran.outcomes.compactMap { index(prefix + $0).map { leafOf[$0] } })
         }
 
         /// The activities a state lists, by index.

@@ -328,6 +328,8 @@ public struct RunInterface: Sendable {
     public var effects: [String]
     /// The activities it declares itself (not those of the machines it runs in turn).
     public var activities: [String]
+    /// Its outcomes: its top-level terminal states, in its order.
+    public var outcomes: [String]
 }
 
 /// An activity a machine declares: work the app runs while a state that lists it is active,
