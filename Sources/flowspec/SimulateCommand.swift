@@ -82,7 +82,7 @@ struct SimulateCommand: Command {
             let simulation = Simulation(program: program)
             switch format {
             case .text:
-                let lines = try simulation.run(steps, restoring: restore.map { .some($0) })
+                let lines = try simulation.runNamingSubFlows(steps, restoring: restore.map { .some($0) })
                 Console.output(lines.joined(separator: "\n") + "\n")
             case .json:
                 Console.output(try simulation.json(steps, restoring: restore.map { .some($0) }))

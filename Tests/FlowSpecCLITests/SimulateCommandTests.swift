@@ -124,6 +124,46 @@ struct SimulateNestedTests {
         #expect(timeouts.map { $0["milliseconds"] as? Int } == [300_000, 10_000])
     }
 
+    /// In a machine that runs others, a `#` line before a step names each sub-flow it starts,
+    /// ends at an outcome or stops (a transition out of the running state, or into it again);
+    /// the trace still replays, and JSON steps list the sub-flows running.
+    @Test func theTraceNamesTheMachineEachSubFlowRuns() throws {
+        let inputs = ["signIn", "splashAnimationCompleted", "onboardingCheckSucceeded", "validSession", "mainAppLoaded"]
+        let output = try CLI.run(
+            ["simulate", "specs/app.yaml", "--machine", "App"] + inputs + ["signOut", "forceReset"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stdout == """
+                # firstRun runs FirstRun
+                start -> firstRun.splash | effects: - | timeout: -
+                # firstRun: FirstRun stopped
+                # launch runs LaunchAuth
+                signIn -> launch.splash | effects: - | timeout: 2000ms -> launch.onboardingCheck
+                splashAnimationCompleted -> launch.onboardingCheck | effects: - | timeout: 3000ms -> launch.authCheck
+                onboardingCheckSucceeded -> launch.authCheck | effects: - | timeout: 5000ms -> launch.unauthenticated
+                validSession -> launch.authenticated | effects: - | timeout: 2000ms -> launch.error
+                # launch: LaunchAuth ended at mainApp
+                # story runs Chapters
+                mainAppLoaded -> story.handshake | effects: - | timeout: -
+                # story: Chapters stopped
+                # launch runs LaunchAuth
+                signOut -> launch.splash | effects: - | timeout: 2000ms -> launch.onboardingCheck
+                # launch: LaunchAuth stopped
+                # launch runs LaunchAuth
+                forceReset -> launch.unauthenticated | effects: - | timeout: -
+
+                """)
+        let directory = try CLI.temporaryDirectory(with: ["trace.txt": output.stdout])
+        let spec = CLI.packageRoot.appendingPathComponent("specs/app.yaml").path
+        let replay = try CLI.run(["simulate", spec, "--machine", "App", "--replay", "trace.txt"], in: directory)
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+        let json = try CLI.run(["simulate", "specs/app.yaml", "--machine", "App", "--format", "json"] + inputs)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let steps = try #require(document["steps"] as? [[String: Any]])
+        let machines = steps.map { ($0["subFlows"] as? [[String: String]])?.compactMap { $0["machine"] } }
+        #expect(machines.first == ["FirstRun"] && machines.last == ["Chapters"], "\(machines)")
+    }
+
     /// A machine with history states: each step says what the compound states with a history
     /// state inside remember (none before the first is left); other machines' steps say nothing.
     @Test func jsonStepsOfAMachineWithHistorySayWhatIsRemembered() throws {

@@ -27,7 +27,8 @@ public enum PathReport {
             let covered = cover.items.count - cover.notCovered.count
             let kinds =
                 cover.items.contains { $0.kind == .outcome }
-                ? "states, transitions, timeouts, outcomes and relaunches" : "states, transitions, timeouts and relaunches"
+                ? "states, transitions, timeouts, outcomes and relaunches"
+                : "states, transitions, timeouts and relaunches"
             output +=
                 "# \(program.name.name): \(cover.paths.count) \(cover.paths.count == 1 ? "path covers" : "paths cover") "
                 + "\(covered) of \(cover.items.count) \(kinds)\n"
@@ -50,11 +51,13 @@ public enum PathReport {
     public static func traceLines(_ path: PathCover.Path, _ program: FlowProgram) -> [String] {
         var lines: [String] = []
         var conditions = [Bool](repeating: false, count: program.conditions.count)
-        for step in path.steps {
+        let notes = subFlowNotes(path, program)
+        for (position, step) in path.steps.enumerated() {
             for (index, value) in step.conditions.enumerated() where value != conditions[index] {
                 lines.append((value ? "+" : "-") + program.conditions[index].name)
             }
             conditions = step.conditions
+            if position < notes.count { lines += notes[position] }
             guard !program.hasParallel else {
                 lines.append(
                     Trace.configurationLine(
@@ -68,6 +71,32 @@ public enum PathReport {
                     effects: step.effects, targets: step.timeoutTargets))
         }
         return lines
+    }
+
+    /// Per step, the `#` lines naming the sub-flows it ends, stops and starts (see
+    /// ``Simulation/runNamingSubFlows(_:restoring:)``): none in a machine that runs no machine.
+    static func subFlowNotes(_ path: PathCover.Path, _ program: FlowProgram) -> [[String]] {
+        guard program.compounds.contains(where: { $0.runs != nil }), let first = path.steps.first else { return [] }
+        func conditions(_ values: [Bool]) -> [Simulation.Step] {
+            values.enumerated().map { .condition(program.conditions[$0.offset].name, $0.element) }
+        }
+        var restoring: String?? = nil
+        if case .relaunch(let stored) = first.input { restoring = .some(stored) }
+        var steps: [Simulation.Step] = []
+        for step in path.steps.dropFirst() {
+            steps += conditions(step.conditions)
+            switch step.input {
+            case .start: break
+            case .event(let event): steps.append(.event(program.events[event].name))
+            case .timeout: steps.append(.timeout)
+            case .compoundTimeout(let compound): steps.append(.compoundTimeout(program.compounds[compound].name))
+            case .stateTimeout(let state): steps.append(.compoundTimeout(program.states[state].name))
+            case .relaunch: steps.append(.relaunch)
+            }
+        }
+        let run = try? Simulation(program: program).runWithSubFlowNotes(
+            startingUnder: conditions(first.conditions), then: steps, restoring: restoring)
+        return run?.notes ?? []
     }
 
     /// Each timeout armed after a step: how long, where it leads, whose it is.

@@ -235,6 +235,23 @@ public struct FlowRuntime: Sendable, Hashable {
         return handled ? effects : nil
     }
 
+    /// The sub-flows running now: each active compound state that runs a machine, by index in
+    /// ``FlowProgram/compounds``, with the visit that entered it (a new visit is a new run),
+    /// outermost first within each region.
+    public func runningSubFlows(_ program: FlowProgram) -> [(compound: Int, visit: Int)] {
+        var running: [(compound: Int, visit: Int)] = []
+        for state in states {
+            let written = program.states[state]
+            for depth in 0..<written.ancestors.count {
+                let compound = written.compound(atDepth: depth)
+                guard program.compounds[compound].runs != nil, !running.contains(where: { $0.compound == compound })
+                else { continue }
+                running.append((compound, kernel.visit(around: state, atDepth: depth, program.steps)))
+            }
+        }
+        return running
+    }
+
     /// The timeout armed for the current visit, if the state has one.
     public func armedTimeout(_ program: FlowProgram) -> (after: Duration, target: Int, visit: Int)? {
         kernel.armedTimeout(program.steps).map { ($0.after, $0.target, $0.visit) }

@@ -35,7 +35,8 @@ public enum Trace {
             Simulation.Record(
                 input: input, state: runtime.state, ignored: ignored, effects: effects, targets: targets,
                 memory: runtime.memory, states: runtime.states,
-                owners: runtime.armedTimeouts(program).compactMap { runtime.timeoutOwner(forVisit: $0.visit, program) })
+                owners: runtime.armedTimeouts(program).compactMap { runtime.timeoutOwner(forVisit: $0.visit, program) },
+                subFlows: program.compounds.contains { $0.runs != nil } ? runtime.runningSubFlows(program) : [])
         )
         if program.hasParallel {
             return configurationLine(
@@ -159,6 +160,10 @@ public struct Simulation {
         var states: [Int] = []
         /// With parallel regions: whose each armed timeout is, in the order of ``targets``.
         var owners: [(state: Int, compound: Int?)] = []
+        /// The sub-flows running after the step (``FlowRuntime/runningSubFlows(_:)``).
+        var subFlows: [(compound: Int, visit: Int)] = []
+        /// The transitions the step took (recorded when what the run exercises is).
+        var moves: [FlowRuntime.Move] = []
     }
 
     /// The run as a JSON document: `{"machine", "steps": [{"input", "state", "configuration",
@@ -166,7 +171,8 @@ public struct Simulation {
     /// `configuration` is the states the flow is in that have none inside them (one, until
     /// parallel regions), in document order; `active` adds the compound states around them. A
     /// machine with history states adds `remembered`: each compound state with a history state
-    /// inside that was left, and the state it was left in.
+    /// inside that was left, and the state it was left in; one that runs machines, `subFlows`:
+    /// each running state active, with its `machine`.
     public func json(_ steps: [Step], restoring rawValue: String?? = nil) throws(Failure) -> String {
         var exercised: Set<CoverageItem>? = nil
         var records: [Record]? = []
@@ -199,6 +205,7 @@ public struct Simulation {
                 "timeouts": .array(timeouts)
             ]
             if !program.histories.isEmpty { members["remembered"] = remembered(record) }
+            if !record.subFlows.isEmpty { members["subFlows"] = subFlows(record) }
             return .object(members)
         }
         var output = ""
@@ -244,7 +251,19 @@ public struct Simulation {
             "timeouts": .array(timeouts)
         ]
         if !program.histories.isEmpty { members["remembered"] = remembered(record) }
+        if !record.subFlows.isEmpty { members["subFlows"] = subFlows(record) }
         return .object(members)
+    }
+
+    /// The sub-flows running after a step: each running state, with the machine it runs.
+    private func subFlows(_ record: Record) -> JSONNode {
+        .array(
+            record.subFlows.map { run in
+                let compound = program.compounds[run.compound]
+                return .object([
+                    "state": .string(compound.name), "machine": .string(compound.runs?.machine.name ?? "")
+                ])
+            })
     }
 
     /// Each compound state with a history state inside that was left, and the state it was
@@ -309,6 +328,7 @@ public struct Simulation {
                 for state in runtime.states { exercised?.formUnion(CoverageItem.entering(state, in: program)) }
             }
             guard let taken = moves, !taken.isEmpty else { return }
+            if let last = records?.indices.last { records?[last].moves += taken }
             for move in taken {
                 exercised?.formUnion(CoverageItem.items(of: move, in: program))
                 exercised?.formUnion(CoverageItem.entering(move.to, in: program))
