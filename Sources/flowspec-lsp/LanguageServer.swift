@@ -117,7 +117,18 @@ struct LanguageServer {
             output.send(Self.error(id: id ?? NSNull(), code: -32803, "rename needs an open spec and a new name"))
             return
         }
-        switch navigation.rename(place, to: newName) {
+        var outcome = navigation.rename(place, to: newName)
+        if let machine = MachineRename.machine(at: place, in: navigation) {
+            // A machine's name crosses files: the open specs that may run it are edited too.
+            var open: [MachineRename.File] = []
+            for other in documents.keys.sorted() where other != uri {
+                guard let checked = documents[other]?.navigation() else { continue }
+                open.append(MachineRename.File(uri: other, lines: checked.lines, result: checked.result))
+            }
+            let current = MachineRename.File(uri: uri, lines: navigation.lines, result: navigation.result)
+            outcome = MachineRename(current: current, open: open).rename(machine, to: newName)
+        }
+        switch outcome {
         case .success(let edit): output.send(Self.result(id: id, edit))
         case .failure(let refused): output.send(Self.error(id: id ?? NSNull(), code: -32803, refused.message))
         }

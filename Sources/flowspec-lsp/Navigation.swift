@@ -98,7 +98,7 @@ struct Navigation {
     }
 
     /// The `run:` value at `position`, if the cursor is on one: the machine a state runs.
-    private func runValue(at position: (line: Int, character: Int), in machine: Machine) -> Located<String>? {
+    func runValue(at position: (line: Int, character: Int), in machine: Machine) -> Located<String>? {
         guard let word = word(at: position) else { return nil }
         return machine.nesting.details.values.lazy.compactMap(\.run).first {
             $0.value == word && $0.location.line - 1 == position.line
@@ -233,10 +233,12 @@ struct Navigation {
     }
 
     /// `textDocument/prepareRename`: the name at `position` and its range, or `nil` when it
-    /// is no state, event, condition or effect of the machine (nothing there can be renamed).
+    /// is no state, event, condition or effect of the machine, nor a machine's name or a
+    /// `run:` of one (nothing there can be renamed).
     func prepareRename(_ position: (line: Int, character: Int)) -> [String: Any]? {
         guard let span = wordSpan(at: position), let machine = machine(at: position.line),
             References(machine: machine).kind(of: span.word) != nil
+                || MachineRename.machine(at: position, in: self) != nil
         else { return nil }
         let range: [String: Any] = [
             "start": ["line": position.line, "character": span.start],

@@ -1037,6 +1037,88 @@ struct SubFlowServerTests {
     }
 }
 
+/// Renaming a machine crosses files: from a `run:` in the file that imports it, or from its
+/// key in the file that declares it, the edits rename the key and every `run:` of it in both
+/// (`Tests/Fixtures/rules/invalid-import`, read from disk, never written).
+@Suite("flowspec-lsp renaming a machine (process)")
+struct MachineRenameServerTests {
+    static let directory = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/rules/invalid-import")
+    static let importer = directory.appendingPathComponent("clean-imports-sign-in.yaml")
+    static let declaring = directory.appendingPathComponent("clean-sign-in.yaml")
+
+    static func lines(_ url: URL) throws -> [String] {
+        try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+    }
+
+    /// A session that opens `files`, then asks `rename` (id 2).
+    static func rename(opening files: [URL], at position: [String: Any], in file: URL, to newName: String) throws
+        -> [String: Any]
+    {
+        var input = try LanguageServerTests.frame(LanguageServerTests.request(1, "initialize"))
+        for url in files {
+            let text = try String(contentsOf: url, encoding: .utf8)
+            input += try LanguageServerTests.frame(
+                LanguageServerTests.notification(
+                    "textDocument/didOpen", ["textDocument": ["uri": url.absoluteString, "version": 1, "text": text]]))
+        }
+        let params: [String: Any] = [
+            "textDocument": ["uri": file.absoluteString], "position": position, "newName": newName
+        ]
+        input += try LanguageServerTests.frame(LanguageServerTests.request(2, "textDocument/rename", params))
+        input += try LanguageServerTests.frame(LanguageServerTests.request(3, "shutdown"))
+        input += try LanguageServerTests.frame(LanguageServerTests.notification("exit"))
+        let (status, messages, stderr) = try LanguageServerTests.serve(input)
+        #expect(status == 0, "\(stderr)")
+        return try #require(LanguageServerTests.response(2, messages))
+    }
+
+    /// The start of each edit of `file`, and its new text.
+    static func edits(_ response: [String: Any], _ file: URL) -> [String] {
+        let changes = (response["result"] as? [String: Any])?["changes"] as? [String: Any]
+        let edits = changes?[file.absoluteString] as? [[String: Any]] ?? []
+        return edits.map { edit in
+            let start = NestedStatesServerTests.start(edit["range"])
+            return "\(start.line):\(start.character) \(edit["newText"] as? String ?? "")"
+        }
+    }
+
+    @Test func fromARunTheImportedFileIsEditedToo() throws {
+        let position = try NestedStatesServerTests.position(
+            of: "SignIn", in: "run: SignIn", lines: Self.lines(Self.importer))
+        let response = try Self.rename(opening: [Self.importer], at: position, in: Self.importer, to: "Login")
+        let key = try #require(try Self.lines(Self.declaring).firstIndex(of: "  SignIn:"))
+        #expect(Self.edits(response, Self.declaring) == ["\(key):2 Login"], "\(response)")
+        // `position` is inside the word: the edit starts where it does.
+        let column = (position["character"] as? Int ?? 0) - 1
+        #expect(Self.edits(response, Self.importer) == ["\(position["line"] ?? 0):\(column) Login"])
+    }
+
+    @Test func fromTheKeyTheOpenFilesThatImportItAreEditedToo() throws {
+        let key = try #require(try Self.lines(Self.declaring).firstIndex(of: "  SignIn:"))
+        let response = try Self.rename(
+            opening: [Self.declaring, Self.importer], at: ["line": key, "character": 4], in: Self.declaring,
+            to: "Login")
+        let run = try NestedStatesServerTests.position(
+            of: "SignIn", in: "run: SignIn", lines: Self.lines(Self.importer))
+        #expect(Self.edits(response, Self.declaring) == ["\(key):2 Login"], "\(response)")
+        let column = (run["character"] as? Int ?? 0) - 1
+        #expect(Self.edits(response, Self.importer) == ["\(run["line"] ?? 0):\(column) Login"])
+    }
+
+    @Test func aNameAMachineHasAlreadyIsRefused() throws {
+        let position = try NestedStatesServerTests.position(
+            of: "SignIn", in: "run: SignIn", lines: Self.lines(Self.importer))
+        let taken = try Self.rename(opening: [Self.importer], at: position, in: Self.importer, to: "App")
+        #expect(taken["result"] == nil)
+        let message = (taken["error"] as? [String: Any])?["message"] as? String
+        #expect(message == "'App' is already the name of a machine 'clean-imports-sign-in.yaml' has or imports")
+        let invalid = try Self.rename(opening: [Self.importer], at: position, in: Self.importer, to: "Sign In!")
+        let problem = (invalid["error"] as? [String: Any])?["message"] as? String
+        #expect(problem?.hasPrefix("'Sign In!' cannot be a machine name") == true, "\(invalid)")
+    }
+}
+
 /// The language server on activities (`Tests/Fixtures/gen/golden/activities.yaml`): from a
 /// state's `activities` to the declaration, hover on both, every place an activity is written,
 /// and completion of a state's `activities` and of an activity's `sends`.
