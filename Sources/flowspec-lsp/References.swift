@@ -103,14 +103,7 @@ struct References {
             add(to)
         }
         for (_, to) in machine.persist?.migrate ?? [] { add(to) }
-        for requirement in machine.requirements {
-            switch requirement {
-            case .reachable(_, let states), .alwaysReachable(_, let states): for state in states { add(state) }
-            case .within(_, let from, let to, _):
-                add(from)
-                for state in to { add(state) }
-            }
-        }
+        for requirement in machine.requirements { for state in requirement.states { add(state) } }
         return found.sorted()
     }
 

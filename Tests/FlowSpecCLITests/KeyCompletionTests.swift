@@ -30,6 +30,7 @@ struct KeyCompletionTests {
             require:
               - ‸
               - within: { from: signedOut, to: [signingIn], max: 5s, ‸ }
+              - before: { first: signedOut, ‸ }
         ‸
         """
 
@@ -53,8 +54,8 @@ struct KeyCompletionTests {
         let expectations: [[String]] = [
             rules, machineKeys, Self.stateKeys, ["submit", "done"],
             ["to", "if", "unless", "effects", "retry"], Self.stateKeys,
-            ["max", "then", "effects"], ["reachable", "alwaysReachable", "within"], ["from", "to", "max"],
-            ["flowspec", "imports", "machines", "severity"]
+            ["max", "then", "effects"], ["reachable", "alwaysReachable", "within", "never", "before"],
+            ["from", "to", "max"], ["first", "then"], ["flowspec", "imports", "machines", "severity"]
         ]
         try Self.expectCompletions(in: Self.spec, expectations)
     }

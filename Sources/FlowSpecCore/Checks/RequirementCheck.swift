@@ -4,6 +4,8 @@
 /// - `alwaysReachable`: from every reachable non-terminal state, each listed state can still
 ///   be reached (the counterexample is a path to a state from which it cannot).
 /// - `within`: see ``WorstCaseTime``.
+/// - `never`, `before`: proved on every run, or refuted with the shortest run that breaks
+///   them (see ``PropertyCheck``).
 struct RequirementCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .requirementFailed, defaultSeverity: .error,
@@ -15,6 +17,7 @@ struct RequirementCheck: MachineCheck {
         guard !analysis.mayLackPaths, let initial = analysis.graph.initial else { return }
         // Made once, for the first `alwaysReachable` goal: a spec may list thousands.
         var goalSearch: (reversed: Digraph, depths: [Int32])?
+        var properties: [Requirement] = []
         for requirement in analysis.machine.requirements {
             switch requirement {
             case .reachable(let location, let states):
@@ -30,7 +33,69 @@ struct RequirementCheck: MachineCheck {
                 }
             case .within(let location, let from, let to, let max):
                 checkWithin(from: from, to: to, max: max, at: location, analysis, reporter)
+            case .never, .before:
+                properties.append(requirement)
             }
+        }
+        if !properties.isEmpty { checkProperties(properties, analysis, reporter) }
+    }
+
+    /// Searches the machine's configurations once for every `never` and `before`.
+    private func checkProperties(_ properties: [Requirement], _ analysis: MachineAnalysis, _ reporter: RuleReporter) {
+        // A loop of automatic transitions never ends a step: no run can be followed until it is
+        // fixed (`infinite-loop`, checked before).
+        let loops = reporter.collector.diagnostics.contains {
+            $0.rule == .infiniteLoop && $0.machine == analysis.machine.name.value
+        }
+        guard !loops, let program = FlowProgramBuilder.build(analysis.graph) else { return }
+        let graph: ConfigurationGraph
+        switch PropertyCheck.configurations(of: program) {
+        case .success(let explored):
+            graph = explored
+        case .failure(let refusal):
+            let limits = RuleReporter(rule: .limitExceeded, machine: reporter.machine, collector: reporter.collector)
+            for requirement in properties {
+                limits.report(
+                    "requirement not proved: \(refusal.message); split the machine, or state it with fewer conditions",
+                    at: requirement.location)
+            }
+            return
+        }
+        let search = PropertyCheck(program: program, graph: graph)
+        for requirement in properties {
+            guard let (property, message) = Self.property(requirement, search) else { continue }
+            guard let lines = search.counterexample(property) else { continue }
+            reporter.report(
+                message, at: requirement.location, subjects: requirement.states.map(\.value),
+                notes: [.init("the shortest run that breaks it, a trace `flowspec simulate --replay` accepts:")]
+                    + lines.map { .init("  " + $0) })
+        }
+    }
+
+    /// The property a requirement states, and the message when it is broken.
+    private static func property(_ requirement: Requirement, _ search: PropertyCheck)
+        -> (PropertyCheck.Property, String)?
+    {
+        switch requirement {
+        case .never(_, let states):
+            // One search, for whichever of the states a run reaches first.
+            let places = states.compactMap { search.place($0.value) }
+            guard places.count == states.count, let first = places.first else { return nil }
+            let names = quotedList(states.map(\.value))
+            return (
+                .never(places.count == 1 ? first : .any(places)),
+                "requirement failed: a run enters \(names), which `never` rules out"
+            )
+        case .before(_, let first, let then):
+            guard let firstPlace = search.place(first.value), let thenPlace = search.place(then.value) else {
+                return nil
+            }
+            return (
+                .before(first: firstPlace, then: thenPlace),
+                "requirement failed: a run enters '\(then.value)' before it has been in '\(first.value)'"
+            )
+        default:
+            return nil
         }
     }
 

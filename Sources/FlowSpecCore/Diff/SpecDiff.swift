@@ -350,12 +350,10 @@ struct MachineChanges {
         case .alwaysReachable(_, let states): "alwaysReachable: [\(states.map(\.value).joined(separator: ", "))]"
         case .within(_, let from, let to, let max):
             "within: from \(from.value) to [\(to.map(\.value).joined(separator: ", "))] max \(max.value.specDescription)"
+        case .never(_, let states): "never: [\(states.map(\.value).joined(separator: ", "))]"
+        case .before(_, let first, let then): "before: first \(first.value) then \(then.value)"
         }
     }
 
-    private func location(_ requirement: Requirement) -> SourceLocation {
-        switch requirement {
-        case .reachable(let location, _), .alwaysReachable(let location, _), .within(let location, _, _, _): location
-        }
-    }
+    private func location(_ requirement: Requirement) -> SourceLocation { requirement.location }
 }

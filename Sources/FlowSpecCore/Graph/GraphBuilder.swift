@@ -317,13 +317,7 @@ struct GraphBuilder {
         }
         for (_, to) in machine.persist?.migrate ?? [] { _ = resolve(to, as: "state in `migrate`") }
         for requirement in machine.requirements {
-            switch requirement {
-            case .reachable(_, let states), .alwaysReachable(_, let states):
-                for state in states { _ = resolve(state, as: "state in a requirement") }
-            case .within(_, let from, let to, _):
-                _ = resolve(from, as: "state in a requirement")
-                for state in to { _ = resolve(state, as: "state in a requirement") }
-            }
+            for state in requirement.states { _ = resolve(state, as: "state in a requirement") }
         }
     }
 

@@ -146,8 +146,10 @@ public struct PathCover: Sendable {
             // A `within` takes the worst case over every run, and an `alwaysReachable` every
             // configuration's way on: those need every configuration; covering the items does not.
             let needsEvery = machine.requirements.contains {
-                if case .reachable = $0 { return false }
-                return true
+                switch $0 {
+                case .within, .alwaysReachable: true
+                case .reachable, .never, .before: false
+                }
             }
             graph = try ConfigurationGraph(
                 program: program, bound: limits.maxConfigurations(for: program),
@@ -171,7 +173,7 @@ public struct PathCover: Sendable {
                 withinPath(position, from: from.value, to: to.map(\.value), max: max.value, graph)
             case .alwaysReachable(_, let states):
                 for target in states { reachPaths(position, target: target.value, graph) }
-            case .reachable:
+            case .reachable, .never, .before:
                 break
             }
         }
@@ -355,7 +357,25 @@ public struct PathCover: Sendable {
         return Path(purpose: purpose, steps: steps)
     }
 
+    /// The path of a run through the configuration graph: from a root, along edges.
+    static func path(root index: Int, edges: [(node: Int, edge: Int)], _ graph: ConfigurationGraph) -> Path {
+        let root = graph.roots[index]
+        var steps = [
+            described(
+                Step(
+                    input: .start, conditions: root.conditions, state: graph.nodes[root.node].state,
+                    effects: root.effects, waited: .zero), after: root.node, graph)
+        ]
+        for (node, edge) in edges { steps.append(step(graph.edges[node][edge], from: node, graph)) }
+        return Path(purpose: .cover(items: 0), steps: steps)
+    }
+
     private func step(_ edge: ConfigurationGraph.Edge, from node: Int, _ graph: ConfigurationGraph) -> Step {
+        Self.step(edge, from: node, graph)
+    }
+
+    private static func step(_ edge: ConfigurationGraph.Edge, from node: Int, _ graph: ConfigurationGraph) -> Step {
+        let program = graph.program
         let input: Step.Input
         var waited = Duration.zero
         switch edge.input {
@@ -373,8 +393,13 @@ public struct PathCover: Sendable {
                 waited: waited), after: edge.target, graph)
     }
 
-    /// A step with what the node it leads to says: its states and its timers.
     private func described(_ step: Step, after node: Int, _ graph: ConfigurationGraph) -> Step {
+        Self.described(step, after: node, graph)
+    }
+
+    /// A step with what the node it leads to says: its states and its timers.
+    private static func described(_ step: Step, after node: Int, _ graph: ConfigurationGraph) -> Step {
+        let program = graph.program
         var step = step
         let runtime = graph.reached[node]
         step.states = runtime.states

@@ -134,12 +134,7 @@ enum HistoryRule: RuleHome {
         }
         named += (machine.persist?.migrate ?? []).map { ($0.to, "a state of `migrate`") }
         for requirement in machine.requirements {
-            switch requirement {
-            case .reachable(_, let states), .alwaysReachable(_, let states):
-                named += states.map { ($0, "a state of a requirement") }
-            case .within(_, let from, let to, _):
-                named += ([from] + to).map { ($0, "a state of a requirement") }
-            }
+            named += requirement.states.map { ($0, "a state of a requirement") }
         }
         for (name, role) in named where histories.contains(name.value) {
             reader.report(

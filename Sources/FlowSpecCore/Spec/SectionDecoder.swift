@@ -3,8 +3,9 @@ enum SectionDecoder {
     static let activityKeys = ["sends", "summary"]
     static let sequenceKeys = ["states", "forwardOnly"]
     static let persistKeys = ["rawValue", "restore", "resume", "migrate"]
-    static let requirementKeys = ["reachable", "alwaysReachable", "within"]
+    static let requirementKeys = ["reachable", "alwaysReachable", "within", "never", "before"]
     static let withinKeys = ["from", "to", "max"]
+    static let beforeKeys = ["first", "then"]
 
     /// `activities: { watchSession: { sends: [sessionExpired] } }`. An activity whose body
     /// cannot be read is still declared, so that the states that run it are not reported too.
@@ -196,9 +197,26 @@ enum SectionDecoder {
             return .alwaysReachable(
                 location: entry.key.location,
                 states: reader.names(entry.value, as: "a state", list: "`alwaysReachable`"))
+        case "never":
+            return .never(
+                location: entry.key.location, states: reader.names(entry.value, as: "a state", list: "`never`"))
+        case "before":
+            return before(entry.value, key: entry.key, reader: &reader)
         default:
             return within(entry.value, key: entry.key, reader: &reader)
         }
+    }
+
+    static func before(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
+        guard let fields = reader.fields(id, of: "before", allowed: beforeKeys) else { return nil }
+        let first: Located<String>? = fields["first"].flatMap { reader.name($0, as: "`first`") }
+        let then: Located<String>? = fields["then"].flatMap { reader.name($0, as: "`then`") }
+        let example = "before: { first: signIn, then: home }"
+        for required in beforeKeys where fields[required] == nil {
+            reader.missing(required, in: "before", at: reader.location(id), example: example)
+        }
+        guard let first, let then else { return nil }
+        return .before(location: key.location, first: first, then: then)
     }
 
     static func within(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {

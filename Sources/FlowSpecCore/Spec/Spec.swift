@@ -806,6 +806,29 @@ public enum Requirement: Sendable {
     case alwaysReachable(location: SourceLocation, states: [Located<String>])
     /// The worst-case time from `from` to one of `to` (or any input state) is at most `max`.
     case within(location: SourceLocation, from: Located<String>, to: [Located<String>], max: Located<Duration>)
+    /// No run ever enters these states (a compound state: any state inside it).
+    case never(location: SourceLocation, states: [Located<String>])
+    /// No run enters `then` before it has been in `first` (each a state, or a compound state
+    /// and any state inside it).
+    case before(location: SourceLocation, first: Located<String>, then: Located<String>)
+
+    /// Where the requirement's key is written.
+    public var location: SourceLocation {
+        switch self {
+        case .reachable(let location, _), .alwaysReachable(let location, _), .within(let location, _, _, _),
+            .never(let location, _), .before(let location, _, _):
+            location
+        }
+    }
+
+    /// Every state it names, in the order written.
+    public var states: [Located<String>] {
+        switch self {
+        case .reachable(_, let states), .alwaysReachable(_, let states), .never(_, let states): states
+        case .within(_, let from, let to, _): [from] + to
+        case .before(_, let first, let then): [first, then]
+        }
+    }
 }
 
 /// An immutable value on the heap, for rarely present parts of the model that would otherwise

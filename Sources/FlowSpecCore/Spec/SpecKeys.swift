@@ -31,6 +31,8 @@ public enum SpecKeys {
         case requirement
         /// A `within` requirement.
         case within
+        /// A `before` requirement.
+        case before
         /// A `severity` mapping: its keys are rule ids.
         case severity
         /// An `on` mapping: its keys are the machine's events.
@@ -53,6 +55,7 @@ public enum SpecKeys {
         case .persist: SectionDecoder.persistKeys
         case .requirement: SectionDecoder.requirementKeys
         case .within: SectionDecoder.withinKeys
+        case .before: SectionDecoder.beforeKeys
         case .severity: Rule.allCases.map(\.rawValue)
         case .events: []
         }
@@ -82,6 +85,7 @@ public enum SpecKeys {
         case ("sequences", 2): return .sequence
         case ("require", 1): return .requirement
         case ("require", 2) where path[1] == "within": return .within
+        case ("require", 2) where path[1] == "before": return .before
         case ("on", _): return transitionPlace(Array(path.dropFirst()))
         case ("states", _): return statesPlace(path[...])
         default: return nil
