@@ -56,6 +56,7 @@ struct References {
             for condition in machine.conditions ?? [] { add(condition) }
         case .effect:
             for effect in machine.effects ?? [] { add(effect) }
+            for case .everyEntry(_, _, let runs) in machine.requirements { add(runs) }
         case .activity:
             for activity in machine.activities ?? [] { add(activity.name) }
         }

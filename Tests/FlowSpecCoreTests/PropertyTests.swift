@@ -9,11 +9,11 @@ import Testing
 struct PropertyTests {
     static let fixtures = [
         "Tests/Fixtures/rules/requirement-failed/found-never-after-retries.yaml",
-        "Tests/Fixtures/rules/requirement-failed/found-before-skipped-by-a-condition.yaml"
+        "Tests/Fixtures/rules/requirement-failed/found-before-skipped-by-a-condition.yaml",
+        "Tests/Fixtures/rules/requirement-failed/found-every-entry-without-its-effect.yaml"
     ]
 
-    /// Each counterexample is a trace `flowspec simulate --replay` accepts, and it breaks the
-    /// property in its last step.
+    /// Each counterexample is a trace `flowspec simulate --replay` accepts.
     @Test(arguments: fixtures)
     func aCounterexampleReplays(path: String) throws {
         let result = SpecChecker().check(try Fixtures.source(path))
@@ -63,6 +63,14 @@ struct PropertyTests {
                 ]
             ),
             (
+                "        entry: [showError]\n", "        entry: []\n",
+                "requirement failed: a run enters 'error' in a step that does not run 'showError'",
+                [
+                    "start -> splash | effects: - | timeout: 2000ms -> onboardingCheck",
+                    "splashFailed -> error | effects: - | timeout: -"
+                ]
+            ),
+            (
                 "on: { signIn: launch }", "on: { signIn: story }",
                 "requirement failed: a run enters 'story' before it has been in 'launch.authenticated'",
                 [
@@ -100,30 +108,32 @@ struct PropertyTests {
             if let earlier = tried[pair], earlier <= inputs { return }
             tried[pair] = inputs
             for conditions in vectors {
-                // What each input leads to, and the states it enters in order.
-                var attempts: [(FlowRuntime, [Int])] = []
+                // What each input leads to, the states it enters in order and its effects.
+                var attempts: [(FlowRuntime, [Int], [Int])] = []
                 for event in program.events.indices {
                     var next = runtime
                     var moves: [FlowRuntime.Move]? = []
-                    if next.send(event, program, conditions: conditions, moves: &moves) != nil {
-                        attempts.append((next, (moves ?? []).map(\.to)))
+                    if let effects = next.send(event, program, conditions: conditions, moves: &moves) {
+                        attempts.append((next, (moves ?? []).map(\.to), effects))
                     }
                 }
                 if program.states[runtime.state].timeout != nil {
                     var next = runtime
                     var moves: [FlowRuntime.Move]? = []
-                    if next.fireTimeout(visit: runtime.visit, program, conditions: conditions, moves: &moves) != nil {
-                        attempts.append((next, (moves ?? []).map(\.to)))
+                    if let effects = next.fireTimeout(
+                        visit: runtime.visit, program, conditions: conditions, moves: &moves)
+                    {
+                        attempts.append((next, (moves ?? []).map(\.to), effects))
                     }
                 }
                 if program.persist != nil {
                     var moves: [FlowRuntime.Move]? = []
-                    let (next, _) = FlowRuntime.restore(
+                    let (next, effects) = FlowRuntime.restore(
                         program, rawValue: runtime.storedText(program), conditions: conditions, moves: &moves)
-                    attempts.append((next, [moves?.first?.from ?? next.state] + (moves ?? []).map(\.to)))
+                    attempts.append((next, [moves?.first?.from ?? next.state] + (moves ?? []).map(\.to), effects))
                 }
-                for (next, entered) in attempts {
-                    switch observe(property, entered, seen: seen, program) {
+                for (next, entered, effects) in attempts {
+                    switch observe(property, entered, effects, seen: seen, program) {
                     case nil: shortest = min(shortest ?? .max, inputs + 1)
                     case let seen?: walk(next, seen: seen, inputs: inputs + 1)
                     }
@@ -132,10 +142,9 @@ struct PropertyTests {
         }
         for conditions in vectors {
             var moves: [FlowRuntime.Move]? = []
-            let (runtime, _) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
-            switch observe(
-                property, [moves?.first?.from ?? runtime.state] + (moves ?? []).map(\.to), seen: false, program)
-            {
+            let (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
+            let entered = [moves?.first?.from ?? runtime.state] + (moves ?? []).map(\.to)
+            switch observe(property, entered, effects, seen: false, program) {
             case nil: return 0
             case let seen?: walk(runtime, seen: seen, inputs: 0)
             }
@@ -154,9 +163,9 @@ struct PropertyTests {
 
     /// The observer, written apart from ``PropertyCheck``: `nil` once broken, else whether
     /// `first` has been passed.
-    static func observe(_ property: PropertyCheck.Property, _ states: [Int], seen: Bool, _ program: FlowProgram)
-        -> Bool?
-    {
+    static func observe(
+        _ property: PropertyCheck.Property, _ states: [Int], _ effects: [Int], seen: Bool, _ program: FlowProgram
+    ) -> Bool? {
         func active(_ state: Int) -> [PropertyCheck.Place] {
             program.states[state].ancestors.reversed().map(PropertyCheck.Place.compound) + [.state(state)]
         }
@@ -170,6 +179,8 @@ struct PropertyTests {
                 case .before(let first, let then):
                     if place == first { seen = true }
                     if place == then, !seen { return nil }
+                case .everyEntry(let target, let effect):
+                    if place == target, !effects.contains(effect) { return nil }
                 }
             }
         }
@@ -197,10 +208,13 @@ struct PropertyTests {
             else { continue }
             let search = PropertyCheck(program: program, graph: graph)
             let count = program.states.count
-            let properties: [PropertyCheck.Property] = [
+            var properties: [PropertyCheck.Property] = [
                 .never(.state(random.below(count))),
                 .before(first: .state(random.below(count)), then: .state(random.below(count)))
             ]
+            if !program.effects.isEmpty {
+                properties.append(.everyEntry(.state(random.below(count)), runs: random.below(program.effects.count)))
+            }
             for property in properties {
                 let depth = Self.depth
                 let brute = Self.bruteForce(property, program, depth: depth)

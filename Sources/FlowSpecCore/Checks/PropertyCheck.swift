@@ -28,6 +28,8 @@ struct PropertyCheck {
         case never(Place)
         /// No run enters `then` before it has been in `first`.
         case before(first: Place, then: Place)
+        /// Every step that enters the place runs the effect (by index).
+        case everyEntry(Place, runs: Int)
     }
 
     let program: FlowProgram
@@ -78,7 +80,7 @@ struct PropertyCheck {
         var reached: [Int: Reached] = [:]
         var queue: [Int] = []
         for (index, root) in graph.roots.enumerated() {
-            switch observe(property, root.items, seen: false) {
+            switch observe(property, root.items, effects: root.effects, seen: false) {
             case .broken: return trace(root: index, edges: [])
             case .holds(let seen):
                 let start = root.node * 2 + (seen ? 1 : 0)
@@ -93,7 +95,7 @@ struct PropertyCheck {
             head += 1
             let node = current / 2
             for (position, edge) in graph.edges[node].enumerated() {
-                switch observe(property, edge.items, seen: current % 2 == 1) {
+                switch observe(property, edge.items, effects: edge.effects, seen: current % 2 == 1) {
                 case .broken:
                     let (root, edges) = route(to: current, reached)
                     return trace(root: root, edges: edges + [(node, position)])
@@ -136,13 +138,16 @@ struct PropertyCheck {
     }
 
     /// Reads the states a step enters (each `.state` item, with the compound states around it
-    /// active too): `seen` is whether the run has been in `before`'s `first`.
-    func observe(_ property: Property, _ items: [CoverageItem], seen: Bool) -> Observation {
+    /// active too) and the effects it runs: `seen` is whether the run has been in `before`'s
+    /// `first`.
+    func observe(_ property: Property, _ items: [CoverageItem], effects: [Int], seen: Bool) -> Observation {
         var seen = seen
         for case .state(let state) in items {
             switch property {
             case .never(let place):
                 if isIn(state, place) { return .broken }
+            case .everyEntry(let place, let effect):
+                if isIn(state, place), !effects.contains(effect) { return .broken }
             case .before(let first, let then):
                 let inFirst = isIn(state, first)
                 // Entering `then` and `first` at once is fine when `first` holds `then` (or is

@@ -33,7 +33,7 @@ struct RequirementCheck: MachineCheck {
                 }
             case .within(let location, let from, let to, let max):
                 checkWithin(from: from, to: to, max: max, at: location, analysis, reporter)
-            case .never, .before:
+            case .never, .before, .everyEntry:
                 properties.append(requirement)
             }
         }
@@ -42,6 +42,13 @@ struct RequirementCheck: MachineCheck {
 
     /// Searches the machine's configurations once for every `never` and `before`.
     private func checkProperties(_ properties: [Requirement], _ analysis: MachineAnalysis, _ reporter: RuleReporter) {
+        let declared = (analysis.machine.effects ?? []).map(\.value)
+        for case .everyEntry(_, _, let runs) in properties where !declared.contains(runs.value) {
+            RuleReporter(rule: .undeclaredName, machine: reporter.machine, collector: reporter.collector).report(
+                "effect '\(runs.value)' in `everyEntry` is not declared in `effects`"
+                    + Suggestion.hint(for: runs.value, among: declared),
+                at: runs.location, subjects: [runs.value], fix: .declare(.effect, name: runs.value))
+        }
         // A loop of automatic transitions never ends a step: no run can be followed until it is
         // fixed (`infinite-loop`, checked before).
         let loops = reporter.collector.diagnostics.contains {
@@ -93,6 +100,14 @@ struct RequirementCheck: MachineCheck {
             return (
                 .before(first: firstPlace, then: thenPlace),
                 "requirement failed: a run enters '\(then.value)' before it has been in '\(first.value)'"
+            )
+        case .everyEntry(_, let to, let runs):
+            guard let place = search.place(to.value),
+                let effect = search.program.effects.firstIndex(where: { $0.name == runs.value })
+            else { return nil }
+            return (
+                .everyEntry(place, runs: effect),
+                "requirement failed: a run enters '\(to.value)' in a step that does not run '\(runs.value)'"
             )
         default:
             return nil

@@ -352,6 +352,7 @@ struct MachineChanges {
             "within: from \(from.value) to [\(to.map(\.value).joined(separator: ", "))] max \(max.value.specDescription)"
         case .never(_, let states): "never: [\(states.map(\.value).joined(separator: ", "))]"
         case .before(_, let first, let then): "before: first \(first.value) then \(then.value)"
+        case .everyEntry(_, let to, let runs): "everyEntry: to \(to.value) runs \(runs.value)"
         }
     }
 

@@ -3,9 +3,10 @@ enum SectionDecoder {
     static let activityKeys = ["sends", "summary"]
     static let sequenceKeys = ["states", "forwardOnly"]
     static let persistKeys = ["rawValue", "restore", "resume", "migrate"]
-    static let requirementKeys = ["reachable", "alwaysReachable", "within", "never", "before"]
+    static let requirementKeys = ["reachable", "alwaysReachable", "within", "never", "before", "everyEntry"]
     static let withinKeys = ["from", "to", "max"]
     static let beforeKeys = ["first", "then"]
+    static let everyEntryKeys = ["to", "runs"]
 
     /// `activities: { watchSession: { sends: [sessionExpired] } }`. An activity whose body
     /// cannot be read is still declared, so that the states that run it are not reported too.
@@ -202,9 +203,23 @@ enum SectionDecoder {
                 location: entry.key.location, states: reader.names(entry.value, as: "a state", list: "`never`"))
         case "before":
             return before(entry.value, key: entry.key, reader: &reader)
+        case "everyEntry":
+            return everyEntry(entry.value, key: entry.key, reader: &reader)
         default:
             return within(entry.value, key: entry.key, reader: &reader)
         }
+    }
+
+    static func everyEntry(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
+        guard let fields = reader.fields(id, of: "everyEntry", allowed: everyEntryKeys) else { return nil }
+        let to: Located<String>? = fields["to"].flatMap { reader.name($0, as: "`to`") }
+        let runs: Located<String>? = fields["runs"].flatMap { reader.name($0, as: "`runs`") }
+        let example = "everyEntry: { to: error, runs: showError }"
+        for required in everyEntryKeys where fields[required] == nil {
+            reader.missing(required, in: "everyEntry", at: reader.location(id), example: example)
+        }
+        guard let to, let runs else { return nil }
+        return .everyEntry(location: key.location, to: to, runs: runs)
     }
 
     static func before(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {

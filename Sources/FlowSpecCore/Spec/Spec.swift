@@ -811,12 +811,14 @@ public enum Requirement: Sendable {
     /// No run enters `then` before it has been in `first` (each a state, or a compound state
     /// and any state inside it).
     case before(location: SourceLocation, first: Located<String>, then: Located<String>)
+    /// Every step that enters `to` (a compound state: any state inside it) runs `runs`.
+    case everyEntry(location: SourceLocation, to: Located<String>, runs: Located<String>)
 
     /// Where the requirement's key is written.
     public var location: SourceLocation {
         switch self {
         case .reachable(let location, _), .alwaysReachable(let location, _), .within(let location, _, _, _),
-            .never(let location, _), .before(let location, _, _):
+            .never(let location, _), .before(let location, _, _), .everyEntry(let location, _, _):
             location
         }
     }
@@ -827,6 +829,7 @@ public enum Requirement: Sendable {
         case .reachable(_, let states), .alwaysReachable(_, let states), .never(_, let states): states
         case .within(_, let from, let to, _): [from] + to
         case .before(_, let first, let then): [first, then]
+        case .everyEntry(_, let to, _): [to]
         }
     }
 }

@@ -33,6 +33,8 @@ public enum SpecKeys {
         case within
         /// A `before` requirement.
         case before
+        /// An `everyEntry` requirement.
+        case everyEntry
         /// A `severity` mapping: its keys are rule ids.
         case severity
         /// An `on` mapping: its keys are the machine's events.
@@ -56,6 +58,7 @@ public enum SpecKeys {
         case .requirement: SectionDecoder.requirementKeys
         case .within: SectionDecoder.withinKeys
         case .before: SectionDecoder.beforeKeys
+        case .everyEntry: SectionDecoder.everyEntryKeys
         case .severity: Rule.allCases.map(\.rawValue)
         case .events: []
         }
@@ -86,6 +89,7 @@ public enum SpecKeys {
         case ("require", 1): return .requirement
         case ("require", 2) where path[1] == "within": return .within
         case ("require", 2) where path[1] == "before": return .before
+        case ("require", 2) where path[1] == "everyEntry": return .everyEntry
         case ("on", _): return transitionPlace(Array(path.dropFirst()))
         case ("states", _): return statesPlace(path[...])
         default: return nil
