@@ -117,7 +117,7 @@ struct LanguageServer {
             output.send(Self.error(id: id ?? NSNull(), code: -32803, "rename needs an open spec and a new name"))
             return
         }
-        var outcome = navigation.rename(place, to: newName)
+        let outcome: Result<[String: Any], Navigation.RenameRefused>
         if let machine = MachineRename.machine(at: place, in: navigation) {
             // A machine's name crosses files: the open specs that may run it are edited too.
             var open: [MachineRename.File] = []
@@ -127,6 +127,8 @@ struct LanguageServer {
             }
             let current = MachineRename.File(uri: uri, lines: navigation.lines, result: navigation.result)
             outcome = MachineRename(current: current, open: open).rename(machine, to: newName)
+        } else {
+            outcome = navigation.rename(place, to: newName)
         }
         switch outcome {
         case .success(let edit): output.send(Self.result(id: id, edit))

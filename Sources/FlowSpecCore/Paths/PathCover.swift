@@ -328,33 +328,23 @@ public struct PathCover: Sendable {
 
     /// The steps of a plan: the start, the route to its first node, then its extension.
     private func materialize(_ plan: Planner.Plan, _ graph: ConfigurationGraph) -> Path {
-        let route = (root: plan.root, edges: plan.route)
-        let root = graph.roots[route.root]
-        var steps = [
-            described(
-                Step(
-                    input: .start, conditions: root.conditions, state: graph.nodes[root.node].state,
-                    effects: root.effects, waited: .zero), after: root.node, graph)
-        ]
-        var last = root.node
-        for (node, edge) in route.edges + plan.extension_ {
-            steps.append(step(graph.edges[node][edge], from: node, graph))
-            last = graph.edges[node][edge].target
-        }
+        let edges = plan.route + plan.extension_
+        var path = Self.path(root: plan.root, edges: edges, graph)
+        var last = edges.last.map { graph.edges[$0.node][$0.edge].target } ?? graph.roots[plan.root].node
         // Timers due when the last one fired fire at that instant too (another region's): a
         // path does not end before them.
         while let forced = graph.edges[last].firstIndex(where: { $0.input == .timeout && $0.waited == .zero }) {
-            steps.append(step(graph.edges[last][forced], from: last, graph))
+            path.steps.append(Self.step(graph.edges[last][forced], from: last, graph))
             last = graph.edges[last][forced].target
         }
-        var purpose = plan.purpose
-        if case .cover = purpose {
+        path.purpose = plan.purpose
+        if case .cover = plan.purpose {
             var seen = Set<CoverageItem>()
-            seen.formUnion(root.items)
-            for (node, edge) in route.edges + plan.extension_ { seen.formUnion(graph.edges[node][edge].items) }
-            purpose = .cover(items: seen.count)
+            seen.formUnion(graph.roots[plan.root].items)
+            for (node, edge) in edges { seen.formUnion(graph.edges[node][edge].items) }
+            path.purpose = .cover(items: seen.count)
         }
-        return Path(purpose: purpose, steps: steps)
+        return path
     }
 
     /// The path of a run through the configuration graph: from a root, along edges.
@@ -368,10 +358,6 @@ public struct PathCover: Sendable {
         ]
         for (node, edge) in edges { steps.append(step(graph.edges[node][edge], from: node, graph)) }
         return Path(purpose: .cover(items: 0), steps: steps)
-    }
-
-    private func step(_ edge: ConfigurationGraph.Edge, from node: Int, _ graph: ConfigurationGraph) -> Step {
-        Self.step(edge, from: node, graph)
     }
 
     private static func step(_ edge: ConfigurationGraph.Edge, from node: Int, _ graph: ConfigurationGraph) -> Step {
@@ -391,10 +377,6 @@ public struct PathCover: Sendable {
             Step(
                 input: input, conditions: edge.conditions, state: graph.nodes[edge.target].state, effects: edge.effects,
                 waited: waited), after: edge.target, graph)
-    }
-
-    private func described(_ step: Step, after node: Int, _ graph: ConfigurationGraph) -> Step {
-        Self.described(step, after: node, graph)
     }
 
     /// A step with what the node it leads to says: its states and its timers.

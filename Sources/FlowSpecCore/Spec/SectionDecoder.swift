@@ -211,27 +211,29 @@ enum SectionDecoder {
     }
 
     static func everyEntry(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        guard let fields = reader.fields(id, of: "everyEntry", allowed: everyEntryKeys) else { return nil }
-        let to: Located<String>? = fields["to"].flatMap { reader.name($0, as: "`to`") }
-        let runs: Located<String>? = fields["runs"].flatMap { reader.name($0, as: "`runs`") }
-        let example = "everyEntry: { to: error, runs: showError }"
-        for required in everyEntryKeys where fields[required] == nil {
-            reader.missing(required, in: "everyEntry", at: reader.location(id), example: example)
-        }
-        guard let to, let runs else { return nil }
-        return .everyEntry(location: key.location, to: to, runs: runs)
+        twoNames(
+            id, of: "everyEntry", keys: everyEntryKeys, example: "everyEntry: { to: error, runs: showError }", &reader
+        )
+        .map { .everyEntry(location: key.location, to: $0, runs: $1) }
     }
 
     static func before(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        guard let fields = reader.fields(id, of: "before", allowed: beforeKeys) else { return nil }
-        let first: Located<String>? = fields["first"].flatMap { reader.name($0, as: "`first`") }
-        let then: Located<String>? = fields["then"].flatMap { reader.name($0, as: "`then`") }
-        let example = "before: { first: signIn, then: home }"
-        for required in beforeKeys where fields[required] == nil {
-            reader.missing(required, in: "before", at: reader.location(id), example: example)
+        twoNames(id, of: "before", keys: beforeKeys, example: "before: { first: signIn, then: home }", &reader)
+            .map { .before(location: key.location, first: $0, then: $1) }
+    }
+
+    /// A requirement's mapping of two names, by `keys` in order: each one missing is reported,
+    /// with `example`.
+    private static func twoNames(
+        _ id: YAMLDocument.NodeID, of what: String, keys: [String], example: String, _ reader: inout NodeReader
+    ) -> (Located<String>, Located<String>)? {
+        guard let fields = reader.fields(id, of: what, allowed: keys) else { return nil }
+        let names = keys.map { key in fields[key].flatMap { reader.name($0, as: "`\(key)`") } }
+        for required in keys where fields[required] == nil {
+            reader.missing(required, in: what, at: reader.location(id), example: example)
         }
-        guard let first, let then else { return nil }
-        return .before(location: key.location, first: first, then: then)
+        guard let first = names[0], let second = names[1] else { return nil }
+        return (first, second)
     }
 
     static func within(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
