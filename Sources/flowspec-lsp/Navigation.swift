@@ -120,7 +120,19 @@ struct Navigation {
             Document.range(Document.range(finding.location, lines), meets: (position, position))
         }.map { finding in
             "**\(finding.rule.rawValue)** (\(finding.severity.rawValue)): \(finding.rule.summary)\n\n\(finding.message)"
+                + Self.counterexample(finding)
         }
+    }
+
+    /// A failed requirement's counterexample, from its notes: what it is, the trace as a block
+    /// (to copy into `flowspec simulate --replay`), and how the run goes on.
+    private static func counterexample(_ finding: Diagnostic) -> String {
+        guard finding.rule == .requirementFailed else { return "" }
+        let trace = finding.notes.map(\.message).filter { $0.hasPrefix("  ") }.map { $0.dropFirst(2) }
+        guard !trace.isEmpty else { return "" }
+        let said = finding.notes.map(\.message).filter { !$0.hasPrefix("  ") }
+        return "\n\n" + (said.first ?? "") + "\n\n```\n" + trace.joined(separator: "\n") + "\n```"
+            + said.dropFirst().map { "\n\n" + $0 }.joined()
     }
 
     /// What a history state leads to: where its compound state was left (the very state, for

@@ -4,7 +4,8 @@ import FlowSpecCore
 /// rename edits. A state is written as its key (at any depth), as targets, `then`, `initial`
 /// (of the machine or of a compound state), `done` (and each target of a running state's
 /// `done` mapping), a history state's `default`, `resume`,
-/// `migrate`, sequence members and requirements; an event, condition or effect as its declaration and its uses (an effect
+/// `migrate`, sequence members and requirements; an event, condition or effect as its declaration and its uses (requirements
+/// included; an effect
 /// also in `entry` and `exit`, an event also in an activity's `sends`); an activity as its
 /// declaration and in the states' `activities`.
 struct References {
@@ -56,12 +57,14 @@ struct References {
             for condition in machine.conditions ?? [] { add(condition) }
         case .effect:
             for effect in machine.effects ?? [] { add(effect) }
-            for case .everyEntry(_, _, let runs) in machine.requirements { add(runs) }
         case .activity:
             for activity in machine.activities ?? [] { add(activity.name) }
         }
         if kind == .event {
             for activity in machine.activities ?? [] { for event in activity.sends { add(event) } }
+        }
+        for requirement in machine.requirements {
+            for (category, name) in requirement.names where category.rawValue == kind.rawValue { add(name) }
         }
         for transition in machine.machineWide {
             if kind == .event { add(transition.event) }

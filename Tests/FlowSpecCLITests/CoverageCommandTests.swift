@@ -28,9 +28,26 @@ struct CoverageCommandTests {
         #expect(
             lines.first
                 == "LaunchAuth: 40.7% of transitions exercised (9/11 states, 10/22 transitions, 1/5 timeouts) by 1 run")
-        #expect(lines.contains("specs/app.yaml:116:7: not exercised: state 'authenticated'"))
-        #expect(lines.contains("specs/app.yaml:115:18: not exercised: 'authLoading' timeout -> 'error'"))
-        #expect(lines.contains("specs/app.yaml:74:19: not exercised: machine-wide 'forceReset' -> 'unauthenticated'"))
+        // Located by content: the spec's lines move as it grows.
+        let specLines = try String(
+            contentsOfFile: CLI.packageRoot.appendingPathComponent(Self.spec).path, encoding: .utf8
+        )
+        .split(separator: "\n", omittingEmptySubsequences: false)
+        let launchAuth = try #require(specLines.firstIndex { $0 == "  LaunchAuth:" })
+        func line(_ text: String) throws -> Int {
+            try #require(specLines[launchAuth...].firstIndex { $0.contains(text) }) + 1
+        }
+        #expect(
+            lines.contains("specs/app.yaml:\(try line("      authenticated:")):7: not exercised: state 'authenticated'")
+        )
+        #expect(
+            lines.contains(
+                "specs/app.yaml:\(try line("timeout: { after: 10s, to: error }")):18: not exercised: 'authLoading' timeout -> 'error'"
+            ))
+        #expect(
+            lines.contains(
+                "specs/app.yaml:\(try line("forceReset: unauthenticated")):19: not exercised: machine-wide 'forceReset' -> 'unauthenticated'"
+            ))
         #expect(!lines.contains { $0.contains("'networkError'") }, "the trace retries until the bound")
         #expect(lines.count == 19)
     }

@@ -54,8 +54,12 @@ struct KeyCompletionTests {
         let expectations: [[String]] = [
             rules, machineKeys, Self.stateKeys, ["submit", "done"],
             ["to", "if", "unless", "effects", "retry"], Self.stateKeys,
-            ["max", "then", "effects"], ["reachable", "alwaysReachable", "within", "never", "before", "everyEntry"],
-            ["from", "to", "max"], ["first", "then"], ["flowspec", "imports", "machines", "severity"]
+            ["max", "then", "effects"],
+            [
+                "reachable", "alwaysReachable", "within", "never", "before", "between", "everyEntry", "leadsTo",
+                "atMost"
+            ],
+            ["from", "to", "max"], ["first", "effect", "then", "after"], ["flowspec", "imports", "machines", "severity"]
         ]
         try Self.expectCompletions(in: Self.spec, expectations)
     }

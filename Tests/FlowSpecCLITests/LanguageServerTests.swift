@@ -558,6 +558,36 @@ struct LanguageServerTests {
         #expect(value.contains("---\n\n**signingIn**: task state of `Login`"), "the state's hover follows: \(value)")
     }
 
+    /// Hover on a failed requirement shows its counterexample, as a trace to replay.
+    @Test func hoverOnAFailedRequirementShowsTheRunThatBreaksIt() throws {
+        let uri = "file:///w/spec.flowspec.yaml"
+        let text = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent(
+                "Tests/Fixtures/rules/requirement-failed/found-leads-to-a-polling-loop.yaml"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let requirement = try #require(lines.firstIndex { $0.contains("- leadsTo: { from: checking, to: synced }") })
+        let position: [String: Any] = ["line": requirement, "character": 10]
+        let messages = try Self.session(
+            opening: uri, text, [("textDocument/hover", ["textDocument": ["uri": uri], "position": position])])
+        let hover = Self.result(2, messages) as? [String: Any]
+        let value = (hover?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        #expect(
+            value == """
+                **requirement-failed** (error): A `require` entry does not hold.
+
+                requirement failed: a run enters 'checking' and never reaches 'synced', though it does not wait on the user
+
+                a run that never gets there (a shortest way to where it stops or loops), a trace `flowspec simulate --replay` accepts:
+
+                ```
+                start -> checking | effects: - | timeout: 10000ms -> failed
+                giveUp -> gaveUp | effects: - | timeout: -
+                ```
+
+                then the flow stops in 'gaveUp': nothing more can happen
+                """, "\(value)")
+    }
+
     /// A request the client cancels before it is answered gets `RequestCancelled`; the others
     /// are answered, and a cancel of an unknown request is ignored.
     @Test func aCancelledRequestIsNotAnswered() throws {

@@ -1,13 +1,16 @@
-/// The properties of `require` that hold on every run (`never`, `before`), proved over the
-/// machine's configurations, or refuted with the shortest run that breaks them
-/// (`requirement-failed`, part of ``RequirementCheck``).
+/// The properties of `require` that hold on every run (`never`, `before`, `between`,
+/// `everyEntry`, `leadsTo`, `atMost`), proved over the machine's configurations, or refuted
+/// with the shortest run that breaks them (`requirement-failed`, part of ``RequirementCheck``).
 ///
 /// The configurations are those test paths are planned on (``ConfigurationGraph``): the
 /// states, retry counters, what compound states remember and the time left on each timer,
 /// with every combination of the conditions tried at each input. Each property is an
-/// observer that reads the states each step enters, in order; the search runs on the product
-/// of the configurations and the observer's state, breadth first, so the first run that
-/// breaks a property is a shortest one. It is written as a trace that
+/// observer: a few states (seen or not, inside a scope or not, a count) that read what each
+/// step does, and that either go on or find the property broken. The search runs on the
+/// product of the configurations and the observer's state, breadth first, so the first run
+/// that breaks a safety property is a shortest one. `leadsTo` is broken by a run that never
+/// reaches its goal: the product is searched to the end, then for a node where the flow stops,
+/// or a loop the flow runs on its own. Each counterexample is written as a trace that
 /// `flowspec simulate --replay` accepts.
 ///
 /// A machine whose configurations are more than the bound, or which has more conditions than
@@ -22,22 +25,102 @@ struct PropertyCheck {
         case any([Place])
     }
 
+    /// What `before` waits for.
+    enum Milestone {
+        /// The run has been in the place.
+        case place(Place)
+        /// The run has run the effect (by index), at the latest in the step that enters `then`.
+        case effect(Int)
+    }
+
     /// One property.
     enum Property {
-        /// No run enters the place.
-        case never(Place)
-        /// No run enters `then` before it has been in `first`.
-        case before(first: Place, then: Place)
+        /// No run enters the place; with a condition (by index), no step enters it at an input
+        /// where the condition holds.
+        case never(Place, while: Int?)
+        /// No run enters `then` before the milestone; with `after`, counted afresh from each
+        /// entry to it, and nothing is required before the first.
+        case before(first: Milestone, then: Place, after: Place?)
+        /// From each entry to `after` until the next entry to `until`, no run enters `never`.
+        case between(after: Place, until: Place, never: Place)
         /// Every step that enters the place runs the effect (by index).
         case everyEntry(Place, runs: Int)
+        /// After each entry to `from`, the run enters `to`, unless it waits on the user.
+        case leadsTo(from: Place, to: Place)
+        /// No run takes the event (by index) more than `times` times in a row without entering
+        /// `before`: a step on any other input starts the count again.
+        case atMost(times: Int, of: Int, before: Place)
+
+        /// How many states its observer has.
+        var observerStates: Int {
+            switch self {
+            case .never, .everyEntry: 1
+            case .between, .leadsTo: 2
+            case .before: 3
+            case .atMost(let times, _, _): times + 1
+            }
+        }
+
+        /// The observer's state at the start: `before` without `after` watches from the start.
+        var startState: Int {
+            if case .before(_, _, nil) = self { return Observer.watching }
+            return 0
+        }
+    }
+
+    /// The states of the observers.
+    enum Observer {
+        /// `before`: not watching (until `after` is entered), watching, milestone passed.
+        static let idle = 0
+        static let watching = 1
+        static let passed = 2
+        /// `between`: inside the scope; `leadsTo`: waiting for `to`.
+        static let inside = 1
+    }
+
+    /// What a search found.
+    enum Outcome: Equatable {
+        /// The property holds on every run.
+        case holds
+        /// A shortest run that breaks it, as trace lines.
+        case broken(Counterexample)
+        /// Not searched: the product of the configurations and the observer is too large.
+        case refused(String)
+    }
+
+    /// A run that breaks a property.
+    struct Counterexample: Equatable {
+        /// The trace lines, for `flowspec simulate --replay`.
+        var lines: [String]
+        /// For a run that never reaches `leadsTo`'s goal: how it goes on.
+        var ending: Ending?
+
+        /// The inputs after the start: the lines that are steps (not conditions or notes).
+        var steps: Int {
+            lines.count { !$0.hasPrefix("+") && !$0.hasPrefix("-") && !$0.hasPrefix("#") } - 1
+        }
+    }
+
+    /// How a run that never reaches `leadsTo`'s goal goes on after its last step.
+    enum Ending: Equatable {
+        /// The flow stops in this state: nothing can happen any more.
+        case stops(String)
+        /// Its last `count` steps, which the flow takes on its own, repeat forever.
+        case repeats(count: Int)
     }
 
     let program: FlowProgram
     let graph: ConfigurationGraph
 
+    /// The most nodes of a product that is searched: configurations times observer states.
+    static let maxProductNodes = 4_000_000
+
     /// The machine's configurations, or why they cannot all be searched: more than `bound`
-    /// (by default, as many as `flowspec paths` explores).
-    static func configurations(of program: FlowProgram, bound: Int? = nil) -> Result<ConfigurationGraph, Refusal> {
+    /// (by default, as many as `flowspec paths` explores). Each `watched` condition's values
+    /// are kept apart on every input.
+    static func configurations(
+        of program: FlowProgram, bound: Int? = nil, watching watched: [Int] = []
+    ) -> Result<ConfigurationGraph, Refusal> {
         if program.conditions.count > ConfigurationGraph.maxConditionsTriedExhaustively {
             return .failure(
                 Refusal(
@@ -47,7 +130,7 @@ struct PropertyCheck {
         }
         let bound = bound ?? PathCover.Limits().maxConfigurations(for: program)
         do {
-            return .success(try ConfigurationGraph(program: program, bound: bound))
+            return .success(try ConfigurationGraph(program: program, bound: bound, watching: watched))
         } catch {
             return .failure(
                 Refusal(
@@ -68,95 +151,200 @@ struct PropertyCheck {
         return program.compounds.firstIndex { $0.name == name }.map(Place.compound)
     }
 
-    /// How a node of the product (a configuration and the observer's state) was first reached.
-    private enum Reached {
-        case root(Int)
-        case edge(from: Int, edge: Int)
+    /// The place any of the names stands for, if each is a state or compound state.
+    func place(_ names: [String]) -> Place? {
+        let places = names.compactMap(place)
+        guard places.count == names.count, let first = places.first else { return nil }
+        return places.count == 1 ? first : .any(places)
     }
 
-    /// The shortest run that breaks `property`, as trace lines, or `nil` when it holds.
-    func counterexample(_ property: Property) -> [String]? {
-        // A product node is `configuration * 2 + seen`.
-        var reached: [Int: Reached] = [:]
-        var queue: [Int] = []
+    /// What a step does, as an observer reads it.
+    struct Step {
+        /// `nil` at the start.
+        var input: ConfigurationGraph.Input?
+        var conditions: [Bool]
+        var effects: [Int]
+        /// The states it enters, in order (the compound states around each are entered too).
+        var entered: [Int]
+    }
+
+    /// Searches the product for a run that breaks `property`.
+    func check(_ property: Property) -> Outcome {
+        let states = property.observerStates
+        guard graph.nodes.count <= Self.maxProductNodes / states else {
+            return .refused(
+                "its search would follow \(graph.nodes.count) configurations times \(states) counts, more than "
+                    + "\(Self.maxProductNodes)")
+        }
+        var search = ProductSearch(nodeCount: graph.nodes.count, observerStates: states)
         for (index, root) in graph.roots.enumerated() {
-            switch observe(property, root.items, effects: root.effects, seen: false) {
-            case .broken: return trace(root: index, edges: [])
-            case .holds(let seen):
-                let start = root.node * 2 + (seen ? 1 : 0)
-                guard reached[start] == nil else { continue }
-                reached[start] = .root(index)
-                queue.append(start)
+            let step = Step(
+                input: nil, conditions: root.conditions, effects: root.effects, entered: entered(root.items))
+            guard let state = observe(property, step, property.startState) else {
+                return .broken(Counterexample(lines: trace(root: index, edges: []), ending: nil))
+            }
+            search.reach(root.node * states + state, from: .root(index))
+        }
+        while let current = search.next() {
+            let node = current / states
+            for (position, edge) in graph.edges[node].enumerated() {
+                guard let state = observe(property, step(edge, from: node), current % states) else {
+                    let (root, edges) = search.route(to: current, states)
+                    return .broken(
+                        Counterexample(lines: trace(root: root, edges: edges + [(node, position)]), ending: nil))
+                }
+                search.reach(edge.target * states + state, from: .edge(from: current, edge: position))
             }
         }
-        var head = 0
-        while head < queue.count {
-            let current = queue[head]
-            head += 1
-            let node = current / 2
-            for (position, edge) in graph.edges[node].enumerated() {
-                switch observe(property, edge.items, effects: edge.effects, seen: current % 2 == 1) {
-                case .broken:
-                    let (root, edges) = route(to: current, reached)
-                    return trace(root: root, edges: edges + [(node, position)])
-                case .holds(let seen):
-                    let next = edge.target * 2 + (seen ? 1 : 0)
-                    guard reached[next] == nil else { continue }
-                    reached[next] = .edge(from: current, edge: position)
-                    queue.append(next)
+        guard case .leadsTo = property else { return .holds }
+        return neverArrives(property, search).map(Outcome.broken) ?? .holds
+    }
+
+    /// For a `leadsTo`, searched to the end: the shortest run to a node waiting for `to` where
+    /// the flow stops, or from which it can loop on its own without entering `to`.
+    private func neverArrives(_ property: Property, _ search: ProductSearch) -> Counterexample? {
+        let states = 2
+        let waiting = search.order.filter { $0 % states == Observer.inside }
+        // The waiting nodes with a step the flow takes on its own to another waiting node; a
+        // node none of whose such steps stay among them is peeled off, until only nodes on or
+        // before a loop remain.
+        var successors: [Int: [(target: Int, edge: Int)]] = [:]
+        var predecessors: [Int: [Int]] = [:]
+        for product in waiting {
+            let node = product / states
+            for (position, edge) in graph.edges[node].enumerated() where isAutomatic(edge, from: node) {
+                guard observe(property, step(edge, from: node), Observer.inside) == Observer.inside else { continue }
+                let target = edge.target * states + Observer.inside
+                successors[product, default: []].append((target, position))
+                predecessors[target, default: []].append(product)
+            }
+        }
+        var outDegree = successors.mapValues(\.count)
+        var peel = waiting.filter { outDegree[$0, default: 0] == 0 }
+        var removed = Set(peel)
+        while let product = peel.popLast() {
+            for predecessor in predecessors[product] ?? [] where !removed.contains(predecessor) {
+                outDegree[predecessor, default: 0] -= 1
+                if outDegree[predecessor] == 0 {
+                    removed.insert(predecessor)
+                    peel.append(predecessor)
                 }
             }
         }
-        return nil
-    }
-
-    /// The root and the edges from it to a product node.
-    private func route(to product: Int, _ reached: [Int: Reached]) -> (root: Int, edges: [(node: Int, edge: Int)]) {
-        var edges: [(node: Int, edge: Int)] = []
-        var current = product
-        while true {
-            switch reached[current] {
-            case .edge(let from, let edge):
-                edges.append((from / 2, edge))
-                current = from
-            case .root(let root):
-                return (root, edges.reversed())
-            case nil:
-                return (0, edges.reversed())
+        var found: [Counterexample] = []
+        if let stops = waiting.first(where: { graph.edges[$0 / states].isEmpty }) {
+            let (root, edges) = search.route(to: stops, states)
+            let state = program.states[graph.nodes[stops / states].state].name
+            found.append(Counterexample(lines: trace(root: root, edges: edges), ending: .stops(state)))
+        }
+        // Breadth-first order: the first node left is as close to the start as any.
+        if let first = waiting.first(where: { !removed.contains($0) }) {
+            var (root, edges) = search.route(to: first, states)
+            // Walk the steps left until a node comes round again.
+            var walked: [Int] = [first]
+            var current = first
+            while true {
+                let (target, position) = successors[current]!.first { !removed.contains($0.target) }!
+                edges.append((current / states, position))
+                if let start = walked.firstIndex(of: target) {
+                    let ending = Ending.repeats(count: walked.count - start)
+                    found.append(Counterexample(lines: trace(root: root, edges: edges), ending: ending))
+                    break
+                }
+                walked.append(target)
+                current = target
             }
         }
+        // The run with fewer steps; of two as short, the one that stops.
+        return found.min { $0.steps < $1.steps }
+    }
+
+    /// Whether the flow takes the step on its own: a timer fires, or the work of a task state
+    /// it is in ends (an event the task state handles itself). Events in input states, and
+    /// relaunches, are the user's.
+    private func isAutomatic(_ edge: ConfigurationGraph.Edge, from node: Int) -> Bool {
+        switch edge.input {
+        case .timeout: true
+        case .relaunch: false
+        case .event(let event):
+            graph.nodes[node].states.contains { state in
+                let details = program.states[state]
+                return details.kind == .task
+                    && details.transitions.indices.contains {
+                        details.transitions[$0].event == event && details.scopes[$0] == .own
+                    }
+            }
+        }
+    }
+
+    /// The states an edge's step enters: none again that a relaunch restores.
+    private func step(_ edge: ConfigurationGraph.Edge, from node: Int) -> Step {
+        var states = entered(edge.items)
+        if edge.input == .relaunch {
+            let before = graph.nodes[node].states
+            states.removeAll { before.contains($0) }
+        }
+        return Step(input: edge.input, conditions: edge.conditions, effects: edge.effects, entered: states)
+    }
+
+    private func entered(_ items: [CoverageItem]) -> [Int] {
+        items.compactMap { if case .state(let state) = $0 { state } else { nil } }
     }
 
     private func trace(root: Int, edges: [(node: Int, edge: Int)]) -> [String] {
         PathReport.traceLines(PathCover.path(root: root, edges: edges, graph), program)
     }
 
-    /// What an observer makes of the states a step enters, in order.
-    enum Observation {
-        case holds(seen: Bool)
-        case broken
+    /// The observer's state after a step, or `nil` when the step breaks the property.
+    func observe(_ property: Property, _ step: Step, _ state: Int) -> Int? {
+        switch property {
+        case .never(let place, let condition):
+            let holds = condition.map { step.conditions[$0] } ?? true
+            return holds && step.entered.contains { isIn($0, place) } ? nil : state
+        case .everyEntry(let place, let effect):
+            return !step.effects.contains(effect) && step.entered.contains { isIn($0, place) } ? nil : state
+        case .before(let first, let then, let after):
+            return observeBefore(first, then, after, step, state)
+        case .between(let after, let until, let never):
+            var state = state
+            for entered in step.entered {
+                if state == Observer.inside, isIn(entered, never) { return nil }
+                if isIn(entered, until) { state = Observer.idle }
+                if isIn(entered, after) { state = Observer.inside }
+            }
+            return state
+        case .leadsTo(let from, let to):
+            var state = state
+            for entered in step.entered {
+                if isIn(entered, from) { state = Observer.inside }
+                if isIn(entered, to) { state = Observer.idle }
+            }
+            return state
+        case .atMost(let times, let event, let before):
+            guard step.input == .event(event), !step.entered.contains(where: { isIn($0, before) }) else { return 0 }
+            return state < times ? state + 1 : nil
+        }
     }
 
-    /// Reads the states a step enters (each `.state` item, with the compound states around it
-    /// active too) and the effects it runs: `seen` is whether the run has been in `before`'s
-    /// `first`.
-    func observe(_ property: Property, _ items: [CoverageItem], effects: [Int], seen: Bool) -> Observation {
-        var seen = seen
-        for case .state(let state) in items {
-            switch property {
-            case .never(let place):
-                if isIn(state, place) { return .broken }
-            case .everyEntry(let place, let effect):
-                if isIn(state, place), !effects.contains(effect) { return .broken }
-            case .before(let first, let then):
-                let inFirst = isIn(state, first)
+    private func observeBefore(_ first: Milestone, _ then: Place, _ after: Place?, _ step: Step, _ state: Int) -> Int? {
+        var state = state
+        var ranEffect = false
+        if case .effect(let effect) = first { ranEffect = step.effects.contains(effect) }
+        for entered in step.entered {
+            if let after, isIn(entered, after) { state = Observer.watching }
+            guard state == Observer.watching else { continue }
+            switch first {
+            case .effect:
+                if isIn(entered, then), !ranEffect { return nil }
+            case .place(let first):
+                let inFirst = isIn(entered, first)
                 // Entering `then` and `first` at once is fine when `first` holds `then` (or is
                 // it): the states around a state are entered before it.
-                if isIn(state, then), !seen, !(inFirst && holds(first, then)) { return .broken }
-                if inFirst { seen = true }
+                if isIn(entered, then), !(inFirst && holds(first, then)) { return nil }
+                if inFirst { state = Observer.passed }
             }
         }
-        return .holds(seen: seen)
+        return ranEffect && state == Observer.watching ? Observer.passed : state
     }
 
     /// Whether the flow in `state` is in `place`.
@@ -182,6 +370,65 @@ struct PropertyCheck {
             }
             return false
         case .any: return false
+        }
+    }
+}
+
+/// A breadth-first search of the product of the configurations and an observer's states: a
+/// product node is `configuration * observerStates + state`.
+private struct ProductSearch {
+    /// How a node of the product was first reached.
+    enum Reached {
+        case root(Int)
+        case edge(from: Int, edge: Int)
+    }
+
+    /// Per product node: how it was reached, if it was.
+    private var reached: [Reached?]
+    /// Per product node: its position in ``order`` (`-1`: not reached).
+    private var ranks: [Int32]
+    /// The product nodes in the order reached.
+    private(set) var order: [Int] = []
+    private var head = 0
+
+    init(nodeCount: Int, observerStates: Int) {
+        reached = Array(repeating: nil, count: nodeCount * observerStates)
+        ranks = Array(repeating: -1, count: nodeCount * observerStates)
+    }
+
+    mutating func reach(_ product: Int, from how: Reached) {
+        guard reached[product] == nil else { return }
+        reached[product] = how
+        ranks[product] = Int32(order.count)
+        order.append(product)
+    }
+
+    /// The next product node to search from, breadth first.
+    mutating func next() -> Int? {
+        guard head < order.count else { return nil }
+        head += 1
+        return order[head - 1]
+    }
+
+    func isReached(_ product: Int) -> Bool { reached[product] != nil }
+
+    /// The position of a reached product node in breadth-first order.
+    func rank(_ product: Int) -> Int32 { ranks[product] }
+
+    /// The root and the edges from it to a product node.
+    func route(to product: Int, _ observerStates: Int) -> (root: Int, edges: [(node: Int, edge: Int)]) {
+        var edges: [(node: Int, edge: Int)] = []
+        var current = product
+        while true {
+            switch reached[current] {
+            case .edge(let from, let edge):
+                edges.append((from / observerStates, edge))
+                current = from
+            case .root(let root):
+                return (root, edges.reversed())
+            case nil:
+                return (0, edges.reversed())
+            }
         }
     }
 }

@@ -4,8 +4,8 @@
 /// - `alwaysReachable`: from every reachable non-terminal state, each listed state can still
 ///   be reached (the counterexample is a path to a state from which it cannot).
 /// - `within`: see ``WorstCaseTime``.
-/// - `never`, `before`: proved on every run, or refuted with the shortest run that breaks
-///   them (see ``PropertyCheck``).
+/// - `never`, `before`, `between`, `everyEntry`, `leadsTo`, `atMost`: proved on every run, or
+///   refuted with the shortest run that breaks them (see ``PropertyCheck``).
 struct RequirementCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .requirementFailed, defaultSeverity: .error,
@@ -33,49 +33,97 @@ struct RequirementCheck: MachineCheck {
                 }
             case .within(let location, let from, let to, let max):
                 checkWithin(from: from, to: to, max: max, at: location, analysis, reporter)
-            case .never, .before, .everyEntry:
+            case .never, .before, .between, .everyEntry, .leadsTo, .atMost:
                 properties.append(requirement)
             }
         }
         if !properties.isEmpty { checkProperties(properties, analysis, reporter) }
     }
 
-    /// Searches the machine's configurations once for every `never` and `before`.
+    /// Searches the machine's configurations once for every property.
     private func checkProperties(_ properties: [Requirement], _ analysis: MachineAnalysis, _ reporter: RuleReporter) {
-        let declared = (analysis.machine.effects ?? []).map(\.value)
-        for case .everyEntry(_, _, let runs) in properties where !declared.contains(runs.value) {
-            RuleReporter(rule: .undeclaredName, machine: reporter.machine, collector: reporter.collector).report(
-                "effect '\(runs.value)' in `everyEntry` is not declared in `effects`"
-                    + Suggestion.hint(for: runs.value, among: declared),
-                at: runs.location, subjects: [runs.value], fix: .declare(.effect, name: runs.value))
-        }
+        guard let program = FlowProgramBuilder.build(analysis.graph) else { return }
+        reportUndeclaredNames(properties, analysis.machine, program, reporter)
         // A loop of automatic transitions never ends a step: no run can be followed until it is
         // fixed (`infinite-loop`, checked before).
         let loops = reporter.collector.diagnostics.contains {
             $0.rule == .infiniteLoop && $0.machine == analysis.machine.name.value
         }
-        guard !loops, let program = FlowProgramBuilder.build(analysis.graph) else { return }
+        guard !loops else { return }
+        let watched = properties.compactMap { requirement -> Int? in
+            guard case .never(_, _, let condition?) = requirement else { return nil }
+            return program.conditions.firstIndex { $0.name == condition.value }
+        }
+        let limits = RuleReporter(rule: .limitExceeded, machine: reporter.machine, collector: reporter.collector)
         let graph: ConfigurationGraph
-        switch PropertyCheck.configurations(of: program) {
+        switch PropertyCheck.configurations(of: program, watching: watched) {
         case .success(let explored):
             graph = explored
         case .failure(let refusal):
-            let limits = RuleReporter(rule: .limitExceeded, machine: reporter.machine, collector: reporter.collector)
-            for requirement in properties {
-                limits.report(
-                    "requirement not proved: \(refusal.message); split the machine, or state it with fewer conditions",
-                    at: requirement.location)
-            }
+            for requirement in properties { refuse(requirement, refusal.message, limits) }
             return
         }
         let search = PropertyCheck(program: program, graph: graph)
         for requirement in properties {
             guard let (property, message) = Self.property(requirement, search) else { continue }
-            guard let lines = search.counterexample(property) else { continue }
-            reporter.report(
-                message, at: requirement.location, subjects: requirement.states.map(\.value),
-                notes: [.init("the shortest run that breaks it, a trace `flowspec simulate --replay` accepts:")]
-                    + lines.map { .init("  " + $0) })
+            switch search.check(property) {
+            case .holds:
+                continue
+            case .refused(let why):
+                refuse(requirement, why, limits)
+            case .broken(let counterexample):
+                reporter.report(
+                    message, at: requirement.location, subjects: requirement.states.map(\.value),
+                    notes: Self.notes(counterexample))
+            }
+        }
+    }
+
+    private func refuse(_ requirement: Requirement, _ why: String, _ limits: RuleReporter) {
+        limits.report(
+            "requirement not proved: \(why); split the machine, or state it with fewer conditions",
+            at: requirement.location)
+    }
+
+    /// The notes that give a counterexample: its trace, and how a run that never arrives goes on.
+    static func notes(_ counterexample: PropertyCheck.Counterexample) -> [Diagnostic.Note] {
+        var notes: [Diagnostic.Note] = [
+            .init(
+                counterexample.ending == nil
+                    ? "the shortest run that breaks it, a trace `flowspec simulate --replay` accepts:"
+                    : "a run that never gets there (a shortest way to where it stops or loops), a trace "
+                        + "`flowspec simulate --replay` accepts:")
+        ]
+        notes += counterexample.lines.map { .init("  " + $0) }
+        switch counterexample.ending {
+        case nil: break
+        case .stops(let state): notes.append(.init("then the flow stops in '\(state)': nothing more can happen"))
+        case .repeats(1): notes.append(.init("then the last step repeats forever, with no input from the user"))
+        case .repeats(let count):
+            notes.append(.init("then the last \(count) steps repeat forever, with no input from the user"))
+        }
+        return notes
+    }
+
+    /// Reports each event, condition or effect a property names that the machine lacks.
+    private func reportUndeclaredNames(
+        _ properties: [Requirement], _ machine: Machine, _ program: FlowProgram, _ reporter: RuleReporter
+    ) {
+        let undeclared = RuleReporter(rule: .undeclaredName, machine: reporter.machine, collector: reporter.collector)
+        for requirement in properties {
+            for (category, name) in requirement.names {
+                let known: [String]
+                switch category {
+                case .event: known = program.events.map(\.name)
+                case .condition: known = program.conditions.map(\.name)
+                case .effect: known = program.effects.map(\.name)
+                }
+                guard !known.contains(name.value) else { continue }
+                undeclared.report(
+                    "\(category.rawValue) '\(name.value)' in `\(requirement.key)` is not declared in `\(category.key)`"
+                        + Suggestion.hint(for: name.value, among: known),
+                    at: name.location, subjects: [name.value], fix: .declare(category, name: name.value))
+            }
         }
     }
 
@@ -83,35 +131,82 @@ struct RequirementCheck: MachineCheck {
     private static func property(_ requirement: Requirement, _ search: PropertyCheck)
         -> (PropertyCheck.Property, String)?
     {
+        let program = search.program
+        func place(_ names: [Located<String>]) -> PropertyCheck.Place? { search.place(names.map(\.value)) }
+        func index(_ name: Located<String>, in names: [FlowProgram.Name]) -> Int? {
+            names.firstIndex { $0.name == name.value }
+        }
         switch requirement {
-        case .never(_, let states):
-            // One search, for whichever of the states a run reaches first.
-            let places = states.compactMap { search.place($0.value) }
-            guard places.count == states.count, let first = places.first else { return nil }
-            let names = quotedList(states.map(\.value))
+        case .never(_, let states, nil):
+            guard let place = place(states) else { return nil }
             return (
-                .never(places.count == 1 ? first : .any(places)),
-                "requirement failed: a run enters \(names), which `never` rules out"
+                .never(place, while: nil), "requirement failed: a run enters \(list(states)), which `never` rules out"
             )
-        case .before(_, let first, let then):
-            guard let firstPlace = search.place(first.value), let thenPlace = search.place(then.value) else {
-                return nil
+        case .never(_, let states, let condition?):
+            guard let place = place(states), let index = index(condition, in: program.conditions) else { return nil }
+            return (
+                .never(place, while: index),
+                "requirement failed: a run enters \(list(states)) at an input where '\(condition.value)' holds"
+            )
+        case .before(_, let first, let then, let after):
+            let milestone: PropertyCheck.Milestone
+            let waited: String
+            switch first {
+            case .state(let state):
+                guard let place = place([state]) else { return nil }
+                (milestone, waited) = (.place(place), "it has been in '\(state.value)'")
+            case .effect(let effect):
+                guard let index = index(effect, in: program.effects) else { return nil }
+                (milestone, waited) = (.effect(index), "it has run '\(effect.value)'")
             }
+            guard let thenPlace = place([then]) else { return nil }
+            var afterPlace: PropertyCheck.Place?
+            if let after {
+                guard let found = place([after]) else { return nil }
+                afterPlace = found
+            }
+            let since = after.map { " since it last entered '\($0.value)'" } ?? ""
             return (
-                .before(first: firstPlace, then: thenPlace),
-                "requirement failed: a run enters '\(then.value)' before it has been in '\(first.value)'"
+                .before(first: milestone, then: thenPlace, after: afterPlace),
+                "requirement failed: a run enters '\(then.value)' before \(waited)\(since)"
             )
-        case .everyEntry(_, let to, let runs):
-            guard let place = search.place(to.value),
-                let effect = search.program.effects.firstIndex(where: { $0.name == runs.value })
+        case .between(_, let after, let until, let never):
+            guard let afterPlace = place([after]), let untilPlace = place([until]), let neverPlace = place(never)
             else { return nil }
             return (
-                .everyEntry(place, runs: effect),
-                "requirement failed: a run enters '\(to.value)' in a step that does not run '\(runs.value)'"
+                .between(after: afterPlace, until: untilPlace, never: neverPlace),
+                "requirement failed: a run enters \(list(never)) after '\(after.value)' and before '\(until.value)'"
             )
-        default:
+        case .everyEntry(_, let to, let runs):
+            guard let place = place(to), let effect = index(runs, in: program.effects) else { return nil }
+            return (
+                .everyEntry(place, runs: effect),
+                "requirement failed: a run enters \(list(to)) in a step that does not run '\(runs.value)'"
+            )
+        case .leadsTo(_, let from, let to):
+            guard let fromPlace = place(from), let toPlace = place(to) else { return nil }
+            return (
+                .leadsTo(from: fromPlace, to: toPlace),
+                "requirement failed: a run enters \(list(from)) and never reaches \(list(to)), though it does not "
+                    + "wait on the user"
+            )
+        case .atMost(_, let times, let event, let before):
+            guard let index = index(event, in: program.events), let place = place([before]) else { return nil }
+            return (
+                .atMost(times: times.value, of: index, before: place),
+                "requirement failed: a run takes '\(event.value)' more than \(times.value) "
+                    + (times.value == 1 ? "time" : "times") + " in a row without entering '\(before.value)'"
+            )
+        case .reachable, .alwaysReachable, .within:
             return nil
         }
+    }
+
+    /// Quoted names, one, or any of several.
+    private static func list(_ names: [Located<String>]) -> String {
+        let quoted = names.map { "'\($0.value)'" }
+        guard quoted.count > 1 else { return quoted.first ?? "" }
+        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
     }
 
     private func checkReachable(

@@ -5,6 +5,9 @@ extension ConfigurationGraph {
         let program: FlowProgram
         /// The most variants of one input, steered through different `always` branches.
         let maxVariants = 16
+        /// Conditions whose value tells outcomes apart even when they take the same transitions
+        /// (those a property reads), so that each value has an edge of its own.
+        var watched: [Int] = []
 
         /// The timers armed in a runtime, all just armed, with the visit each was armed for.
         func fresh(_ runtime: FlowRuntime) -> (visits: [Int], left: [TimerLeft]) {
@@ -145,7 +148,8 @@ extension ConfigurationGraph {
             if tryEveryAssignment {
                 for bits in 0..<(1 << program.conditions.count) {
                     let conditions = program.conditions.indices.map { bits & (1 << $0) != 0 }
-                    guard let outcome = simulate(conditions), !found.contains(where: { $0.moves == outcome.moves })
+                    guard let outcome = simulate(conditions),
+                        !found.contains(where: { isSame($0, outcome, conditions) })
                     else { continue }
                     found.append(Variant(conditions: conditions, outcome: outcome))
                 }
@@ -155,7 +159,7 @@ extension ConfigurationGraph {
             while let (partial, choice) = work.popLast(), found.count < maxVariants {
                 let conditions = partial.map { $0 ?? false }
                 guard let outcome = simulate(conditions) else { continue }
-                if !found.contains(where: { $0.moves == outcome.moves }) {
+                if !found.contains(where: { isSame($0, outcome, conditions) }) {
                     found.append(Variant(conditions: conditions, outcome: outcome))
                 }
                 let branches = outcome.moves.filter { $0.via == .always }
@@ -169,6 +173,12 @@ extension ConfigurationGraph {
                 }
             }
             return found
+        }
+
+        /// Whether an outcome under `conditions` is one already found: the same transitions,
+        /// under the same values of the watched conditions.
+        private func isSame(_ found: Variant, _ outcome: Outcome, _ conditions: [Bool]) -> Bool {
+            found.moves == outcome.moves && watched.allSatisfy { found.conditions[$0] == conditions[$0] }
         }
 
         /// Fixes conditions so that the candidate at `position` is the first that holds: its own

@@ -95,12 +95,16 @@ struct ConfigurationGraph {
     private(set) var isComplete = true
 
     /// Explores `program` from its start, at most `bound` configurations; with `wanted`, only
-    /// as far as the breadth that finds the last of them.
-    init(program: FlowProgram, bound: Int, stoppingOnceFound wanted: Set<CoverageItem>? = nil) throws(TooLarge) {
+    /// as far as the breadth that finds the last of them. Each value of a `watched` condition
+    /// gets an edge of its own, even where the input takes the same transitions under both.
+    init(
+        program: FlowProgram, bound: Int, stoppingOnceFound wanted: Set<CoverageItem>? = nil,
+        watching watched: [Int] = []
+    ) throws(TooLarge) {
         self.program = program
         var missing = wanted
         let none = [Bool?](repeating: nil, count: program.conditions.count)
-        let inputs = Inputs(program: program)
+        let inputs = Inputs(program: program, watched: watched)
         let starts = inputs.variants(none) { conditions in
             var moves: [FlowRuntime.Move]? = []
             let (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)

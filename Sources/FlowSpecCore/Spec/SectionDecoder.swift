@@ -3,10 +3,16 @@ enum SectionDecoder {
     static let activityKeys = ["sends", "summary"]
     static let sequenceKeys = ["states", "forwardOnly"]
     static let persistKeys = ["rawValue", "restore", "resume", "migrate"]
-    static let requirementKeys = ["reachable", "alwaysReachable", "within", "never", "before", "everyEntry"]
+    static let requirementKeys = [
+        "reachable", "alwaysReachable", "within", "never", "before", "between", "everyEntry", "leadsTo", "atMost"
+    ]
     static let withinKeys = ["from", "to", "max"]
-    static let beforeKeys = ["first", "then"]
+    static let neverKeys = ["in", "while"]
+    static let beforeKeys = ["first", "effect", "then", "after"]
+    static let betweenKeys = ["after", "until", "never"]
     static let everyEntryKeys = ["to", "runs"]
+    static let leadsToKeys = ["from", "to"]
+    static let atMostKeys = ["times", "of", "before"]
 
     /// `activities: { watchSession: { sends: [sessionExpired] } }`. An activity whose body
     /// cannot be read is still declared, so that the states that run it are not reported too.
@@ -199,41 +205,135 @@ enum SectionDecoder {
                 location: entry.key.location,
                 states: reader.names(entry.value, as: "a state", list: "`alwaysReachable`"))
         case "never":
-            return .never(
-                location: entry.key.location, states: reader.names(entry.value, as: "a state", list: "`never`"))
+            return never(entry.value, key: entry.key, reader: &reader)
         case "before":
             return before(entry.value, key: entry.key, reader: &reader)
+        case "between":
+            return between(entry.value, key: entry.key, reader: &reader)
         case "everyEntry":
             return everyEntry(entry.value, key: entry.key, reader: &reader)
+        case "leadsTo":
+            return leadsTo(entry.value, key: entry.key, reader: &reader)
+        case "atMost":
+            return atMost(entry.value, key: entry.key, reader: &reader)
         default:
             return within(entry.value, key: entry.key, reader: &reader)
         }
     }
 
-    static func everyEntry(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        twoNames(
-            id, of: "everyEntry", keys: everyEntryKeys, example: "everyEntry: { to: error, runs: showError }", &reader
-        )
-        .map { .everyEntry(location: key.location, to: $0, runs: $1) }
+    /// `never: [error]`, or `never: { in: mainApp, while: sessionExpired }`.
+    static func never(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
+        guard reader.document[id].kind == .mapping else {
+            return .never(location: key.location, states: reader.names(id, as: "a state", list: "`never`"), while: nil)
+        }
+        let example = "never: { in: mainApp, while: sessionExpired }"
+        guard let fields = reader.fields(id, of: "never", allowed: neverKeys) else { return nil }
+        let states = fields["in"].map { reader.names($0, as: "a state", list: "`in`") }
+        let condition = fields["while"].flatMap { reader.name($0, as: "`while`") }
+        reportMissing(neverKeys, of: "never", in: fields, at: id, example: example, &reader)
+        guard let states, let condition else { return nil }
+        return .never(location: key.location, states: states, while: condition)
     }
 
+    /// `before: { first: signIn, then: home }`, or `{ effect: saveCheckpoint, then: packetRun }`,
+    /// either with `after: S`.
     static func before(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        twoNames(id, of: "before", keys: beforeKeys, example: "before: { first: signIn, then: home }", &reader)
-            .map { .before(location: key.location, first: $0, then: $1) }
+        guard let fields = reader.fields(id, of: "before", allowed: beforeKeys) else { return nil }
+        let example = "before: { first: signIn, then: home }"
+        let state = fields["first"].flatMap { reader.name($0, as: "`first`") }
+        let effect = fields["effect"].flatMap { reader.name($0, as: "`effect`") }
+        let then = fields["then"].flatMap { reader.name($0, as: "`then`") }
+        let after = fields["after"].flatMap { reader.name($0, as: "`after`") }
+        if fields["first"] != nil, fields["effect"] != nil {
+            reader.report(
+                .invalidValue,
+                "`before` waits for a state (`first`) or an effect (`effect`), not both; make it two requirements",
+                at: reader.location(id))
+            return nil
+        }
+        if fields["first"] == nil, fields["effect"] == nil {
+            reader.report(
+                .invalidValue,
+                "`before` needs `first` (a state every run passes first) or `effect` (an effect it runs first), "
+                    + "for example `\(example)`",
+                at: reader.location(id))
+        }
+        reportMissing(["then"], of: "before", in: fields, at: id, example: example, &reader)
+        guard let then, let first = state.map(Requirement.Milestone.state) ?? effect.map(Requirement.Milestone.effect)
+        else { return nil }
+        return .before(location: key.location, first: first, then: then, after: after)
     }
 
-    /// A requirement's mapping of two names, by `keys` in order: each one missing is reported,
-    /// with `example`.
-    private static func twoNames(
-        _ id: YAMLDocument.NodeID, of what: String, keys: [String], example: String, _ reader: inout NodeReader
-    ) -> (Located<String>, Located<String>)? {
-        guard let fields = reader.fields(id, of: what, allowed: keys) else { return nil }
-        let names = keys.map { key in fields[key].flatMap { reader.name($0, as: "`\(key)`") } }
+    /// `between: { after: splash, until: slide2, never: demoCTA }`.
+    static func between(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
+        guard let fields = reader.fields(id, of: "between", allowed: betweenKeys) else { return nil }
+        let after = fields["after"].flatMap { reader.name($0, as: "`after`") }
+        let until = fields["until"].flatMap { reader.name($0, as: "`until`") }
+        let never = fields["never"].map { reader.names($0, as: "a state", list: "`never`") }
+        reportMissing(
+            betweenKeys, of: "between", in: fields, at: id,
+            example: "between: { after: splash, until: slide2, never: demoCTA }", &reader)
+        guard let after, let until, let never else { return nil }
+        return .between(location: key.location, after: after, until: until, never: never)
+    }
+
+    /// `everyEntry: { to: error, runs: showError }`; `to` may be a list.
+    static func everyEntry(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
+        guard let fields = reader.fields(id, of: "everyEntry", allowed: everyEntryKeys) else { return nil }
+        let to = fields["to"].map { reader.names($0, as: "a state", list: "`to`") }
+        let runs = fields["runs"].flatMap { reader.name($0, as: "`runs`") }
+        reportMissing(
+            everyEntryKeys, of: "everyEntry", in: fields, at: id, example: "everyEntry: { to: error, runs: showError }",
+            &reader)
+        guard let to, let runs else { return nil }
+        return .everyEntry(location: key.location, to: to, runs: runs)
+    }
+
+    /// `leadsTo: { from: authLoading, to: [mainApp, error] }`.
+    static func leadsTo(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
+        guard let fields = reader.fields(id, of: "leadsTo", allowed: leadsToKeys) else { return nil }
+        let from = fields["from"].map { reader.names($0, as: "a state", list: "`from`") }
+        let to = fields["to"].map { reader.names($0, as: "a state", list: "`to`") }
+        reportMissing(
+            leadsToKeys, of: "leadsTo", in: fields, at: id,
+            example: "leadsTo: { from: authLoading, to: [mainApp, error] }",
+            &reader)
+        guard let from, let to else { return nil }
+        return .leadsTo(location: key.location, from: from, to: to)
+    }
+
+    /// `atMost: { times: 3, of: networkError, before: error }`.
+    static func atMost(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
+        guard let fields = reader.fields(id, of: "atMost", allowed: atMostKeys) else { return nil }
+        let times = fields["times"].flatMap { reader.positiveInteger($0, as: "`times`") }
+        let event = fields["of"].flatMap { reader.name($0, as: "`of`") }
+        let before = fields["before"].flatMap { reader.name($0, as: "`before`") }
+        reportMissing(
+            atMostKeys, of: "atMost", in: fields, at: id,
+            example: "atMost: { times: 3, of: networkError, before: error }",
+            &reader)
+        guard let times, let event, let before else { return nil }
+        if times.value > maxAtMostTimes {
+            reader.report(
+                .invalidValue,
+                "`times` is at most \(maxAtMostTimes), not \(times.value): the search keeps a count for each configuration",
+                at: times.location)
+            return nil
+        }
+        return .atMost(location: key.location, times: times, of: event, before: before)
+    }
+
+    /// The largest `times` of an `atMost`: the search keeps a count per configuration.
+    static let maxAtMostTimes = 1000
+
+    /// Reports each of `keys` that `fields` lacks.
+    private static func reportMissing(
+        _ keys: [String], of what: String, in fields: NodeReader.Fields, at id: YAMLDocument.NodeID, example: String,
+        _ reader: inout NodeReader
+    ) {
         for required in keys where fields[required] == nil {
             reader.missing(required, in: what, at: reader.location(id), example: example)
         }
-        guard let first = names[0], let second = names[1] else { return nil }
-        return (first, second)
     }
 
     static func within(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {

@@ -806,19 +806,34 @@ public enum Requirement: Sendable {
     case alwaysReachable(location: SourceLocation, states: [Located<String>])
     /// The worst-case time from `from` to one of `to` (or any input state) is at most `max`.
     case within(location: SourceLocation, from: Located<String>, to: [Located<String>], max: Located<Duration>)
-    /// No run ever enters these states (a compound state: any state inside it).
-    case never(location: SourceLocation, states: [Located<String>])
-    /// No run enters `then` before it has been in `first` (each a state, or a compound state
-    /// and any state inside it).
-    case before(location: SourceLocation, first: Located<String>, then: Located<String>)
-    /// Every step that enters `to` (a compound state: any state inside it) runs `runs`.
-    case everyEntry(location: SourceLocation, to: Located<String>, runs: Located<String>)
+    /// No run enters these states (a compound state: any state inside it); with `while`, no
+    /// step enters them at an input where that condition holds.
+    case never(location: SourceLocation, states: [Located<String>], while: Located<String>?)
+    /// No run enters `then` before it has been in `first` (or run it, an effect); with
+    /// `after`, counted afresh from each entry to that state.
+    case before(location: SourceLocation, first: Milestone, then: Located<String>, after: Located<String>?)
+    /// Once a run enters `after`, it enters none of `never` until it enters `until`.
+    case between(location: SourceLocation, after: Located<String>, until: Located<String>, never: [Located<String>])
+    /// Every step that enters one of `to` (a compound state: any state inside it) runs `runs`.
+    case everyEntry(location: SourceLocation, to: [Located<String>], runs: Located<String>)
+    /// Every entry to one of `from` is followed by an entry to one of `to`, unless the flow
+    /// waits on the user: see ``PropertyCheck``.
+    case leadsTo(location: SourceLocation, from: [Located<String>], to: [Located<String>])
+    /// No run takes the event `of` more than `times` times in a row without entering `before`.
+    case atMost(location: SourceLocation, times: Located<Int>, of: Located<String>, before: Located<String>)
+
+    /// What a `before` waits for: a state the run has been in, or an effect it has run.
+    public enum Milestone: Sendable {
+        case state(Located<String>)
+        case effect(Located<String>)
+    }
 
     /// Where the requirement's key is written.
     public var location: SourceLocation {
         switch self {
         case .reachable(let location, _), .alwaysReachable(let location, _), .within(let location, _, _, _),
-            .never(let location, _), .before(let location, _, _), .everyEntry(let location, _, _):
+            .never(let location, _, _), .before(let location, _, _, _), .between(let location, _, _, _),
+            .everyEntry(let location, _, _), .leadsTo(let location, _, _), .atMost(let location, _, _, _):
             location
         }
     }
@@ -826,11 +841,48 @@ public enum Requirement: Sendable {
     /// Every state it names, in the order written.
     public var states: [Located<String>] {
         switch self {
-        case .reachable(_, let states), .alwaysReachable(_, let states), .never(_, let states): states
+        case .reachable(_, let states), .alwaysReachable(_, let states), .never(_, let states, _): states
         case .within(_, let from, let to, _): [from] + to
-        case .before(_, let first, let then): [first, then]
-        case .everyEntry(_, let to, _): [to]
+        case .before(_, let first, let then, let after):
+            (first.state.map { [$0] } ?? []) + [then] + (after.map { [$0] } ?? [])
+        case .between(_, let after, let until, let never): [after, until] + never
+        case .everyEntry(_, let to, _): to
+        case .leadsTo(_, let from, let to): from + to
+        case .atMost(_, _, _, let before): [before]
         }
+    }
+
+    /// Its key in the spec.
+    public var key: String {
+        switch self {
+        case .reachable: "reachable"
+        case .alwaysReachable: "alwaysReachable"
+        case .within: "within"
+        case .never: "never"
+        case .before: "before"
+        case .between: "between"
+        case .everyEntry: "everyEntry"
+        case .leadsTo: "leadsTo"
+        case .atMost: "atMost"
+        }
+    }
+
+    /// Every event, condition or effect it names, with its category.
+    public var names: [(category: NameCategory, name: Located<String>)] {
+        switch self {
+        case .never(_, _, let condition?): [(.condition, condition)]
+        case .before(_, .effect(let effect), _, _): [(.effect, effect)]
+        case .everyEntry(_, _, let runs): [(.effect, runs)]
+        case .atMost(_, _, let event, _): [(.event, event)]
+        default: []
+        }
+    }
+}
+
+extension Requirement.Milestone {
+    /// The state, for a state.
+    public var state: Located<String>? {
+        if case .state(let state) = self { state } else { nil }
     }
 }
 

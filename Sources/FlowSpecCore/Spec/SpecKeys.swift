@@ -33,8 +33,16 @@ public enum SpecKeys {
         case within
         /// A `before` requirement.
         case before
+        /// A `never` requirement written as a mapping (`in`, `while`).
+        case never
+        /// A `between` requirement.
+        case between
         /// An `everyEntry` requirement.
         case everyEntry
+        /// A `leadsTo` requirement.
+        case leadsTo
+        /// An `atMost` requirement.
+        case atMost
         /// A `severity` mapping: its keys are rule ids.
         case severity
         /// An `on` mapping: its keys are the machine's events.
@@ -58,7 +66,11 @@ public enum SpecKeys {
         case .requirement: SectionDecoder.requirementKeys
         case .within: SectionDecoder.withinKeys
         case .before: SectionDecoder.beforeKeys
+        case .never: SectionDecoder.neverKeys
+        case .between: SectionDecoder.betweenKeys
         case .everyEntry: SectionDecoder.everyEntryKeys
+        case .leadsTo: SectionDecoder.leadsToKeys
+        case .atMost: SectionDecoder.atMostKeys
         case .severity: Rule.allCases.map(\.rawValue)
         case .events: []
         }
@@ -89,7 +101,11 @@ public enum SpecKeys {
         case ("require", 1): return .requirement
         case ("require", 2) where path[1] == "within": return .within
         case ("require", 2) where path[1] == "before": return .before
+        case ("require", 2) where path[1] == "never": return .never
+        case ("require", 2) where path[1] == "between": return .between
         case ("require", 2) where path[1] == "everyEntry": return .everyEntry
+        case ("require", 2) where path[1] == "leadsTo": return .leadsTo
+        case ("require", 2) where path[1] == "atMost": return .atMost
         case ("on", _): return transitionPlace(Array(path.dropFirst()))
         case ("states", _): return statesPlace(path[...])
         default: return nil
