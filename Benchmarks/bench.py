@@ -708,6 +708,8 @@ def bench_graphs(report, args, chain_sizes, scc_sizes, reps):
     return results
 
 
+TARGET_PROPERTY_LINEAR = 3.0  # check CPU with 10 properties at N states ÷ at N/2 (linear: 2×)
+TARGET_PROPERTY_REGIONS_SECONDS = 2.0  # a property of 3 regions with timers at once: checked or refused
 TARGET_COVER_STEPS = 1.1  # steps of `flowspec paths` ÷ transitions, for a chain and a loop
 TARGET_DIFF = 2.5  # diff of two versions of the 10 MB flow spec ÷ check of one, CPU
 TARGET_LSP_APP_MS = 5.0  # flowspec-lsp: didChange → publishDiagnostics, specs/app.yaml, median
@@ -736,6 +738,112 @@ def bench_lsp(report, args, flow_path):
     flow_ms, _, _ = measure_lsp(flow_path, 10)
     report.row("didChange → diagnostics, %s flow spec (10 edits)" % megabytes(os.path.getsize(flow_path)),
                "%.1f ms" % flow_ms, "", "", "≤ %.0f ms" % TARGET_LSP_FLOW_MS, flow_ms <= TARGET_LSP_FLOW_MS)
+
+
+def property_ring(states, with_properties=True):
+    """A ring of `states` input states (next, and back from the fourth on) with an error screen
+    off the first, and ten properties that hold, so that each is searched to the end."""
+    last = "s%d" % (states - 1)
+    lines = ["flowspec: 1", "machines:", "  Ring:", "    initial: s0", "    defaults: { kind: input }",
+             "    conditions: [offline]", "    events: [next, back, fail, retry]", "    effects: [save]",
+             "    states:",
+             "      s0: { on: { next: { to: s1, unless: offline }, fail: { to: error, if: offline } } }",
+             "      s1: { on: { next: s2 } }"]
+    for i in range(2, states):
+        to = "s0" if i == states - 1 else "s%d" % (i + 1)
+        save = ", effects: [save]" if i >= states - 2 else ""
+        back = ", back: s%d" % (i - 1) if i >= 3 else ""
+        lines.append("      s%d: { on: { next: { to: %s%s }%s } }" % (i, to, save, back))
+    lines.append("      error: { on: { retry: s0 } }")
+    if with_properties:
+        lines += ["    require:",
+                  "      - never: { in: s1, while: offline }",
+                  "      - before: { first: s0, then: error }",
+                  "      - before: { first: s1, then: %s }" % last,
+                  "      - before: { first: s%d, then: %s }" % (states // 2, last),
+                  "      - before: { effect: save, then: s0, after: %s }" % last,
+                  "      - between: { after: s1, until: %s, never: error }" % last,
+                  "      - everyEntry: { to: %s, runs: save }" % last,
+                  "      - leadsTo: { from: error, to: s0 }",
+                  "      - leadsTo: { from: s1, to: s2 }",
+                  "      - atMost: { times: 3, of: fail, before: error }"]
+    return "\n".join(lines) + "\n"
+
+
+def bench_properties(report, args, sizes, reps):
+    """Properties proved on every run: `specs/app.yaml` with and without them, ten properties
+    on a ring of N and N/2 states (linear in the product of configurations and observer
+    states), and a property of a machine whose regions' timers run at once (checked or refused
+    within its target)."""
+    report.section("properties (require: never, before, between, everyEntry, leadsTo, atMost)")
+    app = os.path.join(ROOT, "specs", "app.yaml")
+    with open(app) as f:
+        text = f.read()
+    kept, count = [], 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        # Drop the property items (one line each, or `- leadsTo:` with its two lines after).
+        if any(stripped.startswith("- %s:" % key) for key in ("never", "before", "between", "everyEntry", "leadsTo",
+                                                              "atMost")):
+            count += 1
+            continue
+        if stripped.startswith(("from: [", "to: [")):
+            continue
+        kept.append(line)
+    bare = os.path.join(args.work, "app-without-properties.yaml")
+    with open(bare, "w") as f:
+        f.write("".join(kept))
+    argvs = [[args.flowspec, "check", app], [args.flowspec, "check", bare]]
+    for argv in argvs:
+        spawn_wall(argv)
+    walls = ([], [])
+    for _ in range(40):
+        for position, argv in enumerate(argvs):
+            walls[position].append(spawn_wall(argv))
+    with_ms, without_ms = (statistics.median(w) for w in walls)
+    report.row("check specs/app.yaml, with its properties, median wall", ms(with_ms),
+               "without them %s" % ms(without_ms), times(with_ms / without_ms), "≤ %.0f ms" % TARGET_APP_MS,
+               with_ms * 1000 <= TARGET_APP_MS)
+    report.row("  properties in specs/app.yaml", str(count), "", "", "", None)
+    small, big = sizes
+    paths = []
+    for n in (small, big):
+        path = os.path.join(args.work, "properties-%d.yaml" % n)
+        with open(path, "w") as f:
+            f.write(property_ring(n))
+        paths.append(path)
+    bare_big = os.path.join(args.work, "properties-%d-bare.yaml" % big)
+    with open(bare_big, "w") as f:
+        f.write(property_ring(big, with_properties=False))
+    s_result, b_result, bare_result = measure_side_by_side(
+        [[args.flowspec, "check", p] for p in paths + [bare_big]], reps)
+    # Every state is one configuration (input states, no timers, no retries): the product of
+    # each property is the configurations times its observer's states (1 to 4 here).
+    configurations = big + 1
+    product = configurations * (1 + 2 + 3 + 3 + 3 + 2 + 1 + 2 + 2 + 4)
+    report.row("check, ring of %s states, 10 properties" % format(big, ","), seconds(b_result["cpu"]),
+               "without them %s" % seconds(bare_result["cpu"]), times(b_result["cpu"] / bare_result["cpu"]), "",
+               None)
+    report.row("  product searched (configurations × observer states, summed)", format(product, ","),
+               "%s configurations" % format(configurations, ","), "", "", None)
+    growth = b_result["cpu"] / s_result["cpu"]
+    report.row("  CPU, %s ÷ %s states" % (format(big, ","), format(small, ",")), times(growth),
+               "%s: %s; %s: %s" % (format(big, ","), seconds(b_result["cpu"]), format(small, ","),
+                                   seconds(s_result["cpu"])), "", "≤ %.0f×" % TARGET_PROPERTY_LINEAR,
+               growth <= TARGET_PROPERTY_LINEAR)
+    # Three regions of task and input states whose timers run at once, with one property.
+    regions = make_input(args.work, "regions", 150)
+    with open(regions) as f:
+        source = f.read()
+    last = re.findall(r"^              (\w+):", source, re.M)[-1]
+    path = os.path.join(args.work, "regions-property.yaml")
+    with open(path, "w") as f:
+        f.write(source.rstrip("\n") + "\n    require:\n      - never: %s\n" % last)
+    result = measure([args.flowspec, "check", path], reps, expect=(0, 1))
+    out = subprocess.run([args.flowspec, "check", path], capture_output=True, text=True).stdout
+    verdict = "refused (limit-exceeded)" if "limit-exceeded" in out else "checked"
+    report.row("check, 3 regions × 50 states, timers at once, 1 property", seconds(result["wall"]), verdict, "",
+               "< %.0f s" % TARGET_PROPERTY_REGIONS_SECONDS, result["wall"] < TARGET_PROPERTY_REGIONS_SECONDS)
 
 
 def bench_diff(report, args, path, reps):
@@ -941,6 +1049,7 @@ def main():
     bench_nested(report, args, codegen, reps, dispatch_events)
     bench_paths(report, args, (500, 5000) if args.quick else (5000, 50000), flow_states[0], reps)
     bench_diff(report, args, flows[1][1], reps)
+    bench_properties(report, args, (2500, 5000), reps)
     if args.flowspec_lsp:
         bench_lsp(report, args, flows[0][1])
 
