@@ -38,6 +38,8 @@ struct PathCoverTests {
                     goals.contains { $0.value == last.name } || last.kind == .input, sourceLocation: sourceLocation)
             case .reach(_, let target):
                 #expect(path.steps.last?.state == target, sourceLocation: sourceLocation)
+            case .witness(let requirement, _), .counterexample(let requirement, _, _):
+                #expect(machine.requirements[requirement].isProperty, sourceLocation: sourceLocation)
             }
         }
         let expected = Set(cover.items).subtracting(cover.notCovered.map(\.item))

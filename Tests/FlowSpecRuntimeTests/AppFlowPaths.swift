@@ -38,6 +38,43 @@ enum FirstRunPaths {
             [
                 .init(.start, when: ["onboardingCompleted"], .demoCTA),
             ]),
+        .init(
+            "path 3: never: in splash while onboardingCompleted: a run that shows it holding",
+            [
+                .init(.start, .splash),
+            ]),
+        .init(
+            "path 4: before: first slide0 then slide1: a run that shows it holding",
+            [
+                .init(.start, .splash),
+                .init(.event(.splashFinished), .slide0),
+                .init(.event(.slideAdvance), .slide1),
+            ]),
+        .init(
+            "path 5: before: first slide1 then slide2: a run that shows it holding",
+            [
+                .init(.start, .splash),
+                .init(.event(.splashFinished), .slide0),
+                .init(.event(.slideAdvance), .slide1),
+                .init(.event(.slideAdvance), .slide2),
+            ]),
+        .init(
+            "path 6: between: after splash until slide2 never [demoCTA, demoStub]: a run that shows it holding",
+            [
+                .init(.start, .splash),
+                .init(.event(.splashFinished), .slide0),
+                .init(.event(.slideAdvance), .slide1),
+                .init(.event(.slideAdvance), .slide2),
+            ]),
+        .init(
+            "path 7: before: after splash, effect persistOnboardingCompleted then demoCTA: a run that shows it holding",
+            [
+                .init(.start, .splash),
+                .init(.event(.splashFinished), .slide0),
+                .init(.event(.slideAdvance), .slide1),
+                .init(.event(.slideAdvance), .slide2),
+                .init(.event(.onboardingComplete), .demoCTA, effects: [.persistOnboardingCompleted]),
+            ]),
     ]
 }
 
@@ -122,6 +159,29 @@ enum LaunchAuthPaths {
                 .init(.timeout, .authCheck, timer: .after(.milliseconds(5000), .unauthenticated)),
                 .init(.timeout, .unauthenticated),
             ]),
+        .init(
+            "path 5: everyEntry: to error runs showError: a run that shows it holding",
+            [
+                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
+                .init(.event(.splashFailed), .error, effects: [.showError]),
+            ]),
+        .init(
+            "path 6: leadsTo: from [splash, onboardingCheck, authCheck, authLoading, authenticated] to [onboarding, unauthenticated, error, mainApp]: a run that shows it holding",
+            [
+                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
+                .init(.event(.splashFailed), .error, effects: [.showError]),
+            ]),
+        .init(
+            "path 7: atMost: 3 times networkError before error: a run that shows it holding",
+            [
+                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
+                .init(.event(.forceReset), .unauthenticated),
+                .init(.event(.loginAttempted), .authLoading, timer: .after(.milliseconds(10000), .error)),
+                .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
+                .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
+                .init(.event(.networkError), .authLoading, timer: .after(.milliseconds(10000), .error)),
+                .init(.event(.networkError), .error, effects: [.showError]),
+            ]),
     ]
 }
 
@@ -157,6 +217,52 @@ enum ChaptersPaths {
                 .init(.relaunch, .blueprint),
                 .init(.event(.completeCurrentChapter), .eventHorizon, effects: [.saveCheckpoint]),
                 .init(.relaunch, .eventHorizon),
+            ]),
+        .init(
+            "path 2: before: first handshake then packetRun: a run that shows it holding",
+            [
+                .init(.start, .handshake),
+                .init(.event(.completeCurrentChapter), .packetRun, effects: [.saveCheckpoint]),
+            ]),
+        .init(
+            "path 3: before: first packetRun then cipher: a run that shows it holding",
+            [
+                .init(.start, .handshake),
+                .init(.event(.completeCurrentChapter), .packetRun, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .cipher, effects: [.saveCheckpoint]),
+            ]),
+        .init(
+            "path 4: before: first cipher then firewall: a run that shows it holding",
+            [
+                .init(.start, .handshake),
+                .init(.event(.completeCurrentChapter), .packetRun, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .cipher, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .firewall, effects: [.saveCheckpoint]),
+            ]),
+        .init(
+            "path 5: before: first firewall then blueprint: a run that shows it holding",
+            [
+                .init(.start, .handshake),
+                .init(.event(.completeCurrentChapter), .packetRun, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .cipher, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .firewall, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .blueprint, effects: [.saveCheckpoint]),
+            ]),
+        .init(
+            "path 6: before: first blueprint then eventHorizon: a run that shows it holding",
+            [
+                .init(.start, .handshake),
+                .init(.event(.completeCurrentChapter), .packetRun, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .cipher, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .firewall, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .blueprint, effects: [.saveCheckpoint]),
+                .init(.event(.completeCurrentChapter), .eventHorizon, effects: [.saveCheckpoint]),
+            ]),
+        .init(
+            "path 7: everyEntry: to [packetRun, cipher, firewall, blueprint, eventHorizon] runs saveCheckpoint: a run that shows it holding",
+            [
+                .init(.start, .handshake),
+                .init(.event(.completeCurrentChapter), .packetRun, effects: [.saveCheckpoint]),
             ]),
     ]
 }
@@ -260,6 +366,16 @@ enum AppPaths {
             "path 2: exercises 4 items",
             [
                 .init(.start, when: ["onboardingCompleted"], .firstRunDemoCTA),
+            ]),
+        .init(
+            "path 3: before: first launch.authenticated then story: a run that shows it holding",
+            [
+                .init(.start, .firstRunSplash),
+                .init(.event(.signIn), .launchSplash, timer: .after(.milliseconds(2000), .launchOnboardingCheck)),
+                .init(.event(.splashAnimationCompleted), .launchOnboardingCheck, timer: .after(.milliseconds(3000), .launchAuthCheck)),
+                .init(.event(.onboardingCheckSucceeded), .launchAuthCheck, timer: .after(.milliseconds(5000), .launchUnauthenticated)),
+                .init(.event(.validSession), .launchAuthenticated, timer: .after(.milliseconds(2000), .launchError)),
+                .init(.event(.mainAppLoaded), .storyHandshake),
             ]),
     ]
 }

@@ -90,6 +90,8 @@ struct PropertyCheck {
 
     /// A run that breaks a property.
     struct Counterexample: Equatable {
+        /// The run, as a root of the graph and edges from it.
+        var route: Route
         /// The trace lines, for `flowspec simulate --replay`.
         var lines: [String]
         /// For a run that never reaches `leadsTo`'s goal: how it goes on.
@@ -98,6 +100,22 @@ struct PropertyCheck {
         /// The inputs after the start: the lines that are steps (not conditions or notes).
         var steps: Int {
             lines.count { !$0.hasPrefix("+") && !$0.hasPrefix("-") && !$0.hasPrefix("#") } - 1
+        }
+    }
+
+    /// A run in the graph: a root and the edges from it, each by node and position.
+    struct Route: Equatable {
+        var root: Int
+        var edges: [Edge]
+
+        struct Edge: Equatable {
+            var node: Int
+            var edge: Int
+        }
+
+        /// The path the route takes, as `flowspec paths` writes paths.
+        func path(_ graph: ConfigurationGraph) -> PathCover.Path {
+            PathCover.path(root: root, edges: edges.map { ($0.node, $0.edge) }, graph)
         }
     }
 
@@ -138,6 +156,18 @@ struct PropertyCheck {
                         "the machine has more than \(error.bound) configurations (its states, retry counts and the "
                         + "time left on each timer armed), the most a property is searched over"))
         }
+    }
+
+    /// The configurations `requirements` are searched over: with the values of each condition
+    /// a `never … while` reads kept apart.
+    static func configurations(of program: FlowProgram, for requirements: [Requirement]) -> Result<
+        ConfigurationGraph, Refusal
+    > {
+        let watched = requirements.compactMap { requirement -> Int? in
+            guard case .never(_, _, let condition?) = requirement else { return nil }
+            return program.conditions.firstIndex { $0.name == condition.value }
+        }
+        return configurations(of: program, watching: watched)
     }
 
     /// Why a machine's properties are not searched.
@@ -181,7 +211,7 @@ struct PropertyCheck {
             let step = Step(
                 input: nil, conditions: root.conditions, effects: root.effects, entered: entered(root.items))
             guard let state = observe(property, step, property.startState) else {
-                return .broken(Counterexample(lines: trace(root: index, edges: []), ending: nil))
+                return .broken(counterexample(root: index, edges: []))
             }
             search.reach(root.node * states + state, from: .root(index))
         }
@@ -190,14 +220,72 @@ struct PropertyCheck {
             for (position, edge) in graph.edges[node].enumerated() {
                 guard let state = observe(property, step(edge, from: node), current % states) else {
                     let (root, edges) = search.route(to: current, states)
-                    return .broken(
-                        Counterexample(lines: trace(root: root, edges: edges + [(node, position)]), ending: nil))
+                    return .broken(counterexample(root: root, edges: edges + [(node, position)]))
                 }
                 search.reach(edge.target * states + state, from: .edge(from: current, edge: position))
             }
         }
         guard case .leadsTo = property else { return .holds }
         return neverArrives(property, search).map(Outcome.broken) ?? .holds
+    }
+
+    /// The shortest run that shows a property holding where it has something to show: its
+    /// state entered the way it allows (`then` once `first` is passed, `until` from `after`,
+    /// `to` from `from`, `to` of `everyEntry`, `in` of `never` while the condition does not
+    /// hold, `before` by the counted event). `nil` for `never` without `while`, or when no run
+    /// gets there.
+    func witness(_ property: Property) -> Route? {
+        let states = property.observerStates
+        guard graph.nodes.count <= Self.maxProductNodes / states else { return nil }
+        var search = ProductSearch(nodeCount: graph.nodes.count, observerStates: states)
+        for (index, root) in graph.roots.enumerated() {
+            let step = Step(
+                input: nil, conditions: root.conditions, effects: root.effects, entered: entered(root.items))
+            if shows(property, step, property.startState) { return Route(root: index, edges: []) }
+            guard let state = observe(property, step, property.startState) else { continue }
+            search.reach(root.node * states + state, from: .root(index))
+        }
+        while let current = search.next() {
+            let node = current / states
+            for (position, edge) in graph.edges[node].enumerated() {
+                let step = step(edge, from: node)
+                if shows(property, step, current % states) {
+                    let (root, edges) = search.route(to: current, states)
+                    return Route(
+                        root: root, edges: (edges + [(node, position)]).map { Route.Edge(node: $0.node, edge: $0.edge) }
+                    )
+                }
+                guard let state = observe(property, step, current % states) else { continue }
+                search.reach(edge.target * states + state, from: .edge(from: current, edge: position))
+            }
+        }
+        return nil
+    }
+
+    /// Whether a step, taken with the observer in `state`, shows the property at work.
+    private func shows(_ property: Property, _ step: Step, _ state: Int) -> Bool {
+        func enters(_ place: Place) -> Bool { step.entered.contains { isIn($0, place) } }
+        switch property {
+        case .never(_, nil):
+            return false
+        case .never(let place, let condition?):
+            return !step.conditions[condition] && enters(place)
+        case .everyEntry(let place, _):
+            return enters(place)
+        case .before(_, let then, _):
+            return enters(then) && observe(property, step, state) == Observer.passed
+        case .between(_, let until, _):
+            return state == Observer.inside && enters(until)
+        case .leadsTo(let from, let to):
+            var waiting = state == Observer.inside
+            for entered in step.entered {
+                if isIn(entered, from) { waiting = true }
+                if waiting, isIn(entered, to) { return true }
+            }
+            return false
+        case .atMost(_, let event, let before):
+            return step.input == .event(event) && enters(before)
+        }
     }
 
     /// For a `leadsTo`, searched to the end: the shortest run to a node waiting for `to` where
@@ -235,7 +323,7 @@ struct PropertyCheck {
         if let stops = waiting.first(where: { graph.edges[$0 / states].isEmpty }) {
             let (root, edges) = search.route(to: stops, states)
             let state = program.states[graph.nodes[stops / states].state].name
-            found.append(Counterexample(lines: trace(root: root, edges: edges), ending: .stops(state)))
+            found.append(counterexample(root: root, edges: edges, ending: .stops(state)))
         }
         // Breadth-first order: the first node left is as close to the start as any.
         if let first = waiting.first(where: { !removed.contains($0) }) {
@@ -248,7 +336,7 @@ struct PropertyCheck {
                 edges.append((current / states, position))
                 if let start = walked.firstIndex(of: target) {
                     let ending = Ending.repeats(count: walked.count - start)
-                    found.append(Counterexample(lines: trace(root: root, edges: edges), ending: ending))
+                    found.append(counterexample(root: root, edges: edges, ending: ending))
                     break
                 }
                 walked.append(target)
@@ -291,8 +379,10 @@ struct PropertyCheck {
         items.compactMap { if case .state(let state) = $0 { state } else { nil } }
     }
 
-    private func trace(root: Int, edges: [(node: Int, edge: Int)]) -> [String] {
-        PathReport.traceLines(PathCover.path(root: root, edges: edges, graph), program)
+    /// The counterexample that takes a route.
+    private func counterexample(root: Int, edges: [(node: Int, edge: Int)], ending: Ending? = nil) -> Counterexample {
+        let route = Route(root: root, edges: edges.map { Route.Edge(node: $0.node, edge: $0.edge) })
+        return Counterexample(route: route, lines: PathReport.traceLines(route.path(graph), program), ending: ending)
     }
 
     /// The observer's state after a step, or `nil` when the step breaks the property.

@@ -50,13 +50,9 @@ struct RequirementCheck: MachineCheck {
             $0.rule == .infiniteLoop && $0.machine == analysis.machine.name.value
         }
         guard !loops else { return }
-        let watched = properties.compactMap { requirement -> Int? in
-            guard case .never(_, _, let condition?) = requirement else { return nil }
-            return program.conditions.firstIndex { $0.name == condition.value }
-        }
         let limits = RuleReporter(rule: .limitExceeded, machine: reporter.machine, collector: reporter.collector)
         let graph: ConfigurationGraph
-        switch PropertyCheck.configurations(of: program, watching: watched) {
+        switch PropertyCheck.configurations(of: program, for: properties) {
         case .success(let explored):
             graph = explored
         case .failure(let refusal):
@@ -128,7 +124,7 @@ struct RequirementCheck: MachineCheck {
     }
 
     /// The property a requirement states, and the message when it is broken.
-    private static func property(_ requirement: Requirement, _ search: PropertyCheck)
+    static func property(_ requirement: Requirement, _ search: PropertyCheck)
         -> (PropertyCheck.Property, String)?
     {
         let program = search.program

@@ -332,8 +332,8 @@ struct MachineChanges {
     }
 
     private mutating func compareRequirements() {
-        let old = pair.old.requirements.map { (text: describe($0), location: location($0)) }
-        let new = pair.new.requirements.map { (text: describe($0), location: location($0)) }
+        let old = pair.old.requirements.map { (text: $0.text, location: location($0)) }
+        let new = pair.new.requirements.map { (text: $0.text, location: location($0)) }
         let oldTexts = Set(old.map(\.text))
         let newTexts = Set(new.map(\.text))
         for requirement in new where !oldTexts.contains(requirement.text) {
@@ -342,37 +342,6 @@ struct MachineChanges {
         for requirement in old where !newTexts.contains(requirement.text) {
             add(.removed, "requirement", requirement.text, at: requirement.location, inOld: true)
         }
-    }
-
-    private func describe(_ requirement: Requirement) -> String {
-        switch requirement {
-        case .reachable(_, let states): "reachable: [\(states.map(\.value).joined(separator: ", "))]"
-        case .alwaysReachable(_, let states): "alwaysReachable: [\(states.map(\.value).joined(separator: ", "))]"
-        case .within(_, let from, let to, let max):
-            "within: from \(from.value) to [\(to.map(\.value).joined(separator: ", "))] max \(max.value.specDescription)"
-        case .never(_, let states, nil): "never: \(list(states))"
-        case .never(_, let states, let condition?): "never: in \(list(states)) while \(condition.value)"
-        case .before(_, let first, let then, let after):
-            "before: " + (after.map { "after \($0.value), " } ?? "") + describe(first) + " then \(then.value)"
-        case .between(_, let after, let until, let never):
-            "between: after \(after.value) until \(until.value) never \(list(never))"
-        case .everyEntry(_, let to, let runs): "everyEntry: to \(list(to)) runs \(runs.value)"
-        case .leadsTo(_, let from, let to): "leadsTo: from \(list(from)) to \(list(to))"
-        case .atMost(_, let times, let event, let before):
-            "atMost: \(times.value) times \(event.value) before \(before.value)"
-        }
-    }
-
-    private func describe(_ milestone: Requirement.Milestone) -> String {
-        switch milestone {
-        case .state(let state): "first \(state.value)"
-        case .effect(let effect): "effect \(effect.value)"
-        }
-    }
-
-    /// A name alone, or several as a list.
-    private func list(_ names: [Located<String>]) -> String {
-        names.count == 1 ? names[0].value : "[\(names.map(\.value).joined(separator: ", "))]"
     }
 
     private func location(_ requirement: Requirement) -> SourceLocation { requirement.location }

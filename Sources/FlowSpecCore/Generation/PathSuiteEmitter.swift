@@ -26,6 +26,7 @@ struct PathSuiteEmitter {
                     "let problems = await FlowSpecTesting.FlowPathRunner.run(path, harness: \(bare)PathHarness.self)")
                 w.line("#expect(problems.isEmpty, Testing.Comment(rawValue: problems.joined(separator: \"\\n\")))")
             }
+            if !counterexamples.isEmpty { emitCounterexampleTest(type: type, bare: bare, into: &w) }
         }
         w.line("")
         for (item, reason) in cover.notCovered {
@@ -36,9 +37,49 @@ struct PathSuiteEmitter {
         w.block("enum \(bare)Paths") { w in
             w.line("static let all: [FlowSpecTesting.FlowPath<\(type)>] = [")
             w.indented { w in
-                for (index, path) in cover.paths.enumerated() { emit(path, number: index + 1, into: &w) }
+                for (index, path) in cover.paths.enumerated() where !Self.isCounterexample(path) {
+                    emit(path, number: index + 1, into: &w)
+                }
             }
             w.line("]")
+            guard !counterexamples.isEmpty else { return }
+            w.line("")
+            w.line("/// The runs that break the properties `flowspec check` refutes (its `requirement-failed`")
+            w.line("/// lowered below an error).")
+            w.line("static let counterexamples: [FlowSpecTesting.FlowPath<\(type)>] = [")
+            w.indented { w in
+                for (index, path) in cover.paths.enumerated() where Self.isCounterexample(path) {
+                    emit(path, number: index + 1, into: &w)
+                }
+            }
+            w.line("]")
+        }
+    }
+
+    /// The paths that break a property.
+    private var counterexamples: [PathCover.Path] { cover.paths.filter(Self.isCounterexample) }
+
+    private static func isCounterexample(_ path: PathCover.Path) -> Bool {
+        if case .counterexample = path.purpose { return true }
+        return false
+    }
+
+    /// A test per refuted property: the generated code takes the run that breaks it, and the
+    /// property's failure on that run is a known issue until the spec is fixed.
+    private func emitCounterexampleTest(type: String, bare: String, into w: inout SwiftWriter) {
+        w.line("")
+        w.line("/// A property `flowspec check` refutes: the generated code takes the run that breaks it, step")
+        w.line("/// by step, and that run breaking it is a known issue until the spec is fixed.")
+        w.line("@Test(arguments: \(bare)Paths.counterexamples)")
+        w.line(SwiftGenerator.driverAvailability)
+        w.block("func counterexample(_ path: FlowSpecTesting.FlowPath<\(type)>) async") { w in
+            w.line(
+                "let problems = await FlowSpecTesting.FlowPathRunner.run(path, harness: \(bare)PathHarness.self)")
+            w.line("#expect(problems.isEmpty, Testing.Comment(rawValue: problems.joined(separator: \"\\n\")))")
+            w.block("withKnownIssue(Testing.Comment(rawValue: path.name))") { w in
+                w.line("// The run the spec says breaks it is the one the generated code took.")
+                w.line("if problems.isEmpty { Issue.record(Testing.Comment(rawValue: path.name)) }")
+            }
         }
     }
 

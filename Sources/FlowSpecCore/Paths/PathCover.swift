@@ -70,6 +70,12 @@ public struct PathCover: Sendable {
         /// It reaches an `alwaysReachable` target (by index) at its last step, and shows it
         /// reachable from the states before it.
         case reach(requirement: Int, target: Int)
+        /// It shows a property that holds at work at its last step (``PropertyCheck/witness(_:)``);
+        /// `text` is the requirement in one line.
+        case witness(requirement: Int, text: String)
+        /// It breaks a property (refuted, with `requirement-failed` lowered below an error):
+        /// the shortest run that does, and the finding's message.
+        case counterexample(requirement: Int, text: String, message: String)
     }
 
     /// One path: a run from the start.
@@ -177,6 +183,7 @@ public struct PathCover: Sendable {
                 break
             }
         }
+        propertyPaths(machine.requirements)
         try planner.checkLimits(paths.count, paths.reduce(0) { $0 + $1.steps.count }, limits, machine.name)
         let reasons = unreachableReasons(graph)
         notCovered = items.filter { !planner.found.contains($0) }.map { ($0, reasons($0)) }
@@ -320,7 +327,7 @@ public struct PathCover: Sendable {
             guard paths > limits.maxPaths || steps > limits.maxSteps else { return }
             throw Failure(
                 description: "machine '\(machine.value)' needs \(counting ? "more than " : "")\(paths) paths of "
-                    + "\(steps) steps in all to cover its transitions; the limit is \(limits.maxPaths) paths and "
+                    + "\(steps) steps in all to cover its transitions and show its requirements; the limit is \(limits.maxPaths) paths and "
                     + "\(limits.maxSteps) steps (--max-paths, --max-steps)",
                 location: machine.location)
         }
@@ -417,6 +424,43 @@ public struct PathCover: Sendable {
         path.purpose = .within(
             requirement: requirement, from: path.steps.count - 1 - worst.edges.count, worst: worst.time, max: max)
         paths.append(path)
+    }
+
+    /// A path per property: the shortest run that shows it at work, or, for one refuted, the
+    /// shortest run that breaks it. They are searched on a graph of their own, every
+    /// configuration explored, so that the cover paths stay as they are.
+    private mutating func propertyPaths(_ requirements: [Requirement]) {
+        let properties = requirements.enumerated().filter(\.element.isProperty)
+        guard !properties.isEmpty else { return }
+        let graph: ConfigurationGraph
+        switch PropertyCheck.configurations(of: program, for: properties.map(\.element)) {
+        case .success(let explored): graph = explored
+        case .failure(let refusal):
+            for (index, requirement) in properties {
+                skippedRequirements.append((index, "\(requirement.text): \(refusal.message)"))
+            }
+            return
+        }
+        let search = PropertyCheck(program: program, graph: graph)
+        for (index, requirement) in properties {
+            guard let (property, message) = RequirementCheck.property(requirement, search) else { continue }
+            switch search.check(property) {
+            case .holds:
+                guard let route = search.witness(property) else {
+                    skippedRequirements.append((index, "\(requirement.text): proved, and no run has it to show"))
+                    continue
+                }
+                var path = route.path(graph)
+                path.purpose = .witness(requirement: index, text: requirement.text)
+                paths.append(path)
+            case .broken(let counterexample):
+                var path = counterexample.route.path(graph)
+                path.purpose = .counterexample(requirement: index, text: requirement.text, message: message)
+                paths.append(path)
+            case .refused(let why):
+                skippedRequirements.append((index, "\(requirement.text): \(why)"))
+            }
+        }
     }
 
     /// Paths that reach an `alwaysReachable` target from each state the paths so far visit

@@ -121,6 +121,11 @@ public enum PathReport {
                 + "takes \(worst.specDescription), at most \(max.specDescription)"
         case .reach(_, let target):
             return "alwaysReachable: '\(program.states[target].name)' is reached from each state before it"
+        case .witness(_, let text):
+            return "\(text): a run that shows it holding"
+        case .counterexample(_, let text, let message):
+            let finding = message.hasPrefix("requirement failed: ") ? message.dropFirst(20) : message[...]
+            return "\(text): refuted, \(finding)"
         }
     }
 
@@ -183,6 +188,13 @@ public enum PathReport {
         case .reach(_, let target):
             members["purpose"] = .string("alwaysReachable")
             members["target"] = .string(program.states[target].name)
+        case .witness(_, let text):
+            members["purpose"] = .string("witness")
+            members["requirement"] = .string(text)
+        case .counterexample(_, let text, let message):
+            members["purpose"] = .string("counterexample")
+            members["requirement"] = .string(text)
+            members["message"] = .string(message)
         }
         members["steps"] = .lazyArray(count: path.steps.count) { stepNode(path.steps[$0], program) }
         return .object(members)

@@ -852,6 +852,46 @@ public enum Requirement: Sendable {
         }
     }
 
+    /// The requirement in one line, as `flowspec diff` and test paths name it.
+    public var text: String {
+        switch self {
+        case .reachable(_, let states): "reachable: [\(states.map(\.value).joined(separator: ", "))]"
+        case .alwaysReachable(_, let states): "alwaysReachable: [\(states.map(\.value).joined(separator: ", "))]"
+        case .within(_, let from, let to, let max):
+            "within: from \(from.value) to [\(to.map(\.value).joined(separator: ", "))] max \(max.value.specDescription)"
+        case .never(_, let states, nil): "never: \(Self.list(states))"
+        case .never(_, let states, let condition?): "never: in \(Self.list(states)) while \(condition.value)"
+        case .before(_, let first, let then, let after):
+            "before: " + (after.map { "after \($0.value), " } ?? "") + Self.describe(first) + " then \(then.value)"
+        case .between(_, let after, let until, let never):
+            "between: after \(after.value) until \(until.value) never \(Self.list(never))"
+        case .everyEntry(_, let to, let runs): "everyEntry: to \(Self.list(to)) runs \(runs.value)"
+        case .leadsTo(_, let from, let to): "leadsTo: from \(Self.list(from)) to \(Self.list(to))"
+        case .atMost(_, let times, let event, let before):
+            "atMost: \(times.value) times \(event.value) before \(before.value)"
+        }
+    }
+
+    private static func describe(_ milestone: Milestone) -> String {
+        switch milestone {
+        case .state(let state): "first \(state.value)"
+        case .effect(let effect): "effect \(effect.value)"
+        }
+    }
+
+    /// A name alone, or several as a list.
+    private static func list(_ names: [Located<String>]) -> String {
+        names.count == 1 ? names[0].value : "[\(names.map(\.value).joined(separator: ", "))]"
+    }
+
+    /// Whether it is a property proved over every run (``PropertyCheck``).
+    public var isProperty: Bool {
+        switch self {
+        case .reachable, .alwaysReachable, .within: false
+        case .never, .before, .between, .everyEntry, .leadsTo, .atMost: true
+        }
+    }
+
     /// Its key in the spec.
     public var key: String {
         switch self {
