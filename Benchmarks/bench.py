@@ -775,7 +775,7 @@ def bench_properties(report, args, sizes, reps):
     on a ring of N and N/2 states (linear in the product of configurations and observer
     states), and a property of a machine whose regions' timers run at once (checked or refused
     within its target)."""
-    report.section("properties (require: never, before, between, everyEntry, leadsTo, atMost)")
+    report.section("properties (require: never, before, between, everyEntry, leadsTo, atMost, whenever)")
     app = os.path.join(ROOT, "specs", "app.yaml")
     with open(app) as f:
         text = f.read()
@@ -784,7 +784,7 @@ def bench_properties(report, args, sizes, reps):
         stripped = line.strip()
         # Drop the property items (one line each, or `- leadsTo:` with its two lines after).
         if any(stripped.startswith("- %s:" % key) for key in ("never", "before", "between", "everyEntry", "leadsTo",
-                                                              "atMost")):
+                                                              "atMost", "whenever")):
             count += 1
             continue
         if stripped.startswith(("from: [", "to: [")):

@@ -57,7 +57,7 @@ struct KeyCompletionTests {
             ["max", "then", "effects"],
             [
                 "reachable", "alwaysReachable", "within", "never", "before", "between", "everyEntry", "leadsTo",
-                "atMost"
+                "atMost", "whenever"
             ],
             ["from", "to", "max"], ["first", "effect", "then", "after"], ["flowspec", "imports", "machines", "severity"]
         ]

@@ -49,7 +49,7 @@ struct PathsCommandTests {
             #expect(replay.status == 0, "\(header): \(replay.stdout)\(replay.stderr)")
             replayed += 1
         }
-        #expect(replayed == 24, "every path of the four machines: 9 cover them, 15 show their properties")
+        #expect(replayed == 25, "every path of the four machines: 9 cover them, 16 show their properties")
     }
 
     @Test func aSpecWithErrorsGetsChecksFindingsAndNoPaths() throws {
@@ -72,7 +72,7 @@ struct PathsCommandTests {
         #expect(
             output.stderr.hasPrefix(
                 "specs/app.yaml:\(try Self.line(of: "  LaunchAuth:")):3: error: "
-                    + "machine 'LaunchAuth' needs 7 paths of 59 steps"),
+                    + "machine 'LaunchAuth' needs 8 paths of 61 steps"),
             "\(output.stderr)")
         #expect(output.stderr.contains("the limit is 3 paths"))
         #expect(output.stderr.hasSuffix("[limit-exceeded]\n"), "\(output.stderr)")

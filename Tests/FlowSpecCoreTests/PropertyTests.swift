@@ -11,7 +11,7 @@ struct PropertyTests {
         "found-never-after-retries", "found-never-while-a-way-in-that-does-not-check",
         "found-before-skipped-by-a-condition", "found-before-an-effect-on-one-way-only",
         "found-between-a-shortcut-past-the-last-step", "found-every-entry-without-its-effect",
-        "found-leads-to-a-polling-loop", "found-at-most-one-retry-too-many"
+        "found-leads-to-a-polling-loop", "found-at-most-one-retry-too-many", "found-whenever-a-screen-that-ignores-it"
     ].map { "Tests/Fixtures/rules/requirement-failed/\($0).yaml" }
 
     /// A counterexample's trace lines, from the notes of its finding.
@@ -94,7 +94,7 @@ struct PropertyTests {
         let result = SpecChecker().check(try Fixtures.source("specs/app.yaml"))
         #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
         let kinds = Set(result.graphs.flatMap(\.machine.requirements).map(\.key))
-        #expect(kinds.isSuperset(of: ["never", "before", "between", "everyEntry", "leadsTo", "atMost"]))
+        #expect(kinds.isSuperset(of: ["never", "before", "between", "everyEntry", "leadsTo", "atMost", "whenever"]))
     }
 
     // MARK: Brute force
@@ -328,8 +328,47 @@ struct PropertyTests {
             guard step.input == .event(event), !entered().contains(where: { matches($0, before) }) else { return 0 }
             if observer == times { return nil }
             observer += 1
+        case .whenever:
+            break
         }
         return observer
+    }
+
+    /// Every configuration at most `depth` inputs from the start, breadth first: the fewest
+    /// inputs to one where the flow has not ended and the event, under some combination of
+    /// the conditions, is ignored or leads outside `to`; or `nil`.
+    static func bruteForceWhenever(_ event: Int, _ to: PropertyCheck.Place, _ program: FlowProgram, depth: Int)
+        -> Int?
+    {
+        func isIn(_ state: Int) -> Bool {
+            let places = program.states[state].ancestors.map(PropertyCheck.Place.compound) + [.state(state)]
+            if case .any(let named) = to { return places.contains { named.contains($0) } }
+            return places.contains(to)
+        }
+        let vectors = conditionVectors(program)
+        var frontier = vectors.map { FlowRuntime.start(program, conditions: $0).0 }
+        var seen = Set<Pair>()
+        for inputs in 0...depth {
+            var next: [FlowRuntime] = []
+            for runtime in frontier {
+                guard
+                    seen.insert(
+                        Pair(states: runtime.states, retries: runtime.retries, memory: runtime.memory, observer: 0)
+                    ).inserted
+                else { continue }
+                if !runtime.states.allSatisfy({ program.states[$0].kind == .terminal }) {
+                    for conditions in vectors {
+                        var sent = runtime
+                        guard sent.send(event, program, conditions: conditions) != nil,
+                            sent.states.contains(where: isIn)
+                        else { return inputs }
+                    }
+                }
+                for conditions in vectors { next += attempts(from: runtime, conditions, program).map(\.next) }
+            }
+            frontier = next
+        }
+        return nil
     }
 
     static let machineCount = Int(ProcessInfo.processInfo.environment["FLOWSPEC_PROPERTY_MACHINES"] ?? "") ?? 1_000
@@ -351,6 +390,10 @@ struct PropertyTests {
         if !program.conditions.isEmpty {
             properties.append(.never(place(), while: random.below(program.conditions.count)))
         }
+        // Into any state, half the time: then it holds where the event is never ignored.
+        let anywhere = PropertyCheck.Place.any(program.states.indices.map(PropertyCheck.Place.state))
+        properties.append(
+            .whenever(event: random.below(program.events.count), to: random.below(2) == 0 ? anywhere : place()))
         if !program.effects.isEmpty {
             let effect = random.below(program.effects.count)
             properties.append(.everyEntry(place(), runs: effect))
@@ -383,14 +426,21 @@ struct PropertyTests {
                 let depth = Self.depth
                 let isLeadsTo: Bool
                 if case .leadsTo = property { isLeadsTo = true } else { isLeadsTo = false }
-                let brute =
-                    isLeadsTo
-                    ? Self.bruteForceLeadsTo(property, program, depth: depth)
-                    : Self.bruteForce(property, program, depth: depth)
+                let brute: Int?
+                switch property {
+                case .leadsTo: brute = Self.bruteForceLeadsTo(property, program, depth: depth)
+                case .whenever(let event, let to): brute = Self.bruteForceWhenever(event, to, program, depth: depth)
+                default: brute = Self.bruteForce(property, program, depth: depth)
+                }
                 switch search.check(property) {
                 case .broken(let counterexample):
                     let inputs = counterexample.steps
-                    if isLeadsTo {
+                    if case .whenever = property {
+                        // The configuration where it fails, by a shortest run; the event taken
+                        // elsewhere, or ignored, ends the trace.
+                        let atNode = inputs - 1
+                        #expect(brute == (atNode <= depth ? atNode : nil), "\(text)\n\(property)\n\(counterexample)")
+                    } else if isLeadsTo {
                         // The search's run reaches the loop by a shortest way, then goes round
                         // it: no shorter than the shortest, and found by the brute force when
                         // within its bound.
@@ -409,7 +459,7 @@ struct PropertyTests {
                 }
             }
         }
-        for kind in ["never", "before", "between", "everyEntry", "leadsTo", "atMost"] {
+        for kind in ["never", "before", "between", "everyEntry", "leadsTo", "atMost", "whenever"] {
             let counts = compared[kind] ?? (0, 0)
             #expect(counts.refuted > 20 && counts.proved > 20, "\(kind): \(counts)")
         }
@@ -476,6 +526,20 @@ struct ReferenceBreak: CustomTestStringConvertible, Sendable {
             run: [
                 "start -> splash | effects: - | timeout: 2000ms -> onboardingCheck",
                 "splashFailed -> error | effects: - | timeout: -"
+            ]),
+        ReferenceBreak(
+            rule: "LaunchAuth: the user can always force-reset",
+            edits: [
+                (
+                    "          loginAttempted: authLoading\n",
+                    "          loginAttempted: authLoading\n          forceReset: onboardingCheck\n"
+                )
+            ],
+            message: "requirement failed: a run gets where 'forceReset' does not take the flow to 'unauthenticated'",
+            run: [
+                "start -> splash | effects: - | timeout: 2000ms -> onboardingCheck",
+                "forceReset -> unauthenticated | effects: - | timeout: -",
+                "forceReset -> onboardingCheck | effects: - | timeout: 3000ms -> authCheck"
             ]),
         ReferenceBreak(
             rule: "LaunchAuth: no state loops infinitely",

@@ -166,13 +166,19 @@ enum LaunchAuthPaths {
                 .init(.event(.splashFailed), .error, effects: [.showError]),
             ]),
         .init(
-            "path 6: leadsTo: from [splash, onboardingCheck, authCheck, authLoading, authenticated] to [onboarding, unauthenticated, error, mainApp]: a run that shows it holding",
+            "path 6: whenever: event forceReset to unauthenticated: a run that shows it holding",
+            [
+                .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
+                .init(.event(.forceReset), .unauthenticated),
+            ]),
+        .init(
+            "path 7: leadsTo: from [splash, onboardingCheck, authCheck, authLoading, authenticated] to [onboarding, unauthenticated, error, mainApp]: a run that shows it holding",
             [
                 .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
                 .init(.event(.splashFailed), .error, effects: [.showError]),
             ]),
         .init(
-            "path 7: atMost: 3 times networkError before error: a run that shows it holding",
+            "path 8: atMost: 3 times networkError before error: a run that shows it holding",
             [
                 .init(.start, .splash, timer: .after(.milliseconds(2000), .onboardingCheck)),
                 .init(.event(.forceReset), .unauthenticated),

@@ -50,11 +50,15 @@ struct PropertyCheck {
         /// No run takes the event (by index) more than `times` times in a row without entering
         /// `before`: a step on any other input starts the count again.
         case atMost(times: Int, of: Int, before: Place)
+        /// In every configuration a run reaches, unless every state it is in is terminal, the
+        /// event (by index) is handled under every combination of the conditions, and leads
+        /// into `to`. Checked on each configuration, not by an observer.
+        case whenever(event: Int, to: Place)
 
         /// How many states its observer has.
         var observerStates: Int {
             switch self {
-            case .never, .everyEntry: 1
+            case .never, .everyEntry, .whenever: 1
             case .between, .leadsTo: 2
             case .before: 3
             case .atMost(let times, _, _): times + 1
@@ -97,6 +101,14 @@ struct PropertyCheck {
         /// For a run that never reaches `leadsTo`'s goal: how it goes on.
         var ending: Ending?
 
+        /// Whether it is a run that never reaches `leadsTo`'s goal.
+        var neverArrives: Bool {
+            switch ending {
+            case .stops, .repeats: true
+            case .ignores, nil: false
+            }
+        }
+
         /// The inputs after the start: the lines that are steps (not conditions or notes).
         var steps: Int {
             lines.count { !$0.hasPrefix("+") && !$0.hasPrefix("-") && !$0.hasPrefix("#") } - 1
@@ -125,6 +137,9 @@ struct PropertyCheck {
         case stops(String)
         /// Its last `count` steps, which the flow takes on its own, repeat forever.
         case repeats(count: Int)
+        /// For a `whenever`: the event is ignored in the state the run ends in (its last line,
+        /// with a flat machine), under the conditions given (`+name` for each that holds).
+        case ignores(event: String, state: String, conditions: String)
     }
 
     let program: FlowProgram
@@ -200,6 +215,7 @@ struct PropertyCheck {
 
     /// Searches the product for a run that breaks `property`.
     func check(_ property: Property) -> Outcome {
+        if case .whenever(let event, let to) = property { return checkWhenever(event, to) }
         let states = property.observerStates
         guard graph.nodes.count <= Self.maxProductNodes / states else {
             return .refused(
@@ -283,7 +299,7 @@ struct PropertyCheck {
                 if waiting, isIn(entered, to) { return true }
             }
             return false
-        case .atMost(_, let event, let before):
+        case .atMost(_, let event, let before), .whenever(let event, let before):
             return step.input == .event(event) && enters(before)
         }
     }
@@ -345,6 +361,75 @@ struct PropertyCheck {
         }
         // The run with fewer steps; of two as short, the one that stops.
         return found.min { $0.steps < $1.steps }
+    }
+
+    /// `whenever`: each configuration in breadth-first order (so the first found is reached by
+    /// a shortest run), unless the flow has ended there, takes the event under every
+    /// combination of the conditions into `to`. One that takes it elsewhere is shown by its
+    /// edge; one that ignores it, by a note.
+    private func checkWhenever(_ event: Int, _ to: Place) -> Outcome {
+        let vectors = (0..<(1 << program.conditions.count)).map { bits in
+            program.conditions.indices.map { bits & (1 << $0) != 0 }
+        }
+        for node in graph.nodes.indices
+        where !graph.nodes[node].states.allSatisfy({ program.states[$0].kind == .terminal }) {
+            for conditions in vectors {
+                var runtime = graph.reached[node]
+                if runtime.send(event, program, conditions: conditions) != nil {
+                    guard !runtime.states.contains(where: { isIn($0, to) }) else { continue }
+                    // The edge of that outcome, to end the run in the state it leads to.
+                    let outcome = runtime.configuration
+                    if let position = graph.edges[node].firstIndex(where: {
+                        $0.input == .event(event) && graph.nodes[$0.target].state == outcome.state
+                            && graph.nodes[$0.target].states == outcome.states
+                    }) {
+                        let (root, edges) = route(to: node)
+                        return .broken(counterexample(root: root, edges: edges + [(node, position)]))
+                    }
+                }
+                let (root, edges) = route(to: node)
+                let held = program.conditions.indices.filter { conditions[$0] }.map {
+                    "+" + program.conditions[$0].name
+                }
+                let state = program.states[graph.nodes[node].state].name
+                let ending = Ending.ignores(
+                    event: program.events[event].name, state: state,
+                    conditions: held.isEmpty ? "" : " (with " + held.joined(separator: " ") + ")")
+                var found = counterexample(root: root, edges: edges, ending: ending)
+                if !program.hasParallel { found.lines += ignoredStep(event, conditions, after: found) }
+                return .broken(found)
+            }
+        }
+        return .holds
+    }
+
+    /// The trace lines of an event ignored at the end of a run, as `flowspec simulate` writes
+    /// them: the conditions that change, then the step, which keeps the state and its timer.
+    private func ignoredStep(_ event: Int, _ conditions: [Bool], after run: Counterexample) -> [String] {
+        let path = run.route.path(graph)
+        guard let last = path.steps.last, let line = PathReport.traceLines(path, program).last else { return [] }
+        var lines: [String] = []
+        for (index, value) in conditions.enumerated() where value != last.conditions[index] {
+            lines.append((value ? "+" : "-") + program.conditions[index].name)
+        }
+        let timer = line.split(separator: " | timeout: ", omittingEmptySubsequences: false).last.map(String.init) ?? "-"
+        let state = program.states[last.state].name
+        lines.append("\(program.events[event].name) -> \(state) (ignored) | effects: - | timeout: \(timer)")
+        return lines
+    }
+
+    /// The root and the edges the graph first reached a configuration by.
+    private func route(to node: Int) -> (root: Int, edges: [(node: Int, edge: Int)]) {
+        var edges: [(node: Int, edge: Int)] = []
+        var current = node
+        while true {
+            switch graph.parent[current] {
+            case .root(let root): return (root, edges.reversed())
+            case .edge(let from, let edge):
+                edges.append((from, edge))
+                current = from
+            }
+        }
     }
 
     /// Whether the flow takes the step on its own: a timer fires, or the work of a task state
@@ -413,6 +498,8 @@ struct PropertyCheck {
         case .atMost(let times, let event, let before):
             guard step.input == .event(event), !step.entered.contains(where: { isIn($0, before) }) else { return 0 }
             return state < times ? state + 1 : nil
+        case .whenever:
+            return state
         }
     }
 

@@ -4,7 +4,7 @@
 /// - `alwaysReachable`: from every reachable non-terminal state, each listed state can still
 ///   be reached (the counterexample is a path to a state from which it cannot).
 /// - `within`: see ``WorstCaseTime``.
-/// - `never`, `before`, `between`, `everyEntry`, `leadsTo`, `atMost`: proved on every run, or
+/// - `never`, `before`, `between`, `everyEntry`, `leadsTo`, `atMost`, `whenever`: proved on every run, or
 ///   refuted with the shortest run that breaks them (see ``PropertyCheck``).
 struct RequirementCheck: MachineCheck {
     static let definition = RuleDefinition(
@@ -33,7 +33,7 @@ struct RequirementCheck: MachineCheck {
                 }
             case .within(let location, let from, let to, let max):
                 checkWithin(from: from, to: to, max: max, at: location, analysis, reporter)
-            case .never, .before, .between, .everyEntry, .leadsTo, .atMost:
+            case .never, .before, .between, .everyEntry, .leadsTo, .atMost, .whenever:
                 properties.append(requirement)
             }
         }
@@ -85,10 +85,10 @@ struct RequirementCheck: MachineCheck {
     static func notes(_ counterexample: PropertyCheck.Counterexample) -> [Diagnostic.Note] {
         var notes: [Diagnostic.Note] = [
             .init(
-                counterexample.ending == nil
-                    ? "the shortest run that breaks it, a trace `flowspec simulate --replay` accepts:"
-                    : "a run that never gets there (a shortest way to where it stops or loops), a trace "
-                        + "`flowspec simulate --replay` accepts:")
+                counterexample.neverArrives
+                    ? "a run that never gets there (a shortest way to where it stops or loops), a trace "
+                        + "`flowspec simulate --replay` accepts:"
+                    : "the shortest run that breaks it, a trace `flowspec simulate --replay` accepts:")
         ]
         notes += counterexample.lines.map { .init("  " + $0) }
         switch counterexample.ending {
@@ -97,6 +97,8 @@ struct RequirementCheck: MachineCheck {
         case .repeats(1): notes.append(.init("then the last step repeats forever, with no input from the user"))
         case .repeats(let count):
             notes.append(.init("then the last \(count) steps repeat forever, with no input from the user"))
+        case .ignores(let event, let state, let conditions):
+            notes.append(.init("there '\(event)' is ignored in '\(state)'\(conditions)"))
         }
         return notes
     }
@@ -192,6 +194,12 @@ struct RequirementCheck: MachineCheck {
                 .atMost(times: times.value, of: index, before: place),
                 "requirement failed: a run takes '\(event.value)' more than \(times.value) "
                     + (times.value == 1 ? "time" : "times") + " in a row without entering '\(before.value)'"
+            )
+        case .whenever(_, let event, let to):
+            guard let index = index(event, in: program.events), let place = place(to) else { return nil }
+            return (
+                .whenever(event: index, to: place),
+                "requirement failed: a run gets where '\(event.value)' does not take the flow to \(list(to))"
             )
         case .reachable, .alwaysReachable, .within:
             return nil

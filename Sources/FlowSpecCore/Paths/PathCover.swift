@@ -154,7 +154,7 @@ public struct PathCover: Sendable {
             let needsEvery = machine.requirements.contains {
                 switch $0 {
                 case .within, .alwaysReachable: true
-                case .reachable, .never, .before, .between, .everyEntry, .leadsTo, .atMost: false
+                case .reachable, .never, .before, .between, .everyEntry, .leadsTo, .atMost, .whenever: false
                 }
             }
             graph = try ConfigurationGraph(
@@ -179,7 +179,7 @@ public struct PathCover: Sendable {
                 withinPath(position, from: from.value, to: to.map(\.value), max: max.value, graph)
             case .alwaysReachable(_, let states):
                 for target in states { reachPaths(position, target: target.value, graph) }
-            case .reachable, .never, .before, .between, .everyEntry, .leadsTo, .atMost:
+            case .reachable, .never, .before, .between, .everyEntry, .leadsTo, .atMost, .whenever:
                 break
             }
         }

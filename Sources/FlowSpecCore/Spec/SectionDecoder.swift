@@ -4,7 +4,8 @@ enum SectionDecoder {
     static let sequenceKeys = ["states", "forwardOnly"]
     static let persistKeys = ["rawValue", "restore", "resume", "migrate"]
     static let requirementKeys = [
-        "reachable", "alwaysReachable", "within", "never", "before", "between", "everyEntry", "leadsTo", "atMost"
+        "reachable", "alwaysReachable", "within", "never", "before", "between", "everyEntry", "leadsTo", "atMost",
+        "whenever"
     ]
     static let withinKeys = ["from", "to", "max"]
     static let neverKeys = ["in", "while"]
@@ -13,6 +14,7 @@ enum SectionDecoder {
     static let everyEntryKeys = ["to", "runs"]
     static let leadsToKeys = ["from", "to"]
     static let atMostKeys = ["times", "of", "before"]
+    static let wheneverKeys = ["event", "to"]
 
     /// `activities: { watchSession: { sends: [sessionExpired] } }`. An activity whose body
     /// cannot be read is still declared, so that the states that run it are not reported too.
@@ -216,6 +218,8 @@ enum SectionDecoder {
             return leadsTo(entry.value, key: entry.key, reader: &reader)
         case "atMost":
             return atMost(entry.value, key: entry.key, reader: &reader)
+        case "whenever":
+            return whenever(entry.value, key: entry.key, reader: &reader)
         default:
             return within(entry.value, key: entry.key, reader: &reader)
         }
@@ -321,6 +325,18 @@ enum SectionDecoder {
             return nil
         }
         return .atMost(location: key.location, times: times, of: event, before: before)
+    }
+
+    /// `whenever: { event: forceReset, to: unauthenticated }`.
+    static func whenever(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
+        guard let fields = reader.fields(id, of: "whenever", allowed: wheneverKeys) else { return nil }
+        let event = fields["event"].flatMap { reader.name($0, as: "`event`") }
+        let to = fields["to"].map { reader.names($0, as: "a state", list: "`to`") }
+        reportMissing(
+            wheneverKeys, of: "whenever", in: fields, at: id, example: "whenever: { event: forceReset, to: signIn }",
+            &reader)
+        guard let event, let to else { return nil }
+        return .whenever(location: key.location, event: event, to: to)
     }
 
     /// The largest `times` of an `atMost`: the search keeps a count per configuration.

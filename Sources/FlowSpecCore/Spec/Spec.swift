@@ -821,6 +821,9 @@ public enum Requirement: Sendable {
     case leadsTo(location: SourceLocation, from: [Located<String>], to: [Located<String>])
     /// No run takes the event `of` more than `times` times in a row without entering `before`.
     case atMost(location: SourceLocation, times: Located<Int>, of: Located<String>, before: Located<String>)
+    /// In every configuration a run reaches, but one where the flow has ended, the event is
+    /// handled, whatever the conditions, and leads into one of `to`.
+    case whenever(location: SourceLocation, event: Located<String>, to: [Located<String>])
 
     /// What a `before` waits for: a state the run has been in, or an effect it has run.
     public enum Milestone: Sendable {
@@ -833,7 +836,8 @@ public enum Requirement: Sendable {
         switch self {
         case .reachable(let location, _), .alwaysReachable(let location, _), .within(let location, _, _, _),
             .never(let location, _, _), .before(let location, _, _, _), .between(let location, _, _, _),
-            .everyEntry(let location, _, _), .leadsTo(let location, _, _), .atMost(let location, _, _, _):
+            .everyEntry(let location, _, _), .leadsTo(let location, _, _), .atMost(let location, _, _, _),
+            .whenever(let location, _, _):
             location
         }
     }
@@ -849,6 +853,7 @@ public enum Requirement: Sendable {
         case .everyEntry(_, let to, _): to
         case .leadsTo(_, let from, let to): from + to
         case .atMost(_, _, _, let before): [before]
+        case .whenever(_, _, let to): to
         }
     }
 
@@ -869,6 +874,7 @@ public enum Requirement: Sendable {
         case .leadsTo(_, let from, let to): "leadsTo: from \(Self.list(from)) to \(Self.list(to))"
         case .atMost(_, let times, let event, let before):
             "atMost: \(times.value) times \(event.value) before \(before.value)"
+        case .whenever(_, let event, let to): "whenever: event \(event.value) to \(Self.list(to))"
         }
     }
 
@@ -888,7 +894,7 @@ public enum Requirement: Sendable {
     public var isProperty: Bool {
         switch self {
         case .reachable, .alwaysReachable, .within: false
-        case .never, .before, .between, .everyEntry, .leadsTo, .atMost: true
+        case .never, .before, .between, .everyEntry, .leadsTo, .atMost, .whenever: true
         }
     }
 
@@ -904,6 +910,7 @@ public enum Requirement: Sendable {
         case .everyEntry: "everyEntry"
         case .leadsTo: "leadsTo"
         case .atMost: "atMost"
+        case .whenever: "whenever"
         }
     }
 
@@ -913,7 +920,7 @@ public enum Requirement: Sendable {
         case .never(_, _, let condition?): [(.condition, condition)]
         case .before(_, .effect(let effect), _, _): [(.effect, effect)]
         case .everyEntry(_, _, let runs): [(.effect, runs)]
-        case .atMost(_, _, let event, _): [(.event, event)]
+        case .atMost(_, _, let event, _), .whenever(_, let event, _): [(.event, event)]
         default: []
         }
     }

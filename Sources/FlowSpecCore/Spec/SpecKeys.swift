@@ -43,6 +43,8 @@ public enum SpecKeys {
         case leadsTo
         /// An `atMost` requirement.
         case atMost
+        /// A `whenever` requirement.
+        case whenever
         /// A `severity` mapping: its keys are rule ids.
         case severity
         /// An `on` mapping: its keys are the machine's events.
@@ -71,6 +73,7 @@ public enum SpecKeys {
         case .everyEntry: SectionDecoder.everyEntryKeys
         case .leadsTo: SectionDecoder.leadsToKeys
         case .atMost: SectionDecoder.atMostKeys
+        case .whenever: SectionDecoder.wheneverKeys
         case .severity: Rule.allCases.map(\.rawValue)
         case .events: []
         }
@@ -106,6 +109,7 @@ public enum SpecKeys {
         case ("require", 2) where path[1] == "everyEntry": return .everyEntry
         case ("require", 2) where path[1] == "leadsTo": return .leadsTo
         case ("require", 2) where path[1] == "atMost": return .atMost
+        case ("require", 2) where path[1] == "whenever": return .whenever
         case ("on", _): return transitionPlace(Array(path.dropFirst()))
         case ("states", _): return statesPlace(path[...])
         default: return nil
