@@ -11,7 +11,8 @@ struct PropertyTests {
         "found-never-after-retries", "found-never-while-a-way-in-that-does-not-check",
         "found-before-skipped-by-a-condition", "found-before-an-effect-on-one-way-only",
         "found-between-a-shortcut-past-the-last-step", "found-every-entry-without-its-effect",
-        "found-leads-to-a-polling-loop", "found-at-most-one-retry-too-many", "found-whenever-a-screen-that-ignores-it"
+        "found-leads-to-a-polling-loop", "found-at-most-one-retry-too-many", "found-whenever-a-screen-that-ignores-it",
+        "found-parallel-regions-playing-offline"
     ].map { "Tests/Fixtures/rules/requirement-failed/\($0).yaml" }
 
     /// A counterexample's trace lines, from the notes of its finding.
