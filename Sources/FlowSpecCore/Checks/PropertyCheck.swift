@@ -1,6 +1,7 @@
 /// The properties of `require` that hold on every run (`never`, `before`, `between`,
-/// `everyEntry`, `leadsTo`, `atMost`), proved over the machine's configurations, or refuted
-/// with the shortest run that breaks them (`requirement-failed`, part of ``RequirementCheck``).
+/// `everyEntry`, `leadsTo`, `atMost`, `whenever`), proved over the machine's configurations,
+/// or refuted with the shortest run that breaks them (`requirement-failed`, part of
+/// ``RequirementCheck``).
 ///
 /// The configurations are those test paths are planned on (``ConfigurationGraph``): the
 /// states, retry counters, what compound states remember and the time left on each timer,
@@ -377,15 +378,12 @@ struct PropertyCheck {
                 var runtime = graph.reached[node]
                 if runtime.send(event, program, conditions: conditions) != nil {
                     guard !runtime.states.contains(where: { isIn($0, to) }) else { continue }
-                    // The edge of that outcome, to end the run in the state it leads to.
-                    let outcome = runtime.configuration
-                    if let position = graph.edges[node].firstIndex(where: {
-                        $0.input == .event(event) && graph.nodes[$0.target].state == outcome.state
-                            && graph.nodes[$0.target].states == outcome.states
-                    }) {
-                        let (root, edges) = route(to: node)
-                        return .broken(counterexample(root: root, edges: edges + [(node, position)]))
+                    // The edge of an outcome outside `to`, to end the run where it leads.
+                    let position = graph.edges[node].firstIndex {
+                        $0.input == .event(event) && !graph.nodes[$0.target].states.contains { isIn($0, to) }
                     }
+                    let (root, edges) = route(to: node)
+                    return .broken(counterexample(root: root, edges: edges + (position.map { [(node, $0)] } ?? [])))
                 }
                 let (root, edges) = route(to: node)
                 let held = program.conditions.indices.filter { conditions[$0] }.map {

@@ -4,8 +4,8 @@
 /// - `alwaysReachable`: from every reachable non-terminal state, each listed state can still
 ///   be reached (the counterexample is a path to a state from which it cannot).
 /// - `within`: see ``WorstCaseTime``.
-/// - `never`, `before`, `between`, `everyEntry`, `leadsTo`, `atMost`, `whenever`: proved on every run, or
-///   refuted with the shortest run that breaks them (see ``PropertyCheck``).
+/// - `never`, `before`, `between`, `everyEntry`, `leadsTo`, `atMost`, `whenever`: proved on
+///   every run, or refuted with the shortest run that breaks them (see ``PropertyCheck``).
 struct RequirementCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .requirementFailed, defaultSeverity: .error,
@@ -43,7 +43,7 @@ struct RequirementCheck: MachineCheck {
     /// Searches the machine's configurations once for every property.
     private func checkProperties(_ properties: [Requirement], _ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         guard let program = FlowProgramBuilder.build(analysis.graph) else { return }
-        reportUndeclaredNames(properties, analysis.machine, program, reporter)
+        reportUndeclaredNames(properties, program, reporter)
         // A loop of automatic transitions never ends a step: no run can be followed until it is
         // fixed (`infinite-loop`, checked before).
         let loops = reporter.collector.diagnostics.contains {
@@ -104,9 +104,7 @@ struct RequirementCheck: MachineCheck {
     }
 
     /// Reports each event, condition or effect a property names that the machine lacks.
-    private func reportUndeclaredNames(
-        _ properties: [Requirement], _ machine: Machine, _ program: FlowProgram, _ reporter: RuleReporter
-    ) {
+    private func reportUndeclaredNames(_ properties: [Requirement], _ program: FlowProgram, _ reporter: RuleReporter) {
         let undeclared = RuleReporter(rule: .undeclaredName, machine: reporter.machine, collector: reporter.collector)
         for requirement in properties {
             for (category, name) in requirement.names {
