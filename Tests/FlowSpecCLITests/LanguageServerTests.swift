@@ -1230,3 +1230,62 @@ struct ActivityServerTests {
         #expect(labels(3) == ["signIn", "signOut", "sessionExpired", "tokenRefreshed", "polled", "open", "back"])
     }
 }
+
+/// The events, conditions and effects a property names are uses of them: listed with the
+/// others, and renamed with them, so that a renamed spec still checks clean.
+@Suite("flowspec-lsp names in properties (process)")
+struct PropertyNamesServerTests {
+    static let uri = "file:///w/properties.flowspec.yaml"
+    static let text = """
+        flowspec: 1
+        machines:
+          Login:
+            initial: form
+            conditions: [expired]
+            events: [submit, ok, networkError, back, reset]
+            effects: [saveOrder]
+            on:
+              reset: form
+            states:
+              form: { kind: input, on: { submit: sending } }
+              sending:
+                kind: task
+                timeout: { after: 10s, to: error }
+                on:
+                  ok: { to: home, effects: [saveOrder], unless: expired }
+                  networkError: { to: sending, retry: { max: 3, then: error } }
+              error: { kind: input, on: { back: form } }
+              home: { kind: terminal }
+            require:
+              - never: { in: home, while: expired }
+              - before: { effect: saveOrder, then: home }
+              - atMost: { times: 3, of: networkError, before: error }
+              - whenever: { event: reset, to: form }
+
+        """
+    static let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+
+    @Test(arguments: [
+        ("expired", "sessionExpired", "conditions: [expired]"), ("saveOrder", "persistOrder", "effects: [saveOrder]"),
+        ("networkError", "offline", "events: [submit"), ("reset", "startOver", "events: [submit")
+    ])
+    func aNameAPropertyUsesIsRenamedThere(name: String, newName: String, declaration: String) throws {
+        let at = try NestedStatesServerTests.position(of: name, in: declaration, lines: Self.lines)
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                ("textDocument/references", ["textDocument": ["uri": Self.uri], "position": at]),
+                ("textDocument/rename", ["textDocument": ["uri": Self.uri], "position": at, "newName": newName])
+            ])
+        let references = try #require(LanguageServerTests.result(2, messages) as? [[String: Any]])
+        let property = try #require(Self.lines.lastIndex { $0.contains(name) && $0.contains("- ") })
+        #expect(references.contains { NestedStatesServerTests.start($0["range"]).line == property }, "\(references)")
+        let changes = (LanguageServerTests.result(3, messages) as? [String: Any])?["changes"] as? [String: Any]
+        let edits = try #require(changes?[Self.uri] as? [[String: Any]])
+        let renamed = CodeActionTests.applying(edits, to: Self.text)
+        #expect(renamed.range(of: "\\b\(name)\\b", options: .regularExpression) == nil, "\(renamed)")
+        let directory = try CLI.temporaryDirectory(with: ["renamed.yaml": renamed])
+        let check = try CLI.run(["check", "renamed.yaml"], in: directory)
+        #expect(check.status == 0, "the renamed spec checks clean: \(check.stdout)")
+    }
+}
