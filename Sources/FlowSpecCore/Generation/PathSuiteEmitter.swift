@@ -17,15 +17,7 @@ struct PathSuiteEmitter {
         w.line("@MainActor")
         w.line("@Suite(\"\(bare): paths from the spec\")")
         w.block("struct \(bare)PathTests") { w in
-            w.line("@Test(arguments: \(bare)Paths.all)")
-            // Swift Testing reports a test unavailable on the running system as skipped, with
-            // the reason: FlowDriver runs where Observation does.
-            w.line(SwiftGenerator.driverAvailability)
-            w.block("func path(_ path: FlowSpecTesting.FlowPath<\(type)>) async") { w in
-                w.line(
-                    "let problems = await FlowSpecTesting.FlowPathRunner.run(path, harness: \(bare)PathHarness.self)")
-                w.line("#expect(problems.isEmpty, Testing.Comment(rawValue: problems.joined(separator: \"\\n\")))")
-            }
+            emitRunnerTest("path", over: "all", type: type, bare: bare, into: &w) { _ in }
             if !counterexamples.isEmpty { emitCounterexampleTest(type: type, bare: bare, into: &w) }
         }
         w.line("")
@@ -70,16 +62,28 @@ struct PathSuiteEmitter {
         w.line("")
         w.line("/// A property `flowspec check` refutes: the generated code takes the run that breaks it, step")
         w.line("/// by step, and that run breaking it is a known issue until the spec is fixed.")
-        w.line("@Test(arguments: \(bare)Paths.counterexamples)")
-        w.line(SwiftGenerator.driverAvailability)
-        w.block("func counterexample(_ path: FlowSpecTesting.FlowPath<\(type)>) async") { w in
-            w.line(
-                "let problems = await FlowSpecTesting.FlowPathRunner.run(path, harness: \(bare)PathHarness.self)")
-            w.line("#expect(problems.isEmpty, Testing.Comment(rawValue: problems.joined(separator: \"\\n\")))")
+        emitRunnerTest("counterexample", over: "counterexamples", type: type, bare: bare, into: &w) { w in
             w.block("withKnownIssue(Testing.Comment(rawValue: path.name))") { w in
                 w.line("// The run the spec says breaks it is the one the generated code took.")
                 w.line("if problems.isEmpty { Issue.record(Testing.Comment(rawValue: path.name)) }")
             }
+        }
+    }
+
+    /// A test over the paths of `<Machine>Paths.<list>` that runs each through
+    /// `FlowPathRunner` and expects no disagreement, then what `more` writes.
+    private func emitRunnerTest(
+        _ name: String, over list: String, type: String, bare: String, into w: inout SwiftWriter,
+        _ more: (inout SwiftWriter) -> Void
+    ) {
+        w.line("@Test(arguments: \(bare)Paths.\(list))")
+        // Swift Testing reports a test unavailable on the running system as skipped, with the
+        // reason: FlowDriver runs where Observation does.
+        w.line(SwiftGenerator.driverAvailability)
+        w.block("func \(name)(_ path: FlowSpecTesting.FlowPath<\(type)>) async") { w in
+            w.line("let problems = await FlowSpecTesting.FlowPathRunner.run(path, harness: \(bare)PathHarness.self)")
+            w.line("#expect(problems.isEmpty, Testing.Comment(rawValue: problems.joined(separator: \"\\n\")))")
+            more(&w)
         }
     }
 
