@@ -141,10 +141,11 @@ enum CheckRegistry {
     }
 }
 
-/// Formats a list of names for messages: `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'`.
-func quotedList(_ names: [String], limit: Int = 8) -> String {
+/// Formats a list of names for messages: `'a'`, `'a' and 'b'`, `'a', 'b' and 'c'` (or another
+/// conjunction).
+func quotedList(_ names: [String], limit: Int = 8, joinedBy conjunction: String = "and") -> String {
     var quoted = names.prefix(limit).map { "'\($0)'" }
     if names.count > limit { quoted.append("\(names.count - limit) more") }
     guard quoted.count > 1 else { return quoted.first ?? "" }
-    return quoted.dropLast().joined(separator: ", ") + " and " + quoted.last!
+    return quoted.dropLast().joined(separator: ", ") + " \(conjunction) " + quoted.last!
 }

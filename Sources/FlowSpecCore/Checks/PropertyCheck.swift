@@ -121,6 +121,11 @@ struct PropertyCheck {
         var root: Int
         var edges: [Edge]
 
+        init(root: Int, edges: [(node: Int, edge: Int)]) {
+            self.root = root
+            self.edges = edges.map { Edge(node: $0.node, edge: $0.edge) }
+        }
+
         struct Edge: Equatable {
             var node: Int
             var edge: Int
@@ -223,25 +228,8 @@ struct PropertyCheck {
                 "its search would follow \(graph.nodes.count) configurations times \(states) counts, more than "
                     + "\(Self.maxProductNodes)")
         }
-        var search = ProductSearch(nodeCount: graph.nodes.count, observerStates: states)
-        for (index, root) in graph.roots.enumerated() {
-            let step = Step(
-                input: nil, conditions: root.conditions, effects: root.effects, entered: entered(root.items))
-            guard let state = observe(property, step, property.startState) else {
-                return .broken(counterexample(root: index, edges: []))
-            }
-            search.reach(root.node * states + state, from: .root(index))
-        }
-        while let current = search.next() {
-            let node = current / states
-            for (position, edge) in graph.edges[node].enumerated() {
-                guard let state = observe(property, step(edge, from: node), current % states) else {
-                    let (root, edges) = search.route(to: current, states)
-                    return .broken(counterexample(root: root, edges: edges + [(node, position)]))
-                }
-                search.reach(edge.target * states + state, from: .edge(from: current, edge: position))
-            }
-        }
+        let (broken, search) = firstStep(property) { step, state in observe(property, step, state) == nil }
+        if let broken { return .broken(counterexample(broken)) }
         guard case .leadsTo = property else { return .holds }
         return neverArrives(property, search).map(Outcome.broken) ?? .holds
     }
@@ -252,13 +240,22 @@ struct PropertyCheck {
     /// hold, `before` by the counted event). `nil` for `never` without `while`, or when no run
     /// gets there.
     func witness(_ property: Property) -> Route? {
+        guard graph.nodes.count <= Self.maxProductNodes / property.observerStates else { return nil }
+        return firstStep(property) { step, state in shows(property, step, state) }.found
+    }
+
+    /// Searches the product breadth first, following the steps the observer lets through, for
+    /// the first step that `isSought` (taken with the observer in the given state): the
+    /// shortest run that ends with it, and the search as it stopped.
+    private func firstStep(_ property: Property, where isSought: (Step, Int) -> Bool) -> (
+        found: Route?, search: ProductSearch
+    ) {
         let states = property.observerStates
-        guard graph.nodes.count <= Self.maxProductNodes / states else { return nil }
         var search = ProductSearch(nodeCount: graph.nodes.count, observerStates: states)
         for (index, root) in graph.roots.enumerated() {
             let step = Step(
                 input: nil, conditions: root.conditions, effects: root.effects, entered: entered(root.items))
-            if shows(property, step, property.startState) { return Route(root: index, edges: []) }
+            if isSought(step, property.startState) { return (Route(root: index, edges: []), search) }
             guard let state = observe(property, step, property.startState) else { continue }
             search.reach(root.node * states + state, from: .root(index))
         }
@@ -266,17 +263,15 @@ struct PropertyCheck {
             let node = current / states
             for (position, edge) in graph.edges[node].enumerated() {
                 let step = step(edge, from: node)
-                if shows(property, step, current % states) {
+                if isSought(step, current % states) {
                     let (root, edges) = search.route(to: current, states)
-                    return Route(
-                        root: root, edges: (edges + [(node, position)]).map { Route.Edge(node: $0.node, edge: $0.edge) }
-                    )
+                    return (Route(root: root, edges: edges + [(node, position)]), search)
                 }
                 guard let state = observe(property, step, current % states) else { continue }
                 search.reach(edge.target * states + state, from: .edge(from: current, edge: position))
             }
         }
-        return nil
+        return (nil, search)
     }
 
     /// Whether a step, taken with the observer in `state`, shows the property at work.
@@ -382,10 +377,10 @@ struct PropertyCheck {
                     let position = graph.edges[node].firstIndex {
                         $0.input == .event(event) && !graph.nodes[$0.target].states.contains { isIn($0, to) }
                     }
-                    let (root, edges) = route(to: node)
+                    let (root, edges) = graph.route(to: node)
                     return .broken(counterexample(root: root, edges: edges + (position.map { [(node, $0)] } ?? [])))
                 }
-                let (root, edges) = route(to: node)
+                let (root, edges) = graph.route(to: node)
                 let held = program.conditions.indices.filter { conditions[$0] }.map {
                     "+" + program.conditions[$0].name
                 }
@@ -414,20 +409,6 @@ struct PropertyCheck {
         let state = program.states[last.state].name
         lines.append("\(program.events[event].name) -> \(state) (ignored) | effects: - | timeout: \(timer)")
         return lines
-    }
-
-    /// The root and the edges the graph first reached a configuration by.
-    private func route(to node: Int) -> (root: Int, edges: [(node: Int, edge: Int)]) {
-        var edges: [(node: Int, edge: Int)] = []
-        var current = node
-        while true {
-            switch graph.parent[current] {
-            case .root(let root): return (root, edges.reversed())
-            case .edge(let from, let edge):
-                edges.append((from, edge))
-                current = from
-            }
-        }
     }
 
     /// Whether the flow takes the step on its own: a timer fires, or the work of a task state
@@ -464,8 +445,11 @@ struct PropertyCheck {
 
     /// The counterexample that takes a route.
     private func counterexample(root: Int, edges: [(node: Int, edge: Int)], ending: Ending? = nil) -> Counterexample {
-        let route = Route(root: root, edges: edges.map { Route.Edge(node: $0.node, edge: $0.edge) })
-        return Counterexample(route: route, lines: PathReport.traceLines(route.path(graph), program), ending: ending)
+        counterexample(Route(root: root, edges: edges), ending: ending)
+    }
+
+    private func counterexample(_ route: Route, ending: Ending? = nil) -> Counterexample {
+        Counterexample(route: route, lines: PathReport.traceLines(route.path(graph), program), ending: ending)
     }
 
     /// The observer's state after a step, or `nil` when the step breaks the property.

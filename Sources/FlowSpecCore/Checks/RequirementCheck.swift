@@ -206,9 +206,7 @@ struct RequirementCheck: MachineCheck {
 
     /// Quoted names, one, or any of several.
     private static func list(_ names: [Located<String>]) -> String {
-        let quoted = names.map { "'\($0.value)'" }
-        guard quoted.count > 1 else { return quoted.first ?? "" }
-        return quoted.dropLast().joined(separator: ", ") + " or " + quoted.last!
+        quotedList(names.map(\.value), limit: .max, joinedBy: "or")
     }
 
     private func checkReachable(

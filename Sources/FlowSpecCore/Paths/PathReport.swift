@@ -124,7 +124,8 @@ public enum PathReport {
         case .witness(_, let text):
             return "\(text): a run that shows it holding"
         case .counterexample(_, let text, let message):
-            let finding = message.hasPrefix("requirement failed: ") ? message.dropFirst(20) : message[...]
+            let prefix = "requirement failed: "
+            let finding = message.hasPrefix(prefix) ? message.dropFirst(prefix.count) : message[...]
             return "\(text): refuted, \(finding)"
         }
     }
