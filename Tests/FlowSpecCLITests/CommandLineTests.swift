@@ -112,7 +112,7 @@ struct CommandLineTests {
     @Test func helpListsTheCommandsAndEachCommandsOptions() throws {
         let tool = try CLI.run([])
         #expect(tool.status == 0)
-        for command in ["check", "gen", "simulate", "graph", "rules"] {
+        for command in ["check", "gen", "simulate", "graph", "export", "rules"] {
             #expect(tool.stdout.contains("\n  \(command) "), "\(command)")
         }
         #expect(try CLI.run(["--help"]).stdout == tool.stdout)
@@ -129,7 +129,11 @@ struct CommandLineTests {
                 "(values: auto, switch, table; default: auto)"
             ],
             "simulate": ["<spec>", "<inputs>", "--machine <machine>", "--restore <restore>"],
-            "graph": ["<spec>", "--format <format>", "--machine <machine>", "--highlight", "(values: mermaid, dot)"]
+            "graph": ["<spec>", "--format <format>", "--machine <machine>", "--highlight", "(values: mermaid, dot)"],
+            "export": [
+                "<spec>", "--format <format>", "--machine <machine>", "--datamodel <datamodel>",
+                "(values: ecmascript, python; default: ecmascript)"
+            ]
         ]
         let limits = [
             "--max-file-size <bytes>", "--max-depth <levels>", "--max-alias-expansion <nodes>",

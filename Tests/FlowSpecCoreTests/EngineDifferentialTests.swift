@@ -84,9 +84,20 @@ struct EngineDifferentialTests {
         #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
     }
 
-    /// The machines: the reference flows, the features golden, and the random machines of the
+    /// The programs: the reference flows, the features golden, and the random machines of the
     /// differential generator's seeds.
     static func programs() throws -> [FlowProgram] {
+        var programs: [FlowProgram] = []
+        for text in try texts() {
+            let result = SpecChecker().check(SourceFile(path: "spec.yaml", text: text))
+            programs += try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+        }
+        return programs
+    }
+
+    /// The specs of ``programs()``: the reference flows, the features golden, then one spec per
+    /// seed of the differential generator.
+    static func texts() throws -> [String] {
         var texts = [
             try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("specs/app.yaml"), encoding: .utf8),
             try String(
@@ -105,12 +116,7 @@ struct EngineDifferentialTests {
             }
             texts.append(Gen.specText(machines))
         }
-        var programs: [FlowProgram] = []
-        for text in texts {
-            let result = SpecChecker().check(SourceFile(path: "spec.yaml", text: text))
-            programs += try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
-        }
-        return programs
+        return texts
     }
 
     /// A trace line without the timeout it arms and without `(ignored)`, which SCXML does not show.
@@ -131,11 +137,17 @@ struct EngineDifferentialTests {
     }
 
     /// Runs every run in one python process; the lines it printed, by run.
-    static func run(_ runs: [[String: Any]], python: URL) throws -> [String: [String]] {
+    static func run(
+        _ runs: [[String: Any]], python: URL, script: URL = script, options: [String] = []
+    ) throws -> [String: [String]] {
         let input = FileManager.default.temporaryDirectory.appendingPathComponent("flowspec-\(UUID().uuidString).json")
         try JSONSerialization.data(withJSONObject: runs).write(to: input)
+        // FLOWSPEC_KEEP_ENGINE_RUNS=PATH keeps the runs there, to run the script by hand.
+        if let kept = ProcessInfo.processInfo.environment["FLOWSPEC_KEEP_ENGINE_RUNS"] {
+            try JSONSerialization.data(withJSONObject: runs).write(to: URL(fileURLWithPath: kept))
+        }
         defer { try? FileManager.default.removeItem(at: input) }
-        let output = try ProcessRunner.run(python, [script.path, input.path])
+        let output = try ProcessRunner.run(python, [script.path, input.path] + options)
         try #require(output.status == 0, "the engine's driver failed:\n\(output.stderr)")
         var lines: [String: [String]] = [:]
         for line in output.stdout.split(separator: "\n") {

@@ -555,6 +555,7 @@ enum ParallelSpecs {
                 let name = owner.compound.map { program.compounds[$0].name } ?? program.states[owner.state].name
                 inputs += [.compoundTimeout(name), .compoundTimeout(name)]
             }
+            guard !inputs.isEmpty else { break }  // a machine with no event, whose timers are done
             let input = random.pick(inputs)
             steps.append(input)
             switch input {

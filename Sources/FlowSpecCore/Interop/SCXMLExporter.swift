@@ -1,0 +1,515 @@
+/// `flowspec export --format scxml`: a checked machine as a W3C SCXML 1.0 document that an
+/// SCXML engine runs as `flowspec simulate` does (docs/interop.md gives the mapping and the
+/// reasons for each choice).
+///
+/// The document keeps the spec's structure: a state is an SCXML state, a compound state holds
+/// its states, a parallel state is a `<parallel>`, a history state a `<history>`. Where
+/// flowspec decides what SCXML leaves to the author, the document says it in SCXML's terms:
+/// a state that handles an event ends the search for a transition with a targetless
+/// transition; a state's timeout is a delayed `<send>` cancelled on exit; a bounded retry is a
+/// counter in the datamodel; an effect is a `<log label="effect">`. What SCXML cannot hold
+/// (sequences, persistence, requirements, activities) is listed in a comment.
+public enum SCXMLExporter {
+    /// The language of the datamodel's expressions (conditions and counters).
+    public enum Datamodel: String, Sendable, CaseIterable {
+        /// ECMAScript: the standard's, run by Qt SCXML, Apache Commons SCXML and scion.
+        case ecmascript
+        /// Python: run by python-statemachine.
+        case python
+    }
+
+    /// The namespace of the attributes that keep what SCXML has no word for (a state's kind,
+    /// a name SCXML cannot spell), so that `flowspec import` reads the document back exactly.
+    public static let namespace = "urn:flowspec:scxml"
+
+    /// The document of a checked machine (one without errors): the same machine always
+    /// gives the same bytes.
+    public static func document(_ graph: MachineGraph, datamodel: Datamodel = .ecmascript) -> String {
+        var writer = SCXMLDocumentWriter(graph.machine, datamodel: datamodel)
+        let root = writer.root()
+        return root.document(comment: writer.notes())
+    }
+}
+
+/// Writes one machine as SCXML (see ``SCXMLExporter``).
+struct SCXMLDocumentWriter {
+    typealias Element = XMLElement
+
+    let machine: Machine
+    let datamodel: SCXMLExporter.Datamodel
+    let nesting: Nesting
+    /// Per state, its SCXML id.
+    var ids: [String] = []
+    /// The id of the state that holds the machine-wide `on`, when there is one.
+    var machineID: String?
+    /// Spec event name → SCXML event name.
+    var events: [String: String] = [:]
+    /// Condition name → datamodel variable.
+    var conditions: [String: String] = [:]
+    /// The datamodel variables of the retry counters, one per bounded retry.
+    var counters: [String] = []
+    /// The prefix of the events flowspec sends itself (timeouts).
+    var timeoutPrefix = "flowspec.timeout."
+    /// Router states for transitions into a history state from inside its compound state, by
+    /// history state: created as transitions need them.
+    var routers: [Int: String] = [:]
+    var routerElements: [Int: [Element]] = [:]
+    var takenIDs: Set<String> = []
+
+    init(_ machine: Machine, datamodel: SCXMLExporter.Datamodel) {
+        self.machine = machine
+        self.datamodel = datamodel
+        self.nesting = machine.nesting
+        for index in machine.states.indices { ids.append(unique(SCXMLNames.id(machine.name(of: index)))) }
+        if !machine.machineWide.isEmpty { machineID = unique(SCXMLNames.id(machine.name.value)) }
+        nameEvents()
+        var variables: Set<String> = []
+        for condition in machine.conditions ?? [] {
+            var variable = SCXMLNames.variable(condition.value)
+            while variables.contains(variable) { variable += "_" }
+            variables.insert(variable)
+            conditions[condition.value] = variable
+        }
+        let retries = countRetries()
+        for slot in 0..<retries {
+            var variable = "flowspec_retry_\(slot)"
+            while variables.contains(variable) { variable += "_" }
+            variables.insert(variable)
+            counters.append(variable)
+        }
+    }
+
+    /// The comment at the top: where the document comes from, and what it does not hold.
+    func notes() -> [String] {
+        var lines = ["flowspec export of machine '\(machine.name.value)'. Effects are <log label=\"effect\">;"]
+        lines.append("timeouts are delayed <send> events named \(timeoutPrefix)STATE.")
+        var left: [String] = []
+        if !machine.sequences.isEmpty {
+            left.append("sequences (" + machine.sequences.map(\.name.value).joined(separator: ", ") + ")")
+        }
+        if machine.persist != nil { left.append("persist") }
+        if !machine.requirements.isEmpty { left.append("require (\(machine.requirements.count) requirements)") }
+        if let activities = machine.activities, !activities.isEmpty {
+            left.append("activities (" + activities.map(\.name.value).joined(separator: ", ") + "; see each state)")
+        }
+        if !left.isEmpty { lines.append("Not carried over: " + left.joined(separator: ", ") + ".") }
+        return lines
+    }
+
+    // MARK: - Names
+
+    private mutating func unique(_ id: String) -> String {
+        var candidate = id
+        var suffix = 2
+        while takenIDs.contains(candidate) {
+            candidate = id + "_\(suffix)"
+            suffix += 1
+        }
+        takenIDs.insert(candidate)
+        return candidate
+    }
+
+    /// Names every event SCXML's way: as written, unless SCXML would read it differently (a
+    /// space splits an event list; an event is a prefix of every event that continues it after
+    /// a dot, and the platform sends `done.…` and `error.…`).
+    private mutating func nameEvents() {
+        var names: [String] = []
+        var seen: Set<String> = []
+        func add(_ name: Name) {
+            let text = machine.names[name]
+            if seen.insert(text).inserted { names.append(text) }
+        }
+        for transition in machine.machineWide { add(transition.event.value) }
+        for index in machine.states.indices {
+            let own = machine.transitions(of: index)
+            for position in own.indices { add(own[position].event.value) }
+        }
+        while names.contains(where: { timeoutPrefix.hasPrefix($0 + ".") }) { timeoutPrefix = "_" + timeoutPrefix }
+        let reserved = ["done", "error", String(timeoutPrefix.dropLast())]
+        var taken = Set(names)
+        for name in names {
+            let clashes =
+                name.contains(" ")
+                || reserved.contains { $0 == name || $0.hasPrefix(name + ".") || name.hasPrefix($0 + ".") }
+                || names.contains { $0 != name && $0.hasPrefix(name + ".") }
+            guard clashes else {
+                events[name] = name
+                continue
+            }
+            var escaped = String(name.map { $0 == " " || $0 == "." ? "_" : $0 }) + "_"
+            while taken.contains(escaped) { escaped += "_" }
+            taken.insert(escaped)
+            events[name] = escaped
+        }
+    }
+
+    private func countRetries() -> Int {
+        var count = 0
+        func add(_ candidates: Candidates) { count += candidates.filter { $0.retry?.max != nil }.count }
+        for transition in machine.machineWide { add(transition.candidates) }
+        for index in machine.states.indices {
+            let own = machine.transitions(of: index)
+            for position in own.indices { add(own[position].candidates) }
+            if let always = machine.states[index].always { add(always.value) }
+            if machine.states[index].timeout?.retry?.max != nil { count += 1 }
+        }
+        return count
+    }
+
+    private func stateIndex(_ name: Name) -> Int {
+        machine.states.indices.first { machine.states[$0].name.value == name } ?? 0
+    }
+
+    // MARK: - The document
+
+    /// The `<scxml>` element.
+    mutating func root() -> Element {
+        var slots = 0
+        var top: [Element] = []
+        var machineTransitions: [Element] = []
+        for transition in machine.machineWide {
+            machineTransitions += candidates(
+                transition.candidates, event: machine.names[transition.event.value], from: nil, &slots)
+        }
+        for index in machine.states.indices where nesting.parent(of: index) == nil {
+            top.append(state(index, &slots))
+        }
+        let initial = machine.initial.map { name in
+            ids[machine.states.indices.first { machine.name(of: $0) == name.value } ?? 0]
+        }
+        var root = Element(
+            "scxml",
+            [
+                ("xmlns", "http://www.w3.org/2005/07/scxml"), ("xmlns:flowspec", SCXMLExporter.namespace),
+                ("version", "1.0"), ("name", machine.name.value), ("datamodel", datamodel.rawValue)
+            ] + (machineID == nil ? initial.map { [("initial", $0)] } ?? [] : []))
+        if !conditions.isEmpty || !counters.isEmpty {
+            var model = Element("datamodel")
+            for condition in machine.conditions ?? [] {
+                var data = Element("data", [("id", conditions[condition.value]!), ("expr", literal(false))])
+                if conditions[condition.value] != condition.value {
+                    data.attributes.append(("flowspec:name", condition.value))
+                }
+                model.append(data)
+            }
+            for counter in counters { model.append(Element("data", [("id", counter), ("expr", "0")])) }
+            root.append(model)
+        }
+        if let machineID {
+            var wrapper = Element(
+                "state",
+                [("id", machineID)] + (initial.map { [("initial", $0)] } ?? []) + [("flowspec:role", "machine")])
+            wrapper.children = top.map { .element($0) } + machineTransitions.map { .element($0) }
+            root.append(wrapper)
+        } else {
+            root.children += top.map { .element($0) }
+        }
+        return root
+    }
+
+    private func literal(_ value: Bool) -> String {
+        switch datamodel {
+        case .ecmascript: value ? "true" : "false"
+        case .python: value ? "True" : "False"
+        }
+    }
+
+    /// The element of a state and everything inside it.
+    private mutating func state(_ index: Int, _ slots: inout Int) -> Element {
+        let spec = machine.states[index]
+        let name = machine.name(of: index)
+        if machine.isHistory(index) { return history(index) }
+        let final = isFinal(index)
+        let elementName = machine.isParallel(index) ? "parallel" : final ? "final" : "state"
+        var element = Element(elementName, [("id", ids[index])])
+        if machine.isCompound(index), !machine.isParallel(index) {
+            let children = nesting.children(of: index)
+            let initial =
+                nesting.details[index]?.initial.map { written in
+                    children.first { machine.name(of: $0) == written.value }
+                }
+                ?? children.first { !machine.isHistory($0) }
+            if let initial = initial ?? nil { element.attributes.append(("initial", ids[initial])) }
+        }
+        if ids[index] != name { element.attributes.append(("flowspec:name", name)) }
+        if machine.isLeaf(index) { element.attributes.append(("flowspec:kind", spec.kind.rawValue)) }
+        if let summary = spec.summary { element.attributes.append(("flowspec:summary", summary)) }
+        let activities = nesting.details[index]?.activities.map(\.value) ?? []
+        if !activities.isEmpty {
+            element.attributes.append(("flowspec:activities", activities.joined(separator: " ")))
+        }
+
+        var onentry: [Element] = []
+        if machine.isLeaf(index), spec.kind == .input || spec.kind == .terminal {
+            onentry += counters.map { Element("assign", [("location", $0), ("expr", "0")]) }
+        }
+        onentry += nesting.entry(of: index).map { log($0.value) }
+        // A terminal state that rests ends the flow, or its part of a parallel state: the
+        // timers of the states around it that only it keeps active stop (those of a parallel
+        // state and around it run on with the other regions).
+        if machine.isLeaf(index), spec.kind == .terminal, !final {
+            let ancestors = nesting.ancestors(of: index)
+            let alone = ancestors.prefix { !machine.isParallel($0) }.count
+            for (position, ancestor) in ancestors.enumerated().reversed() where machine.states[ancestor].timeout != nil
+            {
+                let cancel = Element("cancel", [("sendid", timeoutSendID(ancestor))])
+                if position < alone {
+                    onentry.append(cancel)
+                } else if let rests = rests(ancestor) {
+                    onentry.append(Element("if", [("cond", rests)], [.element(cancel)]))
+                }
+            }
+        }
+        var onexit: [Element] = []
+        if let timeout = spec.timeout, let after = timeout.after {
+            let sendID = timeoutSendID(index)
+            onentry.append(
+                Element(
+                    "send", [("id", sendID), ("event", timeoutPrefix + ids[index]), ("delay", delay(after.value))]))
+            onexit.append(Element("cancel", [("sendid", sendID)]))
+        }
+        onexit += nesting.exit(of: index).map { log($0.value) }
+        if !onentry.isEmpty { element.append(Element("onentry", [], onentry.map { .element($0) })) }
+        if !onexit.isEmpty { element.append(Element("onexit", [], onexit.map { .element($0) })) }
+
+        var transitions: [Element] = []
+        let above = eventsHandledAround(index)
+        let own = machine.transitions(of: index)
+        for position in own.indices {
+            let event = machine.names[own[position].event.value]
+            let candidates = own[position].candidates
+            transitions += self.candidates(candidates, event: event, from: index, &slots)
+            // A state that handles an event overrides the states around it, even when no
+            // candidate's condition holds: the event then ends here, ignored.
+            if above.contains(event), !candidates.contains(where: { $0.isUnconditional }) {
+                transitions.append(transition(event, [], nil, []))
+            }
+        }
+        if let always = spec.always { transitions += candidates(always.value, event: nil, from: index, &slots) }
+        if let timeout = spec.timeout {
+            transitions += candidates(
+                Candidates(
+                    Candidate(
+                        location: timeout.location, target: timeout.target, effects: timeout.effects,
+                        retry: timeout.retry)),
+                event: nil, timeoutOf: index, from: index, &slots)
+        }
+        if let done = nesting.details[index]?.done {
+            let target = self.target(stateIndex(done.value), from: index)
+            if !machine.isParallel(index) {
+                transitions.append(Element("transition", [("event", "done.state." + ids[index]), ("target", target)]))
+            } else if let ended = regionsEnded(index) {
+                transitions.append(Element("transition", [("cond", ended), ("target", target)]))
+            }
+        }
+        // A terminal state that rests (the flow, or its region, has ended) ignores what the
+        // states around it handle.
+        if machine.isLeaf(index), spec.kind == .terminal, !final {
+            for event in above.sorted() { transitions.append(transition(event, [], nil, [])) }
+        }
+        for child in nesting.children(of: index) { element.append(state(child, &slots)) }
+        for router in routerElements[index] ?? [] { element.append(router) }
+        element.children += transitions.map { .element($0) }
+        return element
+    }
+
+    private func history(_ index: Int) -> Element {
+        let details = nesting.details[index]
+        var element = Element(
+            "history", [("id", ids[index]), ("type", details?.deep?.value == true ? "deep" : "shallow")])
+        if ids[index] != machine.name(of: index) {
+            element.attributes.append(("flowspec:name", machine.name(of: index)))
+        }
+        let parent = nesting.parent(of: index) ?? 0
+        let target: Int
+        if let written = details?.historyDefault {
+            target = stateIndex(written.value)
+        } else if let initial = nesting.details[parent]?.initial {
+            target = nesting.children(of: parent).first { machine.name(of: $0) == initial.value } ?? parent
+        } else {
+            target = nesting.children(of: parent).first { !machine.isHistory($0) } ?? parent
+        }
+        element.append(Element("transition", [("target", ids[target])]))
+        return element
+    }
+
+    /// Whether a state is an SCXML `<final>`: a terminal state whose compound state leaves
+    /// through `done`. A terminal state that ends the flow is an ordinary state that handles
+    /// nothing, since a `<final>` at the top would end the session, while a flowspec flow that
+    /// has ended stays where it is. So is one that ends a region: a `<final>` may hold no
+    /// transition, and the region's would still be taken through it (see ``regionsEnded(_:)``).
+    private func isFinal(_ index: Int) -> Bool {
+        guard machine.isLeaf(index), machine.states[index].kind == .terminal, let parent = nesting.parent(of: index)
+        else { return false }
+        return nesting.details[parent]?.done != nil && !machine.isParallel(parent)
+    }
+
+    /// The condition under which every region of a parallel state has ended (each is in one
+    /// of the terminal states directly inside it), or `nil` if some region never ends. It
+    /// guards the parallel state's `done`, an eventless transition, since its regions end in
+    /// ordinary states rather than SCXML's `<final>`.
+    private func regionsEnded(_ parallel: Int) -> String? {
+        var terms: [String] = []
+        for region in nesting.children(of: parallel) {
+            let ends = nesting.children(of: region).filter(endsRegion)
+            guard !ends.isEmpty else { return nil }
+            terms.append(joined(ends.map { "In('\(ids[$0])')" }, all: false))
+        }
+        return joined(terms, all: true)
+    }
+
+    /// The condition under which every state the flow is in inside a state is a terminal
+    /// state that rests (so nothing keeps that state's timer armed), or `nil` if it cannot be.
+    private func rests(_ index: Int) -> String? {
+        if machine.isHistory(index) { return nil }
+        if machine.isLeaf(index) {
+            return machine.states[index].kind == .terminal && !isFinal(index) ? "In('\(ids[index])')" : nil
+        }
+        let children = nesting.children(of: index).map(rests)
+        if machine.isParallel(index) {
+            guard children.allSatisfy({ $0 != nil }) else { return nil }
+            return joined(children.compactMap { $0 }, all: true)
+        }
+        let options = children.compactMap { $0 }
+        return options.isEmpty ? nil : joined(options, all: false)
+    }
+
+    /// Conditions joined by `and` (all) or `or`, in the datamodel's words.
+    private func joined(_ terms: [String], all: Bool) -> String {
+        guard terms.count > 1 else { return terms.first ?? "" }
+        let word =
+            switch (datamodel, all) {
+            case (.python, true): " and "
+            case (.python, false): " or "
+            case (.ecmascript, true): " && "
+            case (.ecmascript, false): " || "
+            }
+        return terms.map { $0.contains(" ") ? "(" + $0 + ")" : $0 }.joined(separator: word)
+    }
+
+    /// Whether a state is a terminal state directly inside a region with no `done` of its own.
+    private func endsRegion(_ index: Int) -> Bool {
+        guard machine.states[index].kind == .terminal, !machine.isCompound(index),
+            let region = nesting.parent(of: index), let parallel = nesting.parent(of: region)
+        else { return false }
+        return machine.isParallel(parallel) && nesting.details[region]?.done == nil
+    }
+
+    /// The events the states around a state (and the machine) handle.
+    private func eventsHandledAround(_ index: Int) -> Set<String> {
+        var handled = Set(machine.machineWide.map { machine.names[$0.event.value] })
+        for ancestor in nesting.ancestors(of: index) {
+            let own = machine.transitions(of: ancestor)
+            for position in own.indices { handled.insert(machine.names[own[position].event.value]) }
+        }
+        return handled
+    }
+
+    private func timeoutSendID(_ index: Int) -> String { timeoutPrefix + ids[index] }
+
+    /// A duration as SCXML writes it (CSS2 time: seconds or milliseconds).
+    private func delay(_ duration: Duration) -> String {
+        let milliseconds = duration.wholeMilliseconds
+        return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000)s" : "\(milliseconds)ms"
+    }
+
+    private func log(_ effect: String) -> Element {
+        Element("log", [("label", "effect"), ("expr", "'" + effect + "'")])
+    }
+
+    /// The transitions of a list of candidates, tried in order; a bounded retry is two: one
+    /// that counts while the count is below its bound, and one to `then` once it is not.
+    private mutating func candidates(
+        _ candidates: Candidates, event: String?, timeoutOf timedState: Int? = nil, from source: Int?,
+        _ slots: inout Int
+    ) -> [Element] {
+        var elements: [Element] = []
+        let eventName = timedState.map { timeoutPrefix + ids[$0] } ?? event
+        for candidate in candidates {
+            var guards: [String] = []
+            if let condition = candidate.condition { guards.append(conditions[condition.value]!) }
+            if let condition = candidate.unlessCondition { guards.append(negated(conditions[condition.value]!)) }
+            let effects = candidate.effects.map { log($0.value) }
+            let target = self.target(stateIndex(candidate.target.value), from: source)
+            guard let retry = candidate.retry, let max = retry.max?.value else {
+                elements.append(transition(eventName, guards, target, effects))
+                continue
+            }
+            let counter = counters[slots]
+            slots += 1
+            elements.append(
+                transition(
+                    eventName, guards + ["\(counter) < \(max)"], target,
+                    [Element("assign", [("location", counter), ("expr", "\(counter) + 1")])] + effects))
+            elements.append(
+                transition(
+                    eventName, guards + ["\(counter) >= \(max)"],
+                    self.target(stateIndex(retry.then.value), from: source),
+                    effects + retry.effects.map { log($0.value) }))
+        }
+        return elements
+    }
+
+    /// A transition on a spec event (or one of flowspec's own, by its SCXML name), with the
+    /// spec's name kept when SCXML's differs.
+    private func transition(_ event: String?, _ guards: [String], _ target: String?, _ content: [Element]) -> Element {
+        var attributes: [(String, String)] = []
+        let scxmlEvent = event.map { events[$0] ?? $0 }
+        if let scxmlEvent { attributes.append(("event", scxmlEvent)) }
+        if !guards.isEmpty {
+            attributes.append(("cond", guards.joined(separator: datamodel == .python ? " and " : " && ")))
+        }
+        if let target { attributes.append(("target", target)) }
+        if let event, let scxmlEvent, scxmlEvent != event { attributes.append(("flowspec:event", event)) }
+        return Element("transition", attributes, content.map { .element($0) })
+    }
+
+    private func negated(_ variable: String) -> String {
+        datamodel == .python ? "not " + variable : "!" + variable
+    }
+
+    /// The SCXML target of a transition from `source` to `target`. flowspec leaves every
+    /// state inside a compound state on a transition into its history state from inside it;
+    /// SCXML would leave only up to the state the history resumes. So such a transition goes
+    /// to a router directly inside the compound state, which goes on to the history state at
+    /// once; the compound state is not left, so nothing more is recorded.
+    private mutating func target(_ target: Int, from source: Int?) -> String {
+        guard let source, machine.isHistory(target), let parent = nesting.parent(of: target),
+            nesting.isWithin(source, parent), source != parent
+        else { return ids[target] }
+        if let router = routers[target] { return router }
+        let router = unique("route_" + ids[target])
+        routers[target] = router
+        routerElements[parent, default: []].append(
+            Element(
+                "state", [("id", router), ("flowspec:role", "route")],
+                [.element(Element("transition", [("target", ids[target])]))]))
+        return router
+    }
+}
+
+/// How flowspec's names become SCXML's.
+enum SCXMLNames {
+    /// A state id (an XML NCName): the name with spaces as `_`.
+    static func id(_ name: String) -> String {
+        String(name.map { $0 == " " ? "_" : $0 })
+    }
+
+    /// A datamodel variable: an identifier in ECMAScript and Python alike, not a keyword of
+    /// either (nor a name SCXML reserves).
+    static func variable(_ name: String) -> String {
+        var variable = String(name.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
+        if variable.hasPrefix("_") || reservedWords.contains(variable) { variable = "c_" + variable }
+        return variable
+    }
+
+    static let reservedWords: Set<String> = [
+        "False", "None", "True", "and", "as", "assert", "async", "await", "break", "case", "catch", "class",
+        "const", "continue", "debugger", "def", "default", "del", "delete", "do", "elif", "else", "enum",
+        "eval", "except", "export", "extends", "false", "finally", "for", "from", "function", "global", "if",
+        "implements", "import", "in", "instanceof", "interface", "is", "lambda", "let", "new", "nonlocal",
+        "not", "null", "or", "package", "pass", "private", "protected", "public", "raise", "return", "static",
+        "super", "switch", "this", "throw", "true", "try", "typeof", "undefined", "var", "void", "while",
+        "with", "yield", "arguments", "NaN", "Infinity", "In"
+    ]
+}

@@ -1,0 +1,226 @@
+import FlowSpecTestSupport
+import Foundation
+import Testing
+
+@testable import FlowSpecCore
+
+/// `flowspec export --format scxml`: the documents of the reference flows (golden), and every
+/// document run in an SCXML engine flowspec did not write (python-statemachine, through
+/// `Tests/Engines/scxml_export_runs.py`), which must reach the same states, run the same
+/// effects and keep the same timers armed as `flowspec simulate` on the same inputs.
+@Suite("SCXML export")
+struct SCXMLExportTests {
+    typealias Gen = DifferentialSpecs
+
+    static let runner = Fixtures.packageRoot.appendingPathComponent("Tests/Engines/scxml_export_runs.py")
+
+    static func document(_ spec: String, machine: String, datamodel: SCXMLExporter.Datamodel) throws -> String {
+        let result = SpecChecker().check(try Fixtures.source(spec))
+        let graph = try #require(result.graphs.first { $0.machine.name.value == machine })
+        return SCXMLExporter.document(graph, datamodel: datamodel)
+    }
+
+    static let referenceMachines = ["FirstRun", "LaunchAuth", "Chapters", "App"]
+
+    @Test("the reference flows export as the goldens", arguments: referenceMachines)
+    func referenceFlowsMatchTheGolden(machine: String) throws {
+        let output = try Self.document("specs/app.yaml", machine: machine, datamodel: .ecmascript)
+        let path = "Tests/Fixtures/export/app.\(machine).scxml"
+        let golden = Fixtures.packageRoot.appendingPathComponent(path)
+        if Fixtures.recording {
+            try output.write(to: golden, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(
+            output == expected,
+            "\(path) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))"
+        )
+    }
+
+    @Test func theDatamodelsDifferOnlyInTheirExpressions() throws {
+        let ecmascript = try Self.document("specs/app.yaml", machine: "LaunchAuth", datamodel: .ecmascript)
+        let python = try Self.document("specs/app.yaml", machine: "LaunchAuth", datamodel: .python)
+        #expect(ecmascript.contains(#"datamodel="ecmascript""#))
+        #expect(ecmascript.contains(#"<data id="firstLaunch" expr="false"/>"#))
+        #expect(python.contains(#"<data id="firstLaunch" expr="False"/>"#))
+        #expect(
+            python.replacingOccurrences(of: "python", with: "ecmascript").replacingOccurrences(
+                of: "False", with: "false") == ecmascript)
+    }
+
+    @Test func namesSCXMLWouldReadDifferentlyAreEscapedAndKept() throws {
+        let text = """
+            flowspec: 1
+            machines:
+              Names:
+                initial: sign in
+                conditions: [is-ready, class]
+                states:
+                  sign in: { kind: input, on: { done: a, go: { to: a, if: is-ready }, go.on: { to: a, unless: class } } }
+                  a: { kind: input, on: { back: sign in } }
+            """
+        let result = SpecChecker().check(SourceFile(path: "names.yaml", text: text))
+        #expect(result.diagnostics.filter { $0.severity == .error }.isEmpty, "\(result.diagnostics)")
+        let document = SCXMLExporter.document(result.graphs[0], datamodel: .ecmascript)
+        #expect(document.contains(#"<state id="sign_in" flowspec:name="sign in" flowspec:kind="input">"#))
+        #expect(document.contains(#"<data id="is_ready" expr="false" flowspec:name="is-ready"/>"#))
+        #expect(document.contains(#"<data id="c_class" expr="false" flowspec:name="class"/>"#))
+        // `done` would also match the platform's `done.state.…` events, and `go` every `go.…`.
+        #expect(document.contains(#"<transition event="done_" target="a" flowspec:event="done"/>"#))
+        #expect(document.contains(#"<transition event="go_" cond="is_ready" target="a" flowspec:event="go"/>"#))
+        #expect(document.contains(#"<transition event="go.on" cond="!c_class" target="a"/>"#))
+    }
+
+    @Test func theSameSpecGivesTheSameBytes() throws {
+        let first = try Self.document("specs/app.yaml", machine: "App", datamodel: .python)
+        let second = try Self.document("specs/app.yaml", machine: "App", datamodel: .python)
+        #expect(first == second)
+    }
+
+    // MARK: - In an engine
+
+    @Test(
+        .enabled(
+            if: EngineDifferentialTests.python != nil, Comment(rawValue: EngineDifferentialTests.missingMessage)))
+    func everyStepAgreesInAnSCXMLEngine() throws {
+        let python = try #require(EngineDifferentialTests.python)
+        var machines: [(graph: MachineGraph, program: FlowProgram, draws: Int)] = []
+        for spec in ["specs/app.yaml", "Tests/Fixtures/gen/golden/features.yaml"] {
+            let result = SpecChecker().check(try Fixtures.source(spec))
+            let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+            machines += zip(result.graphs, programs).map { ($0, $1, 12) }
+        }
+        for text in try EngineDifferentialTests.texts().dropFirst(2) { machines += try Self.checked(text, draws: 2) }
+        for (text, _, _) in try ParallelMachineTests.machines(seed: 0x9A4A, count: 60) {
+            machines += try Self.checked(text, draws: 3)
+        }
+        for (spec, _, _) in try NestedMachineTests.machines(seed: 0x0_E491, count: 60) {
+            machines += try Self.checked(NestedSpecs.specText([spec]), draws: 3)
+        }
+        machines += try Self.checked(NestedEngineDifferentialTests.withoutContentIntoHistory, draws: 6)
+        #expect(machines.contains { $0.graph.machine.nesting.hasParallel })
+        #expect(machines.contains { $0.program.retrySlotCount > 0 })
+        #expect(machines.contains { !$0.program.histories.isEmpty })
+
+        var random = Gen.SplitMix64(seed: 0x5C_E4)
+        var runs: [[String: Any]] = []
+        var expected: [String: [String]] = [:]
+        for (graph, program, draws) in machines {
+            let document = SCXMLExporter.document(graph, datamodel: .python)
+            let order = Dictionary(
+                graph.machine.states.indices.map { (graph.machine.name(of: $0), $0) }, uniquingKeysWith: { a, _ in a })
+            for index in 0..<draws {
+                let key = "\(program.name.name)#\(index)"
+                let drawn = ParallelSpecs.drawSteps(program, count: 30, &random)
+                // Without regions, `simulate` fires the current state's own timeout as `@timeout`.
+                let steps = drawn.map { step -> Simulation.Step in
+                    guard case .compoundTimeout(let name) = step, !program.hasParallel,
+                        !program.compounds.contains(where: { $0.name == name })
+                    else { return step }
+                    return .timeout
+                }
+                let lines = try Simulation(program: program).run(steps)
+                    .filter { !$0.hasPrefix("+") && !$0.hasPrefix("-") && !$0.hasPrefix("#") }
+                let labels = ["start"] + steps.compactMap(Self.label)
+                try #require(lines.count == labels.count, "\(lines)")
+                expected[key] = zip(lines, labels).map { Self.comparable($0, label: $1, order: order) }
+                runs.append(["key": key, "scxml": document, "steps": try steps.map(Self.json)])
+            }
+        }
+        if let kept = ProcessInfo.processInfo.environment["FLOWSPEC_KEEP_ENGINE_RUNS"] {
+            try JSONSerialization.data(withJSONObject: expected).write(to: URL(fileURLWithPath: kept + ".expected"))
+        }
+        let actual = try EngineDifferentialTests.run(runs, python: python, script: Self.runner)
+        var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "engine")
+        for (key, lines) in expected.sorted(by: { $0.key < $1.key }) {
+            comparison.compare(key, expected: lines, actual: actual[key] ?? [])
+        }
+        #expect(comparison.compared > 10_000, "only \(comparison.compared) steps were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    /// The two places where python-statemachine 3.2.2 departs from the W3C algorithm, which
+    /// the runner corrects (see `Tests/Engines/scxml_export_runs.py`), shown on the engine as
+    /// it is: if a later release follows the algorithm, this fails, and the correction can go.
+    @Test(
+        .enabled(
+            if: EngineDifferentialTests.python != nil, Comment(rawValue: EngineDifferentialTests.missingMessage)))
+    func theEngineDepartsFromTheW3CAlgorithm() throws {
+        let python = try #require(EngineDifferentialTests.python)
+        func state(_ id: String, _ body: String = "") -> String {
+            #"<state id="\#(id)" flowspec:kind="input">\#(body)</state>"#
+        }
+        func exit(_ effect: String) -> String { #"<onexit><log label="effect" expr="'\#(effect)'"/></onexit>"# }
+        func document(_ body: String) -> String {
+            #"<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:flowspec="urn:flowspec:scxml" version="1.0" datamodel="python" initial="p"><parallel id="p">\#(body)</parallel>\#(state("out"))</scxml>"#
+        }
+        // Leaving both regions: W3C exits in reverse document order, b, r2, a, r1.
+        let exits = document(
+            #"<state id="r1" initial="a">\#(exit("r1"))\#(state("a", exit("a")))<transition event="go" target="out"/></state>"#
+                + #"<state id="r2" initial="b">\#(exit("r2"))\#(state("b", exit("b")))</state>"#)
+        // Two regions' transitions on `go`, one leaving the parallel state: W3C takes the
+        // first region's, in document order, whenever its state was entered.
+        let selection = document(
+            #"<state id="r1" initial="a">\#(state("a", #"<transition event="x" target="a2"/>"#))\#(state("a2"))"#
+                + #"<transition event="go" target="out"/></state>"#
+                + #"<state id="r2" initial="b">\#(state("b", #"<transition event="go" target="b2"/>"#))\#(state("b2"))</state>"#
+        )
+        let runs: [[String: Any]] = [
+            ["key": "exits", "scxml": exits, "steps": [["event", "go"]]],
+            ["key": "selection", "scxml": selection, "steps": [["event", "x"], ["event", "go"]]]
+        ]
+        let corrected = try EngineDifferentialTests.run(runs, python: python, script: Self.runner)
+        #expect(corrected["exits"]?.last == "go -> out | effects: b, r2, a, r1 | timers: -")
+        #expect(corrected["selection"]?.last == "go -> out | effects: - | timers: -")
+        let asIs = try EngineDifferentialTests.run(runs, python: python, script: Self.runner, options: ["--as-is"])
+        #expect(asIs["exits"]?.last == "go -> out | effects: b, a, r2, r1 | timers: -")
+        #expect(asIs["selection"]?.last == "go -> a2, b2 | effects: - | timers: -")
+    }
+
+    /// The machines of a spec, checked, with how many runs to draw on each.
+    static func checked(_ text: String, draws: Int) throws -> [(MachineGraph, FlowProgram, Int)] {
+        let result = SpecChecker().check(SourceFile(path: "drawn.yaml", text: text))
+        let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+        return zip(result.graphs, programs).map { ($0, $1, draws) }
+    }
+
+    /// A line of `flowspec simulate` as the engine's runner prints it: the timer a step fires
+    /// named, no `(ignored)`, and the timers armed named by their states, in document order.
+    static func comparable(_ line: String, label: String, order: [String: Int]) -> String {
+        let parts = line.components(separatedBy: " | ")
+        let result = parts[0].components(separatedBy: " -> ")[1].replacingOccurrences(of: " (ignored)", with: "")
+        let head = label + " -> " + result
+        let states = result.components(separatedBy: ", ")
+        let timeouts = parts[2].dropFirst("timeout: ".count)
+        var owners: [String] = []
+        if timeouts != "-" {
+            for armed in timeouts.components(separatedBy: ", ") {
+                let first = armed.components(separatedBy: " ")[0]
+                owners.append(first.hasSuffix("ms") && first.dropLast(2).allSatisfy(\.isNumber) ? states[0] : first)
+            }
+        }
+        owners.sort { order[$0, default: 0] < order[$1, default: 0] }
+        return "\(head) | \(parts[1]) | timers: \(owners.isEmpty ? "-" : owners.joined(separator: ", "))"
+    }
+
+    /// How the runner names an input, `nil` for a condition (not an input of its own).
+    static func label(_ step: Simulation.Step) -> String? {
+        switch step {
+        case .event(let name): name
+        case .compoundTimeout(let name): "@timeout(\(name))"
+        case .timeout: "@timeout"
+        case .condition, .relaunch: nil
+        }
+    }
+
+    static func json(_ step: Simulation.Step) throws -> [Any] {
+        switch step {
+        case .event(let name): return ["event", name]
+        case .condition(let name, let value): return ["condition", name, value]
+        case .compoundTimeout(let name): return ["timeout", name]
+        case .timeout: return ["timeout", NSNull()]
+        case .relaunch: throw Simulation.Failure(description: "\(step) is not drawn here")
+        }
+    }
+}
