@@ -78,6 +78,61 @@ struct SCXMLExportTests {
         #expect(first == second)
     }
 
+    // MARK: - The W3C schema
+
+    /// `python3` where it imports xmlschema, or why not.
+    static let validator: Result<URL, EngineDifferentialTests.Missing> = {
+        let purpose = "exported SCXML cannot be validated against the W3C schema"
+        guard let python = ExternalTool.find("python3") else {
+            return .failure(.init(ExternalTool.notOnPath("python3", for: purpose, install: "apt-get install python3")))
+        }
+        let probe = try? ProcessRunner.run(python, ["-c", "import xmlschema"])
+        guard let probe, probe.status == 0 else {
+            return .failure(
+                .init(
+                    "\(python.path) cannot import xmlschema, so \(purpose) (pip install xmlschema; .ci/run installs it)"
+                ))
+        }
+        return .success(python)
+    }()
+
+    static var validatorMessage: String {
+        if case .failure(let missing) = validator { return missing.message }
+        return ""
+    }
+
+    @Test(.enabled(if: (try? validator.get()) != nil, Comment(rawValue: validatorMessage)))
+    func everyExportIsValidAgainstTheW3CSchema() throws {
+        let python = try Self.validator.get()
+        var documents: [String: String] = [:]
+        for (graph, program, _) in try Self.machines() {
+            for datamodel in SCXMLExporter.Datamodel.allCases {
+                documents["\(program.name.name).\(datamodel)"] = SCXMLExporter.document(graph, datamodel: datamodel)
+            }
+        }
+        // The validator is live: a `<final>` may hold no transition.
+        documents["control"] =
+            #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0"><final id="f"><transition event="x"/></final></scxml>"#
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("flowspec-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: documents).write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
+        let script = Fixtures.packageRoot.appendingPathComponent("Tests/Engines/scxml_validate.py")
+        let output = try ProcessRunner.run(python, [script.path, input.path])
+        try #require(output.status == 0, "the validator failed:\n\(output.stderr)")
+        var verdicts: [String: String] = [:]
+        for line in output.stdout.split(separator: "\n") {
+            let parts = line.split(separator: "|", maxSplits: 1).map { String($0) }
+            if parts.count == 2 { verdicts[parts[0]] = parts[1] }
+        }
+        #expect(verdicts.count == documents.count)
+        #expect(verdicts["control"]?.contains("transition") == true, "\(verdicts["control"] ?? "no verdict")")
+        let invalid = verdicts.filter { $0.key != "control" && $0.value != "valid" }.sorted { $0.key < $1.key }
+        #expect(
+            invalid.isEmpty,
+            "\(invalid.count) invalid, the first: \(invalid.first.map { "\($0.key): \($0.value)" } ?? "")")
+        #expect(documents.count > 500)
+    }
+
     // MARK: - In an engine
 
     @Test(
@@ -85,20 +140,7 @@ struct SCXMLExportTests {
             if: EngineDifferentialTests.python != nil, Comment(rawValue: EngineDifferentialTests.missingMessage)))
     func everyStepAgreesInAnSCXMLEngine() throws {
         let python = try #require(EngineDifferentialTests.python)
-        var machines: [(graph: MachineGraph, program: FlowProgram, draws: Int)] = []
-        for spec in ["specs/app.yaml", "Tests/Fixtures/gen/golden/features.yaml"] {
-            let result = SpecChecker().check(try Fixtures.source(spec))
-            let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
-            machines += zip(result.graphs, programs).map { ($0, $1, 12) }
-        }
-        for text in try EngineDifferentialTests.texts().dropFirst(2) { machines += try Self.checked(text, draws: 2) }
-        for (text, _, _) in try ParallelMachineTests.machines(seed: 0x9A4A, count: 60) {
-            machines += try Self.checked(text, draws: 3)
-        }
-        for (spec, _, _) in try NestedMachineTests.machines(seed: 0x0_E491, count: 60) {
-            machines += try Self.checked(NestedSpecs.specText([spec]), draws: 3)
-        }
-        machines += try Self.checked(NestedEngineDifferentialTests.withoutContentIntoHistory, draws: 6)
+        let machines = try Self.machines()
         #expect(machines.contains { $0.graph.machine.nesting.hasParallel })
         #expect(machines.contains { $0.program.retrySlotCount > 0 })
         #expect(machines.contains { !$0.program.histories.isEmpty })
@@ -138,6 +180,27 @@ struct SCXMLExportTests {
         }
         #expect(comparison.compared > 10_000, "only \(comparison.compared) steps were compared")
         #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    /// The machines exported: the reference flows, the generation fixtures' features, the
+    /// differential generator's machines, random parallel and nested machines, and the history
+    /// fixture; with how many runs to draw on each.
+    static func machines() throws -> [(graph: MachineGraph, program: FlowProgram, draws: Int)] {
+        var machines: [(graph: MachineGraph, program: FlowProgram, draws: Int)] = []
+        for spec in ["specs/app.yaml", "Tests/Fixtures/gen/golden/features.yaml"] {
+            let result = SpecChecker().check(try Fixtures.source(spec))
+            let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
+            machines += zip(result.graphs, programs).map { ($0, $1, 12) }
+        }
+        for text in try EngineDifferentialTests.texts().dropFirst(2) { machines += try Self.checked(text, draws: 2) }
+        for (text, _, _) in try ParallelMachineTests.machines(seed: 0x9A4A, count: 60) {
+            machines += try Self.checked(text, draws: 3)
+        }
+        for (spec, _, _) in try NestedMachineTests.machines(seed: 0x0_E491, count: 60) {
+            machines += try Self.checked(NestedSpecs.specText([spec]), draws: 3)
+        }
+        machines += try Self.checked(NestedEngineDifferentialTests.withoutContentIntoHistory, draws: 6)
+        return machines
     }
 
     /// The two places where python-statemachine 3.2.2 departs from the W3C algorithm, which
