@@ -34,15 +34,7 @@ struct AdversarialCorpusTests {
         let (file, diagnostics) = try Self.check(spec)
         let output = DiagnosticRenderer.render(diagnostics, files: [file], format: .text)
         let golden = Self.goldenURL(spec)
-        if Fixtures.recording {
-            try output.write(to: golden, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(
-            output == expected,
-            "\(golden.lastPathComponent) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))"
-        )
+        try Fixtures.expectGolden(output, at: golden)
     }
 
     @Test("the corpus has at least 60 cases, each named NN-name.yaml with its golden, and no stray golden")

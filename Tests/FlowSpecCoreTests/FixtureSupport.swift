@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 @testable import FlowSpecCore
 
@@ -55,5 +56,21 @@ enum Fixtures {
     /// Whether golden files should be re-recorded (set `FLOWSPEC_RECORD_GOLDEN=1`).
     static var recording: Bool {
         ProcessInfo.processInfo.environment["FLOWSPEC_RECORD_GOLDEN"] == "1"
+    }
+
+    /// Expects `output` to be the golden file's bytes, with a diff when it is not; records it
+    /// instead when ``recording``.
+    static func expectGolden(
+        _ output: String, at golden: URL, sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws {
+        if recording {
+            try output.write(to: golden, atomically: true, encoding: .utf8)
+            return
+        }
+        let expected = try String(contentsOf: golden, encoding: .utf8)
+        #expect(
+            output == expected,
+            "\(golden.lastPathComponent) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))",
+            sourceLocation: sourceLocation)
     }
 }

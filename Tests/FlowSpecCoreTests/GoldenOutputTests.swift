@@ -30,15 +30,7 @@ struct GoldenOutputTests {
         let extensionName = format == .text ? "txt" : format.rawValue
         let golden = Fixtures.packageRoot.appendingPathComponent(
             String(spec.dropLast(".yaml".count)) + "." + extensionName)
-        if Fixtures.recording {
-            try output.write(to: golden, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(
-            output == expected,
-            "\(golden.lastPathComponent) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))"
-        )
+        try Fixtures.expectGolden(output, at: golden)
     }
 
     @Test("every golden spec has its text output recorded")

@@ -79,16 +79,7 @@ struct GraphGoldenTests {
     @Test("output matches the golden file", arguments: cases)
     func matchesGolden(_ testCase: Case) throws {
         let output = try Self.render(testCase).text
-        let golden = Fixtures.packageRoot.appendingPathComponent(testCase.golden)
-        if Fixtures.recording {
-            try output.write(to: golden, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(
-            output == expected,
-            "\(testCase.golden) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))"
-        )
+        try Fixtures.expectGolden(output, at: Fixtures.packageRoot.appendingPathComponent(testCase.golden))
     }
 
     @Test("no golden is left without a case")

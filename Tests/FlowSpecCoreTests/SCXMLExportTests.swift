@@ -25,17 +25,8 @@ struct SCXMLExportTests {
     @Test("the reference flows export as the goldens", arguments: referenceMachines)
     func referenceFlowsMatchTheGolden(machine: String) throws {
         let output = try Self.document("specs/app.yaml", machine: machine, datamodel: .ecmascript)
-        let path = "Tests/Fixtures/export/app.\(machine).scxml"
-        let golden = Fixtures.packageRoot.appendingPathComponent(path)
-        if Fixtures.recording {
-            try output.write(to: golden, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: golden, encoding: .utf8)
-        #expect(
-            output == expected,
-            "\(path) differs; run with FLOWSPEC_RECORD_GOLDEN=1 and review the diff\n\(GoldenDiff.lines(expected, output))"
-        )
+        try Fixtures.expectGolden(
+            output, at: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/export/app.\(machine).scxml"))
     }
 
     @Test func theDatamodelsDifferOnlyInTheirExpressions() throws {
