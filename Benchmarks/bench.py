@@ -846,6 +846,35 @@ def bench_properties(report, args, sizes, reps):
                "< %.0f s" % TARGET_PROPERTY_REGIONS_SECONDS, result["wall"] < TARGET_PROPERTY_REGIONS_SECONDS)
 
 
+def bench_import(report, args, flow_path, reps):
+    """`flowspec import` of an SCXML document (the export of a flow spec of about 1 MB) and the
+    check of the spec it makes, against `xmllint --noout` (libxml2) only parsing the same file."""
+    report.section("import (SCXML → spec, checked) vs xmllint --noout")
+    document = os.path.join(args.work, "import-flow.scxml")
+    with open(document, "w") as f:
+        if subprocess.run([args.flowspec, "export", flow_path, "--format", "scxml"], stdout=f).returncode != 0:
+            raise SystemExit("bench: flowspec export of %s failed" % flow_path)
+    size = os.path.getsize(document)
+    spec = os.path.join(args.work, "import-flow.flowspec.yaml")
+    argvs = [[args.flowspec, "import", document, "--output", spec]]
+    expects = [(0, 1)]
+    xmllint = shutil.which("xmllint")
+    if xmllint:
+        argvs.append([xmllint, "--noout", document])
+        expects.append((0,))
+    results = measure_side_by_side(argvs, reps, expects)
+    imported = results[0]
+    if xmllint:
+        parsed = results[1]
+        report.row("import and check, %s of SCXML" % megabytes(size), seconds(imported["cpu"]),
+                   "xmllint --noout %s" % seconds(parsed["cpu"]), times(imported["cpu"] / parsed["cpu"]), "", None)
+    else:
+        report.row("import and check, %s of SCXML" % megabytes(size), seconds(imported["cpu"]),
+                   "xmllint not installed (apt-get install libxml2-utils)", "", "", None)
+    report.row("  peak memory of the import", megabytes(imported["rss"]), "%s file" % megabytes(size),
+               times(imported["rss"] / size), "", None)
+
+
 def bench_diff(report, args, path, reps):
     """`flowspec diff` of two versions of a flow spec (a few hundred timeouts changed) against
     `check` of the new one, side by side: diff reads and checks both versions."""
@@ -1050,6 +1079,7 @@ def main():
     bench_paths(report, args, (500, 5000) if args.quick else (5000, 50000), flow_states[0], reps)
     bench_diff(report, args, flows[1][1], reps)
     bench_properties(report, args, (2500, 5000), reps)
+    bench_import(report, args, flows[0][1], reps)
     if args.flowspec_lsp:
         bench_lsp(report, args, flows[0][1])
 

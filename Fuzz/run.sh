@@ -28,7 +28,10 @@ while IFS= read -r -d '' file; do sources+=("$file"); done \
   < <(find Sources/FlowSpecCore -name '*.swift' -print0 | sort -z)
 stale=0
 [ -x "$binary" ] || stale=1
-for file in "${sources[@]}" Fuzz/run.sh Sources/CYAML/module.modulemap Sources/CYAML/shim.h; do
+kernel_sources=()
+while IFS= read -r -d '' file; do kernel_sources+=("$file"); done \
+  < <(find Sources/FlowSpecKernel -name '*.swift' -print0 | sort -z)
+for file in "${sources[@]}" "${kernel_sources[@]}" Fuzz/run.sh Sources/CYAML/module.modulemap Sources/CYAML/shim.h; do
   [ "$file" -nt "$binary" ] && stale=1
 done
 if [ "$stale" = 1 ]; then
@@ -37,9 +40,12 @@ if [ "$stale" = 1 ]; then
   # in the working directory.
   root=$PWD
   mkdir -p "$work/obj"
+  # The kernel is a module of its own (the core imports it): compiled first, instrumented alike.
   (cd "$work/obj" && swiftc -sanitize=fuzzer,address -parse-as-library -O -wmo -g -swift-version 6 \
-    -use-ld=lld -module-name FlowSpecCore -I "$root/Sources/CYAML" -lyaml \
-    "${sources[@]/#/$root/}" -o "$root/$binary.tmp")
+    -module-name FlowSpecKernel -emit-module -emit-object "${kernel_sources[@]/#/$root/}")
+  (cd "$work/obj" && swiftc -sanitize=fuzzer,address -parse-as-library -O -wmo -g -swift-version 6 \
+    -use-ld=lld -module-name FlowSpecCore -I "$root/Sources/CYAML" -I . -lyaml \
+    "${sources[@]/#/$root/}" FlowSpecKernel.o -o "$root/$binary.tmp")
   mv "$binary.tmp" "$binary"
 fi
 if [ "${1:-}" = "--build" ]; then exit 0; fi
@@ -69,11 +75,12 @@ if [ "$files" = 1 ]; then
   exec "$binary" "${defaults[@]}" "$@"
 fi
 
-# The seed corpus: every fixture and example spec, flattened to unique names.
+# The seed corpus: every fixture and example spec, and every SCXML document (for the import),
+# flattened to unique names.
 rm -f "$work/seeds"/*
 while IFS= read -r -d '' spec; do
   cp "$spec" "$work/seeds/$(printf '%s' "$spec" | tr '/' '_')"
-done < <(find Tests/Fixtures specs -name '*.yaml' -print0)
+done < <(find Tests/Fixtures specs \( -name '*.yaml' -o -name '*.scxml' \) -print0)
 
 [ "$budget" = 1 ] || defaults+=(-max_total_time=600)
 # Shallow allocation stacks: recording full ones costs a third of the run time (the harness

@@ -33,7 +33,7 @@ enum FlowSpecCommand {
     static let commands: [any Command.Type] = [
         CheckCommand.self, GenCommand.self, SimulateCommand.self, PathsCommand.self, CoverageCommand.self,
         DiffCommand.self,
-        GraphCommand.self, ExportCommand.self, RulesCommand.self
+        GraphCommand.self, ExportCommand.self, ImportCommand.self, RulesCommand.self
     ]
 
     /// Runs the command line `words` (without the tool's own name) and returns the exit status.

@@ -90,7 +90,9 @@ struct SCXMLDocumentWriter {
         if machine.persist != nil { left.append("persist") }
         if !machine.requirements.isEmpty { left.append("require (\(machine.requirements.count) requirements)") }
         if let activities = machine.activities, !activities.isEmpty {
-            left.append("activities (" + activities.map(\.name.value).joined(separator: ", ") + "; see each state)")
+            left.append(
+                "activities (" + activities.map(\.name.value).joined(separator: ", ")
+                    + "; kept in flowspec: attributes)")
         }
         if !left.isEmpty { lines.append("Not carried over: " + left.joined(separator: ", ") + ".") }
         return lines
@@ -183,6 +185,14 @@ struct SCXMLDocumentWriter {
                 ("xmlns", "http://www.w3.org/2005/07/scxml"), ("xmlns:flowspec", SCXMLExporter.namespace),
                 ("version", "1.0"), ("name", machine.name.value), ("datamodel", datamodel.rawValue)
             ] + (machineID == nil ? initial.map { [("initial", $0)] } ?? [] : []))
+        // Lists of names join with `,` and `;`, which no spec name holds.
+        if let events = machine.events {
+            root.attributes.append((name: "flowspec:events", value: events.map(\.value).joined(separator: ",")))
+        }
+        if let activities = machine.activities, !activities.isEmpty {
+            let declarations = activities.map { ([$0.name.value] + $0.sends.map(\.value)).joined(separator: ",") }
+            root.attributes.append((name: "flowspec:activities", value: declarations.joined(separator: ";")))
+        }
         if !conditions.isEmpty || !counters.isEmpty {
             var model = Element("datamodel")
             for condition in machine.conditions ?? [] {
@@ -236,7 +246,7 @@ struct SCXMLDocumentWriter {
         if let summary = spec.summary { element.attributes.append(("flowspec:summary", summary)) }
         let activities = nesting.details[index]?.activities.map(\.value) ?? []
         if !activities.isEmpty {
-            element.attributes.append(("flowspec:activities", activities.joined(separator: " ")))
+            element.attributes.append(("flowspec:activities", activities.joined(separator: ",")))
         }
 
         var onentry: [Element] = []

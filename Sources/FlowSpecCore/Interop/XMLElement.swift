@@ -1,19 +1,25 @@
-/// An XML element as flowspec writes SCXML: a name, attributes in the order given, and
-/// children. Written by ``XMLElement/document(comment:)`` with two-space indentation, so the
-/// same tree always gives the same bytes.
+/// An XML element: a name, attributes in the order given, and children. flowspec writes SCXML
+/// with it (``XMLElement/document(comment:)``, two-space indentation, so the same tree always
+/// gives the same bytes), and ``XMLReader`` reads documents into it.
 struct XMLElement: Sendable, Equatable {
     /// What an element holds.
     enum Child: Sendable, Equatable {
         case element(XMLElement)
         case comment(String)
+        /// Character data that is not only white space (read documents only).
+        case text(String)
     }
 
-    /// The element's name, with its prefix (`flowspec:x`) if any.
+    /// The element's name: as written (`flowspec:x`) in a tree to write; in a tree read, with
+    /// its namespace resolved, as `{URI}local` (or `local` in no namespace).
     var name: String
-    /// Attributes, in the order they are written.
+    /// Attributes, in the order they are written; in a tree read, named as ``name`` is, without
+    /// the namespace declarations.
     var attributes: [(name: String, value: String)]
-    /// Child elements and comments, in order.
+    /// Child elements, comments and text, in order.
     var children: [Child]
+    /// Where a read element starts (its `<`).
+    var location = SourceLocation.start
 
     /// An element with the given attributes (in order) and children.
     init(_ name: String, _ attributes: [(String, String)] = [], _ children: [Child] = []) {
@@ -33,6 +39,11 @@ struct XMLElement: Sendable, Equatable {
     /// The child elements, in order.
     var elements: [XMLElement] {
         children.compactMap { if case .element(let element) = $0 { element } else { nil } }
+    }
+
+    /// The text directly inside the element, if any.
+    var text: String {
+        children.compactMap { if case .text(let content) = $0 { content } else { nil } }.joined()
     }
 
     static func == (lhs: XMLElement, rhs: XMLElement) -> Bool {
@@ -65,6 +76,7 @@ struct XMLElement: Sendable, Equatable {
             switch child {
             case .element(let element): element.write(into: &text, indent: indent + "  ")
             case .comment(let comment): text += indent + "  <!-- " + Self.commentText(comment) + " -->\n"
+            case .text(let content): text += indent + "  " + Self.escaped(content) + "\n"
             }
         }
         text += indent + "</" + name + ">\n"

@@ -1,0 +1,791 @@
+/// `flowspec import` of an SCXML document: the machine it describes as a flowspec spec, and a
+/// located line for everything the language cannot hold, never dropped silently
+/// (docs/interop.md gives the mapping both ways).
+///
+/// What `flowspec export` writes comes back exactly: its `flowspec:` attributes keep what SCXML
+/// has no word for, and its patterns (a timeout's `<send>` and `<cancel>`, a retry's counter,
+/// a state's override, a router into a history state) are read as what they stand for.
+public enum SCXMLImporter {
+    /// A spec, and what could not be carried into it.
+    public struct Result: Sendable {
+        /// The spec's text (YAML), ready to check.
+        public var spec: String
+        /// The machine's name.
+        public var machine: String
+        /// What was not imported, each where it is written.
+        public var notImported: [Note]
+    }
+
+    /// Something of the document the spec does not hold.
+    public struct Note: Sendable, Equatable {
+        /// Where it is written in the document.
+        public var location: SourceLocation
+        /// What it is, and why it is left out.
+        public var message: String
+    }
+
+    /// A document that cannot be read as SCXML, and where.
+    public struct Failure: Error, Sendable, Equatable {
+        public var message: String
+        public var location: SourceLocation
+    }
+
+    static let scxml = "{http://www.w3.org/2005/07/scxml}"
+    static let flowspec = "{" + SCXMLExporter.namespace + "}"
+
+    /// Imports the document in `bytes`; `machine` names the machine (else the document's
+    /// `name`, else `fallbackName`).
+    public static func importDocument(
+        _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
+        maxDepth: Int = YAMLLimits().maxDepth
+    ) throws(Failure) -> Result {
+        let root: XMLElement
+        do {
+            root = try XMLReader.read(bytes, maxDepth: maxDepth)
+        } catch {
+            throw Failure(message: error.message, location: error.location)
+        }
+        guard root.name == scxml + "scxml" || root.name == "scxml" else {
+            throw Failure(
+                message: "the document's element is <\(local(root.name))>, not <scxml>; flowspec imports SCXML 1.0",
+                location: root.location)
+        }
+        var reader = SCXMLMachineReader(root: root, namespace: root.name == "scxml" ? "" : scxml)
+        let name = machine ?? root.attribute("name").map(SCXMLMachineReader.safeName) ?? fallbackName
+        let imported = reader.read()
+        let notes = reader.notes.sorted { ($0.location, $0.message) < ($1.location, $1.message) }
+        return Result(spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
+    }
+
+    static func local(_ name: String) -> String {
+        guard let brace = name.lastIndex(of: "}") else { return name }
+        return String(name[name.index(after: brace)...])
+    }
+}
+
+/// A machine read from SCXML, in flowspec's terms.
+struct ImportedMachine {
+    struct Candidate {
+        var target: String
+        var condition: String?
+        var unless: String?
+        var effects: [String] = []
+        var retry: (max: Int, then: String, effects: [String])?
+    }
+
+    struct State {
+        var name: String
+        var kind: String?
+        var summary: String?
+        var initial: String?
+        var entry: [String] = []
+        var exit: [String] = []
+        var on: [(event: String, candidates: [Candidate])] = []
+        var always: [Candidate] = []
+        var timeout: (after: String, candidate: Candidate)?
+        var done: String?
+        var children: [Int] = []
+        var isParallel = false
+        var deep: Bool?
+        var historyDefault: String?
+        var activities: [String] = []
+        var parent: Int?
+    }
+
+    var initial: String?
+    var states: [State] = []
+    var machineWide: [(event: String, candidates: [Candidate])] = []
+    var conditions: [String] = []
+    var effects: [String] = []
+    /// The events, when the document lists them (else they are those the transitions use).
+    var events: [String]?
+    /// Activities, with the events each sends.
+    var activities: [(name: String, sends: [String])] = []
+    /// Conditions made from an expression, with the expression.
+    var expressions: [String: String] = [:]
+}
+
+/// Reads the states of an `<scxml>` element (see ``SCXMLImporter``).
+struct SCXMLMachineReader {
+    typealias Candidate = ImportedMachine.Candidate
+
+    let root: XMLElement
+    let namespace: String
+    var notes: [SCXMLImporter.Note] = []
+    var machine = ImportedMachine()
+    /// SCXML id → spec name.
+    var names: [String: String] = [:]
+    /// Router id → the history state it goes on to.
+    var routes: [String: String] = [:]
+    /// Datamodel variable → condition name; and the retry counters.
+    var variables: [String: String] = [:]
+    var counters: Set<String> = []
+
+    init(root: XMLElement, namespace: String) {
+        self.root = root
+        self.namespace = namespace
+    }
+
+    private func tag(_ element: XMLElement) -> String? {
+        guard namespace.isEmpty || element.name.hasPrefix(namespace) else { return nil }
+        return String(element.name.dropFirst(namespace.count))
+    }
+
+    private func flowspec(_ element: XMLElement, _ attribute: String) -> String? {
+        element.attribute(SCXMLImporter.flowspec + attribute)
+    }
+
+    private mutating func note(_ element: XMLElement, _ message: String) {
+        notes.append(SCXMLImporter.Note(location: element.location, message: message))
+    }
+
+    /// A name the spec can hold, made from an id: letters, digits, `_`, `-`, `.` and spaces kept,
+    /// anything else `_`, and never a leading digit.
+    static func safeName(_ id: String) -> String {
+        var name = String(id.map { $0.isASCII && ($0.isLetter || $0.isNumber || "_-. ".contains($0)) ? $0 : "_" })
+        if name.first?.isNumber == true || name.isEmpty { name = "s" + name }
+        return name
+    }
+
+    // MARK: - Reading
+
+    mutating func read() -> ImportedMachine {
+        nameStates(root)
+        collectEvents(root)
+        readDatamodel()
+        for declaration in (flowspec(root, "activities") ?? "").split(separator: ";") {
+            let parts = declaration.split(separator: ",").map(String.init)
+            if let name = parts.first { machine.activities.append((name, Array(parts.dropFirst()))) }
+        }
+        machine.events = flowspec(root, "events").map { $0.split(separator: ",").map(String.init) }
+        var top: [XMLElement] = []
+        for child in root.elements {
+            switch tag(child) {
+            case "state" where flowspec(child, "role") == "machine":
+                for transition in child.elements where tag(transition) == "transition" {
+                    if let (events, candidates) = eventCandidates(transition, owner: nil) {
+                        for event in events where !event.isEmpty { append(&machine.machineWide, event, candidates) }
+                    }
+                }
+                machine.initial = child.attribute("initial").flatMap(firstTarget)
+                top += child.elements.filter { ["state", "parallel", "final", "history"].contains(tag($0) ?? "") }
+                for other in child.elements
+                where !["state", "parallel", "final", "history", "transition"].contains(tag(other) ?? "") {
+                    unsupported(other, in: child)
+                }
+            case "state", "parallel", "final": top.append(child)
+            case "datamodel": break
+            default: unsupported(child, in: root)
+            }
+        }
+        if machine.initial == nil { machine.initial = root.attribute("initial").flatMap(firstTarget) }
+        for element in top { _ = state(element, parent: nil) }
+        if machine.initial == nil { machine.initial = machine.states.first { $0.parent == nil }?.name }
+        return machine
+    }
+
+    private func firstTarget(_ ids: String) -> String? {
+        ids.split(separator: " ").first.map { names[String($0)] ?? SCXMLMachineReader.safeName(String($0)) }
+    }
+
+    private mutating func collectEvents(_ element: XMLElement) {
+        for child in element.elements {
+            if tag(child) == "send", child.attribute("delay") != nil, let event = child.attribute("event") {
+                delayedEvents.insert(event)
+            }
+            if tag(child) == "transition" {
+                let written = flowspec(child, "event") ?? child.attribute("event") ?? ""
+                let descriptors =
+                    flowspec(child, "event") != nil ? [written] : written.split(separator: " ").map(String.init)
+                for descriptor in descriptors
+                where !descriptor.contains("*") && Self.platformEvent(descriptor) == nil
+                    && !knownEvents.contains(descriptor)
+                {
+                    knownEvents.append(descriptor)
+                }
+            }
+            collectEvents(child)
+        }
+    }
+
+    /// Gives every state its spec name first, so that targets resolve wherever they point.
+    private mutating func nameStates(_ element: XMLElement) {
+        var taken: Set<String> = []
+        func visit(_ element: XMLElement) {
+            for child in element.elements {
+                let kind = tag(child)
+                guard ["state", "parallel", "final", "history"].contains(kind ?? "") else { continue }
+                if let id = child.attribute("id") {
+                    if flowspec(child, "role") == "route" {
+                        if let target = child.elements.first(where: { tag($0) == "transition" })?.attribute("target") {
+                            routes[id] = target
+                        }
+                        continue
+                    }
+                    if flowspec(child, "role") != "machine" {
+                        var name = flowspec(child, "name") ?? SCXMLMachineReader.safeName(id)
+                        while taken.contains(name) { name += "_" }
+                        taken.insert(name)
+                        names[id] = name
+                    }
+                }
+                visit(child)
+            }
+        }
+        visit(element)
+    }
+
+    private mutating func readDatamodel() {
+        for model in root.elements where tag(model) == "datamodel" {
+            for data in model.elements {
+                guard tag(data) == "data", let id = data.attribute("id") else {
+                    unsupported(data, in: model)
+                    continue
+                }
+                if id.hasPrefix("flowspec_retry_") {
+                    counters.insert(id)
+                } else if data.attribute("expr").map({ ["false", "False", "true", "True"].contains($0) }) ?? false {
+                    let name = flowspec(data, "name") ?? SCXMLMachineReader.safeName(id)
+                    variables[id] = name
+                    if !machine.conditions.contains(name) { machine.conditions.append(name) }
+                } else {
+                    note(
+                        data,
+                        "not imported: the datamodel's '\(id)'; flowspec holds only boolean conditions, which the app supplies"
+                    )
+                }
+            }
+        }
+    }
+
+    private mutating func unsupported(_ element: XMLElement, in parent: XMLElement) {
+        let what = SCXMLImporter.local(element.name)
+        let place = SCXMLImporter.local(parent.name)
+        if tag(element) == nil {
+            note(element, "not imported: <\(what)> in <\(place)>, of another namespace (a tool's own data)")
+        } else {
+            note(element, "not imported: <\(what)> in <\(place)>; the flowspec language has no counterpart")
+        }
+    }
+
+    /// Reads a state element and those inside it; returns its index.
+    private mutating func state(_ element: XMLElement, parent: Int?) -> Int {
+        let id = element.attribute("id") ?? "state\(machine.states.count)"
+        var state = ImportedMachine.State(name: names[id] ?? SCXMLMachineReader.safeName(id))
+        state.parent = parent
+        state.summary = flowspec(element, "summary")
+        state.activities = flowspec(element, "activities")?.split(separator: ",").map(String.init) ?? []
+        let index = machine.states.count
+        machine.states.append(state)
+        let kind = tag(element)
+        if kind == "history" {
+            machine.states[index].kind = "history"
+            machine.states[index].deep = element.attribute("type") == "deep"
+            if let target = element.elements.first(where: { tag($0) == "transition" })?.attribute("target") {
+                machine.states[index].historyDefault = firstTarget(target)
+            }
+            return index
+        }
+        let inner = element.elements.filter { ["state", "parallel", "final", "history"].contains(tag($0) ?? "") }
+            .filter { flowspec($0, "role") != "route" }
+        var children: [Int] = []
+        for child in inner { children.append(self.state(child, parent: index)) }
+        machine.states[index].children = children
+        machine.states[index].isParallel = kind == "parallel"
+        if children.isEmpty {
+            var written = flowspec(element, "kind")
+            if let kind = written, !["input", "task", "choice", "terminal"].contains(kind) {
+                note(element, "not imported: the kind '\(kind)'; a state is an input, task, choice or terminal state")
+                written = nil
+            }
+            machine.states[index].kind = written ?? (kind == "final" ? "terminal" : nil)
+        } else if kind == "state" {
+            if let initial = element.attribute("initial") {
+                if initial.split(separator: " ").count > 1 {
+                    note(element, "not imported: an initial of several states; the first is entered")
+                }
+                machine.states[index].initial = firstTarget(initial)
+            } else if let initial = element.elements.first(where: { tag($0) == "initial" }),
+                let target = initial.elements.first?.attribute("target")
+            {
+                machine.states[index].initial = firstTarget(target)
+            }
+        }
+        readContent(element, index)
+        if children.isEmpty, machine.states[index].kind == nil {
+            let waits = !machine.states[index].on.isEmpty || machine.states[index].timeout != nil
+            machine.states[index].kind = machine.states[index].always.isEmpty || waits ? "input" : "choice"
+            if waits && !machine.states[index].always.isEmpty {
+                note(
+                    element,
+                    "not imported: eventless transitions of '\(machine.states[index].name)', which also waits for events; a flowspec state either waits or leaves at once"
+                )
+                machine.states[index].always = []
+            }
+        }
+        return index
+    }
+
+    // MARK: - What a state holds
+
+    private mutating func readContent(_ element: XMLElement, _ index: Int) {
+        var timer: (id: String?, event: String, delay: String, element: XMLElement)?
+        for child in element.elements {
+            switch tag(child) {
+            case "onentry":
+                for content in child.elements {
+                    if tag(content) == "send", content.attribute("delay") != nil, content.attribute("target") == nil,
+                        let event = content.attribute("event")
+                    {
+                        if timer != nil {
+                            note(
+                                content,
+                                "not imported: a second delayed <send> in '\(machine.states[index].name)'; a flowspec state has one timeout"
+                            )
+                        } else {
+                            timer = (content.attribute("id"), event, content.attribute("delay")!, content)
+                        }
+                        continue
+                    }
+                    if let effect = effect(content) {
+                        machine.states[index].entry.append(effect)
+                    } else if !isBookkeeping(content) {
+                        unsupported(content, in: child)
+                    }
+                }
+            case "onexit":
+                for content in child.elements {
+                    if let effect = effect(content) {
+                        machine.states[index].exit.append(effect)
+                    } else if tag(content) == "cancel", let sendid = content.attribute("sendid"), sendid == timer?.id {
+                        continue  // the timeout's own timer, stopped on leaving the state
+                    } else if !isBookkeeping(content) {
+                        unsupported(content, in: child)
+                    }
+                }
+            case "transition", "state", "parallel", "final", "history", "initial": break
+            default: unsupported(child, in: element)
+            }
+        }
+        let own = machine.states[index]
+        for transition in element.elements where tag(transition) == "transition" {
+            let event = transition.attribute("event")
+            if let timer, event == timer.event {
+                guard let after = Self.duration(timer.delay) else {
+                    note(
+                        timer.element,
+                        "not imported: the delay '\(timer.delay)'; a timeout is a whole number of ms, s, m or h")
+                    continue
+                }
+                if let (_, candidates) = eventCandidates(transition, owner: index, timeout: true) {
+                    if machine.states[index].timeout == nil, let first = candidates.first {
+                        machine.states[index].timeout = (after, first)
+                    } else if let retry = candidates.first?.retry, var existing = machine.states[index].timeout {
+                        existing.candidate.retry = retry
+                        machine.states[index].timeout = existing
+                    }
+                }
+                continue
+            }
+            if let event, event == "done.state." + (element.attribute("id") ?? "") {
+                machine.states[index].done = transition.attribute("target").map { target($0) } ?? nil
+                continue
+            }
+            if event == nil, own.isParallel, transition.attribute("cond")?.contains("In(") == true {
+                machine.states[index].done = transition.attribute("target").map { target($0) } ?? nil
+                continue
+            }
+            guard let (events, candidates) = eventCandidates(transition, owner: index) else {
+                checkIgnored(transition, index, flowspec(element, "kind") == "terminal")
+                continue
+            }
+            for event in events {
+                if event.isEmpty {
+                    machine.states[index].always += candidates
+                } else {
+                    append(&machine.states[index].on, event, candidates)
+                }
+            }
+        }
+        if let timer, machine.states[index].timeout == nil {
+            note(
+                timer.element,
+                "not imported: the delayed event '\(timer.event)', which '\(own.name)' does not handle; only a state's own timeout is a delay flowspec holds"
+            )
+        }
+    }
+
+    /// A transition without a target or content ignores its event there. flowspec's states do
+    /// so for an event they handle under conditions none of which holds, and terminal states
+    /// for every event: anywhere else it is reported.
+    private mutating func checkIgnored(_ transition: XMLElement, _ index: Int, _ terminal: Bool) {
+        guard transition.attribute("target") == nil, transition.elements.isEmpty else { return }
+        let event = flowspec(transition, "event") ?? transition.attribute("event") ?? ""
+        if transition.attribute("cond") != nil {
+            note(transition, "not imported: a transition without a target that ignores '\(event)' under a condition")
+        } else if !terminal, !machine.states[index].on.contains(where: { $0.event == event }) {
+            note(
+                transition,
+                "not imported: a transition that ignores '\(event)' in '\(machine.states[index].name)'; a flowspec state leaves an event it does not handle to the states around it"
+            )
+        }
+    }
+
+    /// Content flowspec's export writes for its own bookkeeping: counters set to 0, timers
+    /// cancelled when a terminal state rests.
+    private func isBookkeeping(_ content: XMLElement) -> Bool {
+        switch tag(content) {
+        case "assign": return counters.contains(content.attribute("location") ?? "") && content.attribute("expr") == "0"
+        case "cancel": return content.attribute("sendid")?.contains("flowspec.timeout.") == true
+        case "if": return !content.elements.isEmpty && content.elements.allSatisfy(isBookkeeping)
+        default: return false
+        }
+    }
+
+    private mutating func effect(_ content: XMLElement) -> String? {
+        guard tag(content) == "log", content.attribute("label") == "effect", let expr = content.attribute("expr"),
+            expr.count >= 2, expr.hasPrefix("'"), expr.hasSuffix("'")
+        else { return nil }
+        let name = String(expr.dropFirst().dropLast())
+        if !machine.effects.contains(name) { machine.effects.append(name) }
+        return name
+    }
+
+    private mutating func target(_ ids: String) -> String? {
+        let all = ids.split(separator: " ").map(String.init)
+        let first = routes[all[0]] ?? all[0]
+        return names[first] ?? SCXMLMachineReader.safeName(first)
+    }
+
+    private func append(
+        _ list: inout [(event: String, candidates: [Candidate])], _ event: String, _ candidates: [Candidate]
+    ) {
+        if let position = list.firstIndex(where: { $0.event == event }) {
+            list[position].candidates += candidates
+        } else {
+            list.append((event, candidates))
+        }
+    }
+
+    /// The event (empty for an eventless transition) and candidates of a transition; `nil`
+    /// when it is left out (reported) or stands for flowspec's own behaviour (an override).
+    private mutating func eventCandidates(
+        _ transition: XMLElement, owner: Int?, timeout: Bool = false
+    ) -> ([String], [Candidate])? {
+        let written = flowspec(transition, "event") ?? transition.attribute("event") ?? ""
+        var events = timeout || written.isEmpty ? [""] : []
+        if !timeout, flowspec(transition, "event") != nil {
+            events = [written]
+        } else if !timeout {
+            for descriptor in written.split(separator: " ").map(String.init) {
+                if let platform = Self.platformEvent(descriptor) {
+                    note(transition, "not imported: a transition on '\(descriptor)', \(platform)")
+                    continue
+                }
+                for event in matched(descriptor) where !events.contains(event) { events.append(event) }
+            }
+            if events.isEmpty { return nil }
+        }
+        if transition.attribute("type") == "internal", transition.attribute("target") != nil {
+            note(
+                transition,
+                "imported as external: an internal transition; flowspec's transitions leave and enter their source")
+        }
+        var effects: [String] = []
+        var counting: String?
+        for content in transition.elements {
+            if let effect = effect(content) {
+                effects.append(effect)
+            } else if tag(content) == "assign", let location = content.attribute("location"),
+                counters.contains(location),
+                content.attribute("expr") == location + " + 1"
+            {
+                counting = location
+            } else {
+                unsupported(content, in: transition)
+            }
+        }
+        guard let targets = transition.attribute("target") else {
+            if !effects.isEmpty {
+                note(
+                    transition,
+                    "not imported: a transition without a target that runs effects; a flowspec transition goes to a state"
+                )
+            }
+            return nil  // an override: flowspec's own behaviour
+        }
+        if targets.split(separator: " ").count > 1 {
+            note(transition, "not imported: a transition to several states (\(targets)); its first is kept")
+        }
+        guard let target = target(targets) else { return nil }
+        var candidate = Candidate(target: target, effects: effects)
+        var retryBound: (counter: String, max: Int, below: Bool)?
+        if let cond = transition.attribute("cond") {
+            for term in Self.terms(cond) {
+                if let bound = Self.counterTest(term), counters.contains(bound.counter) {
+                    retryBound = bound
+                } else if let name = variables[term] ?? (Self.isIdentifier(term) ? term : nil) {
+                    if candidate.condition != nil { return expression(cond, transition, target, effects, events) }
+                    candidate.condition = declare(name)
+                } else if let negated = Self.negated(term),
+                    let name = variables[negated] ?? (Self.isIdentifier(negated) ? negated : nil)
+                {
+                    if candidate.unless != nil { return expression(cond, transition, target, effects, events) }
+                    candidate.unless = declare(name)
+                } else {
+                    return expression(cond, transition, target, effects, events)
+                }
+            }
+        }
+        if let retryBound {
+            if retryBound.below {
+                pendingRetry = (retryBound.counter, retryBound.max, candidate)
+                _ = counting
+                return nil
+            }
+            if let pending = pendingRetry, pending.counter == retryBound.counter {
+                var counted = pending.candidate
+                let extra = Array(effects.dropFirst(counted.effects.count))
+                counted.retry = (retryBound.max, target, extra)
+                pendingRetry = nil
+                return (events, [counted])
+            }
+        }
+        return (events, [candidate])
+    }
+
+    /// The events of the document an SCXML event descriptor matches: the event it names and
+    /// those that continue it after a dot (`reply` matches `reply.2xx`), or every event (`*`).
+    /// flowspec events are matched exactly, so a descriptor becomes each event it matches.
+    private func matched(_ descriptor: String) -> [String] {
+        let events = knownEvents.filter { !delayedEvents.contains($0) }
+        if descriptor == "*" || descriptor == ".*" { return events }
+        let prefix = descriptor.hasSuffix(".*") ? String(descriptor.dropLast(2)) : descriptor
+        let continuing = events.filter { $0.hasPrefix(prefix + ".") }
+        return (knownEvents.contains(prefix) || continuing.isEmpty ? [prefix] : []) + continuing
+    }
+
+    /// Why a transition on one of the platform's own events is not imported, or `nil`.
+    static func platformEvent(_ descriptor: String) -> String? {
+        if descriptor == "done" || descriptor.hasPrefix("done.") {
+            return
+                "an event the SCXML platform sends when a state is done or an invocation ends; a flowspec state's own end is its `done`"
+        }
+        if descriptor == "error" || descriptor.hasPrefix("error.") {
+            return "an error the SCXML platform sends; flowspec machines raise none"
+        }
+        return nil
+    }
+
+    /// Every event the document's transitions name, in document order (not the platform's).
+    var knownEvents: [String] = []
+    /// The events of delayed `<send>`s: timeouts, which only a descriptor naming one matches.
+    var delayedEvents: Set<String> = []
+
+    /// The counting half of a bounded retry, waiting for its `then` half.
+    var pendingRetry: (counter: String, max: Int, candidate: Candidate)?
+
+    private mutating func declare(_ condition: String) -> String {
+        if !machine.conditions.contains(condition) { machine.conditions.append(condition) }
+        return condition
+    }
+
+    /// A condition SCXML writes as an expression flowspec cannot read: a named condition of its
+    /// own, the expression kept beside it, reported.
+    private mutating func expression(
+        _ cond: String, _ transition: XMLElement, _ target: String, _ effects: [String], _ events: [String]
+    ) -> ([String], [Candidate]) {
+        let name = "condition\(machine.expressions.count + 1)"
+        machine.expressions[name] = cond
+        note(transition, "imported as the condition '\(name)': the expression '\(cond)', which the app now supplies")
+        return (events, [Candidate(target: target, condition: declare(name), effects: effects)])
+    }
+
+    // MARK: - Expressions
+
+    static func terms(_ cond: String) -> [String] {
+        var text = cond
+        for and in [" && ", " and "] { text = text.split(separator: and).joined(separator: "\u{1}") }
+        return text.split(separator: "\u{1}").map { String($0).trimmingSpaces() }
+    }
+
+    static func negated(_ term: String) -> String? {
+        if term.hasPrefix("!") { return String(term.dropFirst()).trimmingSpaces() }
+        if term.hasPrefix("not ") { return String(term.dropFirst(4)).trimmingSpaces() }
+        return nil
+    }
+
+    static func isIdentifier(_ term: String) -> Bool {
+        guard let first = term.first, first.isLetter || first == "_" else { return false }
+        return term.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+    }
+
+    /// `counter < N` or `counter >= N`.
+    static func counterTest(_ term: String) -> (counter: String, max: Int, below: Bool)? {
+        for (operation, below) in [(" < ", true), (" >= ", false)] {
+            let parts = term.split(separator: operation).map(String.init)
+            if parts.count == 2, let max = Int(parts[1]) { return (parts[0], max, below) }
+        }
+        return nil
+    }
+
+    /// An SCXML delay (CSS2 time: `10s`, `250ms`; also `m`, `h`) as a spec duration.
+    static func duration(_ delay: String) -> String? {
+        let units: [(String, Int64)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
+        for (unit, factor) in units where delay.hasSuffix(unit) {
+            guard let value = Int64(delay.dropLast(unit.count)), value > 0 else { continue }
+            let milliseconds = value * factor
+            for (spelling, size) in units.reversed() where milliseconds % size == 0 {
+                return "\(milliseconds / size)\(spelling)"
+            }
+        }
+        return nil
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        var text = Substring(self)
+        while text.first == " " { text = text.dropFirst() }
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+}
+
+/// Writes an ``ImportedMachine`` as a spec: block style for the states and what holds them,
+/// flow style for each transition, names quoted only where YAML needs it.
+enum ImportedSpecWriter {
+    static func text(_ machine: ImportedMachine, name: String) -> String {
+        var lines = ["flowspec: 1", "machines:", "  " + quoted(name) + ":"]
+        if let initial = machine.initial { lines.append("    initial: " + quoted(initial)) }
+        if !machine.conditions.isEmpty {
+            for condition in machine.conditions {
+                if let expression = machine.expressions[condition] { lines.append("    # \(condition): \(expression)") }
+            }
+            lines.append("    conditions: " + list(machine.conditions))
+        }
+        if let events = machine.events { lines.append("    events: " + list(events)) }
+        if !machine.effects.isEmpty { lines.append("    effects: " + list(machine.effects)) }
+        if !machine.activities.isEmpty {
+            lines.append("    activities:")
+            for activity in machine.activities {
+                lines.append("      " + quoted(activity.name) + ": { sends: " + list(activity.sends) + " }")
+            }
+        }
+        if !machine.machineWide.isEmpty {
+            lines.append("    on:")
+            for (event, candidates) in machine.machineWide {
+                lines.append("      " + quoted(event) + ": " + transition(candidates))
+            }
+        }
+        lines.append("    states:")
+        for index in machine.states.indices where machine.states[index].parent == nil {
+            state(index, machine, indent: "      ", &lines)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func state(_ index: Int, _ machine: ImportedMachine, indent: String, _ lines: inout [String]) {
+        let state = machine.states[index]
+        var fields: [(String, String)] = []
+        if let kind = state.kind { fields.append(("kind", quoted(kind))) }
+        if let summary = state.summary { fields.append(("summary", quoted(summary))) }
+        if let deep = state.deep, deep { fields.append(("deep", "true")) }
+        if let target = state.historyDefault { fields.append(("default", quoted(target))) }
+        if let initial = state.initial { fields.append(("initial", quoted(initial))) }
+        if !state.entry.isEmpty { fields.append(("entry", list(state.entry))) }
+        if !state.exit.isEmpty { fields.append(("exit", list(state.exit))) }
+        if !state.activities.isEmpty { fields.append(("activities", list(state.activities))) }
+        if !state.on.isEmpty {
+            fields.append(
+                (
+                    "on",
+                    "{ " + state.on.map { quoted($0.event) + ": " + transition($0.candidates) }.joined(separator: ", ")
+                        + " }"
+                ))
+        }
+        if !state.always.isEmpty {
+            fields.append(("always", "[" + state.always.map(candidate).joined(separator: ", ") + "]"))
+        }
+        if let timeout = state.timeout {
+            var text = "{ after: \(timeout.after), to: " + quoted(timeout.candidate.target)
+            text += extras(timeout.candidate) + " }"
+            fields.append(("timeout", text))
+        }
+        if let done = state.done { fields.append(("done", quoted(done))) }
+        guard !state.children.isEmpty else {
+            lines.append(
+                indent + quoted(state.name) + ": { " + fields.map { $0.0 + ": " + $0.1 }.joined(separator: ", ") + " }")
+            return
+        }
+        lines.append(indent + quoted(state.name) + ":")
+        for (key, value) in fields { lines.append(indent + "  " + key + ": " + value) }
+        lines.append(indent + "  " + (state.isParallel ? "parallel:" : "states:"))
+        for child in state.children { self.state(child, machine, indent: indent + "    ", &lines) }
+    }
+
+    private static func transition(_ candidates: [ImportedMachine.Candidate]) -> String {
+        if candidates.count == 1 { return candidate(candidates[0]) }
+        return "[" + candidates.map(candidate).joined(separator: ", ") + "]"
+    }
+
+    private static func candidate(_ candidate: ImportedMachine.Candidate) -> String {
+        let extras = extras(candidate)
+        return extras.isEmpty ? quoted(candidate.target) : "{ to: " + quoted(candidate.target) + extras + " }"
+    }
+
+    private static func extras(_ candidate: ImportedMachine.Candidate) -> String {
+        var text = ""
+        if let condition = candidate.condition { text += ", if: " + quoted(condition) }
+        if let unless = candidate.unless { text += ", unless: " + quoted(unless) }
+        if !candidate.effects.isEmpty { text += ", effects: " + list(candidate.effects) }
+        if let retry = candidate.retry {
+            text += ", retry: { max: \(retry.max), then: " + quoted(retry.then)
+            if !retry.effects.isEmpty { text += ", effects: " + list(retry.effects) }
+            text += " }"
+        }
+        return text
+    }
+
+    private static func list(_ names: [String]) -> String { "[" + names.map(quoted).joined(separator: ", ") + "]" }
+
+    /// Whether YAML allows a character as written in a stream (YAML 1.2, 5.1): others are
+    /// escaped.
+    private static func printable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A, 0x0D, 0x20...0x7E, 0x85, 0xA0...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
+        default: false
+        }
+    }
+
+    /// A scalar as YAML reads it back: plain when it is a plain name that means no other type.
+    static func quoted(_ text: String) -> String {
+        let plain =
+            text.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
+            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }
+            && ![
+                "true", "false", "null", "True", "False", "Null", "TRUE", "FALSE", "NULL", "y", "n", "yes", "no", "on",
+                "off"
+            ].contains(text)
+        if plain { return text }
+        var escaped = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": escaped += "\\\""
+            case "\\": escaped += "\\\\"
+            case "\n": escaped += "\\n"
+            case "\t": escaped += "\\t"
+            default:
+                if printable(scalar) {
+                    escaped.unicodeScalars.append(scalar)
+                } else {
+                    let (prefix, width) =
+                        scalar.value <= 0xFF ? ("\\x", 2) : scalar.value <= 0xFFFF ? ("\\u", 4) : ("\\U", 8)
+                    let digits = String(scalar.value, radix: 16)
+                    escaped += prefix + String(repeating: "0", count: width - digits.count) + digits
+                }
+            }
+        }
+        return escaped + "\""
+    }
+}

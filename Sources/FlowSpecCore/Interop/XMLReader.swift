@@ -1,0 +1,397 @@
+/// Reads an XML document into an ``XMLElement`` tree: elements, attributes, namespaces,
+/// character data, CDATA sections, comments and processing instructions, with the five
+/// predefined entities and character references.
+///
+/// It reads no DTD: a `<!DOCTYPE` is refused, so no entity can be declared, and no document
+/// can expand without bound (the "billion laughs"). The tree is built with an explicit stack,
+/// its depth held to ``YAMLLimits/maxDepth``; the bytes must be UTF-8. Each error says where
+/// it is, what is wrong and what to do.
+struct XMLReader {
+    /// Why a document cannot be read, and where.
+    struct Failure: Error, Sendable, Equatable {
+        var message: String
+        var location: SourceLocation
+    }
+
+    private let bytes: [UInt8]
+    private let maxDepth: Int
+    private var position = 0
+    private var line = 1
+    private var column = 1
+
+    /// Reads the document in `bytes`.
+    static func read(_ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth) throws(Failure) -> XMLElement {
+        var reader = XMLReader(bytes: bytes, maxDepth: maxDepth)
+        try reader.checkEncoding()
+        return try reader.document()
+    }
+
+    private init(bytes: [UInt8], maxDepth: Int) {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+    }
+
+    // MARK: - Positions
+
+    private var location: SourceLocation { SourceLocation(line: line, column: column) }
+
+    private func failure(_ message: String, at location: SourceLocation? = nil) -> Failure {
+        Failure(message: message, location: location ?? self.location)
+    }
+
+    private var atEnd: Bool { position >= bytes.count }
+
+    private func peek(_ offset: Int = 0) -> UInt8? {
+        position + offset < bytes.count ? bytes[position + offset] : nil
+    }
+
+    private mutating func advance() {
+        let byte = bytes[position]
+        position += 1
+        if byte == UInt8(ascii: "\n") {
+            line += 1
+            column = 1
+        } else if byte & 0xC0 != 0x80 {
+            column += 1
+        }
+    }
+
+    private mutating func advance(by count: Int) {
+        for _ in 0..<count where !atEnd { advance() }
+    }
+
+    private func starts(with text: StaticString) -> Bool {
+        let count = text.utf8CodeUnitCount
+        guard position + count <= bytes.count else { return false }
+        return text.withUTF8Buffer { prefix in
+            for index in 0..<count where bytes[position + index] != prefix[index] { return false }
+            return true
+        }
+    }
+
+    private mutating func skipSpace() {
+        while let byte = peek(), Self.isSpace(byte) { advance() }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    /// Whether a byte may be part of a name: ASCII letters, digits, `_ - . :`, and every byte of
+    /// a character beyond ASCII.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: ":"), 0x80...0xFF:
+            true
+        default: false
+        }
+    }
+
+    /// The bytes must be UTF-8: the first that is not is reported where it stands.
+    private mutating func checkEncoding() throws(Failure) {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var scalarLine = 1
+        var scalarColumn = 1
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar.value < 0x20, scalar != "\n", scalar != "\t", scalar != "\r" {
+                    throw Failure(
+                        message:
+                            "the control character U+\(String(scalar.value, radix: 16, uppercase: true)) is not allowed in XML; remove it",
+                        location: SourceLocation(line: scalarLine, column: scalarColumn))
+                }
+                if scalar == "\n" {
+                    scalarLine += 1
+                    scalarColumn = 1
+                } else {
+                    scalarColumn += 1
+                }
+            case .emptyInput: return
+            case .error:
+                throw Failure(
+                    message: "the document is not valid UTF-8 here; save it as UTF-8",
+                    location: SourceLocation(line: scalarLine, column: scalarColumn))
+            }
+        }
+    }
+
+    // MARK: - The document
+
+    private mutating func document() throws(Failure) -> XMLElement {
+        if starts(with: "\u{FEFF}") { advance(by: 3) }
+        var root: XMLElement?
+        // The open elements, outermost first, with the namespace prefixes each declares.
+        var open: [(element: XMLElement, prefixes: [String: String], written: String)] = []
+        while true {
+            if atEnd {
+                if let innermost = open.last {
+                    throw failure(
+                        "the document ends inside <\(innermost.written)> (opened at \(innermost.element.location)); close it with </\(innermost.written)>"
+                    )
+                }
+                guard let root else { throw failure("the document holds no element") }
+                return root
+            }
+            if open.isEmpty {
+                skipSpace()
+                if atEnd { continue }
+                guard peek() == UInt8(ascii: "<") else {
+                    throw failure(
+                        root == nil
+                            ? "expected '<' to start the document's element" : "text after the document's element")
+                }
+            }
+            if peek() != UInt8(ascii: "<") {
+                let text = try characterData()
+                if !text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
+                    open[open.count - 1].element.children.append(.text(text))
+                }
+                continue
+            }
+            if starts(with: "<?") {
+                try skip(past: "?>", what: "a processing instruction")
+            } else if starts(with: "<!--") {
+                try skip(past: "-->", what: "a comment")
+            } else if starts(with: "<![CDATA[") {
+                guard !open.isEmpty else { throw failure("a CDATA section outside the document's element") }
+                let start = position + 9
+                try skip(past: "]]>", what: "a CDATA section")
+                open[open.count - 1].element.children.append(
+                    .text(String(decoding: bytes[start..<position - 3], as: UTF8.self)))
+            } else if starts(with: "<!DOCTYPE") {
+                throw failure(
+                    "a document type declaration (DTD) is not read: it could declare entities that expand without bound; remove the <!DOCTYPE …>"
+                )
+            } else if starts(with: "<!") {
+                throw failure("'<!' starts only a comment or a CDATA section here")
+            } else if peek(1) == UInt8(ascii: "/") {
+                let closed = try endTag(closing: open.last?.written)
+                var finished = open.removeLast()
+                finished.element.name = try resolved(
+                    finished.written, isElement: true, open.map(\.prefixes) + [finished.prefixes],
+                    at: finished.element.location)
+                if open.isEmpty {
+                    root = finished.element
+                } else {
+                    open[open.count - 1].element.children.append(.element(finished.element))
+                }
+                _ = closed
+            } else {
+                guard root == nil || !open.isEmpty else {
+                    throw failure("a second element after the document's element")
+                }
+                guard open.count < maxDepth else {
+                    throw failure("elements nest more than \(maxDepth) deep; flowspec reads at most that (--max-depth)")
+                }
+                let (element, written, prefixes, selfClosing) = try startTag(scopes: open.map(\.prefixes))
+                if selfClosing {
+                    if open.isEmpty {
+                        root = element
+                    } else {
+                        open[open.count - 1].element.children.append(.element(element))
+                    }
+                } else {
+                    open.append((element, prefixes, written))
+                }
+            }
+        }
+    }
+
+    private mutating func skip(past end: StaticString, what: String) throws(Failure) {
+        let start = location
+        while !atEnd {
+            if starts(with: end) {
+                advance(by: end.utf8CodeUnitCount)
+                return
+            }
+            advance()
+        }
+        throw failure("\(what) that is never closed (with '\(end)')", at: start)
+    }
+
+    private mutating func name(_ what: String) throws(Failure) -> String {
+        let start = position
+        while let byte = peek(), Self.isNameByte(byte) { advance() }
+        guard position > start else { throw failure("expected \(what)") }
+        return String(decoding: bytes[start..<position], as: UTF8.self)
+    }
+
+    /// `<name attributes…>` or `<name …/>`: the element (its name resolved, unless it stays
+    /// open), its name as written, the prefixes it declares, and whether it closes itself.
+    private mutating func startTag(
+        scopes: [[String: String]]
+    ) throws(Failure) -> (XMLElement, String, [String: String], Bool) {
+        let start = location
+        advance()
+        let written = try name("an element name after '<'")
+        var element = XMLElement(written)
+        element.location = start
+        var raw: [(name: String, value: String, at: SourceLocation)] = []
+        var prefixes: [String: String] = [:]
+        while true {
+            let hadSpace = peek().map(Self.isSpace) ?? false
+            skipSpace()
+            guard let byte = peek() else { throw failure("the tag <\(written)> is never closed with '>'", at: start) }
+            if byte == UInt8(ascii: ">") {
+                advance()
+                break
+            }
+            if byte == UInt8(ascii: "/") {
+                advance()
+                guard peek() == UInt8(ascii: ">") else { throw failure("expected '>' after '/' in <\(written)>") }
+                advance()
+                element.attributes = try resolvedAttributes(raw, scopes + [prefixes])
+                element.name = try resolved(written, isElement: true, scopes + [prefixes], at: start)
+                return (element, written, prefixes, true)
+            }
+            guard hadSpace else { throw failure("expected a space before the next attribute of <\(written)>") }
+            let at = location
+            let attribute = try name("an attribute name in <\(written)>")
+            skipSpace()
+            guard peek() == UInt8(ascii: "=") else { throw failure("expected '=' after the attribute '\(attribute)'") }
+            advance()
+            skipSpace()
+            let value = try attributeValue(attribute)
+            guard !raw.contains(where: { $0.name == attribute }) else {
+                throw failure("<\(written)> has the attribute '\(attribute)' twice; keep one", at: at)
+            }
+            if attribute == "xmlns" {
+                prefixes[""] = value
+            } else if attribute.hasPrefix("xmlns:") {
+                prefixes[String(attribute.dropFirst(6))] = value
+            }
+            raw.append((attribute, value, at))
+        }
+        element.attributes = try resolvedAttributes(raw, scopes + [prefixes])
+        return (element, written, prefixes, false)
+    }
+
+    private mutating func attributeValue(_ attribute: String) throws(Failure) -> String {
+        guard let quote = peek(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+            throw failure("the value of '\(attribute)' must be in quotes")
+        }
+        let start = location
+        advance()
+        var value: [UInt8] = []
+        while let byte = peek() {
+            if byte == quote {
+                advance()
+                return String(decoding: value, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "<") { throw failure("'<' in the value of '\(attribute)'; write it as &lt;") }
+            if byte == UInt8(ascii: "&") {
+                value += try reference()
+                continue
+            }
+            // Attribute values normalise white space to spaces (XML 1.0, 3.3.3).
+            value.append(Self.isSpace(byte) ? 0x20 : byte)
+            advance()
+        }
+        throw failure("the value of '\(attribute)' is never closed", at: start)
+    }
+
+    /// `&name;` or `&#N;`: the five predefined entities and character references.
+    private mutating func reference() throws(Failure) -> [UInt8] {
+        let start = location
+        advance()
+        var text: [UInt8] = []
+        while let byte = peek(), byte != UInt8(ascii: ";"), text.count < 12 {
+            text.append(byte)
+            advance()
+        }
+        guard peek() == UInt8(ascii: ";") else {
+            throw failure(
+                "'&' starts an entity reference that does not end with ';'; write a plain '&' as &amp;", at: start)
+        }
+        advance()
+        let name = String(decoding: text, as: UTF8.self)
+        switch name {
+        case "lt": return [UInt8(ascii: "<")]
+        case "gt": return [UInt8(ascii: ">")]
+        case "amp": return [UInt8(ascii: "&")]
+        case "quot": return [UInt8(ascii: "\"")]
+        case "apos": return [UInt8(ascii: "'")]
+        default: break
+        }
+        var scalar: Unicode.Scalar?
+        if name.hasPrefix("#x") || name.hasPrefix("#X") {
+            scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
+        } else if name.hasPrefix("#") {
+            scalar = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
+        } else {
+            throw failure(
+                "unknown entity '&\(name);': only &lt; &gt; &amp; &quot; &apos; and character references are read",
+                at: start)
+        }
+        guard let scalar, scalar.value >= 0x20 || [0x09, 0x0A, 0x0D].contains(scalar.value) else {
+            throw failure("'&\(name);' is no character XML allows", at: start)
+        }
+        return Array(String(scalar).utf8)
+    }
+
+    /// Text up to the next `<`, with its references replaced.
+    private mutating func characterData() throws(Failure) -> String {
+        var text: [UInt8] = []
+        while let byte = peek(), byte != UInt8(ascii: "<") {
+            if byte == UInt8(ascii: "&") {
+                text += try reference()
+                continue
+            }
+            text.append(byte)
+            advance()
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
+    /// `</name>`, which must close the element open.
+    private mutating func endTag(closing open: String?) throws(Failure) -> String {
+        let start = location
+        advance(by: 2)
+        let written = try name("an element name after '</'")
+        skipSpace()
+        guard peek() == UInt8(ascii: ">") else { throw failure("expected '>' to end </\(written)>") }
+        advance()
+        guard let open else { throw failure("</\(written)> closes no open element", at: start) }
+        guard open == written else {
+            throw failure("</\(written)> where <\(open)> should be closed; close <\(open)> first", at: start)
+        }
+        return written
+    }
+
+    // MARK: - Namespaces
+
+    /// A name with its prefix resolved: `{URI}local`, or `local` in no namespace (an
+    /// attribute without a prefix is in none; an element, in the default namespace).
+    private func resolved(
+        _ written: String, isElement: Bool, _ scopes: [[String: String]], at location: SourceLocation
+    ) throws(Failure) -> String {
+        let parts = written.split(separator: ":", maxSplits: 1)
+        let prefix = parts.count == 2 ? String(parts[0]) : ""
+        let local = parts.count == 2 ? String(parts[1]) : written
+        if prefix.isEmpty && !isElement { return local }
+        if prefix == "xml" { return "{http://www.w3.org/XML/1998/namespace}" + local }
+        for scope in scopes.reversed() {
+            if let uri = scope[prefix] { return uri.isEmpty ? local : "{" + uri + "}" + local }
+        }
+        guard prefix.isEmpty else {
+            throw failure(
+                "the prefix '\(prefix)' of '\(written)' is not declared; add xmlns:\(prefix)=\"…\"", at: location)
+        }
+        return local
+    }
+
+    private func resolvedAttributes(
+        _ raw: [(name: String, value: String, at: SourceLocation)], _ scopes: [[String: String]]
+    ) throws(Failure) -> [(name: String, value: String)] {
+        var attributes: [(name: String, value: String)] = []
+        for attribute in raw where attribute.name != "xmlns" && !attribute.name.hasPrefix("xmlns:") {
+            attributes.append(
+                (try resolved(attribute.name, isElement: false, scopes, at: attribute.at), attribute.value))
+        }
+        return attributes
+    }
+}

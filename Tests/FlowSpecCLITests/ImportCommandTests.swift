@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// `flowspec import` as a process: the spec on standard output or in `--output`, the report of
+/// what was not imported and the findings on standard error, and the exit codes: 0 (imported,
+/// checks clean), 1 (something not imported or findings; nothing written with `--strict`), 2
+/// (a document that cannot be read, a bad command line).
+@Suite("flowspec import (process)")
+struct ImportCommandTests {
+    static func temporary(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("flowspec-import-\(UUID().uuidString)-\(name)")
+    }
+
+    @Test func anExportComesBackCleanAndChecked() throws {
+        let scxml = Self.temporary("LaunchAuth.scxml")
+        let exported = try CLI.run(["export", "specs/app.yaml", "--format", "scxml", "--machine", "LaunchAuth"])
+        try exported.stdout.write(to: scxml, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: scxml) }
+        let output = try CLI.run(["import", scxml.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        #expect(output.stdout.hasPrefix("flowspec: 1\nmachines:\n  LaunchAuth:\n    initial: initial\n"))
+
+        let spec = Self.temporary("LaunchAuth.flowspec.yaml")
+        defer { try? FileManager.default.removeItem(at: spec) }
+        let written = try CLI.run(["import", scxml.path, "--output", spec.path])
+        #expect(written.status == 0)
+        #expect(written.stdout.isEmpty)
+        #expect(try String(contentsOf: spec, encoding: .utf8) == output.stdout)
+        let checked = try CLI.run(["check", spec.path])
+        #expect(checked.status == 0, "\(checked.stdout)")
+    }
+
+    @Test func whatIsNotImportedIsReportedWithItsPlace() throws {
+        let path = "Tests/Fixtures/import/qt/mediaplayer.scxml"
+        let output = try CLI.run(["import", path])
+        #expect(output.status == 1)
+        #expect(!output.stdout.isEmpty, "the spec is printed all the same")
+        #expect(output.stderr.contains("\(path):"))
+        #expect(output.stderr.contains(": warning: not imported: "))
+
+        let spec = Self.temporary("strict.yaml")
+        let strict = try CLI.run(["import", path, "--strict", "--output", spec.path])
+        #expect(strict.status == 1)
+        #expect(strict.stdout.isEmpty)
+        #expect(strict.stderr.contains("with --strict nothing was written"))
+        #expect(!FileManager.default.fileExists(atPath: spec.path))
+    }
+
+    @Test func aDocumentTheLanguageHoldsWhollyExitsZero() throws {
+        let output = try CLI.run(["import", "Tests/Fixtures/import/qt/trafficlight.scxml"])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty)
+        #expect(
+            output.stdout
+                == (try String(
+                    contentsOf: CLI.packageRoot.appendingPathComponent(
+                        "Tests/Fixtures/import/qt/trafficlight.flowspec.yaml"),
+                    encoding: .utf8)))
+    }
+
+    @Test func aDocumentThatCannotBeReadExitsTwo() throws {
+        let bomb = Self.temporary("bomb.scxml")
+        try #"<?xml version="1.0"?><!DOCTYPE s [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><scxml>&b;</scxml>"#
+            .write(to: bomb, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: bomb) }
+        let output = try CLI.run(["import", bomb.path])
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.contains("\(bomb.path):1:22: error: a document type declaration (DTD) is not read"))
+
+        let yaml = try CLI.run(["import", "specs/app.yaml"])
+        #expect(yaml.status == 2)
+        #expect(yaml.stderr.contains("is not an SCXML document"))
+        let missing = try CLI.run(["import", "no-such.scxml"])
+        #expect(missing.status == 2)
+    }
+}

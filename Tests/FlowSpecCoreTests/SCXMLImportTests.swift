@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+
+@testable import FlowSpecCore
+
+/// `flowspec import` of SCXML: what `flowspec export` writes comes back as the same machine,
+/// and documents that cannot be read get a located error, never a crash or a hang.
+@Suite("SCXML import")
+struct SCXMLImportTests {
+    /// The spec imported from a document, checked.
+    static func imported(_ document: String, name: String) throws -> (SCXMLImporter.Result, SpecChecker.Result) {
+        let result = try SCXMLImporter.importDocument(Array(document.utf8), machine: name)
+        return (result, SpecChecker().check(SourceFile(path: "\(name).yaml", text: result.spec)))
+    }
+
+    @Test func importingAnExportGivesTheSameMachine() throws {
+        var random = DifferentialSpecs.SplitMix64(seed: 0x1A_9087)
+        var compared = 0
+        for (graph, program, _) in try SCXMLExportTests.machines() {
+            let name = program.name.name
+            for datamodel in SCXMLExporter.Datamodel.allCases {
+                let document = SCXMLExporter.document(graph, datamodel: datamodel)
+                let (result, checked) = try Self.imported(document, name: name)
+                #expect(result.notImported.isEmpty, "\(name): \(result.notImported)")
+                let errors = checked.diagnostics.filter { $0.severity == .error }
+                try #require(errors.isEmpty, "\(name) (\(datamodel)):\n\(errors)\n\(result.spec)")
+                let back = try #require(SpecGeneration.programs(checked, diagnostics: checked.diagnostics)?.first)
+                #expect(back.states.map(\.name) == program.states.map(\.name), "\(name)")
+                #expect(back.states.map(\.kind) == program.states.map(\.kind), "\(name)")
+                #expect(back.compounds.map(\.name) == program.compounds.map(\.name), "\(name)")
+                #expect(back.histories.map(\.name) == program.histories.map(\.name), "\(name)")
+                #expect(back.retrySlotCount == program.retrySlotCount, "\(name)")
+                for _ in 0..<2 {
+                    let steps = ParallelSpecs.drawSteps(program, count: 30, &random).map { step -> Simulation.Step in
+                        guard case .compoundTimeout(let state) = step, !program.hasParallel,
+                            !program.compounds.contains(where: { $0.name == state })
+                        else { return step }
+                        return .timeout
+                    }
+                    // `#` lines name the machine a sub-flow runs, which the import composes away.
+                    let expected = try Simulation(program: program).run(steps).filter { !$0.hasPrefix("#") }
+                    let actual = try Simulation(program: back).run(steps)
+                    #expect(actual == expected, "\(name) (\(datamodel)), inputs \(steps)\n\(result.spec)")
+                    compared += expected.count
+                }
+            }
+        }
+        #expect(compared > 20_000)
+    }
+
+    @Test func theReferenceFlowsComeBackAsTheyWereWritten() throws {
+        let result = SpecChecker().check(try Fixtures.source("specs/app.yaml"))
+        let graph = try #require(result.graphs.first { $0.machine.name.value == "LaunchAuth" })
+        let (imported, _) = try Self.imported(SCXMLExporter.document(graph), name: "LaunchAuth")
+        #expect(
+            imported.spec.contains(
+                "      authLoading: { kind: task, on: { loginSucceeded: authenticated, loginFailed: unauthenticated, networkError: { to: authLoading, retry: { max: 3, then: error } } }, timeout: { after: 10s, to: error } }"
+            ), "\(imported.spec)")
+        #expect(imported.spec.contains("    on:\n      forceReset: unauthenticated"))
+    }
+
+    // MARK: - Documents of others
+
+    @Test func whatTheLanguageCannotHoldIsReportedWhereItIsWritten() throws {
+        let document = """
+            <?xml version="1.0"?>
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="idle" datamodel="ecmascript">
+              <datamodel><data id="count" expr="0"/></datamodel>
+              <state id="idle">
+                <onentry><script>count = 0</script></onentry>
+                <transition event="go" cond="count &gt; 2" target="busy"/>
+                <transition event="*" target="idle"/>
+              </state>
+              <state id="busy">
+                <onentry><send event="done" delay="5s"/></onentry>
+                <transition event="done" target="idle"><raise event="x"/></transition>
+              </state>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "Others")
+        #expect(
+            result.notImported.map { "\($0.location): \($0.message)" } == [
+                "3:14: not imported: the datamodel's 'count'; flowspec holds only boolean conditions, which the app supplies",
+                "5:14: not imported: <script> in <onentry>; the flowspec language has no counterpart",
+                "6:5: imported as the condition 'condition1': the expression 'count > 2', which the app now supplies",
+                "11:44: not imported: <raise> in <transition>; the flowspec language has no counterpart"
+            ])
+        #expect(result.spec.contains("    # condition1: count > 2"))
+        // `*` matches every event the document's transitions name (`go`, after its first
+        // candidate), but not the event of a delayed `<send>`, which is `busy`'s timeout.
+        #expect(
+            result.spec.contains("idle: { kind: input, on: { go: [{ to: busy, if: condition1 }, idle] } }"),
+            "\(result.spec)")
+        #expect(result.spec.contains("busy: { kind: input, timeout: { after: 5s, to: idle } }"))
+        #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)\n\(result.spec)")
+    }
+
+    // MARK: - Documents that cannot be read
+
+    @Test(arguments: [
+        (
+            #"<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;">]><scxml>&lol2;</scxml>"#,
+            "1:22", "a document type declaration (DTD) is not read"
+        ),
+        (
+            "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\" version=\"1.0\">&bomb;</scxml>", "1:62",
+            "unknown entity '&bomb;'"
+        ),
+        (
+            "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n  <state id=\"a\">\n</scxml>", "3:1",
+            "</scxml> where <state> should be closed"
+        ),
+        ("<scxml>\n<state id=\"\u{00E9}\u{FFFD}\"/>", "2:17", "the document ends inside <scxml> (opened at 1:1)"),
+        ("<scxml a='1' a='2'/>", "1:14", "has the attribute 'a' twice"),
+        ("<bpmn/>", "1:1", "not <scxml>"),
+        ("", "1:1", "the document holds no element"),
+        ("<scxml><x:state/></scxml>", "1:8", "the prefix 'x' of 'x:state' is not declared")
+    ])
+    func aDocumentThatCannotBeReadIsLocated(document: String, location: String, message: String) throws {
+        do {
+            _ = try SCXMLImporter.importDocument(Array(document.utf8), machine: "M")
+            Issue.record("read: \(document)")
+        } catch {
+            #expect("\(error.location)" == location, "\(error.message)")
+            #expect(error.message.contains(message), "\(error.message)")
+        }
+    }
+
+    /// Found by the fuzzer: a name with characters YAML escapes (quotes, a backslash, a tab, DEL)
+    /// must read back as written.
+    @Test func namesYAMLMustEscapeReadBack() throws {
+        let document = #"""
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
+              <state id="a"><transition event="go" target="a"><log label="effect" expr="'say &quot;hi&quot;\now&#9;&#127;'"/></transition></state>
+            </scxml>
+            """#
+        let (result, checked) = try Self.imported(document, name: "M")
+        #expect(!checked.diagnostics.contains { $0.rule == .yamlSyntax }, "\(checked.diagnostics)\n\(result.spec)")
+        let effects = checked.spec.machines.first?.effects?.map(\.value)
+        #expect(effects == ["say \"hi\"\\now\t\u{7F}"], "\(result.spec)")
+    }
+
+    @Test func controlCharactersAreRefused() throws {
+        for document in ["<scxml>\u{1}</scxml>", "<scxml>&#1;</scxml>"] {
+            do {
+                _ = try SCXMLImporter.importDocument(Array(document.utf8), machine: "M")
+                Issue.record("read \(document)")
+            } catch {
+                #expect("\(error.location)" == "1:8", "\(error.message)")
+                #expect(error.message.contains("character"), "\(error.message)")
+            }
+        }
+    }
+
+    @Test func invalidUTF8IsLocated() throws {
+        let bytes = Array("<scxml>\n  <state id=\"".utf8) + [0xC3, 0x28] + Array("\"/></scxml>".utf8)
+        do {
+            _ = try SCXMLImporter.importDocument(bytes, machine: "M")
+            Issue.record("read")
+        } catch {
+            #expect("\(error.location)" == "2:14")
+            #expect(error.message.contains("not valid UTF-8"))
+        }
+    }
+
+    @Test func deepNestingStopsAtTheLimit() throws {
+        let depth = 100_000
+        let document =
+            "<scxml>" + String(repeating: "<state>", count: depth) + String(repeating: "</state>", count: depth)
+            + "</scxml>"
+        do {
+            _ = try SCXMLImporter.importDocument(Array(document.utf8), machine: "M", maxDepth: 256)
+            Issue.record("read")
+        } catch {
+            #expect(error.message.contains("nest more than 256 deep"))
+        }
+    }
+}
+
+/// Machines others wrote: the Qt SCXML examples (`Tests/Fixtures/import/qt`, with their
+/// notice). Each imports to the spec and report beside it (`NAME.flowspec.yaml`,
+/// `NAME.report.txt`: what was not imported, then what `check` finds), reviewed by diff and
+/// re-recorded only with `FLOWSPEC_RECORD_GOLDEN=1`.
+@Suite("SCXML import of machines others wrote")
+struct SCXMLImportOthersTests {
+    static let folder = "Tests/Fixtures/import/qt"
+    static let documents = ["calculator", "ftpclient", "invoke", "mediaplayer", "sudoku", "trafficlight"]
+
+    /// The spec and the report of a document, or the error that refuses it.
+    static func imported(_ name: String) throws -> (spec: String, report: String, outcome: String) {
+        let url = Fixtures.packageRoot.appendingPathComponent("\(folder)/\(name).scxml")
+        let bytes = Array(try Data(contentsOf: url))
+        do {
+            let result = try SCXMLImporter.importDocument(bytes, fallbackName: name)
+            var report = result.notImported.map { "\(name).scxml:\($0.location): \($0.message)" }
+            let checked = SpecChecker().check(SourceFile(path: "\(name).flowspec.yaml", text: result.spec))
+            report += checked.diagnostics.map {
+                "\($0.file):\($0.location): \($0.severity): \($0.message) [\($0.rule.rawValue)]"
+            }
+            let decoded = !checked.diagnostics.contains { [.yamlSyntax, .unknownKey, .invalidValue].contains($0.rule) }
+            let outcome = !decoded ? "unreadable spec" : result.notImported.isEmpty ? "clean" : "with a report"
+            return (result.spec, report.joined(separator: "\n") + "\n", outcome)
+        } catch {
+            return ("", "\(name).scxml:\(error.location): error: \(error.message)\n", "refused")
+        }
+    }
+
+    @Test("each imports as its golden spec and report", arguments: documents)
+    func importsAsTheGolden(name: String) throws {
+        let (spec, report, _) = try Self.imported(name)
+        let base = Fixtures.packageRoot.appendingPathComponent("\(Self.folder)/\(name)")
+        try Fixtures.expectGolden(spec, at: base.appendingPathExtension("flowspec.yaml"))
+        try Fixtures.expectGolden(report, at: base.appendingPathExtension("report.txt"))
+    }
+
+    @Test func theFiguresArePinned() throws {
+        var outcomes: [String: Int] = [:]
+        for name in Self.documents { outcomes[try Self.imported(name).outcome, default: 0] += 1 }
+        #expect(outcomes == ["clean": 1, "with a report": 5])
+    }
+}
