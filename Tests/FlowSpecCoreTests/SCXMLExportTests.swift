@@ -63,6 +63,24 @@ struct SCXMLExportTests {
         #expect(document.contains(#"<transition event="go.on" cond="!c_class" target="a"/>"#))
     }
 
+    /// Entering an `input` state sets every retry counter back to 0 with one assignment (a new
+    /// epoch), so the document grows with the states and the retries, not with their product.
+    @Test func retryCountersStartAgainInOneAssignment() throws {
+        var states = ""
+        for index in 0..<20 {
+            states += "      w\(index): { kind: input, on: { go: t\(index) } }\n"
+            states +=
+                "      t\(index): { on: { fail: { to: t\(index), retry: { max: 2, then: w\((index + 1) % 20) } } }, timeout: { after: 1s, to: w\(index) } }\n"
+        }
+        let text = "flowspec: 1\nmachines:\n  Retries:\n    initial: w0\n    states:\n" + states
+        let result = SpecChecker().check(SourceFile(path: "retries.yaml", text: text))
+        #expect(result.diagnostics.filter { $0.severity == .error }.isEmpty, "\(result.diagnostics)")
+        let document = SCXMLExporter.document(result.graphs[0])
+        #expect(document.components(separatedBy: "<assign location=\"flowspec_epoch\"").count - 1 == 20)
+        // Per retry: its counting transition sets its count and its epoch.
+        #expect(document.components(separatedBy: "<assign ").count - 1 == 20 + 20 * 2)
+    }
+
     @Test func theSameSpecGivesTheSameBytes() throws {
         let first = try Self.document("specs/app.yaml", machine: "App", datamodel: .python)
         let second = try Self.document("specs/app.yaml", machine: "App", datamodel: .python)

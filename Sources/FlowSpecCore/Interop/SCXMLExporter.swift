@@ -46,8 +46,12 @@ struct SCXMLDocumentWriter {
     var events: [String: String] = [:]
     /// Condition name → datamodel variable.
     var conditions: [String: String] = [:]
-    /// The datamodel variables of the retry counters, one per bounded retry.
+    /// The datamodel variables of the retry counters, one per bounded retry, and of the epoch
+    /// each was last counted in (see ``count(_:)``).
     var counters: [String] = []
+    var counterEpochs: [String] = []
+    /// The datamodel variable of the current epoch.
+    var epoch = "flowspec_epoch"
     /// The prefix of the events flowspec sends itself (timeouts).
     var timeoutPrefix = "flowspec.timeout."
     /// Router states for transitions into a history state from inside its compound state, by
@@ -70,13 +74,26 @@ struct SCXMLDocumentWriter {
             variables.insert(variable)
             conditions[condition.value] = variable
         }
-        let retries = countRetries()
-        for slot in 0..<retries {
-            var variable = "flowspec_retry_\(slot)"
+        func unused(_ name: String) -> String {
+            var variable = name
             while variables.contains(variable) { variable += "_" }
             variables.insert(variable)
-            counters.append(variable)
+            return variable
         }
+        for slot in 0..<countRetries() {
+            counters.append(unused("flowspec_retry_\(slot)"))
+            counterEpochs.append(unused("flowspec_retry_\(slot)_epoch"))
+        }
+        epoch = unused("flowspec_epoch")
+    }
+
+    /// The count of retry counter `slot`: its value if it was counted since the flow last
+    /// entered an `input` or `terminal` state (in the current epoch), else 0. Entering such a
+    /// state starts a new epoch, one assignment, rather than setting every counter to 0: the
+    /// document then grows with the states and transitions, not with their product.
+    /// Written alike in both datamodels: a true comparison counts as 1 in ECMAScript and Python.
+    private func count(_ slot: Int) -> String {
+        "\(counters[slot]) * (\(counterEpochs[slot]) == \(epoch))"
     }
 
     /// The comment at the top: where the document comes from, and what it does not hold.
@@ -202,7 +219,11 @@ struct SCXMLDocumentWriter {
                 }
                 model.append(data)
             }
-            for counter in counters { model.append(Element("data", [("id", counter), ("expr", "0")])) }
+            for (counter, counterEpoch) in zip(counters, counterEpochs) {
+                model.append(Element("data", [("id", counter), ("expr", "0")]))
+                model.append(Element("data", [("id", counterEpoch), ("expr", "0")]))
+            }
+            if !counters.isEmpty { model.append(Element("data", [("id", epoch), ("expr", "0")])) }
             root.append(model)
         }
         if let machineID {
@@ -251,7 +272,7 @@ struct SCXMLDocumentWriter {
 
         var onentry: [Element] = []
         if machine.isLeaf(index), spec.kind == .input || spec.kind == .terminal {
-            onentry += counters.map { Element("assign", [("location", $0), ("expr", "0")]) }
+            if !counters.isEmpty { onentry.append(Element("assign", [("location", epoch), ("expr", epoch + " + 1")])) }
         }
         onentry += nesting.entry(of: index).map { log($0.value) }
         // A terminal state that rests ends the flow, or its part of a parallel state: the
@@ -445,15 +466,16 @@ struct SCXMLDocumentWriter {
                 elements.append(transition(eventName, guards, target, effects))
                 continue
             }
-            let counter = counters[slots]
+            let slot = slots
             slots += 1
+            let counting = [
+                Element("assign", [("location", counters[slot]), ("expr", count(slot) + " + 1")]),
+                Element("assign", [("location", counterEpochs[slot]), ("expr", epoch)])
+            ]
+            elements.append(transition(eventName, guards + ["\(count(slot)) < \(max)"], target, counting + effects))
             elements.append(
                 transition(
-                    eventName, guards + ["\(counter) < \(max)"], target,
-                    [Element("assign", [("location", counter), ("expr", "\(counter) + 1")])] + effects))
-            elements.append(
-                transition(
-                    eventName, guards + ["\(counter) >= \(max)"],
+                    eventName, guards + ["\(count(slot)) >= \(max)"],
                     self.target(stateIndex(retry.then.value), from: source),
                     effects + retry.effects.map { log($0.value) }))
         }

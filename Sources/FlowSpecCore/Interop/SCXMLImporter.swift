@@ -63,8 +63,10 @@ public enum SCXMLImporter {
     }
 }
 
-/// A machine read from SCXML, in flowspec's terms.
-struct ImportedMachine {
+/// A machine read from SCXML, in flowspec's terms. A class: the reader changes its states one
+/// at a time, and a copy of the reader (a closure may take one) must not make each change copy
+/// them all.
+final class ImportedMachine {
     struct Candidate {
         var target: String
         var condition: String?
@@ -115,6 +117,8 @@ struct SCXMLMachineReader {
     var machine = ImportedMachine()
     /// SCXML id → spec name.
     var names: [String: String] = [:]
+    /// The effects met so far.
+    var effectSet: Set<String> = []
     /// Router id → the history state it goes on to.
     var routes: [String: String] = [:]
     /// Datamodel variable → condition name; and the retry counters.
@@ -199,7 +203,7 @@ struct SCXMLMachineReader {
                     flowspec(child, "event") != nil ? [written] : written.split(separator: " ").map(String.init)
                 for descriptor in descriptors
                 where !descriptor.contains("*") && Self.platformEvent(descriptor) == nil
-                    && !knownEvents.contains(descriptor)
+                    && knownEventSet.insert(descriptor).inserted
                 {
                     knownEvents.append(descriptor)
                 }
@@ -242,7 +246,7 @@ struct SCXMLMachineReader {
                     unsupported(data, in: model)
                     continue
                 }
-                if id.hasPrefix("flowspec_retry_") {
+                if id.hasPrefix("flowspec_retry_") || id.hasPrefix("flowspec_epoch") {
                     counters.insert(id)
                 } else if data.attribute("expr").map({ ["false", "False", "true", "True"].contains($0) }) ?? false {
                     let name = flowspec(data, "name") ?? SCXMLMachineReader.safeName(id)
@@ -435,9 +439,9 @@ struct SCXMLMachineReader {
     /// cancelled when a terminal state rests.
     private func isBookkeeping(_ content: XMLElement) -> Bool {
         switch tag(content) {
-        case "assign": return counters.contains(content.attribute("location") ?? "") && content.attribute("expr") == "0"
+        case "assign": return counters.contains(content.attribute("location") ?? "")
         case "cancel": return content.attribute("sendid")?.contains("flowspec.timeout.") == true
-        case "if": return !content.elements.isEmpty && content.elements.allSatisfy(isBookkeeping)
+        case "if": return !content.elements.isEmpty && content.elements.allSatisfy { isBookkeeping($0) }
         default: return false
         }
     }
@@ -447,7 +451,7 @@ struct SCXMLMachineReader {
             expr.count >= 2, expr.hasPrefix("'"), expr.hasSuffix("'")
         else { return nil }
         let name = String(expr.dropFirst().dropLast())
-        if !machine.effects.contains(name) { machine.effects.append(name) }
+        if effectSet.insert(name).inserted { machine.effects.append(name) }
         return name
     }
 
@@ -497,8 +501,7 @@ struct SCXMLMachineReader {
             if let effect = effect(content) {
                 effects.append(effect)
             } else if tag(content) == "assign", let location = content.attribute("location"),
-                counters.contains(location),
-                content.attribute("expr") == location + " + 1"
+                counters.contains(location)
             {
                 counting = location
             } else {
@@ -522,7 +525,7 @@ struct SCXMLMachineReader {
         var retryBound: (counter: String, max: Int, below: Bool)?
         if let cond = transition.attribute("cond") {
             for term in Self.terms(cond) {
-                if let bound = Self.counterTest(term), counters.contains(bound.counter) {
+                if let bound = counterTest(term) {
                     retryBound = bound
                 } else if let name = variables[term] ?? (Self.isIdentifier(term) ? term : nil) {
                     if candidate.condition != nil { return expression(cond, transition, target, effects, events) }
@@ -557,12 +560,26 @@ struct SCXMLMachineReader {
     /// The events of the document an SCXML event descriptor matches: the event it names and
     /// those that continue it after a dot (`reply` matches `reply.2xx`), or every event (`*`).
     /// flowspec events are matched exactly, so a descriptor becomes each event it matches.
-    private func matched(_ descriptor: String) -> [String] {
-        let events = knownEvents.filter { !delayedEvents.contains($0) }
-        if descriptor == "*" || descriptor == ".*" { return events }
+    private mutating func matched(_ descriptor: String) -> [String] {
+        if continuations.isEmpty { indexEvents() }
+        if descriptor == "*" || descriptor == ".*" { return continuations[""] ?? [] }
         let prefix = descriptor.hasSuffix(".*") ? String(descriptor.dropLast(2)) : descriptor
-        let continuing = events.filter { $0.hasPrefix(prefix + ".") }
-        return (knownEvents.contains(prefix) || continuing.isEmpty ? [prefix] : []) + continuing
+        let continuing = continuations[prefix] ?? []
+        return (knownEventSet.contains(prefix) || continuing.isEmpty ? [prefix] : []) + continuing
+    }
+
+    /// For each prefix that ends before a dot of an event, the events that continue it, and
+    /// under "" every event: what ``matched(_:)`` reads, built once.
+    private mutating func indexEvents() {
+        continuations[""] = []
+        for event in knownEvents where !delayedEvents.contains(event) {
+            continuations[""]!.append(event)
+            var prefix = ""
+            for part in event.split(separator: ".", omittingEmptySubsequences: false).dropLast() {
+                prefix += (prefix.isEmpty ? "" : ".") + part
+                continuations[prefix, default: []].append(event)
+            }
+        }
     }
 
     /// Why a transition on one of the platform's own events is not imported, or `nil`.
@@ -579,6 +596,9 @@ struct SCXMLMachineReader {
 
     /// Every event the document's transitions name, in document order (not the platform's).
     var knownEvents: [String] = []
+    var knownEventSet: Set<String> = []
+    /// See ``indexEvents()``.
+    var continuations: [String: [String]] = [:]
     /// The events of delayed `<send>`s: timeouts, which only a descriptor naming one matches.
     var delayedEvents: Set<String> = []
 
@@ -620,11 +640,16 @@ struct SCXMLMachineReader {
         return term.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
     }
 
-    /// `counter < N` or `counter >= N`.
-    static func counterTest(_ term: String) -> (counter: String, max: Int, below: Bool)? {
+    /// `COUNT < N` or `COUNT >= N`, where COUNT is the export's expression of a retry counter
+    /// (`SCXMLDocumentWriter.count(_:)`): the counter it reads, the bound, and which test.
+    func counterTest(_ term: String) -> (counter: String, max: Int, below: Bool)? {
         for (operation, below) in [(" < ", true), (" >= ", false)] {
             let parts = term.split(separator: operation).map(String.init)
-            if parts.count == 2, let max = Int(parts[1]) { return (parts[0], max, below) }
+            guard parts.count == 2, let max = Int(parts[1]) else { continue }
+            let words = parts[0].split { !($0.isLetter || $0.isNumber || $0 == "_") }.map(String.init)
+            if let counter = words.first(where: { counters.contains($0) && !$0.contains("epoch") }) {
+                return (counter, max, below)
+            }
         }
         return nil
     }
