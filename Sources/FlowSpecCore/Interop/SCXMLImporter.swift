@@ -804,10 +804,7 @@ enum ImportedSpecWriter {
                 if printable(scalar) {
                     escaped.unicodeScalars.append(scalar)
                 } else {
-                    let (prefix, width) =
-                        scalar.value <= 0xFF ? ("\\x", 2) : scalar.value <= 0xFFFF ? ("\\u", 4) : ("\\U", 8)
-                    let digits = String(scalar.value, radix: 16)
-                    escaped += prefix + String(repeating: "0", count: width - digits.count) + digits
+                    escaped += yamlEscape(scalar)
                 }
             }
         }

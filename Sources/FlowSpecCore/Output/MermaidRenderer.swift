@@ -266,10 +266,4 @@ public enum MermaidRenderer {
         return result + "\""
     }
 
-    private static func yamlEscape(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16, uppercase: true)
-        return scalar.value <= 0xFFFF
-            ? "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            : "\\U" + String(repeating: "0", count: 8 - hex.count) + hex
-    }
 }
