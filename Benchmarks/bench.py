@@ -849,7 +849,7 @@ def bench_properties(report, args, sizes, reps):
 def bench_import(report, args, flow_path, reps):
     """`flowspec import` of an SCXML document (the export of a flow spec of about 1 MB) and the
     check of the spec it makes, against `xmllint --noout` (libxml2) only parsing the same file."""
-    report.section("import (SCXML → spec, checked) vs xmllint --noout")
+    report.section("import (SCXML, XState → spec, checked) vs xmllint --noout, python3 json.load")
     document = os.path.join(args.work, "import-flow.scxml")
     with open(document, "w") as f:
         if subprocess.run([args.flowspec, "export", flow_path, "--format", "scxml"], stdout=f).returncode != 0:
@@ -871,6 +871,21 @@ def bench_import(report, args, flow_path, reps):
     else:
         report.row("import and check, %s of SCXML" % megabytes(size), seconds(imported["cpu"]),
                    "xmllint not installed (apt-get install libxml2-utils)", "", "", None)
+    report.row("  peak memory of the import", megabytes(imported["rss"]), "%s file" % megabytes(size),
+               times(imported["rss"] / size), "", None)
+
+    # The same flow as an XState config, against Python's JSON reader (C) only parsing it.
+    config = os.path.join(args.work, "import-flow.json")
+    with open(config, "w") as f:
+        if subprocess.run([args.flowspec, "export", flow_path, "--format", "xstate"], stdout=f).returncode != 0:
+            raise SystemExit("bench: flowspec export --format xstate of %s failed" % flow_path)
+    size = os.path.getsize(config)
+    parse = "import json, sys; json.load(open(sys.argv[1], encoding='utf-8'))"
+    imported, parsed = measure_side_by_side(
+        [[args.flowspec, "import", config, "--output", spec], [sys.executable, "-c", parse, config]], reps,
+        [(0, 1), (0,)])
+    report.row("import and check, %s of XState JSON" % megabytes(size), seconds(imported["cpu"]),
+               "python3 json.load %s" % seconds(parsed["cpu"]), times(imported["cpu"] / parsed["cpu"]), "", None)
     report.row("  peak memory of the import", megabytes(imported["rss"]), "%s file" % megabytes(size),
                times(imported["rss"] / size), "", None)
 

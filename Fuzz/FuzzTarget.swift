@@ -3,7 +3,8 @@
 // Built by Fuzz/run.sh together with every file of Sources/FlowSpecCore as one module (so
 // internal API is reachable without @testable). For each input it
 //
-//   0. imports the bytes as an SCXML document (`flowspec import`), and checks the spec;
+//   0. imports the bytes as a machine of another tool (`flowspec import`: SCXML, or an XState
+//      config as JSON, by the first character), and checks the spec;
 //   1. checks the bytes as a spec file (YAML reader, decoder, graph builder, every check),
 //      once with the default limits and once with tight ones (so that small inputs reach the
 //      reader's depth, alias and scalar-length limits);
@@ -19,7 +20,7 @@
 //      input bytes (events, @timeout, condition changes, and restores when `persist` is set).
 //
 // It traps (so libFuzzer reports a crash) only on broken invariants of the library:
-//   - a spec imported from SCXML must read back as YAML with known keys;
+//   - a spec imported from SCXML or XState must read back as YAML with known keys;
 //   - a spec without any error at the default severities must produce programs;
 //   - a simulation fed only names of the machine must not throw.
 // Everything else that goes wrong in the library shows up as a Swift runtime trap, an
@@ -65,7 +66,7 @@ struct FuzzPipeline {
     }()
 
     mutating func run() {
-        importAsSCXML()
+        importMachine()
         let tight = SpecChecker(limits: Self.tightLimits).check(source)
         consume(DiagnosticRenderer.render(tight.diagnostics, files: [source], format: .text))
         checkInvariants(tight)
@@ -106,10 +107,10 @@ struct FuzzPipeline {
     }
 
     /// No error at the rules' default severities ⇒ every machine becomes a program.
-    /// `flowspec import` of the bytes as SCXML: a document it reads becomes a spec that YAML
-    /// and the decoder read back (whatever `check` then finds in it).
-    func importAsSCXML() {
-        guard let imported = try? SCXMLImporter.importDocument(source.bytes, machine: "Fuzz", maxDepth: 64) else {
+    /// `flowspec import` of the bytes: a document it reads becomes a spec that YAML and the
+    /// decoder read back (whatever `check` then finds in it).
+    func importMachine() {
+        guard let imported = try? MachineImporter.importMachine(source.bytes, machine: "Fuzz", maxDepth: 64) else {
             return
         }
         let checked = SpecChecker().check(SourceFile(path: "imported.yaml", text: imported.spec))

@@ -10,7 +10,7 @@
 #
 # Every option is passed to libFuzzer and wins over the defaults below. Without a file
 # argument the fuzzer runs on the corpus .build-fuzz/corpus (kept between runs; new inputs go
-# there) seeded with every .yaml under Tests/Fixtures and specs/ (copied to
+# there) seeded with every .yaml, .scxml and .json under Tests/Fixtures and specs/ (copied to
 # .build-fuzz/seeds). Crashes, timeouts and leaks are written to .build-fuzz/crashes/.
 #
 # The harness (Fuzz/FuzzTarget.swift) is compiled together with Sources/FlowSpecCore as one
@@ -80,7 +80,7 @@ fi
 rm -f "$work/seeds"/*
 while IFS= read -r -d '' spec; do
   cp "$spec" "$work/seeds/$(printf '%s' "$spec" | tr '/' '_')"
-done < <(find Tests/Fixtures specs \( -name '*.yaml' -o -name '*.scxml' \) -print0)
+done < <(find Tests/Fixtures specs \( -name '*.yaml' -o -name '*.scxml' -o -name '*.json' \) -print0)
 
 [ "$budget" = 1 ] || defaults+=(-max_total_time=600)
 # Shallow allocation stacks: recording full ones costs a third of the run time (the harness

@@ -3,7 +3,8 @@ import FlowSpecCore
 /// `flowspec import`: a machine of another tool as a flowspec spec, checked, with a located
 /// line for everything the spec does not hold.
 struct ImportCommand: Command {
-    static let fileArgument = ArgumentSyntax(name: "file", help: "The SCXML document.")
+    static let fileArgument = ArgumentSyntax(
+        name: "file", help: "The SCXML document, or the XState machine config as JSON.")
     static let output = OptionSyntax.text(
         "output", short: "o", help: "Write the spec to this file instead of standard output.")
     static let machine = OptionSyntax.text(
@@ -13,13 +14,18 @@ struct ImportCommand: Command {
 
     static let syntax = CommandSyntax(
         name: "import",
-        abstract: "Turn an SCXML document into a flowspec spec, checked, with a report of what did not carry over.",
+        abstract:
+            "Turn an SCXML document or an XState config into a flowspec spec, checked, with a report of what did not carry over.",
         discussion: """
-            The spec keeps the document's states, nesting, parallel regions, history, events, \
-            conditions (named), effects (<log label="effect">), timeouts (a delayed <send> the \
-            state handles) and bounded retries as `flowspec export` writes them. Everything \
-            else (data, scripts, other executable content, wildcard events, invocations) is \
-            listed on standard error, where the document writes it, as \
+            The format is read from the content: SCXML 1.0 starts with '<', an XState \
+            config (the object given to createMachine, as JSON.stringify writes it, or \
+            Stately's JSON export) with '{'. The spec keeps the states, nesting, parallel \
+            regions, history, events, conditions (guards, named), effects (<log \
+            label="effect">, named actions), timeouts (a delayed <send> the state handles, \
+            `after`), invocations that end (task states) and bounded retries as `flowspec \
+            export` writes them. Everything else (data, context, scripts, other executable \
+            content, wildcard events, built-in actions) is \
+            listed on standard error, where the input writes it, as \
             "FILE:LINE:COLUMN: warning: not imported: …"; the spec is then checked, and its \
             findings follow. docs/interop.md gives the mapping. \
             Exit status: 0 when everything was imported and the spec checks clean, 1 when \
@@ -52,17 +58,9 @@ struct ImportCommand: Command {
             Console.error("flowspec: error: \(error)")
             throw ExitStatus.failure
         }
-        guard let first = bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }),
-            first == UInt8(ascii: "<")
-        else {
-            Console.error(
-                "flowspec: error: \(file) is not an SCXML document (it does not start with '<'); flowspec imports SCXML 1.0"
-            )
-            throw ExitStatus.failure
-        }
-        let result: SCXMLImporter.Result
+        let result: MachineImporter.Result
         do {
-            result = try SCXMLImporter.importDocument(
+            result = try MachineImporter.importMachine(
                 bytes, machine: machine, fallbackName: Self.stem(file), maxDepth: limits.maxDepth)
         } catch {
             Console.error("\(file):\(error.location): error: \(error.message)")

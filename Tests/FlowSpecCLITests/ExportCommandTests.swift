@@ -17,6 +17,17 @@ struct ExportCommandTests {
         #expect(output.stdout == golden)
     }
 
+    @Test(arguments: ["FirstRun", "LaunchAuth", "Chapters", "App"])
+    func printsTheMachineAsTheXStateGolden(machine: String) throws {
+        let output = try CLI.run(["export", "specs/app.yaml", "--format", "xstate", "--machine", machine])
+        #expect(output.status == 0)
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        let golden = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/export/app.\(machine).xstate.json"),
+            encoding: .utf8)
+        #expect(output.stdout == golden)
+    }
+
     @Test func thePythonDatamodelIsChosenOnTheCommandLine() throws {
         let output = try CLI.run([
             "export", "specs/app.yaml", "--format", "scxml", "--machine", "LaunchAuth", "--datamodel", "python"
@@ -54,6 +65,6 @@ struct ExportCommandTests {
         #expect(missing.stderr.contains("--format"))
         let wrong = try CLI.run(["export", "specs/app.yaml", "--machine", "App", "--format", "bpmn"])
         #expect(wrong.status == 2)
-        #expect(wrong.stderr.contains("scxml"))
+        #expect(wrong.stderr.contains("scxml") && wrong.stderr.contains("xstate"))
     }
 }

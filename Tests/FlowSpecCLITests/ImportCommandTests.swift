@@ -19,7 +19,10 @@ struct ImportCommandTests {
         let output = try CLI.run(["import", scxml.path])
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stderr.isEmpty, "\(output.stderr)")
-        #expect(output.stdout.hasPrefix("flowspec: 1\nmachines:\n  LaunchAuth:\n    initial: initial\n"))
+        #expect(
+            output.stdout.hasPrefix(
+                "flowspec: 1\nmachines:\n  LaunchAuth:\n    summary: \"Launch, onboarding check and authentication, with a timeout on every async step.\"\n    initial: initial\n"
+            ), "\(output.stdout)")
 
         let spec = Self.temporary("LaunchAuth.flowspec.yaml")
         defer { try? FileManager.default.removeItem(at: spec) }
@@ -29,6 +32,24 @@ struct ImportCommandTests {
         #expect(try String(contentsOf: spec, encoding: .utf8) == output.stdout)
         let checked = try CLI.run(["check", spec.path])
         #expect(checked.status == 0, "\(checked.stdout)")
+    }
+
+    @Test func anXStateExportComesBackCleanAndChecked() throws {
+        let json = Self.temporary("LaunchAuth.json")
+        let exported = try CLI.run(["export", "specs/app.yaml", "--format", "xstate", "--machine", "LaunchAuth"])
+        #expect(exported.status == 0)
+        #expect(exported.stdout.hasPrefix("{\n  \"id\" : \"LaunchAuth\","), "\(exported.stdout)")
+        try exported.stdout.write(to: json, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: json) }
+        let output = try CLI.run(["import", json.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stderr.isEmpty, "\(output.stderr)")
+        let scxml = try CLI.run(["export", "specs/app.yaml", "--format", "scxml", "--machine", "LaunchAuth"])
+        let document = Self.temporary("LaunchAuth.scxml")
+        try scxml.stdout.write(to: document, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: document) }
+        // Both formats bring back the same spec.
+        #expect(try CLI.run(["import", document.path]).stdout == output.stdout)
     }
 
     @Test func whatIsNotImportedIsReportedWithItsPlace() throws {
@@ -71,7 +92,13 @@ struct ImportCommandTests {
 
         let yaml = try CLI.run(["import", "specs/app.yaml"])
         #expect(yaml.status == 2)
-        #expect(yaml.stderr.contains("is not an SCXML document"))
+        #expect(yaml.stderr.contains("specs/app.yaml:1:1: error: the input is neither SCXML"))
+        let json = Self.temporary("broken.json")
+        try #"{"states": {"a": {"on": {"go": "a",}}}}"#.write(to: json, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: json) }
+        let broken = try CLI.run(["import", json.path])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.contains("\(json.path):1:35: error: a trailing ','"), "\(broken.stderr)")
         let missing = try CLI.run(["import", "no-such.scxml"])
         #expect(missing.status == 2)
     }

@@ -154,15 +154,49 @@ struct SCXMLExportTests {
         #expect(machines.contains { $0.program.retrySlotCount > 0 })
         #expect(machines.contains { !$0.program.histories.isEmpty })
 
-        var random = Gen.SplitMix64(seed: 0x5C_E4)
         var runs: [[String: Any]] = []
         var expected: [String: [String]] = [:]
+        var documents: [String: String] = [:]
+        for run in try Self.engineRuns(machines) {
+            let name = run.program.name.name
+            let document = documents[name] ?? SCXMLExporter.document(run.graph, datamodel: .python)
+            documents[name] = document
+            expected[run.key] = run.expected
+            runs.append(["key": run.key, "scxml": document, "steps": try run.steps.map(Self.json)])
+        }
+        if let kept = ProcessInfo.processInfo.environment["FLOWSPEC_KEEP_ENGINE_RUNS"] {
+            try JSONSerialization.data(withJSONObject: expected).write(to: URL(fileURLWithPath: kept + ".expected"))
+        }
+        let actual = try EngineDifferentialTests.run(runs, python: python, script: Self.runner)
+        var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "engine")
+        for (key, lines) in expected.sorted(by: { $0.key < $1.key }) {
+            comparison.compare(key, expected: lines, actual: actual[key] ?? [])
+        }
+        #expect(comparison.compared > 10_000, "only \(comparison.compared) steps were compared")
+        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+    }
+
+    /// A run of an engine test: a machine, random inputs, and the lines `simulate` prints for
+    /// them as the engine's runner prints them (``comparable(_:label:order:)``).
+    struct EngineRun {
+        var key: String
+        var graph: MachineGraph
+        var program: FlowProgram
+        var steps: [Simulation.Step]
+        var expected: [String]
+    }
+
+    /// The runs of the engine tests: as many per machine as `machines` asks, each of 30 random
+    /// inputs.
+    static func engineRuns(_ machines: [(graph: MachineGraph, program: FlowProgram, draws: Int)]) throws
+        -> [EngineRun]
+    {
+        var random = Gen.SplitMix64(seed: 0x5C_E4)
+        var runs: [EngineRun] = []
         for (graph, program, draws) in machines {
-            let document = SCXMLExporter.document(graph, datamodel: .python)
             let order = Dictionary(
                 graph.machine.states.indices.map { (graph.machine.name(of: $0), $0) }, uniquingKeysWith: { a, _ in a })
             for index in 0..<draws {
-                let key = "\(program.name.name)#\(index)"
                 let drawn = ParallelSpecs.drawSteps(program, count: 30, &random)
                 // Without regions, `simulate` fires the current state's own timeout as `@timeout`.
                 let steps = drawn.map { step -> Simulation.Step in
@@ -175,20 +209,14 @@ struct SCXMLExportTests {
                     .filter { !$0.hasPrefix("+") && !$0.hasPrefix("-") && !$0.hasPrefix("#") }
                 let labels = ["start"] + steps.compactMap(Self.label)
                 try #require(lines.count == labels.count, "\(lines)")
-                expected[key] = zip(lines, labels).map { Self.comparable($0, label: $1, order: order) }
-                runs.append(["key": key, "scxml": document, "steps": try steps.map(Self.json)])
+                let expected = zip(lines, labels).map { Self.comparable($0, label: $1, order: order) }
+                runs.append(
+                    EngineRun(
+                        key: "\(program.name.name)#\(index)", graph: graph, program: program, steps: steps,
+                        expected: expected))
             }
         }
-        if let kept = ProcessInfo.processInfo.environment["FLOWSPEC_KEEP_ENGINE_RUNS"] {
-            try JSONSerialization.data(withJSONObject: expected).write(to: URL(fileURLWithPath: kept + ".expected"))
-        }
-        let actual = try EngineDifferentialTests.run(runs, python: python, script: Self.runner)
-        var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "engine")
-        for (key, lines) in expected.sorted(by: { $0.key < $1.key }) {
-            comparison.compare(key, expected: lines, actual: actual[key] ?? [])
-        }
-        #expect(comparison.compared > 10_000, "only \(comparison.compared) steps were compared")
-        #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
+        return runs
     }
 
     /// The machines exported: the reference flows, the generation fixtures' features, the

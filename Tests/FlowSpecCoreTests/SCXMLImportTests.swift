@@ -7,9 +7,9 @@ import Testing
 /// and documents that cannot be read get a located error, never a crash or a hang.
 @Suite("SCXML import")
 struct SCXMLImportTests {
-    /// The spec imported from a document, checked.
-    static func imported(_ document: String, name: String) throws -> (SCXMLImporter.Result, SpecChecker.Result) {
-        let result = try SCXMLImporter.importDocument(Array(document.utf8), machine: name)
+    /// The spec imported from a document (SCXML or an XState config), checked.
+    static func imported(_ document: String, name: String) throws -> (MachineImporter.Result, SpecChecker.Result) {
+        let result = try MachineImporter.importMachine(Array(document.utf8), machine: name)
         return (result, SpecChecker().check(SourceFile(path: "\(name).yaml", text: result.spec)))
     }
 
@@ -25,27 +25,42 @@ struct SCXMLImportTests {
                 let errors = checked.diagnostics.filter { $0.severity == .error }
                 try #require(errors.isEmpty, "\(name) (\(datamodel)):\n\(errors)\n\(result.spec)")
                 let back = try #require(SpecGeneration.programs(checked, diagnostics: checked.diagnostics)?.first)
-                #expect(back.states.map(\.name) == program.states.map(\.name), "\(name)")
-                #expect(back.states.map(\.kind) == program.states.map(\.kind), "\(name)")
-                #expect(back.compounds.map(\.name) == program.compounds.map(\.name), "\(name)")
-                #expect(back.histories.map(\.name) == program.histories.map(\.name), "\(name)")
-                #expect(back.retrySlotCount == program.retrySlotCount, "\(name)")
-                for _ in 0..<2 {
-                    let steps = ParallelSpecs.drawSteps(program, count: 30, &random).map { step -> Simulation.Step in
-                        guard case .compoundTimeout(let state) = step, !program.hasParallel,
-                            !program.compounds.contains(where: { $0.name == state })
-                        else { return step }
-                        return .timeout
-                    }
-                    // `#` lines name the machine a sub-flow runs, which the import composes away.
-                    let expected = try Simulation(program: program).run(steps).filter { !$0.hasPrefix("#") }
-                    let actual = try Simulation(program: back).run(steps)
-                    #expect(actual == expected, "\(name) (\(datamodel)), inputs \(steps)\n\(result.spec)")
-                    compared += expected.count
-                }
+                compared += try Self.expectSameMachine(back, as: program, spec: result.spec, &random)
             }
         }
         #expect(compared > 20_000)
+    }
+
+    /// Expects `back`, imported from an export of `program`, to be the same machine: the same
+    /// states, kinds, compound and history states and retry counters, and the same `simulate`
+    /// traces on random inputs. Returns how many trace lines were compared.
+    static func expectSameMachine(
+        _ back: FlowProgram, as program: FlowProgram, spec: String, _ random: inout DifferentialSpecs.SplitMix64,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) throws -> Int {
+        let name = program.name.name
+        #expect(back.states.map(\.name) == program.states.map(\.name), "\(name)", sourceLocation: sourceLocation)
+        #expect(back.states.map(\.kind) == program.states.map(\.kind), "\(name)", sourceLocation: sourceLocation)
+        #expect(
+            back.compounds.map(\.name) == program.compounds.map(\.name), "\(name)", sourceLocation: sourceLocation)
+        #expect(
+            back.histories.map(\.name) == program.histories.map(\.name), "\(name)", sourceLocation: sourceLocation)
+        #expect(back.retrySlotCount == program.retrySlotCount, "\(name)", sourceLocation: sourceLocation)
+        var compared = 0
+        for _ in 0..<2 {
+            let steps = ParallelSpecs.drawSteps(program, count: 30, &random).map { step -> Simulation.Step in
+                guard case .compoundTimeout(let state) = step, !program.hasParallel,
+                    !program.compounds.contains(where: { $0.name == state })
+                else { return step }
+                return .timeout
+            }
+            // `#` lines name the machine a sub-flow runs, which the import composes away.
+            let expected = try Simulation(program: program).run(steps).filter { !$0.hasPrefix("#") }
+            let actual = try Simulation(program: back).run(steps)
+            #expect(actual == expected, "\(name), inputs \(steps)\n\(spec)", sourceLocation: sourceLocation)
+            compared += expected.count
+        }
+        return compared
     }
 
     @Test func theReferenceFlowsComeBackAsTheyWereWritten() throws {
@@ -177,22 +192,28 @@ struct SCXMLImportTests {
     }
 }
 
-/// Machines others wrote: the Qt SCXML examples (`Tests/Fixtures/import/qt`, with their
-/// notice). Each imports to the spec and report beside it (`NAME.flowspec.yaml`,
-/// `NAME.report.txt`: what was not imported, then what `check` finds), reviewed by diff and
-/// re-recorded only with `FLOWSPEC_RECORD_GOLDEN=1`.
-@Suite("SCXML import of machines others wrote")
-struct SCXMLImportOthersTests {
-    static let folder = "Tests/Fixtures/import/qt"
-    static let documents = ["calculator", "ftpclient", "invoke", "mediaplayer", "sudoku", "trafficlight"]
+/// Machines others wrote: the Qt SCXML examples (`Tests/Fixtures/import/qt`) and XState's own
+/// examples as JSON (`Tests/Fixtures/import/xstate`), each folder with its notice. Each imports
+/// to the spec and report beside it (`NAME.flowspec.yaml`, `NAME.report.txt`: what was not
+/// imported, then what `check` finds), reviewed by diff and re-recorded only with
+/// `FLOWSPEC_RECORD_GOLDEN=1`.
+@Suite("Import of machines others wrote")
+struct ImportOthersTests {
+    static let fixtures = [
+        ("qt", "scxml", ["calculator", "ftpclient", "invoke", "mediaplayer", "sudoku", "trafficlight"]),
+        ("xstate", "json", ["creditcheck", "donut", "fetch", "flightbooker", "mediascanner", "trivia"])
+    ]
+    static let inputs = fixtures.flatMap { folder, ext, names in names.map { "\(folder)/\($0).\(ext)" } }
 
-    /// The spec and the report of a document, or the error that refuses it.
-    static func imported(_ name: String) throws -> (spec: String, report: String, outcome: String) {
-        let url = Fixtures.packageRoot.appendingPathComponent("\(folder)/\(name).scxml")
+    /// The spec and the report of an input, or the error that refuses it.
+    static func imported(_ input: String) throws -> (spec: String, report: String, outcome: String) {
+        let url = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/import/\(input)")
         let bytes = Array(try Data(contentsOf: url))
+        let file = url.lastPathComponent
+        let name = url.deletingPathExtension().lastPathComponent
         do {
-            let result = try SCXMLImporter.importDocument(bytes, fallbackName: name)
-            var report = result.notImported.map { "\(name).scxml:\($0.location): \($0.message)" }
+            let result = try MachineImporter.importMachine(bytes, fallbackName: name)
+            var report = result.notImported.map { "\(file):\($0.location): \($0.message)" }
             let checked = SpecChecker().check(SourceFile(path: "\(name).flowspec.yaml", text: result.spec))
             report += checked.diagnostics.map {
                 "\($0.file):\($0.location): \($0.severity): \($0.message) [\($0.rule.rawValue)]"
@@ -201,21 +222,24 @@ struct SCXMLImportOthersTests {
             let outcome = !decoded ? "unreadable spec" : result.notImported.isEmpty ? "clean" : "with a report"
             return (result.spec, report.joined(separator: "\n") + "\n", outcome)
         } catch {
-            return ("", "\(name).scxml:\(error.location): error: \(error.message)\n", "refused")
+            return ("", "\(file):\(error.location): error: \(error.message)\n", "refused")
         }
     }
 
-    @Test("each imports as its golden spec and report", arguments: documents)
-    func importsAsTheGolden(name: String) throws {
-        let (spec, report, _) = try Self.imported(name)
-        let base = Fixtures.packageRoot.appendingPathComponent("\(Self.folder)/\(name)")
+    @Test("each imports as its golden spec and report", arguments: inputs)
+    func importsAsTheGolden(input: String) throws {
+        let (spec, report, _) = try Self.imported(input)
+        let base = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/import/\(input)")
+            .deletingPathExtension()
         try Fixtures.expectGolden(spec, at: base.appendingPathExtension("flowspec.yaml"))
         try Fixtures.expectGolden(report, at: base.appendingPathExtension("report.txt"))
     }
 
-    @Test func theFiguresArePinned() throws {
+    @Test(arguments: fixtures.map { ($0.0, $0.1, $0.2) })
+    func theFiguresArePinned(folder: String, ext: String, names: [String]) throws {
         var outcomes: [String: Int] = [:]
-        for name in Self.documents { outcomes[try Self.imported(name).outcome, default: 0] += 1 }
-        #expect(outcomes == ["clean": 1, "with a report": 5])
+        for name in names { outcomes[try Self.imported("\(folder)/\(name).\(ext)").outcome, default: 0] += 1 }
+        let pinned = ["qt": ["clean": 1, "with a report": 5], "xstate": ["clean": 2, "with a report": 4]]
+        #expect(outcomes == pinned[folder], "\(folder)")
     }
 }

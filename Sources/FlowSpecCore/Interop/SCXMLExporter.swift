@@ -80,7 +80,7 @@ struct SCXMLDocumentWriter {
             variables.insert(variable)
             return variable
         }
-        for slot in 0..<countRetries() {
+        for slot in 0..<machine.boundedRetryCount {
             counters.append(unused("flowspec_retry_\(slot)"))
             counterEpochs.append(unused("flowspec_retry_\(slot)_epoch"))
         }
@@ -100,12 +100,7 @@ struct SCXMLDocumentWriter {
     func notes() -> [String] {
         var lines = ["flowspec export of machine '\(machine.name.value)'. Effects are <log label=\"effect\">;"]
         lines.append("timeouts are delayed <send> events named \(timeoutPrefix)STATE.")
-        var left: [String] = []
-        if !machine.sequences.isEmpty {
-            left.append("sequences (" + machine.sequences.map(\.name.value).joined(separator: ", ") + ")")
-        }
-        if machine.persist != nil { left.append("persist") }
-        if !machine.requirements.isEmpty { left.append("require (\(machine.requirements.count) requirements)") }
+        var left = machine.sectionsNotCarriedOver
         if let activities = machine.activities, !activities.isEmpty {
             left.append(
                 "activities (" + activities.map(\.name.value).joined(separator: ", ")
@@ -162,23 +157,6 @@ struct SCXMLDocumentWriter {
         }
     }
 
-    private func countRetries() -> Int {
-        var count = 0
-        func add(_ candidates: Candidates) { count += candidates.filter { $0.retry?.max != nil }.count }
-        for transition in machine.machineWide { add(transition.candidates) }
-        for index in machine.states.indices {
-            let own = machine.transitions(of: index)
-            for position in own.indices { add(own[position].candidates) }
-            if let always = machine.states[index].always { add(always.value) }
-            if machine.states[index].timeout?.retry?.max != nil { count += 1 }
-        }
-        return count
-    }
-
-    private func stateIndex(_ name: Name) -> Int {
-        machine.states.indices.first { machine.states[$0].name.value == name } ?? 0
-    }
-
     // MARK: - The document
 
     /// The `<scxml>` element.
@@ -202,6 +180,7 @@ struct SCXMLDocumentWriter {
                 ("xmlns", "http://www.w3.org/2005/07/scxml"), ("xmlns:flowspec", SCXMLExporter.namespace),
                 ("version", "1.0"), ("name", machine.name.value), ("datamodel", datamodel.rawValue)
             ] + (machineID == nil ? initial.map { [("initial", $0)] } ?? [] : []))
+        if let summary = machine.summary { root.attributes.append((name: "flowspec:summary", value: summary)) }
         // Lists of names join with `,` and `;`, which no spec name holds.
         if let events = machine.events {
             root.attributes.append((name: "flowspec:events", value: events.map(\.value).joined(separator: ",")))
@@ -304,7 +283,7 @@ struct SCXMLDocumentWriter {
         if !onexit.isEmpty { element.append(Element("onexit", [], onexit.map { .element($0) })) }
 
         var transitions: [Element] = []
-        let above = eventsHandledAround(index)
+        let above = machine.eventsHandled(around: index)
         let own = machine.transitions(of: index)
         for position in own.indices {
             let event = machine.names[own[position].event.value]
@@ -326,7 +305,7 @@ struct SCXMLDocumentWriter {
                 event: nil, timeoutOf: index, from: index, &slots)
         }
         if let done = nesting.details[index]?.done {
-            let target = self.target(stateIndex(done.value), from: index)
+            let target = self.target(machine.stateIndex(named: done.value), from: index)
             if !machine.isParallel(index) {
                 transitions.append(Element("transition", [("event", "done.state." + ids[index]), ("target", target)]))
             } else if let ended = regionsEnded(index) {
@@ -351,15 +330,7 @@ struct SCXMLDocumentWriter {
         if ids[index] != machine.name(of: index) {
             element.attributes.append(("flowspec:name", machine.name(of: index)))
         }
-        let parent = nesting.parent(of: index) ?? 0
-        let target: Int
-        if let written = details?.historyDefault {
-            target = stateIndex(written.value)
-        } else if let initial = nesting.details[parent]?.initial {
-            target = nesting.children(of: parent).first { machine.name(of: $0) == initial.value } ?? parent
-        } else {
-            target = nesting.children(of: parent).first { !machine.isHistory($0) } ?? parent
-        }
+        let target = machine.historyDefault(of: index)
         element.append(Element("transition", [("target", ids[target])]))
         return element
     }
@@ -382,7 +353,7 @@ struct SCXMLDocumentWriter {
     private func regionsEnded(_ parallel: Int) -> String? {
         var terms: [String] = []
         for region in nesting.children(of: parallel) {
-            let ends = nesting.children(of: region).filter(endsRegion)
+            let ends = nesting.children(of: region).filter(machine.endsRegion)
             guard !ends.isEmpty else { return nil }
             terms.append(joined(ends.map { "In('\(ids[$0])')" }, all: false))
         }
@@ -418,24 +389,6 @@ struct SCXMLDocumentWriter {
         return terms.map { $0.contains(" ") ? "(" + $0 + ")" : $0 }.joined(separator: word)
     }
 
-    /// Whether a state is a terminal state directly inside a region with no `done` of its own.
-    private func endsRegion(_ index: Int) -> Bool {
-        guard machine.states[index].kind == .terminal, !machine.isCompound(index),
-            let region = nesting.parent(of: index), let parallel = nesting.parent(of: region)
-        else { return false }
-        return machine.isParallel(parallel) && nesting.details[region]?.done == nil
-    }
-
-    /// The events the states around a state (and the machine) handle.
-    private func eventsHandledAround(_ index: Int) -> Set<String> {
-        var handled = Set(machine.machineWide.map { machine.names[$0.event.value] })
-        for ancestor in nesting.ancestors(of: index) {
-            let own = machine.transitions(of: ancestor)
-            for position in own.indices { handled.insert(machine.names[own[position].event.value]) }
-        }
-        return handled
-    }
-
     private func timeoutSendID(_ index: Int) -> String { timeoutPrefix + ids[index] }
 
     /// A duration as SCXML writes it (CSS2 time: seconds or milliseconds).
@@ -461,7 +414,7 @@ struct SCXMLDocumentWriter {
             if let condition = candidate.condition { guards.append(conditions[condition.value]!) }
             if let condition = candidate.unlessCondition { guards.append(negated(conditions[condition.value]!)) }
             let effects = candidate.effects.map { log($0.value) }
-            let target = self.target(stateIndex(candidate.target.value), from: source)
+            let target = self.target(machine.stateIndex(named: candidate.target.value), from: source)
             guard let retry = candidate.retry, let max = retry.max?.value else {
                 elements.append(transition(eventName, guards, target, effects))
                 continue
@@ -476,7 +429,7 @@ struct SCXMLDocumentWriter {
             elements.append(
                 transition(
                     eventName, guards + ["\(count(slot)) >= \(max)"],
-                    self.target(stateIndex(retry.then.value), from: source),
+                    self.target(machine.stateIndex(named: retry.then.value), from: source),
                     effects + retry.effects.map { log($0.value) }))
         }
         return elements

@@ -6,29 +6,9 @@
 /// has no word for, and its patterns (a timeout's `<send>` and `<cancel>`, a retry's counter,
 /// a state's override, a router into a history state) are read as what they stand for.
 public enum SCXMLImporter {
-    /// A spec, and what could not be carried into it.
-    public struct Result: Sendable {
-        /// The spec's text (YAML), ready to check.
-        public var spec: String
-        /// The machine's name.
-        public var machine: String
-        /// What was not imported, each where it is written.
-        public var notImported: [Note]
-    }
-
-    /// Something of the document the spec does not hold.
-    public struct Note: Sendable, Equatable {
-        /// Where it is written in the document.
-        public var location: SourceLocation
-        /// What it is, and why it is left out.
-        public var message: String
-    }
-
-    /// A document that cannot be read as SCXML, and where.
-    public struct Failure: Error, Sendable, Equatable {
-        public var message: String
-        public var location: SourceLocation
-    }
+    public typealias Result = MachineImporter.Result
+    public typealias Note = MachineImporter.Note
+    public typealias Failure = MachineImporter.Failure
 
     static let scxml = "{http://www.w3.org/2005/07/scxml}"
     static let flowspec = "{" + SCXMLExporter.namespace + "}"
@@ -95,6 +75,8 @@ final class ImportedMachine {
     }
 
     var initial: String?
+    /// The machine's summary, when the input gives one.
+    var summary: String?
     var states: [State] = []
     var machineWide: [(event: String, candidates: [Candidate])] = []
     var conditions: [String] = []
@@ -105,6 +87,17 @@ final class ImportedMachine {
     var activities: [(name: String, sends: [String])] = []
     /// Conditions made from an expression, with the expression.
     var expressions: [String: String] = [:]
+
+    /// Adds candidates on `event` to a list of transitions, after those it has on it.
+    static func append(
+        _ list: inout [(event: String, candidates: [Candidate])], _ event: String, _ candidates: [Candidate]
+    ) {
+        if let position = list.firstIndex(where: { $0.event == event }) {
+            list[position].candidates += candidates
+        } else {
+            list.append((event, candidates))
+        }
+    }
 }
 
 /// Reads the states of an `<scxml>` element (see ``SCXMLImporter``).
@@ -162,6 +155,7 @@ struct SCXMLMachineReader {
             if let name = parts.first { machine.activities.append((name, Array(parts.dropFirst()))) }
         }
         machine.events = flowspec(root, "events").map { $0.split(separator: ",").map(String.init) }
+        machine.summary = flowspec(root, "summary")
         var top: [XMLElement] = []
         for child in root.elements {
             switch tag(child) {
@@ -464,11 +458,7 @@ struct SCXMLMachineReader {
     private func append(
         _ list: inout [(event: String, candidates: [Candidate])], _ event: String, _ candidates: [Candidate]
     ) {
-        if let position = list.firstIndex(where: { $0.event == event }) {
-            list[position].candidates += candidates
-        } else {
-            list.append((event, candidates))
-        }
+        ImportedMachine.append(&list, event, candidates)
     }
 
     /// The event (empty for an eventless transition) and candidates of a transition; `nil`
@@ -682,6 +672,7 @@ extension String {
 enum ImportedSpecWriter {
     static func text(_ machine: ImportedMachine, name: String) -> String {
         var lines = ["flowspec: 1", "machines:", "  " + quoted(name) + ":"]
+        if let summary = machine.summary { lines.append("    summary: " + quoted(summary)) }
         if let initial = machine.initial { lines.append("    initial: " + quoted(initial)) }
         if !machine.conditions.isEmpty {
             for condition in machine.conditions {

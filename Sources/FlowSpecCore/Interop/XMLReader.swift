@@ -7,74 +7,31 @@
 /// its depth held to ``YAMLLimits/maxDepth``; the bytes must be UTF-8. Each error says where
 /// it is, what is wrong and what to do.
 struct XMLReader {
-    /// Why a document cannot be read, and where.
-    struct Failure: Error, Sendable, Equatable {
-        var message: String
-        var location: SourceLocation
-    }
+    typealias Failure = TextCursor.Failure
 
-    private let bytes: [UInt8]
+    private var cursor: TextCursor
     private let maxDepth: Int
-    private var position = 0
-    private var line = 1
-    private var column = 1
 
     /// Reads the document in `bytes`.
     static func read(_ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth) throws(Failure) -> XMLElement {
-        var reader = XMLReader(bytes: bytes, maxDepth: maxDepth)
-        try reader.checkEncoding()
+        if let error = TextCursor.encodingError(in: bytes, controlCharacters: "XML") {
+            throw Failure(message: error.message, location: error.location)
+        }
+        var reader = XMLReader(cursor: TextCursor(bytes), maxDepth: maxDepth)
         return try reader.document()
     }
 
-    private init(bytes: [UInt8], maxDepth: Int) {
-        self.bytes = bytes
+    private init(cursor: TextCursor, maxDepth: Int) {
+        self.cursor = cursor
         self.maxDepth = maxDepth
     }
 
     // MARK: - Positions
 
-    private var location: SourceLocation { SourceLocation(line: line, column: column) }
+    private var location: SourceLocation { cursor.location }
 
     private func failure(_ message: String, at location: SourceLocation? = nil) -> Failure {
         Failure(message: message, location: location ?? self.location)
-    }
-
-    private var atEnd: Bool { position >= bytes.count }
-
-    private func peek(_ offset: Int = 0) -> UInt8? {
-        position + offset < bytes.count ? bytes[position + offset] : nil
-    }
-
-    private mutating func advance() {
-        let byte = bytes[position]
-        position += 1
-        if byte == UInt8(ascii: "\n") {
-            line += 1
-            column = 1
-        } else if byte & 0xC0 != 0x80 {
-            column += 1
-        }
-    }
-
-    private mutating func advance(by count: Int) {
-        for _ in 0..<count where !atEnd { advance() }
-    }
-
-    private func starts(with text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard position + count <= bytes.count else { return false }
-        return text.withUTF8Buffer { prefix in
-            for index in 0..<count where bytes[position + index] != prefix[index] { return false }
-            return true
-        }
-    }
-
-    private mutating func skipSpace() {
-        while let byte = peek(), Self.isSpace(byte) { advance() }
-    }
-
-    private static func isSpace(_ byte: UInt8) -> Bool {
-        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     /// Whether a byte may be part of a name: ASCII letters, digits, `_ - . :`, and every byte of
@@ -89,45 +46,15 @@ struct XMLReader {
         }
     }
 
-    /// The bytes must be UTF-8: the first that is not is reported where it stands.
-    private mutating func checkEncoding() throws(Failure) {
-        var iterator = bytes.makeIterator()
-        var decoder = UTF8()
-        var scalarLine = 1
-        var scalarColumn = 1
-        while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar):
-                if scalar.value < 0x20, scalar != "\n", scalar != "\t", scalar != "\r" {
-                    throw Failure(
-                        message:
-                            "the control character U+\(String(scalar.value, radix: 16, uppercase: true)) is not allowed in XML; remove it",
-                        location: SourceLocation(line: scalarLine, column: scalarColumn))
-                }
-                if scalar == "\n" {
-                    scalarLine += 1
-                    scalarColumn = 1
-                } else {
-                    scalarColumn += 1
-                }
-            case .emptyInput: return
-            case .error:
-                throw Failure(
-                    message: "the document is not valid UTF-8 here; save it as UTF-8",
-                    location: SourceLocation(line: scalarLine, column: scalarColumn))
-            }
-        }
-    }
-
     // MARK: - The document
 
     private mutating func document() throws(Failure) -> XMLElement {
-        if starts(with: "\u{FEFF}") { advance(by: 3) }
+        if cursor.starts(with: "\u{FEFF}") { cursor.advance(by: 3) }
         var root: XMLElement?
         // The open elements, outermost first, with the namespace prefixes each declares.
         var open: [(element: XMLElement, prefixes: [String: String], written: String)] = []
         while true {
-            if atEnd {
+            if cursor.atEnd {
                 if let innermost = open.last {
                     throw failure(
                         "the document ends inside <\(innermost.written)> (opened at \(innermost.element.location)); close it with </\(innermost.written)>"
@@ -137,38 +64,38 @@ struct XMLReader {
                 return root
             }
             if open.isEmpty {
-                skipSpace()
-                if atEnd { continue }
-                guard peek() == UInt8(ascii: "<") else {
+                cursor.skipSpace()
+                if cursor.atEnd { continue }
+                guard cursor.peek() == UInt8(ascii: "<") else {
                     throw failure(
                         root == nil
                             ? "expected '<' to start the document's element" : "text after the document's element")
                 }
             }
-            if peek() != UInt8(ascii: "<") {
+            if cursor.peek() != UInt8(ascii: "<") {
                 let text = try characterData()
                 if !text.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }) {
                     open[open.count - 1].element.children.append(.text(text))
                 }
                 continue
             }
-            if starts(with: "<?") {
+            if cursor.starts(with: "<?") {
                 try skip(past: "?>", what: "a processing instruction")
-            } else if starts(with: "<!--") {
+            } else if cursor.starts(with: "<!--") {
                 try skip(past: "-->", what: "a comment")
-            } else if starts(with: "<![CDATA[") {
+            } else if cursor.starts(with: "<![CDATA[") {
                 guard !open.isEmpty else { throw failure("a CDATA section outside the document's element") }
-                let start = position + 9
+                let start = cursor.position + 9
                 try skip(past: "]]>", what: "a CDATA section")
                 open[open.count - 1].element.children.append(
-                    .text(String(decoding: bytes[start..<position - 3], as: UTF8.self)))
-            } else if starts(with: "<!DOCTYPE") {
+                    .text(String(decoding: cursor.bytes[start..<cursor.position - 3], as: UTF8.self)))
+            } else if cursor.starts(with: "<!DOCTYPE") {
                 throw failure(
                     "a document type declaration (DTD) is not read: it could declare entities that expand without bound; remove the <!DOCTYPE …>"
                 )
-            } else if starts(with: "<!") {
+            } else if cursor.starts(with: "<!") {
                 throw failure("'<!' starts only a comment or a CDATA section here")
-            } else if peek(1) == UInt8(ascii: "/") {
+            } else if cursor.peek(1) == UInt8(ascii: "/") {
                 let closed = try endTag(closing: open.last?.written)
                 var finished = open.removeLast()
                 finished.element.name = try resolved(
@@ -203,21 +130,21 @@ struct XMLReader {
 
     private mutating func skip(past end: StaticString, what: String) throws(Failure) {
         let start = location
-        while !atEnd {
-            if starts(with: end) {
-                advance(by: end.utf8CodeUnitCount)
+        while !cursor.atEnd {
+            if cursor.starts(with: end) {
+                cursor.advance(by: end.utf8CodeUnitCount)
                 return
             }
-            advance()
+            cursor.advance()
         }
         throw failure("\(what) that is never closed (with '\(end)')", at: start)
     }
 
     private mutating func name(_ what: String) throws(Failure) -> String {
-        let start = position
-        while let byte = peek(), Self.isNameByte(byte) { advance() }
-        guard position > start else { throw failure("expected \(what)") }
-        return String(decoding: bytes[start..<position], as: UTF8.self)
+        let start = cursor.position
+        while let byte = cursor.peek(), Self.isNameByte(byte) { cursor.advance() }
+        guard cursor.position > start else { throw failure("expected \(what)") }
+        return String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self)
     }
 
     /// `<name attributes…>` or `<name …/>`: the element (its name resolved, unless it stays
@@ -226,24 +153,28 @@ struct XMLReader {
         scopes: [[String: String]]
     ) throws(Failure) -> (XMLElement, String, [String: String], Bool) {
         let start = location
-        advance()
+        cursor.advance()
         let written = try name("an element name after '<'")
         var element = XMLElement(written)
         element.location = start
         var raw: [(name: String, value: String, at: SourceLocation)] = []
         var prefixes: [String: String] = [:]
         while true {
-            let hadSpace = peek().map(Self.isSpace) ?? false
-            skipSpace()
-            guard let byte = peek() else { throw failure("the tag <\(written)> is never closed with '>'", at: start) }
+            let hadSpace = cursor.peek().map(TextCursor.isSpace) ?? false
+            cursor.skipSpace()
+            guard let byte = cursor.peek() else {
+                throw failure("the tag <\(written)> is never closed with '>'", at: start)
+            }
             if byte == UInt8(ascii: ">") {
-                advance()
+                cursor.advance()
                 break
             }
             if byte == UInt8(ascii: "/") {
-                advance()
-                guard peek() == UInt8(ascii: ">") else { throw failure("expected '>' after '/' in <\(written)>") }
-                advance()
+                cursor.advance()
+                guard cursor.peek() == UInt8(ascii: ">") else {
+                    throw failure("expected '>' after '/' in <\(written)>")
+                }
+                cursor.advance()
                 element.attributes = try resolvedAttributes(raw, scopes + [prefixes])
                 element.name = try resolved(written, isElement: true, scopes + [prefixes], at: start)
                 return (element, written, prefixes, true)
@@ -251,10 +182,12 @@ struct XMLReader {
             guard hadSpace else { throw failure("expected a space before the next attribute of <\(written)>") }
             let at = location
             let attribute = try name("an attribute name in <\(written)>")
-            skipSpace()
-            guard peek() == UInt8(ascii: "=") else { throw failure("expected '=' after the attribute '\(attribute)'") }
-            advance()
-            skipSpace()
+            cursor.skipSpace()
+            guard cursor.peek() == UInt8(ascii: "=") else {
+                throw failure("expected '=' after the attribute '\(attribute)'")
+            }
+            cursor.advance()
+            cursor.skipSpace()
             let value = try attributeValue(attribute)
             guard !raw.contains(where: { $0.name == attribute }) else {
                 throw failure("<\(written)> has the attribute '\(attribute)' twice; keep one", at: at)
@@ -271,15 +204,15 @@ struct XMLReader {
     }
 
     private mutating func attributeValue(_ attribute: String) throws(Failure) -> String {
-        guard let quote = peek(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+        guard let quote = cursor.peek(), quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
             throw failure("the value of '\(attribute)' must be in quotes")
         }
         let start = location
-        advance()
+        cursor.advance()
         var value: [UInt8] = []
-        while let byte = peek() {
+        while let byte = cursor.peek() {
             if byte == quote {
-                advance()
+                cursor.advance()
                 return String(decoding: value, as: UTF8.self)
             }
             if byte == UInt8(ascii: "<") { throw failure("'<' in the value of '\(attribute)'; write it as &lt;") }
@@ -288,8 +221,8 @@ struct XMLReader {
                 continue
             }
             // Attribute values normalise white space to spaces (XML 1.0, 3.3.3).
-            value.append(Self.isSpace(byte) ? 0x20 : byte)
-            advance()
+            value.append(TextCursor.isSpace(byte) ? 0x20 : byte)
+            cursor.advance()
         }
         throw failure("the value of '\(attribute)' is never closed", at: start)
     }
@@ -297,17 +230,17 @@ struct XMLReader {
     /// `&name;` or `&#N;`: the five predefined entities and character references.
     private mutating func reference() throws(Failure) -> [UInt8] {
         let start = location
-        advance()
+        cursor.advance()
         var text: [UInt8] = []
-        while let byte = peek(), byte != UInt8(ascii: ";"), text.count < 12 {
+        while let byte = cursor.peek(), byte != UInt8(ascii: ";"), text.count < 12 {
             text.append(byte)
-            advance()
+            cursor.advance()
         }
-        guard peek() == UInt8(ascii: ";") else {
+        guard cursor.peek() == UInt8(ascii: ";") else {
             throw failure(
                 "'&' starts an entity reference that does not end with ';'; write a plain '&' as &amp;", at: start)
         }
-        advance()
+        cursor.advance()
         let name = String(decoding: text, as: UTF8.self)
         switch name {
         case "lt": return [UInt8(ascii: "<")]
@@ -336,13 +269,13 @@ struct XMLReader {
     /// Text up to the next `<`, with its references replaced.
     private mutating func characterData() throws(Failure) -> String {
         var text: [UInt8] = []
-        while let byte = peek(), byte != UInt8(ascii: "<") {
+        while let byte = cursor.peek(), byte != UInt8(ascii: "<") {
             if byte == UInt8(ascii: "&") {
                 text += try reference()
                 continue
             }
             text.append(byte)
-            advance()
+            cursor.advance()
         }
         return String(decoding: text, as: UTF8.self)
     }
@@ -350,11 +283,11 @@ struct XMLReader {
     /// `</name>`, which must close the element open.
     private mutating func endTag(closing open: String?) throws(Failure) -> String {
         let start = location
-        advance(by: 2)
+        cursor.advance(by: 2)
         let written = try name("an element name after '</'")
-        skipSpace()
-        guard peek() == UInt8(ascii: ">") else { throw failure("expected '>' to end </\(written)>") }
-        advance()
+        cursor.skipSpace()
+        guard cursor.peek() == UInt8(ascii: ">") else { throw failure("expected '>' to end </\(written)>") }
+        cursor.advance()
         guard let open else { throw failure("</\(written)> closes no open element", at: start) }
         guard open == written else {
             throw failure("</\(written)> where <\(open)> should be closed; close <\(open)> first", at: start)

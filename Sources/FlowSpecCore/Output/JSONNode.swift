@@ -18,6 +18,9 @@ enum JSONNode {
     /// An object, its members printed in the order of their keys' bytes (an optional member
     /// that is absent is left out of the dictionary).
     case object([String: JSONNode])
+    /// An object, its members printed in the order given (where the order means something, as
+    /// the states of an exported machine do).
+    case members([(key: String, value: JSONNode)])
 
     /// Prints the value as a document: the value and a newline.
     func writeDocument(to output: inout some TextOutputStream) {
@@ -44,10 +47,12 @@ enum JSONNode {
             }
         case .object(let members):
             let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-            Self.writeItems(count: sorted.count, open: "{", close: "}", to: &output, indent: indent) { index, output in
-                Self.writeString(sorted[index].key, to: &output)
+            JSONNode.members(sorted.map { ($0.key, $0.value) }).write(to: &output, indent: indent)
+        case .members(let members):
+            Self.writeItems(count: members.count, open: "{", close: "}", to: &output, indent: indent) { index, output in
+                Self.writeString(members[index].key, to: &output)
                 output.write(" : ")
-                sorted[index].value.write(to: &output, indent: indent + 1)
+                members[index].value.write(to: &output, indent: indent + 1)
             }
         }
     }

@@ -1,0 +1,752 @@
+/// `flowspec import` of an XState machine config as JSON (the object given to `createMachine`,
+/// as `JSON.stringify` writes it, or Stately's JSON export): the machine as a flowspec spec,
+/// and a located line for everything the language cannot hold, never dropped silently
+/// (docs/interop.md gives the mapping both ways).
+///
+/// What `flowspec export --format xstate` writes comes back exactly: its `meta.flowspec`
+/// members keep what XState has no word for, and its patterns (a retry's guard and action, a
+/// state's override, a router into a history state) are read as what they stand for.
+public enum XStateImporter {
+    /// Imports the config in `bytes`; `machine` names the machine (else the config's `id`, else
+    /// `fallbackName`).
+    public static func importConfig(
+        _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
+        maxDepth: Int = YAMLLimits().maxDepth
+    ) throws(MachineImporter.Failure) -> MachineImporter.Result {
+        let root: JSONValue
+        do {
+            root = try JSONReader.read(bytes, maxDepth: maxDepth)
+        } catch {
+            throw MachineImporter.Failure(message: error.message, location: error.location)
+        }
+        guard root.isObject else {
+            throw MachineImporter.Failure(
+                message: "the document is \(root.typeName), not an XState machine config (an object with `states`)",
+                location: root.location)
+        }
+        guard let states = root["states"], states.isObject, !states.members.isEmpty else {
+            throw MachineImporter.Failure(
+                message: "the config has no `states` object with states in it; flowspec imports a machine's states",
+                location: root["states"]?.location ?? root.location)
+        }
+        var reader = XStateMachineReader(root: root)
+        let imported = reader.read()
+        let name = machine ?? root["id"]?.string.map(SCXMLMachineReader.safeName) ?? fallbackName
+        let notes = reader.notes.sorted { ($0.location, $0.message) < ($1.location, $1.message) }
+        return MachineImporter.Result(
+            spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
+    }
+}
+
+/// Reads the states of an XState config (see ``XStateImporter``).
+struct XStateMachineReader {
+    typealias Candidate = ImportedMachine.Candidate
+
+    /// A state node of the config, found before anything is read, so that targets resolve
+    /// wherever they point.
+    struct Node {
+        var value: JSONValue
+        var key: String
+        var parent: Int?
+        var children: [Int] = []
+        /// Its index among the imported states (routers have none).
+        var state: Int?
+    }
+
+    let root: JSONValue
+    var notes: [MachineImporter.Note] = []
+    var machine = ImportedMachine()
+    /// The config's state nodes; the root is not one of them.
+    var nodes: [Node] = []
+    var topLevel: [Int] = []
+    /// Explicit `id` → node.
+    var ids: [String: Int] = [:]
+    /// Node → the node a router goes on to (a history state).
+    var routes: [Int: Int] = [:]
+    var effectSet: Set<String> = []
+    /// The events the config's transitions name, in document order, for wildcards.
+    var knownEvents: [String] = []
+    /// A guard with params (other than flowspec's own): its condition, by its JSON text.
+    var guardConditions: [String: String] = [:]
+
+    init(root: JSONValue) {
+        self.root = root
+    }
+
+    private mutating func note(_ value: JSONValue, _ message: String) {
+        notes.append(MachineImporter.Note(location: value.location, message: message))
+    }
+
+    private static let flowspecMeta = "flowspec"
+
+    private func flowspecMeta(_ value: JSONValue) -> JSONValue? {
+        value["meta"]?[Self.flowspecMeta]
+    }
+
+    // MARK: - Reading
+
+    mutating func read() -> ImportedMachine {
+        if let states = root["states"] { topLevel = collect(states, parent: nil) }
+        nameStates()
+        collectEvents(root)
+        if let meta = flowspecMeta(root) {
+            for condition in meta["conditions"]?.list.compactMap(\.string) ?? [] {
+                _ = declare(SCXMLMachineReader.safeName(condition))
+            }
+            machine.events = meta["events"]?.list.compactMap(\.string)
+            for member in meta["activities"]?.members ?? [] {
+                machine.activities.append((member.key, member.value.list.compactMap(\.string)))
+            }
+        }
+        machine.summary = root["description"]?.string
+        readRootKeys()
+        for node in topLevel { state(node) }
+        machine.initial = initial(of: root, children: topLevel)
+        if root["type"]?.string == "parallel" {
+            note(
+                root["type"]!,
+                "imported as a machine of states: a parallel machine; put its regions in a parallel state")
+        }
+        for member in root["on"]?.members ?? [] {
+            for (event, candidates) in transitions(member, owner: nil) {
+                append(&machine.machineWide, event, candidates)
+            }
+        }
+        return machine
+    }
+
+    /// What the root holds beyond its states and transitions.
+    private mutating func readRootKeys() {
+        let ignored: Set<String> = [
+            "id", "initial", "states", "on", "description", "meta", "type", "version", "predictableActionArguments",
+            "preserveActionOrder", "types", "tsTypes", "schema"
+        ]
+        for member in root.members where !ignored.contains(member.key) {
+            if member.key == "context", member.value.members.isEmpty, member.value.isObject { continue }
+            let why =
+                member.key == "context"
+                ? "the context (the machine's data); flowspec holds only boolean conditions, which the app supplies"
+                : "the machine's `\(member.key)`; the flowspec language has no counterpart here"
+            note(member.value, "not imported: " + why)
+        }
+        if let meta = root["meta"] { noteForeignMeta(meta) }
+    }
+
+    private mutating func noteForeignMeta(_ meta: JSONValue) {
+        for member in meta.members where member.key != Self.flowspecMeta {
+            note(member.value, "not imported: the meta '\(member.key)' (a tool's own data)")
+        }
+    }
+
+    /// Finds the state nodes inside a `states` object.
+    private mutating func collect(_ states: JSONValue, parent: Int?) -> [Int] {
+        var found: [Int] = []
+        for member in states.members {
+            guard member.value.isObject else {
+                note(
+                    member.value,
+                    "not imported: the state '\(member.key)', which is \(member.value.typeName), not an object")
+                continue
+            }
+            let index = nodes.count
+            nodes.append(Node(value: member.value, key: member.key, parent: parent))
+            if let id = member.value["id"]?.string { ids[id] = index }
+            found.append(index)
+            if let inner = member.value["states"] { nodes[index].children = collect(inner, parent: index) }
+        }
+        return found
+    }
+
+    /// Gives every state its spec name: its key, or where another state has that key too, its
+    /// parent's name, a dot and its key (flowspec names a state once in a machine; XState keys
+    /// are unique only among siblings). A router becomes no state.
+    private mutating func nameStates() {
+        var counts: [String: Int] = [:]
+        for node in nodes { counts[SCXMLMachineReader.safeName(node.key), default: 0] += 1 }
+        var taken: Set<String> = []
+        for index in nodes.indices {
+            let value = nodes[index].value
+            if flowspecMeta(value)?["role"]?.string == "route", value["always"] != nil {
+                routes[index] = index  // resolved below, once every state is named
+                continue
+            }
+            let key = SCXMLMachineReader.safeName(nodes[index].key)
+            var name = key
+            if counts[key, default: 0] > 1, let parent = nodes[index].parent, let parentState = nodes[parent].state {
+                name = machine.states[parentState].name + "." + key
+            }
+            while taken.contains(name) { name += "_" }
+            taken.insert(name)
+            var state = ImportedMachine.State(name: name)
+            state.parent = nodes[index].parent.flatMap { nodes[$0].state }
+            nodes[index].state = machine.states.count
+            if let parent = state.parent { machine.states[parent].children.append(machine.states.count) }
+            machine.states.append(state)
+        }
+        for router in routes.keys {
+            let onward = nodes[router].value["always"]!.list.first!
+            let text = onward.string ?? onward["target"]?.string ?? ""
+            routes[router] = resolve(text, from: router) ?? router
+        }
+    }
+
+    private mutating func collectEvents(_ value: JSONValue) {
+        var seen: Set<String> = []
+        func visit(_ value: JSONValue) {
+            for member in value["on"]?.members ?? [] where !member.key.contains("*") && !member.key.isEmpty {
+                if Self.platformEvent(member.key) == nil, seen.insert(member.key).inserted {
+                    knownEvents.append(member.key)
+                }
+            }
+            for member in value["states"]?.members ?? [] { visit(member.value) }
+        }
+        visit(value)
+    }
+
+    // MARK: - States
+
+    private mutating func state(_ node: Int) {
+        guard routes[node] == nil, let index = nodes[node].state else { return }
+        let value = nodes[node].value
+        let type = value["type"]?.string
+        machine.states[index].summary = value["description"]?.string
+        if let meta = value["meta"] { noteForeignMeta(meta) }
+        if type == "history" {
+            machine.states[index].kind = "history"
+            machine.states[index].deep = value["history"]?.string == "deep"
+            if let target = value["target"] {
+                let text = target.string ?? target.list.first?.string ?? ""
+                machine.states[index].historyDefault =
+                    resolve(text, from: node).flatMap(stateName)
+                    ?? noteTarget(target, text)
+            }
+            return
+        }
+        for child in nodes[node].children { state(child) }
+        let children = nodes[node].children.filter { routes[$0] == nil }
+        machine.states[index].isParallel = type == "parallel"
+        if !children.isEmpty, type != "parallel" {
+            machine.states[index].initial = initial(of: value, children: nodes[node].children)
+        }
+        if let written = value["type"], let type, !["atomic", "compound", "parallel", "final", "history"].contains(type)
+        {
+            note(written, "not imported: the type '\(type)'; a state is atomic, compound, parallel, final or history")
+        }
+        readActions(value, index)
+        readTransitions(value, node, index)
+        readInvocations(value, index)
+        noteOtherKeys(value)
+        guard children.isEmpty else {
+            if let kind = flowspecMeta(value)?["kind"] {
+                note(kind, "not imported: a kind on '\(machine.states[index].name)', which holds states")
+            }
+            return
+        }
+        var kind = flowspecMeta(value)?["kind"]?.string
+        if let written = kind, !["input", "task", "choice", "terminal"].contains(written) {
+            note(
+                flowspecMeta(value)!["kind"]!,
+                "not imported: the kind '\(written)'; a state is an input, task, choice or terminal state")
+            kind = nil
+        }
+        if kind == nil, type == "final" { kind = "terminal" }
+        if kind == nil, machine.states[index].kind == "task" { kind = "task" }
+        let state = machine.states[index]
+        let waits = !state.on.isEmpty || state.timeout != nil
+        machine.states[index].kind = kind ?? (state.always.isEmpty || waits ? "input" : "choice")
+        if kind == nil, waits, !state.always.isEmpty {
+            note(
+                value["always"] ?? value,
+                "not imported: eventless transitions of '\(state.name)', which also waits for events; a flowspec state either waits or leaves at once"
+            )
+            machine.states[index].always = []
+        }
+    }
+
+    private func stateName(_ node: Int) -> String? {
+        nodes[node].state.map { machine.states[$0].name }
+    }
+
+    private mutating func noteTarget(_ value: JSONValue, _ text: String) -> String? {
+        note(value, "not imported: the target '\(text)', which names no state of the machine")
+        return nil
+    }
+
+    /// A compound state's (or the machine's) initial state's name; a router there stands for
+    /// the state it goes on to.
+    private mutating func initial(of value: JSONValue, children: [Int]) -> String? {
+        let states = children.filter { routes[$0] == nil }
+        guard let written = value["initial"] else { return states.first.flatMap(stateName) }
+        let text = written.string ?? written["target"]?.string ?? ""
+        if let child = children.first(where: { nodes[$0].key == text }) { return stateName(routes[child] ?? child) }
+        if let node = resolve(text.hasPrefix("#") || text.hasPrefix(".") ? text : "." + text, from: nil, within: value)
+        {
+            return stateName(node)
+        }
+        note(written, "not imported: the initial state '\(text)', which is not a state inside; the first is entered")
+        return states.first.flatMap(stateName)
+    }
+
+    private mutating func noteOtherKeys(_ value: JSONValue) {
+        let read: Set<String> = [
+            "id", "type", "history", "target", "description", "meta", "initial", "states", "entry", "exit", "on",
+            "after", "always", "onDone", "invoke", "onEntry", "onExit"
+        ]
+        for member in value.members where !read.contains(member.key) {
+            let why =
+                switch member.key {
+                case "tags": "tags; flowspec states have a kind and a summary"
+                case "output", "data": "the output of a final state; a flowspec flow's end carries no data"
+                case "context": "a context; flowspec holds only boolean conditions, which the app supplies"
+                default: "the key `\(member.key)`; the flowspec language has no counterpart"
+                }
+            note(member.value, "not imported: " + why)
+        }
+    }
+
+    // MARK: - Actions
+
+    private mutating func readActions(_ value: JSONValue, _ index: Int) {
+        for key in ["entry", "onEntry"] {
+            for action in value[key]?.list ?? [] {
+                if let effect = effect(action) { machine.states[index].entry.append(effect) }
+            }
+        }
+        for key in ["exit", "onExit"] {
+            for action in value[key]?.list ?? [] {
+                if let effect = effect(action) { machine.states[index].exit.append(effect) }
+            }
+        }
+    }
+
+    /// The effect an action stands for, or `nil` (reported, or flowspec's own bookkeeping);
+    /// declared unless `declaring` is false (the caller declares it if it keeps it).
+    private mutating func effect(_ action: JSONValue, declaring: Bool = true) -> String? {
+        let type = action.string ?? action["type"]?.string
+        guard let type else {
+            note(
+                action,
+                action.isNull
+                    ? "not imported: an inline action, lost when the config became JSON; name it and implement it in `setup`"
+                    : "not imported: an action that is \(action.typeName), not a name or an object with a `type`")
+            return nil
+        }
+        if type == XStateExporter.resetAction { return nil }
+        if type.hasPrefix("xstate.") {
+            note(action, "not imported: the built-in action '\(type)'; flowspec effects are the app's own")
+            return nil
+        }
+        if let params = action["params"] {
+            note(params, "not imported: the params of the action '\(type)'; a flowspec effect takes none")
+        }
+        if declaring { declareEffect(type) }
+        return type
+    }
+
+    private mutating func declareEffect(_ effect: String) {
+        if effectSet.insert(effect).inserted { machine.effects.append(effect) }
+    }
+
+    // MARK: - Transitions
+
+    private mutating func readTransitions(_ value: JSONValue, _ node: Int, _ index: Int) {
+        let terminal = value["type"]?.string == "final" || flowspecMeta(value)?["kind"]?.string == "terminal"
+        for member in value["on"]?.members ?? [] {
+            if member.key.isEmpty {
+                machine.states[index].always += transitions(member, owner: node).flatMap(\.1)
+                continue
+            }
+            if member.key.hasPrefix("xstate.after."), isIgnore(member.value) { continue }  // a resting state's
+            let read = transitions(member, owner: node)
+            for (event, candidates) in read { append(&machine.states[index].on, event, candidates) }
+            if read.isEmpty, isIgnore(member.value), !terminal {
+                ignored(member, index)
+            }
+        }
+        if let always = value["always"] {
+            machine.states[index].always += candidates(always.list, owner: node, event: nil)
+        }
+        readDelays(value, node, index)
+        if let done = value["onDone"] {
+            let candidates = candidates(done.list, owner: node, event: nil)
+            machine.states[index].done = candidates.first?.target
+            if candidates.count > 1 || candidates.first.map({ $0.condition != nil || !$0.effects.isEmpty }) == true {
+                note(done, "not imported: the guards and actions of `onDone`; a flowspec `done` is a state to go to")
+            }
+        }
+    }
+
+    /// A transition that does nothing (no target, guard or action): it ignores its event.
+    private func isIgnore(_ value: JSONValue) -> Bool {
+        value.list.allSatisfy { $0.isObject && $0.members.isEmpty }
+    }
+
+    /// A state ignores an event its transitions handle only under conditions (flowspec's own
+    /// behaviour), or, for a terminal state, every event; anywhere else it is reported.
+    private mutating func ignored(_ member: JSONValue.Member, _ index: Int) {
+        guard !machine.states[index].on.contains(where: { $0.event == member.key }) else { return }
+        note(
+            member.value,
+            "not imported: a transition that ignores '\(member.key)' in '\(machine.states[index].name)'; a flowspec state leaves an event it does not handle to the states around it"
+        )
+    }
+
+    /// The events and candidates of one `on` member: a wildcard stands for each event of the
+    /// machine it matches.
+    private mutating func transitions(_ member: JSONValue.Member, owner: Int?) -> [(String, [Candidate])] {
+        let descriptor = member.key
+        if let platform = Self.platformEvent(descriptor) {
+            note(member.value, "not imported: a transition on '\(descriptor)', \(platform)")
+            return []
+        }
+        var events = [descriptor]
+        if descriptor == "*" || descriptor.hasSuffix(".*") {
+            let prefix = descriptor == "*" ? "" : String(descriptor.dropLast(1))
+            events = knownEvents.filter { prefix.isEmpty || $0.hasPrefix(prefix) || $0 == String(prefix.dropLast()) }
+            note(
+                member.value,
+                "imported as the events it matches (\(events.joined(separator: ", "))): the wildcard '\(descriptor)'; an event the machine does not name is no longer handled"
+            )
+        }
+        let read = candidates(member.value.list, owner: owner, event: descriptor)
+        guard !read.isEmpty else { return [] }
+        return events.map { ($0, read) }
+    }
+
+    /// Why a transition on one of XState's own events is not imported, or `nil`.
+    static func platformEvent(_ descriptor: String) -> String? {
+        if descriptor.hasPrefix("xstate.") || descriptor.hasPrefix("done.") || descriptor.hasPrefix("error.") {
+            return "an event XState sends itself; flowspec states end with `done` and timeouts"
+        }
+        return nil
+    }
+
+    /// The candidates of a list of XState transitions; a bounded retry's two transitions
+    /// become one candidate.
+    private mutating func candidates(_ list: [JSONValue], owner: Int?, event: String?) -> [Candidate] {
+        var read: [Candidate] = []
+        var counting: (retry: Int, max: Int, candidate: Candidate)?
+        for transition in list {
+            // A target alone stands for `{ "target": … }`.
+            let object =
+                transition.string == nil
+                ? transition
+                : JSONValue(kind: .object([.init(key: "target", value: transition)]), location: transition.location)
+            guard object.isObject else {
+                note(transition, "not imported: a transition that is \(transition.typeName)")
+                continue
+            }
+            var retry: (slot: Int, below: Int?, atLeast: Int?)?
+            guard let candidate = candidate(object, owner: owner, retry: &retry) else { continue }
+            if let retry, let below = retry.below {
+                counting = (retry.slot, below, candidate)
+                continue
+            }
+            if let retry, let atLeast = retry.atLeast, let pending = counting, pending.retry == retry.slot {
+                var counted = pending.candidate
+                let extra = Array(candidate.effects.dropFirst(counted.effects.count))
+                counted.retry = (atLeast, candidate.target, extra)
+                counting = nil
+                read.append(counted)
+                continue
+            }
+            read.append(candidate)
+        }
+        if let pending = counting {
+            read.append(pending.candidate)
+            note(
+                list.first!,
+                "not imported: half a bounded retry (its `atLeast` transition is missing); the transition is kept without its bound"
+            )
+        }
+        return read
+    }
+
+    /// One transition as a candidate; `nil` when it is left out (reported) or stands for
+    /// flowspec's own behaviour (an override).
+    private mutating func candidate(
+        _ object: JSONValue, owner: Int?, retry: inout (slot: Int, below: Int?, atLeast: Int?)?
+    ) -> Candidate? {
+        var effects: [String] = []
+        for action in object["actions"]?.list ?? [] {
+            if action["type"]?.string == XStateExporter.countAction { continue }
+            if let effect = effect(action, declaring: false) { effects.append(effect) }
+        }
+        var condition: String?
+        var unless: String?
+        if let written = object["guard"] ?? object["cond"] {
+            (condition, unless) = guardConditions(written, retry: &retry)
+        }
+        if let inGuard = object["in"] {
+            note(inGuard, "not imported: an `in` guard; a flowspec condition is the app's, not a state test")
+        }
+        let known: Set<String> = [
+            "target", "actions", "guard", "cond", "reenter", "internal", "description", "meta", "in"
+        ]
+        for member in object.members where !known.contains(member.key) {
+            note(member.value, "not imported: the key `\(member.key)` of a transition")
+        }
+        guard let written = object["target"], !written.isNull else {
+            if !effects.isEmpty || condition != nil || unless != nil {
+                note(
+                    object,
+                    "not imported: a transition without a target (it runs actions or has a guard); a flowspec transition goes to a state"
+                )
+            }
+            return nil
+        }
+        let targets = written.list.compactMap(\.string)
+        if targets.count > 1 {
+            note(
+                written,
+                "not imported: a transition to several states (\(targets.joined(separator: ", "))); its first is kept")
+        }
+        guard let text = targets.first, let node = resolve(text, from: owner),
+            let target = stateName(routes[node] ?? node)
+        else {
+            _ = noteTarget(written, targets.first ?? "")
+            return nil
+        }
+        noteStaying(object, owner: owner, target: routes[node] ?? node)
+        for effect in effects { declareEffect(effect) }
+        return Candidate(target: target, condition: condition, unless: unless, effects: effects)
+    }
+
+    /// XState takes a transition into the state it is written on, or a state inside it, without
+    /// leaving that state, unless it says `reenter: true`; flowspec always leaves and enters it.
+    /// Where that shows (the state has entry or exit actions, a delay or an invocation) it is
+    /// reported.
+    private mutating func noteStaying(_ object: JSONValue, owner: Int?, target: Int) {
+        guard let owner, object["reenter"]?.bool != true, object["internal"]?.bool != false else { return }
+        var node: Int? = target
+        while let current = node, current != owner { node = nodes[current].parent }
+        guard node == owner else { return }
+        let value = nodes[owner].value
+        guard ["entry", "exit", "onEntry", "onExit", "after", "invoke"].contains(where: { value[$0] != nil }) else {
+            return
+        }
+        note(
+            object,
+            "imported as re-entering: a transition into '\(nodes[owner].key)' or a state inside it, which XState takes without leaving '\(nodes[owner].key)' (no `reenter: true`); flowspec leaves it and enters it again, running its exit and entry and restarting its delay"
+        )
+    }
+
+    /// The conditions of a guard: a name is a condition; flowspec's own guard reads back as
+    /// its conditions and retry bound; any other guard with params becomes a condition of its
+    /// own, reported.
+    private mutating func guardConditions(
+        _ written: JSONValue, retry: inout (slot: Int, below: Int?, atLeast: Int?)?
+    ) -> (String?, String?) {
+        if let name = written.string { return (declare(SCXMLMachineReader.safeName(name)), nil) }
+        guard let type = written["type"]?.string else {
+            note(written, "not imported: a guard that is \(written.typeName), not a name or an object with a `type`")
+            return (nil, nil)
+        }
+        let params = written["params"]
+        if type == XStateExporter.guardType, let params {
+            if let slot = params["retry"]?.number.flatMap({ Int($0) }) {
+                retry = (
+                    slot, params["below"]?.number.flatMap { Int($0) }, params["atLeast"]?.number.flatMap { Int($0) }
+                )
+            }
+            return (
+                params["if"]?.string.map { declare(SCXMLMachineReader.safeName($0)) },
+                params["unless"]?.string.map { declare(SCXMLMachineReader.safeName($0)) }
+            )
+        }
+        guard let params else { return (declare(SCXMLMachineReader.safeName(type)), nil) }
+        let text = type + " " + JSONText.compact(params)
+        if let existing = guardConditions[text] { return (existing, nil) }
+        let name = "condition\(machine.expressions.count + 1)"
+        machine.expressions[name] = text
+        guardConditions[text] = name
+        note(
+            written, "imported as the condition '\(name)': the guard '\(type)' with params, which the app now supplies")
+        return (declare(name), nil)
+    }
+
+    private mutating func declare(_ condition: String) -> String {
+        if !machine.conditions.contains(condition) { machine.conditions.append(condition) }
+        return condition
+    }
+
+    private func append(
+        _ list: inout [(event: String, candidates: [Candidate])], _ event: String, _ candidates: [Candidate]
+    ) {
+        ImportedMachine.append(&list, event, candidates)
+    }
+
+    // MARK: - Delays and invocations
+
+    /// A state's delay is its timeout when it is a whole number of milliseconds and its
+    /// transition has no guard (beyond a retry bound); a second delay, or a named one, is
+    /// reported.
+    private mutating func readDelays(_ value: JSONValue, _ node: Int, _ index: Int) {
+        for member in value["after"]?.members ?? [] {
+            guard let milliseconds = Int64(member.key), milliseconds > 0 else {
+                note(
+                    member.value, "not imported: the delay '\(member.key)'; a timeout is a whole number of milliseconds"
+                )
+                continue
+            }
+            guard machine.states[index].timeout == nil else {
+                note(
+                    member.value,
+                    "not imported: a second delay (\(member.key) ms) in '\(machine.states[index].name)'; a flowspec state has one timeout"
+                )
+                continue
+            }
+            let read = candidates(member.value.list, owner: node, event: nil)
+            guard var first = read.first else { continue }
+            if read.count > 1 || first.condition != nil || first.unless != nil {
+                note(
+                    member.value,
+                    "imported as its first transition without its guard: the delayed transitions of '\(machine.states[index].name)'; a flowspec timeout has one target and no condition"
+                )
+                first.condition = nil
+                first.unless = nil
+            }
+            machine.states[index].timeout = (Self.duration(milliseconds), first)
+        }
+    }
+
+    /// A duration as a spec writes it: the largest unit that divides it.
+    static func duration(_ milliseconds: Int64) -> String {
+        for (spelling, size) in [("h", Int64(3_600_000)), ("m", 60_000), ("s", 1_000), ("ms", 1)]
+        where milliseconds % size == 0 {
+            return "\(milliseconds / size)\(spelling)"
+        }
+        return "\(milliseconds)ms"
+    }
+
+    /// An invocation that ends (`onDone`, `onError`) is the state's work: the state is a task,
+    /// and the two are the events it waits for. One that does not is an activity when the
+    /// machine declares what it sends, and is reported otherwise.
+    private mutating func readInvocations(_ value: JSONValue, _ index: Int) {
+        guard let invoke = value["invoke"] else { return }
+        for invocation in invoke.list {
+            let source = invocation["src"]?.string ?? invocation["src"]?["type"]?.string ?? invocation["id"]?.string
+            guard let source else {
+                note(
+                    invocation,
+                    "not imported: an invocation without a named `src`; name the actor and implement it in `setup`")
+                continue
+            }
+            let name = SCXMLMachineReader.safeName(invocation["id"]?.string ?? source)
+            if invocation["onDone"] == nil, invocation["onError"] == nil {
+                if machine.activities.contains(where: { $0.name == source }) {
+                    machine.states[index].activities.append(source)
+                } else {
+                    note(
+                        invocation,
+                        "not imported: the invoked actor '\(source)', which neither ends (`onDone`, `onError`) nor is declared with the events it sends; declare it under `activities` with its `sends`"
+                    )
+                }
+                continue
+            }
+            machine.states[index].kind = "task"
+            for (key, suffix) in [("onDone", "done"), ("onError", "error")] {
+                guard let written = invocation[key] else { continue }
+                let read = candidates(written.list, owner: nil, event: nil, resolvingFrom: index)
+                if !read.isEmpty { append(&machine.states[index].on, name + "." + suffix, read) }
+            }
+            for member in invocation.members where !["src", "id", "onDone", "onError", "input"].contains(member.key) {
+                note(member.value, "not imported: the key `\(member.key)` of an invocation")
+            }
+            if let input = invocation["input"] {
+                note(
+                    input, "not imported: the input of the invocation '\(source)'; the app gives its work what it needs"
+                )
+            }
+        }
+    }
+
+    private mutating func candidates(
+        _ list: [JSONValue], owner: Int?, event: String?, resolvingFrom index: Int
+    ) -> [Candidate] {
+        let node = nodes.indices.first { nodes[$0].state == index }
+        return candidates(list, owner: node, event: event)
+    }
+
+    // MARK: - Targets
+
+    /// The node a target names, from the node the transition is written on (`nil`: the
+    /// machine): `#id` and a path below it, `.child` below the node itself, or a sibling's key
+    /// and a path below it. A `\.` is a dot inside a key.
+    func resolve(_ text: String, from owner: Int?, within value: JSONValue? = nil) -> Int? {
+        if text.hasPrefix("#") {
+            let path = Self.segments(String(text.dropFirst()))
+            if let whole = ids[String(text.dropFirst())] { return whole }
+            guard let first = path.first else { return nil }
+            if root["id"]?.string == first { return walk(Array(path.dropFirst()), from: topLevel) }
+            guard let start = ids[first] else { return nil }
+            return walk(Array(path.dropFirst()), from: nodes[start].children, start: start)
+        }
+        if text.hasPrefix(".") {
+            let path = Self.segments(String(text.dropFirst()))
+            if let owner { return walk(path, from: nodes[owner].children) }
+            if let value, let node = nodes.indices.first(where: { nodes[$0].value.location == value.location }) {
+                return walk(path, from: nodes[node].children)
+            }
+            return walk(path, from: topLevel)
+        }
+        let path = Self.segments(text)
+        guard let owner else { return walk(path, from: topLevel) }
+        let siblings = nodes[owner].parent.map { nodes[$0].children } ?? topLevel
+        return walk(path, from: siblings)
+    }
+
+    private func walk(_ path: [String], from children: [Int], start: Int? = nil) -> Int? {
+        var current = start
+        var candidates = children
+        for key in path {
+            guard let next = candidates.first(where: { nodes[$0].key == key }) else { return nil }
+            current = next
+            candidates = nodes[next].children
+        }
+        return current
+    }
+
+    /// A path's keys: split at each `.` not escaped by `\`.
+    static func segments(_ text: String) -> [String] {
+        var parts: [String] = []
+        var part = ""
+        var escaped = false
+        for character in text {
+            if escaped {
+                part.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "." {
+                parts.append(part)
+                part = ""
+            } else {
+                part.append(character)
+            }
+        }
+        parts.append(part)
+        return parts
+    }
+}
+
+/// JSON values written back as compact text, for a note or a comment.
+enum JSONText {
+    static func compact(_ value: JSONValue) -> String {
+        switch value.kind {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let text): return text
+        case .string(let text): return quoted(text)
+        case .array(let items): return "[" + items.map(compact).joined(separator: ",") + "]"
+        case .object(let members):
+            return "{" + members.map { quoted($0.key) + ":" + compact($0.value) }.joined(separator: ",") + "}"
+        }
+    }
+
+    private static func quoted(_ text: String) -> String {
+        var output = ""
+        JSONNode.writeString(text, to: &output)
+        return output
+    }
+}
