@@ -890,6 +890,21 @@ def bench_import(report, args, flow_path, reps):
                times(imported["rss"] / size), "", None)
 
 
+def bench_export(report, args, small, big, reps):
+    """`flowspec export` of a flow spec and of one ten times its size, in both formats: the
+    time should grow with the spec, not faster (a writer that looks the whole machine over for
+    each state would show here first)."""
+    report.section("export (SCXML, XState): a flow spec vs one 10× its size (CPU, median)")
+    for fmt in ("scxml", "xstate"):
+        runs = measure_side_by_side(
+            [[args.flowspec, "export", big, "--format", fmt], [args.flowspec, "export", small, "--format", fmt]],
+            reps, [(0,), (0,)])
+        ratio = runs[0]["cpu"] / runs[1]["cpu"]
+        report.row("export --format %s, %s" % (fmt, megabytes(os.path.getsize(big))), seconds(runs[0]["cpu"]),
+                   "%s: %s" % (megabytes(os.path.getsize(small)), seconds(runs[1]["cpu"])), times(ratio),
+                   "≤ %.0f×" % TARGET_LINEAR, ratio <= TARGET_LINEAR)
+
+
 def bench_diff(report, args, path, reps):
     """`flowspec diff` of two versions of a flow spec (a few hundred timeouts changed) against
     `check` of the new one, side by side: diff reads and checks both versions."""
@@ -1095,6 +1110,7 @@ def main():
     bench_diff(report, args, flows[1][1], reps)
     bench_properties(report, args, (2500, 5000), reps)
     bench_import(report, args, flows[0][1], reps)
+    bench_export(report, args, flows[0][1], flows[1][1], reps)
     if args.flowspec_lsp:
         bench_lsp(report, args, flows[0][1])
 

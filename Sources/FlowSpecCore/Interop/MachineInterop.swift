@@ -1,12 +1,6 @@
 /// What both exports ask of a machine: the facts that decide how flowspec's behaviour is
 /// written in another format's terms.
 extension Machine {
-    /// The index of the state named `name` (0 when there is none, which a checked machine
-    /// never has).
-    func stateIndex(named name: Name) -> Int {
-        states.indices.first { states[$0].name.value == name } ?? 0
-    }
-
     /// The events the states around a state (and the machine) handle: those a state that
     /// handles an event under conditions overrides, and those a terminal state that rests
     /// ignores.
@@ -30,9 +24,9 @@ extension Machine {
 
     /// The state a history state resumes when its compound state has not been left yet: its
     /// `default`, else the compound state's `initial`, else its first state.
-    func historyDefault(of index: Int) -> Int {
+    func historyDefault(of index: Int, states: StateIndex) -> Int {
         let parent = nesting.parent(of: index) ?? 0
-        if let written = nesting.details[index]?.historyDefault { return stateIndex(named: written.value) }
+        if let written = nesting.details[index]?.historyDefault { return states[written.value] ?? parent }
         if let initial = nesting.details[parent]?.initial {
             return nesting.children(of: parent).first { name(of: $0) == initial.value } ?? parent
         }

@@ -25,7 +25,7 @@ public enum SCXMLExporter {
     /// The document of a checked machine (one without errors): the same machine always
     /// gives the same bytes.
     public static func document(_ graph: MachineGraph, datamodel: Datamodel = .ecmascript) -> String {
-        var writer = SCXMLDocumentWriter(graph.machine, datamodel: datamodel)
+        var writer = SCXMLDocumentWriter(graph.machine, states: graph.stateIndex, datamodel: datamodel)
         let root = writer.root()
         return root.document(comment: writer.notes())
     }
@@ -36,6 +36,8 @@ struct SCXMLDocumentWriter {
     typealias Element = XMLElement
 
     let machine: Machine
+    /// The machine's states by name.
+    let states: StateIndex
     let datamodel: SCXMLExporter.Datamodel
     let nesting: Nesting
     /// Per state, its SCXML id.
@@ -60,8 +62,9 @@ struct SCXMLDocumentWriter {
     var routerElements: [Int: [Element]] = [:]
     var takenIDs: Set<String> = []
 
-    init(_ machine: Machine, datamodel: SCXMLExporter.Datamodel) {
+    init(_ machine: Machine, states: StateIndex, datamodel: SCXMLExporter.Datamodel) {
         self.machine = machine
+        self.states = states
         self.datamodel = datamodel
         self.nesting = machine.nesting
         for index in machine.states.indices { ids.append(unique(SCXMLNames.id(machine.name(of: index)))) }
@@ -158,6 +161,9 @@ struct SCXMLDocumentWriter {
     }
 
     // MARK: - The document
+
+    /// The index of the state named `name` (a checked machine names only its own states).
+    private func stateNamed(_ name: Name) -> Int { states[name] ?? 0 }
 
     /// The `<scxml>` element.
     mutating func root() -> Element {
@@ -305,7 +311,7 @@ struct SCXMLDocumentWriter {
                 event: nil, timeoutOf: index, from: index, &slots)
         }
         if let done = nesting.details[index]?.done {
-            let target = self.target(machine.stateIndex(named: done.value), from: index)
+            let target = self.target(stateNamed(done.value), from: index)
             if !machine.isParallel(index) {
                 transitions.append(Element("transition", [("event", "done.state." + ids[index]), ("target", target)]))
             } else if let ended = regionsEnded(index) {
@@ -330,7 +336,7 @@ struct SCXMLDocumentWriter {
         if ids[index] != machine.name(of: index) {
             element.attributes.append(("flowspec:name", machine.name(of: index)))
         }
-        let target = machine.historyDefault(of: index)
+        let target = machine.historyDefault(of: index, states: states)
         element.append(Element("transition", [("target", ids[target])]))
         return element
     }
@@ -414,7 +420,7 @@ struct SCXMLDocumentWriter {
             if let condition = candidate.condition { guards.append(conditions[condition.value]!) }
             if let condition = candidate.unlessCondition { guards.append(negated(conditions[condition.value]!)) }
             let effects = candidate.effects.map { log($0.value) }
-            let target = self.target(machine.stateIndex(named: candidate.target.value), from: source)
+            let target = self.target(stateNamed(candidate.target.value), from: source)
             guard let retry = candidate.retry, let max = retry.max?.value else {
                 elements.append(transition(eventName, guards, target, effects))
                 continue
@@ -429,7 +435,7 @@ struct SCXMLDocumentWriter {
             elements.append(
                 transition(
                     eventName, guards + ["\(count(slot)) >= \(max)"],
-                    self.target(machine.stateIndex(named: retry.then.value), from: source),
+                    self.target(stateNamed(retry.then.value), from: source),
                     effects + retry.effects.map { log($0.value) }))
         }
         return elements

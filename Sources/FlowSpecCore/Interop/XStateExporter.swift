@@ -16,7 +16,7 @@ public enum XStateExporter {
     /// same bytes.
     public static func config(_ graph: MachineGraph) -> String {
         var output = ""
-        var writer = XStateConfigWriter(graph.machine)
+        var writer = XStateConfigWriter(graph.machine, states: graph.stateIndex)
         writer.root().writeDocument(to: &output)
         return output
     }
@@ -36,6 +36,8 @@ struct XStateConfigWriter {
     typealias Node = JSONNode
 
     let machine: Machine
+    /// The machine's states by name.
+    let states: StateIndex
     let nesting: Nesting
     /// Per state, its key among its siblings (its name), and whether a target elsewhere names it
     /// by id (`#name`), so that it carries an `id`.
@@ -46,16 +48,24 @@ struct XStateConfigWriter {
     var routers: [Int: String] = [:]
     var routerNodes: [Int: [(key: String, value: Node)]] = [:]
     var slots = 0
+    /// Whether the machine has a bounded retry, whose counts its input and terminal states
+    /// start again.
+    let hasRetries: Bool
     /// Where XState, run on this config, would do otherwise than flowspec: listed in the
     /// machine's meta (see ``regionAncestors(of:)``).
     var differences: [String] = []
 
-    init(_ machine: Machine) {
+    init(_ machine: Machine, states: StateIndex) {
         self.machine = machine
+        self.states = states
         self.nesting = machine.nesting
+        hasRetries = machine.boundedRetryCount > 0
         keys = machine.states.indices.map { machine.name(of: $0) }
         needsID = Array(repeating: false, count: machine.states.count)
     }
+
+    /// The index of the state named `name` (a checked machine names only its own states).
+    private func stateNamed(_ name: Name) -> Int { states[name] ?? 0 }
 
     // MARK: - The config
 
@@ -138,7 +148,7 @@ struct XStateConfigWriter {
             members.append(("meta", .members([("flowspec", .members([("kind", .string(spec.kind.rawValue))]))])))
         }
         var entry: [Node] = []
-        if machine.isLeaf(index), spec.kind == .input || spec.kind == .terminal, machine.boundedRetryCount > 0 {
+        if machine.isLeaf(index), spec.kind == .input || spec.kind == .terminal, hasRetries {
             entry.append(.members([("type", .string(XStateExporter.resetAction))]))
         }
         entry += nesting.entry(of: index).map { .string($0.value) }
@@ -176,7 +186,7 @@ struct XStateConfigWriter {
         }
         if let always = spec.always { members.append(("always", list(always.value, from: index))) }
         if let done = nesting.details[index]?.done {
-            members.append(("onDone", transition(machine.stateIndex(named: done.value), from: index, nil, [])))
+            members.append(("onDone", transition(stateNamed(done.value), from: index, nil, [])))
         }
         let children = nesting.children(of: index)
         if !children.isEmpty {
@@ -189,7 +199,7 @@ struct XStateConfigWriter {
 
     private mutating func history(_ index: Int) -> Node {
         let details = nesting.details[index]
-        let target = machine.historyDefault(of: index)
+        let target = machine.historyDefault(of: index, states: states)
         return .members([
             ("id", .string("\u{0}\(index)")), ("type", .string("history")),
             ("history", .string(details?.deep?.value == true ? "deep" : "shallow")),
@@ -321,7 +331,7 @@ struct XStateConfigWriter {
         var nodes: [Node] = []
         for candidate in candidates {
             let effects = candidate.effects.map { Node.string($0.value) }
-            let target = machine.stateIndex(named: candidate.target.value)
+            let target = stateNamed(candidate.target.value)
             guard let retry = candidate.retry, let max = retry.max?.value else {
                 nodes.append(transition(target, from: source, when(candidate), effects))
                 continue
@@ -334,7 +344,7 @@ struct XStateConfigWriter {
             nodes.append(transition(target, from: source, when(candidate, retry: slot, below: max), [count] + effects))
             nodes.append(
                 transition(
-                    machine.stateIndex(named: retry.then.value), from: source,
+                    stateNamed(retry.then.value), from: source,
                     when(candidate, retry: slot, atLeast: max), effects + retry.effects.map { .string($0.value) }))
         }
         return nodes

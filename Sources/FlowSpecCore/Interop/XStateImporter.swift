@@ -51,6 +51,8 @@ struct XStateMachineReader {
         var children: [Int] = []
         /// Its index among the imported states (routers have none).
         var state: Int?
+        /// Its children by key.
+        var childKeys: [String: Int] = [:]
     }
 
     let root: JSONValue
@@ -59,6 +61,7 @@ struct XStateMachineReader {
     /// The config's state nodes; the root is not one of them.
     var nodes: [Node] = []
     var topLevel: [Int] = []
+    var topLevelKeys: [String: Int] = [:]
     /// Explicit `id` → node.
     var ids: [String: Int] = [:]
     /// Node → the node a router goes on to (a history state).
@@ -152,6 +155,11 @@ struct XStateMachineReader {
             nodes.append(Node(value: member.value, key: member.key, parent: parent))
             if let id = member.value["id"]?.string { ids[id] = index }
             found.append(index)
+            if let parent {
+                nodes[parent].childKeys[member.key] = nodes[parent].childKeys[member.key] ?? index
+            } else {
+                topLevelKeys[member.key] = topLevelKeys[member.key] ?? index
+            }
             if let inner = member.value["states"] { nodes[index].children = collect(inner, parent: index) }
         }
         return found
@@ -234,7 +242,7 @@ struct XStateMachineReader {
         }
         readActions(value, index)
         readTransitions(value, node, index)
-        readInvocations(value, index)
+        readInvocations(value, node, index)
         noteOtherKeys(value)
         guard children.isEmpty else {
             if let kind = flowspecMeta(value)?["kind"] {
@@ -622,7 +630,7 @@ struct XStateMachineReader {
     /// An invocation that ends (`onDone`, `onError`) is the state's work: the state is a task,
     /// and the two are the events it waits for. One that does not is an activity when the
     /// machine declares what it sends, and is reported otherwise.
-    private mutating func readInvocations(_ value: JSONValue, _ index: Int) {
+    private mutating func readInvocations(_ value: JSONValue, _ node: Int, _ index: Int) {
         guard let invoke = value["invoke"] else { return }
         for invocation in invoke.list {
             let source = invocation["src"]?.string ?? invocation["src"]?["type"]?.string ?? invocation["id"]?.string
@@ -647,7 +655,7 @@ struct XStateMachineReader {
             machine.states[index].kind = "task"
             for (key, suffix) in [("onDone", "done"), ("onError", "error")] {
                 guard let written = invocation[key] else { continue }
-                let read = candidates(written.list, owner: nil, event: nil, resolvingFrom: index)
+                let read = candidates(written.list, owner: node, event: nil)
                 if !read.isEmpty { append(&machine.states[index].on, name + "." + suffix, read) }
             }
             for member in invocation.members where !["src", "id", "onDone", "onError", "input"].contains(member.key) {
@@ -661,13 +669,6 @@ struct XStateMachineReader {
         }
     }
 
-    private mutating func candidates(
-        _ list: [JSONValue], owner: Int?, event: String?, resolvingFrom index: Int
-    ) -> [Candidate] {
-        let node = nodes.indices.first { nodes[$0].state == index }
-        return candidates(list, owner: node, event: event)
-    }
-
     // MARK: - Targets
 
     /// The node a target names, from the node the transition is written on (`nil`: the
@@ -678,31 +679,32 @@ struct XStateMachineReader {
             let path = Self.segments(String(text.dropFirst()))
             if let whole = ids[String(text.dropFirst())] { return whole }
             guard let first = path.first else { return nil }
-            if root["id"]?.string == first { return walk(Array(path.dropFirst()), from: topLevel) }
+            if root["id"]?.string == first { return walk(Array(path.dropFirst()), below: nil) }
             guard let start = ids[first] else { return nil }
-            return walk(Array(path.dropFirst()), from: nodes[start].children, start: start)
+            return walk(Array(path.dropFirst()), below: start)
         }
         if text.hasPrefix(".") {
             let path = Self.segments(String(text.dropFirst()))
-            if let owner { return walk(path, from: nodes[owner].children) }
+            if let owner { return walk(path, below: owner) }
             if let value, let node = nodes.indices.first(where: { nodes[$0].value.location == value.location }) {
-                return walk(path, from: nodes[node].children)
+                return walk(path, below: node)
             }
-            return walk(path, from: topLevel)
+            return walk(path, below: nil)
         }
         let path = Self.segments(text)
-        guard let owner else { return walk(path, from: topLevel) }
-        let siblings = nodes[owner].parent.map { nodes[$0].children } ?? topLevel
-        return walk(path, from: siblings)
+        guard let owner else { return walk(path, below: nil) }
+        return walk(path, below: nodes[owner].parent)
     }
 
-    private func walk(_ path: [String], from children: [Int], start: Int? = nil) -> Int? {
+    /// The node a path of keys names below `start` (`nil`: the machine); an empty path names
+    /// `start` itself.
+    private func walk(_ path: [String], below start: Int?) -> Int? {
         var current = start
-        var candidates = children
         for key in path {
-            guard let next = candidates.first(where: { nodes[$0].key == key }) else { return nil }
+            let next: Int?
+            if let current { next = nodes[current].childKeys[key] } else { next = topLevelKeys[key] }
+            guard let next else { return nil }
             current = next
-            candidates = nodes[next].children
         }
         return current
     }
