@@ -22,8 +22,8 @@ struct ImportCommand: Command {
             Stately's JSON export) with '{'. The spec keeps the states, nesting, parallel \
             regions, history, events, conditions (guards, named), effects (<log \
             label="effect">, named actions), timeouts (a delayed <send> the state handles, \
-            `after`), invocations that end (task states) and bounded retries as `flowspec \
-            export` writes them. Everything else (data, context, scripts, other executable \
+            `after`), XState invocations that end (task states), SCXML machines invoked \
+            inline (sub-flows) and bounded retries as `flowspec export` writes them. Everything else (data, context, scripts, other executable \
             content, wildcard events, built-in actions) is \
             listed on standard error, where the input writes it, as \
             "FILE:LINE:COLUMN: warning: not imported: …"; the spec is then checked, and its \

@@ -110,6 +110,41 @@ struct SCXMLImportTests {
         #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)\n\(result.spec)")
     }
 
+    @Test func anInvokedMachineComesInAsASubFlow() throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" name="App" initial="welcome">
+              <state id="welcome"><transition event="start" target="signIn"/></state>
+              <state id="signIn">
+                <invoke id="auth" autoforward="true">
+                  <content>
+                    <scxml name="SignIn" version="1.0" initial="credentials">
+                      <state id="credentials"><transition event="submit" target="signedIn"/></state>
+                      <final id="signedIn"/>
+                    </scxml>
+                  </content>
+                </invoke>
+                <transition event="done.invoke.auth" target="home"/>
+              </state>
+              <state id="home"><transition event="signOut" target="welcome"/></state>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "App")
+        #expect(result.notImported.isEmpty, "\(result.notImported)")
+        #expect(result.spec.contains("      signIn: { run: SignIn, done: home }"), "\(result.spec)")
+        #expect(result.spec.contains("  SignIn:\n    initial: credentials\n"), "\(result.spec)")
+        #expect(checked.diagnostics.isEmpty, "\(checked.diagnostics)\n\(result.spec)")
+        let program = try #require(
+            SpecGeneration.programs(checked, diagnostics: checked.diagnostics)?.first { $0.name.name == "App" })
+        let trace = try Simulation(program: program).run([.event("start"), .event("submit")])
+        #expect(trace.contains { $0.hasPrefix("start -> signIn.credentials") }, "\(trace)")
+        #expect(trace.contains { $0.hasPrefix("submit -> home") }, "\(trace)")
+
+        // Without autoforward, SCXML keeps the parent's events from the child; flowspec does not.
+        let (plain, _) = try Self.imported(
+            document.replacingOccurrences(of: #" autoforward="true""#, with: ""), name: "App")
+        #expect(plain.notImported.map(\.message).contains { $0.contains("autoforward") }, "\(plain.notImported)")
+    }
+
     // MARK: - Documents that cannot be read
 
     @Test(arguments: [

@@ -32,6 +32,7 @@ public enum SCXMLImporter {
         }
         var reader = SCXMLMachineReader(root: root, namespace: root.name == "scxml" ? "" : scxml)
         let name = machine ?? root.attribute("name").map(SCXMLMachineReader.safeName) ?? fallbackName
+        reader.machineName = name
         let imported = reader.read()
         let notes = reader.notes.sorted { ($0.location, $0.message) < ($1.location, $1.message) }
         return Result(spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
@@ -72,6 +73,8 @@ final class ImportedMachine {
         var historyDefault: String?
         var activities: [String] = []
         var parent: Int?
+        /// The machine the state runs (a sub-flow), when it invokes one.
+        var run: String?
     }
 
     var initial: String?
@@ -87,6 +90,8 @@ final class ImportedMachine {
     var activities: [(name: String, sends: [String])] = []
     /// Conditions made from an expression, with the expression.
     var expressions: [String: String] = [:]
+    /// The machines its states run, and those they run in turn.
+    var subMachines: [(name: String, machine: ImportedMachine)] = []
 
     /// Adds candidates on `event` to a list of transitions, after those it has on it.
     static func append(
@@ -188,6 +193,7 @@ struct SCXMLMachineReader {
 
     private mutating func collectEvents(_ element: XMLElement) {
         for child in element.elements {
+            if tag(child) == "invoke" { continue }  // a machine of its own, with its own events
             if tag(child) == "send", child.attribute("delay") != nil, let event = child.attribute("event") {
                 delayedEvents.insert(event)
             }
@@ -310,7 +316,9 @@ struct SCXMLMachineReader {
             }
         }
         readContent(element, index)
-        if children.isEmpty, machine.states[index].kind == nil {
+        if machine.states[index].run != nil {
+            machine.states[index].kind = nil  // the machine it runs says what the flow waits for
+        } else if children.isEmpty, machine.states[index].kind == nil {
             let waits = !machine.states[index].on.isEmpty || machine.states[index].timeout != nil
             machine.states[index].kind = machine.states[index].always.isEmpty || waits ? "input" : "choice"
             if waits && !machine.states[index].always.isEmpty {
@@ -362,6 +370,7 @@ struct SCXMLMachineReader {
                     }
                 }
             case "transition", "state", "parallel", "final", "history", "initial": break
+            case "invoke" where invoke(child, index): break
             default: unsupported(child, in: element)
             }
         }
@@ -383,6 +392,12 @@ struct SCXMLMachineReader {
                         machine.states[index].timeout = existing
                     }
                 }
+                continue
+            }
+            if let event, let invoked = invokeIDs[index], machine.states[index].run != nil,
+                event == "done.invoke" || event == "done.invoke.*" || event == "done.invoke." + invoked
+            {
+                machine.states[index].done = transition.attribute("target").map { target($0) } ?? nil
                 continue
             }
             if let event, event == "done.state." + (element.attribute("id") ?? "") {
@@ -411,6 +426,50 @@ struct SCXMLMachineReader {
                 "not imported: the delayed event '\(timer.event)', which '\(own.name)' does not handle; only a state's own timeout is a delay flowspec holds"
             )
         }
+    }
+
+    /// The id of each invocation that became a sub-flow, by the state that runs it: the
+    /// parent hears of its end as `done.invoke.ID`.
+    var invokeIDs: [Int: String] = [:]
+    /// The name of the machine the spec is imported as, which no sub-flow may take.
+    var machineName = ""
+
+    /// An `<invoke>` of an SCXML machine written inside it (`<content><scxml>…`) becomes a
+    /// sub-flow: the machine, imported as one of the spec's, and the state, which runs it.
+    /// Returns false for any other invocation (reported by the caller).
+    private mutating func invoke(_ invoke: XMLElement, _ index: Int) -> Bool {
+        let type = invoke.attribute("type") ?? "scxml"
+        guard ["scxml", "http://www.w3.org/TR/scxml", "http://www.w3.org/TR/scxml/"].contains(type),
+            machine.states[index].children.isEmpty, machine.states[index].run == nil,
+            let content = invoke.elements.first(where: { tag($0) == "content" }),
+            let inner = content.elements.first(where: { tag($0) == "scxml" })
+        else { return false }
+        var reader = SCXMLMachineReader(root: inner, namespace: namespace)
+        reader.machineName = machineName
+        let child = reader.read()
+        notes += reader.notes
+        var name =
+            inner.attribute("name").map(SCXMLMachineReader.safeName)
+            ?? invoke.attribute("id").map(SCXMLMachineReader.safeName) ?? machine.states[index].name + "Flow"
+        let taken = Set(machine.subMachines.map(\.name) + child.subMachines.map(\.name) + [machineName])
+        while taken.contains(name) { name += "_" }
+        machine.subMachines.append((name, child))
+        machine.subMachines += child.subMachines
+        child.subMachines = []
+        machine.states[index].run = name
+        invokeIDs[index] = invoke.attribute("id") ?? ""
+        if invoke.attribute("autoforward") != "true" {
+            note(
+                invoke,
+                "imported as a sub-flow: the machine '\(name)' that '\(machine.states[index].name)' runs; flowspec hands a sub-flow the flow's events first, which SCXML does only with autoforward=\"true\""
+            )
+        }
+        for other in invoke.elements where tag(other) != "content" { unsupported(other, in: invoke) }
+        for attribute in ["src", "srcexpr", "idlocation", "namelist", "typeexpr"]
+        where invoke.attribute(attribute) != nil {
+            note(invoke, "not imported: the invocation's `\(attribute)`; the sub-flow is the machine written inside")
+        }
+        return true
     }
 
     /// A transition without a target or content ignores its event there. flowspec's states do
@@ -671,7 +730,14 @@ extension String {
 /// flow style for each transition, names quoted only where YAML needs it.
 enum ImportedSpecWriter {
     static func text(_ machine: ImportedMachine, name: String) -> String {
-        var lines = ["flowspec: 1", "machines:", "  " + quoted(name) + ":"]
+        var lines = ["flowspec: 1", "machines:"]
+        write(machine, name: name, &lines)
+        for (name, subMachine) in machine.subMachines { write(subMachine, name: name, &lines) }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private static func write(_ machine: ImportedMachine, name: String, _ lines: inout [String]) {
+        lines.append("  " + quoted(name) + ":")
         if let summary = machine.summary { lines.append("    summary: " + quoted(summary)) }
         if let initial = machine.initial { lines.append("    initial: " + quoted(initial)) }
         if !machine.conditions.isEmpty {
@@ -698,13 +764,13 @@ enum ImportedSpecWriter {
         for index in machine.states.indices where machine.states[index].parent == nil {
             state(index, machine, indent: "      ", &lines)
         }
-        return lines.joined(separator: "\n") + "\n"
     }
 
     private static func state(_ index: Int, _ machine: ImportedMachine, indent: String, _ lines: inout [String]) {
         let state = machine.states[index]
         var fields: [(String, String)] = []
         if let kind = state.kind { fields.append(("kind", quoted(kind))) }
+        if let run = state.run { fields.append(("run", quoted(run))) }
         if let summary = state.summary { fields.append(("summary", quoted(summary))) }
         if let deep = state.deep, deep { fields.append(("deep", "true")) }
         if let target = state.historyDefault { fields.append(("default", quoted(target))) }

@@ -647,7 +647,7 @@ struct XStateMachineReader {
                 } else {
                     note(
                         invocation,
-                        "not imported: the invoked actor '\(source)', which neither ends (`onDone`, `onError`) nor is declared with the events it sends; declare it under `activities` with its `sends`"
+                        "not imported: the invoked actor '\(source)', which neither ends (`onDone`, `onError`) nor is declared with the events it sends; declare it under `activities` with its `sends`, or, if it is a machine, import its config too and run it from this state with `run`"
                     )
                 }
                 continue
