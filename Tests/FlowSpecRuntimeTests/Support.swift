@@ -5,19 +5,29 @@ import Testing
 
 /// Lets the main actor run what is ready (timers the test clock fired, work that finished)
 /// until `condition` holds, failing the test if it never does. No time passes: only tasks run.
+///
+/// The bound on real time only ends a wait for work that never comes. Work runs on the shared
+/// executor, whose threads (two on a two-core machine) the package's tests hold for as long as
+/// they compute or wait on a process: work started at the beginning of the suite may get a
+/// thread only near its end, so the bound is the length of a whole run of the suite, with room.
 @MainActor
 func settle(
     until condition: @MainActor () -> Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
 ) async {
-    if await !FlowSettling.until(condition) { Issue.record("never happened: \(what)", sourceLocation: sourceLocation) }
+    if await !FlowSettling.until(condition, within: suiteLength) {
+        Issue.record("never happened: \(what)", sourceLocation: sourceLocation)
+    }
 }
+
+/// How long a run of the whole test suite may take on a two-core machine, with room.
+let suiteLength: Duration = .seconds(1_200)
 
 /// Lets the main actor run until every timer of `driver` whose deadline has come has ended,
 /// for checking that nothing happens after moving the clock: a timer left armed by mistake
 /// acts before the check, however late it runs. Fails the test if one never ends.
 @MainActor
 func settle<Spec: FlowSpec>(_ driver: FlowDriver<Spec>, sourceLocation: SourceLocation = #_sourceLocation) async {
-    if await !FlowSettling.whatIsDue(of: driver) {
+    if await !FlowSettling.whatIsDue(of: driver, within: suiteLength) {
         Issue.record("a due timer never ended (\(driver.dueTimers) left)", sourceLocation: sourceLocation)
     }
 }
