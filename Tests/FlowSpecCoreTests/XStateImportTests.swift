@@ -92,6 +92,13 @@ struct XStateImportTests {
         #expect(result.notImported.contains { $0.message.contains("a parallel machine") }, "\(result.notImported)")
     }
 
+    /// Found reading the code: a router (flowspec's own) with nothing to go on to.
+    @Test func aRouterWithNowhereToGoIsAStateThatGoesNowhere() throws {
+        let config = #"{"id": "m", "states": {"a": {"meta": {"flowspec": {"role": "route"}}, "always": []}, "b": {}}}"#
+        let (result, _) = try Self.imported(config, name: "M")
+        #expect(result.spec.contains("a: { kind: input }"), "\(result.spec)")
+    }
+
     // MARK: - JSON that cannot be read
 
     @Test(arguments: [

@@ -174,7 +174,7 @@ struct XStateMachineReader {
         var taken: Set<String> = []
         for index in nodes.indices {
             let value = nodes[index].value
-            if flowspecMeta(value)?["role"]?.string == "route", value["always"] != nil {
+            if flowspecMeta(value)?["role"]?.string == "route", value["always"]?.list.first != nil {
                 routes[index] = index  // resolved below, once every state is named
                 continue
             }
@@ -192,8 +192,8 @@ struct XStateMachineReader {
             machine.states.append(state)
         }
         for router in routes.keys {
-            let onward = nodes[router].value["always"]!.list.first!
-            let text = onward.string ?? onward["target"]?.string ?? ""
+            let onward = nodes[router].value["always"]?.list.first
+            let text = onward?.string ?? onward?["target"]?.string ?? ""
             routes[router] = resolve(text, from: router) ?? router
         }
     }
