@@ -63,10 +63,16 @@ struct SCXMLImportTests {
         return compared
     }
 
-    @Test func theReferenceFlowsComeBackAsTheyWereWritten() throws {
+    @Test(arguments: MachineImporter.Format.allCases)
+    func theReferenceFlowsComeBackAsTheyWereWritten(format: MachineImporter.Format) throws {
         let result = SpecChecker().check(try Fixtures.source("specs/app.yaml"))
         let graph = try #require(result.graphs.first { $0.machine.name.value == "LaunchAuth" })
-        let (imported, _) = try Self.imported(SCXMLExporter.document(graph), name: "LaunchAuth")
+        let exported =
+            switch format {
+            case .scxml: SCXMLExporter.document(graph)
+            case .xstate: XStateExporter.config(graph)
+            }
+        let (imported, _) = try Self.imported(exported, name: "LaunchAuth")
         #expect(
             imported.spec.contains(
                 "      authLoading: { kind: task, on: { loginSucceeded: authenticated, loginFailed: unauthenticated, networkError: { to: authLoading, retry: { max: 3, then: error } } }, timeout: { after: 10s, to: error } }"
@@ -98,6 +104,7 @@ struct SCXMLImportTests {
                 "3:14: not imported: the datamodel's 'count'; flowspec holds only boolean conditions, which the app supplies",
                 "5:14: not imported: <script> in <onentry>; the flowspec language has no counterpart",
                 "6:5: imported as the condition 'condition1': the expression 'count > 2', which the app now supplies",
+                "7:5: imported as the events it matches (go): the wildcard '*'; an event the document does not name is no longer handled",
                 "11:44: not imported: <raise> in <transition>; the flowspec language has no counterpart"
             ])
         #expect(result.spec.contains("    # condition1: count > 2"))

@@ -28,17 +28,6 @@ struct XStateImportTests {
         #expect(compared > 10_000)
     }
 
-    @Test func theReferenceFlowsComeBackAsTheyWereWritten() throws {
-        let result = SpecChecker().check(try Fixtures.source("specs/app.yaml"))
-        let graph = try #require(result.graphs.first { $0.machine.name.value == "LaunchAuth" })
-        let (imported, _) = try Self.imported(XStateExporter.config(graph), name: "LaunchAuth")
-        #expect(
-            imported.spec.contains(
-                "      authLoading: { kind: task, on: { loginSucceeded: authenticated, loginFailed: unauthenticated, networkError: { to: authLoading, retry: { max: 3, then: error } } }, timeout: { after: 10s, to: error } }"
-            ), "\(imported.spec)")
-        #expect(imported.spec.contains("    on:\n      forceReset: unauthenticated"))
-    }
-
     // MARK: - Configs of others
 
     @Test func whatTheLanguageCannotHoldIsReportedWhereItIsWritten() throws {

@@ -535,7 +535,14 @@ struct SCXMLMachineReader {
                     note(transition, "not imported: a transition on '\(descriptor)', \(platform)")
                     continue
                 }
-                for event in matched(descriptor) where !events.contains(event) { events.append(event) }
+                let matching = matched(descriptor)
+                if descriptor == "*" || descriptor.hasSuffix(".*") {
+                    note(
+                        transition,
+                        "imported as the events it matches (\(matching.joined(separator: ", "))): the wildcard '\(descriptor)'; an event the document does not name is no longer handled"
+                    )
+                }
+                for event in matching where !events.contains(event) { events.append(event) }
             }
             if events.isEmpty { return nil }
         }
