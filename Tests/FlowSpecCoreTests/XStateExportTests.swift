@@ -10,8 +10,6 @@ import Testing
 /// effects as `flowspec simulate` on the same inputs.
 @Suite("XState export")
 struct XStateExportTests {
-    typealias Gen = DifferentialSpecs
-
     static let runner = Fixtures.packageRoot.appendingPathComponent("Tests/Engines/xstate_export_runs.js")
 
     static func config(_ spec: String, machine: String) throws -> String {

@@ -89,10 +89,7 @@ struct JSONReader {
 
     /// Reads the document in `bytes`.
     static func read(_ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth) throws(Failure) -> JSONValue {
-        if let error = TextCursor.encodingError(in: bytes) {
-            throw Failure(message: error.message, location: error.location)
-        }
-        var reader = JSONReader(cursor: TextCursor(bytes), maxDepth: maxDepth)
+        var reader = JSONReader(cursor: try TextCursor(bytes), maxDepth: maxDepth)
         if reader.cursor.starts(with: "\u{FEFF}") { reader.cursor.advance(by: 3) }
         reader.cursor.skipSpace()
         guard !reader.cursor.atEnd else { throw reader.failure("the document holds no value") }
@@ -114,7 +111,7 @@ struct JSONReader {
     private var location: SourceLocation { cursor.location }
 
     private func failure(_ message: String, at location: SourceLocation? = nil) -> Failure {
-        Failure(message: message, location: location ?? self.location)
+        cursor.failure(message, at: location)
     }
 
     // MARK: - Values

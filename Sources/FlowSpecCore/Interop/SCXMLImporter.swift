@@ -167,7 +167,9 @@ struct SCXMLMachineReader {
             case "state" where flowspec(child, "role") == "machine":
                 for transition in child.elements where tag(transition) == "transition" {
                     if let (events, candidates) = eventCandidates(transition, owner: nil) {
-                        for event in events where !event.isEmpty { append(&machine.machineWide, event, candidates) }
+                        for event in events where !event.isEmpty {
+                            ImportedMachine.append(&machine.machineWide, event, candidates)
+                        }
                     }
                 }
                 machine.initial = child.attribute("initial").flatMap(firstTarget)
@@ -416,7 +418,7 @@ struct SCXMLMachineReader {
                 if event.isEmpty {
                     machine.states[index].always += candidates
                 } else {
-                    append(&machine.states[index].on, event, candidates)
+                    ImportedMachine.append(&machine.states[index].on, event, candidates)
                 }
             }
         }
@@ -512,12 +514,6 @@ struct SCXMLMachineReader {
         let all = ids.split(separator: " ").map(String.init)
         let first = routes[all[0]] ?? all[0]
         return names[first] ?? SCXMLMachineReader.safeName(first)
-    }
-
-    private func append(
-        _ list: inout [(event: String, candidates: [Candidate])], _ event: String, _ candidates: [Candidate]
-    ) {
-        ImportedMachine.append(&list, event, candidates)
     }
 
     /// The event (empty for an eventless transition) and candidates of a transition; `nil`

@@ -13,11 +13,21 @@ struct TextCursor {
     private(set) var line = 1
     private(set) var column = 1
 
-    init(_ bytes: [UInt8]) {
+    /// A cursor at the start of `bytes`, which must be UTF-8, and hold no control character
+    /// other than tab, line feed and carriage return when `language` forbids them.
+    init(_ bytes: [UInt8], forbiddingControlCharactersOf language: String? = nil) throws(Failure) {
+        if let error = Self.encodingError(in: bytes, controlCharacters: language) {
+            throw Failure(message: error.message, location: error.location)
+        }
         self.bytes = bytes
     }
 
     var location: SourceLocation { SourceLocation(line: line, column: column) }
+
+    /// A failure here, or at `location`.
+    func failure(_ message: String, at location: SourceLocation? = nil) -> Failure {
+        Failure(message: message, location: location ?? self.location)
+    }
 
     var atEnd: Bool { position >= bytes.count }
 
@@ -62,7 +72,7 @@ struct TextCursor {
     /// The first place where `bytes` are not UTF-8, or hold a control character other than tab,
     /// line feed and carriage return when `controlCharacters` names the language that forbids
     /// them; with what is wrong and what to do. `nil` when there is none.
-    static func encodingError(in bytes: [UInt8], controlCharacters language: String? = nil) -> (
+    private static func encodingError(in bytes: [UInt8], controlCharacters language: String? = nil) -> (
         message: String, location: SourceLocation
     )? {
         var iterator = bytes.makeIterator()

@@ -14,10 +14,7 @@ struct XMLReader {
 
     /// Reads the document in `bytes`.
     static func read(_ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth) throws(Failure) -> XMLElement {
-        if let error = TextCursor.encodingError(in: bytes, controlCharacters: "XML") {
-            throw Failure(message: error.message, location: error.location)
-        }
-        var reader = XMLReader(cursor: TextCursor(bytes), maxDepth: maxDepth)
+        var reader = XMLReader(cursor: try TextCursor(bytes, forbiddingControlCharactersOf: "XML"), maxDepth: maxDepth)
         return try reader.document()
     }
 
@@ -31,7 +28,7 @@ struct XMLReader {
     private var location: SourceLocation { cursor.location }
 
     private func failure(_ message: String, at location: SourceLocation? = nil) -> Failure {
-        Failure(message: message, location: location ?? self.location)
+        cursor.failure(message, at: location)
     }
 
     /// Whether a byte may be part of a name: ASCII letters, digits, `_ - . :`, and every byte of

@@ -112,7 +112,7 @@ struct XStateMachineReader {
         }
         for member in root["on"]?.members ?? [] {
             for (event, candidates) in transitions(member, owner: nil) {
-                append(&machine.machineWide, event, candidates)
+                ImportedMachine.append(&machine.machineWide, event, candidates)
             }
         }
         return machine
@@ -366,17 +366,17 @@ struct XStateMachineReader {
             }
             if member.key.hasPrefix("xstate.after."), isIgnore(member.value) { continue }  // a resting state's
             let read = transitions(member, owner: node)
-            for (event, candidates) in read { append(&machine.states[index].on, event, candidates) }
+            for (event, candidates) in read { ImportedMachine.append(&machine.states[index].on, event, candidates) }
             if read.isEmpty, isIgnore(member.value), !terminal {
                 ignored(member, index)
             }
         }
         if let always = value["always"] {
-            machine.states[index].always += candidates(always.list, owner: node, event: nil)
+            machine.states[index].always += candidates(always.list, owner: node)
         }
         readDelays(value, node, index)
         if let done = value["onDone"] {
-            let candidates = candidates(done.list, owner: node, event: nil)
+            let candidates = candidates(done.list, owner: node)
             machine.states[index].done = candidates.first?.target
             if candidates.count > 1 || candidates.first.map({ $0.condition != nil || !$0.effects.isEmpty }) == true {
                 note(done, "not imported: the guards and actions of `onDone`; a flowspec `done` is a state to go to")
@@ -416,7 +416,7 @@ struct XStateMachineReader {
                 "imported as the events it matches (\(events.joined(separator: ", "))): the wildcard '\(descriptor)'; an event the machine does not name is no longer handled"
             )
         }
-        let read = candidates(member.value.list, owner: owner, event: descriptor)
+        let read = candidates(member.value.list, owner: owner)
         guard !read.isEmpty else { return [] }
         return events.map { ($0, read) }
     }
@@ -431,7 +431,7 @@ struct XStateMachineReader {
 
     /// The candidates of a list of XState transitions; a bounded retry's two transitions
     /// become one candidate.
-    private mutating func candidates(_ list: [JSONValue], owner: Int?, event: String?) -> [Candidate] {
+    private mutating func candidates(_ list: [JSONValue], owner: Int?) -> [Candidate] {
         var read: [Candidate] = []
         var counting: (retry: Int, max: Int, candidate: Candidate)?
         for transition in list {
@@ -578,12 +578,6 @@ struct XStateMachineReader {
         return condition
     }
 
-    private func append(
-        _ list: inout [(event: String, candidates: [Candidate])], _ event: String, _ candidates: [Candidate]
-    ) {
-        ImportedMachine.append(&list, event, candidates)
-    }
-
     // MARK: - Delays and invocations
 
     /// A state's delay is its timeout when it is a whole number of milliseconds and its
@@ -604,7 +598,7 @@ struct XStateMachineReader {
                 )
                 continue
             }
-            let read = candidates(member.value.list, owner: node, event: nil)
+            let read = candidates(member.value.list, owner: node)
             guard var first = read.first else { continue }
             if read.count > 1 || first.condition != nil || first.unless != nil {
                 note(
@@ -655,8 +649,8 @@ struct XStateMachineReader {
             machine.states[index].kind = "task"
             for (key, suffix) in [("onDone", "done"), ("onError", "error")] {
                 guard let written = invocation[key] else { continue }
-                let read = candidates(written.list, owner: node, event: nil)
-                if !read.isEmpty { append(&machine.states[index].on, name + "." + suffix, read) }
+                let read = candidates(written.list, owner: node)
+                if !read.isEmpty { ImportedMachine.append(&machine.states[index].on, name + "." + suffix, read) }
             }
             for member in invocation.members where !["src", "id", "onDone", "onError", "input"].contains(member.key) {
                 note(member.value, "not imported: the key `\(member.key)` of an invocation")
