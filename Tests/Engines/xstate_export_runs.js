@@ -1,26 +1,31 @@
-// Runs configs `flowspec export --format xstate` wrote in XState v5, an engine flowspec did
-// not write, for the export's engine tests (XStateExportTests).
+// Runs XState configs in XState v5, an engine flowspec did not write: those `flowspec export
+// --format xstate` wrote, for the export's engine tests (XStateExportTests), and configs others
+// wrote, beside the export of their import (ImportOthersTests).
 //
 // XState itself is not part of flowspec: `FLOWSPEC_XSTATE` names a build of it that `require`
 // loads (for example node_modules/xstate/dist/xstate.cjs.js, or the UMD build), else
 // `require("xstate")` must find one.
 //
 // Reads a JSON list of runs from the file named by its argument. Each run is {"key", "config",
-// "steps"}, the config as the export's text (so that its states keep their order); a step is ["event", NAME], ["condition", NAME, true|false] (a condition of the
-// spec; those before the first input are its values at the start) or ["timeout", STATE] (the
-// timer that STATE's timeout armed fires now; with null for STATE, the first active state's
-// own, as `simulate`'s `@timeout`). Prints one line per input:
+// "steps"}, the config as text (so that its states keep their order); a step is
+// ["event", NAME], ["condition", NAME, true|false] (a condition of the spec; those before the
+// first input are its values at the start), ["timeout", STATE] (the timer that STATE's timeout
+// armed fires now; with null for STATE, the first active state's own, as `simulate`'s
+// `@timeout`) or ["wait", SECONDS] (time passes, and each timer fires when it is due). Prints
+// one line per input:
 //
 //     KEY|INPUT -> STATES | effects: E1, E2
 //
-// STATES are the active states the spec can be in (those with `meta.flowspec.kind`), in
-// document order; effects are the named actions the step ran. The guards and actions the app
-// implements are implemented here as docs/interop.md describes them: a condition is the value
-// the run set; "flowspec.when" tests conditions and a retry count; "flowspec.retry.count" and
+// STATES are the active states the spec can be in (those with `meta.flowspec.kind`; in a config
+// flowspec did not write, its atomic states, by their paths of keys), in document order;
+// effects are the named actions the step ran. The guards and actions the app implements are
+// implemented here as docs/interop.md describes them: a condition is the value the run set;
+// "flowspec.when" tests conditions and a retry count; "flowspec.retry.count" and
 // "flowspec.retry.reset" keep the counts.
 //
-// Time is virtual: the clock never fires by itself; a timeout step takes the engine's own
-// pending delayed event for that state out of its scheduler and delivers it now.
+// Time is virtual: the clock fires only when a wait step lets time pass; a timeout step takes
+// the engine's own pending delayed event for that state out of its scheduler and delivers it
+// now.
 
 "use strict";
 const fs = require("fs");
@@ -96,8 +101,32 @@ function run(spec, out) {
   for (const name of actions) {
     if (!(name in actionImplementations)) actionImplementations[name] = () => effects.push(name);
   }
-  // A clock that never fires: each timeout step delivers its event itself.
-  const clock = { setTimeout: () => 0, clearTimeout: () => {} };
+  // A virtual clock: it fires only when a wait step lets time pass, or a timeout step
+  // delivers a timer's event itself.
+  let now = 0;
+  let nextTimer = 1;
+  const timers = new Map();
+  const clock = {
+    setTimeout: (callback, ms) => {
+      timers.set(nextTimer, { callback, due: now + ms, id: nextTimer });
+      return nextTimer++;
+    },
+    clearTimeout: (id) => timers.delete(id),
+  };
+  /// Lets `ms` pass: each timer fires when it is due, in the order they are due.
+  const wait = (ms) => {
+    const until = now + ms;
+    for (;;) {
+      const due = [...timers.values()]
+        .filter((timer) => timer.due <= until)
+        .sort((a, b) => a.due - b.due || a.id - b.id)[0];
+      if (!due) break;
+      timers.delete(due.id);
+      now = due.due;
+      due.callback();
+    }
+    now = until;
+  };
   const machine = XState.createMachine(config).provide({
     guards: guardImplementations,
     actions: actionImplementations,
@@ -109,12 +138,17 @@ function run(spec, out) {
   if (starting.status === "error") failure = String(starting.error);
   actor.start();
 
+  // A config flowspec did not write has no kinds: its atomic states are the leaves, named by
+  // their paths of keys.
+  const foreign = !JSON.stringify(config).includes('"flowspec"');
   const activeLeaves = () =>
     (actor.getSnapshot()._nodes || [])
-      .filter((node) => node.meta && node.meta.flowspec && node.meta.flowspec.kind)
-      .sort((a, b) => order[a.key] - order[b.key]);
+      .filter((node) =>
+        foreign ? node.type === "atomic" || node.type === "final" : node.meta && node.meta.flowspec && node.meta.flowspec.kind
+      )
+      .sort((a, b) => order[a.id] - order[b.id]);
   const line = (label) => {
-    const states = activeLeaves().map((node) => node.key);
+    const states = activeLeaves().map((node) => (foreign ? node.path.join(".") : node.key));
     out.push(
       `${spec.key}|${label} -> ${states.join(", ")} | effects: ${effects.join(", ") || "-"}` +
         (failure ? ` | error: ${failure}` : "")
@@ -126,7 +160,7 @@ function run(spec, out) {
   const order = {};
   const visit = (node) => {
     nodes[node.key] = node;
-    order[node.key] = Object.keys(order).length;
+    order[node.id] = Object.keys(order).length;
     for (const child of Object.values(node.states || {})) visit(child);
   };
   visit(machine.root);
@@ -153,6 +187,9 @@ function run(spec, out) {
       const first = activeLeaves()[0];
       if (first) fire(first.key);
       line("@timeout");
+    } else if (step[0] === "wait") {
+      wait(step[1] * 1000);
+      line(`@wait(${step[1]})`);
     } else if (step[0] === "timeout") {
       fire(step[1]);
       line(`@timeout(${step[1]})`);

@@ -149,8 +149,13 @@ struct EngineDifferentialTests {
         defer { try? FileManager.default.removeItem(at: input) }
         let output = try ProcessRunner.run(python, [script.path, input.path] + options)
         try #require(output.status == 0, "the engine's driver failed:\n\(output.stderr)")
+        return linesByRun(output.stdout)
+    }
+
+    /// An engine runner's `KEY|LINE` output as each run's lines.
+    static func linesByRun(_ output: String) -> [String: [String]] {
         var lines: [String: [String]] = [:]
-        for line in output.stdout.split(separator: "\n") {
+        for line in output.split(separator: "\n") {
             guard let bar = line.firstIndex(of: "|") else { continue }
             lines[String(line[..<bar]), default: []].append(String(line[line.index(after: bar)...]))
         }

@@ -105,6 +105,7 @@ struct SCXMLImportTests {
                 "5:14: not imported: <script> in <onentry>; the flowspec language has no counterpart",
                 "6:5: imported as the condition 'condition1': the expression 'count > 2', which the app now supplies",
                 "7:5: imported as the events it matches (go): the wildcard '*'; an event the document does not name is no longer handled",
+                "10:14: imported as a timeout, which ends when 'busy' is left; this delayed <send> is not cancelled then, so its event can still arrive later (to say what the spec says, give it an id and <cancel sendid> it in <onexit>)",
                 "11:44: not imported: <raise> in <transition>; the flowspec language has no counterpart"
             ])
         #expect(result.spec.contains("    # condition1: count > 2"))
@@ -231,57 +232,5 @@ struct SCXMLImportTests {
         } catch {
             #expect(error.message.contains("nest more than 256 deep"))
         }
-    }
-}
-
-/// Machines others wrote: the Qt SCXML examples (`Tests/Fixtures/import/qt`) and XState's own
-/// examples as JSON (`Tests/Fixtures/import/xstate`), each folder with its notice. Each imports
-/// to the spec and report beside it (`NAME.flowspec.yaml`, `NAME.report.txt`: what was not
-/// imported, then what `check` finds), reviewed by diff and re-recorded only with
-/// `FLOWSPEC_RECORD_GOLDEN=1`.
-@Suite("Import of machines others wrote")
-struct ImportOthersTests {
-    static let fixtures = [
-        ("qt", "scxml", ["calculator", "ftpclient", "invoke", "mediaplayer", "sudoku", "trafficlight"]),
-        ("xstate", "json", ["creditcheck", "donut", "fetch", "flightbooker", "mediascanner", "trivia"])
-    ]
-    static let inputs = fixtures.flatMap { folder, ext, names in names.map { "\(folder)/\($0).\(ext)" } }
-
-    /// The spec and the report of an input, or the error that refuses it.
-    static func imported(_ input: String) throws -> (spec: String, report: String, outcome: String) {
-        let url = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/import/\(input)")
-        let bytes = Array(try Data(contentsOf: url))
-        let file = url.lastPathComponent
-        let name = url.deletingPathExtension().lastPathComponent
-        do {
-            let result = try MachineImporter.importMachine(bytes, fallbackName: name)
-            var report = result.notImported.map { "\(file):\($0.location): \($0.message)" }
-            let checked = SpecChecker().check(SourceFile(path: "\(name).flowspec.yaml", text: result.spec))
-            report += checked.diagnostics.map {
-                "\($0.file):\($0.location): \($0.severity): \($0.message) [\($0.rule.rawValue)]"
-            }
-            let decoded = !checked.diagnostics.contains { [.yamlSyntax, .unknownKey, .invalidValue].contains($0.rule) }
-            let outcome = !decoded ? "unreadable spec" : result.notImported.isEmpty ? "clean" : "with a report"
-            return (result.spec, report.joined(separator: "\n") + "\n", outcome)
-        } catch {
-            return ("", "\(file):\(error.location): error: \(error.message)\n", "refused")
-        }
-    }
-
-    @Test("each imports as its golden spec and report", arguments: inputs)
-    func importsAsTheGolden(input: String) throws {
-        let (spec, report, _) = try Self.imported(input)
-        let base = Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/import/\(input)")
-            .deletingPathExtension()
-        try Fixtures.expectGolden(spec, at: base.appendingPathExtension("flowspec.yaml"))
-        try Fixtures.expectGolden(report, at: base.appendingPathExtension("report.txt"))
-    }
-
-    @Test(arguments: fixtures.map { ($0.0, $0.1, $0.2) })
-    func theFiguresArePinned(folder: String, ext: String, names: [String]) throws {
-        var outcomes: [String: Int] = [:]
-        for name in names { outcomes[try Self.imported("\(folder)/\(name).\(ext)").outcome, default: 0] += 1 }
-        let pinned = ["qt": ["clean": 1, "with a report": 5], "xstate": ["clean": 2, "with a report": 4]]
-        #expect(outcomes == pinned[folder], "\(folder)")
     }
 }

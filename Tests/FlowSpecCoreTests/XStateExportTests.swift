@@ -142,6 +142,22 @@ struct XStateExportTests {
         return ""
     }
 
+    /// The lines `Tests/Engines/xstate_export_runs.js` prints for `runs`, by run.
+    static func run(_ runs: [[String: Any]], node: URL) throws -> [String: [String]] {
+        let input = FileManager.default.temporaryDirectory.appendingPathComponent("flowspec-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: runs).write(to: input)
+        defer { try? FileManager.default.removeItem(at: input) }
+        // FLOWSPEC_KEEP_ENGINE_RUNS=PATH keeps the runs there, to run the script by hand.
+        if let kept = ProcessInfo.processInfo.environment["FLOWSPEC_KEEP_ENGINE_RUNS"] {
+            try JSONSerialization.data(withJSONObject: runs).write(to: URL(fileURLWithPath: kept))
+        }
+        let output = try ProcessRunner.run(node, [runner.path, input.path])
+        // The last lines: the first may quote a whole minified build of XState.
+        let stderr = output.stderr.split(separator: "\n").suffix(12).map { $0.prefix(300) }.joined(separator: "\n")
+        try #require(output.status == 0, "the engine's driver failed:\n\(stderr)")
+        return EngineDifferentialTests.linesByRun(output.stdout)
+    }
+
     @Test(.enabled(if: node != nil, Comment(rawValue: missingMessage)))
     func everyStepAgreesInXState() throws {
         let node = try #require(Self.node)
@@ -167,22 +183,10 @@ struct XStateExportTests {
             expected[run.key] = run.expected.map { $0.components(separatedBy: " | timers: ")[0] }
             runs.append(["key": run.key, "config": config, "steps": try run.steps.map(SCXMLExportTests.json)])
         }
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("flowspec-\(UUID().uuidString).json")
-        try JSONSerialization.data(withJSONObject: runs).write(to: input)
-        defer { try? FileManager.default.removeItem(at: input) }
         if let kept = ProcessInfo.processInfo.environment["FLOWSPEC_KEEP_ENGINE_RUNS"] {
-            try JSONSerialization.data(withJSONObject: runs).write(to: URL(fileURLWithPath: kept))
             try JSONSerialization.data(withJSONObject: expected).write(to: URL(fileURLWithPath: kept + ".expected"))
         }
-        let output = try ProcessRunner.run(node, [Self.runner.path, input.path])
-        // The last lines: the first may quote a whole minified build of XState.
-        let stderr = output.stderr.split(separator: "\n").suffix(12).map { $0.prefix(300) }.joined(separator: "\n")
-        try #require(output.status == 0, "the engine's driver failed:\n\(stderr)")
-        var actual: [String: [String]] = [:]
-        for line in output.stdout.split(separator: "\n") {
-            guard let bar = line.firstIndex(of: "|") else { continue }
-            actual[String(line[..<bar]), default: []].append(String(line[line.index(after: bar)...]))
-        }
+        let actual = try Self.run(runs, node: node)
         var comparison = TraceComparison(expectedSide: "flowspec", actualSide: "XState")
         var differing = TraceComparison(expectedSide: "flowspec", actualSide: "XState")
         for (key, lines) in expected.sorted(by: { $0.key < $1.key }) {

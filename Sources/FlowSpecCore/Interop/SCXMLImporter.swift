@@ -338,6 +338,7 @@ struct SCXMLMachineReader {
 
     private mutating func readContent(_ element: XMLElement, _ index: Int) {
         var timer: (id: String?, event: String, delay: String, element: XMLElement)?
+        var cancels: [(sendid: String, element: XMLElement, parent: XMLElement)] = []
         for child in element.elements {
             switch tag(child) {
             case "onentry":
@@ -365,8 +366,8 @@ struct SCXMLMachineReader {
                 for content in child.elements {
                     if let effect = effect(content) {
                         machine.states[index].exit.append(effect)
-                    } else if tag(content) == "cancel", let sendid = content.attribute("sendid"), sendid == timer?.id {
-                        continue  // the timeout's own timer, stopped on leaving the state
+                    } else if tag(content) == "cancel", let sendid = content.attribute("sendid") {
+                        cancels.append((sendid, content, child))
                     } else if !isBookkeeping(content) {
                         unsupported(content, in: child)
                     }
@@ -375,6 +376,10 @@ struct SCXMLMachineReader {
             case "invoke" where invoke(child, index): break
             default: unsupported(child, in: element)
             }
+        }
+        // The timeout's own timer, stopped on leaving the state, is part of the timeout.
+        for cancel in cancels where cancel.sendid != timer?.id && !isBookkeeping(cancel.element) {
+            unsupported(cancel.element, in: cancel.parent)
         }
         let own = machine.states[index]
         for transition in element.elements where tag(transition) == "transition" {
@@ -421,6 +426,13 @@ struct SCXMLMachineReader {
                     ImportedMachine.append(&machine.states[index].on, event, candidates)
                 }
             }
+        }
+        if let timer, machine.states[index].timeout != nil, !cancels.contains(where: { $0.sendid == timer.id }) {
+            let name = own.name
+            note(
+                timer.element,
+                "imported as a timeout, which ends when '\(name)' is left; this delayed <send> is not cancelled then, so its event can still arrive later (to say what the spec says, give it an id and <cancel sendid> it in <onexit>)"
+            )
         }
         if let timer, machine.states[index].timeout == nil {
             note(
