@@ -50,6 +50,12 @@ struct ExportCommand: Command {
         format = arguments.choice(Self.format, as: Format.self) ?? .scxml
         machine = arguments.text(Self.machine)
         datamodel = arguments.choice(Self.datamodel, as: SCXMLExporter.Datamodel.self) ?? .ecmascript
+        if format == .xstate, arguments.text(Self.datamodel) != nil {
+            // An XState config has no datamodel: the app implements its guards and actions.
+            throw UsageError(
+                "--datamodel is for --format scxml; an XState config has no datamodel (the app implements its guards and actions)",
+                command: Self.syntax)
+        }
         limits = try LimitOptions(arguments).limits
     }
 

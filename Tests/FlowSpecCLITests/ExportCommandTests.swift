@@ -37,6 +37,15 @@ struct ExportCommandTests {
         #expect(output.stdout.contains(#"<data id="firstLaunch" expr="False"/>"#))
     }
 
+    @Test func aDatamodelForAnXStateConfigIsRefused() throws {
+        let output = try CLI.run([
+            "export", "specs/app.yaml", "--format", "xstate", "--machine", "LaunchAuth", "--datamodel", "python"
+        ])
+        #expect(output.status == 2)
+        #expect(output.stdout.isEmpty)
+        #expect(output.stderr.contains("--datamodel is for --format scxml; an XState config has no datamodel"))
+    }
+
     @Test func aSpecOfSeveralMachinesNeedsOneChosen() throws {
         let output = try CLI.run(["export", "specs/app.yaml", "--format", "scxml"])
         #expect(output.status == 2)
