@@ -3,8 +3,11 @@ import FlowSpecCore
 /// `flowspec import`: a machine of another tool as a flowspec spec, checked, with a located
 /// line for everything the spec does not hold.
 struct ImportCommand: Command {
-    static let fileArgument = ArgumentSyntax(
-        name: "file", help: "The SCXML document, or the XState machine config as JSON.")
+    static let filesArgument = ArgumentSyntax(
+        name: "files",
+        help:
+            "The SCXML document, or the XState machine config as JSON; then the configs of the machines it invokes, if any.",
+        count: .oneOrMore)
     static let output = OptionSyntax.text(
         "output", short: "o", help: "Write the spec to this file instead of standard output.")
     static let machine = OptionSyntax.text(
@@ -23,7 +26,9 @@ struct ImportCommand: Command {
             regions, history, events, conditions (guards, named), effects (<log \
             label="effect">, named actions), timeouts (a delayed <send> the state handles, \
             `after`), XState invocations that end (task states), SCXML machines invoked \
-            inline (sub-flows) and bounded retries as `flowspec export` writes them. Everything else (data, context, scripts, other executable \
+            inline or by `src` (sub-flows), XState machines it invokes whose configs follow it \
+            on the command line (sub-flows, found by their `id`) and bounded retries as \
+            `flowspec export` writes them. Everything else (data, context, scripts, other executable \
             content, wildcard events, built-in actions) is \
             listed on standard error, where the input writes it, as \
             "FILE:LINE:COLUMN: warning: not imported: …"; the spec is then checked, and its \
@@ -32,18 +37,22 @@ struct ImportCommand: Command {
             something was not imported or the spec has findings (with --strict, nothing is \
             written then), 2 when the document cannot be read or the command line is wrong.
             """,
-        arguments: [fileArgument],
+        arguments: [filesArgument],
         options: [output, machine, strict] + LimitOptions.options
     )
 
     let file: String
+    /// The machines `file` invokes by reference.
+    let invoked: [String]
     let output: String?
     let machine: String?
     let strict: Bool
     let limits: YAMLLimits
 
     init(_ arguments: ParsedArguments) throws {
-        file = arguments.word(Self.fileArgument)
+        let files = arguments.words(Self.filesArgument)
+        file = files.first ?? ""
+        invoked = Array(files.dropFirst())
         output = arguments.text(Self.output)
         machine = arguments.text(Self.machine)
         strict = arguments.flag(Self.strict)
@@ -51,23 +60,18 @@ struct ImportCommand: Command {
     }
 
     func run() throws {
-        let bytes: [UInt8]
-        do {
-            bytes = try SpecFileReader.read(file, maxSize: limits.maxFileSize).bytes
-        } catch {
-            Console.error("flowspec: error: \(error)")
-            throw ExitStatus.failure
-        }
+        let inputs = try readInputs()
         let result: MachineImporter.Result
         do {
             result = try MachineImporter.importMachine(
-                bytes, machine: machine, fallbackName: Self.stem(file), maxDepth: limits.maxDepth)
+                inputs[0].bytes, machine: machine, fallbackName: Self.stem(file), maxDepth: limits.maxDepth,
+                links: links(Array(inputs.dropFirst())))
         } catch {
-            Console.error("\(file):\(error.location): error: \(error.message)")
+            Console.error("\(error.file ?? file):\(error.location): error: \(error.message)")
             throw ExitStatus.failure
         }
         for note in result.notImported {
-            Console.error("\(file):\(note.location): warning: \(note.message)")
+            Console.error("\(note.file ?? file):\(note.location): warning: \(note.message)")
         }
         if strict && !result.notImported.isEmpty {
             Console.error(
@@ -97,6 +101,52 @@ struct ImportCommand: Command {
         {
             throw ExitStatus.findings
         }
+    }
+
+    /// The file to import, then those of the machines it invokes.
+    private func readInputs() throws -> [MachineImporter.Input] {
+        try ([file] + invoked).map { path in
+            do {
+                return .init(path: path, bytes: try SpecFileReader.read(path, maxSize: limits.maxFileSize).bytes)
+            } catch {
+                Console.error("flowspec: error: \(error)")
+                throw ExitStatus.failure
+            }
+        }
+    }
+
+    /// Where the machines the file invokes are found: among `others`, and on disk for an
+    /// SCXML `src`, within the same size limit.
+    private func links(_ others: [MachineImporter.Input]) -> MachineImporter.Links {
+        let maxSize = limits.maxFileSize
+        return MachineImporter.Links(path: Self.path(file, relativeTo: ""), others: others) { source, from in
+            let path = Self.path(source, relativeTo: from)
+            do {
+                return .success(.init(path: path, bytes: try SpecFileReader.read(path, maxSize: maxSize).bytes))
+            } catch {
+                return .failure(.init(message: "\(error)", location: .start, file: path))
+            }
+        }
+    }
+
+    /// The path a document's `src` names: relative to the directory of the document that
+    /// names it, with `.` and `..` taken out, so that a document is known by one path.
+    static func path(_ source: String, relativeTo document: String) -> String {
+        let directory = document.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+        let joined =
+            source.hasPrefix("/")
+            ? source.split(separator: "/", omittingEmptySubsequences: false)
+            : directory + source.split(separator: "/", omittingEmptySubsequences: false)
+        var parts: [Substring] = []
+        for part in joined {
+            switch part {
+            case ".": continue
+            case "..":
+                if let last = parts.last, last != "..", !last.isEmpty { parts.removeLast() } else { parts.append(part) }
+            default: parts.append(part)
+            }
+        }
+        return parts.joined(separator: "/")
     }
 
     /// The file's name without its directory and extension, as a machine name.

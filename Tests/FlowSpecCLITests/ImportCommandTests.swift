@@ -86,6 +86,58 @@ struct ImportCommandTests {
                     encoding: .utf8)))
     }
 
+    @Test func anSCXMLSourceIsReadRelativeToItsDocument() throws {
+        let folder = Self.temporary("invoke")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("flows"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try #"""
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" name="App" initial="signIn">
+          <state id="signIn">
+            <invoke id="auth" src="flows/signin.scxml" autoforward="true"/>
+            <transition event="done.invoke.auth" target="home"/>
+          </state>
+          <state id="home"><transition event="signOut" target="signIn"/></state>
+        </scxml>
+        """#.write(to: folder.appendingPathComponent("app.scxml"), atomically: true, encoding: .utf8)
+        try #"""
+        <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" name="SignIn" initial="credentials">
+          <state id="credentials"><transition event="submit" target="signedIn"/></state>
+          <final id="signedIn"/>
+        </scxml>
+        """#.write(to: folder.appendingPathComponent("flows/signin.scxml"), atomically: true, encoding: .utf8)
+        let output = try CLI.run(["import", folder.appendingPathComponent("app.scxml").path])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(output.stdout.contains("signIn: { run: SignIn, done: home }"), "\(output.stdout)")
+        #expect(output.stdout.contains("  SignIn:\n    initial: credentials"), "\(output.stdout)")
+    }
+
+    @Test func theConfigsOfInvokedMachinesFollowOnTheCommandLine() throws {
+        let parent = Self.temporary("app.json")
+        let child = Self.temporary("signin.json")
+        defer { for file in [parent, child] { try? FileManager.default.removeItem(at: file) } }
+        try
+            #"{"id": "app", "initial": "signIn", "states": {"signIn": {"invoke": {"src": "signInFlow", "onDone": "home"}}, "home": {"on": {"signOut": "signIn"}}}}"#
+            .write(to: parent, atomically: true, encoding: .utf8)
+        try
+            #"{"id": "signInFlow", "initial": "a", "context": {"n": 0}, "states": {"a": {"on": {"submit": "b"}}, "b": {"type": "final"}}}"#
+            .write(to: child, atomically: true, encoding: .utf8)
+        let output = try CLI.run(["import", parent.path, child.path])
+        #expect(output.status == 1, "\(output.stderr)")
+        #expect(output.stdout.contains("signIn: { run: signInFlow, done: home }"), "\(output.stdout)")
+        let notes = output.stderr.split(separator: "\n")
+        #expect(notes.count == 2, "\(output.stderr)")
+        #expect(
+            notes.first?.hasPrefix("\(parent.path):1:68: warning: imported as a sub-flow") == true, "\(output.stderr)")
+        #expect(
+            notes.last?.hasPrefix("\(child.path):1:49: warning: not imported: the context") == true, "\(output.stderr)")
+
+        try #"{"id": "signIn", "states": "#.write(to: child, atomically: true, encoding: .utf8)
+        let broken = try CLI.run(["import", parent.path, child.path])
+        #expect(broken.status == 2)
+        #expect(broken.stderr.hasPrefix("\(child.path):1:"), "\(broken.stderr)")
+    }
+
     @Test func aDocumentThatCannotBeReadExitsTwo() throws {
         let bomb = Self.temporary("bomb.scxml")
         try #"<?xml version="1.0"?><!DOCTYPE s [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]><scxml>&b;</scxml>"#

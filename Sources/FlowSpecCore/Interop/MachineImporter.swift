@@ -25,12 +25,64 @@ public enum MachineImporter {
         public var location: SourceLocation
         /// What it is, and why it is left out.
         public var message: String
+        /// The input it is written in, when that is a machine the first invokes (its
+        /// ``Input/path``); `nil` for the first.
+        public var file: String? = nil
+
+        public init(location: SourceLocation, message: String, file: String? = nil) {
+            self.location = location
+            self.message = message
+            self.file = file
+        }
+    }
+
+    /// An input by its path (as notes name it) and content.
+    public struct Input: Sendable {
+        public var path: String
+        public var bytes: [UInt8]
+
+        public init(path: String, bytes: [UInt8]) {
+            self.path = path
+            self.bytes = bytes
+        }
+    }
+
+    /// Where the machines an input invokes by reference are found: an SCXML `<invoke src>`,
+    /// an XState `invoke` whose `src` names a machine. Each found becomes a sub-flow.
+    public struct Links: Sendable {
+        /// The imported input's own path: an SCXML `src` is relative to it.
+        public var path: String
+        /// Other inputs, the machines it invokes: an XState config is found by its `id` (else
+        /// its file name without extension), an SCXML document by its file name.
+        public var others: [Input]
+        /// Reads the document an SCXML `src` names, relative to the path of the document that
+        /// invokes it; the failure says why it cannot be read.
+        public var read: @Sendable (_ source: String, _ from: String) -> Swift.Result<Input, Failure>
+
+        public init(
+            path: String, others: [Input] = [],
+            read: @escaping @Sendable (_ source: String, _ from: String) -> Swift.Result<Input, Failure> = {
+                source, _ in .failure(Failure(message: "no document is read from disk here", location: .start))
+            }
+        ) {
+            self.path = path
+            self.others = others
+            self.read = read
+        }
     }
 
     /// An input that cannot be read as a machine, and where.
     public struct Failure: Error, Sendable, Equatable {
         public var message: String
         public var location: SourceLocation
+        /// The input it is in, when that is not the first (an invoked machine's).
+        public var file: String? = nil
+
+        public init(message: String, location: SourceLocation, file: String? = nil) {
+            self.message = message
+            self.location = location
+            self.file = file
+        }
     }
 
     /// The format of an input, from its first character past white space and a byte order
@@ -45,23 +97,41 @@ public enum MachineImporter {
     }
 
     /// Imports the machine in `bytes`, in the format its content shows; `machine` names the
-    /// machine (else the input's own name, else `fallbackName`).
+    /// machine (else the input's own name, else `fallbackName`). With `links`, the machines
+    /// it invokes by reference are found there and imported as its sub-flows.
     public static func importMachine(
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
-        maxDepth: Int = YAMLLimits().maxDepth
+        maxDepth: Int = YAMLLimits().maxDepth, links: Links? = nil
     ) throws(Failure) -> Result {
         switch format(of: bytes) {
         case .scxml:
             return try SCXMLImporter.importDocument(
-                bytes, machine: machine, fallbackName: fallbackName, maxDepth: maxDepth)
+                bytes, machine: machine, fallbackName: fallbackName, maxDepth: maxDepth, links: links)
         case .xstate:
             return try XStateImporter.importConfig(
-                bytes, machine: machine, fallbackName: fallbackName, maxDepth: maxDepth)
+                bytes, machine: machine, fallbackName: fallbackName, maxDepth: maxDepth, links: links)
         case nil:
             throw Failure(
                 message:
                     "the input is neither SCXML (it would start with '<') nor an XState config as JSON (it would start with '{'); flowspec imports those two",
                 location: .start)
         }
+    }
+}
+
+extension [MachineImporter.Note] {
+    /// The notes of an invoked machine's input, each naming the input at `path`.
+    func written(in path: String?) -> [MachineImporter.Note] {
+        map { note in
+            var note = note
+            if note.file == nil { note.file = path }
+            return note
+        }
+    }
+
+    /// The notes in the order they are printed: the first input's, then each invoked input's
+    /// by its path, each by where it is written.
+    func sortedForPrinting() -> [MachineImporter.Note] {
+        sorted { ($0.file ?? "", $0.location, $0.message) < ($1.file ?? "", $1.location, $1.message) }
     }
 }

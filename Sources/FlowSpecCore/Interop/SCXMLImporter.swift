@@ -14,11 +14,23 @@ public enum SCXMLImporter {
     static let flowspec = "{" + SCXMLExporter.namespace + "}"
 
     /// Imports the document in `bytes`; `machine` names the machine (else the document's
-    /// `name`, else `fallbackName`).
+    /// `name`, else `fallbackName`). With `links`, the documents its `<invoke src>`s name are
+    /// imported as its sub-flows.
     public static func importDocument(
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
-        maxDepth: Int = YAMLLimits().maxDepth
+        maxDepth: Int = YAMLLimits().maxDepth, links: MachineImporter.Links? = nil
     ) throws(Failure) -> Result {
+        let root = try Self.root(of: bytes, maxDepth: maxDepth)
+        let name = machine ?? root.attribute("name").map(SCXMLMachineReader.safeName) ?? fallbackName
+        let machines = try InvokedMachines(machine: name, links: links, maxDepth: maxDepth)
+        var reader = SCXMLMachineReader(root: root, machines: machines)
+        let imported = reader.read()
+        let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
+        return Result(spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
+    }
+
+    /// The `<scxml>` element of a document.
+    static func root(of bytes: [UInt8], maxDepth: Int) throws(Failure) -> XMLElement {
         let root: XMLElement
         do {
             root = try XMLReader.read(bytes, maxDepth: maxDepth)
@@ -30,12 +42,7 @@ public enum SCXMLImporter {
                 message: "the document's element is <\(local(root.name))>, not <scxml>; flowspec imports SCXML 1.0",
                 location: root.location)
         }
-        var reader = SCXMLMachineReader(root: root, namespace: root.name == "scxml" ? "" : scxml)
-        let name = machine ?? root.attribute("name").map(SCXMLMachineReader.safeName) ?? fallbackName
-        reader.machineName = name
-        let imported = reader.read()
-        let notes = reader.notes.sorted { ($0.location, $0.message) < ($1.location, $1.message) }
-        return Result(spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
+        return root
     }
 
     static func local(_ name: String) -> String {
@@ -93,6 +100,15 @@ final class ImportedMachine {
     /// The machines its states run, and those they run in turn.
     var subMachines: [(name: String, machine: ImportedMachine)] = []
 
+    /// Takes in `child`, named `name`, as a machine one of its states runs, with the machines
+    /// `child` runs in turn; returns `name`.
+    func adopt(_ child: ImportedMachine, as name: String) -> String {
+        subMachines.append((name, child))
+        subMachines += child.subMachines
+        child.subMachines = []
+        return name
+    }
+
     /// Adds candidates on `event` to a list of transitions, after those it has on it.
     static func append(
         _ list: inout [(event: String, candidates: [Candidate])], _ event: String, _ candidates: [Candidate]
@@ -123,9 +139,14 @@ struct SCXMLMachineReader {
     var variables: [String: String] = [:]
     var counters: Set<String> = []
 
-    init(root: XMLElement, namespace: String) {
+    /// The spec's machines, which this one's invocations add to.
+    let machines: InvokedMachines
+
+    /// `root` is an `<scxml>` element, in SCXML's namespace or none.
+    init(root: XMLElement, machines: InvokedMachines) {
         self.root = root
-        self.namespace = namespace
+        self.namespace = root.name == "scxml" ? "" : SCXMLImporter.scxml
+        self.machines = machines
     }
 
     private func tag(_ element: XMLElement) -> String? {
@@ -445,31 +466,45 @@ struct SCXMLMachineReader {
     /// The id of each invocation that became a sub-flow, by the state that runs it: the
     /// parent hears of its end as `done.invoke.ID`.
     var invokeIDs: [Int: String] = [:]
-    /// The name of the machine the spec is imported as, which no sub-flow may take.
-    var machineName = ""
 
-    /// An `<invoke>` of an SCXML machine written inside it (`<content><scxml>…`) becomes a
-    /// sub-flow: the machine, imported as one of the spec's, and the state, which runs it.
-    /// Returns false for any other invocation (reported by the caller).
+    /// An `<invoke>` of an SCXML machine, written inside it (`<content><scxml>…`) or in the
+    /// document its `src` names, becomes a sub-flow: the machine, imported as one of the
+    /// spec's, and the state, which runs it. Returns false for any other invocation (reported
+    /// by the caller).
     private mutating func invoke(_ invoke: XMLElement, _ index: Int) -> Bool {
         let type = invoke.attribute("type") ?? "scxml"
         guard ["scxml", "http://www.w3.org/TR/scxml", "http://www.w3.org/TR/scxml/"].contains(type),
-            machine.states[index].children.isEmpty, machine.states[index].run == nil,
-            let content = invoke.elements.first(where: { tag($0) == "content" }),
-            let inner = content.elements.first(where: { tag($0) == "scxml" })
+            machine.states[index].children.isEmpty, machine.states[index].run == nil
         else { return false }
-        var reader = SCXMLMachineReader(root: inner, namespace: namespace)
-        reader.machineName = machineName
-        let child = reader.read()
-        notes += reader.notes
-        var name =
-            inner.attribute("name").map(SCXMLMachineReader.safeName)
-            ?? invoke.attribute("id").map(SCXMLMachineReader.safeName) ?? machine.states[index].name + "Flow"
-        let taken = Set(machine.subMachines.map(\.name) + child.subMachines.map(\.name) + [machineName])
-        while taken.contains(name) { name += "_" }
-        machine.subMachines.append((name, child))
-        machine.subMachines += child.subMachines
-        child.subMachines = []
+        let preferred = invoke.attribute("id").map(SCXMLMachineReader.safeName) ?? machine.states[index].name + "Flow"
+        let name: String
+        if let inner = invoke.elements.first(where: { tag($0) == "content" })?.elements.first(where: {
+            tag($0) == "scxml"
+        }) {
+            name = adopt(inner, named: inner.attribute("name").map(SCXMLMachineReader.safeName) ?? preferred, from: nil)
+            for attribute in ["src", "srcexpr"] where invoke.attribute(attribute) != nil {
+                note(
+                    invoke, "not imported: the invocation's `\(attribute)`; the sub-flow is the machine written inside")
+            }
+        } else if let source = invoke.attribute("src") {
+            guard let found = machines.document(source) else {
+                note(invoke, "not imported: the invocation of '\(source)'; this import reads no other document")
+                return true
+            }
+            switch found {
+            case .imported(let imported): name = imported
+            case .document(let path, let root):
+                name = machines.reading(path) {
+                    adopt(root, named: root.attribute("name").map(SCXMLMachineReader.safeName) ?? preferred, from: path)
+                }
+            case .refused(let why):
+                note(invoke, "not imported: the invocation of '\(source)': \(why)")
+                return true
+            case .config: return false
+            }
+        } else {
+            return false
+        }
         machine.states[index].run = name
         invokeIDs[index] = invoke.attribute("id") ?? ""
         if invoke.attribute("autoforward") != "true" {
@@ -479,11 +514,19 @@ struct SCXMLMachineReader {
             )
         }
         for other in invoke.elements where tag(other) != "content" { unsupported(other, in: invoke) }
-        for attribute in ["src", "srcexpr", "idlocation", "namelist", "typeexpr"]
-        where invoke.attribute(attribute) != nil {
-            note(invoke, "not imported: the invocation's `\(attribute)`; the sub-flow is the machine written inside")
+        for attribute in ["idlocation", "namelist", "typeexpr"] where invoke.attribute(attribute) != nil {
+            note(invoke, "not imported: the invocation's `\(attribute)`; flowspec runs the sub-flow as it is")
         }
         return true
+    }
+
+    /// Reads the machine of `inner` (from the input at `path`, `nil` for this one) and takes
+    /// it in as one of the spec's; returns its name there.
+    private mutating func adopt(_ inner: XMLElement, named preferred: String, from path: String?) -> String {
+        var reader = SCXMLMachineReader(root: inner, machines: machines)
+        let child = reader.read()
+        notes += reader.notes.written(in: path)
+        return machine.adopt(child, as: machines.claim(preferred))
     }
 
     /// A transition without a target or content ignores its event there. flowspec's states do

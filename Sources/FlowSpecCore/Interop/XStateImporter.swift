@@ -11,8 +11,20 @@ public enum XStateImporter {
     /// `fallbackName`).
     public static func importConfig(
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
-        maxDepth: Int = YAMLLimits().maxDepth
+        maxDepth: Int = YAMLLimits().maxDepth, links: MachineImporter.Links? = nil
     ) throws(MachineImporter.Failure) -> MachineImporter.Result {
+        let root = try Self.root(of: bytes, maxDepth: maxDepth)
+        let name = machine ?? root["id"]?.string.map(SCXMLMachineReader.safeName) ?? fallbackName
+        let machines = try InvokedMachines(machine: name, links: links, maxDepth: maxDepth)
+        var reader = XStateMachineReader(root: root, machines: machines)
+        let imported = reader.read()
+        let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
+        return MachineImporter.Result(
+            spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
+    }
+
+    /// The root object of a config, with states in it.
+    static func root(of bytes: [UInt8], maxDepth: Int) throws(MachineImporter.Failure) -> JSONValue {
         let root: JSONValue
         do {
             root = try JSONReader.read(bytes, maxDepth: maxDepth)
@@ -29,12 +41,7 @@ public enum XStateImporter {
                 message: "the config has no `states` object with states in it; flowspec imports a machine's states",
                 location: root["states"]?.location ?? root.location)
         }
-        var reader = XStateMachineReader(root: root)
-        let imported = reader.read()
-        let name = machine ?? root["id"]?.string.map(SCXMLMachineReader.safeName) ?? fallbackName
-        let notes = reader.notes.sorted { ($0.location, $0.message) < ($1.location, $1.message) }
-        return MachineImporter.Result(
-            spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
+        return root
     }
 }
 
@@ -72,8 +79,12 @@ struct XStateMachineReader {
     /// A guard with params (other than flowspec's own): its condition, by its JSON text.
     var guardConditions: [String: String] = [:]
 
-    init(root: JSONValue) {
+    /// The spec's machines, which this one's invocations add to.
+    let machines: InvokedMachines
+
+    init(root: JSONValue, machines: InvokedMachines) {
         self.root = root
+        self.machines = machines
     }
 
     private mutating func note(_ value: JSONValue, _ message: String) {
@@ -250,6 +261,8 @@ struct XStateMachineReader {
             }
             return
         }
+        // A state that runs a machine has no kind: the machine it runs says what it waits for.
+        if machine.states[index].run != nil { return }
         var kind = flowspecMeta(value)?["kind"]?.string
         if let written = kind, !["input", "task", "choice", "terminal"].contains(written) {
             note(
@@ -375,12 +388,15 @@ struct XStateMachineReader {
             machine.states[index].always += candidates(always.list, owner: node)
         }
         readDelays(value, node, index)
-        if let done = value["onDone"] {
-            let candidates = candidates(done.list, owner: node)
-            machine.states[index].done = candidates.first?.target
-            if candidates.count > 1 || candidates.first.map({ $0.condition != nil || !$0.effects.isEmpty }) == true {
-                note(done, "not imported: the guards and actions of `onDone`; a flowspec `done` is a state to go to")
-            }
+        if let done = value["onDone"] { readDone(done, node, index) }
+    }
+
+    /// `onDone`, of a compound state or of the machine a state runs: the state's `done`.
+    private mutating func readDone(_ done: JSONValue, _ node: Int, _ index: Int) {
+        let candidates = candidates(done.list, owner: node)
+        machine.states[index].done = candidates.first?.target
+        if candidates.count > 1 || candidates.first.map({ $0.condition != nil || !$0.effects.isEmpty }) == true {
+            note(done, "not imported: the guards and actions of `onDone`; a flowspec `done` is a state to go to")
         }
     }
 
@@ -634,6 +650,12 @@ struct XStateMachineReader {
                     "not imported: an invocation without a named `src`; name the actor and implement it in `setup`")
                 continue
             }
+            if machine.states[index].children.isEmpty, machine.states[index].run == nil,
+                let found = machines.config(source)
+            {
+                runMachine(found, invocation, source, node, index)
+                continue
+            }
             let name = SCXMLMachineReader.safeName(invocation["id"]?.string ?? source)
             if invocation["onDone"] == nil, invocation["onError"] == nil {
                 if machine.activities.contains(where: { $0.name == source }) {
@@ -641,7 +663,7 @@ struct XStateMachineReader {
                 } else {
                     note(
                         invocation,
-                        "not imported: the invoked actor '\(source)', which neither ends (`onDone`, `onError`) nor is declared with the events it sends; declare it under `activities` with its `sends`, or, if it is a machine, import its config too and run it from this state with `run`"
+                        "not imported: the invoked actor '\(source)', which neither ends (`onDone`, `onError`) nor is declared with the events it sends; declare it under `activities` with its `sends`, or, if it is a machine, give its config after this one (`flowspec import parent.json child.json`)"
                     )
                 }
                 continue
@@ -660,6 +682,40 @@ struct XStateMachineReader {
                     input, "not imported: the input of the invocation '\(source)'; the app gives its work what it needs"
                 )
             }
+        }
+    }
+
+    /// An invocation of a machine whose config is at hand: the state runs it as a sub-flow,
+    /// and its `onDone` is the state's `done`.
+    private mutating func runMachine(
+        _ found: InvokedMachines.Found, _ invocation: JSONValue, _ source: String, _ node: Int, _ index: Int
+    ) {
+        let name: String
+        switch found {
+        case .imported(let imported): name = imported
+        case .config(let path, let root):
+            name = machines.reading(path) {
+                var reader = XStateMachineReader(root: root, machines: machines)
+                let child = reader.read()
+                notes += reader.notes.written(in: path)
+                return machine.adopt(child, as: machines.claim(SCXMLMachineReader.safeName(source)))
+            }
+        case .refused(let why):
+            note(invocation, "not imported: the invocation of '\(source)': \(why)")
+            return
+        case .document: return
+        }
+        machine.states[index].run = name
+        note(
+            invocation,
+            "imported as a sub-flow: the machine '\(name)' that '\(machine.states[index].name)' runs; flowspec hands a sub-flow the flow's events first, which XState does not (the parent would `sendTo` it)"
+        )
+        if let done = invocation["onDone"] { readDone(done, node, index) }
+        for member in invocation.members where !["src", "id", "onDone"].contains(member.key) {
+            note(
+                member.value,
+                "not imported: the key `\(member.key)` of the invocation of the machine '\(source)'; a sub-flow is run as it is, and ends through its `done`"
+            )
         }
     }
 
