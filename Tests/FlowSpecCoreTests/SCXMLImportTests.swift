@@ -153,6 +153,30 @@ struct SCXMLImportTests {
         #expect(plain.notImported.map(\.message).contains { $0.contains("autoforward") }, "\(plain.notImported)")
     }
 
+    @Test func idsTheSpecCannotHoldAreMadeSafeUniqueAndRecorded() throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a/b">
+              <state id="a/b"><transition event="go" target="1st"/></state>
+              <state id="1st"><transition event="back" target="a/b"/><transition event="on" target="a_b"/></state>
+              <final id="a_b"/>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "Ids")
+        #expect(
+            result.spec.hasSuffix(
+                """
+                    states:
+                      # SCXML id 'a/b'
+                      a_b: { kind: input, on: { go: s1st } }
+                      # SCXML id '1st'
+                      s1st: { kind: input, on: { back: a_b, "on": a_b_ } }
+                      # SCXML id 'a_b'
+                      a_b_: { kind: terminal }
+
+                """), "\(result.spec)")
+        #expect(checked.diagnostics.isEmpty, "\(checked.diagnostics)")
+    }
+
     // MARK: - Documents that cannot be read
 
     @Test(arguments: [

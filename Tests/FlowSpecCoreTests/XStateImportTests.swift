@@ -77,6 +77,9 @@ struct XStateImportTests {
         let (result, _) = try Self.imported(config, name: "Editor")
         #expect(result.spec.contains("bold.off: { kind: input, on: { TOGGLE_BOLD: bold.on } }"), "\(result.spec)")
         #expect(result.spec.contains("italic.off: { kind: input, on: { TOGGLE_ITALIC: italic.on } }"), "\(result.spec)")
+        // Each renamed state says beside it what the config calls it; one kept as it is does not.
+        #expect(result.spec.contains("          # XState key 'off'\n          bold.off: {"), "\(result.spec)")
+        #expect(!result.spec.contains("# XState key 'bold'"), "\(result.spec)")
         #expect(result.notImported.contains { $0.message.contains("the target '..'") }, "\(result.notImported)")
         #expect(result.notImported.contains { $0.message.contains("a parallel machine") }, "\(result.notImported)")
     }

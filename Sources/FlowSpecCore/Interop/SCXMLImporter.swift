@@ -82,6 +82,9 @@ final class ImportedMachine {
         var parent: Int?
         /// The machine the state runs (a sub-flow), when it invokes one.
         var run: String?
+        /// What the input calls the state, where its name differs (`SCXML id 'a/b'`): recorded
+        /// in the spec beside it.
+        var writtenAs: String?
     }
 
     var initial: String?
@@ -299,6 +302,9 @@ struct SCXMLMachineReader {
     private mutating func state(_ element: XMLElement, parent: Int?) -> Int {
         let id = element.attribute("id") ?? "state\(machine.states.count)"
         var state = ImportedMachine.State(name: names[id] ?? SCXMLMachineReader.safeName(id))
+        if let written = element.attribute("id"), written != state.name, flowspec(element, "name") == nil {
+            state.writtenAs = "SCXML id '\(written)'"
+        }
         state.parent = parent
         state.summary = flowspec(element, "summary")
         state.activities = flowspec(element, "activities")?.split(separator: ",").map(String.init) ?? []
@@ -854,10 +860,12 @@ enum ImportedSpecWriter {
         }
         if let done = state.done { fields.append(("done", quoted(done))) }
         guard !state.children.isEmpty else {
+            if let written = state.writtenAs { lines.append(indent + "# " + written) }
             lines.append(
                 indent + quoted(state.name) + ": { " + fields.map { $0.0 + ": " + $0.1 }.joined(separator: ", ") + " }")
             return
         }
+        if let written = state.writtenAs { lines.append(indent + "# " + written) }
         lines.append(indent + quoted(state.name) + ":")
         for (key, value) in fields { lines.append(indent + "  " + key + ": " + value) }
         lines.append(indent + "  " + (state.isParallel ? "parallel:" : "states:"))

@@ -197,6 +197,7 @@ struct XStateMachineReader {
             while taken.contains(name) { name += "_" }
             taken.insert(name)
             var state = ImportedMachine.State(name: name)
+            if name != nodes[index].key { state.writtenAs = "XState key '\(nodes[index].key)'" }
             state.parent = nodes[index].parent.flatMap { nodes[$0].state }
             nodes[index].state = machine.states.count
             if let parent = state.parent { machine.states[parent].children.append(machine.states.count) }
