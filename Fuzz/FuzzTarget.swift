@@ -106,11 +106,17 @@ struct FuzzPipeline {
         }
     }
 
-    /// No error at the rules' default severities ⇒ every machine becomes a program.
     /// `flowspec import` of the bytes: a document it reads becomes a spec that YAML and the
-    /// decoder read back (whatever `check` then finds in it).
+    /// decoder read back (whatever `check` then finds in it). The bytes are also every machine
+    /// they invoke by reference, given after them and read for every `src`: sub-flows of sub-flows
+    /// until the import finds one running a flow that runs it.
     func importMachine() {
-        guard let imported = try? MachineImporter.importMachine(source.bytes, machine: "Fuzz", maxDepth: 64) else {
+        let bytes = source.bytes
+        let links = MachineImporter.Links(path: "fuzz", others: [.init(path: "given/fuzz", bytes: bytes)]) {
+            source, _ in .success(.init(path: source, bytes: bytes))
+        }
+        guard let imported = try? MachineImporter.importMachine(bytes, machine: "Fuzz", maxDepth: 64, links: links)
+        else {
             return
         }
         let checked = SpecChecker().check(SourceFile(path: "imported.yaml", text: imported.spec))
@@ -120,6 +126,7 @@ struct FuzzPipeline {
         }
     }
 
+    /// No error at the rules' default severities ⇒ every machine becomes a program.
     func checkInvariants(_ result: SpecChecker.Result) {
         if Self.verbose {
             log("findings:\n" + DiagnosticRenderer.render(result.diagnostics, files: [source], format: .text))
