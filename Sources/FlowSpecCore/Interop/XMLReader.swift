@@ -11,6 +11,9 @@ struct XMLReader {
 
     private var cursor: TextCursor
     private let maxDepth: Int
+    /// Names and attribute values, once each: a document repeats them element after element
+    /// (`{http://www.w3.org/2005/07/scxml}transition`, a timer's event in four places).
+    private var strings = SharedStrings()
 
     /// Reads the document in `bytes`.
     static func read(_ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth) throws(Failure) -> XMLElement {
@@ -296,7 +299,13 @@ struct XMLReader {
 
     /// A name with its prefix resolved: `{URI}local`, or `local` in no namespace (an
     /// attribute without a prefix is in none; an element, in the default namespace).
-    private func resolved(
+    private mutating func resolved(
+        _ written: String, isElement: Bool, _ scopes: [[String: String]], at location: SourceLocation
+    ) throws(Failure) -> String {
+        strings.shared(try resolvedName(written, isElement: isElement, scopes, at: location))
+    }
+
+    private func resolvedName(
         _ written: String, isElement: Bool, _ scopes: [[String: String]], at location: SourceLocation
     ) throws(Failure) -> String {
         let parts = written.split(separator: ":", maxSplits: 1)
@@ -314,14 +323,33 @@ struct XMLReader {
         return local
     }
 
-    private func resolvedAttributes(
+    private mutating func resolvedAttributes(
         _ raw: [(name: String, value: String, at: SourceLocation)], _ scopes: [[String: String]]
     ) throws(Failure) -> [(name: String, value: String)] {
         var attributes: [(name: String, value: String)] = []
+        attributes.reserveCapacity(raw.count)
         for attribute in raw where attribute.name != "xmlns" && !attribute.name.hasPrefix("xmlns:") {
             attributes.append(
-                (try resolved(attribute.name, isElement: false, scopes, at: attribute.at), attribute.value))
+                (
+                    try resolved(attribute.name, isElement: false, scopes, at: attribute.at),
+                    strings.shared(attribute.value)
+                ))
         }
         return attributes
+    }
+}
+
+/// One copy of each string a reader reads again and again, so that the tree it builds shares
+/// one instead of holding one per use. A string of up to 15 bytes is held in the `String`
+/// itself: sharing it would only cost the table's space.
+struct SharedStrings {
+    private var table: [String: String] = [:]
+
+    /// `string`, or the copy read before that is equal to it.
+    mutating func shared(_ string: String) -> String {
+        guard string.utf8.count > 15 else { return string }
+        if let kept = table[string] { return kept }
+        table[string] = string
+        return string
     }
 }
