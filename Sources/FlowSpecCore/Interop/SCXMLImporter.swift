@@ -455,10 +455,9 @@ struct SCXMLMachineReader {
             }
         }
         if let timer, machine.states[index].timeout != nil, !cancels.contains(where: { $0.sendid == timer.id }) {
-            let name = own.name
             note(
                 timer.element,
-                "imported as a timeout, which ends when '\(name)' is left; this delayed <send> is not cancelled then, so its event can still arrive later (to say what the spec says, give it an id and <cancel sendid> it in <onexit>)"
+                "imported as a timeout, which ends when '\(own.name)' is left; this delayed <send> is not cancelled then, so its event can still arrive later (to say what the spec says, give it an id and <cancel sendid> it in <onexit>)"
             )
         }
         if let timer, machine.states[index].timeout == nil {
