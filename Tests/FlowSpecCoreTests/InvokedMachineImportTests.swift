@@ -118,6 +118,29 @@ struct InvokedMachineImportTests {
                 == "not imported: the invocation of 'signin.scxml'; this import reads no other document")
     }
 
+    @Test func aDocumentThatInvokesItselfTwiceUnderGrowingPathsEnds() throws {
+        // As links on disk would let it: `loop/self.scxml` and `again/self.scxml` are the
+        // document itself, at a path one folder deeper each time.
+        let document = Self.scxml(
+            "Self",
+            #"<state id="a"><invoke src="loop/self.scxml"/><transition event="x" target="b"/></state>"#
+                + #"<state id="b"><invoke src="again/self.scxml"/><transition event="y" target="a"/></state>"#,
+            initial: "a")
+        let links = MachineImporter.Links(path: "self.scxml") { source, from in
+            let directory = from.split(separator: "/").dropLast().joined(separator: "/")
+            return .success(
+                .init(path: directory.isEmpty ? source : directory + "/" + source, bytes: Array(document.utf8)))
+        }
+        let result = try MachineImporter.importMachine(Array(document.utf8), links: links)
+        #expect(result.spec.components(separatedBy: "\n  Self").count - 1 == InvokedMachines.maxRead + 1)
+        #expect(
+            result.notImported.contains {
+                $0.message.hasSuffix(
+                    "the import has read \(InvokedMachines.maxRead) machines by reference, as many as it reads")
+            })
+        #expect(result.notImported.contains { $0.message.hasSuffix("invocations by reference go more than 32 deep") })
+    }
+
     // MARK: - XState
 
     static let parentConfig = """

@@ -17,6 +17,10 @@ final class InvokedMachines {
 
     /// How deep invocations by reference may go: deeper, they are refused.
     static let maxChain = 32
+    /// How many machines one import reads by reference: more are refused. Without it, a
+    /// document that invokes itself twice under paths that keep growing (through links on
+    /// disk, `loop/self.scxml` and `again/self.scxml`) would be read 2^32 times.
+    static let maxRead = 256
 
     private let links: MachineImporter.Links?
     private let maxDepth: Int
@@ -106,6 +110,9 @@ final class InvokedMachines {
         }
         guard reading.count < Self.maxChain else {
             return .refused("invocations by reference go more than \(Self.maxChain) deep")
+        }
+        guard importedNames.count + reading.count <= Self.maxRead else {
+            return .refused("the import has read \(Self.maxRead) machines by reference, as many as it reads")
         }
         return read()
     }
