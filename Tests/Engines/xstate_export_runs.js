@@ -138,14 +138,10 @@ function run(spec, out) {
   if (starting.status === "error") failure = String(starting.error);
   actor.start();
 
-  // A config flowspec did not write has no kinds: its atomic states are the leaves, named by
-  // their paths of keys.
-  const foreign = !JSON.stringify(config).includes('"flowspec"');
+  const hasKind = (node) => Boolean(node.meta && node.meta.flowspec && node.meta.flowspec.kind);
   const activeLeaves = () =>
     (actor.getSnapshot()._nodes || [])
-      .filter((node) =>
-        foreign ? node.type === "atomic" || node.type === "final" : node.meta && node.meta.flowspec && node.meta.flowspec.kind
-      )
+      .filter((node) => (foreign ? node.type === "atomic" || node.type === "final" : hasKind(node)))
       .sort((a, b) => order[a.id] - order[b.id]);
   const line = (label) => {
     const states = activeLeaves().map((node) => (foreign ? node.path.join(".") : node.key));
@@ -164,6 +160,9 @@ function run(spec, out) {
     for (const child of Object.values(node.states || {})) visit(child);
   };
   visit(machine.root);
+  // A config flowspec did not write has no kinds: its atomic states are the leaves, named by
+  // their paths of keys.
+  const foreign = !Object.values(nodes).some(hasKind);
   /// Delivers the pending delayed event of the state `key` now, as the scheduler would.
   const fire = (key) => {
     const scheduled = actor.system.getSnapshot()._scheduledEvents;

@@ -111,7 +111,7 @@ struct ImportOthersTests {
     /// prints into the one `X` prints.
     static func compare(_ lines: [String: [String]], name: (String) -> String = { $0 }) -> [String: TraceComparison] {
         var comparisons: [String: TraceComparison] = [:]
-        for (key, original) in lines where !key.hasSuffix("@export") {
+        for (key, original) in lines.sorted(by: { $0.key < $1.key }) where !key.hasSuffix("@export") {
             let machine = String(key.prefix { $0 != "#" })
             let export = (lines[key + "@export"] ?? []).map { line in
                 let parts = line.components(separatedBy: " -> ")
