@@ -120,7 +120,7 @@ struct ImportTests {
             let deep = try Self.check(directory.appendingPathComponent("f1.yaml"))
             #expect(deep.diagnostics.map(\.rule) == [.invalidImport])
             #expect(deep.diagnostics.first?.message.contains("'f2.yaml' has 1 error") == true)
-            #expect(deep.diagnostics.first?.notes.first?.message.contains("'f3.yaml' has 1 error") == true)
+            #expect(deep.diagnostics.first?.notes.first?.message == "the first is at f2.yaml:2:11 [invalid-import]")
             let limit = try Self.check(directory.appendingPathComponent("f7.yaml"))
             #expect(limit.diagnostics.isEmpty, "f7 imports f8 alone: \(limit.diagnostics.map(\.message))")
         }

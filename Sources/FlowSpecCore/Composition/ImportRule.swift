@@ -34,13 +34,17 @@ enum ImportRule: RuleHome {
             notes: [.init("import the machines needed directly, from fewer levels of files")])
     }
 
+    /// An imported file with errors. Only where the first one is and its rule are said, not
+    /// its message: an imported file is not one the user named, and a message may quote it
+    /// (`imports: [/etc/passwd]` must not print the passwords file in a pull request's
+    /// annotations). Its own check says the rest.
     static func reportErrors(
         _ entry: Located<String>, count: Int, first: String, into reporter: RuleReporter
     ) {
         reporter.report(
             "'\(entry.value)' has \(count) error\(count == 1 ? "" : "s"), so its machines cannot be run from here",
             at: entry.location, subjects: [entry.value],
-            notes: [.init("the first: \(first)"), .init("check it on its own: flowspec check \(entry.value)")])
+            notes: [.init("the first is at \(first)"), .init("check it on its own: flowspec check \(entry.value)")])
     }
 
     static func reportNameTaken(_ entry: Located<String>, machine: String, into reporter: RuleReporter) {

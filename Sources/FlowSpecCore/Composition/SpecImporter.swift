@@ -126,10 +126,11 @@ struct SpecImporter {
             path: path, machines: result.composed.machines, lineOffset: child.lineOffset, isUsable: errors.isEmpty)
     }
 
-    /// A finding of an imported file as its own file would show it.
+    /// Where a finding of an imported file is, as its own file would show it, and its rule:
+    /// never its message (see ``ImportRule/reportErrors(_:count:first:into:)``).
     private func describe(_ finding: Diagnostic, in path: String, offset: Int) -> String {
         let line = finding.location.line > offset ? finding.location.line - offset : finding.location.line
-        return "\(path):\(line):\(finding.location.column): \(finding.message)"
+        return "\(path):\(line):\(finding.location.column) [\(finding.rule.rawValue)]"
     }
 
     /// `path` as written in a file at `importer`: relative to that file's directory.

@@ -140,15 +140,32 @@ public enum ScalarValue: Sendable, Equatable {
         return bytes.isEmpty
     }
 
-    /// A short description for messages, such as `the integer 3` or `a null value`.
+    /// A short description for messages, such as `the integer 3` or `a null value`. A long
+    /// string or number is quoted by its start only: a finding shows where the value is, and
+    /// a message never carries a whole file that was read as one string.
     public var description: String {
         switch self {
         case .null: "an empty (null) value"
         case .bool(let value): "the boolean \(value)"
         case .int(let value): "the integer \(value)"
-        case .bigInt(let text): "the integer \(text)"
+        case .bigInt(let text): "the integer \(Self.excerpt(text))"
         case .float(let value): "the number \(value)"
-        case .string(let text): "the string '\(text)'"
+        case .string(let text): "the string '\(Self.excerpt(text))'"
         }
+    }
+
+    /// The most characters of a value a message quotes.
+    static let excerptLength = 40
+
+    /// `text`, or its first ``excerptLength`` characters followed by `…` and how long it is.
+    static func excerpt(_ text: String) -> String {
+        var count = 0
+        var end = text.startIndex
+        while end < text.endIndex, count < excerptLength {
+            text.formIndex(after: &end)
+            count += 1
+        }
+        guard end < text.endIndex else { return text }
+        return "\(text[..<end])… (\(text.count) characters)"
     }
 }
