@@ -21,12 +21,14 @@ struct MachineRename {
             self.result = result
         }
 
-        /// The file at `path` as it is on disk, checked; `nil` when it cannot be read.
+        /// The file at `path` as it is on disk, checked; `nil` when it cannot be read (or is
+        /// not a regular file, or is over the size limit: `SpecFileReader` refuses those).
         init?(path: String) {
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+            let checker = SpecChecker()
+            guard let source = try? SpecFileReader.read(path, maxSize: checker.limits.maxFileSize) else { return nil }
             self.init(
-                uri: URL(fileURLWithPath: path).absoluteString, lines: Document.lines(text),
-                result: SpecChecker().check(SourceFile(path: path, text: text)))
+                uri: URL(fileURLWithPath: path).absoluteString,
+                lines: Document.lines(String(decoding: source.bytes, as: UTF8.self)), result: checker.check(source))
         }
 
         /// The files it imports, as paths with links resolved.

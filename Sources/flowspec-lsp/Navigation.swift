@@ -295,8 +295,11 @@ struct Navigation {
     /// A place in a file the spec imports (whose lines were numbered past this file's), in
     /// that file as it is on disk.
     private func location(_ location: SourceLocation, in file: SpecChecker.ImportedFile) -> [String: Any]? {
-        guard let text = try? String(contentsOfFile: file.path, encoding: .utf8) else { return nil }
-        let theirs = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard let source = try? SpecFileReader.read(file.path, maxSize: SpecChecker().limits.maxFileSize) else {
+            return nil
+        }
+        let theirs = String(decoding: source.bytes, as: UTF8.self).split(
+            separator: "\n", omittingEmptySubsequences: false)
         let own = SourceLocation(line: location.line - file.lineOffset, column: location.column)
         return ["uri": URL(fileURLWithPath: file.path).absoluteString, "range": Document.range(own, theirs)]
     }

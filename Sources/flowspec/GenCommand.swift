@@ -151,7 +151,14 @@ struct GenCommand: Command {
     private func checkCurrent(_ files: [SpecGeneration.File], paths: [String]) throws {
         var stale = false
         for (file, path) in zip(files, paths) {
-            guard let existing = FileWriter.existingContents(path) else {
+            let contents: [UInt8]?
+            do {
+                contents = try FileWriter.currentContents(path)
+            } catch {
+                Console.error("flowspec: error: \(error)")
+                throw ExitStatus.failure
+            }
+            guard let existing = contents else {
                 Console.error("flowspec: error: \(path) does not exist; run `flowspec gen \(spec) --output \(output)`")
                 stale = true
                 continue

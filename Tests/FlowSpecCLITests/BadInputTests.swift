@@ -37,27 +37,36 @@ struct BadInputTests {
     /// A large spec is mapped while it is read; one that another program truncates meanwhile
     /// ends with a clear error and status 2, not with the bus error reading past its end raises.
     ///
-    /// The truncation comes at a point the test knows, not after a guessed delay. `diff OLD
-    /// NEW` reads OLD (a large file, so it maps it, touching only its first page) and then
-    /// opens NEW before it checks either; NEW is a FIFO, whose opening waits for the test to
-    /// open its other end. So when the test's open returns, OLD is mapped and not yet parsed:
-    /// the test truncates it, and only then lets NEW's text through.
+    /// The truncation comes at a point the test knows, not after a guessed delay. `diff --base
+    /// REF NEW` reads NEW (a large file, so it maps it, touching only its first page) and then
+    /// runs `git` before it checks it. The `git` on the test's `PATH` is a script that first
+    /// opens a FIFO (flowspec itself refuses FIFOs), whose opening waits for the test to open
+    /// its other end. So when the test's open returns, NEW is mapped and not yet parsed: the
+    /// test truncates it, and only then lets the script go on, as a repository where NEW did
+    /// not exist at REF.
     @Test func aLargeSpecTruncatedWhileItIsReadIsAnErrorNotACrash() throws {
         let text = Self.chain(states: 40_000)
-        // Over SpecFileReader.mappingThreshold (1 MiB), so that OLD is mapped, not copied.
+        // Over SpecFileReader.mappingThreshold (1 MiB), so that NEW is mapped, not copied.
         try #require(text.utf8.count > 1 << 20)
-        let directory = try CLI.temporaryDirectory(with: ["big.yaml": text])
+        let directory = try CLI.temporaryDirectory(with: [
+            "big.yaml": text,
+            "bin/git": "#!/bin/sh\ncase \"$*\" in *rev-parse*) cat \"$FLOWSPEC_TEST_GATE\" >/dev/null ;; esac\nexit 0\n"
+        ])
         defer { try? FileManager.default.removeItem(at: directory) }
+        let bin = directory.appendingPathComponent("bin")
+        try FileManager.default.setAttributes(
+            [.posixPermissions: 0o755], ofItemAtPath: bin.appendingPathComponent("git").path)
         let big = directory.appendingPathComponent("big.yaml").path
-        let fifo = directory.appendingPathComponent("new.yaml").path
-        try #require(mkfifo(fifo, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
-        let run = try FIFORun(["diff", big, fifo], fifo: fifo)
-        let writer = try #require(FileHandle(forWritingAtPath: fifo), "cannot open the FIFO for writing")
+        let gate = directory.appendingPathComponent("gate").path
+        try #require(mkfifo(gate, 0o600) == 0, "mkfifo: \(String(cString: strerror(errno)))")
+        let path = bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+        let run = try FIFORun(
+            ["diff", "--base", "HEAD", big], fifo: gate, environment: ["PATH": path, "FLOWSPEC_TEST_GATE": gate])
+        let writer = try #require(FileHandle(forWritingAtPath: gate), "cannot open the FIFO for writing")
         defer { try? writer.close() }
-        // Only flowspec, or the end of flowspec, opens the FIFO's read end (see FIFORun).
-        try #require(run.process.isRunning, "flowspec ended before it opened NEW: \(run.finish().message)")
+        // Only the script, or the end of flowspec, opens the FIFO's read end (see FIFORun).
+        try #require(run.process.isRunning, "flowspec ended before it ran git: \(run.finish().message)")
         try #require(truncate(big, 100) == 0, "truncate: \(String(cString: strerror(errno)))")
-        try writer.write(contentsOf: Data("flowspec: 1\n".utf8))
         try writer.close()
         let outcome = run.finish()
         #expect(outcome.reason == .exit, "ended by signal \(outcome.status): \(outcome.message)")
@@ -72,10 +81,11 @@ struct BadInputTests {
         return text + "      s\(states): { kind: terminal }\n"
     }
 
-    /// `flowspec` started on arguments that name a FIFO, with its standard error captured. If
-    /// flowspec ends without having opened the FIFO, its end opens the FIFO's read end and
-    /// keeps it open, so that the test's open for writing returns rather than waiting for ever
-    /// (the test then sees that flowspec is no longer running).
+    /// `flowspec` started on arguments whose run opens a FIFO's read end (through a program it
+    /// runs), with its standard error captured. If flowspec ends without the FIFO having been
+    /// opened, its end opens the FIFO's read end and keeps it open, so that the test's open for
+    /// writing returns rather than waiting for ever (the test then sees that flowspec is no
+    /// longer running).
     struct FIFORun {
         let process = Process()
         private let errors = Pipe()
@@ -100,9 +110,10 @@ struct BadInputTests {
             }
         }
 
-        init(_ arguments: [String], fifo: String) throws {
+        init(_ arguments: [String], fifo: String, environment: [String: String] = [:]) throws {
             process.executableURL = CLI.executable
             process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             process.standardOutput = FileHandle.nullDevice
             process.standardError = errors
             let readEnd = readEnd

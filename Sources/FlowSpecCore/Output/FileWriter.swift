@@ -34,6 +34,17 @@ public enum FileWriter {
         try? SpecFileReader.readBytes(path, maxSize: Int.max)
     }
 
+    /// The current contents of a file, `nil` if there is none, or why it cannot be read (it
+    /// is not a regular file, say): what `gen --check` compares with.
+    public static func currentContents(_ path: String) throws(FileReadError) -> [UInt8]? {
+        do {
+            return try SpecFileReader.readBytes(path, maxSize: Int.max)
+        } catch {
+            if access(path, F_OK) != 0, errno == ENOENT { return nil }
+            throw error
+        }
+    }
+
     /// Writes `contents` to `path` unless it already holds exactly those bytes.
     @discardableResult
     public static func write(_ contents: String, to path: String) throws(WriteError) -> Outcome {

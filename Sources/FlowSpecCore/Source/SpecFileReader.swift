@@ -16,8 +16,8 @@ public struct FileReadError: Error, Sendable, CustomStringConvertible {
     public var description: String { "cannot read '\(path)': \(reason)" }
 }
 
-/// Reads a spec file's bytes, refusing directories and files over a size limit before
-/// reading them.
+/// Reads a spec file's bytes, refusing what is not a regular file (a directory, a FIFO, a
+/// device, a socket) and files over a size limit before reading them.
 public enum SpecFileReader {
     /// Regular UTF-8 files of at least this many bytes are mapped rather than copied into
     /// memory, so that ``SourceFile/releaseMemory()`` can give their pages back once read.
@@ -30,13 +30,10 @@ public enum SpecFileReader {
     public static func read(_ path: String, maxSize: Int) throws(FileReadError) -> SourceFile {
         let (descriptor, info) = try openFile(path)
         defer { close(descriptor) }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            throw FileReadError(path: path, reason: "it is a directory; name the spec files in it")
-        }
         if Int(info.st_size) > maxSize {
             throw FileReadError(path: path, reason: "it is \(info.st_size) bytes, over the limit of \(maxSize) bytes")
         }
-        if (info.st_mode & S_IFMT) == S_IFREG, Int(info.st_size) >= mappingThreshold,
+        if Int(info.st_size) >= mappingThreshold,
             let mapping = mapUTF8(descriptor, size: Int(info.st_size))
         {
             return SourceFile(path: path, mapping: mapping)
@@ -55,15 +52,28 @@ public enum SpecFileReader {
         return try readBytes(descriptor, path: path, size: Int(info.st_size), maxSize: maxSize)
     }
 
-    /// The file at `path`, opened for reading, and what `fstat` says of it; the caller closes it.
+    /// The regular file at `path`, opened for reading, and what `fstat` says of it; the caller
+    /// closes it. Anything else is refused before a byte is read: a spec, an import, a document
+    /// or a trace may name a FIFO (whose reader waits for a writer forever) or a device
+    /// (`/dev/zero` never ends). Opening does not wait: `O_NONBLOCK` makes a FIFO open at once,
+    /// to be refused, and changes nothing for a regular file.
     private static func openFile(_ path: String) throws(FileReadError) -> (descriptor: Int32, info: stat) {
-        let descriptor = open(path, O_RDONLY)
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileReadError(path: path, reason: errnoText()) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else {
             let error = FileReadError(path: path, reason: errnoText())
             close(descriptor)
             throw error
+        }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFREG else {
+            close(descriptor)
+            throw FileReadError(
+                path: path,
+                reason: type == S_IFDIR
+                    ? "it is a directory; name the spec files in it"
+                    : "it is not a regular file (a FIFO, a device or a socket); name a file")
         }
         return (descriptor, info)
     }
