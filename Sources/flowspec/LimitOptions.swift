@@ -14,8 +14,14 @@ struct LimitOptions {
         "max-transitions", "count",
         "Most transitions in one machine (default 10000000, at most 536870911).")
 
+    static let maxComposedStates = limit(
+        "max-composed-states", "count",
+        "Most states the machines of a spec copy from the machines they run (default 100000).")
+
     /// The options, in the order the help lists them.
-    static let options = [maxFileSize, maxDepth, maxAliasExpansion, maxScalarLength, maxStates, maxTransitions]
+    static let options = [
+        maxFileSize, maxDepth, maxAliasExpansion, maxScalarLength, maxStates, maxTransitions, maxComposedStates
+    ]
 
     /// The default limits with the given overrides applied.
     let limits: YAMLLimits
@@ -39,6 +45,7 @@ struct LimitOptions {
         if let value = arguments.integer(Self.maxScalarLength) { limits.maxScalarLength = value }
         if let value = arguments.integer(Self.maxStates) { limits.maxStates = value }
         if let value = arguments.integer(Self.maxTransitions) { limits.maxTransitions = value }
+        if let value = arguments.integer(Self.maxComposedStates) { limits.maxComposedStates = value }
         self.limits = limits
     }
 

@@ -22,6 +22,8 @@ struct SpecComposer {
     private var composed: [Machine?]
     /// The machines being composed, outermost first: a run of one of them is a cycle.
     private var inProgress: [Int] = []
+    /// The states copied into the machines composed so far (``YAMLLimits/maxComposedStates``).
+    private var copied = 0
 
     /// The machines of a spec as every later stage reads them, in the spec's order: composed
     /// where they run others, as written otherwise.
@@ -114,11 +116,33 @@ struct SpecComposer {
             }
         }
         inProgress.removeLast()
+        if let crossing = crossingRun(children, of: written) {
+            // Reported once, at the machine that crosses the limit; a machine that runs it
+            // finds it over the limits and leaves its running state without it, unreported.
+            LimitExceededRule.reportTooManyCopies(
+                crossing, machine: written.name.value, limit: limits.maxComposedStates, into: diagnostics)
+            var refused = written
+            refused.exceedsLimits = true
+            composed[index] = refused
+            return refused
+        }
         var expansion = MachineExpansion(
             parent: written, children: children, failed: Set(failed), limits: limits, diagnostics: diagnostics)
         let result = expansion.build()
         composed[index] = result
         return result
+    }
+
+    /// The `run:` at which composing `parent` would copy more states than the spec may, before
+    /// a state is copied; `nil` (and the copies counted) when it stays within the limit.
+    private mutating func crossingRun(_ children: [Int: Machine], of parent: Machine) -> Located<String>? {
+        var total = copied
+        for (state, child) in children.sorted(by: { $0.key < $1.key }) {
+            total += child.states.count
+            if total > limits.maxComposedStates { return parent.nesting.details[state]?.run }
+        }
+        copied = total
+        return nil
     }
 
     /// The composed machine a state runs, or `nil` (reported) when there is none to run.

@@ -16,6 +16,11 @@ public struct YAMLLimits: Sendable, Equatable {
     /// timeout and each inherited machine-wide candidate. Default 10,000,000; at most
     /// 536,870,911 (``Edge/maximumIndex``) whatever is set.
     public var maxTransitions: Int = 10_000_000
+    /// The most states composition may copy into the machines of one spec: each `run:` copies
+    /// the machine it runs, and machines that run one another from several states multiply
+    /// (24 machines of three states, each running the next twice, would copy 2^24). Checked
+    /// before each machine is composed, over the whole spec. Default 100,000.
+    public var maxComposedStates: Int = 100_000
 
     /// The default limits.
     public init() {}
