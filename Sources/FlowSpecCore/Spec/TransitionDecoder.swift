@@ -115,10 +115,21 @@ enum TransitionDecoder {
         return timeout
     }
 
+    /// The largest `max` of a retry: every count up to it is a configuration apart, and an
+    /// app retrying automatic work a thousand times in a row is stuck, not retrying.
+    static let maxRetries = 1000
+
     static func retry(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Retry? {
         let location = reader.location(id)
         guard let fields = reader.fields(id, of: "a retry", allowed: retryKeys) else { return nil }
-        let max: Located<Int>? = fields["max"].flatMap { reader.positiveInteger($0, as: "`max`") }
+        var max: Located<Int>? = fields["max"].flatMap { reader.positiveInteger($0, as: "`max`") }
+        if let given = max, given.value > maxRetries {
+            reader.report(
+                .invalidValue,
+                "`max` of a retry is at most \(maxRetries), not \(given.value): each count is a configuration the checks and test paths explore",
+                at: given.location)
+            max = nil
+        }
         if fields["max"] == nil {
             reader.missing("max", in: "the retry", at: location, example: "{ max: 3, then: failed }")
         }
