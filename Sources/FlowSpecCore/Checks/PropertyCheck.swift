@@ -173,9 +173,7 @@ struct PropertyCheck {
         } catch {
             return .failure(
                 Refusal(
-                    message:
-                        "the machine has more than \(error.bound) configurations (its states, retry counts and the "
-                        + "time left on each timer armed), the most a property is searched over"))
+                    message: "the machine has \(error.description), the most a property is searched over"))
         }
     }
 

@@ -21,8 +21,16 @@ extension ConfigurationGraph {
         /// already entered the others.
         func regionItems(_ runtime: FlowRuntime, after before: FlowRuntime? = nil) -> [CoverageItem] {
             guard program.hasParallel else { return [] }
+            // Both lists are in document order: one pass finds the states new to `runtime`.
             let kept = before?.states ?? []
-            return runtime.states.filter { !kept.contains($0) }.flatMap { CoverageItem.entering($0, in: program) }
+            var next = 0
+            var items: [CoverageItem] = []
+            for state in runtime.states {
+                while next < kept.count, kept[next] < state { next += 1 }
+                if next < kept.count, kept[next] == state { continue }
+                items += CoverageItem.entering(state, in: program)
+            }
+            return items
         }
 
         func items(of moves: [FlowRuntime.Move]) -> [CoverageItem] {

@@ -55,9 +55,38 @@ struct ConfigurationGraph {
         var items: [CoverageItem]
     }
 
-    /// More configurations than the bound.
+    /// More configurations than the bound, or more than fit in ``maxEstimatedBytes(bound:)``.
     struct TooLarge: Error {
+        /// The most configurations that were to be explored.
         var bound: Int
+        /// How many were explored when the exploration stopped.
+        var explored: Int
+        /// Whether the memory budget stopped it, before `bound` was reached.
+        var isOverMemory: Bool
+        /// What a configuration of the machine is made of, for messages.
+        var parts: String
+        /// What the author can change to make the machine smaller, for messages.
+        var advice: String
+
+        /// What was too large: `more than 30000 configurations (…)`, or the memory and the
+        /// configurations explored within it.
+        var description: String {
+            isOverMemory
+                ? "too many configurations to explore within \(ConfigurationGraph.maxEstimatedBytes(bound: bound) >> 20) MiB "
+                    + "(\(explored) were explored, each holding \(parts))"
+                : "more than \(bound) configurations (\(parts))"
+        }
+    }
+
+    /// The most memory an exploration of at most `bound` configurations may take, estimated as
+    /// it goes from the size of a configuration: it holds every configuration it found, and
+    /// each input it tries makes one more. 4 KiB a configuration of the bound, several times
+    /// what a configuration of a small machine takes; a configuration of a machine with many
+    /// parallel regions is large and has many inputs, so such a machine is refused after a
+    /// few configurations, before it takes gigabytes, rather than at `bound`. Raising the
+    /// bound raises both.
+    static func maxEstimatedBytes(bound: Int) -> Int {
+        bound.multipliedReportingOverflow(by: 4 << 10).overflow ? Int.max : bound * (4 << 10)
     }
 
     let program: FlowProgram
@@ -76,6 +105,12 @@ struct ConfigurationGraph {
     /// The number of inputs after the start on the way `parent` gives.
     private(set) var depth: [Int] = []
     private var index: [Key: Int] = [:]
+    /// The memory the exploration has taken so far, estimated (``maxEstimatedBytes(bound:)``).
+    private var estimatedBytes = 0
+    /// The estimated bytes of one configuration held (three copies of its runtime, and its
+    /// timers), and of one input tried (the configuration it makes, and its edge).
+    private let bytesPerNode: Int
+    private let bytesPerInput: Int
 
     /// What tells configurations apart.
     private struct Key: Hashable {
@@ -102,6 +137,9 @@ struct ConfigurationGraph {
         watching watched: [Int] = []
     ) throws(TooLarge) {
         self.program = program
+        let slots = Self.slotsPerConfiguration(program)
+        bytesPerNode = 3 * (Self.bytesPerRuntime + 8 * slots)
+        bytesPerInput = Self.bytesPerRuntime + 8 * slots + Self.bytesPerEdge
         var missing = wanted
         let none = [Bool?](repeating: nil, count: program.conditions.count)
         let inputs = Inputs(program: program, watched: watched)
@@ -130,9 +168,10 @@ struct ConfigurationGraph {
             }
             var found: [Edge] = []
             let timers = (visits: timerVisits[next], left: remaining[next])
-            for (input, conditions, outcome, waited, fired) in inputs.moves(
-                from: reached[next], timer: Self.nextTimer(timers))
-            {
+            let moves = inputs.moves(from: reached[next], timer: Self.nextTimer(timers))
+            estimatedBytes += moves.count * bytesPerInput
+            try checkMemory(bound: bound)
+            for (input, conditions, outcome, waited, fired) in moves {
                 // A state's own timer other than the first state's is named (`@timeout(STATE)`).
                 let firedState = fired.flatMap { $0.compound == nil && $0.state != nodes[next].state ? $0.state : nil }
                 let armed = inputs.fresh(outcome.runtime)
@@ -166,7 +205,9 @@ struct ConfigurationGraph {
         let configuration = runtime.configuration
         let key = Key(runtime: configuration, remaining: timers.left)
         if let known = index[key] { return known }
-        guard nodes.count < bound else { throw TooLarge(bound: bound) }
+        guard nodes.count < bound else { throw tooLarge(bound: bound, overMemory: false) }
+        estimatedBytes += bytesPerNode + 24 * timers.left.count
+        try checkMemory(bound: bound)
         index[key] = nodes.count
         nodes.append(configuration)
         remaining.append(timers.left)
@@ -177,6 +218,57 @@ struct ConfigurationGraph {
         self.depth.append(depth)
         return nodes.count - 1
     }
+
+    /// Stops the exploration once it has taken more than ``maxEstimatedBytes(bound:)``.
+    private func checkMemory(bound: Int) throws(TooLarge) {
+        if estimatedBytes > Self.maxEstimatedBytes(bound: bound) { throw tooLarge(bound: bound, overMemory: true) }
+    }
+
+    private func tooLarge(bound: Int, overMemory: Bool) -> TooLarge {
+        TooLarge(
+            bound: bound, explored: nodes.count, isOverMemory: overMemory, parts: Self.parts(of: program),
+            advice: Self.advice(for: program))
+    }
+
+    /// What a configuration of `program` holds besides its state, as a message lists it: only
+    /// what the machine has (no timers where it arms none).
+    static func parts(of program: FlowProgram) -> String {
+        var parts = [
+            program.hasParallel ? "the state of each of its \(program.steps.maximumLeaves) regions" : "its state"
+        ]
+        if program.retrySlotCount > 0 { parts.append("retry counts") }
+        if program.memorySlotCount > 0 { parts.append("what its history states remember") }
+        if hasTimers(program) { parts.append("the time left on each timer armed") }
+        return parts.count == 1 ? parts[0] : parts.dropLast().joined(separator: ", ") + " and " + parts.last!
+    }
+
+    /// What makes `program`'s configurations fewer, as a message advises it.
+    static func advice(for program: FlowProgram) -> String {
+        var advice: [String] = []
+        if program.hasParallel {
+            advice.append(hasTimers(program) ? "make fewer regions or timers run at once" : "make fewer regions")
+        }
+        if program.retrySlotCount > 0 { advice.append("lower its retry bounds") }
+        advice.append("split the machine")
+        return advice.joined(separator: ", ")
+    }
+
+    private static func hasTimers(_ program: FlowProgram) -> Bool {
+        program.states.contains { $0.timeout != nil || !$0.outerTimeouts.isEmpty }
+    }
+
+    /// The values a configuration holds: per state it is in, the state and its visit; the
+    /// retry counters; the memory slots; the visits of the compound states around it.
+    private static func slotsPerConfiguration(_ program: FlowProgram) -> Int {
+        2 * program.steps.maximumLeaves + program.retrySlotCount + program.memorySlotCount
+            + program.maximumDepth + program.compounds.count
+    }
+
+    /// What one copy of a runtime takes besides its values (its arrays' headers), and an edge
+    /// besides the configuration it leads to: measured with a flat machine of a million
+    /// configurations, whose exploration takes about a kilobyte each.
+    private static let bytesPerRuntime = 256
+    private static let bytesPerEdge = 160
 
     /// The time left on each timer of `timers` (all just armed) after an input that took
     /// `waited` from a node whose timers were `before`: a timer still armed for the same visit

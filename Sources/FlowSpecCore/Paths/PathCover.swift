@@ -162,12 +162,8 @@ public struct PathCover: Sendable {
                 stoppingOnceFound: needsEvery ? nil : Set(items))
         } catch {
             throw Failure(
-                description: "machine '\(program.name.name)' has more than \(error.bound) configurations (its states, "
-                    + "retry counts and the time left on each timer armed); its paths are not generated: "
-                    + (program.hasParallel
-                        ? "make fewer timers run at once in its regions, split the machine, "
-                        : "lower its retry bounds, split the machine, ")
-                    + "or raise --max-configurations",
+                description: "machine '\(program.name.name)' has \(error.description); its paths are not generated: "
+                    + error.advice + ", or raise --max-configurations",
                 location: machine.name.location)
         }
         var planner = Planner(graph: graph)
