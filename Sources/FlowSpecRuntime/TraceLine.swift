@@ -29,6 +29,29 @@ enum TraceLine {
             ? "-"
             : timeouts.map { ($0.scope.map { $0 + " " } ?? "") + "\($0.milliseconds)ms -> \($0.target)" }
                 .joined(separator: ", ")
-        return "\(input) -> \(state)\(ignored ? " (ignored)" : "") | effects: \(effectText) | timeout: \(timeoutText)"
+        return escaped(
+            "\(input) -> \(state)\(ignored ? " (ignored)" : "") | effects: \(effectText) | timeout: \(timeoutText)")
+    }
+
+    /// `line` with line breaks and other control characters written as Swift escapes
+    /// (`\u{A}`): a trace is one step a line, and a name or a restored value may hold anything
+    /// (a value from a device's storage, `simulate --restore` from a command line), which must
+    /// not add a forged step.
+    static func escaped(_ line: String) -> String {
+        guard line.unicodeScalars.contains(where: isControl) else { return line }
+        var result = ""
+        for scalar in line.unicodeScalars {
+            if isControl(scalar) {
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }

@@ -59,7 +59,8 @@ extension Simulation {
         for run in record.subFlows where !isRunning(run, in: before) {
             lines.append("# \(program.compounds[run.compound].name) runs \(machine(of: run.compound))")
         }
-        return lines
+        // Names may hold line breaks: escaped as in the step lines, so a note stays one line.
+        return lines.map(TraceLine.escaped)
     }
 
     private func machine(of compound: Int) -> String { program.compounds[compound].runs?.machine.name ?? "?" }
