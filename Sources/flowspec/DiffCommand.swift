@@ -110,14 +110,18 @@ struct DiffCommand: Command {
             }
         }
         output.flush()
-        let errors = findings.filter { $0.severity == .error }.count
+        let diffErrors = findings.filter { $0.severity == .error }.count
         if format == .text {
+            // The errors of the specs themselves count too: they are why the exit status is 1.
+            let errors = diffErrors + specErrors
             Console.error(
                 "flowspec: \(changes.count) change\(changes.count == 1 ? "" : "s"), \(errors) error"
-                    + "\(errors == 1 ? "" : "s"), \(findings.count - errors) other finding"
-                    + "\(findings.count - errors == 1 ? "" : "s")")
+                    + "\(errors == 1 ? "" : "s")"
+                    + (specErrors > 0 ? " (\(specErrors) in the specs, above)" : "")
+                    + ", \(findings.count - diffErrors) other finding"
+                    + "\(findings.count - diffErrors == 1 ? "" : "s")")
         }
-        if errors > 0 || specErrors > 0 { throw ExitStatus.findings }
+        if diffErrors > 0 || specErrors > 0 { throw ExitStatus.findings }
     }
 
     private func read(_ path: String) throws -> SourceFile {
