@@ -862,7 +862,7 @@ struct TableLayout {
             for transition in ordered {
                 rows += [transition.event] + action(transition.candidates)
                 if recordsRegions {
-                    declared.append(shape.declaredAt[shape.transitions.firstIndex { $0.event == transition.event }!])
+                    declared.append(shape.declaredAt[shape.position(of: transition.event)!])
                 }
             }
             if let timeout = state.timeout {

@@ -39,7 +39,7 @@ public enum CoverageItem: Sendable, Hashable {
         switch move.via {
         case .event(let event):
             let state = program.states[move.from]
-            let position = state.transitions.firstIndex { $0.event == event } ?? 0
+            let position = state.transitionPosition(of: event) ?? 0
             switch position < state.scopes.count ? state.scopes[position] : .own {
             case .own:
                 self = .transition(

@@ -216,16 +216,30 @@ public struct PathCover: Sendable {
             }
         }
 
+        /// Per node, the first of its edges that may still exercise something new: those before
+        /// it exercise nothing new, and never will again (`uncovered` only shrinks). Each edge
+        /// is passed over once in all, so a configuration with thousands of inputs is not
+        /// scanned again at every step.
+        private var firstUseful: [Int]
+
         init(graph: ConfigurationGraph) {
             self.graph = graph
             for root in graph.roots { found.formUnion(root.items) }
             for edges in graph.edges { for edge in edges { found.formUnion(edge.items) } }
             uncovered = found
+            firstUseful = Array(repeating: 0, count: graph.nodes.count)
         }
 
-        func isUseful(_ node: Int) -> Bool {
-            graph.edges[node].contains { $0.items.contains(where: uncovered.contains) }
+        /// The first edge from `node` that exercises something new.
+        mutating func usefulEdge(_ node: Int) -> Int? {
+            let edges = graph.edges[node]
+            var edge = firstUseful[node]
+            while edge < edges.count, !edges[edge].items.contains(where: uncovered.contains) { edge += 1 }
+            firstUseful[node] = edge
+            return edge < edges.count ? edge : nil
         }
+
+        mutating func isUseful(_ node: Int) -> Bool { usefulEdge(node) != nil }
 
         /// Takes inputs that exercise something new from `node` while there are any.
         /// Where there is nothing new, it walks on to the nearest configuration that has
@@ -235,7 +249,7 @@ public struct PathCover: Sendable {
             var node = node
             var extension_: [(node: Int, edge: Int)] = []
             while true {
-                if let edge = graph.edges[node].firstIndex(where: { $0.items.contains(where: uncovered.contains) }) {
+                if let edge = usefulEdge(node) {
                     extension_.append((node, edge))
                     uncovered.subtract(graph.edges[node][edge].items)
                     node = graph.edges[node][edge].target
@@ -255,7 +269,7 @@ public struct PathCover: Sendable {
 
         /// The shortest walk from `start` to a configuration with an input that exercises
         /// something new, searched breadth first among ``detourSearch`` configurations.
-        func detour(from start: Int) -> [(node: Int, edge: Int)]? {
+        mutating func detour(from start: Int) -> [(node: Int, edge: Int)]? {
             var parent: [Int: (node: Int, edge: Int)] = [start: (start, -1)]
             var queue = [start]
             var head = 0

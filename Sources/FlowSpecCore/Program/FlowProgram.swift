@@ -93,7 +93,37 @@ public struct FlowProgram: Sendable {
         /// Event index → candidates, in the order they are tried: own transitions first, then
         /// those of the compound states around it (innermost first), then the machine's
         /// (``scopes`` says which is which).
-        public var transitions: [(event: Int, candidates: [Candidate])]
+        public var transitions: [(event: Int, candidates: [Candidate])] {
+            didSet { transitionPositions = Self.positions(of: transitions) }
+        }
+        /// Per event, its position in ``transitions``, for a state with many: a state may handle
+        /// thousands of events, and every step, coverage item and search looks one up. `nil`
+        /// for a state with few, where a scan is as fast.
+        var transitionPositions: [Int: Int]? = nil
+
+        /// The position in ``transitions`` of what the state does on `event`, if anything.
+        public func transitionPosition(of event: Int) -> Int? {
+            Self.position(of: event, in: transitions, transitionPositions)
+        }
+
+        /// An index of `transitions` by event, for more than a few of them.
+        static func positions(of transitions: [(event: Int, candidates: [Candidate])]) -> [Int: Int]? {
+            guard transitions.count > 8 else { return nil }
+            var positions: [Int: Int] = [:]
+            positions.reserveCapacity(transitions.count)
+            for (position, transition) in transitions.enumerated() where positions[transition.event] == nil {
+                positions[transition.event] = position
+            }
+            return positions
+        }
+
+        /// The first position of `event` among `transitions`: from the index where there is one.
+        static func position<Candidates>(
+            of event: Int, in transitions: [(event: Int, candidates: Candidates)], _ positions: [Int: Int]?
+        ) -> Int? {
+            if let positions { return positions[event] }
+            return transitions.firstIndex { $0.event == event }
+        }
         /// The `always` candidates (choice states).
         public var always: [Candidate]
         /// The timeout, if any.
@@ -363,7 +393,7 @@ public struct FlowProgram: Sendable {
 
     /// The candidates a state tries for an event, or `nil` if the state ignores it.
     public func candidates(in state: Int, for event: Int) -> [Candidate]? {
-        states[state].transitions.first { $0.event == event }?.candidates
+        states[state].transitionPosition(of: event).map { states[state].transitions[$0].candidates }
     }
 
     /// Whether some `retry` runs effects of its own when it goes to `then`.

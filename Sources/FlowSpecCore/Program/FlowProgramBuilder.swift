@@ -239,7 +239,7 @@ public enum FlowProgramBuilder {
             return FlowProgram.State(
                 name: stateName, swiftName: swiftName, kind: state.kind,
                 summary: state.summary, transitions: transitions,
-                always: always,
+                transitionPositions: FlowProgram.State.positions(of: transitions), always: always,
                 timeout: timeout, depth: ancestors.count, ancestors: ancestors.map { compoundIndex[$0] ?? 0 },
                 entry: machine.nesting.entry(of: index).map { effect($0.value) },
                 exit: machine.nesting.exit(of: index).map { effect($0.value) },

@@ -386,7 +386,7 @@ extension FlowProgram {
         let state = states[state]
         switch via {
         case .event(let event):
-            return state.transitions.first { $0.event == event }?.candidates[position]
+            return state.transitionPosition(of: event).map { state.transitions[$0].candidates[position] }
         case .always:
             return state.always.indices.contains(position) ? state.always[position] : nil
         case .done:

@@ -26,6 +26,8 @@ struct ProgramSteps: Sendable {
         var depth: Int
         /// Event → candidates, in the order they are tried.
         var transitions: [(event: Int, candidates: [Candidate])]
+        /// Per event, its position in ``transitions`` (as ``FlowProgram/State/transitionPositions``).
+        var transitionPositions: [Int: Int]?
         /// The `always` branches of a choice state.
         var always: [Candidate]
         /// The `done` of the compound state around a terminal state.
@@ -49,6 +51,11 @@ struct ProgramSteps: Sendable {
         var exits: [Range<Int>] = []
         var entriesKeeping: [Range<Int>] = []
         var enteredKeeping: [[Int]] = []
+
+        /// The position in ``transitions`` of what the state does on `event`, if anything.
+        func position(of event: Int) -> Int? {
+            FlowProgram.State.position(of: event, in: transitions, transitionPositions)
+        }
     }
 
     /// Every distinct list of effects a step runs (a candidate's from a state: the exits, its
@@ -114,6 +121,7 @@ struct ProgramSteps: Sendable {
             return StateShape(
                 kind: FlowStateKind(state.kind), depth: state.depth,
                 transitions: state.transitions.map { ($0.event, $0.candidates.map(guarded)) },
+                transitionPositions: state.transitionPositions,
                 always: state.always.map(guarded), done: state.done.map(lowered),
                 timeout: state.timeout.map { Timeout(after: $0.after, step: lowered($0.candidate)) },
                 outerTimeouts: outer, entries: range(program.entryEffects(of: index, keeping: 0)),
@@ -311,9 +319,8 @@ extension ProgramSteps: FlowRules {
     func depth(of state: Int) -> Int { states[state].depth }
 
     func step(_ state: Int, on event: Int, _ conditions: [Bool]) -> FlowStep<Int>? {
-        guard states[state].kind != .terminal,
-            let candidates = states[state].transitions.first(where: { $0.event == event })?.candidates
-        else { return nil }
+        guard states[state].kind != .terminal, let position = states[state].position(of: event) else { return nil }
+        let candidates = states[state].transitions[position].candidates
         return candidates.first { $0.holds(conditions) }?.step
     }
 
@@ -349,7 +356,7 @@ extension ProgramSteps: FlowRules {
     func parallelDepth(around state: Int) -> Int? { states[state].parallelDepth }
 
     func declaringDepth(of state: Int, on event: Int, _ conditions: [Bool]) -> Int {
-        states[state].transitions.firstIndex { $0.event == event }.map { states[state].declaredAt[$0] } ?? -1
+        states[state].position(of: event).map { states[state].declaredAt[$0] } ?? -1
     }
 
     func exitEffects(of state: Int, through depth: Int) -> Range<Int> { states[state].exits[depth] }
