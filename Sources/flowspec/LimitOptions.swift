@@ -4,7 +4,8 @@ import FlowSpecCore
 /// a spec. Each limit has a documented default (see `YAMLLimits` and docs/language.md).
 struct LimitOptions {
     static let maxFileSize = limit("max-file-size", "bytes", "Largest spec file read, in bytes (default 268435456).")
-    static let maxDepth = limit("max-depth", "levels", "Deepest nesting of YAML collections (default 256).")
+    static let maxDepth = limit(
+        "max-depth", "levels", "Deepest nesting of YAML collections (default 256, at most 1024).")
     static let maxAliasExpansion = limit(
         "max-alias-expansion", "nodes",
         "Most nodes aliases may add in all once expanded (default 100000).")
@@ -36,6 +37,12 @@ struct LimitOptions {
         if let maxTransitions = arguments.integer(Self.maxTransitions), maxTransitions > Edge.maximumIndex {
             throw UsageError(
                 "--max-transitions can be at most \(Edge.maximumIndex); got \(maxTransitions)",
+                command: arguments.command)
+        }
+        if let maxDepth = arguments.integer(Self.maxDepth), maxDepth > YAMLLimits.largestMaxDepth {
+            throw UsageError(
+                "--max-depth can be at most \(YAMLLimits.largestMaxDepth); got \(maxDepth) (states nest at most "
+                    + "\(YAMLLimits.largestMaxDepth / 8) levels, and libyaml's time grows with the square of the depth)",
                 command: arguments.command)
         }
         var limits = YAMLLimits()

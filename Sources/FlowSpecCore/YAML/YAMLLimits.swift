@@ -4,8 +4,13 @@
 public struct YAMLLimits: Sendable, Equatable {
     /// The largest file read, in bytes. Default 256 MiB.
     public var maxFileSize: Int = 256 << 20
-    /// How deeply collections may nest. Default 256 (a spec needs about 8).
+    /// How deeply collections may nest. Default 256 (a spec needs about 8; states nested the
+    /// deepest they may, 126 levels, need about 260).
     public var maxDepth: Int = 256
+    /// The largest ``maxDepth`` the command line accepts: libyaml checks every open flow
+    /// collection at each token, so its time grows with the square of their depth (8,000
+    /// levels take seconds, 40,000 a minute).
+    public static let largestMaxDepth = 1024
     /// How many nodes aliases may add in all once expanded. Default 100,000.
     public var maxAliasExpansion: Int = 100_000
     /// The longest scalar, in bytes. Default 1 MiB.
