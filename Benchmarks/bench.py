@@ -971,6 +971,88 @@ def bench_paths(report, args, sizes, flow_states, reps):
                "%s items" % format(document["items"], ","), times(steps / document["items"]), "", None)
 
 
+# Hostile shapes (docs/hostile-input.md): each must end with its refusal within a second and
+# a bounded memory, however much work it would make unbounded.
+TARGET_HOSTILE_SECONDS = 1.0
+TARGET_HOSTILE_BYTES = 500 * 1000 * 1000
+
+
+def hostile_runs(levels):
+    """Machines that run one another from two states each: 2^levels states if composed."""
+    lines = ["flowspec: 1", "machines:"]
+    for level in range(levels):
+        lines += ["  M%d:" % level, "    initial: a", "    states:"]
+        if level < levels - 1:
+            lines += ["      a: { run: M%d, done: { end: b } }" % (level + 1),
+                      "      b: { run: M%d, done: { end: end } }" % (level + 1), "      end: { kind: terminal }"]
+        else:
+            lines += ["      a: { kind: input, on: { go: end } }", "      end: { kind: terminal }"]
+    return "\n".join(lines) + "\n"
+
+
+def hostile_regions(regions, with_property):
+    """A parallel state of `regions` regions of two states, each region with its own event."""
+    lines = ["flowspec: 1", "machines:", "  P:", "    initial: p", "    states:", "      p:", "        parallel:"]
+    for r in range(regions):
+        lines += ["          r%d:" % r, "            initial: x%d" % r, "            states:",
+                  "              x%d: { kind: input, on: { e%d: y%d } }" % (r, r, r),
+                  "              y%d: { kind: input, on: { e%d: x%d } }" % (r, r, r)]
+    if with_property:
+        lines += ["    conditions: [c]", "    require:", "      - never: { in: x0, while: c }"]
+    return "\n".join(lines) + "\n"
+
+
+def hostile_hub(events, with_properties):
+    """One state with `events` events, each to a second state that goes back."""
+    names = ["e%d" % i for i in range(events)]
+    lines = ["flowspec: 1", "machines:", "  H:", "    initial: a", "    conditions: [c]",
+             "    events: [%s, back]" % ", ".join(names), "    states:", "      a:", "        kind: input",
+             "        on:"] + ["          %s: b" % name for name in names]
+    lines.append("      b: { kind: input, on: { back: a } }")
+    if with_properties:
+        lines += ["    require:", "      - never: { in: b, while: c }", "      - atMost: { times: 3, of: e0, before: b }"]
+    return "\n".join(lines) + "\n"
+
+
+def bench_hostile(report, args, reps):
+    """Inputs written to make flowspec work without end: refused before the work, or at a
+    bound checked as it goes, in well under a second and bounded memory."""
+    report.section("hostile shapes: refused within a second and %s" % megabytes(TARGET_HOSTILE_BYTES))
+    cases = [
+        ("check, 24 machines each running the next from two states (2^24 if composed)", "runs.yaml",
+         hostile_runs(24), ["check"], (1,)),
+        ("paths, 1,000 regions of two states, an event each", "regions.yaml",
+         hostile_regions(1000, False), ["paths"], (2,)),
+        ("check, the same with a property", "regions-property.yaml",
+         hostile_regions(1000, True), ["check"], (1,)),
+    ]
+    for label, name, text, command, expect in cases:
+        path = os.path.join(args.work, "hostile-" + name)
+        with open(path, "w") as f:
+            f.write(text)
+        result = measure([args.flowspec] + command + [path], reps, expect=expect)
+        met = result["wall"] < TARGET_HOSTILE_SECONDS and result["rss"] <= TARGET_HOSTILE_BYTES
+        report.row(label, seconds(result["wall"]), megabytes(result["rss"]), "",
+                   "< %.0f s, ≤ %s" % (TARGET_HOSTILE_SECONDS, megabytes(TARGET_HOSTILE_BYTES)), met)
+    # One state with many events: each input is found by its event (once a scan of the
+    # state's transitions at every step, quadratic). CPU at N against N/10.
+    for label, command, with_properties, expect, sizes in (
+            ("paths, one state with N events", "paths", False, (0,), (8000, 80000)),
+            ("check, one state with N events, 2 properties", "check", True, (1,), (10000, 100000))):
+        paths = []
+        for n in sizes:
+            path = os.path.join(args.work, "hostile-hub-%s-%d.yaml" % (command, n))
+            with open(path, "w") as f:
+                f.write(hostile_hub(n, with_properties))
+            paths.append(path)
+        small, big = measure_side_by_side([[args.flowspec, command, p] for p in paths], reps, [expect, expect])
+        growth = big["cpu"] / small["cpu"]
+        report.row("%s, %s ÷ %s" % (label, format(sizes[1], ","), format(sizes[0], ",")), times(growth),
+                   "%s: %s; %s: %s" % (format(sizes[1], ","), seconds(big["cpu"]), format(sizes[0], ","),
+                                       seconds(small["cpu"])), "", "≤ %.0f×" % TARGET_LINEAR,
+                   growth <= TARGET_LINEAR)
+
+
 # Shapes that once made `check` quadratic: one finding per state, each with something that
 # grows with the spec (a path, a long line, a configuration of retry counters).
 FINDING_SHAPES = (
@@ -1110,6 +1192,7 @@ def main():
     bench_diff(report, args, flows[1][1], reps)
     bench_properties(report, args, (2500, 5000), reps)
     bench_import(report, args, flows[0][1], reps)
+    bench_hostile(report, args, reps)
     bench_export(report, args, flows[0][1], flows[1][1], reps)
     if args.flowspec_lsp:
         bench_lsp(report, args, flows[0][1])

@@ -137,7 +137,8 @@ struct CommandLineTests {
         ]
         let limits = [
             "--max-file-size <bytes>", "--max-depth <levels>", "--max-alias-expansion <nodes>",
-            "--max-scalar-length <bytes>", "--max-states <count>", "--max-transitions <count>"
+            "--max-scalar-length <bytes>", "--max-states <count>", "--max-transitions <count>",
+            "--max-composed-states <count>"
         ]
         for (command, entries) in expected {
             let help = try CLI.run([command, "--help"])
