@@ -905,6 +905,40 @@ def bench_export(report, args, small, big, reps):
                    "≤ %.0f×" % TARGET_LINEAR, ratio <= TARGET_LINEAR)
 
 
+def hostile_import_inputs(work, kind, n):
+    """An SCXML document of `n` of one thing an importer once did quadratic work for: `events`,
+    one state with `n` transitions on events `g.eI` (each guarded) and one on the descriptor `g`,
+    which matches them all (prefix matching, indexed by a trie of tokens); `attributes`, one
+    element with `n` attributes (the check that none is written twice, a set)."""
+    path = os.path.join(work, "import-%s-%d.scxml" % (kind, n))
+    with open(path, "w") as f:
+        f.write('<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="s"><state id="s"')
+        if kind == "attributes":
+            f.write("".join(' a%d="v"' % i for i in range(n)))
+            f.write('><transition event="go" target="s"/></state></scxml>\n')
+        else:
+            f.write(">" + "".join('<transition event="g.e%d" cond="c%d" target="s"/>' % (i, i) for i in range(n)))
+            f.write('<transition event="g" target="s"/></state></scxml>\n')
+    return path
+
+
+def bench_import_scaling(report, args, n, reps):
+    """`flowspec import` of the inputs of ``hostile_import_inputs`` at `n` and `n`/10, side by
+    side: both grew quadratically (1,200 transitions took 39 s, 100,000 attributes 20 s)."""
+    report.section("import at scale: prefix-matched events, attributes of one element; CPU, N vs N/10")
+    spec = os.path.join(args.work, "import-scaling.flowspec.yaml")
+    for kind, what, size in (("events", "transitions matched by prefix", n),
+                             ("attributes", "attributes on one element", 5 * n)):
+        big, small = hostile_import_inputs(args.work, kind, size), hostile_import_inputs(args.work, kind, size // 10)
+        runs = measure_side_by_side(
+            [[args.flowspec, "import", big, "--output", spec], [args.flowspec, "import", small, "--output", spec]],
+            reps, [(0, 1), (0, 1)])
+        ratio = runs[0]["cpu"] / runs[1]["cpu"]
+        report.row("import, %s %s" % (format(size, ","), what), seconds(runs[0]["cpu"]),
+                   "%s: %s" % (format(size // 10, ","), seconds(runs[1]["cpu"])), times(ratio),
+                   "≤ %.0f×" % TARGET_LINEAR, ratio <= TARGET_LINEAR)
+
+
 def bench_diff(report, args, path, reps):
     """`flowspec diff` of two versions of a flow spec (a few hundred timeouts changed) against
     `check` of the new one, side by side: diff reads and checks both versions."""
@@ -1192,6 +1226,7 @@ def main():
     bench_diff(report, args, flows[1][1], reps)
     bench_properties(report, args, (2500, 5000), reps)
     bench_import(report, args, flows[0][1], reps)
+    bench_import_scaling(report, args, 2_000 if args.quick else 20_000, reps)
     bench_hostile(report, args, reps)
     bench_export(report, args, flows[0][1], flows[1][1], reps)
     if args.flowspec_lsp:

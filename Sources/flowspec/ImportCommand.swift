@@ -65,7 +65,7 @@ struct ImportCommand: Command {
         do {
             result = try MachineImporter.importMachine(
                 inputs[0].bytes, machine: machine, fallbackName: Self.stem(file), maxDepth: limits.maxDepth,
-                links: links(Array(inputs.dropFirst())))
+                maxScalarLength: limits.maxScalarLength, links: links(Array(inputs.dropFirst())))
         } catch {
             Console.error("\(error.file ?? file):\(error.location): error: \(error.message)")
             throw ExitStatus.failure
@@ -106,13 +106,42 @@ struct ImportCommand: Command {
     /// The file to import, then those of the machines it invokes.
     private func readInputs() throws -> [MachineImporter.Input] {
         try ([file] + invoked).map { path in
+            let source: SourceFile
             do {
-                return .init(path: path, bytes: try SpecFileReader.read(path, maxSize: limits.maxFileSize).bytes)
+                source = try SpecFileReader.read(path, maxSize: limits.maxFileSize)
             } catch {
                 Console.error("flowspec: error: \(error)")
                 throw ExitStatus.failure
             }
+            if let cut = Self.cutShort(source) {
+                Console.error("\(path):\(cut.location): error: \(cut.message)")
+                throw ExitStatus.failure
+            }
+            return .init(path: path, bytes: source.bytes)
         }
+    }
+
+    /// Where and why a file read is UTF-16 cut short (an odd number of bytes), or `nil`: the
+    /// readers would call its last, half character invalid UTF-8, which does not say what to do.
+    static func cutShort(_ source: SourceFile) -> (location: SourceLocation, message: String)? {
+        guard source.isCutShortUTF16 else { return nil }
+        // The half character is the last one of the transcoded text: count lines and
+        // characters up to it, as the readers count them.
+        var line = 1
+        var column = 1
+        let bytes = source.bytes
+        for byte in bytes.dropFirst(3).dropLast(3) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (
+            SourceLocation(line: line, column: column),
+            "the document is UTF-16 (it starts with a UTF-16 byte-order mark) with an odd number of bytes: it is cut short, its last byte half a character; save it whole, or as UTF-8"
+        )
     }
 
     /// Where the machines the file invokes are found: among `others`, and on disk for an
@@ -120,12 +149,23 @@ struct ImportCommand: Command {
     private func links(_ others: [MachineImporter.Input]) -> MachineImporter.Links {
         let maxSize = limits.maxFileSize
         return MachineImporter.Links(path: Self.path(file, relativeTo: ""), others: others) { source, from in
-            let path = Self.path(source, relativeTo: from)
-            do {
-                return .success(.init(path: path, bytes: try SpecFileReader.read(path, maxSize: maxSize).bytes))
+            // `src="."` names the directory of the document itself: "" once joined.
+            let joined = Self.path(source, relativeTo: from)
+            let path = joined.isEmpty ? "." : joined
+            let read: SourceFile
+            do throws(FileReadError) {
+                read = try SpecFileReader.read(path, maxSize: maxSize)
             } catch {
-                return .failure(.init(message: "\(error)", location: .start, file: path))
+                let message =
+                    error.reason.hasPrefix("it is a directory")
+                    ? "'\(source)' names the directory '\(path)', not a document; give `src` the path of an SCXML file"
+                    : "\(error)"
+                return .failure(.init(message: message, location: .start, file: path))
             }
+            if let cut = Self.cutShort(read) {
+                return .failure(.init(message: "\(path):\(cut.location): \(cut.message)", location: .start, file: path))
+            }
+            return .success(.init(path: path, bytes: read.bytes))
         }
     }
 

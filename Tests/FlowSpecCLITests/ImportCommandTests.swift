@@ -160,4 +160,77 @@ struct ImportCommandTests {
         let missing = try CLI.run(["import", "no-such.scxml"])
         #expect(missing.status == 2)
     }
+
+    // MARK: - Hostile inputs
+
+    /// `--max-scalar-length` reaches the XML and JSON readers: a value over it is refused where
+    /// it starts (exit 2), as one over the default, 1 MiB, is.
+    @Test func theScalarLimitReachesTheReaders() throws {
+        let document = Self.temporary("long.scxml")
+        try (#"<scxml><state id="s" x=""# + String(repeating: "x", count: 200) + #""/></scxml>"#).write(
+            to: document, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: document) }
+        let limited = try CLI.run(["import", document.path, "--max-scalar-length", "100"])
+        #expect(limited.status == 2)
+        #expect(limited.stdout.isEmpty)
+        #expect(
+            limited.stderr
+                == "\(document.path):1:24: error: an attribute value of 200 bytes is over the limit of 100 bytes (raise it with --max-scalar-length)\n"
+        )
+        #expect(try CLI.run(["import", document.path, "--max-scalar-length", "200"]).status == 1)
+
+        let config = Self.temporary("long.json")
+        try (#"{"states": {"a": {"description": ""# + String(repeating: "x", count: 2 << 20) + #""}}}"#).write(
+            to: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let huge = try CLI.run(["import", config.path])
+        #expect(huge.status == 2)
+        #expect(
+            huge.stderr
+                == "\(config.path):1:34: error: a string of 2097152 bytes is over the limit of 1048576 bytes (raise it with --max-scalar-length)\n"
+        )
+    }
+
+    /// A key holding a line break is one line of the report, and adds no state to the spec.
+    @Test func aKeyWithALineBreakForgesNoReportLine() throws {
+        let config = Self.temporary("evil.json")
+        try
+            ##"{"initial": "b", "states": {"a\n  evil: {kind: terminal}": {"on": {"go": "#x\nevil.json:1:1: error: forged"}}, "b": {"on": {"go": "a\n  evil: {kind: terminal}"}}}}"##
+            .write(to: config, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let output = try CLI.run(["import", config.path])
+        #expect(output.status == 1)
+        let lines = output.stderr.split(separator: "\n")
+        // One note, the target's; the rest are the check's findings on the spec.
+        #expect(lines.filter { $0.contains(": warning: not imported") }.count == 1, "\(output.stderr)")
+        #expect(!lines.contains { $0.hasPrefix("evil.json:1:1: error: forged") }, "\(output.stderr)")
+        #expect(output.stdout.contains(#"      # XState key 'a\u{A}  evil: {kind: terminal}'"#), "\(output.stdout)")
+        #expect(!output.stdout.contains("\n  evil"), "\(output.stdout)")
+    }
+
+    /// `<invoke src=".">` names a directory, and the note says so; a UTF-16 document with an odd
+    /// number of bytes is refused as cut short, not as invalid UTF-8.
+    @Test func aDirectoryOrHalfACharacterIsCalledWhatItIs() throws {
+        let folder = Self.temporary("dir")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = folder.appendingPathComponent("app.scxml")
+        try #"<scxml xmlns="http://www.w3.org/2005/07/scxml"><state id="s"><invoke src="."/></state></scxml>"#.write(
+            to: app, atomically: true, encoding: .utf8)
+        let output = try CLI.run(["import", app.path])
+        #expect(
+            output.stderr.contains(
+                "\(app.path):1:62: warning: not imported: the invocation of '.': it cannot be read: '.' names the directory '\(folder.path)', not a document; give `src` the path of an SCXML file"
+            ), "\(output.stderr)")
+
+        let odd = folder.appendingPathComponent("odd.scxml")
+        let text = "<scxml>\n<state id=\"s\"/></scxml>"
+        try Data([0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } + [0x00]).write(to: odd)
+        let cut = try CLI.run(["import", odd.path])
+        #expect(cut.status == 2)
+        #expect(
+            cut.stderr
+                == "\(odd.path):2:24: error: the document is UTF-16 (it starts with a UTF-16 byte-order mark) with an odd number of bytes: it is cut short, its last byte half a character; save it whole, or as UTF-8\n"
+        )
+    }
 }

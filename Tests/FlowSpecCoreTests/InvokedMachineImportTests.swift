@@ -208,4 +208,23 @@ struct InvokedMachineImportTests {
             #expect(failure.location.description == "1:18", "\(failure)")
         }
     }
+
+    /// Configs that invoke each other (a runs b, b runs a): b's invocation of a is refused
+    /// with a note where b writes it, as for SCXML, not taken for some other actor.
+    @Test func xstateConfigsThatInvokeEachOtherAreNoted() throws {
+        let a =
+            #"{"id": "a", "initial": "s", "states": {"s": {"on": {"go": "t"}}, "t": {"invoke": {"src": "b", "onDone": "s"}}}}"#
+        let b = """
+            {"id": "b", "initial": "s", "states": {"s": {"on": {"go": "t"}},
+              "t": {"invoke": {"src": "a", "onDone": "u"}, "on": {"stop": "u"}}, "u": {"type": "final"}}}
+            """
+        let (result, _) = try Self.imported(a, Self.links("a.json", others: ["b.json": b]))
+        #expect(
+            result.notImported.map { "\($0.file ?? "a.json"):\($0.location): \($0.message)" } == [
+                "a.json:1:82: imported as a sub-flow: the machine 'b' that 't' runs; flowspec hands a sub-flow the flow's events first, which XState does not (the parent would `sendTo` it)",
+                "b.json:2:19: not imported: the invocation of 'a': 'a.json' is being imported already: a sub-flow cannot run a flow that runs it"
+            ], "\(result.notImported)")
+        #expect(!result.spec.contains("a.done"), "\(result.spec)")
+        #expect(result.spec.contains("t: { kind: input, on: { stop: u } }"), "\(result.spec)")
+    }
 }

@@ -257,4 +257,206 @@ struct SCXMLImportTests {
             #expect(error.message.contains("nest more than 256 deep"))
         }
     }
+
+    // MARK: - Hostile documents
+
+    /// The names of a machine's states, as the checker read them from an imported spec.
+    static func stateNames(_ checked: SpecChecker.Result) -> [String] {
+        checked.graphs.flatMap { graph in graph.machine.states.indices.map { graph.machine.name(of: $0) } }
+    }
+
+    /// Expects an imported spec that a hostile name cannot have changed: it reads as YAML, has
+    /// no state `evil`, and its report is one line per note.
+    static func expectNoInjection(
+        _ result: MachineImporter.Result, _ checked: SpecChecker.Result,
+        sourceLocation: Testing.SourceLocation = #_sourceLocation
+    ) {
+        #expect(
+            !checked.diagnostics.contains { $0.rule == .yamlSyntax }, "\(checked.diagnostics)\n\(result.spec)",
+            sourceLocation: sourceLocation)
+        #expect(!stateNames(checked).isEmpty, "\(result.spec)", sourceLocation: sourceLocation)
+        #expect(!stateNames(checked).contains("evil"), "\(result.spec)", sourceLocation: sourceLocation)
+        let report = result.notImported.map { "\($0.location): warning: \($0.message)" }.joined(separator: "\n")
+        #expect(
+            report.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
+                == result.notImported.count, "\(report)", sourceLocation: sourceLocation)
+        for note in result.notImported {
+            #expect(
+                !note.message.unicodeScalars.contains { $0.value < 0x20 || $0 == "\u{2028}" || $0 == "\u{2029}" },
+                "\(note.message)", sourceLocation: sourceLocation)
+        }
+    }
+
+    /// An id holding a line break is written in the comment above its state as an escape, and
+    /// quoted so in the report: it adds no state to the spec and no line to the report.
+    @Test func idsWithLineBreaksAddNoStatesAndNoReportLines() throws {
+        let evil = "&#10;  evil: {kind: terminal}"
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="b">
+              <state id="a\(evil)&#13;&#x2028;&#x85;">
+                <transition event="go\(evil)" cond="x &gt; 1\(evil)" target="b"/>
+              </state>
+              <state id="b"><transition event="back" target="a\(evil)&#13;&#x2028;&#x85;"/></state>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "Hostile")
+        Self.expectNoInjection(result, checked)
+        #expect(
+            result.spec.contains(#"# SCXML id 'a\u{A}  evil: {kind: terminal}\u{D}\u{2028}\u{85}'"#), "\(result.spec)")
+        #expect(result.spec.contains(#"    # condition1: x > 1\u{A}  evil: {kind: terminal}"#), "\(result.spec)")
+        #expect(
+            result.notImported.contains {
+                $0.message.contains(#"the expression 'x > 1\u{A}  evil: {kind: terminal}'"#)
+            },
+            "\(result.notImported)")
+    }
+
+    /// A name, attribute value or text longer than the limit (`--max-scalar-length`) is refused
+    /// where it starts, before it is copied; so is one over the default limit, 1 MiB.
+    @Test func valuesOverTheScalarLimitAreRefusedWhereTheyStart() throws {
+        func refusal(_ document: String, limit: Int?) -> MachineImporter.Failure? {
+            do {
+                if let limit {
+                    _ = try MachineImporter.importMachine(Array(document.utf8), machine: "M", maxScalarLength: limit)
+                } else {
+                    _ = try MachineImporter.importMachine(Array(document.utf8), machine: "M")
+                }
+                return nil
+            } catch {
+                return error
+            }
+        }
+        let huge = String(repeating: "x", count: 2 << 20)
+        let attribute = refusal(#"<scxml><state id="s" x=""# + huge + #""/></scxml>"#, limit: nil)
+        #expect(
+            attribute?.message
+                == "an attribute value of 2097152 bytes is over the limit of 1048576 bytes (raise it with --max-scalar-length)"
+        )
+        #expect(attribute?.location.description == "1:24")
+        let small = refusal(
+            "<scxml>\n  <state id=\"" + String(repeating: "&amp;", count: 65) + "\"/></scxml>", limit: 64)
+        #expect(
+            small?.message
+                == "an attribute value of 65 bytes is over the limit of 64 bytes (raise it with --max-scalar-length)")
+        #expect(small?.location.description == "2:13")
+        #expect(refusal("<scxml><state id=\"" + String(repeating: "s", count: 64) + "\"/></scxml>", limit: 64) == nil)
+        let name = refusal("<scxml><" + String(repeating: "n", count: 65) + " xmlns=\"urn:x\"/></scxml>", limit: 64)
+        #expect(
+            name?.message.hasPrefix("a name of 65 bytes is over the limit of 64 bytes") == true,
+            "\(String(describing: name))")
+        let text = refusal(
+            "<scxml><state id=\"s\">\n" + String(repeating: "t", count: 100) + "</state></scxml>", limit: 64)
+        #expect(
+            text?.message.hasPrefix("text of 101 bytes is over the limit of 64 bytes") == true,
+            "\(String(describing: text))")
+        #expect(text?.location.description == "1:22")
+        let cdata = refusal("<scxml><![CDATA[" + huge + "]]></scxml>", limit: nil)
+        #expect(cdata?.message.hasPrefix("a CDATA section of 2097152 bytes is over the limit") == true)
+    }
+
+    /// Character references may have any number of digits (leading zeros are valid XML); one past
+    /// U+10FFFF, however long, is refused as not a Unicode scalar value, never overflowing.
+    @Test func characterReferencesHaveAnyNumberOfDigits() throws {
+        let zeros = try XMLReader.read(Array(#"<a x="&#x0000000000000041;&#0000000000066;"/>"#.utf8))
+        #expect(zeros.attribute("x") == "AB")
+        for reference in ["&#99999999999999999999999;", "&#x110000;", "&#xFFFFFFFFFFFFFFFFFFFFFFFF;", "&#xD800;"] {
+            do {
+                _ = try XMLReader.read(Array("<a x=\"\(reference)\"/>".utf8))
+                Issue.record("read \(reference)")
+            } catch {
+                #expect(error.message.contains("is not a Unicode scalar value"), "\(reference): \(error.message)")
+                #expect(error.location.description == "1:7")
+            }
+        }
+        do {
+            _ = try XMLReader.read(Array("<a x=\"&#12a;\"/>".utf8))
+            Issue.record("read &#12a;")
+        } catch {
+            #expect(error.message.contains("does not end with ';'"), "\(error.message)")
+        }
+    }
+
+    /// A delay longer than a spec duration can be is noted and its transition left out: the
+    /// spec written never fails its own check for it.
+    @Test func aDelayLongerThanASpecDurationIsNotedNotWritten() throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="s">
+              <state id="s">
+                <onentry><send event="t" delay="9223372036854775807h"/></onentry>
+                <transition event="t" target="s"/><transition event="go" target="s"/>
+              </state>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "Long")
+        #expect(result.notImported.first?.message.contains("at most 2562047h") == true, "\(result.notImported)")
+        #expect(!result.spec.contains("timeout"), "\(result.spec)")
+        #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)")
+    }
+
+    /// Each attribute SCXML does not define on its element is noted where it is written; those of
+    /// flowspec's export and `xml:` are read.
+    @Test func unknownAttributesAreNotedWhereTheyAreWritten() throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:q="urn:q" xmlns:f="urn:flowspec:scxml" initial="s" extra="1">
+              <state id="s" q:layout="1" f:kind="input" f:colour="red" xml:lang="en">
+                <transition event="e" target="s" weight="3"/>
+              </state>
+            </scxml>
+            """
+        let (result, _) = try Self.imported(document, name: "Attributes")
+        #expect(
+            result.notImported.map { "\($0.location): \($0.message)" } == [
+                "1:105: not imported: the attribute 'extra' of <scxml>, which SCXML does not define there; the flowspec language has no counterpart",
+                "2:17: not imported: the attribute 'layout' of <state>, of another namespace (a tool's own data)",
+                "2:45: not imported: the attribute 'colour' of <state>, which flowspec's export does not write",
+                "3:38: not imported: the attribute 'weight' of <transition>, which SCXML does not define there; the flowspec language has no counterpart"
+            ], "\(result.notImported)")
+    }
+
+    /// Prefix matching is indexed: 20,000 transitions on distinct events, a descriptor that
+    /// matches every one of them, and one event of 100,000 tokens each come out right (their
+    /// time is in Benchmarks/bench.py, which was quadratic).
+    @Test func manyTransitionsAndLongEventsMatchAsTheyShould() throws {
+        let count = 20_000
+        var transitions = ""
+        for index in 0..<count {
+            transitions += #"<transition event="g.e\#(index)" cond="c\#(index)" target="s"/>"#
+        }
+        let long = Array(repeating: "a", count: 100_000).joined(separator: ".")
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="s"><state id="s">\(transitions)\
+            <transition event="g" target="t"/></state>\
+            <state id="t"><transition event="\(long)" target="s"/><transition event="a" target="t"/></state></scxml>
+            """
+        let result = try MachineImporter.importMachine(Array(document.utf8), machine: "Many")
+        #expect(result.notImported.isEmpty, "\(result.notImported.prefix(3))")
+        let lines = result.spec.split(separator: "\n")
+        let s = try #require(lines.first { $0.hasPrefix("      s: ") })
+        // Each event's own guarded candidate, then the prefix `g`'s.
+        #expect(s.contains("g.e0: [{ to: s, if: c0 }, t], g.e1: [{ to: s, if: c1 }, t]"))
+        #expect(s.hasSuffix("g.e19999: [{ to: s, if: c19999 }, t], g: t } }"), "\(s.suffix(60))")
+        #expect(s.components(separatedBy: ", t]").count == count + 1)
+        #expect(result.spec.contains("conditions: [c0, c1, c2,"))
+        // `a` matches itself and the event that continues it.
+        let t = try #require(lines.first { $0.hasPrefix("      t: ") })
+        #expect(t.contains("\(long): [s, t]"))
+        #expect(t.hasSuffix(", a: t } }"), "\(t.suffix(40))")
+    }
+
+    /// The duplicate-attribute check is a set: 100,000 attributes on one element are read, and
+    /// one written twice after them all is still found, where it is.
+    @Test func manyAttributesAreReadAndADuplicateAmongThemFound() throws {
+        let attributes = (0..<100_000).map { #"a\#($0)="v\#($0)""# }.joined(separator: " ")
+        let element = try XMLReader.read(Array("<e \(attributes)/>".utf8))
+        #expect(element.attributes.count == 100_000)
+        #expect(element.attribute("a99999") == "v99999")
+        #expect(element.attributeLocations.last?.description == "1:\(4 + attributes.count - 15)")
+        do {
+            _ = try XMLReader.read(Array("<e \(attributes) a5=\"again\"/>".utf8))
+            Issue.record("read a duplicate")
+        } catch {
+            #expect(error.message == "<e> has the attribute 'a5' twice; keep one")
+            #expect(error.location.description == "1:\(5 + attributes.count)")
+        }
+    }
 }

@@ -138,4 +138,117 @@ struct XStateImportTests {
         #expect(MachineImporter.format(of: [0xEF, 0xBB, 0xBF] + Array("{}".utf8)) == .xstate)
         #expect(MachineImporter.format(of: Array("flowspec: 1".utf8)) == nil)
     }
+
+    // MARK: - Hostile configs
+
+    /// Keys holding a line break, a line separator or a NUL are written in the comment above
+    /// their state as escapes, and quoted so in the report: they add no state to the spec, no
+    /// line to the report, and the spec still reads.
+    @Test func keysWithLineBreaksAndNULsAddNoStatesAndNoReportLines() throws {
+        let config = #"""
+            {"id": "m", "initial": "b\u0000",
+             "states": {
+               "a\n  evil: {kind: terminal}\u2028": {"on": {"go": "b\u0000"}},
+               "b\u0000": {"on": {"go": "a\n  evil: {kind: terminal}\u2028", "back": "#nope\n  evil: 1"}}
+             }}
+            """#
+        let (result, checked) = try Self.imported(config, name: "Hostile")
+        SCXMLImportTests.expectNoInjection(result, checked)
+        #expect(result.spec.contains(#"# XState key 'a\u{A}  evil: {kind: terminal}\u{2028}'"#), "\(result.spec)")
+        #expect(result.spec.contains(#"# XState key 'b\u{0}'"#), "\(result.spec)")
+        #expect(
+            result.notImported.map(\.message) == [
+                #"not imported: the target '#nope\u{A}  evil: 1', which names no state of the machine"#
+            ])
+    }
+
+    /// A JSON string or number longer than the limit (`--max-scalar-length`) is refused where it
+    /// starts, before it is copied; so is one over the default limit, 1 MiB.
+    @Test func stringsOverTheScalarLimitAreRefusedWhereTheyStart() throws {
+        let huge = String(repeating: "x", count: 2 << 20)
+        do {
+            _ = try MachineImporter.importMachine(
+                Array(#"{"states": {"a": {"description": ""#.utf8) + Array(huge.utf8) + Array(#""}}}"#.utf8))
+            Issue.record("read 2 MiB")
+        } catch {
+            #expect(
+                error.message
+                    == "a string of 2097152 bytes is over the limit of 1048576 bytes (raise it with --max-scalar-length)"
+            )
+            #expect(error.location.description == "1:34")
+        }
+        let escaped = "{\"states\": {\"a\": {}},\n \"id\": \"" + String(repeating: "\\n", count: 65) + "\"}"
+        do {
+            _ = try MachineImporter.importMachine(Array(escaped.utf8), maxScalarLength: 64)
+            Issue.record("read 65 bytes")
+        } catch {
+            #expect(
+                error.message
+                    == "a string of 65 bytes is over the limit of 64 bytes (raise it with --max-scalar-length)")
+            #expect(error.location.description == "2:8")
+        }
+        let number =
+            "{\"states\": {\"a\": {\"after\": {\"1\": \"a\"}}}, \"version\": " + String(repeating: "1", count: 65) + "}"
+        do {
+            _ = try MachineImporter.importMachine(Array(number.utf8), maxScalarLength: 64)
+            Issue.record("read a number of 65 digits")
+        } catch {
+            #expect(error.message.hasPrefix("a number of 65 bytes is over the limit of 64 bytes"), "\(error.message)")
+        }
+        let fits = "{\"states\": {\"" + String(repeating: "a", count: 64) + "\": {}}}"
+        #expect(throws: Never.self) { try MachineImporter.importMachine(Array(fits.utf8), maxScalarLength: 64) }
+    }
+
+    /// A delay longer than a spec duration can be (2^63 ms, or 2^63 − 1) is noted and its
+    /// transition left out: the spec written never fails its own check for it.
+    @Test func aDelayLongerThanASpecDurationIsNotedNotWritten() throws {
+        let config = """
+            {"id": "m", "initial": "s", "states": {
+              "s": {"on": {"go": "t"}, "after": {"9223372036854775808": "t", "9223372036854775807": "t", "5": "t"}},
+              "t": {"on": {"go": "s"}, "after": {"9223372036855": "s"}}
+            }}
+            """
+        let (result, checked) = try Self.imported(config, name: "Long")
+        #expect(
+            result.notImported.map { "\($0.location): \($0.message)" } == [
+                "2:61: not imported: the delay of 9223372036854775808 ms, longer than a flowspec timeout can be (at most 2562047h); its transition is left out",
+                "2:89: not imported: the delay of 9223372036854775807 ms, longer than a flowspec timeout can be (at most 2562047h); its transition is left out",
+                "3:55: not imported: the delay of 9223372036855 ms, longer than a flowspec timeout can be (at most 2562047h); its transition is left out"
+            ], "\(result.notImported)")
+        #expect(
+            result.spec.contains("s: { kind: input, on: { go: t }, timeout: { after: 5ms, to: t } }"), "\(result.spec)")
+        #expect(checked.diagnostics.isEmpty, "\(checked.diagnostics)\n\(result.spec)")
+    }
+
+    /// Events named as XState names its own (`done.…`, `error.…`, `xstate.after.…`) that are a
+    /// spec's come back from its export as they were: the export lists them in its meta.
+    @Test func eventsNamedLikeXStatesComeBackFromTheExport() throws {
+        let spec = """
+            flowspec: 1
+            machines:
+              M:
+                initial: s
+                events: [done.state.s, xstate.after.1000.E.s, error.x, go]
+                on: { error.x: s }
+                states:
+                  s: { kind: input, on: { done.state.s: t, xstate.after.1000.E.s: t, go: t } }
+                  t: { kind: input, on: { go: s, done.state.s: end } }
+                  end: { kind: terminal }
+
+            """
+        let checked = SpecChecker().check(SourceFile(path: "m.yaml", text: spec))
+        #expect(checked.diagnostics.isEmpty, "\(checked.diagnostics)")
+        let graph = try #require(checked.graphs.first)
+        let config = XStateExporter.config(graph)
+        #expect(config.contains(#""eventsNamedLikeXState" : ["#), "\(config)")
+        let (result, back) = try Self.imported(config, name: "M")
+        #expect(result.notImported.isEmpty, "\(result.notImported)")
+        #expect(back.diagnostics.isEmpty, "\(back.diagnostics)\n\(result.spec)")
+        #expect(
+            result.spec.contains("s: { kind: input, on: { done.state.s: t, xstate.after.1000.E.s: t, go: t } }"),
+            "\(result.spec)")
+        #expect(result.spec.contains("end: { kind: terminal }"), "\(result.spec)")
+        // The spec read back exports to the same config: the round trip is exact.
+        #expect(XStateExporter.config(try #require(back.graphs.first)) == config)
+    }
 }

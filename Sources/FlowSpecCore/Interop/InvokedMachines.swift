@@ -23,7 +23,7 @@ final class InvokedMachines {
     static let maxRead = 256
 
     private let links: MachineImporter.Links?
-    private let maxDepth: Int
+    private let limits: ReadLimits
     /// The other inputs, read up front: a config by its `id` and file name, a document by its
     /// file name.
     private var configs: [(path: String, id: String?, root: JSONValue)] = []
@@ -35,18 +35,24 @@ final class InvokedMachines {
     /// The names the spec's machines have taken.
     private var taken: Set<String>
 
-    /// `links` nil: nothing is invoked by reference (only machines written inside).
-    init(machine: String, links: MachineImporter.Links?, maxDepth: Int) throws(MachineImporter.Failure) {
+    /// `links` nil: nothing is invoked by reference (only machines written inside). `config` is
+    /// the first input's root when it is an XState config: it is found by its `id` as the others
+    /// are, so that a machine it invokes which invokes it back is refused, as an SCXML document
+    /// read again by its path is, rather than taken for some other actor.
+    init(
+        machine: String, links: MachineImporter.Links?, limits: ReadLimits, config: JSONValue? = nil
+    ) throws(MachineImporter.Failure) {
         self.links = links
-        self.maxDepth = maxDepth
+        self.limits = limits
         reading = [links?.path ?? ""]
         taken = [machine]
+        if let links, let config { configs.append((links.path, config["id"]?.string, config)) }
         for input in links?.others ?? [] {
             do throws(MachineImporter.Failure) {
                 switch MachineImporter.format(of: input.bytes) {
-                case .scxml: documents.append((input.path, try SCXMLImporter.root(of: input.bytes, maxDepth: maxDepth)))
+                case .scxml: documents.append((input.path, try SCXMLImporter.root(of: input.bytes, limits: limits)))
                 case .xstate:
-                    let root = try XStateImporter.root(of: input.bytes, maxDepth: maxDepth)
+                    let root = try XStateImporter.root(of: input.bytes, limits: limits)
                     configs.append((input.path, root["id"]?.string, root))
                 case nil:
                     throw MachineImporter.Failure(
@@ -84,7 +90,7 @@ final class InvokedMachines {
             return found(path: input.path) {
                 do throws(MachineImporter.Failure) {
                     return .document(
-                        path: input.path, root: try SCXMLImporter.root(of: input.bytes, maxDepth: maxDepth))
+                        path: input.path, root: try SCXMLImporter.root(of: input.bytes, limits: limits))
                 } catch {
                     return .refused("\(input.path):\(error.location): \(error.message)")
                 }
@@ -129,7 +135,7 @@ final class InvokedMachines {
     /// The other inputs no state invoked, each noted at its start.
     func notesOnUnused(machine: String) -> [MachineImporter.Note] {
         let paths = documents.map(\.path) + configs.map(\.path)
-        return paths.filter { importedNames[$0] == nil }.map {
+        return paths.filter { importedNames[$0] == nil && $0 != reading.first }.map {
             MachineImporter.Note(
                 location: .start,
                 message:

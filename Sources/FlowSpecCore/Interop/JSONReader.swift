@@ -80,16 +80,22 @@ struct JSONValue {
 /// what `JSON.stringify` writes. The bytes must be UTF-8 and the nesting at most
 /// ``YAMLLimits/maxDepth`` deep (read with an explicit stack, so a deep document is an error, not
 /// a crash); a key written twice in one object is refused, since JavaScript keeps the last and
-/// the author rarely means that. Each error says where it is, what is wrong and what to do.
+/// the author rarely means that. Each string and number is held to
+/// ``YAMLLimits/maxScalarLength`` bytes, refused before it is copied. Each error says where it
+/// is, what is wrong and what to do.
 struct JSONReader {
     typealias Failure = TextCursor.Failure
 
     private var cursor: TextCursor
     private let maxDepth: Int
+    /// The most bytes a string (read, its escapes replaced) or a number may hold.
+    private let maxScalarLength: Int
 
     /// Reads the document in `bytes`.
-    static func read(_ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth) throws(Failure) -> JSONValue {
-        var reader = JSONReader(cursor: try TextCursor(bytes), maxDepth: maxDepth)
+    static func read(
+        _ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth, maxScalarLength: Int = YAMLLimits().maxScalarLength
+    ) throws(Failure) -> JSONValue {
+        var reader = JSONReader(cursor: try TextCursor(bytes), maxDepth: maxDepth, maxScalarLength: maxScalarLength)
         if reader.cursor.starts(with: "\u{FEFF}") { reader.cursor.advance(by: 3) }
         reader.cursor.skipSpace()
         guard !reader.cursor.atEnd else { throw reader.failure("the document holds no value") }
@@ -101,9 +107,10 @@ struct JSONReader {
         return value
     }
 
-    private init(cursor: TextCursor, maxDepth: Int) {
+    private init(cursor: TextCursor, maxDepth: Int, maxScalarLength: Int) {
         self.cursor = cursor
         self.maxDepth = maxDepth
+        self.maxScalarLength = maxScalarLength
     }
 
     // MARK: - Positions
@@ -112,6 +119,13 @@ struct JSONReader {
 
     private func failure(_ message: String, at location: SourceLocation? = nil) -> Failure {
         cursor.failure(message, at: location)
+    }
+
+    /// The failure for `what` (`a string`), `length` bytes long, over the limit.
+    private func tooLong(_ what: String, _ length: Int, at location: SourceLocation) -> Failure {
+        failure(
+            "\(what) of \(length) bytes is over the limit of \(maxScalarLength) bytes (raise it with --max-scalar-length)",
+            at: location)
     }
 
     // MARK: - Values
@@ -285,6 +299,9 @@ struct JSONReader {
             if cursor.peek() == UInt8(ascii: "+") || cursor.peek() == UInt8(ascii: "-") { cursor.advance() }
             guard digits(&self) > 0 else { throw failure("a number needs a digit in its exponent") }
         }
+        if cursor.position - start > maxScalarLength {
+            throw tooLong("a number", cursor.position - start, at: startLocation)
+        }
         return String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self)
     }
 
@@ -294,22 +311,40 @@ struct JSONReader {
         let opening = location
         cursor.advance()
         var text: [UInt8] = []
+        // Past the limit, the string is only counted (escapes are read into `spill`, emptied
+        // each time), so that the failure can say how long it is.
+        var length = 0
+        var spill: [UInt8] = []
         while true {
             guard let byte = cursor.peek() else { throw failure("the string opened at \(opening) is not closed") }
             switch byte {
             case UInt8(ascii: "\""):
                 cursor.advance()
+                guard length <= maxScalarLength else { throw tooLong("a string", length, at: opening) }
                 return String(decoding: text, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 let escapeStart = location
                 cursor.advance()
-                try escape(into: &text, at: escapeStart)
+                if length <= maxScalarLength {
+                    try escape(into: &text, at: escapeStart)
+                    length = text.count
+                    if length > maxScalarLength { text = [] }
+                } else {
+                    try escape(into: &spill, at: escapeStart)
+                    length += spill.count
+                    spill.removeAll(keepingCapacity: true)
+                }
             case 0..<0x20:
                 throw failure(
                     "a control character (U+\(String(byte, radix: 16, uppercase: true))) inside a string; write it as an escape such as \\n or \\u0009"
                 )
             default:
-                text.append(byte)
+                length += 1
+                if length <= maxScalarLength {
+                    text.append(byte)
+                } else if length == maxScalarLength + 1 {
+                    text = []  // over the limit: nothing more is kept
+                }
                 cursor.advance()
             }
         }

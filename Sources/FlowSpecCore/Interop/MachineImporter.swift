@@ -23,15 +23,19 @@ public enum MachineImporter {
     public struct Note: Sendable, Equatable {
         /// Where it is written in the input.
         public var location: SourceLocation
-        /// What it is, and why it is left out.
+        /// What it is, and why it is left out: one line, whatever names it quotes (see
+        /// ``init(location:message:file:)``).
         public var message: String
         /// The input it is written in, when that is a machine the first invokes (its
         /// ``Input/path``); `nil` for the first.
         public var file: String? = nil
 
+        /// A note; the message's control characters, line breaks and invisible characters are
+        /// written as escapes (`\u{A}`), since it quotes names the input chose: a state id
+        /// holding a line break would otherwise print a report line of its own.
         public init(location: SourceLocation, message: String, file: String? = nil) {
             self.location = location
-            self.message = message
+            self.message = TextRenderer.visible(message)
             self.file = file
         }
     }
@@ -78,8 +82,9 @@ public enum MachineImporter {
         /// The input it is in, when that is not the first (an invoked machine's).
         public var file: String? = nil
 
+        /// A failure; its message is made one visible line as a ``Note``'s is.
         public init(message: String, location: SourceLocation, file: String? = nil) {
-            self.message = message
+            self.message = TextRenderer.visible(message)
             self.location = location
             self.file = file
         }
@@ -98,18 +103,21 @@ public enum MachineImporter {
 
     /// Imports the machine in `bytes`, in the format its content shows; `machine` names the
     /// machine (else the input's own name, else `fallbackName`). With `links`, the machines
-    /// it invokes by reference are found there and imported as its sub-flows.
+    /// it invokes by reference are found there and imported as its sub-flows. Every input is
+    /// read within `maxDepth` and `maxScalarLength` (``YAMLLimits``).
     public static func importMachine(
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
-        maxDepth: Int = YAMLLimits().maxDepth, links: Links? = nil
+        maxDepth: Int = YAMLLimits().maxDepth, maxScalarLength: Int = YAMLLimits().maxScalarLength,
+        links: Links? = nil
     ) throws(Failure) -> Result {
+        let limits = ReadLimits(maxDepth: maxDepth, maxScalarLength: maxScalarLength)
         switch format(of: bytes) {
         case .scxml:
             return try SCXMLImporter.importDocument(
-                bytes, machine: machine, fallbackName: fallbackName, maxDepth: maxDepth, links: links)
+                bytes, machine: machine, fallbackName: fallbackName, limits: limits, links: links)
         case .xstate:
             return try XStateImporter.importConfig(
-                bytes, machine: machine, fallbackName: fallbackName, maxDepth: maxDepth, links: links)
+                bytes, machine: machine, fallbackName: fallbackName, limits: limits, links: links)
         case nil:
             throw Failure(
                 message:
@@ -117,6 +125,13 @@ public enum MachineImporter {
                 location: .start)
         }
     }
+}
+
+/// What the XML and JSON readers of an import hold every input to: how deep it nests, and how
+/// long a name, value or string may be (``YAMLLimits``, which the command line sets).
+struct ReadLimits: Sendable {
+    var maxDepth = YAMLLimits().maxDepth
+    var maxScalarLength = YAMLLimits().maxScalarLength
 }
 
 extension [MachineImporter.Note] {

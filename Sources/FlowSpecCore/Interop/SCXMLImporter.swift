@@ -20,9 +20,18 @@ public enum SCXMLImporter {
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
         maxDepth: Int = YAMLLimits().maxDepth, links: MachineImporter.Links? = nil
     ) throws(Failure) -> Result {
-        let root = try Self.root(of: bytes, maxDepth: maxDepth)
+        try importDocument(
+            bytes, machine: machine, fallbackName: fallbackName, limits: ReadLimits(maxDepth: maxDepth), links: links)
+    }
+
+    /// ``importDocument(_:machine:fallbackName:maxDepth:links:)`` within `limits`.
+    static func importDocument(
+        _ bytes: [UInt8], machine: String?, fallbackName: String, limits: ReadLimits,
+        links: MachineImporter.Links?
+    ) throws(Failure) -> Result {
+        let root = try Self.root(of: bytes, limits: limits)
         let name = machine ?? root.attribute("name").map(SCXMLMachineReader.safeName) ?? fallbackName
-        let machines = try InvokedMachines(machine: name, links: links, maxDepth: maxDepth)
+        let machines = try InvokedMachines(machine: name, links: links, limits: limits)
         var reader = SCXMLMachineReader(root: root, machines: machines)
         let imported = reader.read()
         let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
@@ -30,10 +39,10 @@ public enum SCXMLImporter {
     }
 
     /// The `<scxml>` element of a document.
-    static func root(of bytes: [UInt8], maxDepth: Int) throws(Failure) -> XMLElement {
+    static func root(of bytes: [UInt8], limits: ReadLimits) throws(Failure) -> XMLElement {
         let root: XMLElement
         do {
-            root = try XMLReader.read(bytes, maxDepth: maxDepth)
+            root = try XMLReader.read(bytes, maxDepth: limits.maxDepth, maxScalarLength: limits.maxScalarLength)
         } catch {
             throw Failure(message: error.message, location: error.location)
         }
@@ -70,7 +79,7 @@ final class ImportedMachine {
         var initial: String?
         var entry: [String] = []
         var exit: [String] = []
-        var on: [(event: String, candidates: [Candidate])] = []
+        var on = EventTransitions()
         var always: [Candidate] = []
         var timeout: (after: String, candidate: Candidate)?
         var done: String?
@@ -91,8 +100,10 @@ final class ImportedMachine {
     /// The machine's summary, when the input gives one.
     var summary: String?
     var states: [State] = []
-    var machineWide: [(event: String, candidates: [Candidate])] = []
+    var machineWide = EventTransitions()
     var conditions: [String] = []
+    /// The conditions, for ``declare(_:)``: a machine may test tens of thousands.
+    private var conditionSet: Set<String> = []
     var effects: [String] = []
     /// The events, when the document lists them (else they are those the transitions use).
     var events: [String]?
@@ -112,13 +123,35 @@ final class ImportedMachine {
         return name
     }
 
-    /// Adds candidates on `event` to a list of transitions, after those it has on it.
-    static func append(
-        _ list: inout [(event: String, candidates: [Candidate])], _ event: String, _ candidates: [Candidate]
-    ) {
-        if let position = list.firstIndex(where: { $0.event == event }) {
+    /// Declares `condition` (once); returns it.
+    func declare(_ condition: String) -> String {
+        if conditionSet.insert(condition).inserted { conditions.append(condition) }
+        return condition
+    }
+}
+
+/// A state's (or the machine's) transitions by event, in the order their events first come,
+/// with each event's place in a table: a state may handle tens of thousands of events, and
+/// adding to one must not look through the others.
+struct EventTransitions: RandomAccessCollection {
+    typealias Element = (event: String, candidates: [ImportedMachine.Candidate])
+
+    private var list: [Element] = []
+    private var positions: [String: Int] = [:]
+
+    var startIndex: Int { list.startIndex }
+    var endIndex: Int { list.endIndex }
+    subscript(position: Int) -> Element { list[position] }
+
+    /// Whether there are candidates on `event`.
+    func handles(_ event: String) -> Bool { positions[event] != nil }
+
+    /// Adds candidates on `event`, after those it has.
+    mutating func append(_ event: String, _ candidates: [ImportedMachine.Candidate]) {
+        if let position = positions[event] {
             list[position].candidates += candidates
         } else {
+            positions[event] = list.count
             list.append((event, candidates))
         }
     }
@@ -176,6 +209,7 @@ struct SCXMLMachineReader {
     // MARK: - Reading
 
     mutating func read() -> ImportedMachine {
+        noteUnknownAttributes(root)
         nameStates(root)
         collectEvents(root)
         readDatamodel()
@@ -192,7 +226,7 @@ struct SCXMLMachineReader {
                 for transition in child.elements where tag(transition) == "transition" {
                     if let (events, candidates) = eventCandidates(transition, owner: nil) {
                         for event in events where !event.isEmpty {
-                            ImportedMachine.append(&machine.machineWide, event, candidates)
+                            machine.machineWide.append(event, candidates)
                         }
                     }
                 }
@@ -277,7 +311,7 @@ struct SCXMLMachineReader {
                 } else if data.attribute("expr").map({ ["false", "False", "true", "True"].contains($0) }) ?? false {
                     let name = flowspec(data, "name") ?? SCXMLMachineReader.safeName(id)
                     variables[id] = name
-                    if !machine.conditions.contains(name) { machine.conditions.append(name) }
+                    _ = machine.declare(name)
                 } else {
                     note(
                         data,
@@ -286,6 +320,57 @@ struct SCXMLMachineReader {
                 }
             }
         }
+    }
+
+    /// The attributes SCXML 1.0 defines, by element; an element not listed is noted whole.
+    static let attributes: [String: Set<String>] = [
+        "scxml": ["initial", "name", "version", "datamodel", "binding"], "state": ["id", "initial"],
+        "parallel": ["id"], "transition": ["event", "cond", "target", "type"], "initial": [], "final": ["id"],
+        "onentry": [], "onexit": [], "history": ["id", "type"], "raise": ["event"], "if": ["cond"],
+        "elseif": ["cond"], "else": [], "foreach": ["array", "item", "index"], "log": ["label", "expr"],
+        "datamodel": [], "data": ["id", "src", "expr"], "assign": ["location", "expr"], "donedata": [],
+        "content": ["expr"], "param": ["name", "expr", "location"], "script": ["src"],
+        "send": [
+            "event", "eventexpr", "target", "targetexpr", "type", "typeexpr", "id", "idlocation", "delay", "delayexpr",
+            "namelist"
+        ],
+        "cancel": ["sendid", "sendidexpr"],
+        "invoke": ["type", "typeexpr", "src", "srcexpr", "id", "idlocation", "namelist", "autoforward"],
+        "finalize": []
+    ]
+
+    /// The attributes `flowspec export` writes in its own namespace.
+    static let flowspecAttributes: Set<String> = ["name", "kind", "summary", "activities", "events", "role", "event"]
+
+    /// Notes, where each is written, every attribute of the machine's SCXML elements that SCXML
+    /// does not define there (or flowspec's export does not write): the spec holds nothing of
+    /// it, and it must not be dropped silently. Elements of other namespaces are noted whole
+    /// (``unsupported(_:in:)``), and a machine written inside an `<invoke>` by its own reader.
+    private mutating func noteUnknownAttributes(_ element: XMLElement) {
+        guard let kind = tag(element), let known = Self.attributes[kind] else { return }
+        for (position, attribute) in element.attributes.enumerated() {
+            let name = attribute.name
+            if known.contains(name) || name.hasPrefix("{http://www.w3.org/XML/1998/namespace}") { continue }
+            let location =
+                position < element.attributeLocations.count
+                ? element.attributeLocations[position] : element.location
+            let why: String
+            if name.hasPrefix(SCXMLImporter.flowspec) {
+                let local = SCXMLImporter.local(name)
+                if Self.flowspecAttributes.contains(local) { continue }
+                why = "which flowspec's export does not write"
+            } else if name.hasPrefix("{") {
+                why = "of another namespace (a tool's own data)"
+            } else {
+                why = "which SCXML does not define there; the flowspec language has no counterpart"
+            }
+            notes.append(
+                SCXMLImporter.Note(
+                    location: location,
+                    message: "not imported: the attribute '\(SCXMLImporter.local(name))' of <\(kind)>, \(why)"))
+        }
+        if kind == "content" { return }
+        for child in element.elements { noteUnknownAttributes(child) }
     }
 
     private mutating func unsupported(_ element: XMLElement, in parent: XMLElement) {
@@ -415,7 +500,8 @@ struct SCXMLMachineReader {
                 guard let after = Self.duration(timer.delay) else {
                     note(
                         timer.element,
-                        "not imported: the delay '\(timer.delay)'; a timeout is a whole number of ms, s, m or h")
+                        "not imported: the delay '\(timer.delay)'; a timeout is a whole number of ms, s, m or h, at most \(Duration.longestSpec.specDescription)"
+                    )
                     continue
                 }
                 if let (_, candidates) = eventCandidates(transition, owner: index, timeout: true) {
@@ -450,7 +536,7 @@ struct SCXMLMachineReader {
                 if event.isEmpty {
                     machine.states[index].always += candidates
                 } else {
-                    ImportedMachine.append(&machine.states[index].on, event, candidates)
+                    machine.states[index].on.append(event, candidates)
                 }
             }
         }
@@ -542,7 +628,7 @@ struct SCXMLMachineReader {
         let event = flowspec(transition, "event") ?? transition.attribute("event") ?? ""
         if transition.attribute("cond") != nil {
             note(transition, "not imported: a transition without a target that ignores '\(event)' under a condition")
-        } else if !terminal, !machine.states[index].on.contains(where: { $0.event == event }) {
+        } else if !terminal, !machine.states[index].on.handles(event) {
             note(
                 transition,
                 "not imported: a transition that ignores '\(event)' in '\(machine.states[index].name)'; a flowspec state leaves an event it does not handle to the states around it"
@@ -586,6 +672,8 @@ struct SCXMLMachineReader {
         if !timeout, flowspec(transition, "event") != nil {
             events = [written]
         } else if !timeout {
+            // Descriptors may match the same events: a set keeps adding them linear.
+            var added: Set<String> = []
             for descriptor in written.split(separator: " ").map(String.init) {
                 if let platform = Self.platformEvent(descriptor) {
                     note(transition, "not imported: a transition on '\(descriptor)', \(platform)")
@@ -598,7 +686,7 @@ struct SCXMLMachineReader {
                         "imported as the events it matches (\(matching.joined(separator: ", "))): the wildcard '\(descriptor)'; an event the document does not name is no longer handled"
                     )
                 }
-                for event in matching where !events.contains(event) { events.append(event) }
+                for event in matching where added.insert(event).inserted { events.append(event) }
             }
             if events.isEmpty { return nil }
         }
@@ -673,25 +761,15 @@ struct SCXMLMachineReader {
     /// those that continue it after a dot (`reply` matches `reply.2xx`), or every event (`*`).
     /// flowspec events are matched exactly, so a descriptor becomes each event it matches.
     private mutating func matched(_ descriptor: String) -> [String] {
-        if continuations.isEmpty { indexEvents() }
-        if descriptor == "*" || descriptor == ".*" { return continuations[""] ?? [] }
-        let prefix = descriptor.hasSuffix(".*") ? String(descriptor.dropLast(2)) : descriptor
-        let continuing = continuations[prefix] ?? []
-        return (knownEventSet.contains(prefix) || continuing.isEmpty ? [prefix] : []) + continuing
-    }
-
-    /// For each prefix that ends before a dot of an event, the events that continue it, and
-    /// under "" every event: what ``matched(_:)`` reads, built once.
-    private mutating func indexEvents() {
-        continuations[""] = []
-        for event in knownEvents where !delayedEvents.contains(event) {
-            continuations[""]!.append(event)
-            var prefix = ""
-            for part in event.split(separator: ".", omittingEmptySubsequences: false).dropLast() {
-                prefix += (prefix.isEmpty ? "" : ".") + part
-                continuations[prefix, default: []].append(event)
-            }
+        if continuations == nil {
+            var trie = EventTrie()
+            for event in knownEvents where !delayedEvents.contains(event) { trie.insert(event) }
+            continuations = trie
         }
+        if descriptor == "*" || descriptor == ".*" { return continuations!.continuing("") }
+        let prefix = descriptor.hasSuffix(".*") ? String(descriptor.dropLast(2)) : descriptor
+        let continuing = continuations!.continuing(prefix)
+        return (knownEventSet.contains(prefix) || continuing.isEmpty ? [prefix] : []) + continuing
     }
 
     /// Why a transition on one of the platform's own events is not imported, or `nil`.
@@ -709,8 +787,8 @@ struct SCXMLMachineReader {
     /// Every event the document's transitions name, in document order (not the platform's).
     var knownEvents: [String] = []
     var knownEventSet: Set<String> = []
-    /// See ``indexEvents()``.
-    var continuations: [String: [String]] = [:]
+    /// The events ``matched(_:)`` reads, by their tokens; built at its first call.
+    var continuations: EventTrie?
     /// The events of delayed `<send>`s: timeouts, which only a descriptor naming one matches.
     var delayedEvents: Set<String> = []
 
@@ -718,8 +796,7 @@ struct SCXMLMachineReader {
     var pendingRetry: (counter: String, max: Int, candidate: Candidate)?
 
     private mutating func declare(_ condition: String) -> String {
-        if !machine.conditions.contains(condition) { machine.conditions.append(condition) }
-        return condition
+        machine.declare(condition)
     }
 
     /// A condition SCXML writes as an expression flowspec cannot read: a named condition of its
@@ -766,17 +843,61 @@ struct SCXMLMachineReader {
         return nil
     }
 
-    /// An SCXML delay (CSS2 time: `10s`, `250ms`; also `m`, `h`) as a spec duration.
+    /// An SCXML delay (CSS2 time: `10s`, `250ms`; also `m`, `h`) as a spec duration; `nil`
+    /// for any other, and for one longer than a spec duration can be (which the spec's own
+    /// check would refuse).
     static func duration(_ delay: String) -> String? {
         let units: [(String, Int64)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
         for (unit, factor) in units where delay.hasSuffix(unit) {
             guard let value = Int64(delay.dropLast(unit.count)), value > 0 else { continue }
-            let milliseconds = value * factor
+            let (milliseconds, overflow) = value.multipliedReportingOverflow(by: factor)
+            guard !overflow, Duration.parseSpec("\(milliseconds)ms") != nil else { return nil }
             for (spelling, size) in units.reversed() where milliseconds % size == 0 {
                 return "\(milliseconds / size)\(spelling)"
             }
         }
         return nil
+    }
+}
+
+/// Events by their dot-separated tokens (`reply.2xx` is `reply`, `2xx`), each node holding the
+/// events that continue the tokens leading to it, in the order inserted: what an SCXML event
+/// descriptor matches. Inserting an event walks its tokens once, so a document of many events,
+/// or of one event of many tokens, is indexed in time linear in its length; a table of every
+/// prefix as a string would copy each prefix, which is quadratic in an event's length.
+struct EventTrie {
+    /// Each node's children, by token; node 0 is the root (the empty prefix).
+    private var children: [[Substring: Int]] = [[:]]
+    /// Each node's events: those that go on past its tokens, after a dot; the root's are all.
+    private var events: [[String]] = [[]]
+
+    /// Adds `event` under the root and under each of its proper prefixes.
+    mutating func insert(_ event: String) {
+        var node = 0
+        events[0].append(event)
+        for token in event.split(separator: ".", omittingEmptySubsequences: false).dropLast() {
+            if let next = children[node][token] {
+                node = next
+            } else {
+                children[node][token] = children.count
+                node = children.count
+                children.append([:])
+                events.append([])
+            }
+            events[node].append(event)
+        }
+    }
+
+    /// The events that continue `prefix` after a dot, in the order inserted; every event for
+    /// the empty prefix.
+    func continuing(_ prefix: String) -> [String] {
+        guard !prefix.isEmpty else { return events[0] }
+        var node = 0
+        for token in prefix.split(separator: ".", omittingEmptySubsequences: false) {
+            guard let next = children[node][token] else { return [] }
+            node = next
+        }
+        return events[node]
     }
 }
 
@@ -805,7 +926,9 @@ enum ImportedSpecWriter {
         if let initial = machine.initial { lines.append("    initial: " + quoted(initial)) }
         if !machine.conditions.isEmpty {
             for condition in machine.conditions {
-                if let expression = machine.expressions[condition] { lines.append("    # \(condition): \(expression)") }
+                if let expression = machine.expressions[condition] {
+                    lines.append("    # " + commentText("\(condition): \(expression)"))
+                }
             }
             lines.append("    conditions: " + list(machine.conditions))
         }
@@ -859,12 +982,12 @@ enum ImportedSpecWriter {
         }
         if let done = state.done { fields.append(("done", quoted(done))) }
         guard !state.children.isEmpty else {
-            if let written = state.writtenAs { lines.append(indent + "# " + written) }
+            if let written = state.writtenAs { lines.append(indent + "# " + commentText(written)) }
             lines.append(
                 indent + quoted(state.name) + ": { " + fields.map { $0.0 + ": " + $0.1 }.joined(separator: ", ") + " }")
             return
         }
-        if let written = state.writtenAs { lines.append(indent + "# " + written) }
+        if let written = state.writtenAs { lines.append(indent + "# " + commentText(written)) }
         lines.append(indent + quoted(state.name) + ":")
         for (key, value) in fields { lines.append(indent + "  " + key + ": " + value) }
         lines.append(indent + "  " + (state.isParallel ? "parallel:" : "states:"))
@@ -903,6 +1026,23 @@ enum ImportedSpecWriter {
         case 0x09, 0x0A, 0x0D, 0x20...0x7E, 0x85, 0xA0...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
         default: false
         }
+    }
+
+    /// Text for a YAML comment, which ends at the first line break: control characters, line
+    /// breaks (`\n`, `\r`, U+0085, U+2028, U+2029) and invisible characters written as escapes
+    /// (`\u{A}`, as findings write them), and any other character YAML does not allow in a
+    /// stream as one too. An id or key holding a line break would otherwise end the comment and
+    /// write the rest as YAML of the spec.
+    static func commentText(_ text: String) -> String {
+        var escaped = ""
+        for scalar in TextRenderer.visible(text).unicodeScalars {
+            if printable(scalar) {
+                escaped.unicodeScalars.append(scalar)
+            } else {
+                escaped += TextRenderer.escape(scalar)
+            }
+        }
+        return escaped
     }
 
     /// A scalar as YAML reads it back: plain when it is a plain name that means no other type.

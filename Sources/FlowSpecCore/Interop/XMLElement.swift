@@ -20,6 +20,10 @@ struct XMLElement: Sendable, Equatable {
     var children: [Child]
     /// Where a read element starts (its `<`).
     var location = SourceLocation.start
+    /// Where each attribute of a read element starts (its name), in the order of
+    /// ``attributes``, so that a note on one attribute can say where it is; empty in a tree to
+    /// write.
+    var attributeLocations: [SourceLocation] = []
 
     /// An element with the given attributes (in order) and children.
     init(_ name: String, _ attributes: [(String, String)] = [], _ children: [Child] = []) {

@@ -4,26 +4,35 @@
 ///
 /// It reads no DTD: a `<!DOCTYPE` is refused, so no entity can be declared, and no document
 /// can expand without bound (the "billion laughs"). The tree is built with an explicit stack,
-/// its depth held to ``YAMLLimits/maxDepth``; the bytes must be UTF-8. Each error says where
-/// it is, what is wrong and what to do.
+/// its depth held to ``YAMLLimits/maxDepth``, and each name, attribute value and run of text
+/// to ``YAMLLimits/maxScalarLength`` bytes (refused before it is copied, so a hostile document
+/// cannot make the reader, or the spec written from it, that large); the bytes must be UTF-8.
+/// Each error says where it is, what is wrong and what to do.
 struct XMLReader {
     typealias Failure = TextCursor.Failure
 
     private var cursor: TextCursor
     private let maxDepth: Int
+    /// The most bytes a name, an attribute value or a run of text may hold.
+    private let maxScalarLength: Int
     /// Names and attribute values, once each: a document repeats them element after element
     /// (`{http://www.w3.org/2005/07/scxml}transition`, a timer's event in four places).
     private var strings = SharedStrings()
 
     /// Reads the document in `bytes`.
-    static func read(_ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth) throws(Failure) -> XMLElement {
-        var reader = XMLReader(cursor: try TextCursor(bytes, forbiddingControlCharactersOf: "XML"), maxDepth: maxDepth)
+    static func read(
+        _ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth, maxScalarLength: Int = YAMLLimits().maxScalarLength
+    ) throws(Failure) -> XMLElement {
+        var reader = XMLReader(
+            cursor: try TextCursor(bytes, forbiddingControlCharactersOf: "XML"), maxDepth: maxDepth,
+            maxScalarLength: maxScalarLength)
         return try reader.document()
     }
 
-    private init(cursor: TextCursor, maxDepth: Int) {
+    private init(cursor: TextCursor, maxDepth: Int, maxScalarLength: Int) {
         self.cursor = cursor
         self.maxDepth = maxDepth
+        self.maxScalarLength = maxScalarLength
     }
 
     // MARK: - Positions
@@ -32,6 +41,13 @@ struct XMLReader {
 
     private func failure(_ message: String, at location: SourceLocation? = nil) -> Failure {
         cursor.failure(message, at: location)
+    }
+
+    /// The failure for `what` (`an attribute value`), `length` bytes long, over the limit.
+    private func tooLong(_ what: String, _ length: Int, at location: SourceLocation) -> Failure {
+        failure(
+            "\(what) of \(length) bytes is over the limit of \(maxScalarLength) bytes (raise it with --max-scalar-length)",
+            at: location)
     }
 
     /// Whether a byte may be part of a name: ASCII letters, digits, `_ - . :`, and every byte of
@@ -86,7 +102,11 @@ struct XMLReader {
             } else if cursor.starts(with: "<![CDATA[") {
                 guard !open.isEmpty else { throw failure("a CDATA section outside the document's element") }
                 let start = cursor.position + 9
+                let at = location
                 try skip(past: "]]>", what: "a CDATA section")
+                if cursor.position - 3 - start > maxScalarLength {
+                    throw tooLong("a CDATA section", cursor.position - 3 - start, at: at)
+                }
                 open[open.count - 1].element.children.append(
                     .text(String(decoding: cursor.bytes[start..<cursor.position - 3], as: UTF8.self)))
             } else if cursor.starts(with: "<!DOCTYPE") {
@@ -142,8 +162,10 @@ struct XMLReader {
 
     private mutating func name(_ what: String) throws(Failure) -> String {
         let start = cursor.position
+        let at = location
         while let byte = cursor.peek(), Self.isNameByte(byte) { cursor.advance() }
         guard cursor.position > start else { throw failure("expected \(what)") }
+        if cursor.position - start > maxScalarLength { throw tooLong("a name", cursor.position - start, at: at) }
         return String(decoding: cursor.bytes[start..<cursor.position], as: UTF8.self)
     }
 
@@ -158,6 +180,9 @@ struct XMLReader {
         var element = XMLElement(written)
         element.location = start
         var raw: [(name: String, value: String, at: SourceLocation)] = []
+        // The names so far, for the check that none is written twice: a set, since an element
+        // may hold any number of attributes.
+        var seen: Set<String> = []
         var prefixes: [String: String] = [:]
         while true {
             let hadSpace = cursor.peek().map(TextCursor.isSpace) ?? false
@@ -175,7 +200,7 @@ struct XMLReader {
                     throw failure("expected '>' after '/' in <\(written)>")
                 }
                 cursor.advance()
-                element.attributes = try resolvedAttributes(raw, scopes + [prefixes])
+                (element.attributes, element.attributeLocations) = try resolvedAttributes(raw, scopes + [prefixes])
                 element.name = try resolved(written, isElement: true, scopes + [prefixes], at: start)
                 return (element, written, prefixes, true)
             }
@@ -189,7 +214,7 @@ struct XMLReader {
             cursor.advance()
             cursor.skipSpace()
             let value = try attributeValue(attribute)
-            guard !raw.contains(where: { $0.name == attribute }) else {
+            guard seen.insert(attribute).inserted else {
                 throw failure("<\(written)> has the attribute '\(attribute)' twice; keep one", at: at)
             }
             if attribute == "xmlns" {
@@ -199,7 +224,7 @@ struct XMLReader {
             }
             raw.append((attribute, value, at))
         }
-        element.attributes = try resolvedAttributes(raw, scopes + [prefixes])
+        (element.attributes, element.attributeLocations) = try resolvedAttributes(raw, scopes + [prefixes])
         return (element, written, prefixes, false)
     }
 
@@ -210,18 +235,24 @@ struct XMLReader {
         let start = location
         cursor.advance()
         var value: [UInt8] = []
+        // Past the limit, the value is only counted, so that the failure can say how long it is.
+        var length = 0
         while let byte = cursor.peek() {
             if byte == quote {
                 cursor.advance()
+                guard length <= maxScalarLength else { throw tooLong("an attribute value", length, at: start) }
                 return String(decoding: value, as: UTF8.self)
             }
             if byte == UInt8(ascii: "<") { throw failure("'<' in the value of '\(attribute)'; write it as &lt;") }
             if byte == UInt8(ascii: "&") {
-                value += try reference()
+                let character = try reference()
+                length += character.count
+                if length <= maxScalarLength { value += character }
                 continue
             }
+            length += 1
             // Attribute values normalise white space to spaces (XML 1.0, 3.3.3).
-            value.append(TextCursor.isSpace(byte) ? 0x20 : byte)
+            if length <= maxScalarLength { value.append(TextCursor.isSpace(byte) ? 0x20 : byte) }
             cursor.advance()
         }
         throw failure("the value of '\(attribute)' is never closed", at: start)
@@ -231,6 +262,7 @@ struct XMLReader {
     private mutating func reference() throws(Failure) -> [UInt8] {
         let start = location
         cursor.advance()
+        if cursor.peek() == UInt8(ascii: "#") { return try characterReference(at: start) }
         var text: [UInt8] = []
         while let byte = cursor.peek(), byte != UInt8(ascii: ";"), text.count < 12 {
             text.append(byte)
@@ -248,35 +280,79 @@ struct XMLReader {
         case "amp": return [UInt8(ascii: "&")]
         case "quot": return [UInt8(ascii: "\"")]
         case "apos": return [UInt8(ascii: "'")]
-        default: break
-        }
-        var scalar: Unicode.Scalar?
-        if name.hasPrefix("#x") || name.hasPrefix("#X") {
-            scalar = UInt32(name.dropFirst(2), radix: 16).flatMap(Unicode.Scalar.init)
-        } else if name.hasPrefix("#") {
-            scalar = UInt32(name.dropFirst(), radix: 10).flatMap(Unicode.Scalar.init)
-        } else {
+        default:
             throw failure(
                 "unknown entity '&\(name);': only &lt; &gt; &amp; &quot; &apos; and character references are read",
                 at: start)
         }
-        guard let scalar, scalar.value >= 0x20 || [0x09, 0x0A, 0x0D].contains(scalar.value) else {
-            throw failure("'&\(name);' is no character XML allows", at: start)
+    }
+
+    /// `&#N;` or `&#xH;`, from its `#`. XML allows any number of digits (leading zeros too), so
+    /// the value is read digit by digit, held at the first value past U+10FFFF rather than
+    /// overflowing; the message quotes at most the first 16 digits.
+    private mutating func characterReference(at start: SourceLocation) throws(Failure) -> [UInt8] {
+        cursor.advance()
+        let hexadecimal = cursor.peek() == UInt8(ascii: "x") || cursor.peek() == UInt8(ascii: "X")
+        if hexadecimal { cursor.advance() }
+        var value: UInt32 = 0
+        var digits: [UInt8] = []
+        var count = 0
+        while let byte = cursor.peek() {
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f") where hexadecimal: digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F") where hexadecimal: digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: digit = UInt32.max
+            }
+            guard digit != UInt32.max else { break }
+            // 0x110000 × 16 + 15 fits a UInt32, so holding the value at 0x110000 never overflows.
+            value = min(value * (hexadecimal ? 16 : 10) + digit, 0x11_0000)
+            if count < 16 { digits.append(byte) }
+            count += 1
+            cursor.advance()
+        }
+        let written =
+            "&#" + (hexadecimal ? "x" : "") + String(decoding: digits, as: UTF8.self) + (count > 16 ? "…" : "")
+        guard count > 0 else {
+            throw failure(
+                "the character reference '\(written)' has no \(hexadecimal ? "hexadecimal " : "")digits; write a plain '&' as &amp;",
+                at: start)
+        }
+        guard cursor.peek() == UInt8(ascii: ";") else {
+            throw failure(
+                "the character reference '\(written)' does not end with ';' after its digits; end it with ';'",
+                at: start)
+        }
+        cursor.advance()
+        guard let scalar = Unicode.Scalar(value) else {
+            throw failure(
+                "the character reference '\(written);' is not a Unicode scalar value (at most U+10FFFF, and no surrogate)",
+                at: start)
+        }
+        guard scalar.value >= 0x20 || [0x09, 0x0A, 0x0D].contains(scalar.value) else {
+            throw failure("'\(written);' is no character XML allows", at: start)
         }
         return Array(String(scalar).utf8)
     }
 
     /// Text up to the next `<`, with its references replaced.
     private mutating func characterData() throws(Failure) -> String {
+        let start = location
         var text: [UInt8] = []
+        var length = 0
         while let byte = cursor.peek(), byte != UInt8(ascii: "<") {
             if byte == UInt8(ascii: "&") {
-                text += try reference()
+                let character = try reference()
+                length += character.count
+                if length <= maxScalarLength { text += character }
                 continue
             }
-            text.append(byte)
+            length += 1
+            if length <= maxScalarLength { text.append(byte) }
             cursor.advance()
         }
+        guard length <= maxScalarLength else { throw tooLong("text", length, at: start) }
         return String(decoding: text, as: UTF8.self)
     }
 
@@ -325,17 +401,20 @@ struct XMLReader {
 
     private mutating func resolvedAttributes(
         _ raw: [(name: String, value: String, at: SourceLocation)], _ scopes: [[String: String]]
-    ) throws(Failure) -> [(name: String, value: String)] {
+    ) throws(Failure) -> ([(name: String, value: String)], [SourceLocation]) {
         var attributes: [(name: String, value: String)] = []
+        var locations: [SourceLocation] = []
         attributes.reserveCapacity(raw.count)
+        locations.reserveCapacity(raw.count)
         for attribute in raw where attribute.name != "xmlns" && !attribute.name.hasPrefix("xmlns:") {
             attributes.append(
                 (
                     try resolved(attribute.name, isElement: false, scopes, at: attribute.at),
                     strings.shared(attribute.value)
                 ))
+            locations.append(attribute.at)
         }
-        return attributes
+        return (attributes, locations)
     }
 }
 

@@ -29,6 +29,10 @@ public enum XStateExporter {
     public static let countAction = "flowspec.retry.count"
     /// The entry action of `input` and `terminal` states: every retry counter starts again.
     public static let resetAction = "flowspec.retry.reset"
+    /// The member of the machine's `meta.flowspec` that lists the machine's events named as
+    /// XState names its own (`xstate.…`, `done.…`, `error.…`): the spec's events, written as
+    /// they are, which `flowspec import` would otherwise take for XState's and leave out.
+    public static let ownEventsKey = "eventsNamedLikeXState"
 }
 
 /// Writes one machine as an XState config (see ``XStateExporter``).
@@ -54,6 +58,8 @@ struct XStateConfigWriter {
     /// Where XState, run on this config, would do otherwise than flowspec: listed in the
     /// machine's meta (see ``regionAncestors(of:)``).
     var differences: [String] = []
+    /// The machine's events that XState's naming would claim (``XStateExporter/ownEventsKey``).
+    var ownEvents: Set<String> = []
 
     init(_ machine: Machine, states: StateIndex) {
         self.machine = machine
@@ -121,6 +127,9 @@ struct XStateConfigWriter {
         let left = machine.sectionsNotCarriedOver
         if !left.isEmpty { meta.append(("notCarriedOver", .array(left.map { .string($0) }))) }
         if !differences.isEmpty { meta.append(("differsInXState", .array(differences.map { .string($0) }))) }
+        if !ownEvents.isEmpty {
+            meta.append((XStateExporter.ownEventsKey, .array(ownEvents.sorted().map { .string($0) })))
+        }
         return meta
     }
 
@@ -311,6 +320,7 @@ struct XStateConfigWriter {
     ) -> [(key: String, value: Node)] {
         events.map { name, candidates in
             let event = machine.names[name]
+            if XStateMachineReader.platformEvent(event) != nil { ownEvents.insert(event) }
             var items = self.candidates(candidates, from: source)
             if handledAround.contains(event), !candidates.contains(where: { $0.isUnconditional }) {
                 items.append(.members([]))

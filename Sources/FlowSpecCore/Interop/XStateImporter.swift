@@ -13,9 +13,18 @@ public enum XStateImporter {
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
         maxDepth: Int = YAMLLimits().maxDepth, links: MachineImporter.Links? = nil
     ) throws(MachineImporter.Failure) -> MachineImporter.Result {
-        let root = try Self.root(of: bytes, maxDepth: maxDepth)
+        try importConfig(
+            bytes, machine: machine, fallbackName: fallbackName, limits: ReadLimits(maxDepth: maxDepth), links: links)
+    }
+
+    /// ``importConfig(_:machine:fallbackName:maxDepth:links:)`` within `limits`.
+    static func importConfig(
+        _ bytes: [UInt8], machine: String?, fallbackName: String, limits: ReadLimits,
+        links: MachineImporter.Links?
+    ) throws(MachineImporter.Failure) -> MachineImporter.Result {
+        let root = try Self.root(of: bytes, limits: limits)
         let name = machine ?? root["id"]?.string.map(SCXMLMachineReader.safeName) ?? fallbackName
-        let machines = try InvokedMachines(machine: name, links: links, maxDepth: maxDepth)
+        let machines = try InvokedMachines(machine: name, links: links, limits: limits, config: root)
         var reader = XStateMachineReader(root: root, machines: machines)
         let imported = reader.read()
         let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
@@ -24,10 +33,10 @@ public enum XStateImporter {
     }
 
     /// The root object of a config, with states in it.
-    static func root(of bytes: [UInt8], maxDepth: Int) throws(MachineImporter.Failure) -> JSONValue {
+    static func root(of bytes: [UInt8], limits: ReadLimits) throws(MachineImporter.Failure) -> JSONValue {
         let root: JSONValue
         do {
-            root = try JSONReader.read(bytes, maxDepth: maxDepth)
+            root = try JSONReader.read(bytes, maxDepth: limits.maxDepth, maxScalarLength: limits.maxScalarLength)
         } catch {
             throw MachineImporter.Failure(message: error.message, location: error.location)
         }
@@ -76,6 +85,8 @@ struct XStateMachineReader {
     var effectSet: Set<String> = []
     /// The events the config's transitions name, in document order, for wildcards.
     var knownEvents: [String] = []
+    /// The events named like XState's own that are the machine's (``platformEvent(_:)``).
+    var ownEvents: Set<String> = []
     /// A guard with params (other than flowspec's own): its condition, by its JSON text.
     var guardConditions: [String: String] = [:]
 
@@ -100,6 +111,7 @@ struct XStateMachineReader {
     // MARK: - Reading
 
     mutating func read() -> ImportedMachine {
+        ownEvents = Set(flowspecMeta(root)?[XStateExporter.ownEventsKey]?.list.compactMap(\.string) ?? [])
         if let states = root["states"] { topLevel = collect(states, parent: nil) }
         nameStates()
         collectEvents(root)
@@ -123,7 +135,7 @@ struct XStateMachineReader {
         }
         for member in root["on"]?.members ?? [] {
             for (event, candidates) in transitions(member, owner: nil) {
-                ImportedMachine.append(&machine.machineWide, event, candidates)
+                machine.machineWide.append(event, candidates)
             }
         }
         return machine
@@ -214,7 +226,7 @@ struct XStateMachineReader {
         var seen: Set<String> = []
         func visit(_ value: JSONValue) {
             for member in value["on"]?.members ?? [] where !member.key.contains("*") && !member.key.isEmpty {
-                if Self.platformEvent(member.key) == nil, seen.insert(member.key).inserted {
+                if platformEvent(member.key) == nil, seen.insert(member.key).inserted {
                     knownEvents.append(member.key)
                 }
             }
@@ -378,9 +390,12 @@ struct XStateMachineReader {
                 machine.states[index].always += transitions(member, owner: node).flatMap(\.1)
                 continue
             }
-            if member.key.hasPrefix("xstate.after."), isIgnore(member.value) { continue }  // a resting state's
+            // A resting state's ignoring of a timer of the states around it.
+            if member.key.hasPrefix("xstate.after."), !ownEvents.contains(member.key), isIgnore(member.value) {
+                continue
+            }
             let read = transitions(member, owner: node)
-            for (event, candidates) in read { ImportedMachine.append(&machine.states[index].on, event, candidates) }
+            for (event, candidates) in read { machine.states[index].on.append(event, candidates) }
             if read.isEmpty, isIgnore(member.value), !terminal {
                 ignored(member, index)
             }
@@ -409,7 +424,7 @@ struct XStateMachineReader {
     /// A state ignores an event its transitions handle only under conditions (flowspec's own
     /// behaviour), or, for a terminal state, every event; anywhere else it is reported.
     private mutating func ignored(_ member: JSONValue.Member, _ index: Int) {
-        guard !machine.states[index].on.contains(where: { $0.event == member.key }) else { return }
+        guard !machine.states[index].on.handles(member.key) else { return }
         note(
             member.value,
             "not imported: a transition that ignores '\(member.key)' in '\(machine.states[index].name)'; a flowspec state leaves an event it does not handle to the states around it"
@@ -420,7 +435,7 @@ struct XStateMachineReader {
     /// machine it matches.
     private mutating func transitions(_ member: JSONValue.Member, owner: Int?) -> [(String, [Candidate])] {
         let descriptor = member.key
-        if let platform = Self.platformEvent(descriptor) {
+        if let platform = platformEvent(descriptor) {
             note(member.value, "not imported: a transition on '\(descriptor)', \(platform)")
             return []
         }
@@ -436,6 +451,13 @@ struct XStateMachineReader {
         let read = candidates(member.value.list, owner: owner)
         guard !read.isEmpty else { return [] }
         return events.map { ($0, read) }
+    }
+
+    /// Why a transition on one of XState's own events is not imported, or `nil`; `nil` too for
+    /// an event the machine's `meta.flowspec` says is its own (``XStateExporter/ownEventsKey``):
+    /// flowspec's export of a spec whose events are named like XState's.
+    private func platformEvent(_ descriptor: String) -> String? {
+        ownEvents.contains(descriptor) ? nil : Self.platformEvent(descriptor)
     }
 
     /// Why a transition on one of XState's own events is not imported, or `nil`.
@@ -591,8 +613,7 @@ struct XStateMachineReader {
     }
 
     private mutating func declare(_ condition: String) -> String {
-        if !machine.conditions.contains(condition) { machine.conditions.append(condition) }
-        return condition
+        machine.declare(condition)
     }
 
     // MARK: - Delays and invocations
@@ -602,10 +623,16 @@ struct XStateMachineReader {
     /// reported.
     private mutating func readDelays(_ value: JSONValue, _ node: Int, _ index: Int) {
         for member in value["after"]?.members ?? [] {
-            guard let milliseconds = Int64(member.key), milliseconds > 0 else {
+            let digits = !member.key.isEmpty && member.key.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+            guard let milliseconds = Int64(member.key), milliseconds > 0,
+                Duration.parseSpec(Self.duration(milliseconds)) != nil
+            else {
+                // A delay the spec's own check would refuse must not be written into it.
                 note(
-                    member.value, "not imported: the delay '\(member.key)'; a timeout is a whole number of milliseconds"
-                )
+                    member.value,
+                    digits && member.key.contains(where: { $0 != "0" })
+                        ? "not imported: the delay of \(member.key) ms, longer than a flowspec timeout can be (at most \(Duration.longestSpec.specDescription)); its transition is left out"
+                        : "not imported: the delay '\(member.key)'; a timeout is a whole number of milliseconds")
                 continue
             }
             guard machine.states[index].timeout == nil else {
@@ -673,7 +700,7 @@ struct XStateMachineReader {
             for (key, suffix) in [("onDone", "done"), ("onError", "error")] {
                 guard let written = invocation[key] else { continue }
                 let read = candidates(written.list, owner: node)
-                if !read.isEmpty { ImportedMachine.append(&machine.states[index].on, name + "." + suffix, read) }
+                if !read.isEmpty { machine.states[index].on.append(name + "." + suffix, read) }
             }
             for member in invocation.members where !["src", "id", "onDone", "onError", "input"].contains(member.key) {
                 note(member.value, "not imported: the key `\(member.key)` of an invocation")

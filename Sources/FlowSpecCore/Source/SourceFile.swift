@@ -33,6 +33,10 @@ public struct SourceFile: Sendable {
     public let path: String
     /// How the file was encoded.
     public let encoding: Encoding
+    /// Whether the file is UTF-16 with an odd number of bytes: cut short, its last byte half a
+    /// code unit (which the transcoding writes as invalid UTF-8, see ``UTF16Transcoder``), so
+    /// that a reader can say so rather than call the file invalid UTF-8.
+    public private(set) var isCutShortUTF16 = false
     private let storage: Storage
 
     /// The file's contents, as UTF-8 (a UTF-16 file transcoded). For a mapped file this is a
@@ -55,6 +59,7 @@ public struct SourceFile: Sendable {
         if let transcoded = UTF16Transcoder.transcode(bytes) {
             self.encoding = transcoded.encoding
             self.storage = .array(transcoded.utf8)
+            self.isCutShortUTF16 = bytes.count % 2 == 1
         } else {
             self.encoding = .utf8
             self.storage = .array(bytes)
