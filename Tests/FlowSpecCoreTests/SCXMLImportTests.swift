@@ -311,6 +311,25 @@ struct SCXMLImportTests {
             "\(result.notImported)")
     }
 
+    /// Ids and events longer than YAML allows a simple key (1,024 characters) are written as
+    /// explicit keys (`? key`), in block and flow mappings, and the spec reads back as they are.
+    @Test func namesLongerThanASimpleKeyAreWrittenAsExplicitKeys() throws {
+        let long = String(repeating: "x", count: 1_500)
+        let event = String(repeating: "e.", count: 800) + "end"
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" name="\(long)" initial="\(long)">
+              <state id="\(long)"><transition event="\(event)" target="b"/></state>
+              <state id="b" initial="c"><state id="c"><transition event="\(event)" target="\(long)"/></state></state>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "Long")
+        #expect(!checked.diagnostics.contains { $0.rule == .yamlSyntax }, "\(checked.diagnostics.prefix(3))")
+        #expect(Self.stateNames(checked).contains(long))
+        #expect(result.spec.contains("? \(long)"))
+        let machine = try #require(checked.spec.machines.first)
+        #expect(NameUses(machine).derivedEvents.map(\.value) == [event])
+    }
+
     /// A name, attribute value or text longer than the limit (`--max-scalar-length`) is refused
     /// where it starts, before it is copied; so is one over the default limit, 1 MiB.
     @Test func valuesOverTheScalarLimitAreRefusedWhereTheyStart() throws {
@@ -439,7 +458,10 @@ struct SCXMLImportTests {
         #expect(result.spec.contains("conditions: [c0, c1, c2,"))
         // `a` matches itself and the event that continues it.
         let t = try #require(lines.first { $0.hasPrefix("      t: ") })
-        #expect(t.contains("\(long): [s, t]"))
+        // Longer than YAML allows a simple key: an explicit one, which reads back.
+        #expect(t.contains("? \(long) : [s, t]"))
+        let checked = SpecChecker().check(SourceFile(path: "Many.yaml", text: result.spec))
+        #expect(!checked.diagnostics.contains { $0.rule == .yamlSyntax })
         #expect(t.hasSuffix(", a: t } }"), "\(t.suffix(40))")
     }
 

@@ -921,7 +921,7 @@ enum ImportedSpecWriter {
     }
 
     private static func write(_ machine: ImportedMachine, name: String, _ lines: inout [String]) {
-        lines.append("  " + quoted(name) + ":")
+        lines += entry("  ", name, nil)
         if let summary = machine.summary { lines.append("    summary: " + quoted(summary)) }
         if let initial = machine.initial { lines.append("    initial: " + quoted(initial)) }
         if !machine.conditions.isEmpty {
@@ -937,13 +937,13 @@ enum ImportedSpecWriter {
         if !machine.activities.isEmpty {
             lines.append("    activities:")
             for activity in machine.activities {
-                lines.append("      " + quoted(activity.name) + ": { sends: " + list(activity.sends) + " }")
+                lines += entry("      ", activity.name, "{ sends: " + list(activity.sends) + " }")
             }
         }
         if !machine.machineWide.isEmpty {
             lines.append("    on:")
             for (event, candidates) in machine.machineWide {
-                lines.append("      " + quoted(event) + ": " + transition(candidates))
+                lines += entry("      ", event, transition(candidates))
             }
         }
         lines.append("    states:")
@@ -968,7 +968,7 @@ enum ImportedSpecWriter {
             fields.append(
                 (
                     "on",
-                    "{ " + state.on.map { quoted($0.event) + ": " + transition($0.candidates) }.joined(separator: ", ")
+                    "{ " + state.on.map { flowKey($0.event) + ": " + transition($0.candidates) }.joined(separator: ", ")
                         + " }"
                 ))
         }
@@ -983,12 +983,11 @@ enum ImportedSpecWriter {
         if let done = state.done { fields.append(("done", quoted(done))) }
         guard !state.children.isEmpty else {
             if let written = state.writtenAs { lines.append(indent + "# " + commentText(written)) }
-            lines.append(
-                indent + quoted(state.name) + ": { " + fields.map { $0.0 + ": " + $0.1 }.joined(separator: ", ") + " }")
+            lines += entry(indent, state.name, "{ " + fields.map { $0.0 + ": " + $0.1 }.joined(separator: ", ") + " }")
             return
         }
         if let written = state.writtenAs { lines.append(indent + "# " + commentText(written)) }
-        lines.append(indent + quoted(state.name) + ":")
+        lines += entry(indent, state.name, nil)
         for (key, value) in fields { lines.append(indent + "  " + key + ": " + value) }
         lines.append(indent + "  " + (state.isParallel ? "parallel:" : "states:"))
         for child in state.children { self.state(child, machine, indent: indent + "    ", &lines) }
@@ -1043,6 +1042,25 @@ enum ImportedSpecWriter {
             }
         }
         return escaped
+    }
+
+    /// The longest key YAML reads written as `key: value`: a longer one (libyaml allows 1,024
+    /// characters to a simple key) is written as an explicit key, `? key`.
+    static let longestSimpleKey = 1000
+
+    /// A block mapping's entry, `key: value` (the value on the lines that follow when `nil`), or
+    /// for a long key `? key` and `: value` on a line each.
+    static func entry(_ indent: String, _ key: String, _ value: String?) -> [String] {
+        let written = quoted(key)
+        let tail = value.map { " " + $0 } ?? ""
+        guard written.utf8.count > longestSimpleKey else { return [indent + written + ":" + tail] }
+        return [indent + "? " + written, indent + ":" + tail]
+    }
+
+    /// A key in a flow mapping: `key`, or for a long key `? key ` (the `:` follows).
+    static func flowKey(_ key: String) -> String {
+        let written = quoted(key)
+        return written.utf8.count > longestSimpleKey ? "? " + written + " " : written
     }
 
     /// A scalar as YAML reads it back: plain when it is a plain name that means no other type.
