@@ -62,6 +62,7 @@ struct FuzzPipeline {
         limits.maxDepth = 12
         limits.maxAliasExpansion = 200
         limits.maxScalarLength = 48
+        limits.maxComposedStates = 64
         return limits
     }()
 

@@ -75,12 +75,13 @@ if [ "$files" = 1 ]; then
   exec "$binary" "${defaults[@]}" "$@"
 fi
 
-# The seed corpus: every fixture and example spec, and every SCXML document (for the import),
-# flattened to unique names.
+# The seed corpus: every fixture and example spec, every SCXML document and XState config (for
+# the import), and Fuzz/seeds (hostile shapes: machines that run one another, many regions,
+# invoke chains), flattened to unique names.
 rm -f "$work/seeds"/*
 while IFS= read -r -d '' spec; do
   cp "$spec" "$work/seeds/$(printf '%s' "$spec" | tr '/' '_')"
-done < <(find Tests/Fixtures specs \( -name '*.yaml' -o -name '*.scxml' -o -name '*.json' \) -print0)
+done < <(find Tests/Fixtures specs Fuzz/seeds \( -name '*.yaml' -o -name '*.scxml' -o -name '*.json' \) -print0)
 
 [ "$budget" = 1 ] || defaults+=(-max_total_time=600)
 # Shallow allocation stacks: recording full ones costs a third of the run time (the harness
