@@ -330,4 +330,81 @@ struct HostileInputTests {
         let steps = paths.stdout.split(separator: "\n").filter { $0.contains(" -> ") }
         #expect(steps.count == 1 + 2 * count - 1, "start, each event, and back between them")
     }
+
+    /// SCXML documents that invoke the next from two states each come in as machines that run
+    /// one another, once each; the check of what `import` writes stops at the composition
+    /// limit, once.
+    @Test func documentsThatInvokeOneAnotherDoNotMultiply() throws {
+        try Self.requirePrlimit()
+        var files: [String: String] = [:]
+        for level in 0..<24 {
+            let body =
+                level < 23
+                ? """
+                <state id="a"><invoke src="d\(level + 1).scxml" autoforward="true"/><transition event="done.invoke" target="b"/></state>
+                <state id="b"><invoke src="d\(level + 1).scxml" autoforward="true"/><transition event="done.invoke" target="end"/></state>
+                """
+                : #"<state id="a"><transition event="go" target="end"/></state>"#
+            files["d\(level).scxml"] =
+                #"<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a" name="D\#(level)">"#
+                + body + #"<final id="end"/></scxml>"# + "\n"
+        }
+        let directory = try CLI.temporaryDirectory(with: files)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try Self.bounded(["import", "d0.scxml", "--output", "out.yaml"], in: directory)
+        #expect(run.status == 1, "\(run.all.suffix(2_000))")
+        #expect(run.all.components(separatedBy: "[limit-exceeded]").count == 2, "\(run.all.suffix(2_000))")
+    }
+
+    /// The language server checks what an editor sends as the user types: a spec changed into
+    /// one whose machines run one another from two states each is refused as `check` refuses it.
+    @Test func theLanguageServerBoundsAnEditedSpec() throws {
+        try Self.requirePrlimit()
+        var lines = ["flowspec: 1", "machines:"]
+        for level in 0..<24 {
+            lines += ["  M\(level):", "    initial: a", "    states:"]
+            lines +=
+                level < 23
+                ? [
+                    "      a: { run: M\(level + 1), done: { end: b } }",
+                    "      b: { run: M\(level + 1), done: { end: end } }", "      end: { kind: terminal }"
+                ]
+                : ["      a: { kind: input, on: { go: end } }", "      end: { kind: terminal }"]
+        }
+        let uri = "file:///w/app.flowspec.yaml"
+        let clean = "flowspec: 1\nmachines:\n  A:\n    initial: a\n    states:\n      a: { kind: terminal }\n"
+        var input = try LanguageServerTests.frame(LanguageServerTests.request(1, "initialize"))
+        input += try LanguageServerTests.frame(
+            LanguageServerTests.notification(
+                "textDocument/didOpen", ["textDocument": ["uri": uri, "version": 1, "text": clean]]))
+        input += try LanguageServerTests.frame(
+            LanguageServerTests.notification(
+                "textDocument/didChange",
+                [
+                    "textDocument": ["uri": uri, "version": 2],
+                    "contentChanges": [["text": lines.joined(separator: "\n") + "\n"]]
+                ]))
+        input += try LanguageServerTests.frame(LanguageServerTests.request(2, "shutdown"))
+        input += try LanguageServerTests.frame(LanguageServerTests.notification("exit"))
+        let directory = try CLI.temporaryDirectory(with: [:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let inputFile = directory.appendingPathComponent("input")
+        try input.write(to: inputFile)
+        let server = LanguageServerTests.executable
+        let words = prlimit.map { _ in ["--cpu=60", "--as=\(1 << 30)", server.path] } ?? []
+        let process = Process()
+        process.executableURL = prlimit ?? server
+        process.arguments = words
+        process.standardInput = try FileHandle(forReadingFrom: inputFile)
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let bytes = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0, "killed or failed")
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.components(separatedBy: "limit-exceeded").count == 2, "\(text.suffix(2_000))")
+        #expect(text.contains("--max-composed-states"))
+    }
 }
