@@ -37,9 +37,9 @@ struct MachineAnalysis {
         // A resume edge leads only back to a state the flow was in before: it reaches nothing new.
         let reaching =
             graph.machine.states.contains { $0.kind == .history } ? graph.digraph { !$0.isResume } : digraph
-        let parents = graph.initial.map { reaching.breadthFirst(from: [$0]) }
-        self.parentsFromInitial = parents
         let machine = graph.machine
+        let parents = graph.initial.map { Self.reachable(from: $0, reaching, machine) }
+        self.parentsFromInitial = parents
         self.mayLackPaths = machine.states.indices.contains { index in
             parents?[index] != nil && Self.mayLackEdges(index, in: machine)
         }
@@ -55,6 +55,32 @@ struct MachineAnalysis {
     }
 
     var machine: Machine { graph.machine }
+
+    /// Where a shortest path from `initial` to each state comes from. A state inside a region
+    /// of a parallel state is entered with the parallel state's other regions, each through its
+    /// `initial`, however the flow gets there: a transition from outside to a state of one
+    /// region, an `initial` or history default inside one, a sub-flow starting inside one. So
+    /// reaching a state reaches the other regions of every parallel state around it (the
+    /// region, whose `initial` edge leads in). Each compound state's regions are added once.
+    private static func reachable(from initial: Int, _ reaching: Digraph, _ machine: Machine) -> BreadthFirstParents {
+        guard machine.states.indices.contains(where: machine.isParallel) else {
+            return reaching.breadthFirst(from: [initial])
+        }
+        let nesting = machine.nesting
+        var climbed = [Bool](repeating: false, count: machine.states.count)
+        return reaching.breadthFirst(from: [initial]) { vertex, reach in
+            var current = vertex
+            while !climbed[current], let parent = nesting.parent(of: current) {
+                climbed[current] = true
+                if machine.isParallel(parent) {
+                    for region in nesting.children(of: parent) where region != current && !machine.isHistory(region) {
+                        reach(region)
+                    }
+                }
+                current = parent
+            }
+        }
+    }
 
     /// Whether a state may lack an edge the author wrote (see ``State/hasLostTransitions``).
     /// By index: the state is read in place, not copied, for every reachable state.

@@ -41,6 +41,15 @@ public struct Digraph: Sendable {
     /// Breadth-first search from `sources`. Returns, per vertex, the vertex it was first
     /// reached from (`-1` for a source, `nil` where unreached), so shortest paths can be read back.
     public func breadthFirst(from sources: some Sequence<Int>) -> BreadthFirstParents {
+        breadthFirst(from: sources) { _, _ in }
+    }
+
+    /// ``breadthFirst(from:)`` where reaching a vertex also reaches the vertices `alsoReached`
+    /// gives it (through `reach`, in order), as if by edges the graph does not hold: the other
+    /// regions of a parallel state, entered with the state a transition targets in one.
+    public func breadthFirst(
+        from sources: some Sequence<Int>, alsoReached: (_ vertex: Int, _ reach: (Int) -> Void) -> Void
+    ) -> BreadthFirstParents {
         var parent = [Int32](repeating: BreadthFirstParents.unreached, count: count)
         var queue: [Int32] = []
         queue.reserveCapacity(count)
@@ -55,6 +64,11 @@ public struct Digraph: Sendable {
             for next in successors(of: vertex) where parent[Int(next)] == BreadthFirstParents.unreached {
                 parent[Int(next)] = Int32(vertex)
                 queue.append(next)
+            }
+            alsoReached(vertex) { next in
+                guard parent[next] == BreadthFirstParents.unreached else { return }
+                parent[next] = Int32(vertex)
+                queue.append(Int32(next))
             }
         }
         return BreadthFirstParents(parent)

@@ -190,11 +190,19 @@ struct GraphBuilder {
     }
 
     /// The state a compound state enters first: its `initial` (when that is a state directly
-    /// inside it, as the decoder checks), else its first that is no history state.
+    /// inside it, as the decoder checks, or deeper inside it: a running state enters the
+    /// `initial` of the machine it runs, which may stand inside a compound or parallel state of
+    /// that machine), else its first that is no history state.
     private func initialChild(of state: Int) -> Int? {
         let children = machine.nesting.children(of: state)
         if let initial = machine.nesting.details[state]?.initial {
-            return children.first { machine.name(of: $0) == initial.value && !machine.isHistory($0) }
+            if let child = children.first(where: { machine.name(of: $0) == initial.value && !machine.isHistory($0) }) {
+                return child
+            }
+            guard let inside = stateIndex[initial.value], !machine.isHistory(inside) else { return nil }
+            var ancestor = machine.nesting.parent(of: inside)
+            while let current = ancestor, current != state { ancestor = machine.nesting.parent(of: current) }
+            return ancestor == state ? inside : nil
         }
         return children.first { !machine.isHistory($0) }
     }
