@@ -407,4 +407,28 @@ struct HostileInputTests {
         #expect(text.components(separatedBy: "limit-exceeded").count == 2, "\(text.suffix(2_000))")
         #expect(text.contains("--max-composed-states"))
     }
+
+    /// A 20 MB attribute value, and a 20 MB JSON string, are refused where they start, within
+    /// bounded memory, and nothing is written.
+    @Test func hugeValuesInDocumentsAreRefusedWhereTheyStart() throws {
+        try Self.requirePrlimit()
+        let huge = String(repeating: "x", count: 20 << 20)
+        let directory = try CLI.temporaryDirectory(with: [
+            "big.scxml": #"<scxml xmlns="http://www.w3.org/2005/07/scxml" initial="s">"# + "\n"
+                + #"  <state id="s" x=""# + huge + #""/></scxml>"# + "\n",
+            "big.json": #"{"id": "m", "initial": "s", "states": {"s": {"description": ""# + huge + #""}}}"# + "\n"
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (file, position, what) in [
+            ("big.scxml", "2:19", "an attribute value"), ("big.json", "1:61", "a string")
+        ] {
+            let run = try Self.bounded(
+                ["import", file, "--output", "out.yaml"], in: directory, cpuSeconds: 30, memory: 1 << 30)
+            #expect(run.status == 2, "\(file): \(run.all.prefix(1_000))")
+            #expect(
+                run.all.contains("\(file):\(position): error: \(what) of \(20 << 20) bytes is over the limit of"),
+                "\(file): \(run.all.prefix(1_000))")
+            #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("out.yaml").path))
+        }
+    }
 }
