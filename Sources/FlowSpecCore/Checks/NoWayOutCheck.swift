@@ -1,13 +1,13 @@
 /// `no-way-out`: in a machine that has terminal states, a reachable state from which no
 /// terminal and no `input` state can be reached, so the flow can neither end nor hand
-/// control back to the user.
+/// control back to the user. (At a `run:`, a sub-flow that never ends: ``StuckRunCheck``.)
 struct NoWayOutCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .noWayOut, defaultSeverity: .warning,
         summary: "A reachable state from which no terminal and no input state can be reached.",
         reportedAt: "the state",
         finding:
-            "in a machine with a terminal state, a reachable state from which no terminal and no `input` state can be reached"
+            "in a machine with a terminal state, a reachable state from which no terminal and no `input` state can be reached; at a `run:`, a sub-flow that can reach a state from which none of its terminal states is reached, when nothing of the running state's leads out"
     )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {

@@ -54,7 +54,11 @@ struct SpecComposer {
     /// takes it out: the first finding of `no-way-out` and of `infinite-loop` on a copy, found
     /// on the composed machine where those ways out are edges, is reported again at the `run`
     /// of the state holding the copy, with the run through both machines.
-    static func reportStuckRuns(_ copies: [Diagnostic], in machine: Machine, into diagnostics: DiagnosticCollector) {
+    /// Returns the running states reported.
+    @discardableResult
+    static func reportStuckRuns(
+        _ copies: [Diagnostic], in machine: Machine, into diagnostics: DiagnosticCollector
+    ) -> Set<Int> {
         var reported = Set<[Int]>()
         for finding in copies where finding.rule == .noWayOut || finding.rule == .infiniteLoop {
             guard let subject = finding.subjects.first,
@@ -72,6 +76,7 @@ struct SpecComposer {
                     )
                 ])
         }
+        return Set(reported.map { $0[0] })
     }
 
     private init(

@@ -80,15 +80,17 @@ public struct SpecChecker: Sendable {
                 machine: machine,
                 reporter: diagnostics.reporter(for: .undefinedState, machine: machine.name.value))
             let graph = builder.build()
-            CheckRegistry.checkAll(MachineAnalysis(graph: graph), into: diagnostics)
+            let analysis = MachineAnalysis(graph: graph)
+            CheckRegistry.checkAll(analysis, into: diagnostics)
             graphs.append(graph)
             if !machine.runs.isEmpty {
                 // What is found on the copy of a machine it runs is found on that machine too;
                 // that the parent can get stuck there is the parent's to know.
                 let own = lines[position]
                 let copies = diagnostics.removeFindings(after: before) { !own.contains($0.location.line) }
-                SpecComposer.reportStuckRuns(
+                let reported = SpecComposer.reportStuckRuns(
                     copies.map { Self.pointingInto(own, $0) }, in: machine, into: diagnostics)
+                StuckRunCheck.check(analysis, skipping: reported, into: diagnostics)
             }
         }
         Self.checkMachineNameCollisions(spec, into: diagnostics)
