@@ -50,6 +50,41 @@ enum TraceLine {
         return result
     }
 
+    /// `text` with the escapes ``escaped(_:)`` writes read back: `\u{A}` is a line feed again.
+    /// Only escapes of what it escapes are read, so a name that holds `\u{41}` keeps it.
+    static func unescaped(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.contains("\\") else { return text }
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            if let (scalar, end) = escape(in: scalars, at: index) {
+                result.append(scalar)
+                index = end
+            } else {
+                result.append(scalars[index])
+                index += 1
+            }
+        }
+        return String(result)
+    }
+
+    /// The control character an escape `\u{…}` at `start` stands for, and where it ends.
+    private static func escape(in scalars: [Unicode.Scalar], at start: Int) -> (Unicode.Scalar, Int)? {
+        guard start + 3 < scalars.count, scalars[start] == "\\", scalars[start + 1] == "u", scalars[start + 2] == "{"
+        else { return nil }
+        var value: UInt32 = 0
+        var index = start + 3
+        while index < scalars.count, index - start - 3 < 6, let digit = Int(String(scalars[index]), radix: 16) {
+            value = value * 16 + UInt32(digit)
+            index += 1
+        }
+        guard index > start + 3, index < scalars.count, scalars[index] == "}", let scalar = Unicode.Scalar(value),
+            isControl(scalar)
+        else { return nil }
+        return (scalar, index + 1)
+    }
+
     /// C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"

@@ -134,6 +134,10 @@ struct HostileInputTests {
             run.stdout
                 == "restore(x\\u{A}-> b | effects: - | forged\\u{2028}) -> a | effects: - | timeout: -\n"
                 + "go -> b | effects: - | timeout: -\n")
+        // What simulate prints, replay reads back: the escapes are the value's characters.
+        try run.stdout.write(to: directory.appendingPathComponent("t.trace"), atomically: true, encoding: .utf8)
+        let replay = try Self.bounded(["simulate", "p.yaml", "--replay", "t.trace"], in: directory)
+        #expect(replay.status == 0, "\(replay.all)")
     }
 
     // MARK: - Nothing hangs

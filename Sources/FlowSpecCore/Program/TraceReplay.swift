@@ -52,7 +52,8 @@ public enum TraceReplay {
                 }
                 continue
             }
-            let input = String(content[..<arrow.lowerBound])
+            // Names and restored values are written with their control characters escaped.
+            let input = TraceLine.unescaped(String(content[..<arrow.lowerBound]))
             // After the first line, `start` is the event of that name if the machine has one.
             let isEventNamedStart =
                 !recorded.isEmpty && input == "start" && program.events.contains { $0.name == "start" }
