@@ -41,8 +41,8 @@ struct LimitOptions {
         }
         if let maxDepth = arguments.integer(Self.maxDepth), maxDepth > YAMLLimits.largestMaxDepth {
             throw UsageError(
-                "--max-depth can be at most \(YAMLLimits.largestMaxDepth); got \(maxDepth) (states nest at most "
-                    + "\(YAMLLimits.largestMaxDepth / 8) levels, and libyaml's time grows with the square of the depth)",
+                "--max-depth can be at most \(YAMLLimits.largestMaxDepth); got \(maxDepth) (a spec needs about 260 "
+                    + "at most, and libyaml's time grows with the square of the depth)",
                 command: arguments.command)
         }
         var limits = YAMLLimits()

@@ -58,6 +58,10 @@ public enum SpecFileReader {
     /// (`/dev/zero` never ends). Opening does not wait: `O_NONBLOCK` makes a FIFO open at once,
     /// to be refused, and changes nothing for a regular file.
     private static func openFile(_ path: String) throws(FileReadError) -> (descriptor: Int32, info: stat) {
+        // Asked first of the path, so that a device is never opened (opening one may act, as
+        // a watchdog's does), then of what was opened, which is what is read.
+        var before = stat()
+        if stat(path, &before) == 0 { try refuseUnlessRegular(before, path: path) }
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileReadError(path: path, reason: errnoText()) }
         var info = stat()
@@ -66,16 +70,24 @@ public enum SpecFileReader {
             close(descriptor)
             throw error
         }
-        let type = info.st_mode & S_IFMT
-        guard type == S_IFREG else {
+        do {
+            try refuseUnlessRegular(info, path: path)
+        } catch {
             close(descriptor)
-            throw FileReadError(
-                path: path,
-                reason: type == S_IFDIR
-                    ? "it is a directory; name the spec files in it"
-                    : "it is not a regular file (a FIFO, a device or a socket); name a file")
+            throw error
         }
         return (descriptor, info)
+    }
+
+    /// Throws unless `info` is that of a regular file.
+    private static func refuseUnlessRegular(_ info: stat, path: String) throws(FileReadError) {
+        let type = info.st_mode & S_IFMT
+        guard type != S_IFREG else { return }
+        throw FileReadError(
+            path: path,
+            reason: type == S_IFDIR
+                ? "it is a directory; name the spec files in it"
+                : "it is not a regular file (a FIFO, a device or a socket); name a file")
     }
 
     /// A read-only private mapping of a whole file, unless it starts with a UTF-16 byte-order
