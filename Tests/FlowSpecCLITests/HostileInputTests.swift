@@ -183,22 +183,26 @@ struct HostileInputTests {
         #expect(invoke.all.contains(refused), "\(invoke.all)")
     }
 
-    /// 24 machines, each running the next from two states, would copy 2^24 states: refused
-    /// before any is copied, once, at the `run` that crosses the limit, by every command.
-    @Test func machinesThatRunOneAnotherDoNotMultiply() throws {
+    /// 24 machines, each running the next from two states: 2^24 states if composed.
+    static let machinesRunningTheNextTwice: String = {
         var lines = ["flowspec: 1", "machines:"]
         for level in 0..<24 {
             lines += ["  M\(level):", "    initial: a", "    states:"]
-            if level < 23 {
-                lines += [
+            lines +=
+                level < 23
+                ? [
                     "      a: { run: M\(level + 1), done: { end: b } }",
                     "      b: { run: M\(level + 1), done: { end: end } }", "      end: { kind: terminal }"
                 ]
-            } else {
-                lines += ["      a: { kind: input, on: { go: end } }", "      end: { kind: terminal }"]
-            }
+                : ["      a: { kind: input, on: { go: end } }", "      end: { kind: terminal }"]
         }
-        let directory = try CLI.temporaryDirectory(with: ["dag.yaml": lines.joined(separator: "\n") + "\n"])
+        return lines.joined(separator: "\n") + "\n"
+    }()
+
+    /// 24 machines, each running the next from two states, would copy 2^24 states: refused
+    /// before any is copied, once, at the `run` that crosses the limit, by every command.
+    @Test func machinesThatRunOneAnotherDoNotMultiply() throws {
+        let directory = try CLI.temporaryDirectory(with: ["dag.yaml": Self.machinesRunningTheNextTwice])
         defer { try? FileManager.default.removeItem(at: directory) }
         for command in [
             ["check", "dag.yaml"], ["gen", "dag.yaml", "--output", "out.swift"], ["paths", "dag.yaml"],
@@ -355,17 +359,6 @@ struct HostileInputTests {
     /// The language server checks what an editor sends as the user types: a spec changed into
     /// one whose machines run one another from two states each is refused as `check` refuses it.
     @Test func theLanguageServerBoundsAnEditedSpec() throws {
-        var lines = ["flowspec: 1", "machines:"]
-        for level in 0..<24 {
-            lines += ["  M\(level):", "    initial: a", "    states:"]
-            lines +=
-                level < 23
-                ? [
-                    "      a: { run: M\(level + 1), done: { end: b } }",
-                    "      b: { run: M\(level + 1), done: { end: end } }", "      end: { kind: terminal }"
-                ]
-                : ["      a: { kind: input, on: { go: end } }", "      end: { kind: terminal }"]
-        }
         let uri = "file:///w/app.flowspec.yaml"
         let clean = "flowspec: 1\nmachines:\n  A:\n    initial: a\n    states:\n      a: { kind: terminal }\n"
         var input = try LanguageServerTests.frame(LanguageServerTests.request(1, "initialize"))
@@ -377,7 +370,7 @@ struct HostileInputTests {
                 "textDocument/didChange",
                 [
                     "textDocument": ["uri": uri, "version": 2],
-                    "contentChanges": [["text": lines.joined(separator: "\n") + "\n"]]
+                    "contentChanges": [["text": Self.machinesRunningTheNextTwice]]
                 ]))
         input += try LanguageServerTests.frame(LanguageServerTests.request(2, "shutdown"))
         input += try LanguageServerTests.frame(LanguageServerTests.notification("exit"))
