@@ -22,7 +22,9 @@ struct InfiniteLoopCheck: MachineCheck {
         let canLoop = { (state: Int) in kinds[state] == .task || transient[state] }
         // Loops are among task and choice states only: the other edges are left out (most of a
         // large machine's, as most states wait for input).
-        let unbounded = graph.digraph { !$0.isBounded && canLoop($0.source) && canLoop($0.target) }
+        let unbounded = graph.digraph {
+            !$0.isBounded && canLoop($0.source) && canLoop($0.target) && analysis.follows($0)
+        }
         let loops = Self.loops(in: unbounded, among: canLoop)
         guard !loops.isEmpty else { return }
         var inChoiceCycle = [Bool](repeating: false, count: graph.stateCount)

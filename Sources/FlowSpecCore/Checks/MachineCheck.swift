@@ -89,6 +89,12 @@ struct MachineAnalysis {
             || (machine.lostMachineWideTransitions && machine.states[state].kind.inheritsMachineWideTransitions)
     }
 
+    /// Whether the state-level rules (loops, ways out) follow an edge: a history state resumes
+    /// only a state the flow was in, so a resume edge to a state no path reaches is not followed.
+    func follows(_ edge: Edge) -> Bool {
+        !edge.isResume || parentsFromInitial == nil || isReachable(edge.target)
+    }
+
     /// Whether a path from `initial` reaches the state, or for a compound state one of the
     /// states inside it (false when there is no initial state).
     func isReachable(_ state: Int) -> Bool {

@@ -26,7 +26,7 @@ struct NoWayOutCheck: MachineCheck {
         // Searched backwards from the exits. An exit is reached from the start, so the edges
         // that leave one are never followed: left out, they leave little to reverse on a large
         // machine (most of its states wait for input).
-        let canExit = graph.reversedDigraph { !isExit($0.source) }.breadthFirst(from: exits)
+        let canExit = graph.reversedDigraph { !isExit($0.source) && analysis.follows($0) }.breadthFirst(from: exits)
         var depths: [Int32] = []  // measured once, for the first state reported
         for index in states.indices
         where analysis.isReachable(index) && canExit[index] == nil && !states[index].isMalformed

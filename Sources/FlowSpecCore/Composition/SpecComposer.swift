@@ -54,15 +54,20 @@ struct SpecComposer {
     /// takes it out: the first finding of `no-way-out` and of `infinite-loop` on a copy, found
     /// on the composed machine where those ways out are edges, is reported again at the `run`
     /// of the state holding the copy, with the run through both machines.
-    /// Returns the running states reported.
+    /// Only what the flow can get into is reported: a loop (which `infinite-loop` finds among
+    /// the states as written, reached or not) when a path from `initial` reaches one of its
+    /// states. Returns the running states reported.
     @discardableResult
     static func reportStuckRuns(
-        _ copies: [Diagnostic], in machine: Machine, into diagnostics: DiagnosticCollector
+        _ copies: [Diagnostic], in analysis: MachineAnalysis, into diagnostics: DiagnosticCollector
     ) -> Set<Int> {
+        let machine = analysis.machine
+        let index = analysis.graph.stateIndex
         var reported = Set<[Int]>()
         for finding in copies where finding.rule == .noWayOut || finding.rule == .infiniteLoop {
             guard let subject = finding.subjects.first,
                 let run = machine.runs.first(where: { subject.hasPrefix(machine.name(of: $0.state) + ".") }),
+                finding.subjects.contains(where: { index[$0].map(analysis.isReachable) ?? false }),
                 reported.insert([run.state, finding.rule == .noWayOut ? 0 : 1]).inserted
             else { continue }
             let state = machine.name(of: run.state)

@@ -89,7 +89,7 @@ public struct SpecChecker: Sendable {
                 let own = lines[position]
                 let copies = diagnostics.removeFindings(after: before) { !own.contains($0.location.line) }
                 let reported = SpecComposer.reportStuckRuns(
-                    copies.map { Self.pointingInto(own, $0) }, in: machine, into: diagnostics)
+                    copies.map { Self.pointingInto(own, $0) }, in: analysis, into: diagnostics)
                 StuckRunCheck.check(analysis, skipping: reported, into: diagnostics)
             }
         }
