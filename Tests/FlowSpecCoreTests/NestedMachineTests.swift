@@ -452,6 +452,8 @@ enum NestedSpecs {
         var initial: String
         var leafEntry: [Int: [Int]] = [:]
         var leafExit: [Int: [Int]] = [:]
+        /// Leaves written as other lines (a state that runs a machine, say), by index.
+        var writtenAs: [Int: [String]] = [:]
     }
 
     static func draw(name: String, _ random: inout Gen.SplitMix64) -> Machine {
@@ -614,6 +616,9 @@ enum NestedSpecs {
         let inner = indent + "  "
         switch member {
         case .leaf(let index):
+            if let lines = machine.writtenAs[index] {
+                return "\(indent)s\(index):\n" + lines.map { inner + $0 + "\n" }.joined()
+            }
             var body = Gen.body(machine.flat.states[index], of: machine.flat, indent: inner)
             if let entry = machine.leafEntry[index] { body += "\(inner)entry: \(effects(entry))\n" }
             if let exit = machine.leafExit[index] { body += "\(inner)exit: \(effects(exit))\n" }
@@ -716,12 +721,30 @@ enum NestedChart {
     typealias Chart = StatechartOracle.Chart
 
     static func chart(_ machine: Machine, _ program: FlowProgram) throws -> Chart {
+        let (chart, slots, _) = try chart(machine, conditions: program.conditions.map(\.name))
+        guard slots == program.retrySlotCount else {
+            throw Simulation.Failure(
+                description: "\(slots) retry counters in the chart, \(program.retrySlotCount) in the program")
+        }
+        return chart
+    }
+
+    /// The chart of a machine as checked (which need not generate: it may have errors), with
+    /// its number of retry counters and of conditions: condition N of the chart is
+    /// `conditions[N]`; with `unknownConditions`, as the graph rules read a machine ("whatever
+    /// its condition"), each candidate of an event or of an `always` but the last has a
+    /// condition of its own, and each retry a transition to its `then`, on a condition of its own.
+    static func chart(_ machine: Machine, conditions: [String], unknownConditions: Bool = false) throws -> (
+        chart: Chart, retrySlots: Int, conditionCount: Int
+    ) {
         let nesting = machine.nesting
         var chart = Chart(nodes: [Chart.Node(id: "root", kind: .root, parent: nil)])
         // Node 1 holds the machine's `on`; state i of the spec is node i + 2.
         chart.nodes.append(Chart.Node(id: "machine", kind: .compound, parent: 0))
         chart.nodes[0].children = [1]
         func node(_ state: Int) -> Int { state + 2 }
+        // The nodes that start every retry counter again, once their number is known.
+        var resetting: [Int] = []
         for index in machine.states.indices {
             let parent = nesting.parent(of: index).map(node) ?? 1
             let kind: Chart.Kind
@@ -743,7 +766,7 @@ enum NestedChart {
             var added = Chart.Node(id: machine.name(of: index), kind: kind, parent: parent)
             let state = machine.states[index]
             if !machine.isCompound(index), state.kind == .input || state.kind == .terminal {
-                added.onentry = (0..<program.retrySlotCount).map { .reset($0) }
+                resetting.append(node(index))
             }
             added.onentry += nesting.entry(of: index).map { .log($0.value) }
             added.onexit = nesting.exit(of: index).map { .log($0.value) }
@@ -796,14 +819,25 @@ enum NestedChart {
             return router
         }
         var slots = 0
-        func add(_ source: Int, _ event: String?, _ candidates: Candidates) throws {
-            for candidate in candidates {
+        var freeConditions = 0
+        func add(_ source: Int, _ event: String?, _ candidates: Candidates, isTimeout: Bool = false) throws {
+            let count = candidates.count
+            for (position, candidate) in candidates.enumerated() {
                 var guards: [Chart.Guard] = []
-                if let written = candidate.condition {
-                    guards.append(.condition(try condition(written.value, program)))
-                }
-                if let written = candidate.unlessCondition {
-                    guards.append(.not(try condition(written.value, program)))
+                if unknownConditions {
+                    // Whatever its condition: taken or not as an input chooses, but for a
+                    // timeout and the last `always` branch, which are always taken.
+                    if !isTimeout && !(event == nil && position == count - 1) {
+                        guards.append(.condition(freeConditions))
+                        freeConditions += 1
+                    }
+                } else {
+                    if let written = candidate.condition {
+                        guards.append(.condition(try condition(written.value, conditions)))
+                    }
+                    if let written = candidate.unlessCondition {
+                        guards.append(.not(try condition(written.value, conditions)))
+                    }
                 }
                 let effects = candidate.effects.map { Chart.Action.log($0.value) }
                 let target = routed(source, node(try stateIndex(machine.names[candidate.target.value], machine)))
@@ -813,11 +847,15 @@ enum NestedChart {
                 }
                 let slot = slots
                 slots += 1
+                let fallback = routed(source, node(try stateIndex(machine.names[retry.then.value], machine)))
+                let givingUp = effects + retry.effects.map { Chart.Action.log($0.value) }
+                if unknownConditions {
+                    // Its `then` whatever the count: the retries given up as an input chooses.
+                    append(source, event, [.condition(freeConditions)], [fallback], givingUp, &chart)
+                    freeConditions += 1
+                }
                 append(source, event, guards + [.below(slot, max)], [target], [.increment(slot)] + effects, &chart)
-                append(
-                    source, event, guards + [.atLeast(slot, max)],
-                    [routed(source, node(try stateIndex(machine.names[retry.then.value], machine)))],
-                    effects + retry.effects.map { .log($0.value) }, &chart)
+                append(source, event, guards + [.atLeast(slot, max)], [fallback], givingUp, &chart)
             }
         }
         // Slots in the program's order: the machine's `on` first, then each state's (see
@@ -842,7 +880,7 @@ enum NestedChart {
                     Candidates(
                         Candidate(
                             location: timeout.location, target: timeout.target, effects: timeout.effects,
-                            retry: timeout.retry)))
+                            retry: timeout.retry)), isTimeout: true)
             }
             if let done = nesting.details[index]?.done {
                 append(
@@ -860,12 +898,9 @@ enum NestedChart {
                 }
             }
         }
-        guard slots == program.retrySlotCount else {
-            throw Simulation.Failure(
-                description: "\(slots) retry counters in the chart, \(program.retrySlotCount) in the program")
-        }
+        for index in resetting { chart.nodes[index].onentry.insert(contentsOf: (0..<slots).map { .reset($0) }, at: 0) }
         chart.addInitialTransitions()
-        return chart
+        return (chart, slots, unknownConditions ? freeConditions : conditions.count)
     }
 
     /// Whether a state is a terminal state directly inside a region with no `done` of its own:
@@ -908,7 +943,11 @@ enum NestedChart {
     }
 
     private static func condition(_ name: String, _ program: FlowProgram) throws -> Int {
-        guard let index = program.conditions.firstIndex(where: { $0.name == name }) else {
+        try condition(name, program.conditions.map(\.name))
+    }
+
+    private static func condition(_ name: String, _ conditions: [String]) throws -> Int {
+        guard let index = conditions.firstIndex(of: name) else {
             throw Simulation.Failure(description: "no condition '\(name)'")
         }
         return index

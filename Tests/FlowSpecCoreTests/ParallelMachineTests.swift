@@ -433,9 +433,17 @@ enum ParallelSpecs {
         }
     }
 
-    static func draw(name: String, _ random: inout Gen.SplitMix64) -> String {
+    /// A machine with a parallel state; `mutate` changes each of its parts once drawn valid.
+    static func draw(
+        name: String, mutate: ((inout NestedSpecs.Machine, inout Gen.SplitMix64) -> Void)? = nil,
+        _ random: inout Gen.SplitMix64
+    ) -> String {
         var outer = valid(name: name, region: false, &random)
         var regions = (0..<(2 + random.below(2))).map { valid(name: "R\($0)", region: true, &random) }
+        if let mutate {
+            mutate(&outer, &random)
+            for index in regions.indices { mutate(&regions[index], &random) }
+        }
         let free = outer.flat.states.indices.filter {
             outer.flat.states[$0].kind == .input || outer.flat.states[$0].kind == .terminal
         }.map { "s\($0)" }

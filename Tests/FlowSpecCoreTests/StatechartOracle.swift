@@ -101,13 +101,188 @@ struct StatechartOracle {
 
     struct NoEnd: Error {}
 
-    /// `interpret(doc)`: enters the initial configuration and runs its first macrostep.
-    init(_ chart: Chart, conditions: [Bool], counters: Int = 0) throws {
+    /// `interpret(doc)`: enters the initial configuration and runs its first macrostep
+    /// (with `settle` false, stops before it, for an explorer that looks at each microstep).
+    init(_ chart: Chart, conditions: [Bool], counters: Int = 0, settle: Bool = true) throws {
         self.chart = chart
         self.conditions = conditions
         self.counters = [Int](repeating: 0, count: counters)
+        tables = Tables(chart)
         enterStates([initialTransition(of: 0)])
-        try macrostep()
+        if settle { try macrostep() }
+    }
+
+    /// What one microstep did, for an explorer: none of it steers the algorithm.
+    struct Microstep {
+        /// Each transition taken, the atomic states whose search selected it, the states its
+        /// own entry set holds (computed as if it were taken alone) and the compound states
+        /// among them entered by their initial transition (`statesForDefaultEntry`).
+        var taken: [(transition: Int, selectors: Set<Int>, entered: Set<Int>, defaulted: Set<Int>)] = []
+        var exited: Set<Int> = []
+        var entered: Set<Int> = []
+        /// What it logged, in order.
+        var effects: [String] = []
+    }
+
+    /// Everything that decides what the chart does next: two oracles with the same snapshot
+    /// behave alike for ever.
+    struct Snapshot: Hashable {
+        var configuration: Set<Int>
+        var historyValue: [Int: [Int]]
+        var counters: [Int]
+        var conditions: [Bool]
+        var internalQueue: [String]
+        var running: Bool
+    }
+
+    /// The snapshot; without `conditions`, the conditions are left out (an explorer that
+    /// chooses them afresh at every microstep).
+    func snapshot(conditions keep: Bool) -> Snapshot {
+        Snapshot(
+            configuration: configuration, historyValue: recordsHistory ? historyValue : [:], counters: counters,
+            conditions: keep ? conditions : [], internalQueue: internalQueue, running: running)
+    }
+
+    /// Whether exiting a compound state records what its history states resume (the
+    /// algorithm). An explorer that chooses what they resume, as an input, turns it off and sets
+    /// ``resumes(_:to:)`` before each microstep.
+    var recordsHistory = true
+
+    /// Sets what a history state resumes (`nil`: its default).
+    mutating func resumes(_ history: Int, to states: [Int]?) { historyValue[history] = states }
+
+    /// The history states that the transitions the active states have on the event (`nil`:
+    /// the eventless ones and the next internal event's) lead to.
+    func historiesTargeted(event: String?) -> Set<Int> {
+        var targeted: Set<Int> = []
+        let wanted = event.map { [$0] } ?? [nil] + internalQueue.prefix(1).map { $0 }
+        for state in configuration {
+            for transition in nodeTransitions[state]
+            where wanted.contains(where: { matches(self.events[transition], $0) }) {
+                for target in targets[transition] {
+                    if case .history = kinds[target] { targeted.insert(target) }
+                }
+            }
+        }
+        return targeted
+    }
+
+    /// Whether the macrostep is over: no eventless transition is enabled and no internal event
+    /// is queued, so the chart waits for an external event.
+    var isStable: Bool { !running || (internalQueue.isEmpty && selectTransitions(event: nil).isEmpty) }
+
+    /// The conditions an explorer must try to see every choice `selectTransitions` can make on
+    /// the event (`nil`: the eventless ones and the next internal event's), when each guard
+    /// reads a condition of its own: for each atomic state, its search meets guarded
+    /// transitions in order, and the first whose condition holds is taken, so setting the
+    /// earlier ones false and one true (or all false) gives every outcome. Assignments that
+    /// atomic states sharing a transition disagree on are left out.
+    func conditionChoices(event: String?) -> [[Int: Bool]] {
+        let wanted = event.map { [$0] } ?? [nil] + internalQueue.prefix(1).map { $0 }
+        var choices: [[Int: Bool]] = [[:]]
+        for state in configuration.sorted() where isAtomic(state) {
+            var read: [Int] = []
+            for node in [state] + properAncestors(state, upTo: nil) {
+                for transition in nodeTransitions[node]
+                where wanted.contains(where: { matches(self.events[transition], $0) }) {
+                    for case .condition(let index) in guards[transition] where !read.contains(index) {
+                        read.append(index)
+                    }
+                }
+            }
+            guard !read.isEmpty else { continue }
+            let options: [[Int: Bool]] = (0...read.count).map { first in
+                var option: [Int: Bool] = [:]
+                for (position, index) in read.enumerated() where position <= first { option[index] = position == first }
+                return option
+            }
+            choices = choices.flatMap { chosen in
+                options.compactMap { option in
+                    var merged = chosen
+                    for (index, value) in option {
+                        if let earlier = merged[index], earlier != value { return nil }
+                        merged[index] = value
+                    }
+                    return merged
+                }
+            }
+        }
+        return choices
+    }
+
+    /// The events the active states have transitions on.
+    func eventsHandled() -> Set<String> {
+        var events: Set<String> = []
+        for state in configuration {
+            for transition in nodeTransitions[state] {
+                if let event = self.events[transition] { events.insert(event) }
+            }
+        }
+        return events
+    }
+
+    /// The transitions an event would take now (`nil`: the eventless ones), as
+    /// `selectTransitions` chooses them.
+    func enabledTransitions(event: String?) -> [Int] { selectTransitions(event: event) }
+
+    /// An external event's microstep alone, without the macrostep it starts.
+    mutating func takeExternal(_ event: String) -> Microstep {
+        guard running else { return Microstep() }
+        let enabled = selectTransitions(event: event)
+        return enabled.isEmpty ? Microstep() : recordedMicrostep(enabled, event: event)
+    }
+
+    /// One round of the macrostep's loop: the eventless transitions, or else the first internal
+    /// event's.
+    mutating func takeInternal() -> Microstep {
+        guard running else { return Microstep() }
+        var enabled = selectTransitions(event: nil)
+        var event: String?
+        if enabled.isEmpty {
+            guard !internalQueue.isEmpty else { return Microstep() }
+            event = internalQueue.removeFirst()
+            enabled = selectTransitions(event: event)
+        }
+        return enabled.isEmpty ? Microstep() : recordedMicrostep(enabled, event: event)
+    }
+
+    /// `microstep`, recording what it did.
+    private mutating func recordedMicrostep(_ enabled: [Int], event: String?) -> Microstep {
+        var record = Microstep()
+        let before = configuration
+        let found = selectors(event: event)
+        for transition in enabled { record.taken.append((transition, found[transition] ?? [], [], [])) }
+        exitStates(enabled)
+        record.exited = before.subtracting(configuration)
+        for index in record.taken.indices {
+            var statesToEnter: Set<Int> = []
+            var defaultEntry: Set<Int> = []
+            var content: [Int: [Chart.Action]] = [:]
+            computeEntrySet([record.taken[index].transition], &statesToEnter, &defaultEntry, &content)
+            record.taken[index].entered = statesToEnter
+            record.taken[index].defaulted = defaultEntry
+        }
+        for transition in enabled { execute(chart.transitions[transition].content) }
+        let exited = configuration
+        enterStates(enabled)
+        record.entered = configuration.subtracting(exited)
+        record.effects = takeLog()
+        return record
+    }
+
+    /// For each transition `selectTransitions` finds, the atomic states whose search found it.
+    private func selectors(event: String?) -> [Int: Set<Int>] {
+        var found: [Int: Set<Int>] = [:]
+        for state in configuration where isAtomic(state) {
+            search: for node in [state] + properAncestors(state, upTo: nil) {
+                for candidate in nodeTransitions[node] {
+                    guard matches(events[candidate], event), guards[candidate].allSatisfy(holds) else { continue }
+                    found[candidate, default: []].insert(state)
+                    break search
+                }
+            }
+        }
+        return found
     }
 
     /// The ids of the active states, sorted.
@@ -151,9 +326,8 @@ struct StatechartOracle {
         var enabled: [Int] = []
         for state in configuration.sorted() where isAtomic(state) {
             search: for node in [state] + properAncestors(state, upTo: nil) {
-                for transition in chart.nodes[node].transitions {
-                    let t = chart.transitions[transition]
-                    guard matches(t.event, event), t.guards.allSatisfy(holds) else { continue }
+                for transition in nodeTransitions[node] {
+                    guard matches(events[transition], event), guards[transition].allSatisfy(holds) else { continue }
                     if !enabled.contains(transition) { enabled.append(transition) }
                     break search
                 }
@@ -194,7 +368,7 @@ struct StatechartOracle {
             var preempted = false
             var toRemove: Set<Int> = []
             for t2 in filtered where !computeExitSet([t1]).isDisjoint(with: computeExitSet([t2])) {
-                if isDescendant(chart.transitions[t1].source, of: chart.transitions[t2].source) {
+                if isDescendant(sources[t1], of: sources[t2]) {
                     toRemove.insert(t2)
                 } else {
                     preempted = true
@@ -219,11 +393,11 @@ struct StatechartOracle {
 
     private mutating func exitStates(_ enabled: [Int]) {
         let statesToExit = computeExitSet(enabled).sorted(by: >)
-        for state in statesToExit {
+        for state in statesToExit where recordsHistory {
             for history in chart.nodes[state].children {
-                guard case .history(let deep) = chart.nodes[history].kind else { continue }
+                guard case .history(let deep) = kinds[history] else { continue }
                 historyValue[history] = configuration.sorted().filter { s in
-                    deep ? isAtomic(s) && isDescendant(s, of: state) : chart.nodes[s].parent == state
+                    deep ? isAtomic(s) && isDescendant(s, of: state) : parents[s] == state
                 }
             }
         }
@@ -235,7 +409,7 @@ struct StatechartOracle {
 
     private func computeExitSet(_ transitions: [Int]) -> Set<Int> {
         var statesToExit: Set<Int> = []
-        for transition in transitions where !chart.transitions[transition].targets.isEmpty {
+        for transition in transitions where !targets[transition].isEmpty {
             guard let domain = transitionDomain(transition) else { continue }
             for state in configuration where isDescendant(state, of: domain) { statesToExit.insert(state) }
         }
@@ -256,12 +430,12 @@ struct StatechartOracle {
                 execute(chart.transitions[initialTransition(of: state)].content)
             }
             if let content = defaultHistoryContent[state] { execute(content) }
-            guard chart.nodes[state].kind == .final, let parent = chart.nodes[state].parent else { continue }
-            if chart.nodes[parent].kind == .root {
+            guard kinds[state] == .final, let parent = parents[state] else { continue }
+            if kinds[parent] == .root {
                 running = false
             } else {
                 internalQueue.append("done.state." + chart.nodes[parent].id)
-                if let grandparent = chart.nodes[parent].parent, chart.nodes[grandparent].kind == .parallel,
+                if let grandparent = parents[parent], kinds[grandparent] == .parallel,
                     childStates(grandparent).allSatisfy(isInFinalState)
                 {
                     internalQueue.append("done.state." + chart.nodes[grandparent].id)
@@ -275,7 +449,7 @@ struct StatechartOracle {
         _ defaultHistoryContent: inout [Int: [Chart.Action]]
     ) {
         for transition in transitions {
-            for state in chart.transitions[transition].targets {
+            for state in targets[transition] {
                 addDescendantStatesToEnter(state, &statesToEnter, &statesForDefaultEntry, &defaultHistoryContent)
             }
             let ancestor = transitionDomain(transition)
@@ -312,7 +486,7 @@ struct StatechartOracle {
         statesToEnter.insert(state)
         if node.kind == .compound {
             statesForDefaultEntry.insert(state)
-            let targets = chart.transitions[initialTransition(of: state)].targets
+            let targets = targets[initialTransition(of: state)]
             for s in targets {
                 addDescendantStatesToEnter(s, &statesToEnter, &statesForDefaultEntry, &defaultHistoryContent)
             }
@@ -332,7 +506,7 @@ struct StatechartOracle {
     ) {
         for anc in properAncestors(state, upTo: ancestor) {
             statesToEnter.insert(anc)
-            guard chart.nodes[anc].kind == .parallel else { continue }
+            guard kinds[anc] == .parallel else { continue }
             for child in childStates(anc) where !statesToEnter.contains(where: { isDescendant($0, of: child) }) {
                 addDescendantStatesToEnter(child, &statesToEnter, &statesForDefaultEntry, &defaultHistoryContent)
             }
@@ -340,8 +514,8 @@ struct StatechartOracle {
     }
 
     private func isInFinalState(_ state: Int) -> Bool {
-        switch chart.nodes[state].kind {
-        case .compound: childStates(state).contains { chart.nodes[$0].kind == .final && configuration.contains($0) }
+        switch kinds[state] {
+        case .compound: childStates(state).contains { kinds[$0] == .final && configuration.contains($0) }
         case .parallel: childStates(state).allSatisfy(isInFinalState)
         default: false
         }
@@ -353,7 +527,7 @@ struct StatechartOracle {
         let t = chart.transitions[transition]
         let targets = effectiveTargetStates(transition)
         if targets.isEmpty { return nil }
-        if t.isInternal, chart.nodes[t.source].kind == .compound,
+        if t.isInternal, kinds[t.source] == .compound,
             targets.allSatisfy({ isDescendant($0, of: t.source) })
         {
             return t.source
@@ -363,9 +537,9 @@ struct StatechartOracle {
 
     private func effectiveTargetStates(_ transition: Int) -> [Int] {
         var targets: [Int] = []
-        for state in chart.transitions[transition].targets {
-            if case .history = chart.nodes[state].kind {
-                let more = historyValue[state] ?? effectiveTargetStates(chart.nodes[state].transitions[0])
+        for state in self.targets[transition] {
+            if case .history = kinds[state] {
+                let more = historyValue[state] ?? effectiveTargetStates(nodeTransitions[state][0])
                 for s in more where !targets.contains(s) { targets.append(s) }
             } else if !targets.contains(state) {
                 targets.append(state)
@@ -377,7 +551,7 @@ struct StatechartOracle {
     /// The least common ancestor that is compound (or the root) of every state of the list.
     private func findLCCA(_ states: [Int]) -> Int {
         for anc in properAncestors(states[0], upTo: nil)
-        where chart.nodes[anc].kind == .compound || chart.nodes[anc].kind == .root {
+        where kinds[anc] == .compound || kinds[anc] == .root {
             if states.dropFirst().allSatisfy({ isDescendant($0, of: anc) }) { return anc }
         }
         return 0
@@ -386,32 +560,66 @@ struct StatechartOracle {
     /// The ancestors of `state`, nearest first, up to but not including `limit` (`nil`: up to
     /// and including the root).
     private func properAncestors(_ state: Int, upTo limit: Int?) -> [Int] {
-        var result: [Int] = []
-        var current = chart.nodes[state].parent
-        while let node = current, node != limit {
-            result.append(node)
-            current = chart.nodes[node].parent
-        }
-        return result
+        let all = ancestry[state]
+        guard let limit, let end = all.firstIndex(of: limit) else { return all }
+        return Array(all[..<end])
     }
 
-    private func isDescendant(_ state: Int, of ancestor: Int) -> Bool {
-        var current = chart.nodes[state].parent
-        while let node = current {
-            if node == ancestor { return true }
-            current = chart.nodes[node].parent
+    private func isDescendant(_ state: Int, of ancestor: Int) -> Bool { ancestry[state].contains(ancestor) }
+
+    /// Each node's proper ancestors, nearest first, and what the algorithm reads of its nodes
+    /// and transitions most: the chart's, read once (a `Node` or `Transition` read whole from
+    /// the chart is copied, arrays and all).
+    private let tables: Tables
+    private var ancestry: [[Int]] { tables.ancestry }
+    private var kinds: [Chart.Kind] { tables.kinds }
+    private var parents: [Int?] { tables.parents }
+    private var nodeTransitions: [[Int]] { tables.nodeTransitions }
+    private var events: [String?] { tables.events }
+    private var targets: [[Int]] { tables.targets }
+    private var guards: [[Chart.Guard]] { tables.guards }
+    private var sources: [Int] { tables.sources }
+
+    /// One reference, so that copying an oracle (an explorer does for every input) copies it once.
+    private final class Tables: Sendable {
+        let ancestry: [[Int]]
+        let kinds: [Chart.Kind]
+        let parents: [Int?]
+        let nodeTransitions: [[Int]]
+        let events: [String?]
+        let targets: [[Int]]
+        let guards: [[Chart.Guard]]
+        let sources: [Int]
+
+        init(_ chart: Chart) {
+            kinds = chart.nodes.map(\.kind)
+            let parents = chart.nodes.map(\.parent)
+            self.parents = parents
+            nodeTransitions = chart.nodes.map(\.transitions)
+            events = chart.transitions.map(\.event)
+            targets = chart.transitions.map(\.targets)
+            guards = chart.transitions.map(\.guards)
+            sources = chart.transitions.map(\.source)
+            ancestry = chart.nodes.indices.map { node in
+                var result: [Int] = []
+                var current = parents[node]
+                while let parent = current {
+                    result.append(parent)
+                    current = parents[parent]
+                }
+                return result
+            }
         }
-        return false
     }
 
     private func isAtomic(_ state: Int) -> Bool {
-        chart.nodes[state].kind == .atomic || chart.nodes[state].kind == .final
+        kinds[state] == .atomic || kinds[state] == .final
     }
 
     /// The child states: every child but history states.
     private func childStates(_ state: Int) -> [Int] {
         chart.nodes[state].children.filter {
-            if case .history = chart.nodes[$0].kind { return false }
+            if case .history = kinds[$0] { return false }
             return true
         }
     }
