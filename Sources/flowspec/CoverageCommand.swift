@@ -62,6 +62,10 @@ struct CoverageCommand: Command {
         let index = try input.machineIndex(named: machine, spec: spec)
         let program = input.programs[index]
         let graph = input.result.graphs[index]
+        guard graph.machine.isStandalone else {
+            Console.error(SpecInput.runsOnlyAsSubFlow(program.name.name, spec: spec))
+            throw ExitStatus.failure
+        }
         var coverage = TraceCoverage(program: program)
         for path in traces {
             let file: SourceFile

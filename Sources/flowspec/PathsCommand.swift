@@ -55,7 +55,13 @@ struct PathsCommand: Command {
                         + input.programs.map(\.name.name).joined(separator: ", "))
                 throw ExitStatus.failure
             }
+            guard chosen[0].1.isStandalone else {
+                Console.error(SpecInput.runsOnlyAsSubFlow(machine, spec: spec))
+                throw ExitStatus.failure
+            }
         }
+        // A machine that runs only as a sub-flow is covered by the paths of the machines that run it.
+        chosen.removeAll { !$0.1.isStandalone }
         var reports: [PathReport.Machine] = []
         for (program, machine) in chosen {
             do {

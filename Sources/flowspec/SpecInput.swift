@@ -48,6 +48,12 @@ struct SpecInput {
 }
 
 extension SpecInput {
+    /// The message for a machine that runs only as a sub-flow, asked for on its own: its paths
+    /// and coverage are those of the machines that run it.
+    static func runsOnlyAsSubFlow(_ machine: String, spec: String) -> String {
+        "flowspec: error: \(spec): machine '\(machine)' runs only as a sub-flow (`standalone: false`), never on its own; its paths and coverage are those of the machines that run it"
+    }
+
     /// The position of the machine a command runs on: the one named, or the only one. Exit 2,
     /// naming the machines, for a name the spec does not have or a spec of several without one.
     func machineIndex(named machine: String?, spec: String) throws -> Int {

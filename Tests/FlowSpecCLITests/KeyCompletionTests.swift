@@ -48,8 +48,8 @@ struct KeyCompletionTests {
         let rules = try CLI.run(["rules"]).stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first }
             .map(String.init)
         let machineKeys = [
-            "summary", "initial", "defaults", "conditions", "events", "effects", "activities", "on", "states",
-            "sequences", "persist", "require", "severity"
+            "summary", "standalone", "initial", "defaults", "conditions", "events", "effects", "activities", "on",
+            "states", "sequences", "persist", "require", "severity"
         ]
         let expectations: [[String]] = [
             rules, machineKeys, Self.stateKeys, ["submit", "done"],

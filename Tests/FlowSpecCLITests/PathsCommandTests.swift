@@ -155,3 +155,40 @@ struct PathsCommandTests {
         #expect(output.stderr.contains("has no machine 'Launch'; it has FirstRun, LaunchAuth, Chapters"))
     }
 }
+
+/// A machine that runs only as a sub-flow (`standalone: false`) has no paths, coverage or test
+/// suite of its own: it is exercised through the machines that run it.
+@Suite("A machine that runs only as a sub-flow (process)")
+struct SubFlowOnlyCommandTests {
+    static let spec = "Tests/Fixtures/gen/golden/subflows.yaml"
+
+    @Test func pathsCoverTheMachinesThatRunItOnly() throws {
+        let all = try CLI.run(["paths", Self.spec])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(all.stdout.contains("# Checkout path 1"))
+        #expect(all.stdout.contains("# verify runs Verify"), "Checkout's paths go through Verify")
+        #expect(!all.stdout.contains("# Verify"), "\(all.stdout)")
+        let alone = try CLI.run(["paths", Self.spec, "--machine", "Verify"])
+        #expect(alone.status != 0)
+        #expect(alone.stdout.isEmpty)
+        #expect(alone.stderr.contains("machine 'Verify' runs only as a sub-flow (`standalone: false`)"))
+    }
+
+    @Test func coverageIsMeasuredOnTheMachinesThatRunIt() throws {
+        let directory = try CLI.temporaryDirectory(with: ["run.trace": "start -> entering | effects: -\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let trace = directory.appendingPathComponent("run.trace").path
+        let alone = try CLI.run(["coverage", Self.spec, trace, "--machine", "Verify"])
+        #expect(alone.status != 0)
+        #expect(alone.stderr.contains("its paths and coverage are those of the machines that run it"))
+    }
+
+    @Test func genTestsWritesNoSuiteOfItsOwn() throws {
+        let directory = try CLI.temporaryDirectory(with: [:])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("suites").path
+        let run = try CLI.run(["gen", "--tests", Self.spec, "--output", output])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: output).sorted() == ["CheckoutPathTests.swift"])
+    }
+}

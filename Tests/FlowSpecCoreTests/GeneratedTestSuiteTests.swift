@@ -108,7 +108,8 @@ struct GeneratedTestSuiteTests {
                     spec.programs, of: spec.result, singleFileNamed: "", options: options)
                 files["Spec\(index)Tests.swift"] = suites[0].contents
                 counterexampleTests += suites[0].contents.components(separatedBy: "func counterexample(").count - 1
-                programs += spec.programs
+                // A machine that runs only as a sub-flow has no suite of its own.
+                programs += spec.programs.filter(\.isStandalone)
             }
             files["Harnesses.swift"] = Self.harnesses(programs)
             let report = try Self.expectPasses(

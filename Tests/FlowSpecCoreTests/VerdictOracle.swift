@@ -186,6 +186,9 @@ struct OracleVerdicts: Equatable, CustomStringConvertible {
     var noWayOut: Set<String> = []
     var stuckRuns: Set<String> = []
     var doneNeverFires: Set<String> = []
+    /// Running states whose machine runs only as a sub-flow (`standalone: false`) and has a task
+    /// that nothing bounds there.
+    var unboundedRuns: Set<String> = []
     /// The states the flow reaches (not a verdict: what the others are compared on).
     var reached: Set<String> = []
 
@@ -198,17 +201,19 @@ struct OracleVerdicts: Equatable, CustomStringConvertible {
     var description: String {
         func list(_ set: Set<String>) -> String { "[" + set.sorted().joined(separator: ", ") + "]" }
         return
-            "unreachable \(list(unreachable)), unbounded tasks \(list(unboundedTasks)), loops \(list(loops)), no way out \(list(noWayOut)), stuck runs \(list(stuckRuns)), done never fires \(list(doneNeverFires))"
+            "unreachable \(list(unreachable)), unbounded tasks \(list(unboundedTasks)), loops \(list(loops)), no way out \(list(noWayOut)), stuck runs \(list(stuckRuns)), done never fires \(list(doneNeverFires)), unbounded runs \(list(unboundedRuns))"
     }
 }
 
 extension OracleVerdicts {
     /// The verdicts on `machine` (as checked: composed), from its chart's exploration with
     /// conditions free at every microstep. `nil` when the exploration is over `limit` nodes.
-    static func derive(_ machine: Machine, limit: Int) throws -> OracleVerdicts? {
+    /// `subFlowsOnly`: the machines of the spec that run only as sub-flows.
+    static func derive(_ machine: Machine, subFlowsOnly: Set<String> = [], limit: Int) throws -> OracleVerdicts? {
         guard let (chart, reaching, exploration) = try explorations(machine, limit: limit) else { return nil }
-        return VerdictDerivation(machine: machine, chart: chart, reaching: reaching, exploration: exploration)
-            .verdicts()
+        return VerdictDerivation(
+            machine: machine, chart: chart, reaching: reaching, exploration: exploration, subFlowsOnly: subFlowsOnly
+        ).verdicts()
     }
 
     /// The machine's chart, with conditions unknown, and its two explorations (see
@@ -291,8 +296,15 @@ private struct VerdictDerivation {
     /// Chart node → spec state (nodes 0 and 1 are the root and the machine; routers have none).
     let specState: [Int?]
 
-    init(machine: Machine, chart: StatechartOracle.Chart, reaching: ChartExploration, exploration: ChartExploration) {
+    /// The machines of the spec that run only as sub-flows.
+    let subFlowsOnly: Set<String>
+
+    init(
+        machine: Machine, chart: StatechartOracle.Chart, reaching: ChartExploration, exploration: ChartExploration,
+        subFlowsOnly: Set<String>
+    ) {
         self.machine = machine
+        self.subFlowsOnly = subFlowsOnly
         self.chart = chart
         self.reaching = reaching
         self.exploration = exploration
@@ -395,6 +407,13 @@ private struct VerdictDerivation {
         verdicts.doneNeverFires = doneNeverFires(active: reached)
         let copyNames = Set(copies.keys.map(name))
         verdicts.unreachable.subtract(copyNames)
+        // A machine that runs only as a sub-flow is bounded where it runs: its own tasks are not
+        // judged alone, and those of its copies are the running state's to bound.
+        for run in machine.runs where subFlowsOnly.contains(run.machine.value) {
+            let inside = Set(machine.nesting.descendants(of: run.state).map(name))
+            if !verdicts.unboundedTasks.isDisjoint(with: inside) { verdicts.unboundedRuns.insert(name(run.state)) }
+        }
+        if !machine.isStandalone { verdicts.unboundedTasks = [] }
         verdicts.unboundedTasks.subtract(copyNames)
         verdicts.doneNeverFires.subtract(copyNames)
         return verdicts

@@ -4,6 +4,9 @@
 import FlowSpecRuntime
 
 /// The Verify flow.
+///
+/// Runs only as a sub-flow (`standalone: false`): the states that run it start it and
+/// bound its tasks; an app does not start it on its own.
 enum Verify: FlowSpecRuntime.FlowSpec {
     enum State: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
         case entering, verifying, passed

@@ -1,14 +1,20 @@
 /// `missing-timeout`: a `task` state (one that waits for asynchronous work) with no
 /// `timeout`, of its own or of a compound state around it. States without a kind and without
-/// `defaults.kind` are tasks.
+/// `defaults.kind` are tasks. A machine that runs only as a sub-flow (`standalone: false`) is
+/// judged where it runs instead, with the running state's timeout and those around it.
 struct MissingTimeoutCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .missingTimeout, defaultSeverity: .error,
         summary: "A task state with no timeout.",
-        reportedAt: "the state",
-        finding: "a `task` state with no `timeout`, its own or a compound state's around it")
+        reportedAt: "the state; the `run` for a machine with `standalone: false`",
+        finding:
+            "a `task` state with no `timeout`, its own or a compound state's around it; in a machine that runs only as a sub-flow, where it runs, with the running state's and those around it"
+    )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
+        // A machine that runs only as a sub-flow is bounded where it runs: judged at each `run`
+        // (``SpecComposer/reportUnboundedTasks(_:in:subFlowsOnly:into:)``).
+        guard analysis.machine.isStandalone else { return }
         let states = analysis.machine.states
         for index in states.indices
         where states[index].kind == .task && states[index].timeoutLocation == nil

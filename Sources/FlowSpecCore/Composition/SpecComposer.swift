@@ -84,6 +84,41 @@ struct SpecComposer {
         return Set(reported.map { $0[0] })
     }
 
+    /// A machine that runs only as a sub-flow (`standalone: false`) is not held to
+    /// `missing-timeout` where it is written: its task states are bounded where it runs, by
+    /// the running state's timeout or one around it. A task of its copy that nothing bounds
+    /// (the `missing-timeout` found on the composed machine) is reported at the `run`, once per
+    /// run, naming every such task.
+    static func reportUnboundedTasks(
+        _ copies: [Diagnostic], in analysis: MachineAnalysis, subFlowsOnly: Set<String>,
+        into diagnostics: DiagnosticCollector
+    ) {
+        let machine = analysis.machine
+        var tasks: [Int: [String]] = [:]
+        for finding in copies where finding.rule == .missingTimeout {
+            guard let subject = finding.subjects.first,
+                let run = machine.runs.first(where: { subject.hasPrefix(machine.name(of: $0.state) + ".") }),
+                subFlowsOnly.contains(run.machine.value)
+            else { continue }
+            tasks[run.state, default: []].append(subject)
+        }
+        for run in machine.runs {
+            guard let names = tasks[run.state] else { continue }
+            let state = machine.name(of: run.state)
+            let written = names.map { String($0.dropFirst(state.count + 1)) }
+            let plural = names.count > 1
+            diagnostics.report(
+                .missingTimeout,
+                "state '\(state)' runs '\(run.machine.value)', which runs only as a sub-flow, and nothing bounds its task state\(plural ? "s" : "") \(quotedList(written)) there: no timeout of \(plural ? "theirs" : "its own"), of '\(state)' or of a state around it",
+                at: run.machine.location, machine: machine.name.value, subjects: [state] + names,
+                notes: [
+                    .init(
+                        "give '\(state)' a `timeout` (it bounds every task of '\(run.machine.value)' it runs), or each task of '\(run.machine.value)' one of its own"
+                    )
+                ])
+        }
+    }
+
     private init(
         spec: Spec, imported: [SpecImporter.Imported], limits: YAMLLimits, diagnostics: DiagnosticCollector
     ) {

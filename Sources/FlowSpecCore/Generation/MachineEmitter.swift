@@ -29,7 +29,11 @@ struct MachineEmitter {
     }
 
     func emit(into w: inout SwiftWriter) {
-        w.doc(program.summary ?? "The \(program.name.name) flow.")
+        let subFlowOnly =
+            program.isStandalone
+            ? ""
+            : "\n\nRuns only as a sub-flow (`standalone: false`): the states that run it start it and\nbound its tasks; an app does not start it on its own."
+        w.doc((program.summary ?? "The \(program.name.name) flow.") + subFlowOnly)
         let conformance = program.persist == nil ? "FlowSpecRuntime.FlowSpec" : "FlowSpecRuntime.PersistentFlowSpec"
         w.block("\(access)enum \(program.name.swiftName.code): \(conformance)") { w in
             emitState(&w)

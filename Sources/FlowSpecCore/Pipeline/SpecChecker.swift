@@ -72,6 +72,9 @@ public struct SpecChecker: Sendable {
         let lines =
             machines.contains(where: { !$0.runs.isEmpty })
             ? SpecComposer.lines(of: spec, through: lineOffset + SpecImporter.span) : []
+        // The machines that run only as sub-flows: their tasks are bounded where they run.
+        let subFlowsOnly = Set(
+            (machines + imported.filter(\.isUsable).flatMap(\.machines)).filter { !$0.isStandalone }.map(\.name.value))
         // A machine without states (`states` missing, empty or unreadable, already reported)
         // has no graph to check.
         for (position, machine) in machines.enumerated() where !machine.exceedsLimits && !machine.states.isEmpty {
@@ -88,8 +91,9 @@ public struct SpecChecker: Sendable {
                 // that the parent can get stuck there is the parent's to know.
                 let own = lines[position]
                 let copies = diagnostics.removeFindings(after: before) { !own.contains($0.location.line) }
-                let reported = SpecComposer.reportStuckRuns(
-                    copies.map { Self.pointingInto(own, $0) }, in: analysis, into: diagnostics)
+                let found = copies.map { Self.pointingInto(own, $0) }
+                let reported = SpecComposer.reportStuckRuns(found, in: analysis, into: diagnostics)
+                SpecComposer.reportUnboundedTasks(found, in: analysis, subFlowsOnly: subFlowsOnly, into: diagnostics)
                 StuckRunCheck.check(analysis, skipping: reported, into: diagnostics)
             }
         }

@@ -85,7 +85,8 @@ public enum SpecGeneration {
         options: GenerationOptions, limits: PathCover.Limits = PathCover.Limits()
     ) throws(PathCover.Failure) -> [File] {
         var suites: [(name: String, text: String)] = []
-        for (program, graph) in zip(programs, result.graphs) {
+        // A machine that runs only as a sub-flow is tested through the machines that run it.
+        for (program, graph) in zip(programs, result.graphs) where graph.machine.isStandalone {
             let cover = try PathCover(program: program, machine: graph.machine, limits: limits)
             suites.append((program.name.swiftName.bare + "PathTests.swift", SwiftGenerator.testSuite(cover)))
         }

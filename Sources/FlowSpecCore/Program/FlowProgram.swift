@@ -257,6 +257,8 @@ public struct FlowProgram: Sendable {
     public var name: Name
     /// The machine's `summary`.
     public var summary: String?
+    /// `false` for a machine that runs only as a sub-flow (`standalone: false`).
+    public var isStandalone = true
     /// The states, in source order (their positions are the `int` raw values).
     public var states: [State]
     /// Events: the declared list, or those used, in order of first use.

@@ -90,6 +90,7 @@ public enum FlowProgramBuilder {
                 conditions: conditions, effects: effects, sequences: sequences, initial: leafOf[initial],
                 retrySlotCount: retrySlots, persist: persistence, compounds: compounds, histories: histories,
                 hasParallel: compounds.contains(where: \.isParallel))
+            program.isStandalone = machine.isStandalone
             program.activities = activities
             program.ownActivityCount = machine.ownActivityCount ?? activities.count
             program.steps = ProgramSteps(program)

@@ -31,6 +31,9 @@ enum MachineDecoder {
             reader.transitionStore = streamed.transitions
         }
         if let node = fields["summary"] { machine.summary = reader.text(node, as: "summary") }
+        if let node = fields["standalone"], let value = reader.boolean(node, as: "`standalone`") {
+            machine.standalone = Located(value, at: reader.location(node))
+        }
         if let node = fields["initial"] {
             machine.initial = reader.name(node, as: "initial")
         } else {

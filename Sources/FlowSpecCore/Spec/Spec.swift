@@ -59,6 +59,13 @@ public struct Machine: Sendable {
     public var transitionStore = TransitionStore()
     /// The optional `summary:` text.
     public var summary: String?
+    /// `standalone: false`: the machine runs only as a sub-flow, from the states that run it;
+    /// no app starts it on its own (`nil`: it may be).
+    public var standalone: Located<Bool>?
+
+    /// Whether an app may start the machine on its own (the default), rather than only as a
+    /// sub-flow.
+    public var isStandalone: Bool { standalone?.value ?? true }
     /// The `initial:` state's name.
     public var initial: Located<String>?
     /// `defaults.kind`, the kind of states that do not give one.

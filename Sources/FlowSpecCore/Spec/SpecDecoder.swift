@@ -3,7 +3,7 @@
 public struct SpecDecoder {
     static let topLevelKeys = ["flowspec", "imports", "machines", "severity"]
     static let machineKeys = [
-        "summary", "initial", "defaults", "conditions", "events", "effects",
+        "summary", "standalone", "initial", "defaults", "conditions", "events", "effects",
         "activities", "on", "states", "sequences", "persist", "require", "severity"
     ]
 
