@@ -234,7 +234,7 @@ struct ConfigurationGraph {
     /// what the machine has (no timers where it arms none).
     static func parts(of program: FlowProgram) -> String {
         var parts = [
-            program.hasParallel ? "the state of each of its \(program.steps.maximumLeaves) regions" : "its state"
+            program.hasParallel ? "the \(program.steps.maximumLeaves) states it can be in at once" : "its state"
         ]
         if program.retrySlotCount > 0 { parts.append("retry counts") }
         if program.memorySlotCount > 0 { parts.append("what its history states remember") }
