@@ -599,7 +599,7 @@ private struct VerdictDerivation {
 /// counted, history states resuming what they recorded. Timers are inputs that fire at any
 /// time, so the machines compared arm at most one timer at a time (timers never race).
 ///
-/// `never`, `before` (a state first), `between` and `everyEntry` are derived, each from the
+/// `never`, `before` (a state first), `between`, `everyEntry`, `atMost` and `whenever` are derived, each from the
 /// steps of runs as `docs/language.md` defines them: a step is an input (or the start) and the
 /// microsteps it sets off until the flow rests, entering the atomic states each microstep
 /// enters, in document order, and running what they log.
@@ -608,6 +608,11 @@ enum RequirementOracle {
         var entered: [Int]
         var effects: [String]
         var to: Int
+        /// The event or timeout the step takes (`nil`: the start, or a change of conditions).
+        var input: String? = nil
+        /// Whether a transition of the input's leads somewhere (a targetless one in the chart
+        /// stands for an event the state ignores).
+        var handled = false
     }
 
     /// Per requirement, whether it holds (`nil` for a kind not derived here); `nil` when the
@@ -650,6 +655,22 @@ enum RequirementOracle {
                     }
                     return passed
                 }
+            case .atMost(_, let times, let event, let before):
+                // A step on the event that does not enter `before` counts; any other input starts
+                // the count again (a change of conditions, or an event ignored, is no step).
+                let before = leaves(before.value)
+                return holds(starts, steps) { count, step in
+                    guard let input = step.input, step.handled else { return count }
+                    guard input == event.value, !step.entered.contains(where: before.contains) else { return 0 }
+                    return count < times.value ? count + 1 : nil
+                }
+            case .whenever(_, let event, let to):
+                // In every resting configuration but an ended one, under every valuation of the
+                // conditions, the event is handled and the step rests in one of `to`.
+                let goal = to.reduce(into: Set<Int>()) { $0.formUnion(leaves($1.value)) }
+                let terminals = Set(
+                    machine.states.indices.filter { machine.states[$0].kind == .terminal }.map { $0 + 2 })
+                return whenever(event.value, goal, terminals, exploration, steps, chart)
             case .between(_, let after, let until, let never):
                 let (after, until) = (leaves(after.value), leaves(until.value))
                 let never = never.reduce(into: Set<Int>()) { $0.formUnion(leaves($1.value)) }
@@ -666,6 +687,26 @@ enum RequirementOracle {
                 return nil
             }
         }
+    }
+
+    /// `whenever`: every resting node a run reaches (conditions are part of a node, and every
+    /// valuation is reached from each through changes of conditions) takes the event to a
+    /// configuration in `goal`, unless every state it is in is a terminal state (`terminals`).
+    private static func whenever(
+        _ event: String, _ goal: Set<Int>, _ terminals: Set<Int>, _ exploration: ChartExploration, _ steps: [[Step]],
+        _ chart: StatechartOracle.Chart
+    ) -> Bool {
+        for node in exploration.nodes.indices where exploration.stable[node] {
+            let atomic = exploration.nodes[node].configuration.filter {
+                chart.nodes[$0].kind == .atomic || chart.nodes[$0].kind == .final
+            }
+            guard !atomic.isSubset(of: terminals) else { continue }
+            // Held conditions make the step on an input the only one.
+            guard let step = steps[node].first(where: { $0.input == event }), step.handled,
+                !exploration.nodes[step.to].configuration.isDisjoint(with: goal)
+            else { return false }
+        }
+        return true
     }
 
     /// Whether no run breaks a property watched by `observe` (the observer's state after a
@@ -724,9 +765,14 @@ enum RequirementOracle {
         for node in exploration.nodes.indices where exploration.stable[node] {
             for index in exploration.outgoing[node] {
                 let edge = exploration.edges[index]
+                var input: String?
+                if case .event(let event) = edge.input { input = event }
+                let handled = edge.step.taken.contains { !chart.transitions[$0.transition].targets.isEmpty }
                 guard
                     let step = settle(
-                        Step(entered: atomic(edge.step.entered), effects: edge.step.effects, to: edge.to))
+                        Step(
+                            entered: atomic(edge.step.entered), effects: edge.step.effects, to: edge.to, input: input,
+                            handled: handled))
                 else { return nil }
                 steps[node].append(step)
             }

@@ -54,6 +54,7 @@ struct VerdictOracleTests {
     @Test func requirementsHoldWhereTheRunsSayTheyDo() throws {
         var random = Gen.SplitMix64(seed: 0x0_BE0_4E0)
         var compared: [Bool: Int] = [:]
+        var kinds: [String: Int] = [:]
         var disagreements: [String] = []
         var drawn = 0
         while compared.values.reduce(0, +) < 600 {
@@ -71,9 +72,15 @@ struct VerdictOracleTests {
                 for (requirement, holds) in zip(machine.requirements, verdicts) {
                     guard let holds else { continue }
                     let at = findings.filter { $0.location == requirement.location }
-                    guard !at.contains(where: { $0.rule == .limitExceeded }) else { continue }
+                    // Not searched: over a limit, or naming what the machine does not have.
+                    guard !at.contains(where: { $0.rule == .limitExceeded }),
+                        !findings.contains(where: {
+                            $0.location.line == requirement.location.line && $0.rule != .requirementFailed
+                        })
+                    else { continue }
                     let proved = !at.contains { $0.rule == .requirementFailed }
                     compared[holds, default: 0] += 1
+                    kinds[String("\(requirement)".prefix { $0 != "(" }), default: 0] += 1
                     if proved != holds {
                         disagreements.append(
                             "line \(requirement.location.line): check \(proved ? "proves" : "refutes"), the runs \(holds ? "hold" : "break") it\n\(text)"
@@ -83,6 +90,9 @@ struct VerdictOracleTests {
             }
         }
         #expect(compared[true, default: 0] > 150 && compared[false, default: 0] > 150, "\(compared)")
+        for kind in ["never", "before", "between", "everyEntry", "atMost", "whenever"] {
+            #expect(kinds[kind, default: 0] > 30, "few \(kind) requirements were compared: \(kinds)")
+        }
         #expect(disagreements.isEmpty, "\(disagreements.prefix(3).joined(separator: "\n\n"))")
     }
 
@@ -277,7 +287,7 @@ enum VerdictSpecs {
     }
 
     /// A nested machine with requirements on its states (`never`, `before`, `between`,
-    /// `everyEntry`), drawn so that it arms at most one timer at a time: no compound state has
+    /// `everyEntry`, `atMost`, `whenever`), drawn so that it arms at most one timer at a time: no compound state has
     /// a timeout. Nothing is persisted (a relaunch is an input the oracle does not have).
     static func drawWithRequirements(index: Int, _ random: inout Gen.SplitMix64) -> String {
         var machine = NestedSpecs.draw(name: "Q\(index)", &random)
@@ -286,8 +296,17 @@ enum VerdictSpecs {
         machine.flat.persist = nil
         let states = machine.flat.states.indices.map { "s\($0)" }
         var lines: [String] = []
+        let events = (0..<machine.flat.eventCount).map { "e\($0)" }
         for _ in 0..<(2 + random.below(4)) {
-            switch random.below(4) {
+            switch random.below(6) {
+            case 4:
+                lines.append(
+                    "- atMost: { times: \(1 + random.below(3)), of: \(random.pick(events)), before: \(random.pick(states)) }"
+                )
+            case 5:
+                lines.append(
+                    "- whenever: { event: \(random.pick(events)), to: [\(random.pick(states)), \(random.pick(states))] }"
+                )
             case 0: lines.append("- never: [\(random.pick(states))]")
             case 1: lines.append("- before: { first: \(random.pick(states)), then: \(random.pick(states)) }")
             case 2:
