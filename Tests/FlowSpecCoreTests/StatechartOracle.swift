@@ -154,17 +154,27 @@ struct StatechartOracle {
     /// The history states that the transitions the active states have on the event (`nil`:
     /// the eventless ones and the next internal event's) lead to.
     func historiesTargeted(event: String?) -> Set<Int> {
+        let wanted = eventsSelectedOn(event)
         var targeted: Set<Int> = []
-        let wanted = event.map { [$0] } ?? [nil] + internalQueue.prefix(1).map { $0 }
         for state in configuration {
-            for transition in nodeTransitions[state]
-            where wanted.contains(where: { matches(self.events[transition], $0) }) {
+            for transition in transitions(of: state, on: wanted) {
                 for target in targets[transition] {
                     if case .history = kinds[target] { targeted.insert(target) }
                 }
             }
         }
         return targeted
+    }
+
+    /// The events a selection on `event` looks for: it, or (`nil`) the eventless transitions
+    /// and the next internal event's.
+    private func eventsSelectedOn(_ event: String?) -> [String?] {
+        event.map { [$0] } ?? [nil] + internalQueue.prefix(1).map { $0 }
+    }
+
+    /// The transitions of a node on any of `wanted`, in document order.
+    private func transitions(of node: Int, on wanted: [String?]) -> [Int] {
+        nodeTransitions[node].filter { transition in wanted.contains { matches(events[transition], $0) } }
     }
 
     /// Whether the macrostep is over: no eventless transition is enabled and no internal event
@@ -178,13 +188,12 @@ struct StatechartOracle {
     /// earlier ones false and one true (or all false) gives every outcome. Assignments that
     /// atomic states sharing a transition disagree on are left out.
     func conditionChoices(event: String?) -> [[Int: Bool]] {
-        let wanted = event.map { [$0] } ?? [nil] + internalQueue.prefix(1).map { $0 }
+        let wanted = eventsSelectedOn(event)
         var choices: [[Int: Bool]] = [[:]]
         for state in configuration.sorted() where isAtomic(state) {
             var read: [Int] = []
             for node in [state] + properAncestors(state, upTo: nil) {
-                for transition in nodeTransitions[node]
-                where wanted.contains(where: { matches(self.events[transition], $0) }) {
+                for transition in transitions(of: node, on: wanted) {
                     for case .condition(let index) in guards[transition] where !read.contains(index) {
                         read.append(index)
                     }
@@ -220,10 +229,6 @@ struct StatechartOracle {
         }
         return events
     }
-
-    /// The transitions an event would take now (`nil`: the eventless ones), as
-    /// `selectTransitions` chooses them.
-    func enabledTransitions(event: String?) -> [Int] { selectTransitions(event: event) }
 
     /// An external event's microstep alone, without the macrostep it starts.
     mutating func takeExternal(_ event: String) -> Microstep {

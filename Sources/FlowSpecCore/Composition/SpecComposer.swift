@@ -65,8 +65,7 @@ struct SpecComposer {
         let index = analysis.graph.stateIndex
         var reported = Set<[Int]>()
         for finding in copies where finding.rule == .noWayOut || finding.rule == .infiniteLoop {
-            guard let subject = finding.subjects.first,
-                let run = machine.runs.first(where: { subject.hasPrefix(machine.name(of: $0.state) + ".") }),
+            guard let subject = finding.subjects.first, let run = run(holding: subject, in: machine),
                 finding.subjects.contains(where: { index[$0].map(analysis.isReachable) ?? false }),
                 reported.insert([run.state, finding.rule == .noWayOut ? 0 : 1]).inserted
             else { continue }
@@ -84,6 +83,11 @@ struct SpecComposer {
         return Set(reported.map { $0[0] })
     }
 
+    /// The run whose copy holds the state named (`STATE.NAME`), if any.
+    private static func run(holding state: String, in machine: Machine) -> ComposedRun? {
+        machine.runs.first { state.hasPrefix(machine.name(of: $0.state) + ".") }
+    }
+
     /// A machine that runs only as a sub-flow (`standalone: false`) is not held to
     /// `missing-timeout` where it is written: its task states are bounded where it runs, by
     /// the running state's timeout or one around it. A task of its copy that nothing bounds
@@ -96,8 +100,7 @@ struct SpecComposer {
         let machine = analysis.machine
         var tasks: [Int: [String]] = [:]
         for finding in copies where finding.rule == .missingTimeout {
-            guard let subject = finding.subjects.first,
-                let run = machine.runs.first(where: { subject.hasPrefix(machine.name(of: $0.state) + ".") }),
+            guard let subject = finding.subjects.first, let run = run(holding: subject, in: machine),
                 subFlowsOnly.contains(run.machine.value)
             else { continue }
             tasks[run.state, default: []].append(subject)
