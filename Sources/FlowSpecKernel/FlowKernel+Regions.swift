@@ -29,6 +29,7 @@ extension FlowKernel {
     /// keeps, what it runs itself, and whether it fell back to its retry's `then`.
     @usableFromInline
     internal struct Taken: Sendable {
+        @usableFromInline var step: FlowStep<Rules.State>
         @usableFromInline var run: Range<Int>
         @usableFromInline var from: Rules.State
         @usableFromInline var target: Rules.State
@@ -40,9 +41,10 @@ extension FlowKernel {
 
         @inlinable
         init(
-            run: Range<Int>, from: Rules.State, target: Rules.State, keep: Int, resume: FlowResume?, ran: Range<Int>,
-            fellBack: Bool
+            _ step: FlowStep<Rules.State>, run: Range<Int>, from: Rules.State, target: Rules.State, keep: Int,
+            resume: FlowResume?, ran: Range<Int>, fellBack: Bool
         ) {
+            self.step = step
             self.run = run
             self.from = from
             self.target = target
@@ -219,8 +221,8 @@ extension FlowKernel {
         scratch.chosen = consume chosen
     }
 
-    /// Every timeout armed now, in the order they were armed (by visit): each active compound
-    /// state's and each active state's own.
+    /// Every timeout armed now, in the order they fire when due together (the order armed):
+    /// each active compound state's and each active state's own.
     @inlinable
     internal func armedTimeoutsInRegions(_ rules: Rules) -> [FlowArmedTimeout<Rules.State>] {
         var armed: [FlowArmedTimeout<Rules.State>] = []
@@ -245,7 +247,7 @@ extension FlowKernel {
                     FlowArmedTimeout(after: timeout.after, target: target ?? timeout.to, visit: visit, owner: state))
             }
         }
-        armed.sort { $0.visit < $1.visit }
+        armed.sort { $0.firesBefore($1) }
         return armed
     }
 
@@ -351,7 +353,8 @@ extension FlowKernel {
                 of: Chosen(position: choice.position, step: FlowStep(target, keep: keep), declaredAt: 0), rules)
             taken.append(
                 Taken(
-                    run: run, from: active[choice.position], target: target, keep: keep, resume: resume, ran: ran,
+                    choice.step, run: run, from: active[choice.position], target: target, keep: keep, resume: resume,
+                    ran: ran,
                     fellBack: fellBack))
         }
         // By the runs they leave, the last first (an insertion sort: a few steps, no buffer).
@@ -373,7 +376,7 @@ extension FlowKernel {
         for step in taken {
             let entries = rules.entryEffects(of: step.target, keeping: step.keep)
             sink.appendSecond(entries.lowerBound, entries.count)
-            sink.took(from: step.from, to: step.target, fellBack: step.fellBack, resumed: step.resumed)
+            sink.took(step.step, from: step.from, to: step.target, fellBack: step.fellBack, resumed: step.resumed)
         }
         let entersWaitingState = enter(taken, inOrder: order, rules)
         taken.removeAll(keepingCapacity: true)

@@ -114,9 +114,10 @@ public protocol FlowStepSink {
     /// state resumes, or, with parallel states, each run of the states left and entered (a
     /// sink that holds a few runs in place keeps these apart from the first).
     mutating func appendSecond(_ start: Int, _ count: Int)
-    /// A transition was taken from `from` to `to`: through its retry's `then` when
-    /// `fellBack`, resuming a recorded state of a history when `resumed`.
-    mutating func took(from: State, to: State, fellBack: Bool, resumed: Bool)
+    /// The step `step` was taken from `from` to `to`: through its retry's `then` when
+    /// `fellBack`, resuming a recorded state of a history when `resumed`. The step says which
+    /// transition as written it is (``FlowStep/written``).
+    mutating func took(_ step: FlowStep<State>, from: State, to: State, fellBack: Bool, resumed: Bool)
 }
 
 /// Whose timeout a timer is: the current state's own, or that of a compound state around it.
@@ -324,9 +325,10 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         return true
     }
 
-    /// Every timeout armed now: those of the compound states around the state, outermost first
-    /// (each armed for the visit that entered its compound state), then the state's own. When
-    /// two are due at once, the one armed first (the outer one) fires first.
+    /// Every timeout armed now, in the order they fire when due together
+    /// (``FlowArmedTimeout/firesBefore(_:)``): those of the compound states around the state,
+    /// outermost first (each armed for the visit that entered its compound state), then the
+    /// state's own.
     @inlinable
     public func armedTimeouts(_ rules: Rules) -> [FlowArmedTimeout<Rules.State>] {
         if rules.maximumLeaves > 1 { return armedTimeoutsInRegions(rules) }
@@ -430,7 +432,7 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
                 }
             }
             sink.append(ran.lowerBound, ran.count)
-            sink.took(from: currentState, to: target, fellBack: fellBack, resumed: resumed)
+            sink.took(step, from: currentState, to: target, fellBack: fellBack, resumed: resumed)
             currentState = target
             if rules.maximumDepth > 0 { enterOuterStates(of: target, keeping: keep, rules) }
             currentVisit += 1

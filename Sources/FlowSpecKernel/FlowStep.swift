@@ -14,8 +14,8 @@ public enum FlowStateKind: String, Sendable, Hashable, CaseIterable, Codable {
 }
 
 /// A transition chosen: where it goes, the effects it runs (a range of the spec's
-/// the spec's `effectList`), its retry bound, and how many compound states around the state
-/// it leaves stay active. Choosing one allocates nothing.
+/// `effectList`), its retry bound, how many compound states around the state it leaves stay
+/// active, and which transition as written it is. Choosing one allocates nothing.
 public struct FlowStep<State: Sendable>: Sendable {
     /// The state it goes to (unless its retry bound is used up).
     public let target: State
@@ -30,19 +30,25 @@ public struct FlowStep<State: Sendable>: Sendable {
     /// For a step into a history state: where to look up what it resumes (``target`` is the
     /// history's default, for a compound state never left).
     public let resume: FlowResume?
+    /// Which transition as written the step is, numbered by the rules that chose it: the
+    /// kernel hands it back to ``FlowStepSink/took(_:from:to:fellBack:resumed:)`` untouched,
+    /// so a tool that reports what was taken (coverage, test paths) never works the choice
+    /// out again. A generated machine, whose sink reports nothing, leaves it 0.
+    public let written: Int
 
     /// A step to `target` running `effects`, bounded by `retry`, keeping `keep` compound states,
-    /// resuming a history through `resume`.
+    /// resuming a history through `resume`, numbered `written`.
     @inlinable
     public init(
         _ target: State, effects: Range<Int> = 0..<0, retry: FlowRetry<State>? = nil, keep: Int = 0,
-        resume: FlowResume? = nil
+        resume: FlowResume? = nil, written: Int = 0
     ) {
         self.target = target
         self.effects = effects
         self.retry = retry
         self.keep = keep
         self.resume = resume
+        self.written = written
     }
 }
 
@@ -131,6 +137,14 @@ public struct FlowArmedTimeout<State: Hashable & Sendable>: Sendable, Hashable {
         self.depth = depth
         self.owner = owner
     }
+
+    /// Of two timers due at once, whether this one fires first: the one armed first (the
+    /// lower visit), so a compound state's timeout fires before those of the states inside it,
+    /// as SCXML delivers delayed events in the order their sends ran. The kernel lists armed
+    /// timers in this order (`FlowKernel.armedTimeouts(_:)`); the driver and the tools that
+    /// explore a machine take the first one due in that list, and decide nothing themselves.
+    @inlinable
+    public func firesBefore(_ other: Self) -> Bool { visit < other.visit }
 
     /// Equal when armed for the same visit, with the same duration, target and depth.
     @inlinable

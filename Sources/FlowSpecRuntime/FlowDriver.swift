@@ -364,14 +364,22 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         return (sleep, { clock.now >= deadline }, { clock.now.duration(to: deadline) })
     }
 
-    /// A timer's deadline came. Of the timers due now, the one armed first (the lowest visit:
-    /// the outermost state) fires first; the others then fire if their state is still active.
+    /// A timer's deadline came. Of the timers due now, the first in the machine's list of armed
+    /// timeouts fires (the kernel lists them in the order they fire); the others then fire if
+    /// their state is still active.
     private func timeoutFired(visit: Int) {
         guard armed[visit] != nil else { return }
-        let first = armed.filter { $0.value.isDue() }.keys.min() ?? visit
+        let timeouts = current.armedTimeouts
+        guard
+            let timeout = timeouts.first(where: { armed[$0.visit]?.isDue() == true })
+                ?? timeouts.first(where: { $0.visit == visit })
+        else {
+            armed[visit] = nil
+            return
+        }
+        let first = timeout.visit
         armed[first] = nil
         let input: FlowStepRecord<Spec>.Input
-        guard let timeout = current.armedTimeouts.first(where: { $0.visit == first }) else { return }
         let owner = timeout.owner ?? current.state
         if let depth = timeout.depth {
             guard let compound = Spec.compound(around: owner, atDepth: depth) else { return }

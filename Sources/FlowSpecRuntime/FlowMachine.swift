@@ -321,7 +321,9 @@ internal struct FlowEffectRuns<Spec: FlowSpec>: FlowStepSink {
     mutating func appendSecond(_ start: Int, _ count: Int) { effects.appendSecond(start, count) }
 
     @inlinable @inline(__always)
-    mutating func took(from: Spec.State, to: Spec.State, fellBack: Bool, resumed: Bool) {}
+    mutating func took(
+        _ step: FlowStep<Spec.State>, from: Spec.State, to: Spec.State, fellBack: Bool, resumed: Bool
+    ) {}
 }
 
 extension FlowMachine where Spec: PersistentFlowSpec {

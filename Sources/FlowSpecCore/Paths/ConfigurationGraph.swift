@@ -286,7 +286,8 @@ struct ConfigurationGraph {
     }
 
     /// The timer due first of a node's `timers`, as (its wait, the visit it was armed for,
-    /// whose it is): of those due at once, the one armed first.
+    /// whose it is): of those due at once, the first listed, since the kernel lists armed
+    /// timers in the order they fire (`FlowArmedTimeout.firesBefore`).
     private static func nextTimer(
         _ timers: (visits: [Int], left: [TimerLeft])
     ) -> (waited: Duration, visit: Int, owner: TimerLeft)? {

@@ -113,7 +113,7 @@ public struct FlowRuntime: Sendable, Hashable {
     /// Starts the machine, appending the `always` branches taken to `moves`.
     public static func start(_ program: FlowProgram, conditions: [Bool], moves: inout [Move]?) -> (FlowRuntime, [Int]) {
         var runtime = FlowRuntime(program: program, state: program.initial)
-        let effects = runtime.run(nil, program, conditions, &moves) { kernel, sink in
+        let effects = runtime.run(program, &moves) { kernel, sink in
             kernel.enter(conditions, program.steps, &sink)
         }
         return (runtime, effects)
@@ -136,7 +136,7 @@ public struct FlowRuntime: Sendable, Hashable {
         var runtime = FlowRuntime(program: program, state: landing(program, rawValue: value))
         runtime.restoreMemory(remembered, program)
         runtime.restoreRegions(regions, program)
-        let effects = runtime.run(nil, program, conditions, &moves) { kernel, sink in
+        let effects = runtime.run(program, &moves) { kernel, sink in
             kernel.enter(conditions, program.steps, &sink)
         }
         return (runtime, effects)
@@ -229,7 +229,7 @@ public struct FlowRuntime: Sendable, Hashable {
         -> [Int]?
     {
         var handled = false
-        let effects = run(.event(event), program, conditions, &moves) { kernel, sink in
+        let effects = run(program, &moves) { kernel, sink in
             handled = kernel.send(event, conditions, program.steps, &sink)
         }
         return handled ? effects : nil
@@ -259,7 +259,8 @@ public struct FlowRuntime: Sendable, Hashable {
 
     /// Every timeout armed now: those of the compound states around the state, outermost first,
     /// then the state's own (with parallel regions, every active state's and compound state's, in
-    /// the order they were armed). Each fires for the visit it was armed for.
+    /// the order they were armed): the order they fire when due together. Each fires for the
+    /// visit it was armed for.
     public func armedTimeouts(_ program: FlowProgram) -> [(after: Duration, target: Int, visit: Int)] {
         kernel.armedTimeouts(program.steps).map { ($0.after, $0.target, $0.visit) }
     }
@@ -302,67 +303,44 @@ public struct FlowRuntime: Sendable, Hashable {
     public mutating func fireTimeout(visit: Int, _ program: FlowProgram, conditions: [Bool], moves: inout [Move]?)
         -> [Int]?
     {
-        guard let owner = timeoutOwner(forVisit: visit, program) else { return nil }
-        let via = owner.compound.map(Move.Via.outerTimeout) ?? .timeout
         var fired = false
-        let effects = run(via, program, conditions, &moves) { kernel, sink in
+        let effects = run(program, &moves) { kernel, sink in
             fired = kernel.fireTimeout(visit: visit, conditions, program.steps, &sink)
         }
         return fired ? effects : nil
     }
 
     /// Runs an input on the kernel; returns its effects, and appends the transitions it took
-    /// to `moves`: those from states that rest (several, with parallel regions) through
-    /// `input`, those from a choice state through its first branch that holds, and those from
-    /// a terminal state through the `done` it takes.
+    /// to `moves`, each as the kernel reports it: the step taken names the transition as
+    /// written (``ProgramSteps/written``).
     private mutating func run(
-        _ input: Move.Via?, _ program: FlowProgram, _ conditions: [Bool], _ moves: inout [Move]?,
+        _ program: FlowProgram, _ moves: inout [Move]?,
         _ step: (inout FlowKernel<ProgramSteps>, inout ProgramSink) -> Void
     ) -> [Int] {
         var sink = ProgramSink(effectList: program.steps.effectList, taken: moves == nil ? nil : [])
         step(&kernel, &sink)
         for taken in sink.taken ?? [] {
-            let (via, position) = Self.via(from: taken.from, input, program, conditions)
-            let candidate = program.candidate(taken.from, via: via, position: position)
+            let written = program.steps.written[taken.written]
             moves?.append(
                 Move(
-                    from: taken.from, to: taken.to, via: via, candidate: position, fellBack: taken.fellBack,
-                    history: taken.fellBack ? candidate?.retry?.history : candidate?.history,
+                    from: taken.from, to: taken.to, via: written.via, candidate: written.position,
+                    fellBack: taken.fellBack,
+                    history: taken.fellBack ? written.candidate.retry?.history : written.candidate.history,
                     resumed: taken.resumed))
         }
         return sink.effects
-    }
-
-    /// What a transition taken from a state went through, and its candidate's position: a
-    /// choice state's first `always` branch that holds; a terminal state's `done` (its compound
-    /// state's, or its parallel state's once every region has ended); otherwise the input
-    /// (an event's first candidate that holds).
-    private static func via(from index: Int, _ input: Move.Via?, _ program: FlowProgram, _ conditions: [Bool])
-        -> (Move.Via, Int)
-    {
-        let state = program.states[index]
-        switch state.kind {
-        case .choice:
-            return (.always, state.always.firstIndex { $0.holds(conditions) } ?? 0)
-        case .terminal:
-            if state.done != nil { return (.done, 0) }
-            let parallel = program.steps.states[index].parallelDepth.map { state.compound(atDepth: $0) }
-            return (parallel.map(Move.Via.parallelDone) ?? .done, 0)
-        default:
-            guard case .event(let event)? = input else { return (input ?? .done, 0) }
-            return (.event(event), program.candidates(in: index, for: event)?.firstIndex { $0.holds(conditions) } ?? 0)
-        }
     }
 }
 
 /// Where the kernel puts what an input of a ``FlowRuntime`` does: its effects, by index in
 /// ``FlowProgram/effects``, and (when asked) the transitions it took.
 private struct ProgramSink: FlowStepSink {
+    typealias Taken = (written: Int, from: Int, to: Int, fellBack: Bool, resumed: Bool)
     let effectList: [Int]
     var effects: [Int] = []
-    var taken: [(from: Int, to: Int, fellBack: Bool, resumed: Bool)]?
+    var taken: [Taken]?
 
-    init(effectList: [Int], taken: [(from: Int, to: Int, fellBack: Bool, resumed: Bool)]?) {
+    init(effectList: [Int], taken: [Taken]?) {
         self.effectList = effectList
         self.taken = taken
     }
@@ -375,28 +353,7 @@ private struct ProgramSink: FlowStepSink {
         append(start, count)
     }
 
-    mutating func took(from: Int, to: Int, fellBack: Bool, resumed: Bool) {
-        taken?.append((from, to, fellBack, resumed))
-    }
-}
-
-extension FlowProgram {
-    /// The candidate a transition took from a state, through `via`, at `position`.
-    func candidate(_ state: Int, via: FlowRuntime.Move.Via, position: Int) -> Candidate? {
-        let state = states[state]
-        switch via {
-        case .event(let event):
-            return state.transitionPosition(of: event).map { state.transitions[$0].candidates[position] }
-        case .always:
-            return state.always.indices.contains(position) ? state.always[position] : nil
-        case .done:
-            return state.done
-        case .timeout:
-            return state.timeout?.candidate
-        case .outerTimeout(let compound):
-            return state.outerTimeouts.first { state.compound(atDepth: $0.depth) == compound }?.timeout.candidate
-        case .parallelDone(let compound):
-            return compounds[compound].done
-        }
+    mutating func took(_ step: FlowStep<Int>, from: Int, to: Int, fellBack: Bool, resumed: Bool) {
+        taken?.append((step.written, from, to, fellBack, resumed))
     }
 }

@@ -14,6 +14,14 @@ struct ProgramSteps: Sendable {
         func holds(_ conditions: [Bool]) -> Bool { written.holds(conditions) }
     }
 
+    /// A transition as written that a step lowers, by its ``FlowStep/written`` number: what
+    /// takes it, its position among the candidates written for that, and the candidate.
+    struct Written: Sendable {
+        var via: FlowRuntime.Move.Via
+        var position: Int
+        var candidate: FlowProgram.Candidate
+    }
+
     /// A timeout lowered: how long, and the step it takes (its target is where it leads).
     struct Timeout: Sendable {
         var after: Duration
@@ -78,6 +86,8 @@ struct ProgramSteps: Sendable {
     /// state's `done` as a step (its own effects; the kernel adds exits and entries).
     let maximumLeaves: Int
     let compoundDone: [FlowStep<Int>?]
+    /// Every transition as written that a step lowers, by the step's ``FlowStep/written``.
+    let written: [Written]
 
     /// The run of the effect list a list of effects has (empty for no effects).
     func run(of effects: [Int]) -> Range<Int> { effectRanges[effects] ?? 0..<0 }
@@ -94,6 +104,7 @@ struct ProgramSteps: Sendable {
         compounds = []
         maximumLeaves = 1
         compoundDone = []
+        written = []
     }
 
     init(_ program: FlowProgram) {
@@ -106,24 +117,32 @@ struct ProgramSteps: Sendable {
         compounds = program.compounds.map { ($0.memorySlot, $0.initialState, $0.entry.count) }
         let ranges = effectRanges
         func range(_ effects: [Int]) -> Range<Int> { ranges[effects] ?? 0..<0 }
+        var written: [Written] = []
         states = program.states.indices.map { index in
             let state = program.states[index]
-            func lowered(_ candidate: FlowProgram.Candidate) -> FlowStep<Int> {
-                Self.step(candidate, from: index, program, range)
+            func lowered(_ candidate: FlowProgram.Candidate, via: FlowRuntime.Move.Via, at position: Int = 0)
+                -> FlowStep<Int>
+            {
+                written.append(Written(via: via, position: position, candidate: candidate))
+                return Self.step(candidate, from: index, written: written.count - 1, program, range)
             }
-            func guarded(_ candidate: FlowProgram.Candidate) -> Candidate {
-                Candidate(written: candidate, step: lowered(candidate))
+            func guarded(_ candidates: [FlowProgram.Candidate], via: FlowRuntime.Move.Via) -> [Candidate] {
+                candidates.enumerated().map { position, candidate in
+                    Candidate(written: candidate, step: lowered(candidate, via: via, at: position))
+                }
             }
             var outer = [Timeout?](repeating: nil, count: state.depth)
             for scoped in state.outerTimeouts {
-                outer[scoped.depth] = Timeout(after: scoped.timeout.after, step: lowered(scoped.timeout.candidate))
+                let compound = state.compound(atDepth: scoped.depth)
+                outer[scoped.depth] = Timeout(
+                    after: scoped.timeout.after, step: lowered(scoped.timeout.candidate, via: .outerTimeout(compound)))
             }
             return StateShape(
                 kind: FlowStateKind(state.kind), depth: state.depth,
-                transitions: state.transitions.map { ($0.event, $0.candidates.map(guarded)) },
+                transitions: state.transitions.map { ($0.event, guarded($0.candidates, via: .event($0.event))) },
                 transitionPositions: state.transitionPositions,
-                always: state.always.map(guarded), done: state.done.map(lowered),
-                timeout: state.timeout.map { Timeout(after: $0.after, step: lowered($0.candidate)) },
+                always: guarded(state.always, via: .always), done: state.done.map { lowered($0, via: .done) },
+                timeout: state.timeout.map { Timeout(after: $0.after, step: lowered($0.candidate, via: .timeout)) },
                 outerTimeouts: outer, entries: range(program.entryEffects(of: index, keeping: 0)),
                 compounds: state.ancestors.reversed(),
                 declaredAt: state.scopes.map { scope in
@@ -142,12 +161,15 @@ struct ProgramSteps: Sendable {
                 enteredKeeping: regions?.entered[index] ?? [])
         }
         maximumLeaves = regions?.maximumLeaves ?? 1
-        compoundDone = program.compounds.map { compound in
+        compoundDone = program.compounds.indices.map { index in
             // Its own effects only (the kernel adds exits and entries), so any state inside
             // it lowers it alike.
+            let compound = program.compounds[index]
             guard program.hasParallel, let done = compound.done else { return nil }
-            return Self.step(done, from: compound.states.lowerBound, program, range)
+            written.append(Written(via: .parallelDone(index), position: 0, candidate: done))
+            return Self.step(done, from: compound.states.lowerBound, written: written.count - 1, program, range)
         }
+        self.written = written
     }
 
     /// What entering each state with each number of compound states kept enters, in a machine
@@ -289,7 +311,7 @@ struct ProgramSteps: Sendable {
     /// its own, the entries), its retry with the run of its way out, how many compound states
     /// it keeps, and for a history target how it resumes.
     private static func step(
-        _ candidate: FlowProgram.Candidate, from source: Int, _ program: FlowProgram,
+        _ candidate: FlowProgram.Candidate, from source: Int, written: Int, _ program: FlowProgram,
         _ range: ([Int]) -> Range<Int>
     ) -> FlowStep<Int> {
         func resume(fellBack: Bool) -> FlowResume? {
@@ -305,7 +327,7 @@ struct ProgramSteps: Sendable {
         }
         return FlowStep(
             candidate.target, effects: range(program.effects(of: candidate, from: source)), retry: retry,
-            keep: candidate.keep, resume: resume(fellBack: false))
+            keep: candidate.keep, resume: resume(fellBack: false), written: written)
     }
 }
 
