@@ -16,6 +16,25 @@ struct InfiniteLoopCheck: MachineCheck {
     )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
+        let found = Self.loops(analysis)
+        guard !found.loops.isEmpty else { return }
+        let graph = analysis.graph
+        var inChoiceCycle = [Bool](repeating: false, count: graph.stateCount)
+        for loop in Self.loops(in: found.unbounded, among: { found.transient[$0] }) {
+            for state in loop { inChoiceCycle[state] = true }
+        }
+        for loop in found.loops {
+            report(
+                loop, graph: graph, unbounded: found.unbounded, inChoiceCycle: inChoiceCycle,
+                transient: found.transient, reporter)
+        }
+    }
+
+    /// The loops this rule reports in a machine, with the unbounded edges among task and
+    /// transient states they are made of and which states are transient. Other checks that
+    /// cannot follow a run through such a loop (`require` properties) ask this, not the
+    /// findings reported so far.
+    static func loops(_ analysis: MachineAnalysis) -> (loops: [[Int]], unbounded: Digraph, transient: [Bool]) {
         let graph = analysis.graph
         let kinds = graph.machine.states.map(\.kind)
         let transient = graph.machine.states.indices.map(analysis.isTransient)
@@ -25,19 +44,12 @@ struct InfiniteLoopCheck: MachineCheck {
         let unbounded = graph.digraph {
             !$0.isBounded && canLoop($0.source) && canLoop($0.target) && analysis.follows($0)
         }
-        let loops = Self.loops(in: unbounded, among: canLoop)
-        guard !loops.isEmpty else { return }
-        var inChoiceCycle = [Bool](repeating: false, count: graph.stateCount)
-        for loop in Self.loops(in: unbounded, among: { transient[$0] }) {
-            for state in loop { inChoiceCycle[state] = true }
-        }
         // A loop through a state whose transitions could not all be read may be broken by a
         // retry bound or an exit that was lost; it waits until that error is fixed.
-        for loop in loops
-        where !loop.contains(where: { MachineAnalysis.mayLackEdges($0, in: graph.machine) }) {
-            report(
-                loop, graph: graph, unbounded: unbounded, inChoiceCycle: inChoiceCycle, transient: transient, reporter)
+        let loops = Self.loops(in: unbounded, among: canLoop).filter { loop in
+            !loop.contains { MachineAnalysis.mayLackEdges($0, in: graph.machine) }
         }
+        return (loops, unbounded, transient)
     }
 
     /// The strongly connected groups that contain a cycle (more than one state, or a self-loop).

@@ -1,6 +1,8 @@
 /// A rule of the language checked on one machine: the rule's home (``RuleHome``), with its
 /// definition, its messages and the check itself. Checks only read the analysis and report.
 protocol MachineCheck: RuleHome, Sendable {
+    /// The check (checks hold nothing: what they share is in ``MachineAnalysis``).
+    init()
     /// Reports every violation of the rule in the machine, through a reporter of this rule.
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter)
 }
@@ -136,30 +138,12 @@ struct MachineAnalysis {
     }
 }
 
-/// Every check, in the order of the format's rule table. A test ties each to its rule:
-/// every rule whose ``Rule/home`` is a check is here exactly once.
+/// Every check, in the order of the format's rule table: each rule whose ``Rule/home`` is a
+/// check, so a rule is added in one place (its case and home) and is checked from then on.
 enum CheckRegistry {
-    static let all: [any MachineCheck] = [
-        UndeclaredNameCheck(),
-        UnusedNameCheck(),
-        UnreachableStateCheck(),
-        DeadEndCheck(),
-        TerminalExitCheck(),
-        InfiniteLoopCheck(),
-        MissingTimeoutCheck(),
-        MisplacedTimeoutCheck(),
-        NoWayOutCheck(),
-        ShadowedCandidateCheck(),
-        PartialChoiceCheck(),
-        BackwardTransitionCheck(),
-        DoneNeverFiresCheck(),
-        UnhandledOutcomeCheck(),
-        RegionConflictCheck(),
-        EventNeverArrivesCheck(),
-        RequirementCheck(),
-        InvalidIdentifierCheck(),
-        IdentifierCollisionCheck()
-    ]
+    static let all: [any MachineCheck] = Rule.allCases.compactMap { rule in
+        (rule.home as? any MachineCheck.Type)?.init()
+    }
 
     /// Runs every check on a machine, each with a reporter of its own rule.
     static func checkAll(_ analysis: MachineAnalysis, into diagnostics: DiagnosticCollector) {

@@ -45,11 +45,8 @@ struct RequirementCheck: MachineCheck {
         guard let program = FlowProgramBuilder.build(analysis.graph) else { return }
         reportUndeclaredNames(properties, program, reporter)
         // A loop of automatic transitions never ends a step: no run can be followed until it is
-        // fixed (`infinite-loop`, checked before).
-        let loops = reporter.collector.diagnostics.contains {
-            $0.rule == .infiniteLoop && $0.machine == analysis.machine.name.value
-        }
-        guard !loops else { return }
+        // fixed (`infinite-loop` reports it).
+        guard InfiniteLoopCheck.loops(analysis).loops.isEmpty else { return }
         let limits = RuleReporter(rule: .limitExceeded, machine: reporter.machine, collector: reporter.collector)
         let graph: ConfigurationGraph
         switch PropertyCheck.configurations(of: program, for: properties) {
