@@ -111,7 +111,7 @@ public enum FlowTrace {
     {
         Conditions.names.indices.compactMap { index in
             let (was, now) = (old[condition: index], new[condition: index])
-            return was == now ? nil : (now ? "+" : "-") + Conditions.names[index]
+            return was == now ? nil : TraceLine.condition(Conditions.names[index], holds: now)
         }
     }
 
@@ -125,15 +125,17 @@ public enum FlowTrace {
         let stored =
             regions.map { ", \($0.compound)=\(text($0.value))" }.joined()
             + memory.map { "; \($0.compound)=\(text($0.value))" }.joined()
-        return switch input {
-        case .start: "start"
-        case .restore(let value?): "restore(\(text(value))\(stored))"
-        case .restore(nil): "restore(nil\(stored))"
-        case .event(let event): Spec.name(ofEvent: event)
-        case .timeout: "@timeout"
-        case .compoundTimeout(let compound): "@timeout(\(Spec.name(ofCompound: compound)))"
-        case .stateTimeout(let state): "@timeout(\(Spec.name(ofState: state)))"
-        }
+        let named: TraceLine.Input =
+            switch input {
+            case .start: .start
+            case .restore(let value?): .restore(text(value) + stored)
+            case .restore(nil): .restore("nil" + stored)
+            case .event(let event): .event(Spec.name(ofEvent: event))
+            case .timeout: .timeout
+            case .compoundTimeout(let compound): .timeoutOf(Spec.name(ofCompound: compound))
+            case .stateTimeout(let state): .timeoutOf(Spec.name(ofState: state))
+            }
+        return named.text
     }
 
     /// A stored value as `--restore` takes it.

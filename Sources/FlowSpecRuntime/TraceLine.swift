@@ -21,6 +21,36 @@ enum TraceLine {
         var target: String
     }
 
+    /// What came in at a step, as a trace names it.
+    enum Input: Equatable, Sendable {
+        /// `start`: the flow starts.
+        case start
+        /// `restore(VALUE)`: the flow is restored from what was stored (`nil` when nothing was),
+        /// the value as written (`2`, `nil`, `2, connectivity=7; signedIn=5`).
+        case restore(String)
+        /// An event, by name.
+        case event(String)
+        /// `@timeout`: the state's own timeout.
+        case timeout
+        /// `@timeout(NAME)`: the timeout of the compound state of that name or, with parallel
+        /// regions, of the state of that name.
+        case timeoutOf(String)
+
+        /// The input as a line writes it (before ``TraceLine/escaped(_:)``).
+        var text: String {
+            switch self {
+            case .start: "start"
+            case .restore(let value): "restore(\(value))"
+            case .event(let name): name
+            case .timeout: "@timeout"
+            case .timeoutOf(let name): "@timeout(\(name))"
+            }
+        }
+    }
+
+    /// The line that says a condition changed: `+name` once it holds, `-name` once it does not.
+    static func condition(_ name: String, holds: Bool) -> String { escaped((holds ? "+" : "-") + name) }
+
     /// The line of one step.
     static func text(input: String, state: String, ignored: Bool, effects: [String], timeouts: [Timeout]) -> String {
         let effectText = effects.isEmpty ? "-" : effects.joined(separator: ", ")

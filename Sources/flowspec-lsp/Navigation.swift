@@ -124,15 +124,12 @@ struct Navigation {
         }
     }
 
-    /// A failed requirement's counterexample, from its notes: what it is, the trace as a block
-    /// (to copy into `flowspec simulate --replay`), and how the run goes on.
+    /// A failed requirement's counterexample: what it is, the trace as a block (to copy into
+    /// `flowspec simulate --replay`), and how the run goes on.
     private static func counterexample(_ finding: Diagnostic) -> String {
-        guard finding.rule == .requirementFailed else { return "" }
-        let trace = finding.notes.map(\.message).filter { $0.hasPrefix("  ") }.map { $0.dropFirst(2) }
-        guard !trace.isEmpty else { return "" }
-        let said = finding.notes.map(\.message).filter { !$0.hasPrefix("  ") }
-        return "\n\n" + (said.first ?? "") + "\n\n```\n" + trace.joined(separator: "\n") + "\n```"
-            + said.dropFirst().map { "\n\n" + $0 }.joined()
+        guard let counterexample = finding.counterexample, !counterexample.trace.isEmpty else { return "" }
+        return "\n\n" + counterexample.introduction + "\n\n```\n" + counterexample.trace.joined(separator: "\n")
+            + "\n```" + counterexample.afterwards.map { "\n\n" + $0 }.joined()
     }
 
     /// What a history state leads to: where its compound state was left (the very state, for

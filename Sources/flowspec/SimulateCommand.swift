@@ -69,15 +69,7 @@ struct SimulateCommand: Command {
         let input = try SpecInput(path: spec, limits: limits, refusal: "it cannot be simulated")
         let program = input.programs[try input.machineIndex(named: machine, spec: spec)]
         if let replay { return try check(replay, on: program) }
-        let steps = inputs.map { token -> Simulation.Step in
-            if token == "@timeout" { return .timeout }
-            if token.hasPrefix("@timeout("), token.hasSuffix(")") {
-                return .compoundTimeout(String(token.dropFirst("@timeout(".count).dropLast()))
-            }
-            if token.hasPrefix("+") { return .condition(String(token.dropFirst()), true) }
-            if token.hasPrefix("-") { return .condition(String(token.dropFirst()), false) }
-            return .event(token)
-        }
+        let steps = inputs.map(Simulation.Step.init(token:))
         do {
             let simulation = Simulation(program: program)
             switch format {

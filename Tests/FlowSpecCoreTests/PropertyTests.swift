@@ -15,9 +15,11 @@ struct PropertyTests {
         "found-parallel-regions-playing-offline"
     ].map { "Tests/Fixtures/rules/requirement-failed/\($0).yaml" }
 
-    /// A counterexample's trace lines, from the notes of its finding.
+    /// A counterexample's trace lines, as its finding carries them; its notes print them.
     static func trace(_ failure: Diagnostic) -> [String] {
-        failure.notes.dropFirst().map(\.message).filter { $0.hasPrefix("  ") }.map { String($0.dropFirst(2)) }
+        let trace = failure.counterexample?.trace ?? []
+        #expect(failure.notes.suffix(from: 1).map(\.message).filter { $0.hasPrefix("  ") } == trace.map { "  " + $0 })
+        return trace
     }
 
     /// Each counterexample is a trace `flowspec simulate --replay` accepts.

@@ -112,7 +112,7 @@ struct PropertyCheck {
 
         /// The inputs after the start: the lines that are steps (not conditions or notes).
         var steps: Int {
-            lines.count { !$0.hasPrefix("+") && !$0.hasPrefix("-") && !$0.hasPrefix("#") } - 1
+            lines.count { if case .step = TraceLine.read($0[...]) { true } else { false } } - 1
         }
     }
 
@@ -398,14 +398,15 @@ struct PropertyCheck {
     /// them: the conditions that change, then the step, which keeps the state and its timer.
     private func ignoredStep(_ event: Int, _ conditions: [Bool], after run: Counterexample) -> [String] {
         let path = run.route.path(graph)
-        guard let last = path.steps.last, let line = PathReport.traceLines(path, program).last else { return [] }
+        guard let last = path.steps.last else { return [] }
         var lines: [String] = []
         for (index, value) in conditions.enumerated() where value != last.conditions[index] {
-            lines.append((value ? "+" : "-") + program.conditions[index].name)
+            lines.append(TraceLine.condition(program.conditions[index].name, holds: value))
         }
-        let timer = line.split(separator: " | timeout: ", omittingEmptySubsequences: false).last.map(String.init) ?? "-"
-        let state = program.states[last.state].name
-        lines.append("\(program.events[event].name) -> \(state) (ignored) | effects: - | timeout: \(timer)")
+        lines.append(
+            Trace.line(
+                input: TraceLine.Input.event(program.events[event].name).text, state: last.state, program: program,
+                ignored: true, effects: [], targets: last.timeoutTargets))
         return lines
     }
 

@@ -58,7 +58,7 @@ struct RequirementCheck: MachineCheck {
         }
         let search = PropertyCheck(program: program, graph: graph)
         for requirement in properties {
-            guard let (property, message) = Self.property(requirement, search) else { continue }
+            guard let (property, refutation) = Self.property(requirement, search) else { continue }
             switch search.check(property) {
             case .holds:
                 continue
@@ -66,8 +66,8 @@ struct RequirementCheck: MachineCheck {
                 refuse(requirement, why, limits)
             case .broken(let counterexample):
                 reporter.report(
-                    message, at: requirement.location, subjects: requirement.states.map(\.value),
-                    notes: Self.notes(counterexample))
+                    Self.failed(refutation), at: requirement.location, subjects: requirement.states.map(\.value),
+                    counterexample: Self.counterexample(counterexample))
             }
         }
     }
@@ -78,26 +78,29 @@ struct RequirementCheck: MachineCheck {
             at: requirement.location)
     }
 
-    /// The notes that give a counterexample: its trace, and how a run that never arrives goes on.
-    static func notes(_ counterexample: PropertyCheck.Counterexample) -> [Diagnostic.Note] {
-        var notes: [Diagnostic.Note] = [
-            .init(
-                counterexample.neverArrives
-                    ? "a run that never gets there (a shortest way to where it stops or loops), a trace "
-                        + "`flowspec simulate --replay` accepts:"
-                    : "the shortest run that breaks it, a trace `flowspec simulate --replay` accepts:")
-        ]
-        notes += counterexample.lines.map { .init("  " + $0) }
+    /// The message of a requirement a run breaks, from what that run does.
+    static func failed(_ refutation: String) -> String { "requirement failed: \(refutation)" }
+
+    /// A run that breaks a property, as the finding carries it: what it is, its trace, and how
+    /// a run that never arrives goes on.
+    static func counterexample(_ counterexample: PropertyCheck.Counterexample) -> Diagnostic.Counterexample {
+        let introduction =
+            counterexample.neverArrives
+            ? "a run that never gets there (a shortest way to where it stops or loops), a trace "
+                + "`flowspec simulate --replay` accepts:"
+            : "the shortest run that breaks it, a trace `flowspec simulate --replay` accepts:"
+        var afterwards: [String] = []
         switch counterexample.ending {
         case nil: break
-        case .stops(let state): notes.append(.init("then the flow stops in '\(state)': nothing more can happen"))
-        case .repeats(1): notes.append(.init("then the last step repeats forever, with no input from the user"))
+        case .stops(let state): afterwards.append("then the flow stops in '\(state)': nothing more can happen")
+        case .repeats(1): afterwards.append("then the last step repeats forever, with no input from the user")
         case .repeats(let count):
-            notes.append(.init("then the last \(count) steps repeat forever, with no input from the user"))
+            afterwards.append("then the last \(count) steps repeat forever, with no input from the user")
         case .ignores(let event, let state, let conditions):
-            notes.append(.init("there '\(event)' is ignored in '\(state)'\(conditions)"))
+            afterwards.append("there '\(event)' is ignored in '\(state)'\(conditions)")
         }
-        return notes
+        return Diagnostic.Counterexample(
+            introduction: introduction, trace: counterexample.lines, afterwards: afterwards)
     }
 
     /// Reports each event, condition or effect a property names that the machine lacks.
@@ -120,7 +123,8 @@ struct RequirementCheck: MachineCheck {
         }
     }
 
-    /// The property a requirement states, and the message when it is broken.
+    /// The property a requirement states, and what a run that breaks it does (the finding's
+    /// message is ``failed(_:)`` of it; a test path's purpose says it as it is).
     static func property(_ requirement: Requirement, _ search: PropertyCheck)
         -> (PropertyCheck.Property, String)?
     {
@@ -133,13 +137,13 @@ struct RequirementCheck: MachineCheck {
         case .never(_, let states, nil):
             guard let place = place(states) else { return nil }
             return (
-                .never(place, while: nil), "requirement failed: a run enters \(list(states)), which `never` rules out"
+                .never(place, while: nil), "a run enters \(list(states)), which `never` rules out"
             )
         case .never(_, let states, let condition?):
             guard let place = place(states), let index = index(condition, in: program.conditions) else { return nil }
             return (
                 .never(place, while: index),
-                "requirement failed: a run enters \(list(states)) at an input where '\(condition.value)' holds"
+                "a run enters \(list(states)) at an input where '\(condition.value)' holds"
             )
         case .before(_, let first, let then, let after):
             let milestone: PropertyCheck.Milestone
@@ -161,40 +165,40 @@ struct RequirementCheck: MachineCheck {
             let since = after.map { " since it last entered '\($0.value)'" } ?? ""
             return (
                 .before(first: milestone, then: thenPlace, after: afterPlace),
-                "requirement failed: a run enters '\(then.value)' before \(waited)\(since)"
+                "a run enters '\(then.value)' before \(waited)\(since)"
             )
         case .between(_, let after, let until, let never):
             guard let afterPlace = place([after]), let untilPlace = place([until]), let neverPlace = place(never)
             else { return nil }
             return (
                 .between(after: afterPlace, until: untilPlace, never: neverPlace),
-                "requirement failed: a run enters \(list(never)) after '\(after.value)' and before '\(until.value)'"
+                "a run enters \(list(never)) after '\(after.value)' and before '\(until.value)'"
             )
         case .everyEntry(_, let to, let runs):
             guard let place = place(to), let effect = index(runs, in: program.effects) else { return nil }
             return (
                 .everyEntry(place, runs: effect),
-                "requirement failed: a run enters \(list(to)) in a step that does not run '\(runs.value)'"
+                "a run enters \(list(to)) in a step that does not run '\(runs.value)'"
             )
         case .leadsTo(_, let from, let to):
             guard let fromPlace = place(from), let toPlace = place(to) else { return nil }
             return (
                 .leadsTo(from: fromPlace, to: toPlace),
-                "requirement failed: a run enters \(list(from)) and never reaches \(list(to)), though it does not "
+                "a run enters \(list(from)) and never reaches \(list(to)), though it does not "
                     + "wait on the user"
             )
         case .atMost(_, let times, let event, let before):
             guard let index = index(event, in: program.events), let place = place([before]) else { return nil }
             return (
                 .atMost(times: times.value, of: index, before: place),
-                "requirement failed: a run takes '\(event.value)' more than \(times.value) "
+                "a run takes '\(event.value)' more than \(times.value) "
                     + (times.value == 1 ? "time" : "times") + " in a row without entering '\(before.value)'"
             )
         case .whenever(_, let event, let to):
             guard let index = index(event, in: program.events), let place = place(to) else { return nil }
             return (
                 .whenever(event: index, to: place),
-                "requirement failed: a run gets where '\(event.value)' does not take the flow to \(list(to))"
+                "a run gets where '\(event.value)' does not take the flow to \(list(to))"
             )
         case .reachable, .alwaysReachable, .within:
             return nil

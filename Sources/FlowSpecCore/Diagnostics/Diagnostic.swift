@@ -25,6 +25,30 @@ public struct Diagnostic: Sendable, Equatable {
         case declare(NameCategory, name: String)
     }
 
+    /// A run that breaks a requirement, as data: what it is, its trace (which `flowspec
+    /// simulate --replay` reads), and how the run goes on. A finding prints it as notes
+    /// (``notes``); tools such as the language server's hover read it here.
+    public struct Counterexample: Sendable, Equatable {
+        /// What the run is, ending with a colon before the trace.
+        public var introduction: String
+        /// The trace's lines.
+        public var trace: [String]
+        /// What the run does after the trace, if it matters (where it stops, what repeats).
+        public var afterwards: [String]
+
+        /// A counterexample.
+        public init(introduction: String, trace: [String], afterwards: [String] = []) {
+            self.introduction = introduction
+            self.trace = trace
+            self.afterwards = afterwards
+        }
+
+        /// The notes that print it: the introduction, the trace indented two spaces, what follows.
+        public var notes: [Note] {
+            [Note(introduction)] + trace.map { Note("  " + $0) } + afterwards.map { Note($0) }
+        }
+    }
+
     /// The rule the finding belongs to.
     public var rule: Rule
     /// The severity after overrides are applied.
@@ -43,12 +67,15 @@ public struct Diagnostic: Sendable, Equatable {
     public var notes: [Note]
     /// What would mend it, where one edit would.
     public var fix: Fix?
+    /// For a requirement a run breaks, that run (also printed at the end of ``notes``).
+    public var counterexample: Counterexample?
 
-    /// Creates a diagnostic with the rule's default severity.
+    /// Creates a diagnostic with the rule's default severity; a counterexample's notes follow
+    /// `notes`.
     public init(
         rule: Rule, message: String, file: String, location: SourceLocation,
         machine: String? = nil, subjects: [String] = [], notes: [Note] = [],
-        severity: Severity? = nil, fix: Fix? = nil
+        severity: Severity? = nil, fix: Fix? = nil, counterexample: Counterexample? = nil
     ) {
         self.rule = rule
         self.severity = severity ?? rule.defaultSeverity
@@ -57,7 +84,8 @@ public struct Diagnostic: Sendable, Equatable {
         self.location = location
         self.machine = machine
         self.subjects = subjects
-        self.notes = notes
+        self.notes = notes + (counterexample?.notes ?? [])
         self.fix = fix
+        self.counterexample = counterexample
     }
 }

@@ -15,12 +15,13 @@ public final class DiagnosticCollector {
     /// Records a finding.
     public func report(
         _ rule: Rule, _ message: String, at location: SourceLocation,
-        machine: String? = nil, subjects: [String] = [], notes: [Diagnostic.Note] = [], fix: Diagnostic.Fix? = nil
+        machine: String? = nil, subjects: [String] = [], notes: [Diagnostic.Note] = [], fix: Diagnostic.Fix? = nil,
+        counterexample: Diagnostic.Counterexample? = nil
     ) {
         diagnostics.append(
             Diagnostic(
                 rule: rule, message: message, file: file, location: location,
-                machine: machine, subjects: subjects, notes: notes, fix: fix))
+                machine: machine, subjects: subjects, notes: notes, fix: fix, counterexample: counterexample))
     }
 
     /// Records findings made earlier for the same file (a state decoded ahead of its turn).
@@ -70,8 +71,11 @@ public struct RuleReporter {
     /// Records a finding.
     public func report(
         _ message: String, at location: SourceLocation,
-        subjects: [String] = [], notes: [Diagnostic.Note] = [], fix: Diagnostic.Fix? = nil
+        subjects: [String] = [], notes: [Diagnostic.Note] = [], fix: Diagnostic.Fix? = nil,
+        counterexample: Diagnostic.Counterexample? = nil
     ) {
-        collector.report(rule, message, at: location, machine: machine, subjects: subjects, notes: notes, fix: fix)
+        collector.report(
+            rule, message, at: location, machine: machine, subjects: subjects, notes: notes, fix: fix,
+            counterexample: counterexample)
     }
 }

@@ -74,8 +74,9 @@ public struct PathCover: Sendable {
         /// `text` is the requirement in one line.
         case witness(requirement: Int, text: String)
         /// It breaks a property (refuted, with `requirement-failed` lowered below an error):
-        /// the shortest run that does, and the finding's message.
-        case counterexample(requirement: Int, text: String, message: String)
+        /// the shortest run that does, and what that run does (the finding's message is
+        /// `RequirementCheck.failed` of it).
+        case counterexample(requirement: Int, text: String, refutation: String)
     }
 
     /// One path: a run from the start.
@@ -453,7 +454,7 @@ public struct PathCover: Sendable {
         }
         let search = PropertyCheck(program: program, graph: graph)
         for (index, requirement) in properties {
-            guard let (property, message) = RequirementCheck.property(requirement, search) else { continue }
+            guard let (property, refutation) = RequirementCheck.property(requirement, search) else { continue }
             switch search.check(property) {
             case .holds:
                 guard let route = search.witness(property) else {
@@ -465,7 +466,7 @@ public struct PathCover: Sendable {
                 paths.append(path)
             case .broken(let counterexample):
                 var path = counterexample.route.path(graph)
-                path.purpose = .counterexample(requirement: index, text: requirement.text, message: message)
+                path.purpose = .counterexample(requirement: index, text: requirement.text, refutation: refutation)
                 paths.append(path)
             case .refused(let why):
                 skippedRequirements.append((index, "\(requirement.text): \(why)"))

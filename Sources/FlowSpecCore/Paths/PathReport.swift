@@ -54,7 +54,7 @@ public enum PathReport {
         let notes = subFlowNotes(path, program)
         for (position, step) in path.steps.enumerated() {
             for (index, value) in step.conditions.enumerated() where value != conditions[index] {
-                lines.append((value ? "+" : "-") + program.conditions[index].name)
+                lines.append(TraceLine.condition(program.conditions[index].name, holds: value))
             }
             conditions = step.conditions
             if position < notes.count { lines += notes[position] }
@@ -123,22 +123,22 @@ public enum PathReport {
             return "alwaysReachable: '\(program.states[target].name)' is reached from each state before it"
         case .witness(_, let text):
             return "\(text): a run that shows it holding"
-        case .counterexample(_, let text, let message):
-            let prefix = "requirement failed: "
-            let finding = message.hasPrefix(prefix) ? message.dropFirst(prefix.count) : message[...]
-            return "\(text): refuted, \(finding)"
+        case .counterexample(_, let text, let refutation):
+            return "\(text): refuted, \(refutation)"
         }
     }
 
     static func label(_ input: PathCover.Step.Input, _ program: FlowProgram) -> String {
-        switch input {
-        case .start: "start"
-        case .event(let event): program.events[event].name
-        case .timeout: "@timeout"
-        case .compoundTimeout(let compound): "@timeout(\(program.compounds[compound].name))"
-        case .stateTimeout(let state): "@timeout(\(program.states[state].name))"
-        case .relaunch(let stored): "restore(\(stored))"
-        }
+        let named: TraceLine.Input =
+            switch input {
+            case .start: .start
+            case .event(let event): .event(program.events[event].name)
+            case .timeout: .timeout
+            case .compoundTimeout(let compound): .timeoutOf(program.compounds[compound].name)
+            case .stateTimeout(let state): .timeoutOf(program.states[state].name)
+            case .relaunch(let stored): .restore(stored)
+            }
+        return named.text
     }
 
     /// The JSON document: `{"spec", "machines": [{"machine", "items", "covered", "notCovered",
@@ -192,10 +192,10 @@ public enum PathReport {
         case .witness(_, let text):
             members["purpose"] = .string("witness")
             members["requirement"] = .string(text)
-        case .counterexample(_, let text, let message):
+        case .counterexample(_, let text, let refutation):
             members["purpose"] = .string("counterexample")
             members["requirement"] = .string(text)
-            members["message"] = .string(message)
+            members["message"] = .string(RequirementCheck.failed(refutation))
         }
         members["steps"] = .lazyArray(count: path.steps.count) { stepNode(path.steps[$0], program) }
         return .object(members)

@@ -42,14 +42,17 @@ public struct TraceCoverage: Sendable {
         var sawStart = false
         var pendingConditions: Int?
         for (index, line) in lines.enumerated() {
-            if line.hasPrefix("+") || line.hasPrefix("-") {
+            switch TraceLine.read(line) {
+            case .condition:
                 pendingConditions = pendingConditions ?? index
-            } else if line.hasPrefix("start -> ") {
+            case .step(.start, _):
                 if sawStart { starts.append(pendingConditions ?? index) }
                 sawStart = true
                 pendingConditions = nil
-            } else if line.contains(" -> ") {
+            case .step:
                 pendingConditions = nil
+            case .skipped, .unreadable:
+                break
             }
         }
         var runs: [(firstLine: Int, text: String)] = []

@@ -305,14 +305,14 @@ public struct Simulation {
         let pending = steps
         var moves: [FlowRuntime.Move]? = exercised == nil ? nil : []
         var (runtime, effects): (FlowRuntime, [Int])
-        var label = "start"
+        var label = TraceLine.Input.start.text
         if let rawValue {
             guard program.persist != nil else {
                 throw Failure(
                     description: "machine '\(program.name.name)' has no `persist`, so nothing can be restored")
             }
             (runtime, effects) = FlowRuntime.restore(program, rawValue: rawValue, conditions: conditions, moves: &moves)
-            label = "restore(\(rawValue ?? "nil"))"
+            label = TraceLine.Input.restore(rawValue ?? "nil").text
             exercised?.formUnion(CoverageItem.entering(moves?.first?.from ?? runtime.state, in: program))
         } else {
             (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
@@ -348,14 +348,14 @@ public struct Simulation {
                 let result = runtime.send(event, program, conditions: conditions, moves: &moves)
                 lines.append(
                     Trace.line(
-                        input: name, runtime: runtime, program: program,
+                        input: TraceLine.Input.event(name).text, runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? [], records: &records))
             case .timeout:
                 let visit = program.hasParallel ? ownTimeoutVisit(runtime, of: runtime.state) : runtime.visit
                 let result = runtime.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
                 lines.append(
                     Trace.line(
-                        input: "@timeout", runtime: runtime, program: program,
+                        input: TraceLine.Input.timeout.text, runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? [], records: &records))
             case .compoundTimeout(let name) where program.hasParallel && program.states.contains { $0.name == name }:
                 // With parallel regions, `@timeout(STATE)` fires an active state's own timeout.
@@ -364,7 +364,7 @@ public struct Simulation {
                     visit: ownTimeoutVisit(runtime, of: state), program, conditions: conditions, moves: &moves)
                 lines.append(
                     Trace.line(
-                        input: "@timeout(\(name))", runtime: runtime, program: program,
+                        input: TraceLine.Input.timeoutOf(name).text, runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? [], records: &records))
             case .compoundTimeout(let name):
                 guard let compound = program.compounds.firstIndex(where: { $0.name == name }) else {
@@ -384,7 +384,7 @@ public struct Simulation {
                 let result = runtime.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves)
                 lines.append(
                     Trace.line(
-                        input: "@timeout(\(name))", runtime: runtime, program: program,
+                        input: TraceLine.Input.timeoutOf(name).text, runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? [], records: &records))
             case .relaunch:
                 guard program.persist != nil else {
@@ -398,7 +398,7 @@ public struct Simulation {
                 exercised?.formUnion(CoverageItem.entering(moves?.first?.from ?? runtime.state, in: program))
                 lines.append(
                     Trace.line(
-                        input: "restore(\(stored))", runtime: runtime, program: program, ignored: false,
+                        input: TraceLine.Input.restore(stored).text, runtime: runtime, program: program, ignored: false,
                         effects: effects, records: &records))
             }
         }

@@ -30,71 +30,43 @@ public enum TraceReplay {
         var restoring: String?? = nil
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = offset + 1
-            var content = String(rawLine)
-            if content.hasSuffix("\r") { content.removeLast() }
-            if content.isEmpty || content.hasPrefix("#") { continue }
-            guard let arrow = content.firstRange(of: " -> ") else {
-                guard let sign = content.first, sign == "+" || sign == "-", content.count > 1 else {
-                    return .disagrees(
-                        line: line,
-                        message: "this is not a line of a trace: expected `INPUT -> STATE | effects: … | timeout: …`, "
-                            + "`+condition` or `-condition`")
-                }
-                let name = String(content.dropFirst())
+            switch TraceLine.read(rawLine) {
+            case .skipped:
+                continue
+            case .unreadable:
+                return .disagrees(
+                    line: line,
+                    message: "this is not a line of a trace: expected `INPUT -> STATE | effects: … | timeout: …`, "
+                        + "`+condition` or `-condition`")
+            case .condition(let name, let holds):
                 guard program.conditions.contains(where: { $0.name == name }) else {
                     return .disagrees(
                         line: line, message: unknown("condition", name, program.conditions.map(\.name), program))
                 }
                 if recorded.isEmpty {
-                    startConditions.append(.condition(name, sign == "+"))
+                    startConditions.append(.condition(name, holds))
                 } else {
-                    steps.append(.condition(name, sign == "+"))
+                    steps.append(.condition(name, holds))
                 }
-                continue
+            case .step(var input, let content):
+                // After the first line, `start` is the event of that name if the machine has one.
+                if !recorded.isEmpty, input == .start, program.events.contains(where: { $0.name == "start" }) {
+                    input = .event("start")
+                }
+                if recorded.isEmpty {
+                    switch input {
+                    case .start: break
+                    case .restore(let value): restoring = .some(value == "nil" ? nil : value)
+                    default:
+                        return .disagrees(
+                            line: line,
+                            message: "a trace begins with `start -> …` or `restore(VALUE) -> …`, not '\(input.text)'")
+                    }
+                } else if let message = append(input, to: &steps, program) {
+                    return .disagrees(line: line, message: message)
+                }
+                recorded.append((line, content))
             }
-            // Names and restored values are written with their control characters escaped.
-            let input = TraceLine.unescaped(String(content[..<arrow.lowerBound]))
-            // After the first line, `start` is the event of that name if the machine has one.
-            let isEventNamedStart =
-                !recorded.isEmpty && input == "start" && program.events.contains { $0.name == "start" }
-            let starts =
-                !isEventNamedStart && (input == "start" || (input.hasPrefix("restore(") && input.hasSuffix(")")))
-            if recorded.isEmpty {
-                guard starts else {
-                    return .disagrees(
-                        line: line, message: "a trace begins with `start -> …` or `restore(VALUE) -> …`, not '\(input)'"
-                    )
-                }
-                if input != "start" {
-                    let value = String(input.dropFirst("restore(".count).dropLast())
-                    restoring = .some(value == "nil" ? nil : value)
-                }
-            } else if input == "start" && !isEventNamedStart {
-                return .disagrees(
-                    line: line, message: "the flow starts only once in a trace; '\(input)' comes after its start")
-            } else if starts {
-                steps.append(.relaunch)
-            } else if input == "@timeout" {
-                steps.append(.timeout)
-            } else if input.hasPrefix("@timeout("), input.hasSuffix(")") {
-                let name = String(input.dropFirst("@timeout(".count).dropLast())
-                // With parallel regions, a state's own timeout is named after it too.
-                let states = program.hasParallel ? program.states.map(\.name) : []
-                guard program.compounds.contains(where: { $0.name == name }) || states.contains(name) else {
-                    return .disagrees(
-                        line: line,
-                        message: unknown(
-                            states.isEmpty ? "compound state" : "compound state or state", name,
-                            program.compounds.map(\.name) + states, program))
-                }
-                steps.append(.compoundTimeout(name))
-            } else {
-                guard program.events.contains(where: { $0.name == input }) else {
-                    return .disagrees(line: line, message: unknown("event", input, program.events.map(\.name), program))
-                }
-                steps.append(.event(input))
-            }
-            recorded.append((line, content))
         }
         guard let first = recorded.first else {
             return .disagrees(
@@ -114,6 +86,35 @@ public enum TraceReplay {
         }
         if let found { exercised?.formUnion(found) }
         return .agrees(steps: recorded.count)
+    }
+
+    /// Appends the step an input after the start names; returns why it cannot, if it cannot.
+    private static func append(_ input: TraceLine.Input, to steps: inout [Simulation.Step], _ program: FlowProgram)
+        -> String?
+    {
+        switch input {
+        case .start:
+            return "the flow starts only once in a trace; 'start' comes after its start"
+        case .restore:
+            steps.append(.relaunch)
+        case .timeout:
+            steps.append(.timeout)
+        case .timeoutOf(let name):
+            // With parallel regions, a state's own timeout is named after it too.
+            let states = program.hasParallel ? program.states.map(\.name) : []
+            guard program.compounds.contains(where: { $0.name == name }) || states.contains(name) else {
+                return unknown(
+                    states.isEmpty ? "compound state" : "compound state or state", name,
+                    program.compounds.map(\.name) + states, program)
+            }
+            steps.append(.compoundTimeout(name))
+        case .event(let name):
+            guard program.events.contains(where: { $0.name == name }) else {
+                return unknown("event", name, program.events.map(\.name), program)
+            }
+            steps.append(.event(name))
+        }
+        return nil
     }
 
     private static func unknown(_ what: String, _ name: String, _ names: [String], _ program: FlowProgram) -> String {
