@@ -21,7 +21,7 @@ struct CodeActions {
             guard Document.range(found, meets: range) else { return nil }
             let fix: (title: String, edit: [String: Any])?
             switch (finding.rule, finding.fix) {
-            case (.missingTimeout, _): fix = timeoutSkeleton(finding)
+            case (_, .addTimeout(let target)?): fix = timeoutSkeleton(finding, to: target)
             case (.unusedName, _): fix = removal(finding)
             case (_, .declare(let category, let name)?): fix = declaration(of: name, as: category, finding)
             case (_, .replace(let text)?): fix = ("Change to '\(text)'", ["range": found, "newText": text])
@@ -37,29 +37,12 @@ struct CodeActions {
     }
 
     /// `missing-timeout` on a task: `timeout: { after: 30s, to: T }` in the state, where T is
-    /// where its failure event goes, or else the machine's initial state.
-    private func timeoutSkeleton(_ finding: Diagnostic) -> (String, [String: Any])? {
-        guard let machine = machine(of: finding),
-            let index = machine.states.indices.first(where: { machine.states[$0].name.location == finding.location })
-        else { return nil }
-        let target = timeoutTarget(machine, index)
+    /// the target the check chose (``MissingTimeoutCheck/timeoutTarget(of:_:)``).
+    private func timeoutSkeleton(_ finding: Diagnostic, to target: String) -> (String, [String: Any])? {
         let entry = "timeout: { after: \(Self.skeletonDelay), to: \(target) }"
         let title = "Add a \(Self.skeletonDelay) timeout to '\(target)'"
         let line = finding.location.line - 1
         return (title, addEntry(entry, toMappingAt: line, indent: indentation(of: line) + 2))
-    }
-
-    private func timeoutTarget(_ machine: Machine, _ index: Int) -> String {
-        let failure = machine.transitions(of: index).first { transition in
-            let event = machine.names[transition.event.value].lowercased()
-            return ["fail", "error", "cancel"].contains { event.contains($0) }
-        }
-        if let target = failure?.candidates.first?.target, machine.names[target.value] != machine.name(of: index) {
-            return machine.names[target.value]
-        }
-        let initial = machine.initial?.value ?? machine.name(of: 0)
-        if initial != machine.name(of: index) { return initial }
-        return machine.states.indices.lazy.map { machine.name(of: $0) }.first { $0 != initial } ?? initial
     }
 
     /// `undeclared-name`: the name added to the machine's list of its kind, or the list added

@@ -109,15 +109,19 @@ struct Completion {
     }
 
     /// Whether the value being typed is a state: a target (an event's value, `to`, `then`),
-    /// `initial`, `done`, a history state's `default`, a requirement's states, a sequence's
-    /// members, or a `resume` or `migrate` value.
+    /// `initial`, `done`, a history state's `default`, a requirement's states (as each kind
+    /// says, ``RequirementKind/stateKeys``), a sequence's members, or a `resume` or `migrate`
+    /// value.
     private static func takesStates(_ context: CursorContext) -> Bool {
         guard let key = context.valueKey else { return false }
-        if ["to", "then", "initial", "done", "default", "from", "reachable", "alwaysReachable"].contains(key) {
-            return true
+        switch holderPlace(context) {
+        case .requirement: return RequirementKind(rawValue: key)?.stateKeys.contains(key) ?? false
+        case .requirementMapping(let kind): return kind.stateKeys.contains(key)
+        case .events: return true
+        case .sequence where key == "states": return true
+        default: break
         }
-        let place = holderPlace(context)
-        if place == .events || (place == .sequence && key == "states") { return true }
+        if ["to", "then", "initial", "done", "default"].contains(key) { return true }
         return ["resume", "migrate"].contains(context.path.last ?? "")
     }
 

@@ -235,13 +235,22 @@ struct ValueCompletionTests {
               steps: { states: [signedOut, ‸] }
             require:
               - within: { from: ‸, to: [home], max: 9s }
+              - never: [‸]
+              - never: { in: ‸, while: remembered }
+              - before: { first: ‸, then: home }
+              - between: { after: signedOut, until: home, never: [‸] }
+              - atMost: { times: 2, of: failed, before: ‸ }
+              - leadsTo: { from: signingIn, to: [‸] }
         """
 
+    /// Every key that takes states offers them, each requirement's as its kind says.
     @Test func valuesInContext() throws {
         let states = ["signedOut", "signingIn", "home"]
-        let expectations: [[String]] = [
-            states, ["input", "task", "choice", "terminal"], ["remembered"], states, ["track"], states, states, states
-        ]
+        let expectations: [[String]] =
+            [
+                states, ["input", "task", "choice", "terminal"], ["remembered"], states, ["track"], states, states,
+                states
+            ] + Array(repeating: states, count: 6)
         try Self.expectCompletions(in: Self.spec, expectations)
     }
 

@@ -4,7 +4,8 @@ import Testing
 
 /// A finding's ``Diagnostic/Fix`` is what editors' quick fixes act on, so it must say what the
 /// message says: a "did you mean 'x'?" comes with a fix that writes `x`, an undeclared name
-/// with one that declares it in its category, and nothing else comes with a fix.
+/// with one that declares it in its category, a task without a timeout with one that adds it,
+/// and nothing else comes with a fix.
 @Suite("Findings' fixes")
 struct FindingFixTests {
     static let fixtures =
@@ -13,6 +14,15 @@ struct FindingFixTests {
     @Test("every fix says what its message says", arguments: fixtures)
     func fixMatchesMessage(path: String) throws {
         for finding in SpecChecker().check(try Fixtures.source(path)).diagnostics {
+            // A task without a timeout gets one, to another state (the check chooses which).
+            if finding.rule == .missingTimeout, finding.message.hasPrefix("task state '") {
+                guard case .addTimeout(let target)? = finding.fix else {
+                    Issue.record("\(path) \(finding.location): no timeout to add")
+                    continue
+                }
+                #expect(target != finding.subjects.first, "\(path) \(finding.location)")
+                continue
+            }
             #expect(finding.fix == Self.expectedFix(finding), "\(path) \(finding.location): \(finding.message)")
         }
     }
@@ -21,17 +31,20 @@ struct FindingFixTests {
     @Test func theFixturesExerciseEveryKindOfFix() throws {
         var replaced: Set<Rule> = []
         var declared: Set<NameCategory> = []
+        var timeouts = 0
         for path in Self.fixtures {
             for finding in SpecChecker().check(try Fixtures.source(path)).diagnostics {
                 switch finding.fix {
                 case .replace?: replaced.insert(finding.rule)
                 case .declare(let category, _)?: declared.insert(category)
+                case .addTimeout?: timeouts += 1
                 case nil: break
                 }
             }
         }
         #expect(replaced == [.unknownKey, .invalidValue, .invalidNesting, .invalidRun, .undefinedState])
         #expect(declared == Set(NameCategory.allCases))
+        #expect(timeouts > 0)
     }
 
     /// The fix a finding's message and subjects call for.

@@ -183,7 +183,12 @@ struct SchemaTests {
         #expect(keys("#/$defs/sequence") == SectionDecoder.sequenceKeys.sorted())
         #expect(keys("#/$defs/persist") == SectionDecoder.persistKeys.sorted())
         #expect(keys("#/$defs/requirement") == SectionDecoder.requirementKeys.sorted())
-        #expect(keys("#/$defs/requirement/properties/within") == SectionDecoder.withinKeys.sorted())
+        for kind in RequirementKind.allCases where kind.mappingKeys.count > 0 {
+            let mapping = "#/$defs/requirement/properties/\(kind.key)"
+            // `never` is a list of states or a mapping: the mapping is its second form.
+            let found = kind == .never ? keys(mapping + "/oneOf/1") : keys(mapping)
+            #expect(found == kind.mappingKeys.sorted(), "\(kind.key)")
+        }
         #expect(keys("#/$defs/severity") == Rule.allCases.map(\.rawValue).sorted())
         #expect(words("#/$defs/severityLevel") == SeverityLevel.allCases.map(\.rawValue).sorted())
         #expect(words("#/$defs/stateKind") == StateKind.allCases.map(\.rawValue).sorted())

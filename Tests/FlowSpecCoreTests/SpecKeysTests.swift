@@ -14,7 +14,8 @@ import Testing
             (["machines", "M", "severity"], .severity),
             (["machines", "M", "sequences", "slides"], .sequence),
             (["machines", "M", "require"], .requirement),
-            (["machines", "M", "require", "within"], .within),
+            (["machines", "M", "require", "within"], .requirementMapping(.within)),
+            (["machines", "M", "require", "reachable"], nil),
             (["machines", "M", "on"], .events),
             (["machines", "M", "on", "reset"], .transition),
             (["machines", "M", "on", "reset", "retry"], .retry),
@@ -34,8 +35,8 @@ import Testing
             (["machines", "M", "states", "s", "states", "t", "states", "u", "timeout", "retry"], .retry),
             (["machines", "M", "states", "s", "states", "t", "always"], .transition),
             (["machines", "M", "states", "states", "states", "t", "timeout"], .timeout)
-        ] as [([String], SpecKeys.Place)])
-    func aPathLeadsToItsMapping(_ path: [String], _ place: SpecKeys.Place) {
+        ] as [([String], SpecKeys.Place?)])
+    func aPathLeadsToItsMapping(_ path: [String], _ place: SpecKeys.Place?) {
         #expect(SpecKeys.place(of: path) == place)
     }
 

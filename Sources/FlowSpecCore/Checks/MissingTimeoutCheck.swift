@@ -30,8 +30,27 @@ struct MissingTimeoutCheck: MachineCheck {
                     .init(
                         "add `timeout: { after: 10s, to: someState }`, or give it `kind: input` if it waits for the user"
                     )
-                ])
+                ],
+                fix: Self.timeoutTarget(of: index, analysis).map { .addTimeout(to: analysis.graph.name($0)) })
         }
+    }
+
+    /// Where a timeout added to a task would best lead, so that the user can act again: the
+    /// first state that waits for the user among those the task's own transitions lead to, in
+    /// the order written; else the state the flow enters the task from on a shortest path
+    /// from `initial`; else `initial`. `nil` when there is no other state.
+    static func timeoutTarget(of task: Int, _ analysis: MachineAnalysis) -> Int? {
+        let graph = analysis.graph
+        let waiting = graph.edges(from: task).lazy.map(\.target).first {
+            $0 != task && graph.state($0).kind == .input && graph.machine.isLeaf($0)
+        }
+        if let waiting { return waiting }
+        let around = graph.machine.nesting.ancestors(of: task)
+        if let parent = analysis.parentsFromInitial?[task], parent >= 0, !around.contains(Int(parent)) {
+            return Int(parent)
+        }
+        if let initial = graph.initial, initial != task { return initial }
+        return graph.machine.states.indices.first { $0 != task }
     }
 
     /// Whether a compound state around the state has a timeout (which bounds it too).

@@ -23,6 +23,8 @@ public struct Diagnostic: Sendable, Equatable {
         /// Declare the name in the machine's list of names of this category (`events`,
         /// `conditions` or `effects`).
         case declare(NameCategory, name: String)
+        /// Give the task state at the finding a timeout that leads to this state.
+        case addTimeout(to: String)
     }
 
     /// A run that breaks a requirement, as data: what it is, its trace (which `flowspec

@@ -3,18 +3,15 @@ enum SectionDecoder {
     static let activityKeys = ["sends", "summary"]
     static let sequenceKeys = ["states", "forwardOnly"]
     static let persistKeys = ["rawValue", "restore", "resume", "migrate"]
-    static let requirementKeys = [
-        "reachable", "alwaysReachable", "within", "never", "before", "between", "everyEntry", "leadsTo", "atMost",
-        "whenever"
-    ]
-    static let withinKeys = ["from", "to", "max"]
-    static let neverKeys = ["in", "while"]
-    static let beforeKeys = ["first", "effect", "then", "after"]
-    static let betweenKeys = ["after", "until", "never"]
-    static let everyEntryKeys = ["to", "runs"]
-    static let leadsToKeys = ["from", "to"]
-    static let atMostKeys = ["times", "of", "before"]
-    static let wheneverKeys = ["event", "to"]
+    static let requirementKeys = RequirementKind.keys
+    static let withinKeys = RequirementKind.within.mappingKeys
+    static let neverKeys = RequirementKind.never.mappingKeys
+    static let beforeKeys = RequirementKind.before.mappingKeys
+    static let betweenKeys = RequirementKind.between.mappingKeys
+    static let everyEntryKeys = RequirementKind.everyEntry.mappingKeys
+    static let leadsToKeys = RequirementKind.leadsTo.mappingKeys
+    static let atMostKeys = RequirementKind.atMost.mappingKeys
+    static let wheneverKeys = RequirementKind.whenever.mappingKeys
 
     /// `activities: { watchSession: { sends: [sessionExpired] } }`. An activity whose body
     /// cannot be read is still declared, so that the states that run it are not reported too.
@@ -198,31 +195,8 @@ enum SectionDecoder {
             }
             return nil
         }
-        switch entry.key.value {
-        case "reachable":
-            return .reachable(
-                location: entry.key.location, states: reader.names(entry.value, as: "a state", list: "`reachable`"))
-        case "alwaysReachable":
-            return .alwaysReachable(
-                location: entry.key.location,
-                states: reader.names(entry.value, as: "a state", list: "`alwaysReachable`"))
-        case "never":
-            return never(entry.value, key: entry.key, reader: &reader)
-        case "before":
-            return before(entry.value, key: entry.key, reader: &reader)
-        case "between":
-            return between(entry.value, key: entry.key, reader: &reader)
-        case "everyEntry":
-            return everyEntry(entry.value, key: entry.key, reader: &reader)
-        case "leadsTo":
-            return leadsTo(entry.value, key: entry.key, reader: &reader)
-        case "atMost":
-            return atMost(entry.value, key: entry.key, reader: &reader)
-        case "whenever":
-            return whenever(entry.value, key: entry.key, reader: &reader)
-        default:
-            return within(entry.value, key: entry.key, reader: &reader)
-        }
+        // Only a kind's key gets here (`fields` allows no other).
+        return RequirementKind(rawValue: entry.key.value)?.decode(entry.value, key: entry.key, reader: &reader)
     }
 
     /// `never: [error]`, or `never: { in: mainApp, while: sessionExpired }`.

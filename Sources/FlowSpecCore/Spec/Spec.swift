@@ -897,29 +897,27 @@ public enum Requirement: Sendable {
         names.count == 1 ? names[0].value : "[\(names.map(\.value).joined(separator: ", "))]"
     }
 
-    /// Whether it is a property proved over every run (``PropertyCheck``).
-    public var isProperty: Bool {
+    /// Its kind, which describes its key and how it is read (``RequirementKind``).
+    public var kind: RequirementKind {
         switch self {
-        case .reachable, .alwaysReachable, .within: false
-        case .never, .before, .between, .everyEntry, .leadsTo, .atMost, .whenever: true
+        case .reachable: .reachable
+        case .alwaysReachable: .alwaysReachable
+        case .within: .within
+        case .never: .never
+        case .before: .before
+        case .between: .between
+        case .everyEntry: .everyEntry
+        case .leadsTo: .leadsTo
+        case .atMost: .atMost
+        case .whenever: .whenever
         }
     }
 
+    /// Whether it is a property proved over every run (``PropertyCheck``).
+    public var isProperty: Bool { kind.isProperty }
+
     /// Its key in the spec.
-    public var key: String {
-        switch self {
-        case .reachable: "reachable"
-        case .alwaysReachable: "alwaysReachable"
-        case .within: "within"
-        case .never: "never"
-        case .before: "before"
-        case .between: "between"
-        case .everyEntry: "everyEntry"
-        case .leadsTo: "leadsTo"
-        case .atMost: "atMost"
-        case .whenever: "whenever"
-        }
-    }
+    public var key: String { kind.key }
 
     /// Every event, condition or effect it names, with its category.
     public var names: [(category: NameCategory, name: Located<String>)] {

@@ -29,22 +29,9 @@ public enum SpecKeys {
         case persist
         /// An item of `require`.
         case requirement
-        /// A `within` requirement.
-        case within
-        /// A `before` requirement.
-        case before
-        /// A `never` requirement written as a mapping (`in`, `while`).
-        case never
-        /// A `between` requirement.
-        case between
-        /// An `everyEntry` requirement.
-        case everyEntry
-        /// A `leadsTo` requirement.
-        case leadsTo
-        /// An `atMost` requirement.
-        case atMost
-        /// A `whenever` requirement.
-        case whenever
+        /// A requirement of a kind written as a mapping (`within`, `before`, `never`'s `in`
+        /// and `while`, …).
+        case requirementMapping(RequirementKind)
         /// A `severity` mapping: its keys are rule ids.
         case severity
         /// An `on` mapping: its keys are the machine's events.
@@ -66,14 +53,7 @@ public enum SpecKeys {
         case .sequence: SectionDecoder.sequenceKeys
         case .persist: SectionDecoder.persistKeys
         case .requirement: SectionDecoder.requirementKeys
-        case .within: SectionDecoder.withinKeys
-        case .before: SectionDecoder.beforeKeys
-        case .never: SectionDecoder.neverKeys
-        case .between: SectionDecoder.betweenKeys
-        case .everyEntry: SectionDecoder.everyEntryKeys
-        case .leadsTo: SectionDecoder.leadsToKeys
-        case .atMost: SectionDecoder.atMostKeys
-        case .whenever: SectionDecoder.wheneverKeys
+        case .requirementMapping(let kind): kind.mappingKeys
         case .severity: Rule.allCases.map(\.rawValue)
         case .events: []
         }
@@ -102,14 +82,9 @@ public enum SpecKeys {
         case ("activities", 2): return .activity
         case ("sequences", 2): return .sequence
         case ("require", 1): return .requirement
-        case ("require", 2) where path[1] == "within": return .within
-        case ("require", 2) where path[1] == "before": return .before
-        case ("require", 2) where path[1] == "never": return .never
-        case ("require", 2) where path[1] == "between": return .between
-        case ("require", 2) where path[1] == "everyEntry": return .everyEntry
-        case ("require", 2) where path[1] == "leadsTo": return .leadsTo
-        case ("require", 2) where path[1] == "atMost": return .atMost
-        case ("require", 2) where path[1] == "whenever": return .whenever
+        case ("require", 2):
+            guard let kind = RequirementKind(rawValue: path[1]), !kind.mappingKeys.isEmpty else { return nil }
+            return .requirementMapping(kind)
         case ("on", _): return transitionPlace(Array(path.dropFirst()))
         case ("states", _): return statesPlace(path[...])
         default: return nil
