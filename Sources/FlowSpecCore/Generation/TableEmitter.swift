@@ -58,7 +58,29 @@ struct TableEmitter {
         self.tables = TableLayout(program: program)
     }
 
-    static let headerWidth = 4
+    static let headerWidth = TableLayout.HeaderField.allCases.count
+
+    /// The header's kind of a choice state, in a machine without compound states.
+    static let choiceKind = TableLayout.kinds.firstIndex(of: .choice)!
+
+    /// The emitted read of a field of the candidate's record at `candidate`.
+    func field(_ field: TableLayout.CandidateField) -> String { at(field.rawValue) }
+
+    /// The emitted read of the integer `offset` into the candidate's record at `candidate`.
+    func at(_ offset: Int) -> String {
+        offset == 0 ? "Swift.Int(tables.table[candidate])" : "Swift.Int(tables.table[candidate &+ \(offset)])"
+    }
+
+    /// The emitted read of a field of the way into a history at `position`.
+    func resume(_ field: TableLayout.ResumeField) -> String {
+        field.rawValue == 0
+            ? "Swift.Int(tables.table[position])" : "Swift.Int(tables.table[position &+ \(field.rawValue)])"
+    }
+
+    /// The emitted read of a field of the state's header at `header`, or of the next state's.
+    func header(_ field: TableLayout.HeaderField, ofNext next: Bool = false) -> String {
+        "Swift.Int(tables.table[header &+ \(field.rawValue + (next ? Self.headerWidth : 0))])"
+    }
 
     /// Up to this many values, an index-backed type has one named static member per value
     /// (`.splash`). Each member costs about a millisecond of compile time, so larger types
@@ -252,10 +274,8 @@ struct TableEmitter {
             // In a machine with compound states the kind shares its integer with the depth.
             let mask = tables.recordsNesting ? " & 3" : ""
             w.switchBlock("switch tables.table[state.ordinal &* \(Self.headerWidth)]\(mask)") { w in
-                w.line("case 0: .input")
-                w.line("case 1: .task")
-                w.line("case 2: .choice")
-                w.line("default: .terminal")
+                for (value, kind) in TableLayout.kinds.enumerated().dropLast() { w.line("case \(value): .\(kind)") }
+                w.line("default: .\(TableLayout.kinds.last!)")
             }
         }
         w.line()
@@ -302,9 +322,9 @@ struct TableEmitter {
             )
             w.block("private static func search(_ event: Event, _ header: Swift.Int, _ tables: Tables) -> Swift.Int") {
                 w in
-                w.line("var row = rowsStart &+ Swift.Int(tables.table[header &+ 2]) &* \(tables.rowWidth)")
+                w.line("var row = rowsStart &+ \(header(.firstRow)) &* \(tables.rowWidth)")
                 w.line(
-                    "let end = rowsStart &+ Swift.Int(tables.table[header &+ \(Self.headerWidth + 2)]) &* \(tables.rowWidth)"
+                    "let end = rowsStart &+ \(header(.firstRow, ofNext: true)) &* \(tables.rowWidth)"
                 )
                 w.block("while row < end") { w in
                     w.line("if Swift.Int(tables.table[row]) == event.ordinal { return row }")
@@ -324,24 +344,24 @@ struct TableEmitter {
         w.line()
         w.doc("The step of the candidate whose record is at `candidate`.")
         w.block("private static func step(_ candidate: Swift.Int, _ tables: Tables) -> Step") { w in
-            w.line("let target = State(ordinal: Swift.Int(tables.table[candidate]))")
+            w.line("let target = State(ordinal: \(field(.target)))")
             var arguments = ["target"]
             if !program.effects.isEmpty {
-                w.line("let effects = Swift.Int(tables.table[candidate &+ 5])")
-                arguments.append("effects: effects..<(effects &+ Swift.Int(tables.table[candidate &+ 6]))")
+                w.line("let effects = \(field(.effectsStart))")
+                arguments.append("effects: effects..<(effects &+ \(field(.effectsCount)))")
             }
             if program.retrySlotCount > 0 {
-                w.line("let slot = Swift.Int(tables.table[candidate &+ 7])")
+                w.line("let slot = \(field(.retrySlot))")
                 var retry =
-                    "Retry(slot: slot, max: Swift.Int(tables.table[candidate &+ 8]), "
-                    + "fallback: State(ordinal: Swift.Int(tables.table[candidate &+ 9]))"
+                    "Retry(slot: slot, max: \(field(.retryMax)), "
+                    + "fallback: State(ordinal: \(field(.retryFallback)))"
                 if tables.recordsRetryEffects {
-                    w.line("let fallbackEffects = Swift.Int(tables.table[candidate &+ 10])")
+                    w.line("let fallbackEffects = \(at(TableLayout.retryEffectsOffset))")
                     retry +=
-                        ", effects: fallbackEffects..<(fallbackEffects &+ Swift.Int(tables.table[candidate &+ 11]))"
+                        ", effects: fallbackEffects..<(fallbackEffects &+ \(at(TableLayout.retryEffectsOffset + 1)))"
                 }
                 if tables.recordsNesting {
-                    retry += ", keep: Swift.Int(tables.table[candidate &+ \(tables.keepOffset + 1)])"
+                    retry += ", keep: \(at(tables.keepOffset + 1))"
                 }
                 if tables.recordsHistory {
                     retry +=
@@ -351,7 +371,7 @@ struct TableEmitter {
                 arguments.append("retry: retry")
             }
             if tables.recordsNesting {
-                arguments.append("keep: Swift.Int(tables.table[candidate &+ \(tables.keepOffset)])")
+                arguments.append("keep: \(at(tables.keepOffset))")
             }
             if tables.recordsHistory {
                 arguments.append("resume: resume(candidate &+ \(tables.historyOffset), tables)")
@@ -366,12 +386,12 @@ struct TableEmitter {
             w.block(
                 "private static func resume(_ position: Swift.Int, _ tables: Tables) -> FlowSpecRuntime.FlowResume?"
             ) { w in
-                w.line("let slot = Swift.Int(tables.table[position])")
+                w.line("let slot = \(resume(.slot))")
                 w.line("guard slot >= 0 else { return nil }")
-                w.line("let depth = Swift.Int(tables.table[position &+ 1])")
-                w.line("let first = Swift.Int(tables.table[position &+ 2])")
+                w.line("let depth = \(resume(.depthAndDeep))")
+                w.line("let first = \(resume(.beforeStart))")
                 w.line(
-                    "return FlowSpecRuntime.FlowResume(slot: slot, depth: depth &>> 1, deep: depth & 1 == 1, before: first..<(first &+ Swift.Int(tables.table[position &+ 3])))"
+                    "return FlowSpecRuntime.FlowResume(slot: slot, depth: depth &>> 1, deep: depth & 1 == 1, before: first..<(first &+ \(resume(.beforeCount))))"
                 )
             }
         }
@@ -398,12 +418,12 @@ struct TableEmitter {
         w.block(
             "private static func holds(_ candidate: Swift.Int, _ conditions: Conditions, _ tables: Tables) -> Swift.Bool"
         ) { w in
-            w.line("let required = listsStart &+ Swift.Int(tables.table[candidate &+ 1])")
-            w.block("for item in required..<(required &+ Swift.Int(tables.table[candidate &+ 2]))") { w in
+            w.line("let required = listsStart &+ \(field(.requiresStart))")
+            w.block("for item in required..<(required &+ \(field(.requiresCount)))") { w in
                 w.line("if !conditions[condition: Swift.Int(tables.table[item])] { return false }")
             }
-            w.line("let forbidden = listsStart &+ Swift.Int(tables.table[candidate &+ 3])")
-            w.block("for item in forbidden..<(forbidden &+ Swift.Int(tables.table[candidate &+ 4]))") { w in
+            w.line("let forbidden = listsStart &+ \(field(.forbidsStart))")
+            w.block("for item in forbidden..<(forbidden &+ \(field(.forbidsCount)))") { w in
                 w.line("if conditions[condition: Swift.Int(tables.table[item])] { return false }")
             }
             w.line("return true")
@@ -416,10 +436,12 @@ struct TableEmitter {
     private func emitRowLookup(missing: String, _ w: inout SwiftWriter) {
         w.line("let header = state.ordinal &* \(Self.headerWidth)")
         w.line("let bit = Swift.UInt32(truncatingIfNeeded: event.ordinal) & 31")
-        w.line("let filter = Swift.UInt32(bitPattern: tables.table[header &+ 1])")
+        w.line(
+            "let filter = Swift.UInt32(bitPattern: tables.table[header &+ \(TableLayout.HeaderField.eventFilter.rawValue)])"
+        )
         w.line("guard (filter >> bit) & 1 != 0 else { return \(missing) }")
         w.line(
-            "var row = rowsStart &+ (Swift.Int(tables.table[header &+ 2]) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* \(tables.rowWidth)"
+            "var row = rowsStart &+ (\(header(.firstRow)) &+ (filter & ((1 << bit) &- 1)).nonzeroBitCount) &* \(tables.rowWidth)"
         )
         w.block("if Swift.Int(tables.table[row]) != event.ordinal") { w in
             w.line("row = search(event, header, tables)")
@@ -443,12 +465,12 @@ struct TableEmitter {
         ) { w in
             w.line("let header = state.ordinal &* \(Self.headerWidth)")
             if tables.recordsNesting {
-                w.line("let group = Swift.Int(tables.table[header &+ 3])")
+                w.line("let group = \(header(.alwaysGroup))")
                 w.line("guard group >= 0 else { return nil }")
                 w.line("let candidate = firstHolding(group, conditions, tables)")
             } else {
-                w.line("guard tables.table[header] == 2 else { return nil }")
-                w.line("let candidate = firstHolding(Swift.Int(tables.table[header &+ 3]), conditions, tables)")
+                w.line("guard tables.table[header] == \(Self.choiceKind) else { return nil }")
+                w.line("let candidate = firstHolding(\(header(.alwaysGroup)), conditions, tables)")
             }
             w.line("return candidate >= 0 ? step(candidate, tables) : nil")
         }
@@ -736,6 +758,48 @@ struct TableEmitter {
 
 /// The integer tables of a machine, in the layout ``TableEmitter`` documents.
 struct TableLayout {
+    /// The integers of a state's header in `states`, in order: the layout writes them and the
+    /// emitted reader reads them by these offsets.
+    enum HeaderField: Int, CaseIterable {
+        /// The state's kind (input, task, choice, terminal: 0 to 3) + 4 × its depth.
+        case kind
+        /// Bit `event % 32` set for each event it handles, so a lookup skips most states.
+        case eventFilter
+        /// Its first row (the next header's ends its rows).
+        case firstRow
+        /// Its `always` group (a choice state's branches, a terminal state's `done`), or -1.
+        case alwaysGroup
+    }
+
+    /// The integers every candidate's record starts with, in order; the optional parts follow
+    /// (``retryEffectsOffset``, ``keepOffset``, ``historyOffset``).
+    enum CandidateField: Int, CaseIterable {
+        /// The state it goes to.
+        case target
+        /// Where its required conditions start in `lists`, and how many there are.
+        case requiresStart, requiresCount
+        /// Where its forbidden conditions start in `lists`, and how many there are.
+        case forbidsStart, forbidsCount
+        /// The first and count of its effects (a range of the effect list).
+        case effectsStart, effectsCount
+        /// Its retry's counter (-1: no retry), bound and fallback.
+        case retrySlot, retryMax, retryFallback
+    }
+
+    /// The integers of a step's way into a history, from ``historyOffset`` (the step's) and
+    /// after it (its retry's), in order.
+    enum ResumeField: Int, CaseIterable {
+        /// The memory slot of the compound state it resumes (-1: no history).
+        case slot
+        /// That compound state's depth × 2, + 1 if the history is deep.
+        case depthAndDeep
+        /// The first and count of what it runs before its entries (a range of the effect list).
+        case beforeStart, beforeCount
+    }
+
+    /// The kinds a header writes, by their value (a history state is never one the flow is in).
+    static let kinds: [StateKind] = [.input, .task, .choice, .terminal]
+
     var states: [Int] = []
     var timeouts: [Int] = []
     var candidates: [Int] = []
@@ -795,17 +859,22 @@ struct TableLayout {
     private var source = 0
     /// How many integers a candidate's record holds.
     var candidateWidth: Int {
-        10 + (recordsRetryEffects ? 2 : 0) + (recordsNesting ? 2 : 0) + (recordsHistory ? 2 * Self.historyFields : 0)
+        CandidateField.allCases.count + (recordsRetryEffects ? 2 : 0) + (recordsNesting ? 2 : 0)
+            + (recordsHistory ? 2 * Self.historyFields : 0)
     }
     /// How many integers a step's way into a history takes in a candidate's record: the memory
     /// slot (-1: no history), the compound state's depth × 2 + 1 if the history is deep, and the
     /// first and count of what it runs before its entries (a range of the effect list).
-    static let historyFields = 4
+    static let historyFields = ResumeField.allCases.count
     /// How many integers a compound state's record holds in `histories`: the state its
     /// `initial` chain leads to, how many `entry` effects it runs itself, its memory slot (-1).
     static let historyWidth = 3
-    /// Where a candidate's record holds its `keep` (machines with compound states).
-    var keepOffset: Int { recordsRetryEffects ? 12 : 10 }
+    /// Where a candidate's record holds the first and count of what its retry's way out runs
+    /// (machines where some runs any, ``recordsRetryEffects``).
+    static let retryEffectsOffset = CandidateField.allCases.count
+    /// Where a candidate's record holds its `keep`, then its retry's (machines with compound
+    /// states).
+    var keepOffset: Int { Self.retryEffectsOffset + (recordsRetryEffects ? 2 : 0) }
     /// Where a candidate's record holds its history site (machines with history states).
     var historyOffset: Int { keepOffset + 2 }
     /// How many integers a row holds: its event, its action and, in a machine with compound
@@ -855,8 +924,15 @@ struct TableLayout {
             var filter: UInt32 = 0
             for transition in state.transitions { filter |= 1 << UInt32(transition.event % 32) }
             let always = state.kind == .choice ? add(state.always) : state.done.map { add([$0]) } ?? -1
-            let kind = [StateKind.input, .task, .choice, .terminal].firstIndex(of: state.kind)!
-            states += [kind + 4 * state.depth, Int(Int32(bitPattern: filter)), rows.count / rowWidth, always]
+            let kind = Self.kinds.firstIndex(of: state.kind)!
+            states += HeaderField.allCases.map { field in
+                switch field {
+                case .kind: kind + 4 * state.depth
+                case .eventFilter: Int(Int32(bitPattern: filter))
+                case .firstRow: rows.count / rowWidth
+                case .alwaysGroup: always
+                }
+            }
             let ordered = state.transitions.sorted { ($0.event % 32, $0.event) < ($1.event % 32, $1.event) }
             let shape = program.steps.states[index]
             for transition in ordered {
@@ -874,7 +950,8 @@ struct TableLayout {
                 timeouts += [-1, 0, 0]
             }
         }
-        states += [0, 0, rows.count / rowWidth, -1]
+        // The header after the last ends its rows.
+        states += HeaderField.allCases.map { $0 == .firstRow ? rows.count / rowWidth : $0 == .alwaysGroup ? -1 : 0 }
         for sequence in program.sequences { sequenceMembers += sequence.members }
         if recordsNesting { addNesting() }
         if recordsEntries { addEntries() }
@@ -912,12 +989,16 @@ struct TableLayout {
     /// retry's (``historyFields`` each; -1 and zeros for none), its lists put in the effect list.
     private mutating func resumes(of candidate: FlowProgram.Candidate) -> [Int] {
         [false, true].flatMap { fellBack -> [Int] in
-            guard let resume = HistoryResume(candidate, from: source, fellBack: fellBack, program) else {
-                return [-1, 0, 0, 0]
+            let resume = HistoryResume(candidate, from: source, fellBack: fellBack, program)
+            let before = resume.map { effectRun($0.before) } ?? 0
+            return ResumeField.allCases.map { field in
+                switch field {
+                case .slot: resume?.slot ?? -1
+                case .depthAndDeep: resume.map { $0.depth * 2 + ($0.deep ? 1 : 0) } ?? 0
+                case .beforeStart: before
+                case .beforeCount: resume?.before.count ?? 0
+                }
             }
-            return [
-                resume.slot, resume.depth * 2 + (resume.deep ? 1 : 0), effectRun(resume.before), resume.before.count
-            ]
         }
     }
 
@@ -1058,11 +1139,20 @@ struct TableLayout {
             let ran = program.effects(of: candidate, from: source)
             let effects = recordsNesting ? effectRun(ran) : self.effects.count
             if !recordsNesting { self.effects += ran }
-            candidates += [
-                candidate.target, requires, candidate.requires.count, forbids, candidate.forbids.count,
-                effects, ran.count, candidate.retry?.slot ?? -1, candidate.retry?.max ?? 0,
-                candidate.retry?.fallback ?? 0
-            ]
+            candidates += CandidateField.allCases.map { field in
+                switch field {
+                case .target: candidate.target
+                case .requiresStart: requires
+                case .requiresCount: candidate.requires.count
+                case .forbidsStart: forbids
+                case .forbidsCount: candidate.forbids.count
+                case .effectsStart: effects
+                case .effectsCount: ran.count
+                case .retrySlot: candidate.retry?.slot ?? -1
+                case .retryMax: candidate.retry?.max ?? 0
+                case .retryFallback: candidate.retry?.fallback ?? 0
+                }
+            }
             if recordsRetryEffects {
                 let fallback = program.fallbackEffects(of: candidate, from: source)
                 let fallbackEffects = recordsNesting ? effectRun(fallback) : self.effects.count
