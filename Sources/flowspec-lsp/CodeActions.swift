@@ -6,7 +6,7 @@ import FlowSpecCore
 /// mapping or list on one line, or block style).
 struct CodeActions {
     let uri: String
-    let result: SpecChecker.Result
+    let result: SpecChecker.Checked
     let findings: [Diagnostic]
     let lines: [Substring]
 

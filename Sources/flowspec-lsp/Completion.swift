@@ -3,7 +3,7 @@ import FlowSpecCore
 /// Help in writing a spec: completion of names and kinds in context.
 struct Completion {
     /// The check the names come from: the text's own, or the last that had machines.
-    let result: SpecChecker.Result
+    let result: SpecChecker.Checked
     let lines: [Substring]
 
     /// `textDocument/completion`: where a key is typed, the keys the language allows there (the

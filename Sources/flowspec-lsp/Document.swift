@@ -12,12 +12,12 @@ struct Document {
     private var checked: Checked?
     /// The last check of a version that had machines: what completion offers names from while
     /// the text being typed does not parse.
-    private(set) var lastWithMachines: SpecChecker.Result?
+    private(set) var lastWithMachines: SpecChecker.Checked?
 
     /// The text checked: the result, the findings under the spec's severity settings, and the
     /// lines.
     struct Checked {
-        let result: SpecChecker.Result
+        let result: SpecChecker.Checked
         let findings: [Diagnostic]
         let lines: [Substring]
     }

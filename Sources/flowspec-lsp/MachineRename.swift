@@ -12,9 +12,9 @@ struct MachineRename {
         /// Its path, links resolved: the same file however an import names it.
         let path: String
         let lines: [Substring]
-        let result: SpecChecker.Result
+        let result: SpecChecker.Checked
 
-        init(uri: String, lines: [Substring], result: SpecChecker.Result) {
+        init(uri: String, lines: [Substring], result: SpecChecker.Checked) {
             self.uri = uri
             self.path = Self.canonical(URL(string: uri)?.path ?? uri)
             self.lines = lines

@@ -7,7 +7,7 @@ import Foundation
 struct Navigation {
     let uri: String
     let checked: Document.Checked
-    var result: SpecChecker.Result { checked.result }
+    var result: SpecChecker.Checked { checked.result }
     var lines: [Substring] { checked.lines }
 
     /// `textDocument/documentSymbol`: each machine with its states, the states inside a

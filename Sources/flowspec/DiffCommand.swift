@@ -137,7 +137,7 @@ struct DiffCommand: Command {
     /// with errors is still compared where its machines could be read. An empty old version
     /// (a file new since the base) is no spec at all.
     private func checked(_ source: SourceFile, _ checker: SpecChecker, isEmptyOld: Bool)
-        -> (SpecChecker.Result?, Int)
+        -> (SpecChecker.Checked?, Int)
     {
         guard !isEmptyOld else { return (nil, 0) }
         let result = checker.check(source)
@@ -151,7 +151,7 @@ struct DiffCommand: Command {
     }
 
     /// The diagram of each machine of the new version that changed, with its changes marked.
-    private static func diagrams(_ result: SpecChecker.Result, _ changes: [SpecDiff.Change]) -> [FlowDiagram] {
+    private static func diagrams(_ result: SpecChecker.Checked, _ changes: [SpecDiff.Change]) -> [FlowDiagram] {
         result.graphs.compactMap { graph in
             let own = changes.filter { $0.machine == graph.machine.name.value }
             guard !own.isEmpty else { return nil }

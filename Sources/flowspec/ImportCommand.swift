@@ -61,7 +61,7 @@ struct ImportCommand: Command {
 
     func run() throws {
         let inputs = try readInputs()
-        let result: MachineImporter.Result
+        let result: MachineImporter.Imported
         do {
             result = try MachineImporter.importMachine(
                 inputs[0].bytes, machine: machine, fallbackName: Self.stem(file), maxDepth: limits.maxDepth,

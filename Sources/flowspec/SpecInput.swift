@@ -5,7 +5,7 @@ import FlowSpecCore
 /// 1 if it has errors.
 struct SpecInput {
     let source: SourceFile
-    let result: SpecChecker.Result
+    let result: SpecChecker.Checked
     let programs: [FlowProgram]
 
     init(

@@ -39,7 +39,7 @@ struct ActivityGenerationTests {
         var expected: [String: [String]] = [:]
         for program in programs + twins {
             for index in 0..<40 {
-                var runtime = FlowRuntime.start(program, conditions: []).0
+                var runtime = ProgramRun.start(program, conditions: []).0
                 var events: [String] = []
                 var lines: [String] = []
                 for _ in 0..<30 {

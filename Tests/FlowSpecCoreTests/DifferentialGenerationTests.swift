@@ -7,7 +7,7 @@ import Testing
 /// Differential test of `flowspec gen`: many random valid machines are generated, checked,
 /// turned into Swift and compiled into one program together with a driver; random input
 /// sequences are run both through the compiled reducers and through ``Simulation`` (the
-/// reference semantics of ``FlowRuntime``), and every trace line must agree.
+/// reference semantics of ``ProgramRun``), and every trace line must agree.
 @Suite("Differential generation")
 struct DifferentialGenerationTests {
     typealias Gen = DifferentialSpecs
@@ -666,8 +666,8 @@ enum DifferentialSpecs {
             }
         }
         var runtime =
-            restoring.map { FlowRuntime.restore(program, rawValue: $0, conditions: values).0 }
-            ?? FlowRuntime.start(program, conditions: values).0
+            restoring.map { ProgramRun.restore(program, rawValue: $0, conditions: values).0 }
+            ?? ProgramRun.start(program, conditions: values).0
         let everything = program.events.indices.map { Optional($0) } + [nil]
         var taken = 0
         var inTerminal = 0
@@ -748,7 +748,7 @@ enum DifferentialSpecs {
 
     /// The current visit and the visits the armed timeouts belong to, as the driver prints
     /// them with `visits`: how many states (compound ones included) a step left and entered.
-    static func visits(_ runtime: FlowRuntime, _ program: FlowProgram) -> String {
+    static func visits(_ runtime: ProgramRun, _ program: FlowProgram) -> String {
         "visit \(runtime.visit), armed for \(runtime.armedTimeouts(program).map(\.visit))"
     }
 

@@ -38,7 +38,7 @@ struct GeneratedTestSuiteTests {
     /// any depth), whose generated types its code uses.
     struct Spec {
         var path: String
-        var result: SpecChecker.Result
+        var result: SpecChecker.Checked
         var programs: [FlowProgram]
         var imported: [FlowProgram]
     }
@@ -71,7 +71,7 @@ struct GeneratedTestSuiteTests {
     }
 
     /// The programs of every file a spec imports, each once; `nil` when one does not generate.
-    static func importedPrograms(of result: SpecChecker.Result) throws -> [FlowProgram]? {
+    static func importedPrograms(of result: SpecChecker.Checked) throws -> [FlowProgram]? {
         var programs: [FlowProgram] = []
         var seen = Set<String>()
         var pending = result.imports.map(\.path)

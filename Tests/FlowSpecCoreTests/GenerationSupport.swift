@@ -6,15 +6,15 @@ enum FlowSpecCoreTestsSupport {
         SourceFile(path: path, text: text)
     }
 
-    static func check(_ file: SourceFile) -> SpecChecker.Result {
+    static func check(_ file: SourceFile) -> SpecChecker.Checked {
         SpecChecker().check(file)
     }
 
-    static func programs(_ result: SpecChecker.Result) -> [FlowProgram]? {
+    static func programs(_ result: SpecChecker.Checked) -> [FlowProgram]? {
         SpecGeneration.programs(result, diagnostics: result.diagnostics)
     }
 
-    static func describe(_ result: SpecChecker.Result) -> String {
+    static func describe(_ result: SpecChecker.Checked) -> String {
         result.diagnostics.map { "\($0.location): \($0.severity): \($0.message) [\($0.rule.rawValue)]" }
             .joined(separator: "\n")
     }

@@ -51,7 +51,7 @@ struct GraphGoldenTests {
         }
     }
 
-    static func check(_ spec: String) throws -> SpecChecker.Result {
+    static func check(_ spec: String) throws -> SpecChecker.Checked {
         SpecChecker().check(try Fixtures.source(spec))
     }
 

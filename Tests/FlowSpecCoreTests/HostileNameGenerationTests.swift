@@ -551,7 +551,7 @@ struct HostileNameGenerationTests {
             for event in Keywords.Event.allCases { all += machine.send(event).map(\.rawValue) }
             Swift.print(machine.state.rawValue, all == Keywords.Effect.allCases.map(\.rawValue), all.count)
             var first = 0
-            for (sequence, state) in Swift.zip(Keywords.Sequence.allCases, Keywords.State.allCases)
+            for (sequence, state) in Swift.zip(Keywords.StateSequence.allCases, Keywords.State.allCases)
                 where Keywords.position(of: state, in: sequence) == 0 && Keywords.length(of: sequence) == 1 {
                 first += 1
             }

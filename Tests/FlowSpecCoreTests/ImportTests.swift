@@ -49,7 +49,7 @@ struct ImportTests {
         return try body(directory)
     }
 
-    static func check(_ url: URL) throws -> SpecChecker.Result {
+    static func check(_ url: URL) throws -> SpecChecker.Checked {
         SpecChecker().check(try SpecFileReader.read(url.path, maxSize: 1 << 20))
     }
 

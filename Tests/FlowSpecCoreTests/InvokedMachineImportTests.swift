@@ -48,7 +48,7 @@ struct InvokedMachineImportTests {
     }
 
     static func imported(_ text: String, _ links: MachineImporter.Links) throws -> (
-        MachineImporter.Result, SpecChecker.Result
+        MachineImporter.Imported, SpecChecker.Checked
     ) {
         let result = try MachineImporter.importMachine(Array(text.utf8), links: links)
         return (result, SpecChecker().check(SourceFile(path: "spec.yaml", text: result.spec)))

@@ -342,8 +342,8 @@ struct NestedMachineTests {
         }
         for case .condition(let name, let value) in leading { set(name, value) }
         var runtime =
-            restoring.map { FlowRuntime.restore(program, rawValue: $0, conditions: conditions).0 }
-            ?? FlowRuntime.start(program, conditions: conditions).0
+            restoring.map { ProgramRun.restore(program, rawValue: $0, conditions: conditions).0 }
+            ?? ProgramRun.start(program, conditions: conditions).0
         var visits = [Gen.visits(runtime, program)]
         for step in steps.dropFirst(leading.count) {
             switch step {
@@ -658,8 +658,8 @@ enum NestedSpecs {
         var values = [Bool](repeating: false, count: conditions.count)
         var steps: [Simulation.Step] = []
         var runtime =
-            restoring.map { FlowRuntime.restore(program, rawValue: $0, conditions: values).0 }
-            ?? FlowRuntime.start(program, conditions: values).0
+            restoring.map { ProgramRun.restore(program, rawValue: $0, conditions: values).0 }
+            ?? ProgramRun.start(program, conditions: values).0
         var taken = 0
         var inTerminal = 0
         while taken < count && inTerminal < 3 {

@@ -516,7 +516,7 @@ enum ParallelSpecs {
     /// its memory.
     static func restoreTexts(_ program: FlowProgram, _ random: inout Gen.SplitMix64) -> [String?] {
         guard program.persist != nil else { return [] }
-        func value(_ state: Int) -> String { FlowRuntime.storedValue(of: state, program) }
+        func value(_ state: Int) -> String { ProgramRun.storedValue(of: state, program) }
         func inside(_ compound: FlowProgram.Compound) -> Int {
             compound.states.lowerBound + random.below(compound.states.count)
         }
@@ -544,8 +544,8 @@ enum ParallelSpecs {
         var values = [Bool](repeating: false, count: conditions.count)
         var steps: [Simulation.Step] = []
         var runtime =
-            restoring.map { FlowRuntime.restore(program, rawValue: $0, conditions: values).0 }
-            ?? FlowRuntime.start(program, conditions: values).0
+            restoring.map { ProgramRun.restore(program, rawValue: $0, conditions: values).0 }
+            ?? ProgramRun.start(program, conditions: values).0
         var taken = 0
         while taken < count {
             if !conditions.isEmpty && random.percent(20) {

@@ -43,7 +43,7 @@ struct ParallelRegionTests {
               reauth: { on: { again: resume } }
         """
 
-    static func checked(_ text: String = spec) -> SpecChecker.Result {
+    static func checked(_ text: String = spec) -> SpecChecker.Checked {
         SpecChecker().check(SourceFile(path: "spec.yaml", text: text))
     }
 

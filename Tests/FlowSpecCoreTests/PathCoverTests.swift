@@ -66,11 +66,11 @@ struct PathCoverTests {
             program.conditions.indices.map { bits & (1 << $0) != 0 }
         }
         var found = Set<CoverageItem>()
-        var seen = Set<FlowRuntime>()
+        var seen = Set<ProgramRun>()
         // Runs as they left the machine, visits and all; configurations (without visits) tell
         // them apart.
-        var queue: [FlowRuntime] = []
-        func record(_ runtime: FlowRuntime, _ moves: [FlowRuntime.Move]?) {
+        var queue: [ProgramRun] = []
+        func record(_ runtime: ProgramRun, _ moves: [ProgramRun.Move]?) {
             for move in moves ?? [] {
                 found.formUnion(CoverageItem.items(of: move, in: program))
                 found.formUnion(CoverageItem.entering(move.to, in: program))
@@ -82,8 +82,8 @@ struct PathCoverTests {
             if seen.insert(runtime.configuration).inserted { queue.append(runtime) }
         }
         for conditions in assignments {
-            var moves: [FlowRuntime.Move]? = []
-            let (runtime, _) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
+            var moves: [ProgramRun.Move]? = []
+            let (runtime, _) = ProgramRun.start(program, conditions: conditions, moves: &moves)
             found.formUnion(CoverageItem.entering(program.initial, in: program))
             record(runtime, moves)
         }
@@ -91,21 +91,21 @@ struct PathCoverTests {
             for conditions in assignments {
                 for event in program.events.indices where Self.arrives(event, in: runtime.states, program) {
                     var copy = runtime
-                    var moves: [FlowRuntime.Move]? = []
+                    var moves: [ProgramRun.Move]? = []
                     if copy.send(event, program, conditions: conditions, moves: &moves) != nil { record(copy, moves) }
                 }
                 for visit in runtime.armedTimeouts(program).map(\.visit) {
                     var copy = runtime
-                    var moves: [FlowRuntime.Move]? = []
+                    var moves: [ProgramRun.Move]? = []
                     if copy.fireTimeout(visit: visit, program, conditions: conditions, moves: &moves) != nil {
                         record(copy, moves)
                     }
                 }
                 if program.persist != nil {
-                    var moves: [FlowRuntime.Move]? = []
+                    var moves: [ProgramRun.Move]? = []
                     // What the app stores: the state, and what compound states remember.
                     let stored = runtime.storedText(program)
-                    let (restored, _) = FlowRuntime.restore(
+                    let (restored, _) = ProgramRun.restore(
                         program, rawValue: stored, conditions: conditions, moves: &moves)
                     found.insert(.relaunch(state: runtime.state))
                     found.formUnion(CoverageItem.entering(moves?.first?.from ?? restored.state, in: program))

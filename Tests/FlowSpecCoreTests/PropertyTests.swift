@@ -112,7 +112,7 @@ struct PropertyTests {
     /// One input a run can take from a configuration: where it leads, the states it enters in
     /// order, its effects, and whether the flow takes it on its own.
     struct Attempt {
-        var next: FlowRuntime
+        var next: ProgramRun
         var input: Input
         var entered: [Int]
         var effects: [Int]
@@ -121,12 +121,12 @@ struct PropertyTests {
 
     /// Every input from `runtime` under `conditions`: each event, the state's timeout, and a
     /// relaunch of a persisted machine (which enters none of the states it restores).
-    static func attempts(from runtime: FlowRuntime, _ conditions: [Bool], _ program: FlowProgram) -> [Attempt] {
+    static func attempts(from runtime: ProgramRun, _ conditions: [Bool], _ program: FlowProgram) -> [Attempt] {
         var attempts: [Attempt] = []
         let state = program.states[runtime.state]
         for event in program.events.indices {
             var next = runtime
-            var moves: [FlowRuntime.Move]? = []
+            var moves: [ProgramRun.Move]? = []
             if let effects = next.send(event, program, conditions: conditions, moves: &moves) {
                 // The work of a task state ends with an event it handles itself.
                 let own =
@@ -142,7 +142,7 @@ struct PropertyTests {
         }
         if state.timeout != nil {
             var next = runtime
-            var moves: [FlowRuntime.Move]? = []
+            var moves: [ProgramRun.Move]? = []
             if let effects = next.fireTimeout(visit: runtime.visit, program, conditions: conditions, moves: &moves) {
                 attempts.append(
                     Attempt(
@@ -151,8 +151,8 @@ struct PropertyTests {
             }
         }
         if program.persist != nil {
-            var moves: [FlowRuntime.Move]? = []
-            let (next, effects) = FlowRuntime.restore(
+            var moves: [ProgramRun.Move]? = []
+            let (next, effects) = ProgramRun.restore(
                 program, rawValue: runtime.storedText(program), conditions: conditions, moves: &moves)
             let entered = [moves?.first?.from ?? next.state] + (moves ?? []).map(\.to)
             attempts.append(
@@ -171,7 +171,7 @@ struct PropertyTests {
         var shortest: Int?
         // A run that gets where another got in as few inputs goes on alike: not tried again.
         var tried: [Pair: Int] = [:]
-        func walk(_ runtime: FlowRuntime, observer: Int, inputs: Int) {
+        func walk(_ runtime: ProgramRun, observer: Int, inputs: Int) {
             guard inputs < depth, shortest.map({ inputs + 1 < $0 }) ?? true else { return }
             let pair = Pair(
                 states: runtime.states, retries: runtime.retries, memory: runtime.memory, observer: observer)
@@ -190,8 +190,8 @@ struct PropertyTests {
             }
         }
         for conditions in vectors {
-            var moves: [FlowRuntime.Move]? = []
-            let (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
+            var moves: [ProgramRun.Move]? = []
+            let (runtime, effects) = ProgramRun.start(program, conditions: conditions, moves: &moves)
             let entered = [moves?.first?.from ?? runtime.state] + (moves ?? []).map(\.to)
             let step = Step(input: .start, entered: entered, effects: effects, conditions: conditions)
             switch observe(property, step, property.startState, program) {
@@ -213,7 +213,7 @@ struct PropertyTests {
         // The run so far: each configuration with the observer, and whether the step into it
         // was the flow's own.
         var run: [(pair: Pair, automatic: Bool)] = []
-        func walk(_ runtime: FlowRuntime, observer: Int, inputs: Int) {
+        func walk(_ runtime: ProgramRun, observer: Int, inputs: Int) {
             let pair = Pair(
                 states: runtime.states, retries: runtime.retries, memory: runtime.memory, observer: observer)
             if observer == 1 {
@@ -253,8 +253,8 @@ struct PropertyTests {
             }
         }
         for conditions in vectors {
-            var moves: [FlowRuntime.Move]? = []
-            let (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
+            var moves: [ProgramRun.Move]? = []
+            let (runtime, effects) = ProgramRun.start(program, conditions: conditions, moves: &moves)
             let entered = [moves?.first?.from ?? runtime.state] + (moves ?? []).map(\.to)
             let step = Step(input: .start, entered: entered, effects: effects, conditions: conditions)
             walk(runtime, observer: observe(property, step, 0, program) ?? 0, inputs: 0)
@@ -349,10 +349,10 @@ struct PropertyTests {
             return places.contains(to)
         }
         let vectors = conditionVectors(program)
-        var frontier = vectors.map { FlowRuntime.start(program, conditions: $0).0 }
+        var frontier = vectors.map { ProgramRun.start(program, conditions: $0).0 }
         var seen = Set<Pair>()
         for inputs in 0...depth {
-            var next: [FlowRuntime] = []
+            var next: [ProgramRun] = []
             for runtime in frontier {
                 guard
                     seen.insert(

@@ -53,7 +53,7 @@ struct ReferenceFlowRulesTests {
         let loginAttempted = try #require(program.events.firstIndex { $0.name == "loginAttempted" })
         let networkError = try #require(program.events.firstIndex { $0.name == "networkError" })
         let conditions = [Bool](repeating: false, count: program.conditions.count)
-        var (runtime, _) = FlowRuntime.start(program, conditions: conditions)
+        var (runtime, _) = ProgramRun.start(program, conditions: conditions)
         for event in ["splashAnimationCompleted", "onboardingCheckSucceeded", "noSession"] {
             let index = try #require(program.events.firstIndex { $0.name == event })
             _ = runtime.send(index, program, conditions: conditions)

@@ -6,7 +6,7 @@ import Testing
 /// check clean and say what the reference flows' authors wrote down.
 @Suite("Reference spec")
 struct ReferenceSpecTests {
-    let result: SpecChecker.Result
+    let result: SpecChecker.Checked
 
     init() throws {
         result = SpecChecker().check(try Fixtures.source("specs/app.yaml"))

@@ -8,7 +8,7 @@ import Testing
 @Suite("SCXML import")
 struct SCXMLImportTests {
     /// The spec imported from a document (SCXML or an XState config), checked.
-    static func imported(_ document: String, name: String) throws -> (MachineImporter.Result, SpecChecker.Result) {
+    static func imported(_ document: String, name: String) throws -> (MachineImporter.Imported, SpecChecker.Checked) {
         let result = try MachineImporter.importMachine(Array(document.utf8), machine: name)
         return (result, SpecChecker().check(SourceFile(path: "\(name).yaml", text: result.spec)))
     }
@@ -261,14 +261,14 @@ struct SCXMLImportTests {
     // MARK: - Hostile documents
 
     /// The names of a machine's states, as the checker read them from an imported spec.
-    static func stateNames(_ checked: SpecChecker.Result) -> [String] {
+    static func stateNames(_ checked: SpecChecker.Checked) -> [String] {
         checked.graphs.flatMap { graph in graph.machine.states.indices.map { graph.machine.name(of: $0) } }
     }
 
     /// Expects an imported spec that a hostile name cannot have changed: it reads as YAML, has
     /// no state `evil`, and its report is one line per note.
     static func expectNoInjection(
-        _ result: MachineImporter.Result, _ checked: SpecChecker.Result,
+        _ result: MachineImporter.Imported, _ checked: SpecChecker.Checked,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) {
         #expect(

@@ -132,14 +132,14 @@ struct SubFlowTests {
 
         """
 
-    static func checked(_ text: String, path: String) throws -> SpecChecker.Result {
+    static func checked(_ text: String, path: String) throws -> SpecChecker.Checked {
         let result = SpecChecker().check(SourceFile(path: path, text: text))
         let errors = result.diagnostics.filter { $0.severity == .error }
         try #require(errors.isEmpty, "\(errors.map { "\($0.location) \($0.message)" })")
         return result
     }
 
-    static func program(_ result: SpecChecker.Result, _ name: String) throws -> FlowProgram {
+    static func program(_ result: SpecChecker.Checked, _ name: String) throws -> FlowProgram {
         let programs = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics))
         return try #require(programs.first { $0.name.name == name })
     }

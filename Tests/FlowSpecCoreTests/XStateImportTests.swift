@@ -8,7 +8,7 @@ import Testing
 /// written, and JSON that cannot be read gets a located error, never a crash or a hang.
 @Suite("XState import")
 struct XStateImportTests {
-    static func imported(_ config: String, name: String) throws -> (MachineImporter.Result, SpecChecker.Result) {
+    static func imported(_ config: String, name: String) throws -> (MachineImporter.Imported, SpecChecker.Checked) {
         try SCXMLImportTests.imported(config, name: name)
     }
 

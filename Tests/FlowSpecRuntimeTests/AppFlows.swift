@@ -55,10 +55,10 @@ enum FirstRun: FlowSpecRuntime.FlowSpec {
         default: .input
         }
     }
-    enum Sequence: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+    enum StateSequence: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
         case slides
     }
-    static func position(of state: State, in sequence: Sequence) -> Swift.Int? {
+    static func position(of state: State, in sequence: StateSequence) -> Swift.Int? {
         switch (sequence, state) {
         case (.slides, .slide0): 0
         case (.slides, .slide1): 1
@@ -66,7 +66,7 @@ enum FirstRun: FlowSpecRuntime.FlowSpec {
         default: nil
         }
     }
-    static func length(of sequence: Sequence) -> Swift.Int {
+    static func length(of sequence: StateSequence) -> Swift.Int {
         switch sequence {
         case .slides: 3
         }
@@ -269,10 +269,10 @@ enum Chapters: FlowSpecRuntime.PersistentFlowSpec {
         default: .input
         }
     }
-    enum Sequence: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+    enum StateSequence: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
         case chapters
     }
-    static func position(of state: State, in sequence: Sequence) -> Swift.Int? {
+    static func position(of state: State, in sequence: StateSequence) -> Swift.Int? {
         switch (sequence, state) {
         case (.chapters, .handshake): 0
         case (.chapters, .packetRun): 1
@@ -282,7 +282,7 @@ enum Chapters: FlowSpecRuntime.PersistentFlowSpec {
         case (.chapters, .eventHorizon): 5
         }
     }
-    static func length(of sequence: Sequence) -> Swift.Int {
+    static func length(of sequence: StateSequence) -> Swift.Int {
         switch sequence {
         case .chapters: 6
         }

@@ -70,10 +70,10 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
         default: nil
         }
     }
-    public enum Sequence: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+    public enum StateSequence: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
         case steps
     }
-    public static func position(of state: State, in sequence: Sequence) -> Swift.Int? {
+    public static func position(of state: State, in sequence: StateSequence) -> Swift.Int? {
         switch (sequence, state) {
         case (.steps, .welcome): 0
         case (.steps, .personalizationIntro): 1
@@ -81,7 +81,7 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
         default: nil
         }
     }
-    public static func length(of sequence: Sequence) -> Swift.Int {
+    public static func length(of sequence: StateSequence) -> Swift.Int {
         switch sequence {
         case .steps: 3
         }

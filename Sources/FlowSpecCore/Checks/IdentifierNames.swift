@@ -18,7 +18,7 @@ struct IdentifierNames {
         static let event = Kind(word: "event", scope: .enumCase, group: "Event")
         static let effect = Kind(word: "effect", scope: .enumCase, group: "Effect")
         static let condition = Kind(word: "condition", scope: .property, group: "Conditions")
-        static let sequence = Kind(word: "sequence", scope: .enumCase, group: "Sequence")
+        static let sequence = Kind(word: "sequence", scope: .enumCase, group: "StateSequence")
         static let activity = Kind(word: "activity", scope: .enumCase, group: "Activity")
     }
 

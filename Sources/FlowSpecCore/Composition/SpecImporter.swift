@@ -48,7 +48,7 @@ struct SpecImporter {
     /// several files at one level of import is read and checked once. (Its lines depend on the
     /// depth, so one imported at two depths is checked at each.) Used by one check at a time.
     final class Cache: @unchecked Sendable {
-        var results: [String: SpecChecker.Result] = [:]
+        var results: [String: SpecChecker.Checked] = [:]
     }
 
     let checker: SpecChecker
@@ -103,7 +103,7 @@ struct SpecImporter {
         child.importChain = chain + [canonical]
         child.importCache = cache
         let key = "\(child.lineOffset) \(canonical)"
-        let result: SpecChecker.Result
+        let result: SpecChecker.Checked
         if let checked = cache.results[key] {
             result = checked
         } else {

@@ -245,10 +245,10 @@ struct MachineEmitter {
 
     private func emitSequences(_ w: inout SwiftWriter) {
         guard !program.sequences.isEmpty else { return }
-        w.block("\(access)enum Sequence: Swift.String, \(Self.conformances)") { w in
+        w.block("\(access)enum StateSequence: Swift.String, \(Self.conformances)") { w in
             for line in Self.cases(program.sequences.map { ($0.swiftName, Self.literal($0.name)) }) { w.line(line) }
         }
-        w.block("\(access)static func position(of state: State, in sequence: Sequence) -> Swift.Int?") { w in
+        w.block("\(access)static func position(of state: State, in sequence: StateSequence) -> Swift.Int?") { w in
             w.switchBlock("switch (sequence, state)") { w in
                 var cases = 0
                 for sequence in program.sequences {
@@ -261,7 +261,7 @@ struct MachineEmitter {
                 if cases < program.sequences.count * program.states.count { w.line("default: nil") }
             }
         }
-        w.block("\(access)static func length(of sequence: Sequence) -> Swift.Int") { w in
+        w.block("\(access)static func length(of sequence: StateSequence) -> Swift.Int") { w in
             w.switchBlock("switch sequence") { w in
                 for sequence in program.sequences {
                     w.line("case .\(sequence.swiftName.code): \(sequence.members.count)")

@@ -1,6 +1,6 @@
 /// Generates Swift source for checked machines: a namespace type per machine holding its
 /// `State`, `Event`, `Effect` and `Conditions` types, its transition functions, and a
-/// `Machine` value with the runtime semantics of ``FlowRuntime``.
+/// `Machine` value with the runtime semantics of ``ProgramRun``.
 public enum SwiftGenerator {
     /// The fixed header of every generated file.
     static func header(_ options: GenerationOptions) -> String {

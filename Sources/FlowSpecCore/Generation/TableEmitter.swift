@@ -191,11 +191,11 @@ struct TableEmitter {
         guard !program.sequences.isEmpty else { return }
         w.line()
         w.doc("The named, ordered groups of states.")
-        w.block("\(access)enum Sequence: Swift.String, \(MachineEmitter.conformances)") { w in
+        w.block("\(access)enum StateSequence: Swift.String, \(MachineEmitter.conformances)") { w in
             for sequence in program.sequences { w.line("case \(sequence.swiftName.code) = \"\(sequence.name)\"") }
         }
         w.line()
-        w.block("private static func members(of sequence: Sequence) -> Swift.Range<Swift.Int>") { w in
+        w.block("private static func members(of sequence: StateSequence) -> Swift.Range<Swift.Int>") { w in
             w.switchBlock("switch sequence") { w in
                 var start = 0
                 for sequence in program.sequences {
@@ -206,7 +206,7 @@ struct TableEmitter {
         }
         w.line()
         w.doc("The state's position in the sequence, from 0, or `nil` if it is not a member.")
-        w.block("\(access)static func position(of state: State, in sequence: Sequence) -> Swift.Int?") { w in
+        w.block("\(access)static func position(of state: State, in sequence: StateSequence) -> Swift.Int?") { w in
             w.line("let range = members(of: sequence)")
             w.line(
                 "return range.firstIndex { Swift.Int(sharedTable[sequencesStart + $0]) == state.ordinal }.map { $0 - range.lowerBound }"
@@ -214,7 +214,7 @@ struct TableEmitter {
         }
         w.line()
         w.doc("How many states the sequence has (for a progress indicator).")
-        w.block("\(access)static func length(of sequence: Sequence) -> Swift.Int") { w in
+        w.block("\(access)static func length(of sequence: StateSequence) -> Swift.Int") { w in
             w.line("members(of: sequence).count")
         }
     }

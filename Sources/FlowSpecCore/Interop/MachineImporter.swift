@@ -10,7 +10,7 @@ public enum MachineImporter {
     }
 
     /// A spec, and what could not be carried into it.
-    public struct Result: Sendable {
+    public struct Imported: Sendable {
         /// The spec's text (YAML), ready to check.
         public var spec: String
         /// The machine's name.
@@ -61,11 +61,11 @@ public enum MachineImporter {
         public var others: [Input]
         /// Reads the document an SCXML `src` names, relative to the path of the document that
         /// invokes it; the failure says why it cannot be read.
-        public var read: @Sendable (_ source: String, _ from: String) -> Swift.Result<Input, Failure>
+        public var read: @Sendable (_ source: String, _ from: String) -> Result<Input, Failure>
 
         public init(
             path: String, others: [Input] = [],
-            read: @escaping @Sendable (_ source: String, _ from: String) -> Swift.Result<Input, Failure> = {
+            read: @escaping @Sendable (_ source: String, _ from: String) -> Result<Input, Failure> = {
                 source, _ in .failure(Failure(message: "no document is read from disk here", location: .start))
             }
         ) {
@@ -109,7 +109,7 @@ public enum MachineImporter {
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
         maxDepth: Int = YAMLLimits().maxDepth, maxScalarLength: Int = YAMLLimits().maxScalarLength,
         links: Links? = nil
-    ) throws(Failure) -> Result {
+    ) throws(Failure) -> Imported {
         let limits = ReadLimits(maxDepth: maxDepth, maxScalarLength: maxScalarLength)
         switch format(of: bytes) {
         case .scxml:

@@ -6,7 +6,6 @@
 /// has no word for, and its patterns (a timeout's `<send>` and `<cancel>`, a retry's counter,
 /// a state's override, a router into a history state) are read as what they stand for.
 public enum SCXMLImporter {
-    public typealias Result = MachineImporter.Result
     public typealias Note = MachineImporter.Note
     public typealias Failure = MachineImporter.Failure
 
@@ -19,7 +18,7 @@ public enum SCXMLImporter {
     public static func importDocument(
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
         maxDepth: Int = YAMLLimits().maxDepth, links: MachineImporter.Links? = nil
-    ) throws(Failure) -> Result {
+    ) throws(Failure) -> MachineImporter.Imported {
         try importDocument(
             bytes, machine: machine, fallbackName: fallbackName, limits: ReadLimits(maxDepth: maxDepth), links: links)
     }
@@ -28,14 +27,15 @@ public enum SCXMLImporter {
     static func importDocument(
         _ bytes: [UInt8], machine: String?, fallbackName: String, limits: ReadLimits,
         links: MachineImporter.Links?
-    ) throws(Failure) -> Result {
+    ) throws(Failure) -> MachineImporter.Imported {
         let root = try Self.root(of: bytes, limits: limits)
         let name = machine ?? root.attribute("name").map(SCXMLMachineReader.safeName) ?? fallbackName
         let machines = try InvokedMachines(machine: name, links: links, limits: limits)
         var reader = SCXMLMachineReader(root: root, machines: machines)
         let imported = reader.read()
         let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
-        return Result(spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
+        return MachineImporter.Imported(
+            spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
     }
 
     /// The `<scxml>` element of a document.

@@ -12,7 +12,7 @@ public enum XStateImporter {
     public static func importConfig(
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
         maxDepth: Int = YAMLLimits().maxDepth, links: MachineImporter.Links? = nil
-    ) throws(MachineImporter.Failure) -> MachineImporter.Result {
+    ) throws(MachineImporter.Failure) -> MachineImporter.Imported {
         try importConfig(
             bytes, machine: machine, fallbackName: fallbackName, limits: ReadLimits(maxDepth: maxDepth), links: links)
     }
@@ -21,14 +21,14 @@ public enum XStateImporter {
     static func importConfig(
         _ bytes: [UInt8], machine: String?, fallbackName: String, limits: ReadLimits,
         links: MachineImporter.Links?
-    ) throws(MachineImporter.Failure) -> MachineImporter.Result {
+    ) throws(MachineImporter.Failure) -> MachineImporter.Imported {
         let root = try Self.root(of: bytes, limits: limits)
         let name = machine ?? root["id"]?.string.map(SCXMLMachineReader.safeName) ?? fallbackName
         let machines = try InvokedMachines(machine: name, links: links, limits: limits, config: root)
         var reader = XStateMachineReader(root: root, machines: machines)
         let imported = reader.read()
         let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
-        return MachineImporter.Result(
+        return MachineImporter.Imported(
             spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
     }
 

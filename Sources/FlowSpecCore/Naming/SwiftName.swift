@@ -19,7 +19,7 @@ public struct SwiftName: Sendable, Hashable {
     public enum Scope: Sendable {
         /// A machine: a top-level type name.
         case machine
-        /// A case of the generated `State`, `Event`, `Effect` or `Sequence` enums.
+        /// A case of the generated `State`, `Event`, `Effect` or `StateSequence` enums.
         case enumCase
         /// A stored property of the generated `Conditions` struct.
         case property

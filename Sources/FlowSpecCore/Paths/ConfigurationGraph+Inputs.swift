@@ -10,7 +10,7 @@ extension ConfigurationGraph {
         var watched: [Int] = []
 
         /// The timers armed in a runtime, all just armed, with the visit each was armed for.
-        func fresh(_ runtime: FlowRuntime) -> (visits: [Int], left: [TimerLeft]) {
+        func fresh(_ runtime: ProgramRun) -> (visits: [Int], left: [TimerLeft]) {
             let armed = runtime.armedTimers(program)
             return (armed.map(\.visit), armed.map { TimerLeft(owner: $0.state, compound: $0.compound, left: $0.after) })
         }
@@ -19,7 +19,7 @@ extension ConfigurationGraph {
         /// the other regions' are entered through their `initial`, which no move names. After an
         /// input from `before`, only those of the states it was not in: every run to `before`
         /// already entered the others.
-        func regionItems(_ runtime: FlowRuntime, after before: FlowRuntime? = nil) -> [CoverageItem] {
+        func regionItems(_ runtime: ProgramRun, after before: ProgramRun? = nil) -> [CoverageItem] {
             guard program.hasParallel else { return [] }
             // Both lists are in document order: one pass finds the states new to `runtime`.
             let kept = before?.states ?? []
@@ -33,7 +33,7 @@ extension ConfigurationGraph {
             return items
         }
 
-        func items(of moves: [FlowRuntime.Move]) -> [CoverageItem] {
+        func items(of moves: [ProgramRun.Move]) -> [CoverageItem] {
             var items: [CoverageItem] = []
             for move in moves {
                 items += CoverageItem.items(of: move, in: program)
@@ -42,13 +42,13 @@ extension ConfigurationGraph {
             return items
         }
 
-        typealias Outcome = (runtime: FlowRuntime, effects: [Int], moves: [FlowRuntime.Move])
+        typealias Outcome = (runtime: ProgramRun, effects: [Int], moves: [ProgramRun.Move])
 
         /// Every input worth trying in a configuration: a relaunch, each candidate of each
         /// transition (of each state, with parallel regions), the timer due first, each in its
         /// steering variants, with the time each waits and whose timer fired.
         func moves(
-            from runtime: FlowRuntime, timer: (waited: Duration, visit: Int, owner: TimerLeft)?
+            from runtime: ProgramRun, timer: (waited: Duration, visit: Int, owner: TimerLeft)?
         ) -> [(Input, [Bool], Outcome, Duration, (state: Int, compound: Int?)?)] {
             var found: [(Input, [Bool], Outcome, Duration, (state: Int, compound: Int?)?)] = []
             let none = [Bool?](repeating: nil, count: program.conditions.count)
@@ -62,8 +62,8 @@ extension ConfigurationGraph {
                 for variant in variants(
                     none,
                     { conditions in
-                        var moves: [FlowRuntime.Move]? = []
-                        let (restored, effects) = FlowRuntime.restore(
+                        var moves: [ProgramRun.Move]? = []
+                        let (restored, effects) = ProgramRun.restore(
                             program, rawValue: stored, conditions: conditions, moves: &moves)
                         return (restored, effects, moves ?? [])
                     })
@@ -79,7 +79,7 @@ extension ConfigurationGraph {
                 {
                     let send = { (conditions: [Bool]) -> Outcome? in
                         var copy = runtime
-                        var moves: [FlowRuntime.Move]? = []
+                        var moves: [ProgramRun.Move]? = []
                         guard let effects = copy.send(transition.event, program, conditions: conditions, moves: &moves)
                         else { return nil }
                         return (copy, effects, moves ?? [])
@@ -91,7 +91,7 @@ extension ConfigurationGraph {
                         continue
                     }
                     // Each candidate of each state that handles the event, taken in turn.
-                    var outcomes: [[FlowRuntime.Move]] = []
+                    var outcomes: [[ProgramRun.Move]] = []
                     for handler in resting {
                         guard let candidates = program.candidates(in: handler, for: transition.event) else { continue }
                         for position in candidates.indices {
@@ -114,7 +114,7 @@ extension ConfigurationGraph {
                     none,
                     { conditions in
                         var copy = runtime
-                        var moves: [FlowRuntime.Move]? = []
+                        var moves: [ProgramRun.Move]? = []
                         guard
                             let effects = copy.fireTimeout(
                                 visit: timer.visit, program, conditions: conditions, moves: &moves)
@@ -135,8 +135,8 @@ extension ConfigurationGraph {
         struct Variant {
             var conditions: [Bool]
             var outcome: Outcome
-            var moves: [FlowRuntime.Move] { outcome.moves }
-            var runtime: FlowRuntime { outcome.runtime }
+            var moves: [ProgramRun.Move] { outcome.moves }
+            var runtime: ProgramRun { outcome.runtime }
             var effects: [Int] { outcome.effects }
         }
 

@@ -90,14 +90,14 @@ struct ConfigurationGraph {
     }
 
     let program: FlowProgram
-    private(set) var nodes: [FlowRuntime] = []
+    private(set) var nodes: [ProgramRun] = []
     /// Per node, the time left on each timer armed, in the order armed.
     private(set) var remaining: [[TimerLeft]] = []
     /// Per node, the visit each timer of ``remaining`` was armed for.
     private var timerVisits: [[Int]] = []
     /// Per node, the machine as the run that first reached it left it, visits included: an
     /// input from it keeps a timer when it keeps the visit the timer was armed for.
-    private(set) var reached: [FlowRuntime] = []
+    private(set) var reached: [ProgramRun] = []
     private(set) var edges: [[Edge]] = []
     private(set) var roots: [Root] = []
     /// How each node was first reached: a root's index, or a node and one of its edges.
@@ -114,7 +114,7 @@ struct ConfigurationGraph {
 
     /// What tells configurations apart.
     private struct Key: Hashable {
-        var runtime: FlowRuntime
+        var runtime: ProgramRun
         var remaining: [TimerLeft]
     }
 
@@ -144,8 +144,8 @@ struct ConfigurationGraph {
         let none = [Bool?](repeating: nil, count: program.conditions.count)
         let inputs = Inputs(program: program, watched: watched)
         let starts = inputs.variants(none) { conditions in
-            var moves: [FlowRuntime.Move]? = []
-            let (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
+            var moves: [ProgramRun.Move]? = []
+            let (runtime, effects) = ProgramRun.start(program, conditions: conditions, moves: &moves)
             return (runtime, effects, moves ?? [])
         }
         for start in starts {
@@ -200,7 +200,7 @@ struct ConfigurationGraph {
 
     /// The node of a configuration, added (with how it was reached) if it is new.
     private mutating func add(
-        _ runtime: FlowRuntime, timers: (visits: [Int], left: [TimerLeft]), parent: Parent, depth: Int, bound: Int
+        _ runtime: ProgramRun, timers: (visits: [Int], left: [TimerLeft]), parent: Parent, depth: Int, bound: Int
     ) throws(TooLarge) -> Int {
         let configuration = runtime.configuration
         let key = Key(runtime: configuration, remaining: timers.left)

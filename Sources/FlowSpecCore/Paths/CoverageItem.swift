@@ -35,7 +35,7 @@ public enum CoverageItem: Sendable, Hashable {
     case history(Int, resumed: Bool)
 
     /// The item a move of the reference runtime exercises.
-    public init(_ move: FlowRuntime.Move, in program: FlowProgram) {
+    public init(_ move: ProgramRun.Move, in program: FlowProgram) {
         switch move.via {
         case .event(let event):
             let state = program.states[move.from]
@@ -65,7 +65,7 @@ public enum CoverageItem: Sendable, Hashable {
     }
 
     /// The items a move exercises: its transition's, and the history state's it goes through.
-    public static func items(of move: FlowRuntime.Move, in program: FlowProgram) -> [CoverageItem] {
+    public static func items(of move: ProgramRun.Move, in program: FlowProgram) -> [CoverageItem] {
         let item = CoverageItem(move, in: program)
         guard let history = move.history else { return [item] }
         return [item, .history(history, resumed: move.resumed)]

@@ -41,7 +41,7 @@ public struct PathCover: Sendable {
         public var effects: [Int]
         /// The time waited before the input (a timeout's duration; zero otherwise).
         public var waited: Duration
-        /// Where the timeouts armed after it lead, as ``FlowRuntime/armedTimeouts(_:)`` lists them
+        /// Where the timeouts armed after it lead, as ``ProgramRun/armedTimeouts(_:)`` lists them
         /// (the compound states' outermost first, then the state's own): a timeout into a
         /// history state leads where that history resumes.
         public var timeoutTargets: [Int] = []
@@ -578,8 +578,10 @@ extension ConfigurationGraph {
 }
 
 /// The run from a configuration that waits longest before reaching a goal or an input state
-/// through timeouts alone (the worst case of `within`: no event comes).
-private struct WorstRoute {
+/// through timeouts alone (the worst case of `within`: no event comes), on the configurations
+/// the kernel reaches. `require: within` is judged by the cheaper ``WorstCaseTime`` on the
+/// machine's graph; `WorstCaseBoundTests` holds that bound to never being below this.
+struct WorstRoute {
     let graph: ConfigurationGraph
     let goals: Set<Int>
 

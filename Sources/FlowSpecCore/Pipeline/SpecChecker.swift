@@ -2,7 +2,7 @@
 /// → findings.
 public struct SpecChecker: Sendable {
     /// What one file's check produced.
-    public struct Result: Sendable {
+    public struct Checked: Sendable {
         /// The decoded spec (empty when the YAML could not be read).
         public var spec: Spec
         /// The spec as every stage after decoding reads it: each machine that runs others
@@ -48,7 +48,7 @@ public struct SpecChecker: Sendable {
     }
 
     /// Reads, decodes and checks one spec file.
-    public func check(_ file: SourceFile) -> Result {
+    public func check(_ file: SourceFile) -> Checked {
         let diagnostics = DiagnosticCollector(file: file.path)
         // States are decoded as they are read, so the YAML tree never holds them all.
         var streamer = StateStreamer(limits: limits, file: file.path)
@@ -63,7 +63,7 @@ public struct SpecChecker: Sendable {
         }
         file.releaseMemory()
         guard let document = read else {
-            return Result(spec: Spec(), composed: Spec(), graphs: [], diagnostics: diagnostics.diagnostics)
+            return Checked(spec: Spec(), composed: Spec(), graphs: [], diagnostics: diagnostics.diagnostics)
         }
         let spec = SpecDecoder().decode(document, streamedStates: streamer.states, limits: limits, into: diagnostics)
         var graphs: [MachineGraph] = []
@@ -100,7 +100,7 @@ public struct SpecChecker: Sendable {
         Self.checkMachineNameCollisions(spec, into: diagnostics)
         var composed = spec
         composed.machines = machines
-        return Result(
+        return Checked(
             spec: spec, composed: composed, graphs: graphs, diagnostics: Self.sorted(diagnostics.diagnostics),
             imports: imported.map { ImportedFile(path: $0.path, machines: $0.machines, lineOffset: $0.lineOffset) })
     }

@@ -11,7 +11,7 @@ public enum SpecGeneration {
     }
 
     /// The programs of a checked spec, or `nil` if it has errors.
-    public static func programs(_ result: SpecChecker.Result, diagnostics: [Diagnostic]) -> [FlowProgram]? {
+    public static func programs(_ result: SpecChecker.Checked, diagnostics: [Diagnostic]) -> [FlowProgram]? {
         guard !diagnostics.contains(where: { $0.severity == .error }) else { return nil }
         let programs = result.graphs.compactMap(FlowProgramBuilder.build)
         return programs.count == result.graphs.count ? programs : nil
@@ -38,7 +38,7 @@ public enum SpecGeneration {
     ///   - result: the checked spec, for the machines' names and where they are written.
     ///   - file: the spec's path, for the findings.
     public static func filePerMachineFindings(
-        _ programs: [FlowProgram], of result: SpecChecker.Result,
+        _ programs: [FlowProgram], of result: SpecChecker.Checked,
         file: String
     ) -> [Diagnostic] {
         var findings: [Diagnostic] = []
@@ -81,7 +81,7 @@ public enum SpecGeneration {
     /// `name`), or one file per machine named `<Machine>PathTests.swift`. Throws when a
     /// machine is too large to cover.
     public static func testSuites(
-        _ programs: [FlowProgram], of result: SpecChecker.Result, singleFileNamed name: String?,
+        _ programs: [FlowProgram], of result: SpecChecker.Checked, singleFileNamed name: String?,
         options: GenerationOptions, limits: PathCover.Limits = PathCover.Limits()
     ) throws(PathCover.Failure) -> [File] {
         var suites: [(name: String, text: String)] = []

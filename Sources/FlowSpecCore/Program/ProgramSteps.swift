@@ -17,7 +17,7 @@ struct ProgramSteps: Sendable {
     /// A transition as written that a step lowers, by its ``FlowStep/written`` number: what
     /// takes it, its position among the candidates written for that, and the candidate.
     struct Written: Sendable {
-        var via: FlowRuntime.Move.Via
+        var via: ProgramRun.Move.Via
         var position: Int
         var candidate: FlowProgram.Candidate
     }
@@ -120,13 +120,13 @@ struct ProgramSteps: Sendable {
         var written: [Written] = []
         states = program.states.indices.map { index in
             let state = program.states[index]
-            func lowered(_ candidate: FlowProgram.Candidate, via: FlowRuntime.Move.Via, at position: Int = 0)
+            func lowered(_ candidate: FlowProgram.Candidate, via: ProgramRun.Move.Via, at position: Int = 0)
                 -> FlowStep<Int>
             {
                 written.append(Written(via: via, position: position, candidate: candidate))
                 return Self.step(candidate, from: index, written: written.count - 1, program, range)
             }
-            func guarded(_ candidates: [FlowProgram.Candidate], via: FlowRuntime.Move.Via) -> [Candidate] {
+            func guarded(_ candidates: [FlowProgram.Candidate], via: ProgramRun.Move.Via) -> [Candidate] {
                 candidates.enumerated().map { position, candidate in
                     Candidate(written: candidate, step: lowered(candidate, via: via, at: position))
                 }

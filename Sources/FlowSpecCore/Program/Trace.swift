@@ -18,7 +18,7 @@ public enum Trace {
     }
 
     /// The line for the runtime's current state after an input.
-    static func line(input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]) -> String
+    static func line(input: String, runtime: ProgramRun, program: FlowProgram, ignored: Bool, effects: [Int]) -> String
     {
         line(
             input: input, state: runtime.state, program: program, ignored: ignored, effects: effects,
@@ -27,7 +27,7 @@ public enum Trace {
 
     /// The line for the runtime's current state after an input, also kept as a record.
     static func line(
-        input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int],
+        input: String, runtime: ProgramRun, program: FlowProgram, ignored: Bool, effects: [Int],
         records: inout [Simulation.Record]?
     ) -> String {
         let targets = runtime.armedTimeouts(program).map(\.target)
@@ -52,7 +52,7 @@ public enum Trace {
     ///
     ///     lost -> home, offline | effects: - | timeout: signedIn 1800000ms -> welcome, offline 5000ms -> online
     static func configurationLine(
-        input: String, runtime: FlowRuntime, program: FlowProgram, ignored: Bool, effects: [Int]
+        input: String, runtime: ProgramRun, program: FlowProgram, ignored: Bool, effects: [Int]
     ) -> String {
         configurationLine(
             input: input, states: runtime.states, program: program, ignored: ignored, effects: effects,
@@ -79,7 +79,7 @@ public enum Trace {
 
     /// The line for a state after an input: every timeout armed in it, the compound states'
     /// (outermost first) then its own, leading to `targets` (the states the runtime's
-    /// ``FlowRuntime/armedTimeouts(_:)`` says, which a history target resolves).
+    /// ``ProgramRun/armedTimeouts(_:)`` says, which a history target resolves).
     static func line(
         input: String, state index: Int, program: FlowProgram, ignored: Bool, effects: [Int], targets: [Int]
     ) -> String {
@@ -160,10 +160,10 @@ public struct Simulation {
         var states: [Int] = []
         /// With parallel regions: whose each armed timeout is, in the order of ``targets``.
         var owners: [(state: Int, compound: Int?)] = []
-        /// The sub-flows running after the step (``FlowRuntime/runningSubFlows(_:)``).
+        /// The sub-flows running after the step (``ProgramRun/runningSubFlows(_:)``).
         var subFlows: [(compound: Int, visit: Int)] = []
         /// The transitions the step took (recorded when what the run exercises is).
-        var moves: [FlowRuntime.Move] = []
+        var moves: [ProgramRun.Move] = []
     }
 
     /// The run as a JSON document: `{"machine", "steps": [{"input", "state", "configuration",
@@ -303,19 +303,19 @@ public struct Simulation {
         var conditions = [Bool](repeating: false, count: program.conditions.count)
         for case .condition(let name, let value) in start { conditions[try conditionIndex(name)] = value }
         let pending = steps
-        var moves: [FlowRuntime.Move]? = exercised == nil ? nil : []
-        var (runtime, effects): (FlowRuntime, [Int])
+        var moves: [ProgramRun.Move]? = exercised == nil ? nil : []
+        var (runtime, effects): (ProgramRun, [Int])
         var label = TraceLine.Input.start.text
         if let rawValue {
             guard program.persist != nil else {
                 throw Failure(
                     description: "machine '\(program.name.name)' has no `persist`, so nothing can be restored")
             }
-            (runtime, effects) = FlowRuntime.restore(program, rawValue: rawValue, conditions: conditions, moves: &moves)
+            (runtime, effects) = ProgramRun.restore(program, rawValue: rawValue, conditions: conditions, moves: &moves)
             label = TraceLine.Input.restore(rawValue ?? "nil").text
             exercised?.formUnion(CoverageItem.entering(moves?.first?.from ?? runtime.state, in: program))
         } else {
-            (runtime, effects) = FlowRuntime.start(program, conditions: conditions, moves: &moves)
+            (runtime, effects) = ProgramRun.start(program, conditions: conditions, moves: &moves)
             exercised?.formUnion(CoverageItem.entering(program.initial, in: program))
         }
         var lines = [
@@ -393,7 +393,7 @@ public struct Simulation {
                 }
                 let stored = runtime.storedText(program)
                 exercised?.insert(.relaunch(state: runtime.state))
-                (runtime, effects) = FlowRuntime.restore(
+                (runtime, effects) = ProgramRun.restore(
                     program, rawValue: stored, conditions: conditions, moves: &moves)
                 exercised?.formUnion(CoverageItem.entering(moves?.first?.from ?? runtime.state, in: program))
                 lines.append(
@@ -408,7 +408,7 @@ public struct Simulation {
 
     /// With parallel regions, the visit an active state's own timeout is armed for; -1 if none
     /// is.
-    private func ownTimeoutVisit(_ runtime: FlowRuntime, of state: Int?) -> Int {
+    private func ownTimeoutVisit(_ runtime: ProgramRun, of state: Int?) -> Int {
         runtime.armedTimeouts(program).first { armed in
             guard let owner = runtime.timeoutOwner(forVisit: armed.visit, program), owner.compound == nil else {
                 return false

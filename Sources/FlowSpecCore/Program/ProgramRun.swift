@@ -28,7 +28,7 @@ import FlowSpecKernel
 ///   entered is a visit. A compound state's timeout is armed for the visit that entered it and
 ///   stays armed while the machine moves inside it. A terminal state inside a compound state
 ///   with `done` takes that `done` at once.
-public struct FlowRuntime: Sendable, Hashable {
+public struct ProgramRun: Sendable, Hashable {
     /// The state, visits, retry counters and memory, as the kernel runs them.
     private var kernel: FlowKernel<ProgramSteps>
 
@@ -98,21 +98,21 @@ public struct FlowRuntime: Sendable, Hashable {
     /// The machine's state and retry counters, without its visit counts: two runtimes that agree
     /// here behave alike from now on (up to which compound state's timeout is armed since when,
     /// which the state alone does not say).
-    var configuration: FlowRuntime {
+    var configuration: ProgramRun {
         var copy = self
         copy.kernel = kernel.forgettingVisits()
         return copy
     }
 
     /// Starts the machine at `initial`; returns it with the effects of any `always` branches taken.
-    public static func start(_ program: FlowProgram, conditions: [Bool]) -> (FlowRuntime, [Int]) {
+    public static func start(_ program: FlowProgram, conditions: [Bool]) -> (ProgramRun, [Int]) {
         var moves: [Move]? = nil
         return start(program, conditions: conditions, moves: &moves)
     }
 
     /// Starts the machine, appending the `always` branches taken to `moves`.
-    public static func start(_ program: FlowProgram, conditions: [Bool], moves: inout [Move]?) -> (FlowRuntime, [Int]) {
-        var runtime = FlowRuntime(program: program, state: program.initial)
+    public static func start(_ program: FlowProgram, conditions: [Bool], moves: inout [Move]?) -> (ProgramRun, [Int]) {
+        var runtime = ProgramRun(program: program, state: program.initial)
         let effects = runtime.run(program, &moves) { kernel, sink in
             kernel.enter(conditions, program.steps, &sink)
         }
@@ -123,7 +123,7 @@ public struct FlowRuntime: Sendable, Hashable {
     /// `initial`; a value `migrate` maps → its state; unknown → `initial`; an out-of-range
     /// integer → clamped with `restore: clamp`, otherwise `initial`; then `resume` applies and
     /// a `choice` state is resolved.
-    public static func restore(_ program: FlowProgram, rawValue: String?, conditions: [Bool]) -> (FlowRuntime, [Int]) {
+    public static func restore(_ program: FlowProgram, rawValue: String?, conditions: [Bool]) -> (ProgramRun, [Int]) {
         var moves: [Move]? = nil
         return restore(program, rawValue: rawValue, conditions: conditions, moves: &moves)
     }
@@ -131,9 +131,9 @@ public struct FlowRuntime: Sendable, Hashable {
     /// Restores a machine, appending the `always` branches taken to `moves`.
     public static func restore(
         _ program: FlowProgram, rawValue: String?, conditions: [Bool], moves: inout [Move]?
-    ) -> (FlowRuntime, [Int]) {
+    ) -> (ProgramRun, [Int]) {
         let (value, regions, remembered) = StoredText.parse(rawValue)
-        var runtime = FlowRuntime(program: program, state: landing(program, rawValue: value))
+        var runtime = ProgramRun(program: program, state: landing(program, rawValue: value))
         runtime.restoreMemory(remembered, program)
         runtime.restoreRegions(regions, program)
         let effects = runtime.run(program, &moves) { kernel, sink in
@@ -332,7 +332,7 @@ public struct FlowRuntime: Sendable, Hashable {
     }
 }
 
-/// Where the kernel puts what an input of a ``FlowRuntime`` does: its effects, by index in
+/// Where the kernel puts what an input of a ``ProgramRun`` does: its effects, by index in
 /// ``FlowProgram/effects``, and (when asked) the transitions it took.
 private struct ProgramSink: FlowStepSink {
     typealias Taken = (written: Int, from: Int, to: Int, fellBack: Bool, resumed: Bool)
