@@ -290,18 +290,14 @@ struct MachineExpansion {
 
     // MARK: Copies, names interned in the result's table, state names behind a prefix.
 
+    /// The state whole, but for what names a state or lives in the source's tables (its name,
+    /// its branches' and timeout's targets, its transitions), so that a field added to
+    /// ``State`` is carried without being listed here.
     private mutating func copy(_ state: State, of source: Machine, prefix: String) -> State {
-        var copied = State(
-            name: Located(result.names.intern(prefix + source.names[state.name.value]), at: state.name.location),
-            kind: state.kind)
-        copied.kindLocation = state.kindLocation
-        copied.summary = state.summary
-        copied.onLocation = state.onLocation
+        var copied = state
+        copied.name = target(state.name, of: source, prefix: prefix)
         copied.always = state.always.map { Located(copy($0.value, of: source, prefix: prefix), at: $0.location) }
         copied.timeout = state.timeout.map { copy($0, of: source, prefix: prefix) }
-        copied.timeoutLocation = state.timeoutLocation
-        copied.isMalformed = state.isMalformed
-        copied.hasLostTransitions = state.hasLostTransitions
         let transitions = source.transitionStore[state.transitionRun]
         copied.transitionRun = store(transitions.map { copy($0, of: source, prefix: prefix) })
         return copied

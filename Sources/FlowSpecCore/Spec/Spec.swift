@@ -413,7 +413,9 @@ public enum StateKind: String, Sendable, CaseIterable {
     public var inheritsMachineWideTransitions: Bool { self == .input || self == .task }
 }
 
-/// One state of a machine.
+/// One state of a machine. A field that holds a name of the machine's table (`Name`) or a run
+/// of its stores is remapped where a machine run as a sub-flow is copied into its parent
+/// (`MachineExpansion`); any other field is carried whole.
 public struct State: Sendable {
     /// The state's name, in its machine's ``Machine/names``.
     public var name: Located<Name>
