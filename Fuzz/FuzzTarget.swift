@@ -128,7 +128,7 @@ struct FuzzPipeline {
     }
 
     /// No error at the rules' default severities ⇒ every machine becomes a program.
-    func checkInvariants(_ result: SpecChecker.Result) {
+    func checkInvariants(_ result: SpecChecker.Checked) {
         if Self.verbose {
             log("findings:\n" + DiagnosticRenderer.render(result.diagnostics, files: [source], format: .text))
         }
