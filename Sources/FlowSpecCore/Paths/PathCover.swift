@@ -150,14 +150,7 @@ public struct PathCover: Sendable {
         self.items = CoverageItem.all(in: program)
         let graph: ConfigurationGraph
         do {
-            // A `within` takes the worst case over every run, and an `alwaysReachable` every
-            // configuration's way on: those need every configuration; covering the items does not.
-            let needsEvery = machine.requirements.contains {
-                switch $0 {
-                case .within, .alwaysReachable: true
-                case .reachable, .never, .before, .between, .everyEntry, .leadsTo, .atMost, .whenever: false
-                }
-            }
+            let needsEvery = machine.requirements.contains { $0.kind.needsEveryConfiguration }
             graph = try ConfigurationGraph(
                 program: program, bound: limits.maxConfigurations(for: program),
                 stoppingOnceFound: needsEvery ? nil : Set(items))

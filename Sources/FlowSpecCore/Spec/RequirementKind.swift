@@ -50,6 +50,16 @@ public enum RequirementKind: String, CaseIterable, Sendable {
         }
     }
 
+    /// Whether test paths need every configuration of the machine explored to plan it: a
+    /// worst case over every run (`within`), every configuration's way on (`alwaysReachable`).
+    /// Properties are searched on a graph of their own; covering the items needs less.
+    public var needsEveryConfiguration: Bool {
+        switch self {
+        case .within, .alwaysReachable: true
+        case .reachable, .never, .before, .between, .everyEntry, .leadsTo, .atMost, .whenever: false
+        }
+    }
+
     /// Decodes the value of a `require:` item of this kind, written under `key`.
     func decode(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
         switch self {

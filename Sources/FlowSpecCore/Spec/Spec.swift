@@ -928,7 +928,9 @@ public enum Requirement: Sendable {
         case .before(_, .effect(let effect), _, _): [(.effect, effect)]
         case .everyEntry(_, _, let runs): [(.effect, runs)]
         case .atMost(_, _, let event, _), .whenever(_, let event, _): [(.event, event)]
-        default: []
+        // Listed, not `default`, so that a new kind is asked what it names.
+        case .reachable, .alwaysReachable, .within, .never(_, _, nil), .before(_, .state, _, _), .between, .leadsTo:
+            []
         }
     }
 }
