@@ -39,22 +39,23 @@ struct Completion {
             return items(kinds.map(\.rawValue), kind: 20, detail: "state kind")
         }
         guard let machine else { return [] }
+        // What a state's own key names (not an event of that name in an `on`), as the key says.
+        let stateKey = Self.holderPlace(context) == .state ? context.valueKey.flatMap(StateKey.init) : nil
         // A state's `run:` names another machine of the spec.
-        if context.valueKey == "run", Self.holderPlace(context) == .state {
+        if stateKey?.value == .machine {
             let others = result.spec.machines.map(\.name.value).filter { $0 != machine.name.value }
             return items(others, kind: 7, detail: "machine")
         }
         let states = machine.states.indices.map { machine.name(of: $0) }
         // A state's `activities` lists the machine's activities; an activity's `sends`, events.
-        if context.valueKey == "activities", Self.holderPlace(context) == .state {
+        if stateKey?.value == .activities {
             return items((machine.activities ?? []).map(\.name.value), kind: 3, detail: "activity")
         }
         if context.valueKey == "sends", Self.holderPlace(context) == .activity {
             return items(Self.events(machine), kind: 23, detail: "event")
         }
         let effects = items((machine.effects ?? []).map(\.value), kind: 23, detail: "effect")
-        // `entry` and `exit` of a state (not events of those names in an `on`).
-        if ["entry", "exit"].contains(context.valueKey ?? ""), Self.holderPlace(context) == .state { return effects }
+        if stateKey?.value == .effects { return effects }
         switch context.valueKey {
         case "if", "unless": return items((machine.conditions ?? []).map(\.value), kind: 6, detail: "condition")
         case "effects": return effects

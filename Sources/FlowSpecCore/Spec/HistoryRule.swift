@@ -22,7 +22,7 @@ enum HistoryRule: RuleHome {
     )
 
     /// The keys a history state may write.
-    static let historyKeys: Set<String> = ["kind", "summary", "deep", "default"]
+    static let historyKeys = Set(StateKey.allCases.filter(\.isWrittenByHistory).map(\.rawValue))
 
     /// The keys a history state writes besides its own: reported as it is decoded (streamed
     /// or in place), since the flow is never in it.

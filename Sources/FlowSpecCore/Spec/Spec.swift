@@ -24,8 +24,9 @@
 //   `extras?.value` and whose setter calls `updateExtras`, and a parameter of the public
 //   `init` (and to its bare-target test). `edgeFacts` changes only if the graph needs it.
 //
-// Then decode it: the key goes in the decoder's list of allowed keys (`StateDecoder.stateKeys`,
-// `TransitionDecoder.candidateKeys`, …) and is read with `NodeReader`; describe it in
+// Then decode it: a state's key is a case of `StateKey` (which says what its value names and
+// whether a state that writes it nests), another goes in its decoder's list of allowed keys
+// (`TransitionDecoder.candidateKeys`, …); it is read with `NodeReader`; describe it in
 // `schema/flowspec.schema.json` and `docs/language.md` (`SchemaTests` keeps the schema and
 // the decoder in step), and add a fixture. `docs/development.md` walks through an example.
 

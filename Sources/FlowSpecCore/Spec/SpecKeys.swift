@@ -60,7 +60,7 @@ public enum SpecKeys {
     }
 
     /// The keys only a history state writes: `invalid-history` reports them on any other state.
-    private static let historyOnlyKeys: Set<String> = ["deep", "default"]
+    private static let historyOnlyKeys = Set(StateKey.allCases.filter(\.isHistoryOnly).map(\.rawValue))
 
     /// The mapping that the keys of `path` lead to from the document's root (list items
     /// leave no key: `require`'s items are its mappings), or `nil` where the language puts a

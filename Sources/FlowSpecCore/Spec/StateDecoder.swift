@@ -1,14 +1,9 @@
 /// Decodes the `states:` of a machine.
 enum StateDecoder {
-    static let stateKeys = [
-        "kind", "summary", "initial", "entry", "exit", "activities", "on", "always", "timeout", "run", "done",
-        "states", "parallel", "deep", "default"
-    ]
+    static let stateKeys = StateKey.keys
     /// The keys only a state that nests, or runs effects on entering or leaving, writes: such a
     /// state is decoded in place, with the states inside it, not streamed.
-    static let nestingKeys: Set<String> = [
-        "initial", "entry", "exit", "activities", "run", "done", "states", "parallel", "deep", "default"
-    ]
+    static let nestingKeys = Set(StateKey.allCases.filter(\.nests).map(\.rawValue))
 
     /// The most levels of compound states around a state: an edge of the graph says how many
     /// levels up an inherited transition is written, the machine's `on` one more.
