@@ -81,7 +81,4 @@ public enum RequirementKind: String, CaseIterable, Sendable {
 
     /// Every key a `require:` item may have.
     static let keys = allCases.map(\.key)
-
-    /// Every key whose value names states, in any kind's item or mapping.
-    public static let stateValuedKeys = Set(allCases.flatMap(\.stateKeys))
 }

@@ -4,14 +4,6 @@ enum SectionDecoder {
     static let sequenceKeys = ["states", "forwardOnly"]
     static let persistKeys = ["rawValue", "restore", "resume", "migrate"]
     static let requirementKeys = RequirementKind.keys
-    static let withinKeys = RequirementKind.within.mappingKeys
-    static let neverKeys = RequirementKind.never.mappingKeys
-    static let beforeKeys = RequirementKind.before.mappingKeys
-    static let betweenKeys = RequirementKind.between.mappingKeys
-    static let everyEntryKeys = RequirementKind.everyEntry.mappingKeys
-    static let leadsToKeys = RequirementKind.leadsTo.mappingKeys
-    static let atMostKeys = RequirementKind.atMost.mappingKeys
-    static let wheneverKeys = RequirementKind.whenever.mappingKeys
 
     /// `activities: { watchSession: { sends: [sessionExpired] } }`. An activity whose body
     /// cannot be read is still declared, so that the states that run it are not reported too.
@@ -205,10 +197,12 @@ enum SectionDecoder {
             return .never(location: key.location, states: reader.names(id, as: "a state", list: "`never`"), while: nil)
         }
         let example = "never: { in: mainApp, while: sessionExpired }"
-        guard let fields = reader.fields(id, of: "never", allowed: neverKeys) else { return nil }
+        guard let fields = reader.fields(id, of: "never", allowed: RequirementKind.never.mappingKeys) else {
+            return nil
+        }
         let states = fields["in"].map { reader.names($0, as: "a state", list: "`in`") }
         let condition = fields["while"].flatMap { reader.name($0, as: "`while`") }
-        reportMissing(neverKeys, of: "never", in: fields, at: id, example: example, &reader)
+        reportMissing(RequirementKind.never.mappingKeys, of: "never", in: fields, at: id, example: example, &reader)
         guard let states, let condition else { return nil }
         return .never(location: key.location, states: states, while: condition)
     }
@@ -216,7 +210,9 @@ enum SectionDecoder {
     /// `before: { first: signIn, then: home }`, or `{ effect: saveCheckpoint, then: packetRun }`,
     /// either with `after: S`.
     static func before(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        guard let fields = reader.fields(id, of: "before", allowed: beforeKeys) else { return nil }
+        guard let fields = reader.fields(id, of: "before", allowed: RequirementKind.before.mappingKeys) else {
+            return nil
+        }
         let example = "before: { first: signIn, then: home }"
         let state = fields["first"].flatMap { reader.name($0, as: "`first`") }
         let effect = fields["effect"].flatMap { reader.name($0, as: "`effect`") }
@@ -244,12 +240,14 @@ enum SectionDecoder {
 
     /// `between: { after: splash, until: slide2, never: demoCTA }`.
     static func between(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        guard let fields = reader.fields(id, of: "between", allowed: betweenKeys) else { return nil }
+        guard let fields = reader.fields(id, of: "between", allowed: RequirementKind.between.mappingKeys) else {
+            return nil
+        }
         let after = fields["after"].flatMap { reader.name($0, as: "`after`") }
         let until = fields["until"].flatMap { reader.name($0, as: "`until`") }
         let never = fields["never"].map { reader.names($0, as: "a state", list: "`never`") }
         reportMissing(
-            betweenKeys, of: "between", in: fields, at: id,
+            RequirementKind.between.mappingKeys, of: "between", in: fields, at: id,
             example: "between: { after: splash, until: slide2, never: demoCTA }", &reader)
         guard let after, let until, let never else { return nil }
         return .between(location: key.location, after: after, until: until, never: never)
@@ -257,11 +255,14 @@ enum SectionDecoder {
 
     /// `everyEntry: { to: error, runs: showError }`; `to` may be a list.
     static func everyEntry(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        guard let fields = reader.fields(id, of: "everyEntry", allowed: everyEntryKeys) else { return nil }
+        guard let fields = reader.fields(id, of: "everyEntry", allowed: RequirementKind.everyEntry.mappingKeys) else {
+            return nil
+        }
         let to = fields["to"].map { reader.names($0, as: "a state", list: "`to`") }
         let runs = fields["runs"].flatMap { reader.name($0, as: "`runs`") }
         reportMissing(
-            everyEntryKeys, of: "everyEntry", in: fields, at: id, example: "everyEntry: { to: error, runs: showError }",
+            RequirementKind.everyEntry.mappingKeys, of: "everyEntry", in: fields, at: id,
+            example: "everyEntry: { to: error, runs: showError }",
             &reader)
         guard let to, let runs else { return nil }
         return .everyEntry(location: key.location, to: to, runs: runs)
@@ -269,11 +270,13 @@ enum SectionDecoder {
 
     /// `leadsTo: { from: authLoading, to: [mainApp, error] }`.
     static func leadsTo(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        guard let fields = reader.fields(id, of: "leadsTo", allowed: leadsToKeys) else { return nil }
+        guard let fields = reader.fields(id, of: "leadsTo", allowed: RequirementKind.leadsTo.mappingKeys) else {
+            return nil
+        }
         let from = fields["from"].map { reader.names($0, as: "a state", list: "`from`") }
         let to = fields["to"].map { reader.names($0, as: "a state", list: "`to`") }
         reportMissing(
-            leadsToKeys, of: "leadsTo", in: fields, at: id,
+            RequirementKind.leadsTo.mappingKeys, of: "leadsTo", in: fields, at: id,
             example: "leadsTo: { from: authLoading, to: [mainApp, error] }",
             &reader)
         guard let from, let to else { return nil }
@@ -282,12 +285,14 @@ enum SectionDecoder {
 
     /// `atMost: { times: 3, of: networkError, before: error }`.
     static func atMost(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        guard let fields = reader.fields(id, of: "atMost", allowed: atMostKeys) else { return nil }
+        guard let fields = reader.fields(id, of: "atMost", allowed: RequirementKind.atMost.mappingKeys) else {
+            return nil
+        }
         let times = fields["times"].flatMap { reader.positiveInteger($0, as: "`times`") }
         let event = fields["of"].flatMap { reader.name($0, as: "`of`") }
         let before = fields["before"].flatMap { reader.name($0, as: "`before`") }
         reportMissing(
-            atMostKeys, of: "atMost", in: fields, at: id,
+            RequirementKind.atMost.mappingKeys, of: "atMost", in: fields, at: id,
             example: "atMost: { times: 3, of: networkError, before: error }",
             &reader)
         guard let times, let event, let before else { return nil }
@@ -303,11 +308,14 @@ enum SectionDecoder {
 
     /// `whenever: { event: forceReset, to: unauthenticated }`.
     static func whenever(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        guard let fields = reader.fields(id, of: "whenever", allowed: wheneverKeys) else { return nil }
+        guard let fields = reader.fields(id, of: "whenever", allowed: RequirementKind.whenever.mappingKeys) else {
+            return nil
+        }
         let event = fields["event"].flatMap { reader.name($0, as: "`event`") }
         let to = fields["to"].map { reader.names($0, as: "a state", list: "`to`") }
         reportMissing(
-            wheneverKeys, of: "whenever", in: fields, at: id, example: "whenever: { event: forceReset, to: signIn }",
+            RequirementKind.whenever.mappingKeys, of: "whenever", in: fields, at: id,
+            example: "whenever: { event: forceReset, to: signIn }",
             &reader)
         guard let event, let to else { return nil }
         return .whenever(location: key.location, event: event, to: to)
@@ -327,12 +335,14 @@ enum SectionDecoder {
     }
 
     static func within(_ id: YAMLDocument.NodeID, key: Located<String>, reader: inout NodeReader) -> Requirement? {
-        guard let fields = reader.fields(id, of: "within", allowed: withinKeys) else { return nil }
+        guard let fields = reader.fields(id, of: "within", allowed: RequirementKind.within.mappingKeys) else {
+            return nil
+        }
         let example = "within: { from: splash, to: [home], max: 12s }"
         let from: Located<String>? = fields["from"].flatMap { reader.name($0, as: "`from`") }
         let to = fields["to"].map { reader.names($0, as: "a state", list: "`to`") } ?? []
         let max: Located<Duration>? = fields["max"].flatMap { reader.duration($0, as: "`max`") }
-        for required in withinKeys where fields[required] == nil {
+        for required in RequirementKind.within.mappingKeys where fields[required] == nil {
             reader.missing(required, in: "within", at: reader.location(id), example: example)
         }
         guard let from, let max, fields["to"] != nil else { return nil }

@@ -54,7 +54,7 @@ public enum StateKey: String, CaseIterable, Sendable {
     var isWrittenByHistory: Bool {
         switch self {
         case .kind, .summary, .deep, .default: true
-        default: false
+        case .initial, .entry, .exit, .activities, .on, .always, .timeout, .run, .done, .states, .parallel: false
         }
     }
 
