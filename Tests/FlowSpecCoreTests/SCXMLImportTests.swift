@@ -412,6 +412,28 @@ struct SCXMLImportTests {
         #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)")
     }
 
+    /// A timeout has no condition: a guarded delayed transition becomes the timeout without its
+    /// guard, and says so, rather than a timeout the spec's own check refuses.
+    @Test func aGuardedDelayedTransitionIsNotedAndLosesItsGuard() throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="s">
+              <state id="s">
+                <onentry><send id="t1" event="t" delay="2s"/></onentry>
+                <onexit><cancel sendid="t1"/></onexit>
+                <transition event="t" cond="late" target="done"/><transition event="go" target="s"/>
+              </state>
+              <final id="done"/>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "Guarded")
+        #expect(
+            result.notImported.map { "\($0.location): \($0.message)" } == [
+                "5:5: imported without its condition: the timeout of 's'; a flowspec timeout has one target and no condition"
+            ])
+        #expect(result.spec.contains("timeout: { after: 2s, to: done }"), "\(result.spec)")
+        #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)")
+    }
+
     /// Each attribute SCXML does not define on its element is noted where it is written; those of
     /// flowspec's export and `xml:` are read.
     @Test func unknownAttributesAreNotedWhereTheyAreWritten() throws {

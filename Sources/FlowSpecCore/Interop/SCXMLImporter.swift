@@ -35,7 +35,7 @@ public enum SCXMLImporter {
         let imported = reader.read()
         let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
         return MachineImporter.Imported(
-            spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
+            spec: imported.text(name: name), machine: name, notImported: notes)
     }
 
     /// The `<scxml>` element of a document.
@@ -57,103 +57,6 @@ public enum SCXMLImporter {
     static func local(_ name: String) -> String {
         guard let brace = name.lastIndex(of: "}") else { return name }
         return String(name[name.index(after: brace)...])
-    }
-}
-
-/// A machine read from SCXML, in flowspec's terms. A class: the reader changes its states one
-/// at a time, and a copy of the reader (a closure may take one) must not make each change copy
-/// them all.
-final class ImportedMachine {
-    struct Candidate {
-        var target: String
-        var condition: String?
-        var unless: String?
-        var effects: [String] = []
-        var retry: (max: Int, then: String, effects: [String])?
-    }
-
-    struct State {
-        var name: String
-        var kind: String?
-        var summary: String?
-        var initial: String?
-        var entry: [String] = []
-        var exit: [String] = []
-        var on = EventTransitions()
-        var always: [Candidate] = []
-        var timeout: (after: String, candidate: Candidate)?
-        var done: String?
-        var children: [Int] = []
-        var isParallel = false
-        var deep: Bool?
-        var historyDefault: String?
-        var activities: [String] = []
-        var parent: Int?
-        /// The machine the state runs (a sub-flow), when it invokes one.
-        var run: String?
-        /// What the input calls the state, where its name differs (`SCXML id 'a/b'`): recorded
-        /// in the spec beside it.
-        var writtenAs: String?
-    }
-
-    var initial: String?
-    /// The machine's summary, when the input gives one.
-    var summary: String?
-    var states: [State] = []
-    var machineWide = EventTransitions()
-    var conditions: [String] = []
-    /// The conditions, for ``declare(_:)``: a machine may test tens of thousands.
-    private var conditionSet: Set<String> = []
-    var effects: [String] = []
-    /// The events, when the document lists them (else they are those the transitions use).
-    var events: [String]?
-    /// Activities, with the events each sends.
-    var activities: [(name: String, sends: [String])] = []
-    /// Conditions made from an expression, with the expression.
-    var expressions: [String: String] = [:]
-    /// The machines its states run, and those they run in turn.
-    var subMachines: [(name: String, machine: ImportedMachine)] = []
-
-    /// Takes in `child`, named `name`, as a machine one of its states runs, with the machines
-    /// `child` runs in turn; returns `name`.
-    func adopt(_ child: ImportedMachine, as name: String) -> String {
-        subMachines.append((name, child))
-        subMachines += child.subMachines
-        child.subMachines = []
-        return name
-    }
-
-    /// Declares `condition` (once); returns it.
-    func declare(_ condition: String) -> String {
-        if conditionSet.insert(condition).inserted { conditions.append(condition) }
-        return condition
-    }
-}
-
-/// A state's (or the machine's) transitions by event, in the order their events first come,
-/// with each event's place in a table: a state may handle tens of thousands of events, and
-/// adding to one must not look through the others.
-struct EventTransitions: RandomAccessCollection {
-    typealias Element = (event: String, candidates: [ImportedMachine.Candidate])
-
-    private var list: [Element] = []
-    private var positions: [String: Int] = [:]
-
-    var startIndex: Int { list.startIndex }
-    var endIndex: Int { list.endIndex }
-    subscript(position: Int) -> Element { list[position] }
-
-    /// Whether there are candidates on `event`.
-    func handles(_ event: String) -> Bool { positions[event] != nil }
-
-    /// Adds candidates on `event`, after those it has.
-    mutating func append(_ event: String, _ candidates: [ImportedMachine.Candidate]) {
-        if let position = positions[event] {
-            list[position].candidates += candidates
-        } else {
-            positions[event] = list.count
-            list.append((event, candidates))
-        }
     }
 }
 
@@ -397,7 +300,7 @@ struct SCXMLMachineReader {
         machine.states.append(state)
         let kind = tag(element)
         if kind == "history" {
-            machine.states[index].kind = "history"
+            machine.states[index].kind = .history
             machine.states[index].deep = element.attribute("type") == "deep"
             if let target = element.elements.first(where: { tag($0) == "transition" })?.attribute("target") {
                 machine.states[index].historyDefault = firstTarget(target)
@@ -416,7 +319,8 @@ struct SCXMLMachineReader {
                 note(element, "not imported: the kind '\(kind)'; a state is an input, task, choice or terminal state")
                 written = nil
             }
-            machine.states[index].kind = written ?? (kind == "final" ? "terminal" : nil)
+            machine.states[index].kind =
+                written.flatMap(StateKind.init(rawValue:)) ?? (kind == "final" ? .terminal : nil)
         } else if kind == "state" {
             if let initial = element.attribute("initial") {
                 if initial.split(separator: " ").count > 1 {
@@ -434,7 +338,7 @@ struct SCXMLMachineReader {
             machine.states[index].kind = nil  // the machine it runs says what the flow waits for
         } else if children.isEmpty, machine.states[index].kind == nil {
             let waits = !machine.states[index].on.isEmpty || machine.states[index].timeout != nil
-            machine.states[index].kind = machine.states[index].always.isEmpty || waits ? "input" : "choice"
+            machine.states[index].kind = machine.states[index].always.isEmpty || waits ? .input : .choice
             if waits && !machine.states[index].always.isEmpty {
                 note(
                     element,
@@ -505,7 +409,15 @@ struct SCXMLMachineReader {
                     continue
                 }
                 if let (_, candidates) = eventCandidates(transition, owner: index, timeout: true) {
-                    if machine.states[index].timeout == nil, let first = candidates.first {
+                    if machine.states[index].timeout == nil, var first = candidates.first {
+                        if first.condition != nil || first.unless != nil {
+                            note(
+                                transition,
+                                "imported without its condition: the timeout of '\(own.name)'; a flowspec timeout has one target and no condition"
+                            )
+                            first.condition = nil
+                            first.unless = nil
+                        }
                         machine.states[index].timeout = (after, first)
                     } else if let retry = candidates.first?.retry, var existing = machine.states[index].timeout {
                         existing.candidate.retry = retry
@@ -846,15 +758,13 @@ struct SCXMLMachineReader {
     /// An SCXML delay (CSS2 time: `10s`, `250ms`; also `m`, `h`) as a spec duration; `nil`
     /// for any other, and for one longer than a spec duration can be (which the spec's own
     /// check would refuse).
-    static func duration(_ delay: String) -> String? {
+    static func duration(_ delay: String) -> Duration? {
         let units: [(String, Int64)] = [("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000)]
         for (unit, factor) in units where delay.hasSuffix(unit) {
             guard let value = Int64(delay.dropLast(unit.count)), value > 0 else { continue }
             let (milliseconds, overflow) = value.multipliedReportingOverflow(by: factor)
-            guard !overflow, Duration.parseSpec("\(milliseconds)ms") != nil else { return nil }
-            for (spelling, size) in units.reversed() where milliseconds % size == 0 {
-                return "\(milliseconds / size)\(spelling)"
-            }
+            guard !overflow, let duration = Duration.parseSpec("\(milliseconds)ms") else { return nil }
+            return duration
         }
         return nil
     }
@@ -907,187 +817,5 @@ extension String {
         while text.first == " " { text = text.dropFirst() }
         while text.last == " " { text = text.dropLast() }
         return String(text)
-    }
-}
-
-/// Writes an ``ImportedMachine`` as a spec: block style for the states and what holds them,
-/// flow style for each transition, names quoted only where YAML needs it.
-enum ImportedSpecWriter {
-    static func text(_ machine: ImportedMachine, name: String) -> String {
-        var lines = ["flowspec: 1", "machines:"]
-        write(machine, name: name, &lines)
-        for (name, subMachine) in machine.subMachines { write(subMachine, name: name, &lines) }
-        return lines.joined(separator: "\n") + "\n"
-    }
-
-    private static func write(_ machine: ImportedMachine, name: String, _ lines: inout [String]) {
-        lines += entry("  ", name, nil)
-        if let summary = machine.summary { lines.append("    summary: " + quoted(summary)) }
-        if let initial = machine.initial { lines.append("    initial: " + quoted(initial)) }
-        if !machine.conditions.isEmpty {
-            for condition in machine.conditions {
-                if let expression = machine.expressions[condition] {
-                    lines.append("    # " + commentText("\(condition): \(expression)"))
-                }
-            }
-            lines.append("    conditions: " + list(machine.conditions))
-        }
-        if let events = machine.events { lines.append("    events: " + list(events)) }
-        if !machine.effects.isEmpty { lines.append("    effects: " + list(machine.effects)) }
-        if !machine.activities.isEmpty {
-            lines.append("    activities:")
-            for activity in machine.activities {
-                lines += entry("      ", activity.name, "{ sends: " + list(activity.sends) + " }")
-            }
-        }
-        if !machine.machineWide.isEmpty {
-            lines.append("    on:")
-            for (event, candidates) in machine.machineWide {
-                lines += entry("      ", event, transition(candidates))
-            }
-        }
-        lines.append("    states:")
-        for index in machine.states.indices where machine.states[index].parent == nil {
-            state(index, machine, indent: "      ", &lines)
-        }
-    }
-
-    private static func state(_ index: Int, _ machine: ImportedMachine, indent: String, _ lines: inout [String]) {
-        let state = machine.states[index]
-        var fields: [(String, String)] = []
-        if let kind = state.kind { fields.append(("kind", quoted(kind))) }
-        if let run = state.run { fields.append(("run", quoted(run))) }
-        if let summary = state.summary { fields.append(("summary", quoted(summary))) }
-        if let deep = state.deep, deep { fields.append(("deep", "true")) }
-        if let target = state.historyDefault { fields.append(("default", quoted(target))) }
-        if let initial = state.initial { fields.append(("initial", quoted(initial))) }
-        if !state.entry.isEmpty { fields.append(("entry", list(state.entry))) }
-        if !state.exit.isEmpty { fields.append(("exit", list(state.exit))) }
-        if !state.activities.isEmpty { fields.append(("activities", list(state.activities))) }
-        if !state.on.isEmpty {
-            fields.append(
-                (
-                    "on",
-                    "{ " + state.on.map { flowKey($0.event) + ": " + transition($0.candidates) }.joined(separator: ", ")
-                        + " }"
-                ))
-        }
-        if !state.always.isEmpty {
-            fields.append(("always", "[" + state.always.map(candidate).joined(separator: ", ") + "]"))
-        }
-        if let timeout = state.timeout {
-            var text = "{ after: \(timeout.after), to: " + quoted(timeout.candidate.target)
-            text += extras(timeout.candidate) + " }"
-            fields.append(("timeout", text))
-        }
-        if let done = state.done { fields.append(("done", quoted(done))) }
-        guard !state.children.isEmpty else {
-            if let written = state.writtenAs { lines.append(indent + "# " + commentText(written)) }
-            lines += entry(indent, state.name, "{ " + fields.map { $0.0 + ": " + $0.1 }.joined(separator: ", ") + " }")
-            return
-        }
-        if let written = state.writtenAs { lines.append(indent + "# " + commentText(written)) }
-        lines += entry(indent, state.name, nil)
-        for (key, value) in fields { lines.append(indent + "  " + key + ": " + value) }
-        lines.append(indent + "  " + (state.isParallel ? "parallel:" : "states:"))
-        for child in state.children { self.state(child, machine, indent: indent + "    ", &lines) }
-    }
-
-    private static func transition(_ candidates: [ImportedMachine.Candidate]) -> String {
-        if candidates.count == 1 { return candidate(candidates[0]) }
-        return "[" + candidates.map(candidate).joined(separator: ", ") + "]"
-    }
-
-    private static func candidate(_ candidate: ImportedMachine.Candidate) -> String {
-        let extras = extras(candidate)
-        return extras.isEmpty ? quoted(candidate.target) : "{ to: " + quoted(candidate.target) + extras + " }"
-    }
-
-    private static func extras(_ candidate: ImportedMachine.Candidate) -> String {
-        var text = ""
-        if let condition = candidate.condition { text += ", if: " + quoted(condition) }
-        if let unless = candidate.unless { text += ", unless: " + quoted(unless) }
-        if !candidate.effects.isEmpty { text += ", effects: " + list(candidate.effects) }
-        if let retry = candidate.retry {
-            text += ", retry: { max: \(retry.max), then: " + quoted(retry.then)
-            if !retry.effects.isEmpty { text += ", effects: " + list(retry.effects) }
-            text += " }"
-        }
-        return text
-    }
-
-    private static func list(_ names: [String]) -> String { "[" + names.map(quoted).joined(separator: ", ") + "]" }
-
-    /// Whether YAML allows a character as written in a stream (YAML 1.2, 5.1): others are
-    /// escaped.
-    private static func printable(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.value {
-        case 0x09, 0x0A, 0x0D, 0x20...0x7E, 0x85, 0xA0...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF: true
-        default: false
-        }
-    }
-
-    /// Text for a YAML comment, which ends at the first line break: control characters, line
-    /// breaks (`\n`, `\r`, U+0085, U+2028, U+2029) and invisible characters written as escapes
-    /// (`\u{A}`, as findings write them), and any other character YAML does not allow in a
-    /// stream as one too. An id or key holding a line break would otherwise end the comment and
-    /// write the rest as YAML of the spec.
-    static func commentText(_ text: String) -> String {
-        var escaped = ""
-        for scalar in TextRenderer.visible(text).unicodeScalars {
-            if printable(scalar) {
-                escaped.unicodeScalars.append(scalar)
-            } else {
-                escaped += TextRenderer.escape(scalar)
-            }
-        }
-        return escaped
-    }
-
-    /// The longest key YAML reads written as `key: value`: a longer one (libyaml allows 1,024
-    /// characters to a simple key) is written as an explicit key, `? key`.
-    static let longestSimpleKey = 1000
-
-    /// A block mapping's entry, `key: value` (the value on the lines that follow when `nil`), or
-    /// for a long key `? key` and `: value` on a line each.
-    static func entry(_ indent: String, _ key: String, _ value: String?) -> [String] {
-        let written = quoted(key)
-        let tail = value.map { " " + $0 } ?? ""
-        guard written.utf8.count > longestSimpleKey else { return [indent + written + ":" + tail] }
-        return [indent + "? " + written, indent + ":" + tail]
-    }
-
-    /// A key in a flow mapping: `key`, or for a long key `? key ` (the `:` follows).
-    static func flowKey(_ key: String) -> String {
-        let written = quoted(key)
-        return written.utf8.count > longestSimpleKey ? "? " + written + " " : written
-    }
-
-    /// A scalar as YAML reads it back: plain when it is a plain name that means no other type.
-    static func quoted(_ text: String) -> String {
-        let plain =
-            text.first.map { $0.isASCII && ($0.isLetter || $0 == "_") } == true
-            && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "_-.".contains($0)) }
-            && ![
-                "true", "false", "null", "True", "False", "Null", "TRUE", "FALSE", "NULL", "y", "n", "yes", "no", "on",
-                "off"
-            ].contains(text)
-        if plain { return text }
-        var escaped = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            case "\t": escaped += "\\t"
-            default:
-                if printable(scalar) {
-                    escaped.unicodeScalars.append(scalar)
-                } else {
-                    escaped += yamlEscape(scalar)
-                }
-            }
-        }
-        return escaped + "\""
     }
 }

@@ -29,7 +29,7 @@ public enum XStateImporter {
         let imported = reader.read()
         let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
         return MachineImporter.Imported(
-            spec: ImportedSpecWriter.text(imported, name: name), machine: name, notImported: notes)
+            spec: imported.text(name: name), machine: name, notImported: notes)
     }
 
     /// The root object of a config, with states in it.
@@ -244,7 +244,7 @@ struct XStateMachineReader {
         machine.states[index].summary = value["description"]?.string
         if let meta = value["meta"] { noteForeignMeta(meta) }
         if type == "history" {
-            machine.states[index].kind = "history"
+            machine.states[index].kind = .history
             machine.states[index].deep = value["history"]?.string == "deep"
             if let target = value["target"] {
                 let text = target.string ?? target.list.first?.string ?? ""
@@ -284,10 +284,11 @@ struct XStateMachineReader {
             kind = nil
         }
         if kind == nil, type == "final" { kind = "terminal" }
-        if kind == nil, machine.states[index].kind == "task" { kind = "task" }
+        if kind == nil, machine.states[index].kind == .task { kind = "task" }
         let state = machine.states[index]
         let waits = !state.on.isEmpty || state.timeout != nil
-        machine.states[index].kind = kind ?? (state.always.isEmpty || waits ? "input" : "choice")
+        machine.states[index].kind =
+            kind.flatMap(StateKind.init(rawValue:)) ?? (state.always.isEmpty || waits ? .input : .choice)
         if kind == nil, waits, !state.always.isEmpty {
             note(
                 value["always"] ?? value,
@@ -625,7 +626,7 @@ struct XStateMachineReader {
         for member in value["after"]?.members ?? [] {
             let digits = !member.key.isEmpty && member.key.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
             guard let milliseconds = Int64(member.key), milliseconds > 0,
-                Duration.parseSpec(Self.duration(milliseconds)) != nil
+                Duration.parseSpec("\(milliseconds)ms") != nil
             else {
                 // A delay the spec's own check would refuse must not be written into it.
                 note(
@@ -652,17 +653,8 @@ struct XStateMachineReader {
                 first.condition = nil
                 first.unless = nil
             }
-            machine.states[index].timeout = (Self.duration(milliseconds), first)
+            machine.states[index].timeout = (.milliseconds(milliseconds), first)
         }
-    }
-
-    /// A duration as a spec writes it: the largest unit that divides it.
-    static func duration(_ milliseconds: Int64) -> String {
-        for (spelling, size) in [("h", Int64(3_600_000)), ("m", 60_000), ("s", 1_000), ("ms", 1)]
-        where milliseconds % size == 0 {
-            return "\(milliseconds / size)\(spelling)"
-        }
-        return "\(milliseconds)ms"
     }
 
     /// An invocation that ends (`onDone`, `onError`) is the state's work: the state is a task,
@@ -696,7 +688,7 @@ struct XStateMachineReader {
                 }
                 continue
             }
-            machine.states[index].kind = "task"
+            machine.states[index].kind = .task
             for (key, suffix) in [("onDone", "done"), ("onError", "error")] {
                 guard let written = invocation[key] else { continue }
                 let read = candidates(written.list, owner: node)

@@ -26,9 +26,9 @@
 //
 // Then decode it: a state's key is a case of `StateKey` (which says what its value names and
 // whether a state that writes it nests), another goes in its decoder's list of allowed keys
-// (`TransitionDecoder.candidateKeys`, …); it is read with `NodeReader`; describe it in
-// `schema/flowspec.schema.json` and `docs/language.md` (`SchemaTests` keeps the schema and
-// the decoder in step), and add a fixture. `docs/development.md` walks through an example.
+// (`TransitionDecoder.candidateKeys`, …); it is read with `NodeReader` and written by
+// `SpecWriter`; describe it in `schema/flowspec.schema.json` and `docs/language.md`
+// (`SchemaTests` keeps the schema and the decoder in step), and add a fixture. `docs/development.md` walks through an example.
 
 /// A decoded spec file: the typed model of the flowspec language, version 1.
 ///

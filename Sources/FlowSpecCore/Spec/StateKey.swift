@@ -1,8 +1,9 @@
 /// Each key a state may write, described once: whether writing it makes a state one the
 /// decoder reads in place (not streamed), which keys a history state writes, and what the
-/// key's value names. The decoder's allowed keys, the streamer, `invalid-history`, `SpecKeys`
-/// and the language server's completion read this, so a key is added here (with its place in
-/// the model, its decoding and its schema entry), not in each of them.
+/// key's value names. The decoder's allowed keys, the streamer, `invalid-history`, `SpecKeys`,
+/// ``SpecWriter`` and the language server's completion read this, so a key is added here
+/// (with its place in the model, its decoding, its writing and its schema entry), not in each
+/// of them.
 public enum StateKey: String, CaseIterable, Sendable {
     case kind, summary, initial, entry, exit, activities, on, always, timeout, run, done, states, parallel, deep
     case `default`

@@ -1,0 +1,241 @@
+/// A machine an importer is reading, in flowspec's terms, before it is a ``Machine``: states
+/// are added as the input names them, and their transitions as they are found, in any order
+/// (``spec(name:)`` builds the spec the decoder would). A class: the reader changes its states
+/// one at a time, and a copy of the reader (a closure may take one) must not make each change
+/// copy them all.
+final class ImportedMachine {
+    struct Candidate {
+        var target: String
+        var condition: String?
+        var unless: String?
+        var effects: [String] = []
+        var retry: (max: Int, then: String, effects: [String])?
+    }
+
+    struct State {
+        var name: String
+        var kind: StateKind?
+        var summary: String?
+        var initial: String?
+        var entry: [String] = []
+        var exit: [String] = []
+        var on = EventTransitions()
+        var always: [Candidate] = []
+        var timeout: (after: Duration, candidate: Candidate)?
+        var done: String?
+        var children: [Int] = []
+        var isParallel = false
+        var deep: Bool?
+        var historyDefault: String?
+        var activities: [String] = []
+        var parent: Int?
+        /// The machine the state runs (a sub-flow), when it invokes one.
+        var run: String?
+        /// What the input calls the state, where its name differs (`SCXML id 'a/b'`): recorded
+        /// in the spec beside it.
+        var writtenAs: String?
+    }
+
+    var initial: String?
+    /// The machine's summary, when the input gives one.
+    var summary: String?
+    var states: [State] = []
+    var machineWide = EventTransitions()
+    var conditions: [String] = []
+    /// The conditions, for ``declare(_:)``: a machine may test tens of thousands.
+    private var conditionSet: Set<String> = []
+    var effects: [String] = []
+    /// The events, when the document lists them (else they are those the transitions use).
+    var events: [String]?
+    /// Activities, with the events each sends.
+    var activities: [(name: String, sends: [String])] = []
+    /// Conditions made from an expression, with the expression.
+    var expressions: [String: String] = [:]
+    /// The machines its states run, and those they run in turn.
+    var subMachines: [(name: String, machine: ImportedMachine)] = []
+
+    /// Takes in `child`, named `name`, as a machine one of its states runs, with the machines
+    /// `child` runs in turn; returns `name`.
+    func adopt(_ child: ImportedMachine, as name: String) -> String {
+        subMachines.append((name, child))
+        subMachines += child.subMachines
+        child.subMachines = []
+        return name
+    }
+
+    /// Declares `condition` (once); returns it.
+    func declare(_ condition: String) -> String {
+        if conditionSet.insert(condition).inserted { conditions.append(condition) }
+        return condition
+    }
+}
+
+/// A state's (or the machine's) transitions by event, in the order their events first come,
+/// with each event's place in a table: a state may handle tens of thousands of events, and
+/// adding to one must not look through the others.
+struct EventTransitions: RandomAccessCollection {
+    typealias Element = (event: String, candidates: [ImportedMachine.Candidate])
+
+    private var list: [Element] = []
+    private var positions: [String: Int] = [:]
+
+    var startIndex: Int { list.startIndex }
+    var endIndex: Int { list.endIndex }
+    subscript(position: Int) -> Element { list[position] }
+
+    /// Whether there are candidates on `event`.
+    func handles(_ event: String) -> Bool { positions[event] != nil }
+
+    /// Adds candidates on `event`, after those it has.
+    mutating func append(_ event: String, _ candidates: [ImportedMachine.Candidate]) {
+        if let position = positions[event] {
+            list[position].candidates += candidates
+        } else {
+            positions[event] = list.count
+            list.append((event, candidates))
+        }
+    }
+}
+
+extension ImportedMachine {
+    /// The spec of this machine, named `name`, and of the machines its states run: the spec the
+    /// decoder builds from the text ``text(name:)`` prints. Beside it, by machine, the comments
+    /// that say where names came from.
+    func spec(name: String) -> (spec: Spec, comments: [String: SpecWriter.Comments]) {
+        var spec = Spec()
+        var comments: [String: SpecWriter.Comments] = [:]
+        for (name, imported) in [(name, self)] + subMachines {
+            var builder = ImportedMachineBuilder(imported, name: name)
+            builder.build()
+            spec.machines.append(builder.machine)
+            comments[name] = builder.comments
+        }
+        return (spec, comments)
+    }
+
+    /// The spec as `flowspec import` prints it.
+    func text(name: String) -> String {
+        let (spec, comments) = spec(name: name)
+        return SpecWriter.text(spec, comments: comments)
+    }
+}
+
+/// Builds the ``Machine`` an ``ImportedMachine`` describes. Its states come in document order,
+/// each before the states inside it, as the decoder keeps them. Everything is located at the
+/// input's start: the spec is printed, and checked from its text.
+private struct ImportedMachineBuilder {
+    private let imported: ImportedMachine
+    private(set) var machine: Machine
+    private(set) var comments = SpecWriter.Comments()
+    private let at = SourceLocation.start
+
+    init(_ imported: ImportedMachine, name: String) {
+        self.imported = imported
+        machine = Machine(name: Located(name, at: .start))
+    }
+
+    mutating func build() {
+        machine.summary = imported.summary
+        machine.initial = imported.initial.map(located)
+        machine.conditions = imported.conditions.isEmpty ? nil : imported.conditions.map(located)
+        comments.conditions = imported.expressions
+        machine.events = imported.events.map { $0.map(located) }
+        machine.effects = imported.effects.isEmpty ? nil : imported.effects.map(located)
+        if !imported.activities.isEmpty {
+            machine.activities = imported.activities.map { activity in
+                var built = Activity(name: located(activity.name))
+                built.sends = activity.sends.map(located)
+                return built
+            }
+        }
+        for (event, candidates) in imported.machineWide {
+            let transition = transition(event, candidates)
+            machine.machineWide.append(transition)
+        }
+        var parents: [Int32] = []
+        for index in imported.states.indices where imported.states[index].parent == nil {
+            add(index, parent: -1, &parents)
+        }
+        machine.nesting.setParents(parents)
+    }
+
+    /// Adds a state, then the states inside it.
+    private mutating func add(_ index: Int, parent: Int32, _ parents: inout [Int32]) {
+        let source = imported.states[index]
+        let position = machine.states.count
+        var state = State(name: name(source.name), kind: source.kind ?? .task)
+        if source.kind != nil { state.kindLocation = at }
+        state.summary = source.summary
+        if !source.on.isEmpty {
+            state.onLocation = at
+            var transitions: [EventTransition] = []
+            for (event, candidates) in source.on { transitions.append(transition(event, candidates)) }
+            let run = machine.transitionStore.startRun(reserving: transitions.count)
+            for transition in transitions { machine.transitionStore.append(transition) }
+            state.transitionRun = machine.transitionStore.endRun(startedAt: run)
+        }
+        if !source.always.isEmpty {
+            var candidates: [Candidate] = []
+            for candidate in source.always { candidates.append(self.candidate(candidate)) }
+            state.always = Located(Candidates(candidates), at: at)
+        }
+        if let timeout = source.timeout {
+            state.timeoutLocation = at
+            state.timeout = Timeout(
+                location: at, after: Located(timeout.after, at: at), target: name(timeout.candidate.target),
+                effects: timeout.candidate.effects.map(located), retry: timeout.candidate.retry.map { retry($0) })
+        }
+        machine.states.append(state)
+        parents.append(parent)
+        if let details = details(of: source) { machine.nesting.details[position] = details }
+        comments.states[position] = source.writtenAs
+        for child in source.children { add(child, parent: Int32(position), &parents) }
+    }
+
+    /// What a state writes about entering, leaving and finishing it, if anything.
+    private mutating func details(of source: ImportedMachine.State) -> StateDetails? {
+        var details = StateDetails()
+        details.entry = source.entry.map(located)
+        details.exit = source.exit.map(located)
+        details.initial = source.initial.map(located)
+        details.done = source.done.map { name($0) }
+        if !source.children.isEmpty {
+            if source.isParallel { details.parallelLocation = at } else { details.statesLocation = at }
+        }
+        if source.deep == true { details.deep = Located(true, at: at) }
+        details.historyDefault = source.historyDefault.map { name($0) }
+        details.run = source.run.map(located)
+        details.activities = source.activities.map(located)
+        if !details.activities.isEmpty { details.activitiesLocation = at }
+        let wrote =
+            !details.entry.isEmpty || !details.exit.isEmpty || details.initial != nil || details.done != nil
+            || details.statesLocation != nil || details.parallelLocation != nil || details.deep != nil
+            || details.historyDefault != nil || details.run != nil || !details.activities.isEmpty
+        return wrote ? details : nil
+    }
+
+    private mutating func transition(_ event: String, _ candidates: [ImportedMachine.Candidate]) -> EventTransition {
+        var built: [Candidate] = []
+        for candidate in candidates { built.append(self.candidate(candidate)) }
+        return EventTransition(event: name(event), candidates: Candidates(built))
+    }
+
+    private mutating func candidate(_ candidate: ImportedMachine.Candidate) -> Candidate {
+        Candidate(
+            location: at, target: name(candidate.target), condition: candidate.condition.map(located),
+            unlessCondition: candidate.unless.map(located), effects: candidate.effects.map(located),
+            retry: candidate.retry.map { retry($0) })
+    }
+
+    private mutating func retry(_ retry: (max: Int, then: String, effects: [String])) -> Retry {
+        Retry(
+            location: at, max: Located(retry.max, at: at), then: name(retry.then), effects: retry.effects.map(located))
+    }
+
+    /// A name of the machine's table.
+    private mutating func name(_ text: String) -> Located<Name> {
+        Located(machine.names.intern(text), at: at)
+    }
+
+    private func located(_ text: String) -> Located<String> { Located(text, at: at) }
+}
