@@ -1127,15 +1127,20 @@ struct TableLayout {
         return effects.count - list.count
     }
 
-    /// Appends a group (a count, then the candidates) and returns its position in candidates.
+    /// Appends a group (a count, then the candidates ``CandidateChoice`` may take) and returns
+    /// its position in candidates.
     private mutating func add(_ list: [FlowProgram.Candidate]) -> Int {
         let group = candidates.count
-        candidates.append(list.count)
-        for candidate in list {
+        let takeable = list.prefix(CandidateChoice.takeable(list))
+        candidates.append(takeable.count)
+        for candidate in takeable {
+            // A guard's terms as the generated `holds` reads them: those that must hold, then
+            // those that must not.
+            let terms = CandidateChoice.terms(of: candidate)
             let requires = lists.count
-            lists += candidate.requires
+            lists += terms.filter(\.holds).map(\.condition)
             let forbids = lists.count
-            lists += candidate.forbids
+            lists += terms.filter { !$0.holds }.map(\.condition)
             let ran = program.effects(of: candidate, from: source)
             let effects = recordsNesting ? effectRun(ran) : self.effects.count
             if !recordsNesting { self.effects += ran }
@@ -1143,9 +1148,9 @@ struct TableLayout {
                 switch field {
                 case .target: candidate.target
                 case .requiresStart: requires
-                case .requiresCount: candidate.requires.count
+                case .requiresCount: forbids - requires
                 case .forbidsStart: forbids
-                case .forbidsCount: candidate.forbids.count
+                case .forbidsCount: lists.count - forbids
                 case .effectsStart: effects
                 case .effectsCount: ran.count
                 case .retrySlot: candidate.retry?.slot ?? -1

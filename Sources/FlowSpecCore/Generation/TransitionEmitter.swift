@@ -243,17 +243,17 @@ struct TransitionEmitter {
         }
     }
 
-    /// The candidates in order as one expression, `c ? Step(.a) : Step(.b)`: conditional ones
-    /// up to the first unconditional one (later ones can never be taken), else `nil`; with a
-    /// comment naming the effects, if any. Each takes its step as the lowering made it (`taken`,
-    /// in the same order), the very step `simulate` runs.
+    /// The candidates ``CandidateChoice`` may take, in order, as one expression,
+    /// `c ? Step(.a) : Step(.b)`, ending in `nil` when each has a guard; with a comment naming
+    /// the effects, if any. Each takes its step as the lowering made it (`taken`, in the same
+    /// order), the very step `simulate` runs.
     private func candidates(_ candidates: [FlowProgram.Candidate], _ taken: [FlowStep<Int>], from source: Int)
         -> String
     {
         var expression = ""
         var effects: [Int] = []
         var fallbackEffects: [Int] = []
-        for (candidate, step) in zip(candidates, taken) {
+        for (candidate, step) in zip(candidates, taken).prefix(CandidateChoice.takeable(candidates)) {
             effects += program.effects(of: candidate, from: source)
             if candidate.retry != nil { fallbackEffects += program.fallbackEffects(of: candidate, from: source) }
             if let condition = condition(candidate) {
@@ -266,10 +266,12 @@ struct TransitionEmitter {
         return expression + "nil" + effectsComment(effects, fallback: fallbackEffects)
     }
 
+    /// A candidate's guard as a Swift condition (``CandidateChoice/terms(of:)``), or `nil` for
+    /// one taken whatever the conditions.
     private func condition(_ candidate: FlowProgram.Candidate) -> String? {
-        let terms =
-            candidate.requires.map { "conditions.\(program.conditions[$0].swiftName.code)" }
-            + candidate.forbids.map { "!conditions.\(program.conditions[$0].swiftName.code)" }
+        let terms = CandidateChoice.terms(of: candidate).map { term in
+            (term.holds ? "" : "!") + "conditions.\(program.conditions[term.condition].swiftName.code)"
+        }
         return terms.isEmpty ? nil : terms.joined(separator: " && ")
     }
 

@@ -96,7 +96,7 @@ extension ConfigurationGraph {
                         guard let candidates = program.candidates(in: handler, for: transition.event) else { continue }
                         for position in candidates.indices {
                             var partial = none
-                            guard Self.force(position, of: candidates, into: &partial) else { continue }
+                            guard CandidateChoice.steer(to: position, among: candidates, &partial) else { continue }
                             for variant in variants(partial, send)
                             where variant.moves.contains(where: {
                                 $0.from == handler && $0.via == .event(transition.event) && $0.candidate == position
@@ -177,7 +177,7 @@ extension ConfigurationGraph {
                 work.append((partial, choice + 1))
                 for branch in always.indices.reversed() where branch != taken.candidate {
                     var steered = partial
-                    if Self.force(branch, of: always, into: &steered) { work.append((steered, choice + 1)) }
+                    if CandidateChoice.steer(to: branch, among: always, &steered) { work.append((steered, choice + 1)) }
                 }
             }
             return found
@@ -187,36 +187,6 @@ extension ConfigurationGraph {
         /// under the same values of the watched conditions.
         private func isSame(_ found: Variant, _ outcome: Outcome, _ conditions: [Bool]) -> Bool {
             found.moves == outcome.moves && watched.allSatisfy { found.conditions[$0] == conditions[$0] }
-        }
-
-        /// Fixes conditions so that the candidate at `position` is the first that holds: its own
-        /// hold, and each earlier one fails on a condition not fixed yet. `false` when no
-        /// assignment does it (the candidate is shadowed under what is fixed).
-        static func force(_ position: Int, of candidates: [FlowProgram.Candidate], into partial: inout [Bool?]) -> Bool
-        {
-            let candidate = candidates[position]
-            for condition in candidate.requires {
-                if partial[condition] == false { return false }
-                partial[condition] = true
-            }
-            for condition in candidate.forbids {
-                if partial[condition] == true { return false }
-                partial[condition] = false
-            }
-            for earlier in candidates[..<position] {
-                let fails =
-                    earlier.requires.contains { partial[$0] == false }
-                    || earlier.forbids.contains { partial[$0] == true }
-                if fails { continue }
-                if let free = earlier.requires.first(where: { partial[$0] == nil }) {
-                    partial[free] = false
-                } else if let free = earlier.forbids.first(where: { partial[$0] == nil }) {
-                    partial[free] = true
-                } else {
-                    return false
-                }
-            }
-            return true
         }
     }
 }

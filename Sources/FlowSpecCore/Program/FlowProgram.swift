@@ -32,10 +32,8 @@ public struct FlowProgram: Sendable {
         /// state was never left (the kernel resumes the rest, through the step's `FlowResume`).
         public var history: Int? = nil
 
-        /// Whether the candidate may be taken under the given conditions.
-        public func holds(_ conditions: [Bool]) -> Bool {
-            requires.allSatisfy { conditions[$0] } && !forbids.contains { conditions[$0] }
-        }
+        /// Whether the candidate's guard holds under the given conditions (``CandidateChoice``).
+        public func holds(_ conditions: [Bool]) -> Bool { CandidateChoice.holds(self, conditions) }
     }
 
     /// `retry: { max, then, effects }` with its counter slot.

@@ -11,7 +11,6 @@ struct ProgramSteps: Sendable {
         var written: FlowProgram.Candidate
         var step: FlowStep<Int>
 
-        func holds(_ conditions: [Bool]) -> Bool { written.holds(conditions) }
     }
 
     /// A transition as written that a step lowers, by its ``FlowStep/written`` number: what
@@ -343,12 +342,12 @@ extension ProgramSteps: FlowRules {
     func step(_ state: Int, on event: Int, _ conditions: [Bool]) -> FlowStep<Int>? {
         guard states[state].kind != .terminal, let position = states[state].position(of: event) else { return nil }
         let candidates = states[state].transitions[position].candidates
-        return candidates.first { $0.holds(conditions) }?.step
+        return CandidateChoice.chosen(among: candidates, conditions, written: \.written)?.step
     }
 
     func always(_ state: Int, _ conditions: [Bool]) -> FlowStep<Int>? {
         if let done = states[state].done { return done }
-        return states[state].always.first { $0.holds(conditions) }?.step
+        return CandidateChoice.chosen(among: states[state].always, conditions, written: \.written)?.step
     }
 
     func timeout(of state: Int) -> (after: Duration, to: Int)? {
