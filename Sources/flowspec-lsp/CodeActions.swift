@@ -155,7 +155,7 @@ struct CodeActions {
     }
 
     /// The line of `key:` among the machine's own keys (at `indent`), if the machine has it.
-    private func keyLine(_ key: String, in machine: Machine, indent: Int) -> Int? {
+    private func keyLine(_ key: String, in machine: MachineSpec, indent: Int) -> Int? {
         var line = machine.name.location.line
         while line < lines.count {
             let text = lines[line]
@@ -199,7 +199,7 @@ struct CodeActions {
         ]
     }
 
-    private func machine(of finding: Diagnostic) -> Machine? {
+    private func machine(of finding: Diagnostic) -> MachineSpec? {
         result.spec.machines.first { $0.name.value == finding.machine }
     }
 }

@@ -92,19 +92,19 @@ struct Completion {
 
     /// `place`, or a history state's body where `path` leads into a state that is one: the keys
     /// of a path cannot tell, the model can (the last check that had machines).
-    private static func refined(_ place: SpecKeys.Place, _ path: [String], _ machine: Machine?) -> SpecKeys.Place {
+    private static func refined(_ place: SpecKeys.Place, _ path: [String], _ machine: MachineSpec?) -> SpecKeys.Place {
         guard place == .state, let machine, isHistory(path.last, in: machine) else { return place }
         return .historyState
     }
 
     /// Whether the machine's state named `name` is a history state (as the last check that had
     /// machines knows it).
-    private static func isHistory(_ name: String?, in machine: Machine) -> Bool {
+    private static func isHistory(_ name: String?, in machine: MachineSpec) -> Bool {
         state(named: name, in: machine).map(machine.isHistory) ?? false
     }
 
     /// The index of the machine's state named `name`.
-    private static func state(named name: String?, in machine: Machine) -> Int? {
+    private static func state(named name: String?, in machine: MachineSpec) -> Int? {
         guard let name else { return nil }
         return machine.states.indices.first { machine.name(of: $0) == name }
     }
@@ -130,8 +130,9 @@ struct Completion {
     /// name (as the last check that had machines knows them): after its `initial:`, the states
     /// directly inside it; after the `default:` of a history state inside it, the states inside
     /// it at any depth but history states (what `invalid-history` allows).
-    private static func statesInside(_ context: CursorContext, _ machine: Machine) -> (state: String, names: [String])?
-    {
+    private static func statesInside(_ context: CursorContext, _ machine: MachineSpec) -> (
+        state: String, names: [String]
+    )? {
         let holder = holder(context)
         guard SpecKeys.place(of: holder) == .state, let key = context.valueKey, ["initial", "default"].contains(key),
             let index = state(named: key == "initial" ? holder.last : compound(around: holder), in: machine)
@@ -155,7 +156,7 @@ struct Completion {
     }
 
     /// The machine's events: its `events` list, or else the events its transitions use.
-    private static func events(_ machine: Machine) -> [String] {
+    private static func events(_ machine: MachineSpec) -> [String] {
         if let declared = machine.events { return declared.map(\.value) }
         var used: [String] = []
         var seen: Set<String> = []

@@ -26,7 +26,7 @@ struct Navigation {
 
     /// The symbols of `states` and, under each compound one, of the states inside it. A
     /// compound state's range runs over its whole body, so that it holds its children's.
-    private func symbols(of states: [Int], in machine: Machine) -> [[String: Any]] {
+    private func symbols(of states: [Int], in machine: MachineSpec) -> [[String: Any]] {
         states.map { index in
             let name = Document.range(machine.states[index].name.location, lines)
             guard machine.isCompound(index) else {
@@ -46,7 +46,7 @@ struct Navigation {
 
     /// What the outline says of a state with none inside: its kind, and of a history state
     /// whether it is deep (the two resume differently).
-    private func detail(of state: Int, in machine: Machine) -> String {
+    private func detail(of state: Int, in machine: MachineSpec) -> String {
         let kind = machine.states[state].kind.rawValue
         let deep = machine.isHistory(state) && machine.nesting.details[state]?.deep?.value == true
         return deep ? "deep \(kind)" : kind
@@ -98,7 +98,7 @@ struct Navigation {
     }
 
     /// The `run:` value at `position`, if the cursor is on one: the machine a state runs.
-    func runValue(at position: (line: Int, character: Int), in machine: Machine) -> Located<String>? {
+    func runValue(at position: (line: Int, character: Int), in machine: MachineSpec) -> Located<String>? {
         guard let word = word(at: position) else { return nil }
         return machine.nesting.details.values.lazy.compactMap(\.run).first {
             $0.value == word && $0.location.line - 1 == position.line
@@ -134,7 +134,7 @@ struct Navigation {
 
     /// What a history state leads to: where its compound state was left (the very state, for
     /// a deep one), else its default.
-    private func historyHover(_ index: Int, in parent: Int, _ machine: Machine) -> String {
+    private func historyHover(_ index: Int, in parent: Int, _ machine: MachineSpec) -> String {
         let compound = machine.name(of: parent)
         let deep = machine.nesting.details[index]?.deep?.value == true
         let resumed =
@@ -302,7 +302,7 @@ struct Navigation {
     }
 
     /// The machine whose part of the file holds the 0-based line: the last one named above it.
-    func machine(at line: Int) -> Machine? {
+    func machine(at line: Int) -> MachineSpec? {
         result.spec.machines.last { $0.name.location.line - 1 <= line } ?? result.spec.machines.first
     }
 

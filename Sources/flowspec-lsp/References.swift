@@ -13,7 +13,7 @@ struct References {
         case state, event, condition, effect, activity
     }
 
-    let machine: Machine
+    let machine: MachineSpec
 
     /// What the name is in the machine, if anything.
     func kind(of name: String) -> Kind? {

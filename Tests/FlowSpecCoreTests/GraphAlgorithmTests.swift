@@ -95,8 +95,8 @@ struct GraphAlgorithmTests {
 @Suite("State index")
 struct StateIndexTests {
     /// States of these names, interned in `table` as a decoder would.
-    static func states(_ names: [String], in table: inout NameTable) -> [State] {
-        names.map { State(name: Located(table.intern($0), at: .start), kind: .input) }
+    static func states(_ names: [String], in table: inout NameTable) -> [StateSpec] {
+        names.map { StateSpec(name: Located(table.intern($0), at: .start), kind: .input) }
     }
 
     static func index(_ names: [String], table: NameTable = NameTable()) -> StateIndex {

@@ -54,7 +54,7 @@ struct HistoryTests {
 
         """
 
-    static func checked(_ name: String, spec: String = spec) throws -> (model: Machine, program: FlowProgram) {
+    static func checked(_ name: String, spec: String = spec) throws -> (model: MachineSpec, program: FlowProgram) {
         let text = spec.replacingOccurrences(of: "NAME", with: name)
         let result = SpecChecker().check(SourceFile(path: "\(name).yaml", text: text))
         #expect(result.diagnostics.isEmpty, "\(FlowSpecCoreTestsSupport.describe(result))")

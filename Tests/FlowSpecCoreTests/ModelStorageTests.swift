@@ -35,7 +35,7 @@ struct ModelStorageTests {
     }
 
     @Test func aStatesOptionalLocationsReadBackAsSet() {
-        var state = State(name: Located(Name(index: 0), at: Self.here), kind: .input)
+        var state = StateSpec(name: Located(Name(index: 0), at: Self.here), kind: .input)
         #expect(state.kindLocation == nil && state.onLocation == nil && state.timeoutLocation == nil)
         state.kindLocation = Self.here
         state.onLocation = Self.there
@@ -138,7 +138,7 @@ struct ModelStorageTests {
     /// The sizes `docs/performance.md` gives (a large machine holds one state and a
     /// few transitions per state): a field added or moved carelessly grows them.
     @Test func theModelKeepsItsSizes() {
-        #expect(MemoryLayout<State>.stride == 80)
+        #expect(MemoryLayout<StateSpec>.stride == 80)
         #expect(MemoryLayout<EventTransition>.stride == 32)
         #expect(MemoryLayout<Edge>.stride == 16)
     }

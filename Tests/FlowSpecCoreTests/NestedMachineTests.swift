@@ -19,10 +19,10 @@ struct NestedMachineTests {
     /// Random valid nested machines, checked by the real checker, with their decoded model and
     /// their program.
     static func machines(seed: UInt64, count: Int) throws -> [(
-        spec: NestedSpecs.Machine, model: Machine, program: FlowProgram
+        spec: NestedSpecs.Machine, model: MachineSpec, program: FlowProgram
     )] {
         var random = Gen.SplitMix64(seed: seed)
-        var found: [(NestedSpecs.Machine, Machine, FlowProgram)] = []
+        var found: [(NestedSpecs.Machine, MachineSpec, FlowProgram)] = []
         var discarded: [String: Int] = [:]
         var attempts = 0
         while found.count < count {
@@ -720,7 +720,7 @@ enum NestedSpecs {
 enum NestedChart {
     typealias Chart = StatechartOracle.Chart
 
-    static func chart(_ machine: Machine, _ program: FlowProgram) throws -> Chart {
+    static func chart(_ machine: MachineSpec, _ program: FlowProgram) throws -> Chart {
         let (chart, slots, _) = try chart(machine, conditions: program.conditions.map(\.name))
         guard slots == program.retrySlotCount else {
             throw Simulation.Failure(
@@ -734,7 +734,7 @@ enum NestedChart {
     /// `conditions[N]`; with `unknownConditions`, as the graph rules read a machine ("whatever
     /// its condition"), each candidate of an event or of an `always` but the last has a
     /// condition of its own, and each retry a transition to its `then`, on a condition of its own.
-    static func chart(_ machine: Machine, conditions: [String], unknownConditions: Bool = false) throws -> (
+    static func chart(_ machine: MachineSpec, conditions: [String], unknownConditions: Bool = false) throws -> (
         chart: Chart, retrySlots: Int, conditionCount: Int
     ) {
         let nesting = machine.nesting
@@ -905,7 +905,7 @@ enum NestedChart {
 
     /// Whether a state is a terminal state directly inside a region with no `done` of its own:
     /// it ends the region (final in SCXML's terms), and rests there.
-    static func endsRegion(_ index: Int, _ machine: Machine) -> Bool {
+    static func endsRegion(_ index: Int, _ machine: MachineSpec) -> Bool {
         guard machine.states[index].kind == .terminal, !machine.isCompound(index),
             let region = machine.nesting.parent(of: index), let parallel = machine.nesting.parent(of: region)
         else { return false }
@@ -913,7 +913,7 @@ enum NestedChart {
     }
 
     /// Per state, the events the states around it (and the machine) handle.
-    private static func handledEvents(_ machine: Machine) -> [Set<String>] {
+    private static func handledEvents(_ machine: MachineSpec) -> [Set<String>] {
         let machineWide = Set(machine.machineWide.map { machine.names[$0.event.value] })
         return machine.states.indices.map { index in
             var events = machineWide
@@ -935,7 +935,7 @@ enum NestedChart {
         chart.nodes[source].transitions.append(chart.transitions.count - 1)
     }
 
-    private static func stateIndex(_ name: String, _ machine: Machine) throws -> Int {
+    private static func stateIndex(_ name: String, _ machine: MachineSpec) throws -> Int {
         guard let index = machine.states.indices.first(where: { machine.name(of: $0) == name }) else {
             throw Simulation.Failure(description: "no state '\(name)'")
         }

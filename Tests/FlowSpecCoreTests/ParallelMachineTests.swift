@@ -12,9 +12,10 @@ struct ParallelMachineTests {
     typealias Gen = DifferentialSpecs
 
     /// Random valid machines with a parallel state, checked by the real checker.
-    static func machines(seed: UInt64, count: Int) throws -> [(text: String, model: Machine, program: FlowProgram)] {
+    static func machines(seed: UInt64, count: Int) throws -> [(text: String, model: MachineSpec, program: FlowProgram)]
+    {
         var random = Gen.SplitMix64(seed: seed)
-        var found: [(String, Machine, FlowProgram)] = []
+        var found: [(String, MachineSpec, FlowProgram)] = []
         var attempts = 0
         var discarded: [String: Int] = [:]
         while found.count < count {

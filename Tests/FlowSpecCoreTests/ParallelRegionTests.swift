@@ -47,7 +47,7 @@ struct ParallelRegionTests {
         SpecChecker().check(SourceFile(path: "spec.yaml", text: text))
     }
 
-    static func index(_ name: String, _ machine: Machine) throws -> Int {
+    static func index(_ name: String, _ machine: MachineSpec) throws -> Int {
         try #require(machine.states.indices.first { machine.name(of: $0) == name })
     }
 

@@ -12,7 +12,7 @@ struct PathCoverTests {
     /// (state, effects, armed timeout after every step), together they exercise every item
     /// not reported as not covered, and each requirement path ends where it should.
     static func expectFaithful(
-        _ program: FlowProgram, _ machine: Machine, _ where_: String,
+        _ program: FlowProgram, _ machine: MachineSpec, _ where_: String,
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) throws {
         let cover = try PathCover(program: program, machine: machine)
@@ -132,7 +132,7 @@ struct PathCoverTests {
         }
     }
 
-    static func checked(_ text: String, path: String = "spec.yaml") throws -> [(FlowProgram, Machine)] {
+    static func checked(_ text: String, path: String = "spec.yaml") throws -> [(FlowProgram, MachineSpec)] {
         let result = SpecChecker().check(SourceFile(path: path, text: text))
         let findings = SeverityPolicy().apply(to: result.diagnostics, spec: result.spec.severity)
         let programs = try #require(

@@ -209,7 +209,7 @@ extension OracleVerdicts {
     /// The verdicts on `machine` (as checked: composed), from its chart's exploration with
     /// conditions free at every microstep. `nil` when the exploration is over `limit` nodes.
     /// `subFlowsOnly`: the machines of the spec that run only as sub-flows.
-    static func derive(_ machine: Machine, subFlowsOnly: Set<String> = [], limit: Int) throws -> OracleVerdicts? {
+    static func derive(_ machine: MachineSpec, subFlowsOnly: Set<String> = [], limit: Int) throws -> OracleVerdicts? {
         guard let (chart, reaching, exploration) = try explorations(machine, limit: limit) else { return nil }
         return VerdictDerivation(
             machine: machine, chart: chart, reaching: reaching, exploration: exploration, subFlowsOnly: subFlowsOnly
@@ -218,7 +218,7 @@ extension OracleVerdicts {
 
     /// The machine's chart, with conditions unknown, and its two explorations (see
     /// ``derive(_:limit:)``); `nil` when one is over `limit` nodes.
-    static func explorations(_ machine: Machine, limit: Int) throws -> (
+    static func explorations(_ machine: MachineSpec, limit: Int) throws -> (
         chart: StatechartOracle.Chart, reaching: ChartExploration, exploration: ChartExploration
     )? {
         let conditions = (machine.conditions ?? []).map(\.value)
@@ -287,7 +287,7 @@ extension OracleVerdicts {
 
 /// The derivation of ``OracleVerdicts`` from one exploration.
 private struct VerdictDerivation {
-    let machine: Machine
+    let machine: MachineSpec
     let chart: StatechartOracle.Chart
     /// Every history state leading to its default: what the flow reaches.
     let reaching: ChartExploration
@@ -300,7 +300,7 @@ private struct VerdictDerivation {
     let subFlowsOnly: Set<String>
 
     init(
-        machine: Machine, chart: StatechartOracle.Chart, reaching: ChartExploration, exploration: ChartExploration,
+        machine: MachineSpec, chart: StatechartOracle.Chart, reaching: ChartExploration, exploration: ChartExploration,
         subFlowsOnly: Set<String>
     ) {
         self.machine = machine
@@ -617,7 +617,7 @@ enum RequirementOracle {
 
     /// Per requirement, whether it holds (`nil` for a kind not derived here); `nil` when the
     /// exploration is over `limit` nodes, or a step never ends.
-    static func verdicts(_ machine: Machine, limit: Int) throws -> [Bool?]? {
+    static func verdicts(_ machine: MachineSpec, limit: Int) throws -> [Bool?]? {
         let conditions = (machine.conditions ?? []).map(\.value)
         let (chart, slots, _) = try NestedChart.chart(machine, conditions: conditions)
         let exploration: ChartExploration

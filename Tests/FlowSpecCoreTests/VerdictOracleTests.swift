@@ -160,7 +160,7 @@ struct VerdictComparison: CustomStringConvertible {
         }
     }
 
-    private mutating func count(_ machine: Machine, _ oracle: OracleVerdicts) {
+    private mutating func count(_ machine: MachineSpec, _ oracle: OracleVerdicts) {
         for (name, set) in [
             ("unreachable", oracle.unreachable), ("unbounded tasks", oracle.unboundedTasks), ("loops", oracle.loops),
             ("no way out", oracle.noWayOut), ("stuck runs", oracle.stuckRuns),
@@ -178,7 +178,7 @@ struct VerdictComparison: CustomStringConvertible {
     /// `infinite-loop` and a `done` with no terminal state to end on are about what is written,
     /// reached or not (an unreachable state is `unreachable-state` too); the runs say nothing of
     /// states they never reach, so those are compared on the `reached` states.
-    static func verdicts(of diagnostics: [Diagnostic], _ machine: Machine, reached: Set<String>) -> OracleVerdicts {
+    static func verdicts(of diagnostics: [Diagnostic], _ machine: MachineSpec, reached: Set<String>) -> OracleVerdicts {
         var verdicts = OracleVerdicts()
         let runs = Dictionary(
             machine.runs.map { ($0.machine.location, machine.name(of: $0.state)) },

@@ -24,7 +24,7 @@ struct DeadEndCheck: MachineCheck {
         }
     }
 
-    private func declaresExit(_ index: Int, machine: Machine) -> Bool {
+    private func declaresExit(_ index: Int, machine: MachineSpec) -> Bool {
         if machine.transitions(of: index).contains(where: { !$0.candidates.isEmpty }) { return true }
         if let always = machine.states[index].always, !always.value.isEmpty { return true }
         if machine.states[index].timeoutLocation != nil { return true }

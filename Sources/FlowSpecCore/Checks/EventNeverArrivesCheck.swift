@@ -51,7 +51,7 @@ struct EventNeverArrivesCheck: MachineCheck {
     }
 
     /// Per activity, the states that list it, in document order.
-    private static func runners(of activities: [Activity], in machine: Machine) -> [[Int]] {
+    private static func runners(of activities: [Activity], in machine: MachineSpec) -> [[Int]] {
         var position: [String: Int] = [:]
         for (index, activity) in activities.enumerated() { position[activity.name.value] = index }
         var runners = [[Int]](repeating: [], count: activities.count)

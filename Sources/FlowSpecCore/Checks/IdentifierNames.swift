@@ -32,14 +32,14 @@ struct IdentifierNames {
         let identifier: Result<SwiftName, SwiftName.ProblemError>
     }
 
-    private let machine: Machine
+    private let machine: MachineSpec
     /// The events: the machine's list, or the names its transitions use.
     private let events: [Located<String>]
     /// The irregular names, in order.
     let irregular: [Irregular]
 
     /// The names of a machine; `uses` gives the events when the machine does not list them.
-    init(_ machine: Machine, events uses: @autoclosure () -> NameUses) {
+    init(_ machine: MachineSpec, events uses: @autoclosure () -> NameUses) {
         self.machine = machine
         self.events = machine.events ?? uses().derivedEvents
         var irregular: [Irregular] = []
@@ -74,7 +74,7 @@ struct IdentifierNames {
     }
 
     private static func forEachName(
-        _ machine: Machine, events: [Located<String>],
+        _ machine: MachineSpec, events: [Located<String>],
         _ body: (Kind, Located<String>) -> Void
     ) {
         // States are read in place: binding a whole state copies it.

@@ -56,7 +56,7 @@ struct MachineAnalysis {
         self.reachableCompounds = reachableCompounds
     }
 
-    var machine: Machine { graph.machine }
+    var machine: MachineSpec { graph.machine }
 
     /// Where a shortest path from `initial` to each state comes from. A state inside a region
     /// of a parallel state is entered with the parallel state's other regions, each through its
@@ -64,7 +64,8 @@ struct MachineAnalysis {
     /// region, an `initial` or history default inside one, a sub-flow starting inside one. So
     /// reaching a state reaches the other regions of every parallel state around it (the
     /// region, whose `initial` edge leads in). Each compound state's regions are added once.
-    private static func reachable(from initial: Int, _ reaching: Digraph, _ machine: Machine) -> BreadthFirstParents {
+    private static func reachable(from initial: Int, _ reaching: Digraph, _ machine: MachineSpec) -> BreadthFirstParents
+    {
         guard machine.states.indices.contains(where: machine.isParallel) else {
             return reaching.breadthFirst(from: [initial])
         }
@@ -84,9 +85,9 @@ struct MachineAnalysis {
         }
     }
 
-    /// Whether a state may lack an edge the author wrote (see ``State/hasLostTransitions``).
+    /// Whether a state may lack an edge the author wrote (see ``StateSpec/hasLostTransitions``).
     /// By index: the state is read in place, not copied, for every reachable state.
-    static func mayLackEdges(_ state: Int, in machine: Machine) -> Bool {
+    static func mayLackEdges(_ state: Int, in machine: MachineSpec) -> Bool {
         machine.states[state].hasLostTransitions
             || (machine.lostMachineWideTransitions && machine.states[state].kind.inheritsMachineWideTransitions)
     }

@@ -54,7 +54,7 @@ struct MissingTimeoutCheck: MachineCheck {
     }
 
     /// Whether a compound state around the state has a timeout (which bounds it too).
-    private func hasOuterTimeout(_ state: Int, _ machine: Machine) -> Bool {
+    private func hasOuterTimeout(_ state: Int, _ machine: MachineSpec) -> Bool {
         machine.nesting.ancestors(of: state).contains { machine.states[$0].timeoutLocation != nil }
     }
 }

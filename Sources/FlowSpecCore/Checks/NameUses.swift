@@ -23,7 +23,7 @@ struct NameUses {
         /// ``mergeInterned(_:)`` moves them into `names`: an array read per use, not a hash.
         private var interned: [(first: SourceLocation, declared: Bool)?] = []
 
-        fileprivate init(_ category: Category, in machine: Machine) {
+        fileprivate init(_ category: Category, in machine: MachineSpec) {
             declared = category.declared(in: machine).map { Set($0.map(\.value)) }
             listRequired = category != .event
         }
@@ -83,7 +83,7 @@ struct NameUses {
     /// The activities the states run.
     private(set) var activities: Uses
 
-    init(_ machine: Machine) {
+    init(_ machine: MachineSpec) {
         events = Uses(.event, in: machine)
         conditions = Uses(.condition, in: machine)
         effects = Uses(.effect, in: machine)
@@ -138,7 +138,7 @@ struct NameUses {
 
     /// The events of a machine without an `events:` list: each used name once, at its first
     /// use in the file (machine-wide `on` may come before or after `states`).
-    static func derivedEvents(_ machine: Machine) -> [Located<String>] {
+    static func derivedEvents(_ machine: MachineSpec) -> [Located<String>] {
         NameUses(machine).derivedEvents
     }
 

@@ -34,7 +34,7 @@ struct UndeclaredNameCheck: MachineCheck {
     /// An activity a state runs must be declared, with the events it sends, in the machine's
     /// `activities` (a mapping, so no quick fix adds it).
     private func checkActivities(
-        _ machine: Machine, _ uses: NameUses.Uses, _ reporter: RuleReporter, _ suggestions: inout SuggestionBudget
+        _ machine: MachineSpec, _ uses: NameUses.Uses, _ reporter: RuleReporter, _ suggestions: inout SuggestionBudget
     ) {
         let declared = (machine.activities ?? []).map(\.name.value)
         for use in uses.undeclared {

@@ -12,8 +12,8 @@
 /// - Events, conditions and effects keep their names: the parent's and the child's are one
 ///   declaration each.
 struct MachineExpansion {
-    private let parent: Machine
-    private let children: [Int: Machine]
+    private let parent: MachineSpec
+    private let children: [Int: MachineSpec]
     /// The names the parent uses, and each machine run's by the index of its running state:
     /// read once, for the declarations and the clashes in kind.
     private let parentUses: NameUses
@@ -22,7 +22,7 @@ struct MachineExpansion {
     private let failed: Set<Int>
     private let limits: YAMLLimits
     private let diagnostics: DiagnosticCollector
-    private var result: Machine
+    private var result: MachineSpec
     private var parents: [Int32] = []
     private var depths: [Int] = []
     /// Per name (by index in the result's table), the state that has it, or -1.
@@ -33,10 +33,10 @@ struct MachineExpansion {
     private var isOverStatesLimit = false
 
     /// The machines run, by the index of the running state.
-    private var orderedChildren: [Machine] { children.keys.sorted().compactMap { children[$0] } }
+    private var orderedChildren: [MachineSpec] { children.keys.sorted().compactMap { children[$0] } }
 
     init(
-        parent: Machine, children: [Int: Machine], failed: Set<Int>, limits: YAMLLimits,
+        parent: MachineSpec, children: [Int: MachineSpec], failed: Set<Int>, limits: YAMLLimits,
         diagnostics: DiagnosticCollector
     ) {
         self.parent = parent
@@ -46,11 +46,11 @@ struct MachineExpansion {
         self.failed = failed
         self.limits = limits
         self.diagnostics = diagnostics
-        result = Machine(name: parent.name)
+        result = MachineSpec(name: parent.name)
     }
 
     /// The composed machine.
-    mutating func build() -> Machine {
+    mutating func build() -> MachineSpec {
         copyMachineFields()
         var newIndex: [Int] = []
         newIndex.reserveCapacity(parent.states.count)
@@ -81,7 +81,8 @@ struct MachineExpansion {
 
     /// Whether the composed machine stays within the limits with this child inside (reported
     /// when it does not: the states limit once, at the first `run` that crosses it).
-    private mutating func fits(_ child: Machine, under parentIndex: Int?, run: Located<String>, state: Int) -> Bool {
+    private mutating func fits(_ child: MachineSpec, under parentIndex: Int?, run: Located<String>, state: Int) -> Bool
+    {
         let reporter = diagnostics.reporter(for: .limitExceeded, machine: parent.name.value)
         // The states so far, this child's, and the parent's still to come.
         let states = result.states.count + child.states.count + (parent.states.count - state)
@@ -131,9 +132,9 @@ struct MachineExpansion {
 
     /// Names the parent and a machine it runs both have, as names of different kinds (an
     /// event of one, an effect of the other): one name of the composed machine cannot be both.
-    private func reportKindClashes(with child: Machine, at index: Int, run: Located<String>) {
+    private func reportKindClashes(with child: MachineSpec, at index: Int, run: Located<String>) {
         guard let childUses = childUses[index] else { return }
-        func names(_ uses: NameUses, _ machine: Machine, _ category: NameCategory) -> Set<String> {
+        func names(_ uses: NameUses, _ machine: MachineSpec, _ category: NameCategory) -> Set<String> {
             Set(uses[category].names.keys).union((category.declared(in: machine) ?? []).map(\.value))
         }
         let reporter = diagnostics.reporter(for: .invalidRun, machine: parent.name.value)
@@ -150,7 +151,7 @@ struct MachineExpansion {
 
     /// The running state, as a compound state, and the copy of its machine inside it.
     private mutating func appendRun(
-        of child: Machine, at index: Int, details: StateDetails, run: Located<String>, under parentIndex: Int?
+        of child: MachineSpec, at index: Int, details: StateDetails, run: Located<String>, under parentIndex: Int?
     ) {
         let written = parent.states[index]
         let stateName = parent.name(of: index)
@@ -227,7 +228,7 @@ struct MachineExpansion {
 
     /// Activities the parent and a machine it runs both declare, sending different events: one
     /// activity of the composed machine cannot send both.
-    private func reportActivityClashes(with child: Machine, run: Located<String>) {
+    private func reportActivityClashes(with child: MachineSpec, run: Located<String>) {
         let theirs = Dictionary((child.activities ?? []).map { ($0.name.value, $0) }) { first, _ in first }
         for mine in parent.activities ?? [] {
             guard let other = theirs[mine.name.value] else { continue }
@@ -245,7 +246,9 @@ struct MachineExpansion {
     }
 
     /// Reports each `done` key that is no outcome; whether there was one.
-    private func reportUnknownOutcomes(_ details: StateDetails, of child: Machine, state: String, run: Located<String>)
+    private func reportUnknownOutcomes(
+        _ details: StateDetails, of child: MachineSpec, state: String, run: Located<String>
+    )
         -> Bool
     {
         let outcomes = child.states.indices.filter {
@@ -262,7 +265,7 @@ struct MachineExpansion {
     }
 
     /// Appends a state under a parent (the index in the result), claiming its name.
-    private mutating func append(_ state: State, under parentIndex: Int?) -> Int {
+    private mutating func append(_ state: StateSpec, under parentIndex: Int?) -> Int {
         let position = result.states.count
         var state = state
         let name = Int(state.name.value.index)
@@ -292,8 +295,8 @@ struct MachineExpansion {
 
     /// The state whole, but for what names a state or lives in the source's tables (its name,
     /// its branches' and timeout's targets, its transitions), so that a field added to
-    /// ``State`` is carried without being listed here.
-    private mutating func copy(_ state: State, of source: Machine, prefix: String) -> State {
+    /// ``StateSpec`` is carried without being listed here.
+    private mutating func copy(_ state: StateSpec, of source: MachineSpec, prefix: String) -> StateSpec {
         var copied = state
         copied.name = target(state.name, of: source, prefix: prefix)
         copied.always = state.always.map { Located(copy($0.value, of: source, prefix: prefix), at: $0.location) }
@@ -303,7 +306,7 @@ struct MachineExpansion {
         return copied
     }
 
-    private mutating func copy(_ details: StateDetails, of source: Machine, prefix: String) -> StateDetails {
+    private mutating func copy(_ details: StateDetails, of source: MachineSpec, prefix: String) -> StateDetails {
         var copied = details
         copied.initial = details.initial.map { Located(prefix + $0.value, at: $0.location) }
         copied.done = details.done.map { target($0, of: source, prefix: prefix) }
@@ -313,13 +316,14 @@ struct MachineExpansion {
         return copied
     }
 
-    private mutating func copy(_ transition: EventTransition, of source: Machine, prefix: String) -> EventTransition {
+    private mutating func copy(_ transition: EventTransition, of source: MachineSpec, prefix: String) -> EventTransition
+    {
         EventTransition(
             event: Located(result.names.intern(source.names[transition.event.value]), at: transition.event.location),
             candidates: copy(transition.candidates, of: source, prefix: prefix))
     }
 
-    private mutating func copy(_ candidates: Candidates, of source: Machine, prefix: String) -> Candidates {
+    private mutating func copy(_ candidates: Candidates, of source: MachineSpec, prefix: String) -> Candidates {
         Candidates(
             candidates.map { candidate in
                 var copied = candidate
@@ -329,20 +333,20 @@ struct MachineExpansion {
             })
     }
 
-    private mutating func copy(_ timeout: Timeout, of source: Machine, prefix: String) -> Timeout {
+    private mutating func copy(_ timeout: Timeout, of source: MachineSpec, prefix: String) -> Timeout {
         var copied = timeout
         copied.target = target(timeout.target, of: source, prefix: prefix)
         copied.retry = timeout.retry.map { copy($0, of: source, prefix: prefix) }
         return copied
     }
 
-    private mutating func copy(_ retry: Retry, of source: Machine, prefix: String) -> Retry {
+    private mutating func copy(_ retry: Retry, of source: MachineSpec, prefix: String) -> Retry {
         var copied = retry
         copied.then = target(retry.then, of: source, prefix: prefix)
         return copied
     }
 
-    private mutating func target(_ name: Located<Name>, of source: Machine, prefix: String) -> Located<Name> {
+    private mutating func target(_ name: Located<Name>, of source: MachineSpec, prefix: String) -> Located<Name> {
         Located(result.names.intern(prefix + source.names[name.value]), at: name.location)
     }
 

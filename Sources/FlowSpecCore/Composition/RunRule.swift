@@ -47,7 +47,7 @@ enum RunRule: RuleHome {
     /// (`writesRun`: the state writes `run`, readable or not; one that could not be read is
     /// reported already.)
     static func checkRunningState(
-        _ state: inout State, details: StateDetails, writesRun: Bool, reader: inout NodeReader
+        _ state: inout StateSpec, details: StateDetails, writesRun: Bool, reader: inout NodeReader
     ) {
         let name = reader.nameTable[state.name.value]
         guard writesRun else {

@@ -9,7 +9,7 @@
 /// others, is reported (`invalid-run`) and its running state is left without the machine.
 struct SpecComposer {
     /// The spec's machines, then those of the files it imports (composed already).
-    private let machines: [Machine]
+    private let machines: [MachineSpec]
     /// The names of imported machines that cannot be run (their file has errors, reported at
     /// its import).
     private let unusable: Set<String>
@@ -19,7 +19,7 @@ struct SpecComposer {
     private let diagnostics: DiagnosticCollector
     /// Machine names to their first index.
     private let machineIndex: [String: Int]
-    private var composed: [Machine?]
+    private var composed: [MachineSpec?]
     /// The machines being composed, outermost first: a run of one of them is a cycle.
     private var inProgress: [Int] = []
     /// The states copied into the machines composed so far (``YAMLLimits/maxComposedStates``).
@@ -30,7 +30,7 @@ struct SpecComposer {
     static func compose(
         _ spec: Spec, imported: [SpecImporter.Imported] = [], limits: YAMLLimits,
         into diagnostics: DiagnosticCollector
-    ) -> [Machine] {
+    ) -> [MachineSpec] {
         guard spec.machines.contains(where: Self.runsAny) else { return spec.machines }
         var composer = SpecComposer(spec: spec, imported: imported, limits: limits, diagnostics: diagnostics)
         return spec.machines.indices.map { composer.machine($0) }
@@ -84,7 +84,7 @@ struct SpecComposer {
     }
 
     /// The run whose copy holds the state named (`STATE.NAME`), if any.
-    private static func run(holding state: String, in machine: Machine) -> ComposedRun? {
+    private static func run(holding state: String, in machine: MachineSpec) -> ComposedRun? {
         machine.runs.first { state.hasPrefix(machine.name(of: $0.state) + ".") }
     }
 
@@ -139,12 +139,12 @@ struct SpecComposer {
         composed = Array(repeating: nil, count: spec.machines.count) + usable.map { $0 }
     }
 
-    private static func runsAny(_ machine: Machine) -> Bool {
+    private static func runsAny(_ machine: MachineSpec) -> Bool {
         machine.nesting.details.values.contains { $0.run != nil }
     }
 
     /// The machine at an index, composed (once).
-    private mutating func machine(_ index: Int) -> Machine {
+    private mutating func machine(_ index: Int) -> MachineSpec {
         if let done = composed[index] { return done }
         let written = machines[index]
         guard Self.runsAny(written), !written.exceedsLimits else {
@@ -153,7 +153,7 @@ struct SpecComposer {
         }
         inProgress.append(index)
         let reporter = diagnostics.reporter(for: .invalidRun, machine: written.name.value)
-        var children: [Int: Machine] = [:]
+        var children: [Int: MachineSpec] = [:]
         var failed: [Int] = []
         for (state, details) in written.nesting.details.sorted(by: { $0.key < $1.key }) {
             guard let run = details.run else { continue }
@@ -183,7 +183,7 @@ struct SpecComposer {
 
     /// The `run:` at which composing `parent` would copy more states than the spec may, before
     /// a state is copied; `nil` (and the copies counted) when it stays within the limit.
-    private mutating func crossingRun(_ children: [Int: Machine], of parent: Machine) -> Located<String>? {
+    private mutating func crossingRun(_ children: [Int: MachineSpec], of parent: MachineSpec) -> Located<String>? {
         var total = copied
         for (state, child) in children.sorted(by: { $0.key < $1.key }) {
             total += child.states.count
@@ -195,8 +195,8 @@ struct SpecComposer {
 
     /// The composed machine a state runs, or `nil` (reported) when there is none to run.
     private mutating func child(
-        _ run: Located<String>, of parent: Machine, state: Int, reporter: RuleReporter
-    ) -> Machine? {
+        _ run: Located<String>, of parent: MachineSpec, state: Int, reporter: RuleReporter
+    ) -> MachineSpec? {
         let stateName = parent.name(of: state)
         guard let index = machineIndex[run.value] else {
             // A machine of an imported file with errors, or perhaps of one that could not be read:

@@ -22,7 +22,7 @@ struct SpecImporter {
         /// The path it was read from.
         var path: String
         /// Its machines, composed; its lines numbered from `lineOffset` + 1.
-        var machines: [Machine]
+        var machines: [MachineSpec]
         /// What was added to its lines.
         var lineOffset: Int
         /// Whether its machines can be run: `false` for a file with errors (reported at the

@@ -79,7 +79,7 @@ enum StuckRunCheck {
     }
 
     /// Whether a parallel state stands between `state` and the running state.
-    private static func isInRegion(_ state: Int, below running: Int, _ machine: Machine) -> Bool {
+    private static func isInRegion(_ state: Int, below running: Int, _ machine: MachineSpec) -> Bool {
         var ancestor = machine.nesting.parent(of: state)
         while let current = ancestor, current != running {
             if machine.isParallel(current) { return true }

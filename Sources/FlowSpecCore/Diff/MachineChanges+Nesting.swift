@@ -4,12 +4,12 @@
 extension MachineChanges {
     /// Whether a machine writes anything about nesting: compound states, or `entry`/`exit`
     /// (which any state may write). A flat machine without them skips all of this.
-    static func hasNesting(_ machine: Machine) -> Bool {
+    static func hasNesting(_ machine: MachineSpec) -> Bool {
         machine.nesting.isNested || !machine.nesting.details.isEmpty
     }
 
     /// A state's kind as listed: a compound state has none, and says so.
-    func kindText(_ machine: Machine, _ state: Int) -> String {
+    func kindText(_ machine: MachineSpec, _ state: Int) -> String {
         machine.isCompound(state) ? "compound" : machine.states[state].kind.rawValue
     }
 
@@ -94,7 +94,7 @@ extension MachineChanges {
     /// Where a history state leads when its compound state was never left: its `default`, or
     /// the state its compound state enters first (`nil` outside a compound state, where it is
     /// already `invalid-history`).
-    private func historyDefault(_ machine: Machine, _ names: [String], _ state: Int) -> String? {
+    private func historyDefault(_ machine: MachineSpec, _ names: [String], _ state: Int) -> String? {
         if let written = machine.nesting.details[state]?.historyDefault { return machine.names[written.value] }
         return machine.nesting.parent(of: state).map { initialChild(machine, names, $0) }
     }
@@ -118,12 +118,12 @@ extension MachineChanges {
 
     /// The name of the state a compound state enters first: its `initial` as written, or the
     /// first inside that is no history state (adding one first changes nothing entered).
-    private func initialChild(_ machine: Machine, _ names: [String], _ state: Int) -> String {
+    private func initialChild(_ machine: MachineSpec, _ names: [String], _ state: Int) -> String {
         machine.nesting.details[state]?.initial?.value
             ?? names[MachinePair.initialChild(of: state, in: machine, names: names)]
     }
 
-    private func done(_ machine: Machine, _ state: Int) -> String? {
+    private func done(_ machine: MachineSpec, _ state: Int) -> String? {
         machine.nesting.details[state]?.done.map { machine.names[$0.value] }
     }
 
@@ -189,7 +189,7 @@ extension MachineChanges {
     /// an `input` or `task` leaf their `on` for the events it and the states nearer it do not
     /// handle, and their timeouts; a terminal leaf its parent's `done`. (The machine's `on` is
     /// not a compound state's, and is listed as machine-wide.)
-    func inherited(_ machine: Machine, _ names: [String], of state: Int) -> [InheritedEntry] {
+    func inherited(_ machine: MachineSpec, _ names: [String], of state: Int) -> [InheritedEntry] {
         var entries: [InheritedEntry] = []
         let ancestors = machine.nesting.ancestors(of: state)
         if machine.states[state].kind.inheritsMachineWideTransitions {
@@ -231,7 +231,7 @@ extension MachineChanges {
         }
     }
 
-    private func describe(_ transition: InheritedTransition, _ machine: Machine) -> String {
+    private func describe(_ transition: InheritedTransition, _ machine: MachineSpec) -> String {
         switch transition {
         case .candidates(let candidates): Self.describe(candidates, machine)
         case .timeout(let timeout): self.timeout(timeout, machine) ?? "none"

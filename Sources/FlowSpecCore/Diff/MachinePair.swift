@@ -1,8 +1,8 @@
 /// One machine as two versions of a spec write it, for `flowspec diff`: what the compatibility
 /// rules and the change listing read.
 struct MachinePair {
-    let old: Machine
-    let new: Machine
+    let old: MachineSpec
+    let new: MachineSpec
     let oldFile: String
     let newFile: String
     /// The names of the states, compound ones too, in source order, read once.
@@ -17,7 +17,7 @@ struct MachinePair {
     let oldLeafIndices: [Int]
     let newLeafIndices: [Int]
 
-    init(old: Machine, new: Machine, oldFile: String, newFile: String) {
+    init(old: MachineSpec, new: MachineSpec, oldFile: String, newFile: String) {
         self.old = old
         self.new = new
         self.oldFile = oldFile
@@ -32,11 +32,11 @@ struct MachinePair {
     }
 
     /// The names of a machine's states, in source order.
-    static func stateNames(_ machine: Machine) -> [String] { machine.states.indices.map(machine.name(of:)) }
+    static func stateNames(_ machine: MachineSpec) -> [String] { machine.states.indices.map(machine.name(of:)) }
 
     /// The indices of a machine's leaves, in source order. A history state is never current, so
     /// it is no leaf: it takes no position, and adding one moves none.
-    static func leaves(of machine: Machine) -> [Int] {
+    static func leaves(of machine: MachineSpec) -> [Int] {
         // A history state stands inside a compound state; one at the top level is already
         // `invalid-history`, but is no more stored for that.
         guard machine.nesting.isNested || machine.states.contains(where: { $0.kind == .history }) else {
@@ -59,7 +59,7 @@ struct MachinePair {
     /// The state directly inside a compound state that entering it enters: its `initial`, or
     /// its first state that is no history state (a history state is never entered: the decoder
     /// holds `initial` to that too).
-    static func initialChild(of compound: Int, in machine: Machine, names: [String]) -> Int {
+    static func initialChild(of compound: Int, in machine: MachineSpec, names: [String]) -> Int {
         let children = machine.nesting.children(of: compound)
         let initial = machine.nesting.details[compound]?.initial?.value
         return children.first { names[$0] == initial && !machine.isHistory($0) }

@@ -146,7 +146,7 @@ struct MachineChanges {
             && old.effects.map(\.value) == new.effects.map(\.value) && sameRetry(old.retry, new.retry)
     }
 
-    func timeout(_ timeout: Timeout?, _ machine: Machine) -> String? {
+    func timeout(_ timeout: Timeout?, _ machine: MachineSpec) -> String? {
         guard let timeout else { return nil }
         var text = "\(timeout.after?.value.specDescription ?? "?") to '\(machine.names[timeout.target.value])'"
         if !timeout.effects.isEmpty { text += " / " + timeout.effects.map(\.value).joined(separator: ", ") }
@@ -243,7 +243,7 @@ struct MachineChanges {
         }
     }
 
-    private func transitions(_ machine: Machine, of state: Int) -> [Entry] {
+    private func transitions(_ machine: MachineSpec, of state: Int) -> [Entry] {
         var result: [Entry] = []
         for transition in machine.transitions(of: state) {
             let event = machine.names[transition.event.value]
@@ -257,7 +257,7 @@ struct MachineChanges {
         return result
     }
 
-    private func machineWide(_ machine: Machine) -> [Entry] {
+    private func machineWide(_ machine: MachineSpec) -> [Entry] {
         machine.machineWide.map {
             let event = machine.names[$0.event.value]
             return Entry(trigger: .event(event), candidates: $0.candidates, location: $0.event.location)
@@ -265,7 +265,7 @@ struct MachineChanges {
     }
 
     /// `'b' if ready / log, 'c' (retry ×3, then 'd')`.
-    static func describe(_ candidates: Candidates, _ machine: Machine) -> String {
+    static func describe(_ candidates: Candidates, _ machine: MachineSpec) -> String {
         candidates.map { candidate in
             var text = "'\(machine.names[candidate.target.value])'"
             if let condition = candidate.condition { text += " if \(condition.value)" }
@@ -277,7 +277,7 @@ struct MachineChanges {
     }
 
     /// ` (retry ×3, then 'd' / showError)`.
-    static func describe(_ retry: Retry, _ machine: Machine) -> String {
+    static func describe(_ retry: Retry, _ machine: MachineSpec) -> String {
         var text = " (retry ×\(retry.max?.value ?? 0), then '\(machine.names[retry.then.value])'"
         if !retry.effects.isEmpty { text += " / " + retry.effects.map(\.value).joined(separator: ", ") }
         return text + ")"

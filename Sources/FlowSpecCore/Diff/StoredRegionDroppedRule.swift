@@ -65,7 +65,7 @@ enum StoredRegionDroppedRule: DiffRule {
 
     /// Whether a state is a region whose state is stored: a compound state directly inside a
     /// parallel state.
-    static func isStoredRegion(_ state: Int, of machine: Machine) -> Bool {
+    static func isStoredRegion(_ state: Int, of machine: MachineSpec) -> Bool {
         guard machine.isCompound(state), let parent = machine.nesting.parent(of: state) else { return false }
         return machine.nesting.isParallel(parent)
     }

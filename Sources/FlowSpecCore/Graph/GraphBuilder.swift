@@ -1,7 +1,7 @@
 /// Builds a ``MachineGraph`` from a decoded machine, resolving every state reference once
 /// and reporting each name that is not a state (`undefined-state`, with a suggestion).
 struct GraphBuilder {
-    let machine: Machine
+    let machine: MachineSpec
     /// Reports `undefined-state`.
     let reporter: RuleReporter
     private let stateIndex: StateIndex
@@ -10,7 +10,7 @@ struct GraphBuilder {
     /// (`addInherited`): a few, kept between states so that no state allocates a set.
     private var handledEvents: [Name] = []
 
-    init(machine: Machine, reporter: RuleReporter) {
+    init(machine: MachineSpec, reporter: RuleReporter) {
         self.machine = machine
         self.reporter = reporter
         stateIndex = StateIndex(machine)
@@ -66,7 +66,7 @@ struct GraphBuilder {
     /// one more for each retry, and the machine-wide ones for every state that may inherit them
     /// (fewer where names are not states or a state handles the event itself). The edges are
     /// the graph's largest part: room for exactly as many saves a tenth of it.
-    private static func edgeCount(_ machine: Machine) -> Int {
+    private static func edgeCount(_ machine: MachineSpec) -> Int {
         var count = 0
         var inheritors = 0
         for index in machine.states.indices {

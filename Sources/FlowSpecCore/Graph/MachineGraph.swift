@@ -5,7 +5,7 @@
 /// machine-wide transition a state inherits.
 public struct MachineGraph: Sendable {
     /// The machine as decoded.
-    public let machine: Machine
+    public let machine: MachineSpec
     /// State names to indices.
     public let stateIndex: StateIndex
     /// The initial state's index, if `initial` names a state.
@@ -19,7 +19,7 @@ public struct MachineGraph: Sendable {
     public var stateCount: Int { machine.states.count }
 
     /// The state at an index.
-    public func state(_ index: Int) -> State { machine.states[index] }
+    public func state(_ index: Int) -> StateSpec { machine.states[index] }
 
     /// The name of the state at an index.
     public func name(_ index: Int) -> String { machine.name(of: index) }
@@ -30,7 +30,7 @@ public struct MachineGraph: Sendable {
     }
 
     /// `edges` grouped by source state, `edgeStart` as the property says.
-    init(machine: Machine, stateIndex: StateIndex, initial: Int?, edges: [Edge], edgeStart: [Int32]) {
+    init(machine: MachineSpec, stateIndex: StateIndex, initial: Int?, edges: [Edge], edgeStart: [Int32]) {
         self.machine = machine
         self.stateIndex = stateIndex
         self.initial = initial
@@ -223,7 +223,7 @@ public struct Edge: Sendable {
 
     /// What kind of thing triggers it.
     var triggerKind: TriggerKind { TriggerKind(rawValue: origin >> 58 & 3) ?? .event }
-    /// For an event's edge: the index of its transition in `Machine.transitions(of:)` of the state
+    /// For an event's edge: the index of its transition in `MachineSpec.transitions(of:)` of the state
     /// that declares it, or in the machine's `machineWide` (0 for other edges).
     var transitionIndex: Int { Int(origin & UInt64(Self.maximumIndex)) }
     /// The index of its candidate among the transition's (or the `always` branches); 0 for a

@@ -7,12 +7,12 @@ public struct StateIndex: Sendable {
     private let stateOfName: [Int32]
 
     /// Indexes a machine's states.
-    init(_ machine: Machine) {
+    init(_ machine: MachineSpec) {
         self.init(machine.states, names: machine.names)
     }
 
     /// Indexes states named in `names`.
-    init(_ states: [State], names: NameTable) {
+    init(_ states: [StateSpec], names: NameTable) {
         var stateOfName = [Int32](repeating: -1, count: names.count)
         for index in states.indices {
             let name = Int(states[index].name.value.index)

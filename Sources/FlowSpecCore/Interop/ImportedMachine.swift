@@ -1,4 +1,4 @@
-/// A machine an importer is reading, in flowspec's terms, before it is a ``Machine``: states
+/// A machine an importer is reading, in flowspec's terms, before it is a ``MachineSpec``: states
 /// are added as the input names them, and their transitions as they are found, in any order
 /// (``spec(name:)`` builds the spec the decoder would). A class: the reader changes its states
 /// one at a time, and a copy of the reader (a closure may take one) must not make each change
@@ -120,18 +120,18 @@ extension ImportedMachine {
     }
 }
 
-/// Builds the ``Machine`` an ``ImportedMachine`` describes. Its states come in document order,
+/// Builds the ``MachineSpec`` an ``ImportedMachine`` describes. Its states come in document order,
 /// each before the states inside it, as the decoder keeps them. Everything is located at the
 /// input's start: the spec is printed, and checked from its text.
 private struct ImportedMachineBuilder {
     private let imported: ImportedMachine
-    private(set) var machine: Machine
+    private(set) var machine: MachineSpec
     private(set) var comments = SpecWriter.Comments()
     private let at = SourceLocation.start
 
     init(_ imported: ImportedMachine, name: String) {
         self.imported = imported
-        machine = Machine(name: Located(name, at: .start))
+        machine = MachineSpec(name: Located(name, at: .start))
     }
 
     mutating func build() {
@@ -163,7 +163,7 @@ private struct ImportedMachineBuilder {
     private mutating func add(_ index: Int, parent: Int32, _ parents: inout [Int32]) {
         let source = imported.states[index]
         let position = machine.states.count
-        var state = State(name: name(source.name), kind: source.kind ?? .task)
+        var state = StateSpec(name: name(source.name), kind: source.kind ?? .task)
         if source.kind != nil { state.kindLocation = at }
         state.summary = source.summary
         if !source.on.isEmpty {

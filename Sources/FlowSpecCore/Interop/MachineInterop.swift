@@ -1,6 +1,6 @@
 /// What both exports ask of a machine: the facts that decide how flowspec's behaviour is
 /// written in another format's terms.
-extension Machine {
+extension MachineSpec {
     /// The events the states around a state (and the machine) handle: those a state that
     /// handles an event under conditions overrides, and those a terminal state that rests
     /// ignores.

@@ -35,7 +35,7 @@ public enum SCXMLExporter {
 struct SCXMLDocumentWriter {
     typealias Element = XMLElement
 
-    let machine: Machine
+    let machine: MachineSpec
     /// The machine's states by name.
     let states: StateIndex
     let datamodel: SCXMLExporter.Datamodel
@@ -62,7 +62,7 @@ struct SCXMLDocumentWriter {
     var routerElements: [Int: [Element]] = [:]
     var takenIDs: Set<String> = []
 
-    init(_ machine: Machine, states: StateIndex, datamodel: SCXMLExporter.Datamodel) {
+    init(_ machine: MachineSpec, states: StateIndex, datamodel: SCXMLExporter.Datamodel) {
         self.machine = machine
         self.states = states
         self.datamodel = datamodel

@@ -39,7 +39,7 @@ public enum XStateExporter {
 struct XStateConfigWriter {
     typealias Node = JSONNode
 
-    let machine: Machine
+    let machine: MachineSpec
     /// The machine's states by name.
     let states: StateIndex
     let nesting: Nesting
@@ -61,7 +61,7 @@ struct XStateConfigWriter {
     /// The machine's events that XState's naming would claim (``XStateExporter/ownEventsKey``).
     var ownEvents: Set<String> = []
 
-    init(_ machine: Machine, states: StateIndex) {
+    init(_ machine: MachineSpec, states: StateIndex) {
         self.machine = machine
         self.states = states
         self.nesting = machine.nesting

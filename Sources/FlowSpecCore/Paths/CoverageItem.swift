@@ -232,7 +232,7 @@ public enum CoverageItem: Sendable, Hashable {
 
     /// Where the item is written in the spec: the state's name, the candidate, the timeout or
     /// its retry, the `persist` key.
-    public func location(in machine: Machine, program: FlowProgram) -> SourceLocation {
+    public func location(in machine: MachineSpec, program: FlowProgram) -> SourceLocation {
         func spec(_ state: Int) -> Int { program.states[state].specIndex }
         switch self {
         case .state(let state):
@@ -281,7 +281,7 @@ public enum CoverageItem: Sendable, Hashable {
 
     /// Where a state of the spec writes a candidate of its transition on an event.
     private static func location(
-        of event: Int, _ position: Int, _ fallback: Bool, writtenBy state: Int, in machine: Machine,
+        of event: Int, _ position: Int, _ fallback: Bool, writtenBy state: Int, in machine: MachineSpec,
         program: FlowProgram
     ) -> SourceLocation {
         let name = program.events[event].name

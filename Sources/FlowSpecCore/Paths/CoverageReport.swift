@@ -6,14 +6,14 @@ public enum CoverageReport {
         /// What the traces exercised.
         public var coverage: TraceCoverage
         /// The spec's machine, for locations.
-        public var machine: FlowSpecCore.Machine
+        public var machine: FlowSpecCore.MachineSpec
         /// What no run can exercise (unreachable, or never taken), left out of the totals.
         public var impossible: Set<CoverageItem>
         /// Every item that counts, in spec order.
         public var items: [CoverageItem]
 
         /// The coverage of `machine`, with what no run can do found by exploring it.
-        public init(coverage: TraceCoverage, machine: FlowSpecCore.Machine, impossible: Set<CoverageItem>) {
+        public init(coverage: TraceCoverage, machine: FlowSpecCore.MachineSpec, impossible: Set<CoverageItem>) {
             self.coverage = coverage
             self.machine = machine
             self.impossible = impossible

@@ -145,7 +145,7 @@ public struct PathCover: Sendable {
     public private(set) var skippedRequirements: [(requirement: Int, reason: String)] = []
 
     /// Plans and writes the paths of a checked machine.
-    public init(program: FlowProgram, machine: Machine, limits: Limits = Limits()) throws(Failure) {
+    public init(program: FlowProgram, machine: MachineSpec, limits: Limits = Limits()) throws(Failure) {
         self.program = program
         self.items = CoverageItem.all(in: program)
         let graph: ConfigurationGraph

@@ -6,10 +6,10 @@ public enum PathReport {
         /// The paths.
         public var cover: PathCover
         /// The spec's machine, for where each item is written.
-        public var machine: FlowSpecCore.Machine
+        public var machine: FlowSpecCore.MachineSpec
 
         /// A machine's report.
-        public init(cover: PathCover, machine: FlowSpecCore.Machine) {
+        public init(cover: PathCover, machine: FlowSpecCore.MachineSpec) {
             self.cover = cover
             self.machine = machine
         }

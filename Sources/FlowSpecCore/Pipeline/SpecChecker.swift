@@ -23,7 +23,7 @@ public struct SpecChecker: Sendable {
         /// The path it was read from.
         public var path: String
         /// Its machines, composed, as the importing spec may run them.
-        public var machines: [Machine]
+        public var machines: [MachineSpec]
         /// What was added to its lines.
         public var lineOffset: Int
     }

@@ -10,7 +10,7 @@ public enum FlowProgramBuilder {
 
     private struct Builder {
         let graph: MachineGraph
-        var machine: Machine { graph.machine }
+        var machine: MachineSpec { graph.machine }
         var eventIndex: [String: Int] = [:]
         var conditionIndex: [String: Int] = [:]
         var effectIndex: [String: Int] = [:]

@@ -39,7 +39,7 @@ enum HistoryRule: RuleHome {
 
     /// What a state with no states inside it says about history: a history state must be
     /// inside a compound state; any other state writes neither `deep` nor `default`.
-    static func checkLeaf(_ state: inout State, details: StateDetails?, hasParent: Bool, reader: inout NodeReader) {
+    static func checkLeaf(_ state: inout StateSpec, details: StateDetails?, hasParent: Bool, reader: inout NodeReader) {
         guard state.kind == .history else {
             guard let details, details.deep != nil || details.historyDefault != nil else { return }
             let name = reader.nameTable[state.name.value]
@@ -120,7 +120,7 @@ enum HistoryRule: RuleHome {
 
     /// The names outside states that must name a state the flow can be in: the machine's
     /// `initial`, sequence members, `persist`'s `resume` and `migrate`, and `require`.
-    static func checkReferences(_ machine: Machine, reader: inout NodeReader) {
+    static func checkReferences(_ machine: MachineSpec, reader: inout NodeReader) {
         let histories = Set(
             machine.states.indices.filter(machine.isHistory).map { reader.nameTable[machine.states[$0].name.value] })
         guard !histories.isEmpty else { return }

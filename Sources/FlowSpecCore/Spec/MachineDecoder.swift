@@ -1,7 +1,7 @@
 /// Decodes one machine of a spec.
 enum MachineDecoder {
     static func decode(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader)
-        -> (Machine, [Rule: SeverityLevel])
+        -> (MachineSpec, [Rule: SeverityLevel])
     {
         reader.nameTable = NameTable()
         reader.transitionStore = TransitionStore()
@@ -17,9 +17,9 @@ enum MachineDecoder {
 
     /// The machine, its names interned in `reader.nameTable`.
     private static func decodeFields(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader)
-        -> (Machine, [Rule: SeverityLevel])
+        -> (MachineSpec, [Rule: SeverityLevel])
     {
-        var machine = Machine(name: name)
+        var machine = MachineSpec(name: name)
         var severity: [Rule: SeverityLevel] = [:]
         guard let fields = reader.fields(body, of: "machine '\(name.value)'", allowed: SpecDecoder.machineKeys) else {
             return (machine, severity)
@@ -117,7 +117,7 @@ enum MachineDecoder {
     }
 
     /// Reports a machine with more transitions than the limit allows.
-    private static func checkTransitionCount(_ machine: inout Machine, reader: inout NodeReader) {
+    private static func checkTransitionCount(_ machine: inout MachineSpec, reader: inout NodeReader) {
         var inheritors = 0
         var count = 0
         var largest = (count: 0, state: -1)

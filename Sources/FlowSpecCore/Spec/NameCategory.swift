@@ -10,7 +10,7 @@ public enum NameCategory: String, Sendable, CaseIterable {
     public var key: String { rawValue + "s" }
 
     /// The machine's declared list of this category, if given.
-    func declared(in machine: Machine) -> [Located<String>]? {
+    func declared(in machine: MachineSpec) -> [Located<String>]? {
         switch self {
         case .event: machine.events
         case .condition: machine.conditions

@@ -35,7 +35,7 @@ enum NestingRule: RuleHome {
     }
 
     /// What a compound state may not write: a `kind` (it waits for nothing itself) or `always`.
-    static func checkCompound(_ state: inout State, details: StateDetails?, reader: inout NodeReader) {
+    static func checkCompound(_ state: inout StateSpec, details: StateDetails?, reader: inout NodeReader) {
         let name = reader.nameTable[state.name.value]
         if let kind = state.kindLocation {
             reader.report(
@@ -81,7 +81,7 @@ enum NestingRule: RuleHome {
     }
 
     /// The members of sequences that are compound states.
-    static func checkSequenceMembers(_ machine: Machine, reader: inout NodeReader) {
+    static func checkSequenceMembers(_ machine: MachineSpec, reader: inout NodeReader) {
         guard machine.nesting.isNested else { return }
         // While decoding, the names are the reader's (the machine takes them at the end).
         let compounds = Set(
@@ -98,7 +98,7 @@ enum NestingRule: RuleHome {
     }
 
     /// `initial` or `done` written on a state with no states inside it.
-    static func checkLeaf(_ state: inout State, details: StateDetails?, reader: inout NodeReader) {
+    static func checkLeaf(_ state: inout StateSpec, details: StateDetails?, reader: inout NodeReader) {
         // Most leaves write neither: no list of the two is built for them. A state that runs a
         // machine has a `done` (``RunRule`` reports its `initial`).
         guard let details, details.run == nil, details.initial != nil || details.done != nil else { return }

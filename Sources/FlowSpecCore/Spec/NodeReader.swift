@@ -15,7 +15,7 @@ struct NodeReader {
     /// The event transitions of the machine's states decoded so far.
     var transitionStore = TransitionStore()
     /// Set by the decoders when something that would have been an edge or a bound of the
-    /// state graph could not be read (see ``State/hasLostTransitions``).
+    /// state graph could not be read (see ``StateSpec/hasLostTransitions``).
     var lostTransitions = false
     /// Whether anything was reported in the part being read (see ``readingPart(_:)``).
     private(set) var partHasFindings = false

@@ -127,7 +127,7 @@ enum ParallelRule: RuleHome {
     /// What only the whole machine shows: deep history states around parallel states, and
     /// transitions from one region into another (once the machine holds its names and
     /// transitions).
-    static func checkMachine(_ machine: Machine, reader: inout NodeReader) {
+    static func checkMachine(_ machine: MachineSpec, reader: inout NodeReader) {
         guard machine.nesting.hasParallel else { return }
         let nesting = machine.nesting
         func name(_ state: Int) -> String { machine.name(of: state) }

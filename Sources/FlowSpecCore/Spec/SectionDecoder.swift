@@ -54,7 +54,7 @@ enum SectionDecoder {
         return result
     }
 
-    static func persist(_ id: YAMLDocument.NodeID, machine: Machine, reader: inout NodeReader) -> Persist? {
+    static func persist(_ id: YAMLDocument.NodeID, machine: MachineSpec, reader: inout NodeReader) -> Persist? {
         let location = reader.location(id)
         guard let fields = reader.fields(id, of: "persist", allowed: persistKeys) else { return nil }
         // Every key is read (and its problems reported) even when `rawValue` is wrong.
@@ -95,7 +95,7 @@ enum SectionDecoder {
     /// `migrate: { oldValue: state, 6: state }`: each key a value an earlier version stored, in
     /// the machine's raw value form, that no current state stores; each value a state.
     private static func migrations(
-        _ id: YAMLDocument.NodeID, rawValue: Persist.RawValue, machine: Machine, reader: inout NodeReader
+        _ id: YAMLDocument.NodeID, rawValue: Persist.RawValue, machine: MachineSpec, reader: inout NodeReader
     ) -> [(from: Located<Persist.StoredValue>, to: Located<String>)] {
         guard let children = reader.mappingChildren(id, of: "`migrate`") else { return [] }
         var stateNames: Set<String>?
@@ -149,7 +149,7 @@ enum SectionDecoder {
 
     /// The current state that stores `value`, if any: the leaf at that position, or of that name.
     private static func shadowedState(
-        _ value: Persist.StoredValue, leaves: [Int], machine: Machine, names: Set<String>, table: NameTable
+        _ value: Persist.StoredValue, leaves: [Int], machine: MachineSpec, names: Set<String>, table: NameTable
     ) -> String? {
         switch value {
         case .int(let position):

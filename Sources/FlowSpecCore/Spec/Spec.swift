@@ -15,9 +15,9 @@
 //
 // To add a field:
 //
-// - To `State`, `Timeout`, `StateSequence`, `Persist`, `Machine`: add a stored property. Use a
+// - To `StateSpec`, `Timeout`, `StateSequence`, `Persist`, `MachineSpec`: add a stored property. Use a
 //   plain type if most elements have it and it is small, `@OutOfLine` if it is large or rare,
-//   `@PackedLocation` for an optional location. Keep one-byte fields last in `State` (they
+//   `@PackedLocation` for an optional location. Keep one-byte fields last in `StateSpec` (they
 //   fill padding) and check `theModelKeepsItsSizes`.
 // - To `Candidate`: add the stored field to `Extras` (and to `hasAny` if it makes the
 //   candidate more than a bare target), a public property whose getter reads
@@ -33,12 +33,12 @@
 /// A decoded spec file: the typed model of the flowspec language, version 1.
 ///
 /// Every element remembers where it was written. The names transitions refer to (events,
-/// targets, retry fallbacks) are ``Name``s of their machine's ``Machine/names``, interned as
+/// targets, retry fallbacks) are ``Name``s of their machine's ``MachineSpec/names``, interned as
 /// they are read; the rest are kept as written. Resolving names to states happens when the
 /// state graph is built.
 public struct Spec: Sendable {
     /// The machines, in source order.
-    public var machines: [Machine] = []
+    public var machines: [MachineSpec] = []
     /// The spec's top-level and per-machine `severity:` settings.
     public var severity = SeveritySettings()
     /// `imports:`, the spec files whose machines this one may run, as written (relative to
@@ -50,7 +50,7 @@ public struct Spec: Sendable {
 }
 
 /// One state machine of a spec.
-public struct Machine: Sendable {
+public struct MachineSpec: Sendable {
     /// The machine's name (a Swift type name once generated).
     public var name: Located<String>
     /// The texts of the names its transitions use (events, targets, retry fallbacks) and of
@@ -84,7 +84,7 @@ public struct Machine: Sendable {
     public var machineWide: [EventTransition] = []
     /// The states, in source order: a compound state comes before the states inside it, which
     /// follow it at once (see ``nesting``).
-    public var states: [State] = []
+    public var states: [StateSpec] = []
     /// How the states nest, and what only nesting states write (`entry`, `exit`, `initial`,
     /// `done`): empty for a flat machine, which then costs nothing more.
     public var nesting = Nesting()
@@ -417,8 +417,8 @@ public enum StateKind: String, Sendable, CaseIterable {
 /// One state of a machine. A field that holds a name of the machine's table (`Name`) or a run
 /// of its stores is remapped where a machine run as a sub-flow is copied into its parent
 /// (`MachineExpansion`); any other field is carried whole.
-public struct State: Sendable {
-    /// The state's name, in its machine's ``Machine/names``.
+public struct StateSpec: Sendable {
+    /// The state's name, in its machine's ``MachineSpec/names``.
     public var name: Located<Name>
     // Locations packed into 8 bytes rather than 12, the rare parts out of line, and the
     // one-byte fields last, names interned: a state is 80 bytes, not 112.
@@ -434,8 +434,8 @@ public struct State: Sendable {
     @OutOfLine public var timeout: Timeout? = nil
     /// Where the `timeout:` key is, if present.
     @PackedLocation public var timeoutLocation: SourceLocation? = nil
-    /// Where the state's own event transitions are in its machine's ``Machine/transitionStore``
-    /// (see ``Machine/transitions(of:)``). After the 8-byte fields, where its 12 bytes leave no
+    /// Where the state's own event transitions are in its machine's ``MachineSpec/transitionStore``
+    /// (see ``MachineSpec/transitions(of:)``). After the 8-byte fields, where its 12 bytes leave no
     /// padding.
     public var transitionRun = TransitionStore.Run()
     /// The state's kind: given, from `defaults.kind`, or `task`. (The one-byte fields come

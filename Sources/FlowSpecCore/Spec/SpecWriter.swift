@@ -53,7 +53,7 @@ enum SpecWriter {
             if let text { lines.append(indent + "# " + commentText(text)) }
         }
 
-        mutating func machine(_ machine: Machine, severity: [Rule: SeverityLevel], comments: Comments) {
+        mutating func machine(_ machine: MachineSpec, severity: [Rule: SeverityLevel], comments: Comments) {
             entry("  ", machine.name.value, nil)
             let indent = "    "
             if let summary = machine.summary { append(indent + "summary: " + quoted(summary)) }
@@ -94,7 +94,7 @@ enum SpecWriter {
         }
 
         /// What follows a machine's states: sequences, `persist`, `require`, `severity`.
-        private mutating func sections(_ machine: Machine, severity: [Rule: SeverityLevel], indent: String) {
+        private mutating func sections(_ machine: MachineSpec, severity: [Rule: SeverityLevel], indent: String) {
             if !machine.sequences.isEmpty {
                 append(indent + "sequences:")
                 for sequence in machine.sequences {
@@ -126,7 +126,7 @@ enum SpecWriter {
         }
 
         /// A state, and the states inside it after its own fields.
-        private mutating func state(_ index: Int, _ machine: Machine, indent: String, comments: Comments) {
+        private mutating func state(_ index: Int, _ machine: MachineSpec, indent: String, comments: Comments) {
             let fields = SpecWriter.fields(of: index, machine)
             comment(indent, comments.states[index])
             let name = machine.name(of: index)
@@ -160,7 +160,7 @@ enum SpecWriter {
 
     /// A state's own keys and their values, in ``fieldOrder``; the states inside it are
     /// written apart.
-    private static func fields(of index: Int, _ machine: Machine) -> [(key: StateKey, value: String)] {
+    private static func fields(of index: Int, _ machine: MachineSpec) -> [(key: StateKey, value: String)] {
         let state = machine.states[index]
         let details = machine.nesting.details[index] ?? StateDetails()
         var fields: [(key: StateKey, value: String)] = []
@@ -191,7 +191,7 @@ enum SpecWriter {
         return fields
     }
 
-    private static func on(_ transitions: TransitionStore.Transitions, _ machine: Machine) -> String? {
+    private static func on(_ transitions: TransitionStore.Transitions, _ machine: MachineSpec) -> String? {
         guard !transitions.isEmpty else { return nil }
         let entries = transitions.map {
             flowKey(machine.names[$0.event.value]) + ": " + candidates($0.candidates, machine)
@@ -201,19 +201,19 @@ enum SpecWriter {
 
     /// `done:`: where a compound state goes once done, or each outcome's target for a state
     /// that runs a machine.
-    private static func done(_ details: StateDetails, _ machine: Machine) -> String? {
+    private static func done(_ details: StateDetails, _ machine: MachineSpec) -> String? {
         if let done = details.done { return quoted(machine.names[done.value]) }
         guard !details.outcomes.isEmpty else { return nil }
         let entries = details.outcomes.map { flowKey($0.outcome.value) + ": " + quoted(machine.names[$0.target.value]) }
         return "{ " + entries.joined(separator: ", ") + " }"
     }
 
-    private static func candidates(_ candidates: Candidates, _ machine: Machine) -> String {
+    private static func candidates(_ candidates: Candidates, _ machine: MachineSpec) -> String {
         if candidates.count == 1 { return candidate(candidates[0], machine) }
         return "[" + candidates.map { candidate($0, machine) }.joined(separator: ", ") + "]"
     }
 
-    private static func candidate(_ candidate: Candidate, _ machine: Machine) -> String {
+    private static func candidate(_ candidate: Candidate, _ machine: MachineSpec) -> String {
         var extras = ""
         if let condition = candidate.condition { extras += ", if: " + quoted(condition.value) }
         if let unless = candidate.unlessCondition { extras += ", unless: " + quoted(unless.value) }
@@ -223,7 +223,7 @@ enum SpecWriter {
         return extras.isEmpty ? target : "{ to: " + target + extras + " }"
     }
 
-    private static func timeout(_ timeout: Timeout, _ machine: Machine) -> String {
+    private static func timeout(_ timeout: Timeout, _ machine: MachineSpec) -> String {
         var fields: [String] = []
         if let after = timeout.after { fields.append("after: " + after.value.specDescription) }
         fields.append("to: " + quoted(machine.names[timeout.target.value]))
@@ -232,7 +232,7 @@ enum SpecWriter {
         return "{ " + fields.joined(separator: ", ") + " }"
     }
 
-    private static func retry(_ retry: Retry, _ machine: Machine) -> String {
+    private static func retry(_ retry: Retry, _ machine: MachineSpec) -> String {
         var fields: [String] = []
         if let max = retry.max { fields.append("max: \(max.value)") }
         fields.append("then: " + quoted(machine.names[retry.then.value]))

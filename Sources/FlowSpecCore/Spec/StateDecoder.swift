@@ -11,7 +11,7 @@ enum StateDecoder {
 
     /// A machine's states in document order, with how they nest.
     struct Decoded {
-        var states: [State] = []
+        var states: [StateSpec] = []
         /// Per state, the index of the state that holds it, or -1.
         var parents: [Int32] = []
         var details: [Int: StateDetails] = [:]
@@ -147,7 +147,7 @@ enum StateDecoder {
     private static func streamedWhole(
         _ id: YAMLDocument.NodeID, defaultKind: StateKind?,
         reader: inout NodeReader
-    ) -> [State]? {
+    ) -> [StateSpec]? {
         let children = reader.document.children(of: id)
         guard let streamed = reader.streamedStates, reader.document[id].kind == .mapping, children.count >= 2,
             reader.document[children[children.startIndex + 1]].kind == .taken
@@ -178,8 +178,8 @@ enum StateDecoder {
     static func state(
         name: Located<String>, body: YAMLDocument.NodeID, defaultKind: StateKind?, nested: inout Nested,
         reader: inout NodeReader
-    ) -> State {
-        var state: State
+    ) -> StateSpec {
+        var state: StateSpec
         if reader.document[body].kind == .taken,
             let streamed = reader.streamedStates?.remove(reader.document[body].token)
         {
@@ -201,7 +201,9 @@ enum StateDecoder {
 
     /// An activity runs while its state is active, sending events: a choice state is left at
     /// once, and a terminal state ignores every event.
-    private static func checkActivities(at location: SourceLocation, of state: inout State, reader: inout NodeReader) {
+    private static func checkActivities(
+        at location: SourceLocation, of state: inout StateSpec, reader: inout NodeReader
+    ) {
         let why: String
         switch state.kind {
         case .choice: why = "is left at once, so an activity would never run there"
@@ -219,7 +221,7 @@ enum StateDecoder {
     /// A state as its body says, before the machine's `defaults.kind` applies (a state that
     /// gives no (valid) kind is a `task` for now), for ``StateStreamer``: its body writes none of
     /// ``nestingKeys`` (the streamer leaves such a state in place), so they are not looked for.
-    static func streamed(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> State {
+    static func streamed(name: Located<String>, body: YAMLDocument.NodeID, reader: inout NodeReader) -> StateSpec {
         var nested = Nested()
         return decoded(name: name, body: body, nested: &nested, readsNesting: false, reader: &reader)
     }
@@ -227,7 +229,7 @@ enum StateDecoder {
     private static func decoded(
         name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, readsNesting: Bool = true,
         reader: inout NodeReader
-    ) -> State {
+    ) -> StateSpec {
         reader.lostTransitions = false
         var (state, malformed) = reader.readingPart {
             decodeBody(name: name, body: body, nested: &nested, readsNesting: readsNesting, reader: &$0)
@@ -239,7 +241,7 @@ enum StateDecoder {
 
     /// Gives a state without a kind of its own the machine's default, then reports what its
     /// kind does not allow.
-    static func applyKind(to state: inout State, defaultKind: StateKind?, reader: inout NodeReader) {
+    static func applyKind(to state: inout StateSpec, defaultKind: StateKind?, reader: inout NodeReader) {
         if state.kindLocation == nil { state.kind = defaultKind ?? .task }
         // The name is looked up only for a finding: most states have none.
         if state.kind == .input || state.kind == .task, let always = state.always {
@@ -269,8 +271,8 @@ enum StateDecoder {
     private static func decodeBody(
         name: Located<String>, body: YAMLDocument.NodeID, nested: inout Nested, readsNesting: Bool,
         reader: inout NodeReader
-    ) -> State {
-        var state = State(name: Located(reader.nameTable.intern(name.value), at: name.location), kind: .task)
+    ) -> StateSpec {
+        var state = StateSpec(name: Located(reader.nameTable.intern(name.value), at: name.location), kind: .task)
         let node = reader.document[body]
         // `name:` with no value is a state with every default.
         if node.kind == .scalar, node.scalarValue == .null { return state }

@@ -96,7 +96,7 @@ final class StreamedStates {
     /// The states of one `states` mapping, with the findings decoding each one made.
     struct Segment {
         let firstToken: Int
-        var states: [State] = []
+        var states: [StateSpec] = []
         /// The names the states use.
         var names = NameTable()
         /// The states' event transitions.
@@ -167,14 +167,15 @@ final class StreamedStates {
     }
 
     /// Keeps a state and its findings in the current segment; returns its token.
-    func append(_ state: consuming State, findings: [Diagnostic]) -> Int32 {
+    func append(_ state: consuming StateSpec, findings: [Diagnostic]) -> Int32 {
         if segments.isEmpty { startSegment() }
         Self.appendLast(&segments, state, findings)
         count += 1
         return Int32(count - 1)
     }
 
-    private static func appendLast(_ segments: inout [Segment], _ state: consuming State, _ findings: [Diagnostic]) {
+    private static func appendLast(_ segments: inout [Segment], _ state: consuming StateSpec, _ findings: [Diagnostic])
+    {
         let last = segments.count - 1
         if !findings.isEmpty { segments[last].findings.append((segments[last].states.count, findings)) }
         segments[last].states.append(state)
@@ -198,12 +199,13 @@ final class StreamedStates {
 
     /// Hands over the state of a token, once: a second request gets `nil` (a taken subtree is
     /// in the document once, so the decoder reaches each token once).
-    func remove(_ token: Int32) -> (state: State, findings: [Diagnostic])? {
+    func remove(_ token: Int32) -> (state: StateSpec, findings: [Diagnostic])? {
         guard let index = segmentIndex(of: token) else { return nil }
         return Self.remove(Int(token), from: &segments[index])
     }
 
-    private static func remove(_ token: Int, from segment: inout Segment) -> (state: State, findings: [Diagnostic])? {
+    private static func remove(_ token: Int, from segment: inout Segment) -> (state: StateSpec, findings: [Diagnostic])?
+    {
         let position = token - segment.firstToken
         guard position < segment.states.count else { return nil }
         if segment.handedOver.count < segment.states.count {
@@ -212,7 +214,7 @@ final class StreamedStates {
         guard !segment.handedOver[position] else { return nil }
         segment.handedOver[position] = true
         segment.isBroken = true
-        var state = State(name: Located(Name(index: 0), at: .start), kind: .task)  // a placeholder, swapped out
+        var state = StateSpec(name: Located(Name(index: 0), at: .start), kind: .task)  // a placeholder, swapped out
         swap(&state, &segment.states[position])
         return (consume state, findings(at: position, in: segment.findings))
     }
