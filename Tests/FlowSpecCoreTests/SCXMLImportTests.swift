@@ -434,6 +434,36 @@ struct SCXMLImportTests {
         #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)")
     }
 
+    /// `true` and `false` are what they say, not conditions the app supplies (and that start
+    /// false): a `true` term is dropped, and a transition with a `false` term, never taken, is
+    /// left out and reported. The machine behaves as the document does, and is checked as such.
+    @Test func literalConditionsAreEvaluated() throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="s">
+              <state id="s">
+                <transition event="go" cond="false" target="never"/>
+                <transition event="go" cond="true" target="a"/>
+                <transition event="next" cond="!false &amp;&amp; ready" target="a"/>
+                <transition event="stop" cond="!true" target="never"/>
+              </state>
+              <state id="a"><transition event="back" target="s"/></state>
+              <state id="never"><transition event="back" target="s"/></state>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "Literals")
+        #expect(
+            result.notImported.map { "\($0.location): \($0.message)" } == [
+                "3:5: not imported: a transition whose condition 'false' is always false; it is never taken",
+                "6:5: not imported: a transition whose condition '!true' is always false; it is never taken"
+            ])
+        #expect(result.spec.contains("conditions: [ready]"), "\(result.spec)")
+        #expect(result.spec.contains("s: { kind: input, on: { go: a, next: { to: a, if: ready } } }"), "\(result.spec)")
+        // Only the transitions never taken led to `never`, and `check` now says so.
+        #expect(
+            checked.diagnostics.filter { $0.severity == .error }.map { "\($0.rule.rawValue) \($0.subjects)" }
+                == ["unreachable-state [\"never\"]"])
+    }
+
     /// Each attribute SCXML does not define on its element is noted where it is written; those of
     /// flowspec's export and `xml:` are read.
     @Test func unknownAttributesAreNotedWhereTheyAreWritten() throws {

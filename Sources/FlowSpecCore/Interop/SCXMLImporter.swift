@@ -637,6 +637,13 @@ struct SCXMLMachineReader {
         var retryBound: (counter: String, max: Int, below: Bool)?
         if let cond = transition.attribute("cond") {
             for term in Self.terms(cond) {
+                if let literal = Self.literal(term) {
+                    if literal { continue }
+                    note(
+                        transition,
+                        "not imported: a transition whose condition '\(cond)' is always false; it is never taken")
+                    return nil
+                }
                 if let bound = counterTest(term) {
                     retryBound = bound
                 } else if let name = variables[term] ?? (Self.isIdentifier(term) ? term : nil) {
@@ -734,6 +741,16 @@ struct SCXMLMachineReader {
         if term.hasPrefix("!") { return String(term.dropFirst()).trimmingSpaces() }
         if term.hasPrefix("not ") { return String(term.dropFirst(4)).trimmingSpaces() }
         return nil
+    }
+
+    /// The value of a term that is a literal, `true` or `false`, negated or not: what it
+    /// always is, not a condition the app supplies.
+    static func literal(_ term: String) -> Bool? {
+        switch term {
+        case "true": return true
+        case "false": return false
+        default: return negated(term).flatMap(literal).map { !$0 }
+        }
     }
 
     static func isIdentifier(_ term: String) -> Bool {
