@@ -209,7 +209,7 @@ struct SCXMLImportTests {
     }
 
     /// Found by the fuzzer: a name with characters YAML escapes (quotes, a backslash, a tab, DEL)
-    /// must read back as written.
+    /// must not break the spec: it is made safe, and its comment escapes what it writes.
     @Test func namesYAMLMustEscapeReadBack() throws {
         let document = #"""
             <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0">
@@ -218,8 +218,11 @@ struct SCXMLImportTests {
             """#
         let (result, checked) = try Self.imported(document, name: "M")
         #expect(!checked.diagnostics.contains { $0.rule == .yamlSyntax }, "\(checked.diagnostics)\n\(result.spec)")
+        // Not an identifier, the name is made safe; the comment keeps it, escaped.
         let effects = checked.spec.machines.first?.effects?.map(\.value)
-        #expect(effects == ["say \"hi\"\\now\t\u{7F}"], "\(result.spec)")
+        #expect(effects == ["say _hi__now__"], "\(result.spec)")
+        let comment = "    # effect 'say \"hi\"\\now\\u{9}\\u{7F}' is say _hi__now__\n"
+        #expect(result.spec.contains(comment), "\(result.spec)")
     }
 
     @Test func controlCharactersAreRefused() throws {
@@ -462,6 +465,29 @@ struct SCXMLImportTests {
         #expect(
             checked.diagnostics.filter { $0.severity == .error }.map { "\($0.rule.rawValue) \($0.subjects)" }
                 == ["unreachable-state [\"never\"]"])
+    }
+
+    /// An event or effect name that cannot become a Swift identifier is made safe and recorded
+    /// in a comment, as a state id is; the spec checks.
+    @Test func namesThatAreNoIdentifiersAreMadeSafeAndRecorded() throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="s">
+              <state id="s">
+                <transition event="FreezeAction::triggered(bool)" target="t">
+                  <log label="effect" expr="'log(error)'"/>
+                </transition>
+              </state>
+              <state id="t"><transition event="back" target="s"/></state>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "Names")
+        #expect(result.spec.contains("    # event 'FreezeAction::triggered(bool)' is FreezeAction__triggered_bool_\n"))
+        #expect(result.spec.contains("    # effect 'log(error)' is log_error_\n"), "\(result.spec)")
+        #expect(
+            result.spec.contains(
+                "s: { kind: input, on: { FreezeAction__triggered_bool_: { to: t, effects: [log_error_] } } }"),
+            "\(result.spec)")
+        #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)\n\(result.spec)")
     }
 
     /// Each attribute SCXML does not define on its element is noted where it is written; those of

@@ -66,6 +66,25 @@ struct XStateImportTests {
         #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)\n\(result.spec)")
     }
 
+    /// Event and action names that cannot become Swift identifiers are made safe, kept apart
+    /// from the names written, and recorded in a comment, as state keys are: the spec checks.
+    @Test func namesThatAreNoIdentifiersAreMadeSafeAndRecorded() throws {
+        let config = """
+            { "id": "Player", "initial": "idle", "states": {
+                "idle": { "entry": ["log(error)"],
+                  "on": { "FreezeAction::triggered(bool)": "frozen", "FreezeAction__triggered_bool_": "idle" } },
+                "frozen": { "on": { "thaw": { "target": "idle", "actions": ["log(error)", "log"] } } } } }
+            """
+        let (result, checked) = try Self.imported(config, name: "Player")
+        #expect(result.spec.contains("    # event 'FreezeAction::triggered(bool)' is FreezeAction__triggered_bool__\n"))
+        #expect(result.spec.contains("    # effect 'log(error)' is log_error_\n"), "\(result.spec)")
+        #expect(
+            result.spec.contains(
+                "idle: { kind: input, entry: [log_error_], on: { FreezeAction__triggered_bool__: frozen, FreezeAction__triggered_bool_: idle } }"
+            ), "\(result.spec)")
+        #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)\n\(result.spec)")
+    }
+
     @Test func keysXStateRepeatsAcrossStatesGetNamesOfTheirOwn() throws {
         let config = """
             {"id": "editor", "type": "parallel", "initial": "bold",

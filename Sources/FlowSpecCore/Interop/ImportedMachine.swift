@@ -129,9 +129,19 @@ private struct ImportedMachineBuilder {
     private(set) var comments = SpecWriter.Comments()
     private let at = SourceLocation.start
 
+    /// The names events and effects are given in the spec.
+    private var events: SafeNames
+    private var effects: SafeNames
+
     init(_ imported: ImportedMachine, name: String) {
         self.imported = imported
         machine = MachineSpec(name: Located(name, at: .start))
+        var events = imported.events ?? []
+        events += imported.machineWide.map(\.event)
+        for state in imported.states { events += state.on.map(\.event) }
+        for activity in imported.activities { events += activity.sends }
+        self.events = SafeNames(kind: "event", written: events)
+        effects = SafeNames(kind: "effect", written: imported.effects)
     }
 
     mutating func build() {
@@ -139,14 +149,16 @@ private struct ImportedMachineBuilder {
         machine.initial = imported.initial.map(located)
         machine.conditions = imported.conditions.isEmpty ? nil : imported.conditions.map(located)
         comments.conditions = imported.expressions
-        machine.events = imported.events.map { $0.map(located) }
-        machine.effects = imported.effects.isEmpty ? nil : imported.effects.map(located)
+        machine.events = imported.events.map { $0.map { event($0) } }
+        machine.effects = imported.effects.isEmpty ? nil : imported.effects.map { effect($0) }
         if !imported.activities.isEmpty {
-            machine.activities = imported.activities.map { activity in
+            var activities: [Activity] = []
+            for activity in imported.activities {
                 var built = Activity(name: located(activity.name))
-                built.sends = activity.sends.map(located)
-                return built
+                built.sends = activity.sends.map { event($0) }
+                activities.append(built)
             }
+            machine.activities = activities
         }
         for (event, candidates) in imported.machineWide {
             let transition = transition(event, candidates)
@@ -157,6 +169,7 @@ private struct ImportedMachineBuilder {
             add(index, parent: -1, &parents)
         }
         machine.nesting.setParents(parents)
+        comments.names = events.renamed + effects.renamed
     }
 
     /// Adds a state, then the states inside it.
@@ -183,7 +196,7 @@ private struct ImportedMachineBuilder {
             state.timeoutLocation = at
             state.timeout = Timeout(
                 location: at, after: Located(timeout.after, at: at), target: name(timeout.candidate.target),
-                effects: timeout.candidate.effects.map(located), retry: timeout.candidate.retry.map { retry($0) })
+                effects: timeout.candidate.effects.map { effect($0) }, retry: timeout.candidate.retry.map { retry($0) })
         }
         machine.states.append(state)
         parents.append(parent)
@@ -195,8 +208,8 @@ private struct ImportedMachineBuilder {
     /// What a state writes about entering, leaving and finishing it, if anything.
     private mutating func details(of source: ImportedMachine.State) -> StateDetails? {
         var details = StateDetails()
-        details.entry = source.entry.map(located)
-        details.exit = source.exit.map(located)
+        details.entry = source.entry.map { effect($0) }
+        details.exit = source.exit.map { effect($0) }
         details.initial = source.initial.map(located)
         details.done = source.done.map { name($0) }
         if !source.children.isEmpty {
@@ -217,19 +230,20 @@ private struct ImportedMachineBuilder {
     private mutating func transition(_ event: String, _ candidates: [ImportedMachine.Candidate]) -> EventTransition {
         var built: [Candidate] = []
         for candidate in candidates { built.append(self.candidate(candidate)) }
-        return EventTransition(event: name(event), candidates: Candidates(built))
+        return EventTransition(event: name(events.name(event)), candidates: Candidates(built))
     }
 
     private mutating func candidate(_ candidate: ImportedMachine.Candidate) -> Candidate {
         Candidate(
             location: at, target: name(candidate.target), condition: candidate.condition.map(located),
-            unlessCondition: candidate.unless.map(located), effects: candidate.effects.map(located),
+            unlessCondition: candidate.unless.map(located), effects: candidate.effects.map { effect($0) },
             retry: candidate.retry.map { retry($0) })
     }
 
     private mutating func retry(_ retry: (max: Int, then: String, effects: [String])) -> Retry {
         Retry(
-            location: at, max: Located(retry.max, at: at), then: name(retry.then), effects: retry.effects.map(located))
+            location: at, max: Located(retry.max, at: at), then: name(retry.then),
+            effects: retry.effects.map { effect($0) })
     }
 
     /// A name of the machine's table.
@@ -238,4 +252,50 @@ private struct ImportedMachineBuilder {
     }
 
     private func located(_ text: String) -> Located<String> { Located(text, at: at) }
+
+    private mutating func event(_ text: String) -> Located<String> { located(events.name(text)) }
+
+    private mutating func effect(_ text: String) -> Located<String> { located(effects.name(text)) }
+}
+
+/// The names an importer gives one kind of name (events, effects): each as written when it can
+/// become a Swift identifier, else made safe as a state id is (`FreezeAction::triggered(bool)`
+/// → `FreezeAction__triggered_bool_`) and kept unique; what was written is recorded in a
+/// comment, as a state's id is.
+private struct SafeNames {
+    private let kind: String
+    /// The names as written that are kept, and those given so far.
+    private var taken: Set<String>
+    private var given: [String: String] = [:]
+    /// A comment line for each name made safe, in the order they were met.
+    private(set) var renamed: [String] = []
+
+    /// `written`: every name of the kind the input writes, so that none made safe takes one.
+    init(kind: String, written: [String]) {
+        self.kind = kind
+        taken = Set(written.filter(Self.isIdentifier))
+    }
+
+    private static func isIdentifier(_ name: String) -> Bool {
+        if case .success = SwiftName.make(name, scope: .enumCase) { return true }
+        return false
+    }
+
+    /// The name a written name is given.
+    mutating func name(_ written: String) -> String {
+        if let name = given[written] { return name }
+        var name = written
+        if !Self.isIdentifier(written) {
+            name = SCXMLMachineReader.safeName(written)
+            if !Self.isIdentifier(name) {
+                // Letters, digits and `_` after the kind's word: an identifier whatever was written.
+                name = kind + "_" + String(written.map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "_" })
+            }
+            while taken.contains(name) { name += "_" }
+            taken.insert(name)
+            renamed.append("\(kind) '\(written)' is \(name)")
+        }
+        given[written] = name
+        return name
+    }
 }

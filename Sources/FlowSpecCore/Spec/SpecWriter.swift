@@ -9,6 +9,8 @@ enum SpecWriter {
     /// Comment lines an importer writes beside what it made, for one machine: where a name
     /// came from.
     struct Comments {
+        /// Lines at the top of the machine: names that were written otherwise.
+        var names: [String] = []
         /// A line before a state, by the state's index.
         var states: [Int: String] = [:]
         /// A line before `conditions:` for each condition that has one (a condition made from
@@ -56,6 +58,7 @@ enum SpecWriter {
         mutating func machine(_ machine: MachineSpec, severity: [Rule: SeverityLevel], comments: Comments) {
             entry("  ", machine.name.value, nil)
             let indent = "    "
+            for line in comments.names { comment(indent, line) }
             if let summary = machine.summary { append(indent + "summary: " + quoted(summary)) }
             if let standalone = machine.standalone { append(indent + "standalone: \(standalone.value)") }
             if let initial = machine.initial { append(indent + "initial: " + quoted(initial.value)) }
