@@ -136,12 +136,13 @@ private struct ImportedMachineBuilder {
     init(_ imported: ImportedMachine, name: String) {
         self.imported = imported
         machine = MachineSpec(name: Located(name, at: .start))
-        var events = imported.events ?? []
-        events += imported.machineWide.map(\.event)
-        for state in imported.states { events += state.on.map(\.event) }
-        for activity in imported.activities { events += activity.sends }
+        // Each name once: a machine of many states writes the same events in each.
+        var events = Set(imported.events ?? [])
+        events.formUnion(imported.machineWide.lazy.map(\.event))
+        for state in imported.states { events.formUnion(state.on.lazy.map(\.event)) }
+        for activity in imported.activities { events.formUnion(activity.sends) }
         self.events = SafeNames(kind: "event", written: events)
-        effects = SafeNames(kind: "effect", written: imported.effects)
+        effects = SafeNames(kind: "effect", written: Set(imported.effects))
     }
 
     mutating func build() {
@@ -271,7 +272,7 @@ private struct SafeNames {
     private(set) var renamed: [String] = []
 
     /// `written`: every name of the kind the input writes, so that none made safe takes one.
-    init(kind: String, written: [String]) {
+    init(kind: String, written: Set<String>) {
         self.kind = kind
         taken = Set(written.filter(Self.isIdentifier))
     }
