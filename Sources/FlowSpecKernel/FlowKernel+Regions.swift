@@ -274,6 +274,14 @@ extension FlowKernel {
     /// first region wins a conflict).
     @inlinable
     internal func choose(_ new: Chosen, into chosen: inout [Chosen], _ rules: Rules) {
+        // A step that stays exits nothing and conflicts with none; it is taken once, however
+        // many regions find it in the compound state that writes it.
+        if new.step.stays {
+            if !chosen.contains(where: { $0.step.stays && isWritten(new, bySameStateAs: $0, rules) }) {
+                chosen.append(new)
+            }
+            return
+        }
         let exits = exitRun(of: new, rules)
         for old in chosen where exitRun(of: old, rules).overlaps(exits) {
             guard isWritten(new, inside: old, rules) else { return }
@@ -293,6 +301,7 @@ extension FlowKernel {
     /// around its source at the depth it keeps (a run, since the states are in document order).
     @inlinable
     internal func exitRun(of chosen: Chosen, _ rules: Rules) -> Range<Int> {
+        if chosen.step.stays { return chosen.position..<chosen.position }
         let keep = keep(of: chosen)
         let source = active[chosen.position]
         guard keep < rules.depth(of: source) else { return chosen.position..<(chosen.position + 1) }
@@ -306,6 +315,20 @@ extension FlowKernel {
         var upper = chosen.position + 1
         while upper < active.count, inside(upper) { upper += 1 }
         return lower..<upper
+    }
+
+    /// Whether two steps chosen from different active states are written by the same state (a
+    /// compound state around both, or the machine's `on`), and so are one transition.
+    @inlinable
+    internal func isWritten(_ new: Chosen, bySameStateAs old: Chosen, _ rules: Rules) -> Bool {
+        guard new.declaredAt == old.declaredAt else { return false }
+        if new.declaredAt < 0 { return true }
+        let (oldSource, newSource) = (active[old.position], active[new.position])
+        guard new.declaredAt < rules.depth(of: oldSource), new.declaredAt < rules.depth(of: newSource) else {
+            return false
+        }
+        return rules.compoundIndex(around: newSource, atDepth: new.declaredAt)
+            == rules.compoundIndex(around: oldSource, atDepth: new.declaredAt)
     }
 
     /// Whether the state that writes `new` is inside the one that writes `old`.
@@ -348,9 +371,12 @@ extension FlowKernel {
                     )
                 }
             }
-            // The states left are those inside the state around the source at the depth kept.
+            // The states left are those inside the state around the source at the depth kept
+            // (none, for a step that stays).
             let run = exitRun(
-                of: Chosen(position: choice.position, step: FlowStep(target, keep: keep), declaredAt: 0), rules)
+                of: Chosen(
+                    position: choice.position, step: FlowStep(target, keep: keep, stays: choice.step.stays),
+                    declaredAt: 0), rules)
             taken.append(
                 Taken(
                     choice.step, run: run, from: active[choice.position], target: target, keep: keep, resume: resume,
@@ -374,8 +400,10 @@ extension FlowKernel {
             taken[index].resumed = true
         }
         for step in taken {
-            let entries = rules.entryEffects(of: step.target, keeping: step.keep)
-            sink.appendSecond(entries.lowerBound, entries.count)
+            if !step.step.stays {
+                let entries = rules.entryEffects(of: step.target, keeping: step.keep)
+                sink.appendSecond(entries.lowerBound, entries.count)
+            }
             sink.took(step.step, from: step.from, to: step.target, fellBack: step.fellBack, resumed: step.resumed)
         }
         let entersWaitingState = enter(taken, inOrder: order, rules)
@@ -399,7 +427,7 @@ extension FlowKernel {
         var entersWaitingState = false
         // The runs replaced so far, earlier in the document, moved the later ones by `shift`.
         var shift = 0
-        for index in order.reversed() {
+        for index in order.reversed() where !taken[index].step.stays {
             let run = (taken[index].run.lowerBound + shift)..<(taken[index].run.upperBound + shift)
             arriving.removeAll(keepingCapacity: true)
             visits.removeAll(keepingCapacity: true)

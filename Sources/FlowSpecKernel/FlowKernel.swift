@@ -402,6 +402,12 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     public mutating func take<Sink: FlowStepSink>(
         _ first: FlowStep<Rules.State>, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) where Sink.State == Rules.State {
+        if first.stays {
+            // Nothing is left or entered, so nothing is taken at once after it either.
+            sink.append(first.effects.lowerBound, first.effects.count)
+            sink.took(first, from: currentState, to: currentState, fellBack: false, resumed: false)
+            return
+        }
         var next: FlowStep<Rules.State>? = first
         while let step = next {
             var target = step.target

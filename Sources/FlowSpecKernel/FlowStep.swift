@@ -17,7 +17,8 @@ public enum FlowStateKind: String, Sendable, Hashable, CaseIterable, Codable {
 /// `effectList`), its retry bound, how many compound states around the state it leaves stay
 /// active, and which transition as written it is. Choosing one allocates nothing.
 public struct FlowStep<State: Sendable>: Sendable {
-    /// The state it goes to (unless its retry bound is used up).
+    /// The state it goes to (unless its retry bound is used up); for a step that ``stays``,
+    /// the state it is taken from.
     public let target: State
     /// The positions of its effects in the spec's `effectList`: the `exit` effects of the states
     /// it leaves, its own, then the `entry` effects of the states it enters.
@@ -35,13 +36,18 @@ public struct FlowStep<State: Sendable>: Sendable {
     /// so a tool that reports what was taken (coverage, test paths) never works the choice
     /// out again. A generated machine, whose sink reports nothing, leaves it 0.
     public let written: Int
+    /// Whether the step has no target (`{ effects: [resend] }`): it runs its own effects and
+    /// the flow stays where it is, leaving and entering nothing, so timers, activities, work
+    /// and retry counters run on untouched.
+    public let stays: Bool
 
     /// A step to `target` running `effects`, bounded by `retry`, keeping `keep` compound states,
-    /// resuming a history through `resume`, numbered `written`.
+    /// resuming a history through `resume`, numbered `written`; or, when it `stays`, a step
+    /// that runs `effects` in `target`, the state it is taken from, and goes nowhere.
     @inlinable
     public init(
         _ target: State, effects: Range<Int> = 0..<0, retry: FlowRetry<State>? = nil, keep: Int = 0,
-        resume: FlowResume? = nil, written: Int = 0
+        resume: FlowResume? = nil, written: Int = 0, stays: Bool = false
     ) {
         self.target = target
         self.effects = effects
@@ -49,6 +55,7 @@ public struct FlowStep<State: Sendable>: Sendable {
         self.keep = keep
         self.resume = resume
         self.written = written
+        self.stays = stays
     }
 }
 

@@ -247,7 +247,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
                 "event '\(Spec.name(ofEvent: event))' was sent after the flow ended in terminal state "
                     + "'\(Spec.name(ofState: current.state))'; it was ignored")
         }
-        take(.event(event)) { $0.send(event, conditions: $1) }
+        take(.event(event)) { $0.handle(event, conditions: $1) }
     }
 
     /// Cancels the timers and work, for a flow the app is done with (a screen dismissed):
@@ -267,15 +267,12 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
 
     private func take(
         _ input: FlowStepRecord<Spec>.Input,
-        _ change: (inout FlowMachine<Spec>, Spec.Conditions) -> FlowEffects<Spec>
+        _ change: (inout FlowMachine<Spec>, Spec.Conditions) -> (effects: FlowEffects<Spec>, handled: Bool)
     ) {
         let now = conditions()
-        let before = current
-        let effects = change(&current, now)
-        // A handled input enters a state, a new visit; with parallel regions, perhaps in a
-        // region other than the first state's.
-        let ignored = Spec.maximumLeaves > 1 ? current == before : current.visit == before.visit
-        finish(input, from: before.state, ignored: ignored, effects: effects, conditions: now)
+        let before = current.state
+        let (effects, handled) = change(&current, now)
+        finish(input, from: before, ignored: !handled, effects: effects, conditions: now)
     }
 
     /// Records the step, and when the machine entered a state: stops the old visit's timer
@@ -387,7 +384,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         } else {
             input = owner == current.state ? .timeout : .stateTimeout(owner)
         }
-        take(input) { $0.fireTimeout(visit: first, conditions: $1) }
+        take(input) { $0.firingTimeout(visit: first, conditions: $1) }
         // The timer that woke up, if another fired first and its state is still active.
         if first != visit, armed[visit] != nil, armed[visit]?.isDue() == true { timeoutFired(visit: visit) }
     }
@@ -460,7 +457,7 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
                     + "does not list; it was ignored")
             return
         }
-        take(.event(event)) { $0.send(event, conditions: $1) }
+        take(.event(event)) { $0.handle(event, conditions: $1) }
     }
 
     private func workFinished(_ event: Spec.Event, visit: Int, cancelled: Bool) {
@@ -469,8 +466,9 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
             revision.changed()
             return
         }
-        running[visit] = nil
-        take(.event(event)) { $0.send(event, conditions: $1) }
+        // The finished task stays listed until its visit ends: a transition without a target
+        // keeps the visit, and must not start the work again.
+        take(.event(event)) { $0.handle(event, conditions: $1) }
     }
 
     private func report(_ problem: String) {

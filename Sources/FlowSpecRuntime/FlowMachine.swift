@@ -148,7 +148,8 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     public var armedTimeouts: [FlowArmedTimeout<Spec.State>] { kernel.armedTimeouts(rules) }
 
     /// Sends an event; returns the effects to carry out, in order. An event the state does not
-    /// handle changes nothing (``visit`` stays the same).
+    /// handle changes nothing (``visit`` stays the same); nor does a transition without a
+    /// target, besides its effects (``handle(_:conditions:)`` tells the two apart).
     @discardableResult @inlinable @inline(__always)
     public mutating func send(_ event: Spec.Event, conditions: Spec.Conditions = Spec.Conditions()) -> FlowEffects<Spec>
     {
@@ -157,12 +158,31 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
         return effects.effects
     }
 
+    /// Sends an event; returns the effects to carry out, in order, and whether a state handled
+    /// it: a transition without a target handles it and stays where the flow is.
+    @inlinable
+    public mutating func handle(
+        _ event: Spec.Event, conditions: Spec.Conditions = Spec.Conditions()
+    ) -> (effects: FlowEffects<Spec>, handled: Bool) {
+        var effects = FlowEffectRuns<Spec>()
+        let handled = kernel.send(event, conditions, rules, &effects)
+        return (effects.effects, handled)
+    }
+
     /// Fires the timeout armed for `visit`; a timeout of an earlier visit changes nothing.
     @discardableResult @inlinable
     public mutating func fireTimeout(visit: Int, conditions: Spec.Conditions = Spec.Conditions()) -> FlowEffects<Spec> {
+        firingTimeout(visit: visit, conditions: conditions).effects
+    }
+
+    /// Fires the timeout armed for `visit`; returns the effects and whether one was armed.
+    @inlinable
+    public mutating func firingTimeout(
+        visit: Int, conditions: Spec.Conditions = Spec.Conditions()
+    ) -> (effects: FlowEffects<Spec>, handled: Bool) {
         var effects = FlowEffectRuns<Spec>()
-        kernel.fireTimeout(visit: visit, conditions, rules, &effects)
-        return effects.effects
+        let fired = kernel.fireTimeout(visit: visit, conditions, rules, &effects)
+        return (effects.effects, fired)
     }
 }
 

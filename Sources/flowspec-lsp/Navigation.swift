@@ -204,6 +204,13 @@ struct Navigation {
         if let activities = machine.nesting.details[index]?.activities, !activities.isEmpty {
             text += "\n\nruns activities: " + activities.map { "`\($0.value)`" }.joined(separator: ", ")
         }
+        // Its transitions without a target: events it handles by running effects in place.
+        let staying = machine.transitions(of: index).filter { $0.candidates.contains(where: \.isTargetless) }
+        if !staying.isEmpty {
+            text +=
+                "\n\nstays on: " + staying.map { "`\(machine.names[$0.event.value])`" }.joined(separator: ", ")
+                + " (runs effects, leaves nothing)"
+        }
         if let timeout = state.timeout {
             text +=
                 "\n\ntimeout: after \(timeout.after?.value.specDescription ?? "?") to "

@@ -52,6 +52,29 @@ struct CoverageCommandTests {
         #expect(lines.count == 19)
     }
 
+    /// A transition without a target is an item of its own: the paths take it, a trace that
+    /// takes it exercises it, and one that does not lists it, as staying.
+    @Test func aTransitionWithoutATargetIsCoveredLikeAnyOther() throws {
+        let spec = "Tests/Fixtures/rules/invalid-value/clean-transitions-without-to.yaml"
+        let paths = try CLI.run(["paths", spec])
+        #expect(paths.status == 0, "\(paths.stderr)")
+        #expect(paths.stdout.contains("\nresend -> entering | effects: sendCode | timeout: -\n"), "\(paths.stdout)")
+        let directory = try CLI.temporaryDirectory(with: [
+            "paths.trace": paths.stdout,
+            "short.trace":
+                "start -> entering | effects: - | timeout: -\nsubmit -> verifying | effects: - | timeout: 10000ms -> entering\n"
+        ])
+        let path = CLI.packageRoot.appendingPathComponent(spec).path
+        let full = try CLI.run(["coverage", path, "paths.trace", "--minimum", "100"], in: directory)
+        #expect(full.status == 0, "\(full.stdout)\(full.stderr)")
+        let short = try CLI.run(["coverage", path, "short.trace"], in: directory)
+        #expect(short.status == 0, "\(short.stderr)")
+        #expect(
+            short.stdout.contains(":17:19: not exercised: 'entering' on 'resend' -> (stays)\n"), "\(short.stdout)")
+        #expect(
+            short.stdout.contains(":12:12: not exercised: machine-wide 'tap' -> (stays)\n"), "\(short.stdout)")
+    }
+
     /// Each outcome of a machine run counts once, where the running state's `done` maps it.
     @Test func eachOutcomeOfASubFlowCounts() throws {
         let paths = try CLI.run(["paths", Self.spec, "--machine", "App"]).stdout.split(separator: "\n")

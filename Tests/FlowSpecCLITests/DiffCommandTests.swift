@@ -31,6 +31,33 @@ struct DiffCommandTests {
         #expect(again.stdout == output.stdout, "the same two files give the same output")
     }
 
+    /// A transition that lost its target (it stays now) is a changed transition, and says so.
+    @Test func aTransitionThatNowStaysIsChanged() throws {
+        let spec = { (resend: String) in
+            """
+            flowspec: 1
+            machines:
+              Code:
+                initial: code
+                defaults: { kind: input }
+                effects: [sendCode]
+                states:
+                  code: { on: { resend: \(resend), done: finished } }
+                  finished: { kind: terminal }
+
+            """
+        }
+        let directory = try CLI.temporaryDirectory(with: [
+            "old.yaml": spec("{ to: code, effects: [sendCode] }"), "new.yaml": spec("{ effects: [sendCode] }")
+        ])
+        let output = try CLI.run(["diff", "old.yaml", "new.yaml"], in: directory)
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stdout
+                == "Code: 1 change\nnew.yaml:8:21: changed 'code' on 'resend': 'code' / sendCode -> (stays) / sendCode\n",
+            "\(output.stdout)")
+    }
+
     @Test func severitiesWorkAsForCheck() throws {
         let lowered = try CLI.run(["diff", Self.old, Self.new, "--severity", "stored-position-changed=warning"])
         #expect(lowered.status == 0, "\(lowered.stderr)")

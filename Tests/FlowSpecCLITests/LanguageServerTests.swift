@@ -558,6 +558,23 @@ struct LanguageServerTests {
         #expect(value.contains("---\n\n**signingIn**: task state of `Login`"), "the state's hover follows: \(value)")
     }
 
+    /// Hover on a state names the events it handles without leaving (transitions without `to`).
+    @Test func hoverOnAStateNamesWhatItHandlesInPlace() throws {
+        let uri = "file:///w/spec.flowspec.yaml"
+        let text = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent(
+                "Tests/Fixtures/rules/invalid-value/clean-transitions-without-to.yaml"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let state = try #require(lines.firstIndex { $0.hasSuffix("      entering:") })
+        let position: [String: Any] = ["line": state, "character": 8]
+        let messages = try Self.session(
+            opening: uri, text, [("textDocument/hover", ["textDocument": ["uri": uri], "position": position])])
+        let hover = Self.result(2, messages) as? [String: Any]
+        let value = (hover?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        #expect(value.hasPrefix("**entering**: input state of `Code`"), "\(value)")
+        #expect(value.contains("\n\nstays on: `resend`, `submit`, `quit` (runs effects, leaves nothing)"), "\(value)")
+    }
+
     /// Hover on a failed requirement shows its counterexample, as a trace to replay.
     @Test func hoverOnAFailedRequirementShowsTheRunThatBreaksIt() throws {
         let uri = "file:///w/spec.flowspec.yaml"

@@ -205,6 +205,8 @@ struct DifferentialGenerationTests {
                     note("retry on \(place)", candidate.retry != nil)
                     note("effects on a retry", candidate.retry?.effects.isEmpty == false)
                     note("self-loop", candidate.target == index)
+                    note("without a target", candidate.isTargetless)
+                    guard !candidate.isTargetless else { continue }
                     predecessors[candidate.target].insert(index)
                     if let retry = candidate.retry { predecessors[retry.fallback].insert(index) }
                 }
@@ -232,6 +234,8 @@ struct DifferentialGenerationTests {
                     (state.kind == .input || state.kind == .task) && state.on.contains { wide.contains($0.event) }
                 })
             note("retry on machine-wide", model.machineWide.contains { $0.candidates.contains { $0.retry != nil } })
+            note(
+                "machine-wide without a target", model.machineWide.contains { $0.candidates.contains(where: \.stays) })
             note("declared events", model.declareEvents)
         }
         let required = [
@@ -240,7 +244,7 @@ struct DifferentialGenerationTests {
             "retry on event", "retry on always", "retry on timeout", "effects on a retry", "self-loop",
             "reached only through choice states", "persist int clamp", "persist int", "persist string",
             "migrate int", "migrate string", "machine-wide on", "state overrides a machine-wide event",
-            "retry on machine-wide",
+            "retry on machine-wide", "without a target", "machine-wide without a target",
             "declared events", "no effects"
         ]
         for feature in required {
@@ -269,8 +273,12 @@ enum DifferentialSpecs {
         var retryEffects: [Int] = []
         /// Written as a bare state name when it can be.
         var bare = false
+        /// Without a target (``target`` is then its source): it runs its effects and stays.
+        var stays = false
 
-        var isPlain: Bool { ifCondition == nil && unlessCondition == nil && effects.isEmpty && retry == nil }
+        var isPlain: Bool {
+            ifCondition == nil && unlessCondition == nil && effects.isEmpty && retry == nil && !stays
+        }
     }
 
     struct Transition {
@@ -500,6 +508,32 @@ enum DifferentialSpecs {
             }
         }
 
+        // Transitions without a target, among a state's or the machine's, anywhere in a list: drawn
+        // from a generator of their own, so that the rest of each machine, and the machines after
+        // it, are drawn as before they were added.
+        var side = SplitMix64(seed: random.state ^ 0x57A7_5057_A75)
+        func staying(from source: Int, _ random: inout SplitMix64) -> Candidate {
+            var candidate = Candidate(target: source, stays: true)
+            if effectCount > 0 && random.percent(85) {
+                candidate.effects = (0..<(1 + random.below(2))).map { _ in random.below(effectCount) }
+            }
+            if conditionCount > 0 && random.percent(40) { candidate.ifCondition = random.below(conditionCount) }
+            return candidate
+        }
+        func insert(_ candidate: Candidate, into list: inout [Transition], _ random: inout SplitMix64) {
+            let event = random.below(eventCount)
+            if let existing = list.firstIndex(where: { $0.event == event }) {
+                let count = list[existing].candidates.count
+                list[existing].candidates.insert(candidate, at: random.below(count + 1))
+            } else {
+                list.append(Transition(event: event, candidates: [candidate], block: random.percent(30)))
+            }
+        }
+        for source in 0..<count where (kinds[source] == .input || kinds[source] == .task) && side.percent(20) {
+            insert(staying(from: source, &side), into: &states[source].on, &side)
+        }
+        if side.percent(12) { insert(staying(from: -1, &side), into: &machineWide, &side) }
+
         let defaultKind: Kind? = random.pick([nil, nil, .input, .task, .terminal])
         var persist: String?
         switch random.below(100) {
@@ -598,10 +632,10 @@ enum DifferentialSpecs {
 
     static func candidate(_ candidate: Candidate, bareAllowed: Bool) -> String {
         if bareAllowed && candidate.bare && candidate.isPlain { return "s\(candidate.target)" }
-        var fields = ["to: s\(candidate.target)"]
+        var fields = candidate.stays ? [] : ["to: s\(candidate.target)"]
         if let condition = candidate.ifCondition { fields.append("if: c\(condition)") }
         if let condition = candidate.unlessCondition { fields.append("unless: c\(condition)") }
-        if !candidate.effects.isEmpty {
+        if !candidate.effects.isEmpty || candidate.stays {
             fields.append("effects: [" + candidate.effects.map { "f\($0)" }.joined(separator: ", ") + "]")
         }
         if let retry = candidate.retry {
@@ -764,6 +798,8 @@ enum DifferentialSpecs {
                 mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String]
                 mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String]
                 var visit: Swift.Int { get }
+                /// Whether the last event was handled (one without a target keeps the visit).
+                var driveHandled: Swift.Bool { get }
                 var driveState: Swift.String { get }
                 var driveArmed: Swift.String { get }
                 var driveVisits: Swift.String { get }
@@ -815,6 +851,7 @@ enum DifferentialSpecs {
                     }
                     let visit = machine.visit
                     let label: Swift.String
+                    var ignored: Swift.Bool { machine.visit == visit }
                     if token == "@" {
                         effects = machine.driveTimeout(conditions)
                         label = "@timeout"
@@ -824,8 +861,10 @@ enum DifferentialSpecs {
                     } else {
                         effects = machine.driveEvent(Swift.String(token), conditions)
                         label = Swift.String(token)
+                        driveLine(key, label, machine, !machine.driveHandled, effects)
+                        continue
                     }
-                    driveLine(key, label, machine, machine.visit == visit, effects)
+                    driveLine(key, label, machine, ignored, effects)
                 }
             }
 
@@ -934,6 +973,7 @@ enum DifferentialSpecs {
         }
         var text = "struct Drive\(name): Driven {\n"
         text += "    var machine: \(name).Machine\n"
+        text += "    var driveHandled = false\n"
         // With parallel regions, a step in another region leaves the first state's visit as it
         // was: an input changed nothing (was ignored) when the machine is as it was.
         text += "    var visit: Swift.Int { \(program.hasParallel ? "machine.hashValue" : "machine.visit") }\n"
@@ -974,7 +1014,8 @@ enum DifferentialSpecs {
             text += "        fatalError(\"\(program.name.name) has no events\")\n    }\n"
         } else {
             text +=
-                "        driveNames(machine.send(\(name).Event(rawValue: name)!, conditions: Self.driveConditions(conditions)))\n    }\n"
+                "        let (effects, handled) = machine.handle(\(name).Event(rawValue: name)!, conditions: Self.driveConditions(conditions))\n"
+            text += "        driveHandled = handled\n        return driveNames(effects)\n    }\n"
         }
         if program.hasParallel { return text + parallelConformance(program, stateName) }
         text += "    mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"

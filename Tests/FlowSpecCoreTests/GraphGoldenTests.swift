@@ -117,6 +117,10 @@ struct GraphGoldenTests {
             #expect(parsed.parents[id] == node.parent.map { "s\($0)" })
         }
         #expect(parsed.composites == diagram.nodes.indices.filter { diagram.nodes[$0].isCompound }.map { "s\($0)" })
+        // The machine-wide transitions without a target, under the machine-wide node's name.
+        #expect(
+            parsed.states["wide"].map { Array($0.dropFirst()) } ?? []
+                == diagram.machineWideInternalTransitions.map { $0.text(escapingNames: TextRenderer.printable) })
         let histories = diagram.nodes.indices.filter { diagram.nodes[$0].isHistory }.map { "s\($0)" }
         #expect(parsed.classes["history"] == (histories.isEmpty ? nil : histories))
         let labels = parsed.edges.compactMap(\.label)
@@ -155,6 +159,7 @@ struct GraphGoldenTests {
         if !node.activities.isEmpty {
             lines.append("do / " + node.activities.map(TextRenderer.printable).joined(separator: ", "))
         }
+        lines += node.internalTransitions.map { $0.text(escapingNames: TextRenderer.printable) }
         if !node.findings.isEmpty { lines.append(node.findings.map(\.rawValue).joined(separator: ", ")) }
         return lines
     }

@@ -20,7 +20,7 @@ struct ModelStorageTests {
         #expect(bare.location == Self.there && !bare.hasExtras)
 
         var long = Candidate(location: Self.here, target: Located(Self.b, at: Self.there))
-        #expect(long.location == Self.here && long.target.location == Self.there && !long.hasExtras)
+        #expect(long.location == Self.here && long.target?.location == Self.there && !long.hasExtras)
         long.effects = [Located("log", at: Self.there)]
         long.effects = []
         #expect(long.location == Self.here && !long.hasExtras)
@@ -31,7 +31,7 @@ struct ModelStorageTests {
 
         var moved = bare
         moved.target = Located(Self.c, at: Self.here)
-        #expect(moved.location == Self.there && moved.target.location == Self.here)
+        #expect(moved.location == Self.there && moved.target?.location == Self.here)
     }
 
     @Test func aStatesOptionalLocationsReadBackAsSet() {
@@ -120,7 +120,7 @@ struct ModelStorageTests {
             condition: Located("ready", at: Self.here))
         func describe(_ candidates: Candidates) -> [String] {
             candidates.map {
-                "\($0.target.value.index)@\($0.target.location) at \($0.location) if \($0.condition?.value ?? "-")"
+                "\($0.target!.value.index)@\($0.target!.location) at \($0.location) if \($0.condition?.value ?? "-")"
             }
         }
         for candidates: Candidates in [[bare], [long], [guarded], [bare, guarded], [guarded, bare], []] {
@@ -218,7 +218,7 @@ struct ModelStorageTests {
                     transitions.map { machine.names[$0.event.value] } == ["a\(index % 7)", "b", "c"],
                     "the events of s\(index)")
                 disagreements.check(
-                    transitions.map { machine.names[$0.candidates[0].target.value] }
+                    transitions.map { machine.names[$0.candidates[0].target!.value] }
                         == ["s\((index + 1) % count)", "s\(index / 2)", "s0"], "the targets of s\(index)")
             }
             #expect(disagreements.count == 0, "streamed: \(streamed), \(disagreements.summary)")

@@ -83,7 +83,7 @@ struct NameTableTests {
         #expect(a.machineWide.map { a.names[$0.event.value] } == ["reset"])
         #expect(a.transitions(of: 1).map { a.names[$0.event.value] } == ["back", "go"])
         let retry = try #require(a.transitions(of: 1)[1].candidates.first)
-        #expect(a.names[retry.target.value] == "zz" && retry.retry.map { a.names[$0.then.value] } == "x")
+        #expect(retry.target.map { a.names[$0.value] } == "zz" && retry.retry.map { a.names[$0.then.value] } == "x")
         #expect(b.states[0].timeout.map { b.names[$0.target.value] } == "w")
         #expect(b.names[try #require(b.transitions(of: 0).first).event.value] == "go")
     }

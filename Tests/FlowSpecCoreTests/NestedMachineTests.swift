@@ -840,7 +840,12 @@ enum NestedChart {
                     }
                 }
                 let effects = candidate.effects.map { Chart.Action.log($0.value) }
-                let target = routed(source, node(try stateIndex(machine.names[candidate.target.value], machine)))
+                // A candidate without a target is SCXML's targetless transition: no targets.
+                guard let written = candidate.target else {
+                    append(source, event, guards, [], effects, &chart)
+                    continue
+                }
+                let target = routed(source, node(try stateIndex(machine.names[written.value], machine)))
                 guard let retry = candidate.retry, let max = retry.max?.value else {
                     append(source, event, guards, [target], effects, &chart)
                     continue
@@ -871,7 +876,7 @@ enum NestedChart {
             for position in own.indices {
                 let event = machine.names[own[position].event.value]
                 try add(source, event, own[position].candidates)
-                if handledAbove[index].contains(event) { append(source, event, [], [], [], &chart) }
+                if handledAbove[index].contains(event) { appendIgnore(source, event, &chart) }
             }
             if let always = state.always { try add(source, nil, always.value) }
             if let timeout = state.timeout {
@@ -892,9 +897,9 @@ enum NestedChart {
             if !machine.isCompound(index), state.kind == .terminal,
                 chart.nodes[source].kind != .final || endsRegion(index, machine)
             {
-                for event in handledAbove[index].sorted() { append(source, event, [], [], [], &chart) }
+                for event in handledAbove[index].sorted() { appendIgnore(source, event, &chart) }
                 for ancestor in nesting.ancestors(of: index) where machine.states[ancestor].timeout != nil {
-                    append(source, "timeout_" + machine.name(of: ancestor), [], [], [], &chart)
+                    appendIgnore(source, "timeout_" + machine.name(of: ancestor), &chart)
                 }
             }
         }
@@ -933,6 +938,13 @@ enum NestedChart {
         chart.transitions.append(
             Chart.Transition(source: source, event: event, guards: guards, targets: targets, content: content))
         chart.nodes[source].transitions.append(chart.transitions.count - 1)
+    }
+
+    /// A targetless transition that ends the search for `event` in `source`: flowspec's
+    /// decision that a state handling an event under conditions none of which holds ignores it.
+    private static func appendIgnore(_ source: Int, _ event: String, _ chart: inout Chart) {
+        append(source, event, [], [], [], &chart)
+        chart.transitions[chart.transitions.count - 1].ignores = true
     }
 
     private static func stateIndex(_ name: String, _ machine: MachineSpec) throws -> Int {

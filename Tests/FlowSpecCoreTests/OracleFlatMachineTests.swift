@@ -114,9 +114,11 @@ enum FlatChart {
         let guards = candidate.requires.map { Chart.Guard.condition($0) } + candidate.forbids.map { .not($0) }
         let effects = candidate.effects.map { Chart.Action.log(program.effects[$0].name) }
         func append(_ guards: [Chart.Guard], _ target: Int, _ content: [Chart.Action]) {
+            // A candidate without a target is SCXML's targetless transition.
             chart.transitions.append(
                 Chart.Transition(
-                    source: state + 1, event: event, guards: guards, targets: [target + 1], content: content))
+                    source: state + 1, event: event, guards: guards, targets: target < 0 ? [] : [target + 1],
+                    content: content))
             chart.nodes[state + 1].transitions.append(chart.transitions.count - 1)
         }
         guard let retry = candidate.retry else { return append(guards, candidate.target, effects) }

@@ -136,8 +136,9 @@ struct PropertyTests {
                     }
                 attempts.append(
                     Attempt(
-                        next: next, input: .event(event), entered: (moves ?? []).map(\.to), effects: effects,
-                        automatic: own))
+                        next: next, input: .event(event), entered: (moves ?? []).compactMap(\.entered),
+                        effects: effects,
+                        automatic: own && !(moves ?? []).allSatisfy(\.stays)))
             }
         }
         if state.timeout != nil {
@@ -146,7 +147,8 @@ struct PropertyTests {
             if let effects = next.fireTimeout(visit: runtime.visit, program, conditions: conditions, moves: &moves) {
                 attempts.append(
                     Attempt(
-                        next: next, input: .timeout, entered: (moves ?? []).map(\.to), effects: effects, automatic: true
+                        next: next, input: .timeout, entered: (moves ?? []).compactMap(\.entered), effects: effects,
+                        automatic: true
                     ))
             }
         }
@@ -154,7 +156,7 @@ struct PropertyTests {
             var moves: [ProgramRun.Move]? = []
             let (next, effects) = ProgramRun.restore(
                 program, rawValue: runtime.storedText(program), conditions: conditions, moves: &moves)
-            let entered = [moves?.first?.from ?? next.state] + (moves ?? []).map(\.to)
+            let entered = [moves?.first?.from ?? next.state] + (moves ?? []).compactMap(\.entered)
             attempts.append(
                 Attempt(
                     next: next, input: .relaunch, entered: entered.filter { !runtime.states.contains($0) },
@@ -192,7 +194,7 @@ struct PropertyTests {
         for conditions in vectors {
             var moves: [ProgramRun.Move]? = []
             let (runtime, effects) = ProgramRun.start(program, conditions: conditions, moves: &moves)
-            let entered = [moves?.first?.from ?? runtime.state] + (moves ?? []).map(\.to)
+            let entered = [moves?.first?.from ?? runtime.state] + (moves ?? []).compactMap(\.entered)
             let step = Step(input: .start, entered: entered, effects: effects, conditions: conditions)
             switch observe(property, step, property.startState, program) {
             case nil: return 0
@@ -255,7 +257,7 @@ struct PropertyTests {
         for conditions in vectors {
             var moves: [ProgramRun.Move]? = []
             let (runtime, effects) = ProgramRun.start(program, conditions: conditions, moves: &moves)
-            let entered = [moves?.first?.from ?? runtime.state] + (moves ?? []).map(\.to)
+            let entered = [moves?.first?.from ?? runtime.state] + (moves ?? []).compactMap(\.entered)
             let step = Step(input: .start, entered: entered, effects: effects, conditions: conditions)
             walk(runtime, observer: observe(property, step, 0, program) ?? 0, inputs: 0)
         }

@@ -37,7 +37,9 @@ struct ReferenceSpecTests {
                 .retry)
         #expect(retry.max?.value == 3)
         #expect(auth.machineWide.map { auth.names[$0.event.value] } == ["forceReset"])
-        #expect(auth.machineWide.first?.candidates.first.map { auth.names[$0.target.value] } == "unauthenticated")
+        #expect(
+            auth.machineWide.first?.candidates.first.flatMap { $0.target.map { auth.names[$0.value] } }
+                == "unauthenticated")
     }
 
     @Test func chaptersAreForwardOnlyAndEndInATerminal() throws {

@@ -78,7 +78,7 @@ struct StateStreamingTests {
     }
 
     static func describe(_ candidate: Candidate, _ names: NameTable) -> String {
-        "\(names.text(candidate.target))@\(candidate.location) if=\(String(describing: candidate.condition)) "
+        "\(candidate.target.map { names.text($0) }.map(String.init(describing:)) ?? "stays")@\(candidate.location) if=\(String(describing: candidate.condition)) "
             + "unless=\(String(describing: candidate.unlessCondition)) effects=\(candidate.effects) "
             + "retry=\(String(describing: candidate.retry.map { "\(String(describing: $0.max)) \(names.text($0.then))" }))"
     }

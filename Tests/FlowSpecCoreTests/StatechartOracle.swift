@@ -62,6 +62,10 @@ struct StatechartOracle {
             var targets: [Int]
             var isInternal = false
             var content: [Action] = []
+            /// Whether it stands for flowspec's decision that a state ignores the event (a
+            /// targetless transition that ends the search), not for a transition of the spec:
+            /// the algorithm takes it like any other; the verdicts count it as no step.
+            var ignores = false
         }
 
         var nodes: [Node] = []

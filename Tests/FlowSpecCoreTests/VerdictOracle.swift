@@ -402,6 +402,9 @@ private struct VerdictDerivation {
                 }
             }
         }
+        // Found on the exploration where a history may resume anything, a loop may pass through
+        // states no run reaches: judged, as `check`'s, on the states the runs reach.
+        verdicts.loops.formIntersection(verdicts.reached)
         stuck.formUnion(trappedRuns(in: reaching))
         verdicts.stuckRuns = Set(stuck.map(name))
         verdicts.doneNeverFires = doneNeverFires(active: reached)
@@ -610,8 +613,8 @@ enum RequirementOracle {
         var to: Int
         /// The event or timeout the step takes (`nil`: the start, or a change of conditions).
         var input: String? = nil
-        /// Whether a transition of the input's leads somewhere (a targetless one in the chart
-        /// stands for an event the state ignores).
+        /// Whether a transition of the spec's takes the input (not one that stands for an
+        /// event the state ignores, ``StatechartOracle/Chart/Transition/ignores``).
         var handled = false
     }
 
@@ -767,7 +770,7 @@ enum RequirementOracle {
                 let edge = exploration.edges[index]
                 var input: String?
                 if case .event(let event) = edge.input { input = event }
-                let handled = edge.step.taken.contains { !chart.transitions[$0.transition].targets.isEmpty }
+                let handled = edge.step.taken.contains { !chart.transitions[$0.transition].ignores }
                 guard
                     let step = settle(
                         Step(

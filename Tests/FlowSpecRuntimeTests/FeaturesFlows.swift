@@ -15,10 +15,10 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
         case done
     }
     public enum Event: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
-        case quit, next, back, synced, failed
+        case quit, help, next, back, synced, progressed, failed
     }
     public enum Effect: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
-        case saveStep, logFailure
+        case saveStep, logFailure, showProgress, showHelp
     }
     public struct Conditions: FlowSpecRuntime.FlowConditions {
         public var offline = false
@@ -105,29 +105,37 @@ public enum Amped: FlowSpecRuntime.PersistentFlowSpec {
     private typealias Retry = FlowSpecRuntime.FlowRetry<State>
     public static let effectList: [Effect] = [
         .saveStep, // 0..<1
-        .logFailure, // 1..<2
-        .logFailure, .saveStep, // 2..<4
+        .showHelp, // 1..<2
+        .showProgress, // 2..<3
+        .logFailure, // 3..<4
+        .logFailure, .saveStep, // 4..<6
     ]
     public static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch (state, event) {
         case (.welcome, .next): Step(.personalizationIntro, effects: 0..<1)  // saveStep
         case (.welcome, .quit): Step(.done)
+        case (.welcome, .help): Step(.welcome, effects: 1..<2, stays: true)  // showHelp
         case (.personalizationIntro, .next): Step(.questionnaire, effects: 0..<1)  // saveStep
         case (.personalizationIntro, .back): Step(.welcome)
         case (.personalizationIntro, .quit): Step(.done)
+        case (.personalizationIntro, .help): Step(.personalizationIntro, effects: 1..<2, stays: true)  // showHelp
         case (.questionnaire, .next): !conditions.offline ? Step(.syncing) : Step(.`default`)
         case (.questionnaire, .quit): Step(.questionnaire)
+        case (.questionnaire, .help): Step(.questionnaire, effects: 1..<2, stays: true)  // showHelp
         case (.syncing, .synced): Step(.done)
-        case (.syncing, .failed): Step(.syncing, effects: 1..<2, retry: Retry(slot: 0, max: 2, fallback: .`default`, effects: 1..<2))  // logFailure; retry used up: logFailure
+        case (.syncing, .progressed): Step(.syncing, effects: 2..<3, stays: true)  // showProgress
+        case (.syncing, .failed): Step(.syncing, effects: 3..<4, retry: Retry(slot: 0, max: 2, fallback: .`default`, effects: 3..<4))  // logFailure; retry used up: logFailure
         case (.syncing, .quit): Step(.done)
+        case (.syncing, .help): Step(.syncing, effects: 1..<2, stays: true)  // showHelp
         case (.`default`, .next): Step(.done)
         case (.`default`, .quit): Step(.done)
+        case (.`default`, .help): Step(.`default`, effects: 1..<2, stays: true)  // showHelp
         default: nil
         }
     }
     public static func timeoutStep(_ state: State, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch state {
-        case .syncing: Step(.syncing, effects: 1..<2, retry: Retry(slot: 1, max: 1, fallback: .`default`, effects: 2..<4))  // logFailure; retry used up: logFailure, saveStep
+        case .syncing: Step(.syncing, effects: 3..<4, retry: Retry(slot: 1, max: 1, fallback: .`default`, effects: 4..<6))  // logFailure; retry used up: logFailure, saveStep
         default: nil
         }
     }

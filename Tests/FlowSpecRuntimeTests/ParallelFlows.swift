@@ -11,10 +11,11 @@ enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
     }
     enum Event: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
         case start, `open` = "open", back, finish, lost, found, synced, sessionExpired
-        case signedInAgain, signOut
+        case signedInAgain, signOut, ping, progressed
     }
     enum Effect: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
-        case trackSignedIn, leaveArea, showSettings, hideSettings, showOffline, hideOffline
+        case trackSignedIn, leaveArea, showSettings, hideSettings, showOffline, hideOffline, logPing
+        case showProgress
     }
     typealias Conditions = FlowSpecRuntime.FlowNoConditions
     typealias Machine = FlowSpecRuntime.FlowMachine<Self>
@@ -51,16 +52,18 @@ enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
     private typealias Step = FlowSpecRuntime.FlowStep<State>
     private typealias Resume = FlowSpecRuntime.FlowResume
     static let effectList: [Effect] = [
-        .trackSignedIn, // 0..<1
-        .trackSignedIn, .showSettings, // 1..<3
-        .trackSignedIn, .showOffline, // 3..<5
-        .leaveArea, // 5..<6
-        .hideSettings, .leaveArea, // 6..<8
-        .hideSettings, // 8..<9
-        .showSettings, // 9..<10
-        .hideOffline, .leaveArea, // 10..<12
-        .hideOffline, // 12..<13
-        .showOffline, // 13..<14
+        .logPing, // 0..<1
+        .showProgress, // 1..<2
+        .trackSignedIn, // 2..<3
+        .trackSignedIn, .showSettings, // 3..<5
+        .trackSignedIn, .showOffline, // 5..<7
+        .leaveArea, // 7..<8
+        .hideSettings, .leaveArea, // 8..<10
+        .hideSettings, // 10..<11
+        .showSettings, // 11..<12
+        .hideOffline, .leaveArea, // 12..<14
+        .hideOffline, // 14..<15
+        .showOffline, // 15..<16
     ]
     static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch (state, event) {
@@ -69,22 +72,29 @@ enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
         case (.home, .finish): Step(.navigationDone, keep: 2)
         case (.home, .sessionExpired): Step(.reauth)
         case (.home, .signOut): Step(.welcome)
+        case (.home, .ping): Step(.home, effects: 0..<1, stays: true)  // logPing
         case (.settings, .back): Step(.home, keep: 2)
         case (.settings, .sessionExpired): Step(.reauth)
         case (.settings, .signOut): Step(.welcome)
+        case (.settings, .ping): Step(.settings, effects: 0..<1, stays: true)  // logPing
         case (.syncing, .synced): Step(.idle, keep: 2)
+        case (.syncing, .progressed): Step(.syncing, effects: 1..<2, stays: true)  // showProgress
         case (.syncing, .sessionExpired): Step(.reauth)
         case (.syncing, .signOut): Step(.welcome)
+        case (.syncing, .ping): Step(.syncing, effects: 0..<1, stays: true)  // logPing
         case (.idle, .finish): Step(.dataDone, keep: 2)
         case (.idle, .sessionExpired): Step(.reauth)
         case (.idle, .signOut): Step(.welcome)
+        case (.idle, .ping): Step(.idle, effects: 0..<1, stays: true)  // logPing
         case (.online, .lost): Step(.offline, keep: 2)
         case (.online, .finish): Step(.connectivityDone, keep: 2)
         case (.online, .sessionExpired): Step(.reauth)
         case (.online, .signOut): Step(.welcome)
+        case (.online, .ping): Step(.online, effects: 0..<1, stays: true)  // logPing
         case (.offline, .found): Step(.online, keep: 2)
         case (.offline, .sessionExpired): Step(.reauth)
         case (.offline, .signOut): Step(.welcome)
+        case (.offline, .ping): Step(.offline, effects: 0..<1, stays: true)  // logPing
         case (.reauth, .signedInAgain): Step(.home, resume: Resume(slot: 0, depth: 1, deep: true))
         default: nil
         }
@@ -98,15 +108,15 @@ enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
     }
     static func entryEffects(of state: State) -> Swift.Range<Swift.Int> {
         switch state {
-        case .home: 0..<1
-        case .settings: 1..<3
-        case .navigationDone: 0..<1
-        case .syncing: 0..<1
-        case .idle: 0..<1
-        case .dataDone: 0..<1
-        case .online: 0..<1
-        case .offline: 3..<5
-        case .connectivityDone: 0..<1
+        case .home: 2..<3
+        case .settings: 3..<5
+        case .navigationDone: 2..<3
+        case .syncing: 2..<3
+        case .idle: 2..<3
+        case .dataDone: 2..<3
+        case .online: 2..<3
+        case .offline: 5..<7
+        case .connectivityDone: 2..<3
         default: 0..<0
         }
     }
@@ -234,16 +244,22 @@ enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
         switch (state, event) {
         case (.home, .sessionExpired): 0
         case (.home, .signOut): 0
+        case (.home, .ping): 0
         case (.settings, .sessionExpired): 0
         case (.settings, .signOut): 0
+        case (.settings, .ping): 0
         case (.syncing, .sessionExpired): 0
         case (.syncing, .signOut): 0
+        case (.syncing, .ping): 0
         case (.idle, .sessionExpired): 0
         case (.idle, .signOut): 0
+        case (.idle, .ping): 0
         case (.online, .sessionExpired): 0
         case (.online, .signOut): 0
+        case (.online, .ping): 0
         case (.offline, .sessionExpired): 0
         case (.offline, .signOut): 0
+        case (.offline, .ping): 0
         default: depth(of: state)
         }
     }
@@ -251,21 +267,21 @@ enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
         switch state {
         case .home, .navigationDone, .syncing, .idle, .dataDone, .online, .connectivityDone:
             switch depth {
-            case 0: 5..<6
+            case 0: 7..<8
             default: 0..<0
             }
         case .settings:
             switch depth {
-            case 0: 6..<8
-            case 1: 8..<9
-            case 2: 8..<9
+            case 0: 8..<10
+            case 1: 10..<11
+            case 2: 10..<11
             default: 0..<0
             }
         case .offline:
             switch depth {
-            case 0: 10..<12
-            case 1: 12..<13
-            case 2: 12..<13
+            case 0: 12..<14
+            case 1: 14..<15
+            case 2: 14..<15
             default: 0..<0
             }
         default: 0..<0
@@ -275,21 +291,21 @@ enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
         switch target {
         case .home, .navigationDone, .syncing, .idle, .dataDone, .online, .connectivityDone:
             switch keep {
-            case 0: 0..<1
+            case 0: 2..<3
             default: 0..<0
             }
         case .settings:
             switch keep {
-            case 0: 1..<3
-            case 1: 9..<10
-            case 2: 9..<10
+            case 0: 3..<5
+            case 1: 11..<12
+            case 2: 11..<12
             default: 0..<0
             }
         case .offline:
             switch keep {
-            case 0: 3..<5
-            case 1: 13..<14
-            case 2: 13..<14
+            case 0: 5..<7
+            case 1: 15..<16
+            case 2: 15..<16
             default: 0..<0
             }
         default: 0..<0

@@ -14,25 +14,31 @@ struct DeadEndCheck: MachineCheck {
             && !machine.states[index].isMalformed && !declaresExit(index, machine: machine)
         {
             let state = machine.states[index]
+            let why =
+                machine.transitions(of: index).isEmpty
+                ? "no `on`, `always` or `timeout`" : "its transitions have no `to`, so they stay in it"
             let message =
                 state.kind == .choice
                 ? "choice state '\(machine.name(of: index))' has no `always` branches, so it can never leave"
-                : "\(state.kind.rawValue) state '\(machine.name(of: index))' has no way out: no `on`, `always` or `timeout`"
+                : "\(state.kind.rawValue) state '\(machine.name(of: index))' has no way out: \(why)"
             reporter.report(
                 message, at: state.name.location, subjects: [machine.name(of: index)],
                 notes: [.init("add a transition, or give it `kind: terminal` if the flow ends here")])
         }
     }
 
+    /// Whether the state, the compound states around it or the machine write a way out of it:
+    /// a transition with a target (one without stays), an `always` branch or a timeout.
     private func declaresExit(_ index: Int, machine: MachineSpec) -> Bool {
-        if machine.transitions(of: index).contains(where: { !$0.candidates.isEmpty }) { return true }
+        let leaves = { (transition: EventTransition) in transition.candidates.contains { !$0.isTargetless } }
+        if machine.transitions(of: index).contains(where: leaves) { return true }
         if let always = machine.states[index].always, !always.value.isEmpty { return true }
         if machine.states[index].timeoutLocation != nil { return true }
         guard machine.states[index].kind.inheritsMachineWideTransitions else { return false }
         for ancestor in machine.nesting.ancestors(of: index) {
-            if machine.transitions(of: ancestor).contains(where: { !$0.candidates.isEmpty }) { return true }
+            if machine.transitions(of: ancestor).contains(where: leaves) { return true }
             if machine.states[ancestor].timeoutLocation != nil { return true }
         }
-        return machine.machineWide.contains { !$0.candidates.isEmpty }
+        return machine.machineWide.contains(where: leaves)
     }
 }

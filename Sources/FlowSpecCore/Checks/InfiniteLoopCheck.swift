@@ -40,9 +40,10 @@ struct InfiniteLoopCheck: MachineCheck {
         let transient = graph.machine.states.indices.map(analysis.isTransient)
         let canLoop = { (state: Int) in kinds[state] == .task || transient[state] }
         // Loops are among task and choice states only: the other edges are left out (most of a
-        // large machine's, as most states wait for input).
+        // large machine's, as most states wait for input), and so are transitions without a
+        // target, which stay and so restart nothing.
         let unbounded = graph.digraph {
-            !$0.isBounded && canLoop($0.source) && canLoop($0.target) && analysis.follows($0)
+            !$0.isBounded && !$0.isTargetless && canLoop($0.source) && canLoop($0.target) && analysis.follows($0)
         }
         // A loop through a state whose transitions could not all be read may be broken by a
         // retry bound or an exit that was lost; it waits until that error is fixed.

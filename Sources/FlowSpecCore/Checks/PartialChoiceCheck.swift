@@ -17,7 +17,7 @@ struct PartialChoiceCheck: MachineCheck {
                 at: last.location, subjects: [analysis.machine.name(of: index)],
                 notes: [
                     .init(
-                        "end the list with a branch without `if` or `unless`, such as `- { to: \(analysis.machine.names[last.target.value]) }`"
+                        "end the list with a branch without `if` or `unless`, such as `- { to: \(last.target.map { analysis.machine.names[$0.value] } ?? "a-state") }`"
                     )
                 ])
         }

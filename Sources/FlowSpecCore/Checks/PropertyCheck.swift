@@ -412,19 +412,22 @@ struct PropertyCheck {
 
     /// Whether the flow takes the step on its own: a timer fires, or the work of a task state
     /// it is in ends (an event the task state handles itself). Events in input states, and
-    /// relaunches, are the user's.
+    /// relaunches, are the user's. A task's event that stays (a transition without a target)
+    /// is its work's end too, but the work is not started again: only once, so no step the
+    /// flow keeps taking on its own.
     private func isAutomatic(_ edge: ConfigurationGraph.Edge, from node: Int) -> Bool {
         switch edge.input {
         case .timeout: true
         case .relaunch: false
         case .event(let event):
-            graph.nodes[node].states.contains { state in
-                let details = program.states[state]
-                return details.kind == .task
-                    && details.transitions.indices.contains {
-                        details.transitions[$0].event == event && details.scopes[$0] == .own
-                    }
-            }
+            !edge.stays
+                && graph.nodes[node].states.contains { state in
+                    let details = program.states[state]
+                    return details.kind == .task
+                        && details.transitions.indices.contains {
+                            details.transitions[$0].event == event && details.scopes[$0] == .own
+                        }
+                }
         }
     }
 

@@ -35,7 +35,9 @@ struct RegionConflictCheck: MachineCheck {
         // Per parallel state and event, per region (by index), the handlers written inside it.
         var handlers: [Int: [Name: [Int: [Handler]]]] = [:]
         var seen = Set<[Int]>()
-        for edge in graph.edges where edge.triggerKind == .event {
+        // A transition without a target exits nothing, so it conflicts with none (SCXML: its
+        // exit set is empty); it is taken beside whatever the other regions take.
+        for edge in graph.edges where edge.triggerKind == .event && !edge.isTargetless {
             guard let declaring = graph.declaringState(of: edge), !machine.states[declaring].isMalformed,
                 !machine.states[edge.source].isMalformed, !judgesPaths || analysis.isReachable(edge.source)
             else { continue }

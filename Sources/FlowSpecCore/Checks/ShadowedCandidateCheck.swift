@@ -92,13 +92,18 @@ struct ShadowedCandidateCheck: MachineCheck {
         let blocker = candidates[first]
         for shadowed in candidates[(first + 1)...] {
             reporter.report(
-                "the candidate to '\(names[shadowed.target.value])' for \(what()) can never be taken: an unconditional candidate comes before it",
-                at: shadowed.location, subjects: [names[shadowed.target.value]],
+                "\(Self.describe(shadowed, names)) for \(what()) can never be taken: an unconditional candidate comes before it",
+                at: shadowed.location, subjects: shadowed.target.map { [names[$0.value]] } ?? [],
                 notes: [
                     .init(
-                        "the unconditional candidate to '\(names[blocker.target.value])' is always taken first",
+                        "the unconditional \(Self.describe(blocker, names).dropFirst(4)) is always taken first",
                         at: blocker.location)
                 ])
         }
+    }
+
+    /// `the candidate to 'home'`, or `the candidate without a target` for one that stays.
+    private static func describe(_ candidate: Candidate, _ names: NameTable) -> String {
+        candidate.target.map { "the candidate to '\(names[$0.value])'" } ?? "the candidate without a target"
     }
 }

@@ -327,7 +327,7 @@ struct MachineExpansion {
         Candidates(
             candidates.map { candidate in
                 var copied = candidate
-                copied.target = target(candidate.target, of: source, prefix: prefix)
+                copied.target = candidate.target.map { target($0, of: source, prefix: prefix) }
                 if let retry = candidate.retry { copied.retry = copy(retry, of: source, prefix: prefix) }
                 return copied
             })

@@ -200,7 +200,7 @@ struct MachineChanges {
         let (oldNames, newNames) = (pair.old.names, pair.new.names)
         for index in old.indices {
             let (a, b) = (old[index], new[index])
-            guard oldNames[a.target.value] == newNames[b.target.value] else { return false }
+            guard a.target.map({ oldNames[$0.value] }) == b.target.map({ newNames[$0.value] }) else { return false }
             guard a.hasExtras || b.hasExtras else { continue }
             guard a.condition?.value == b.condition?.value, a.unlessCondition?.value == b.unlessCondition?.value,
                 a.effects.map(\.value) == b.effects.map(\.value), sameRetry(a.retry, b.retry)
@@ -267,7 +267,7 @@ struct MachineChanges {
     /// `'b' if ready / log, 'c' (retry ×3, then 'd')`.
     static func describe(_ candidates: Candidates, _ machine: MachineSpec) -> String {
         candidates.map { candidate in
-            var text = "'\(machine.names[candidate.target.value])'"
+            var text = candidate.target.map { "'\(machine.names[$0.value])'" } ?? "(stays)"
             if let condition = candidate.condition { text += " if \(condition.value)" }
             if let condition = candidate.unlessCondition { text += " unless \(condition.value)" }
             if !candidate.effects.isEmpty { text += " / " + candidate.effects.map(\.value).joined(separator: ", ") }

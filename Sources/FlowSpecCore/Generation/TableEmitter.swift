@@ -344,7 +344,23 @@ struct TableEmitter {
         w.line()
         w.doc("The step of the candidate whose record is at `candidate`.")
         w.block("private static func step(_ candidate: Swift.Int, _ tables: Tables) -> Step") { w in
-            w.line("let target = State(ordinal: \(field(.target)))")
+            if program.hasTargetless {
+                // A candidate without a target records its source as `~source`.
+                w.line("let written = \(field(.target))")
+                if program.effects.isEmpty {
+                    w.line("if written < 0 { return Step(State(ordinal: ~written), stays: true) }")
+                } else {
+                    w.block("if written < 0") { w in
+                        w.line("let effects = \(field(.effectsStart))")
+                        w.line(
+                            "return Step(State(ordinal: ~written), effects: effects..<(effects &+ \(field(.effectsCount))), stays: true)"
+                        )
+                    }
+                }
+                w.line("let target = State(ordinal: written)")
+            } else {
+                w.line("let target = State(ordinal: \(field(.target)))")
+            }
             var arguments = ["target"]
             if !program.effects.isEmpty {
                 w.line("let effects = \(field(.effectsStart))")
@@ -1101,7 +1117,7 @@ struct TableLayout {
     /// `first << effectsShift | count`.
     private mutating func action(_ list: [FlowProgram.Candidate]) -> [Int] {
         guard let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.retry == nil,
-            first.history == nil
+            first.history == nil, !first.isTargetless
         else {
             return [~add(list)] + (recordsNesting ? [0] : [])
         }
@@ -1146,7 +1162,8 @@ struct TableLayout {
             if !recordsNesting { self.effects += ran }
             candidates += CandidateField.allCases.map { field in
                 switch field {
-                case .target: candidate.target
+                // A candidate without a target stays in its source: `~source`.
+                case .target: candidate.isTargetless ? ~source : candidate.target
                 case .requiresStart: requires
                 case .requiresCount: forbids - requires
                 case .forbidsStart: forbids

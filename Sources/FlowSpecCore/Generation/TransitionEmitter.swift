@@ -288,6 +288,7 @@ struct TransitionEmitter {
         }
         if step.keep > 0 { arguments.append("keep: \(step.keep)") }
         if let resume = step.resume { arguments.append("resume: " + resumeExpression(resume)) }
+        if step.stays { arguments.append("stays: true") }
         return "Step(" + arguments.joined(separator: ", ") + ")"
     }
 

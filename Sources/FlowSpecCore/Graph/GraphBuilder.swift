@@ -235,8 +235,17 @@ struct GraphBuilder {
         // By position, not by element: iterating copies each candidate twice.
         for index in candidates.indices {
             let facts = candidates[index].edgeFacts
+            guard let target = candidates[index].target else {
+                // It stays where it is: a loop on the source, flagged (it has no retry).
+                edges.append(
+                    Edge(
+                        source: source, target: source, trigger: trigger, transitionIndex: transitionIndex,
+                        candidateIndex: index, levelsUp: levelsUp, isConditional: facts.isConditional,
+                        isBounded: false, isRetryFallback: false, isInherited: levelsUp > 0, isTargetless: true))
+                continue
+            }
             addTransition(
-                to: candidates[index].target, as: "target", retry: facts.retry, from: source,
+                to: target, as: "target", retry: facts.retry, from: source,
                 trigger: trigger, transitionIndex: transitionIndex, candidateIndex: index, levelsUp: levelsUp,
                 conditional: facts.isConditional, to: &edges)
         }
@@ -295,7 +304,7 @@ struct GraphBuilder {
             for position in transitions.indices {
                 let candidates = transitions[position].candidates
                 for candidate in candidates.indices {
-                    _ = resolve(candidates[candidate].target, as: "target")
+                    if let target = candidates[candidate].target { _ = resolve(target, as: "target") }
                     if let retry = candidates[candidate].retry { _ = resolve(retry.then, as: "retry's `then`") }
                 }
             }
@@ -312,7 +321,7 @@ struct GraphBuilder {
         // state inherits it): a wrong name is wrong wherever it is written.
         for transition in machine.machineWide {
             for candidate in transition.candidates {
-                _ = resolveMachineWide(candidate.target, as: "target")
+                if let target = candidate.target { _ = resolveMachineWide(target, as: "target") }
                 if let retry = candidate.retry { _ = resolveMachineWide(retry.then, as: "retry's `then`") }
             }
         }

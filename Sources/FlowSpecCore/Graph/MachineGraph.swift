@@ -185,7 +185,7 @@ public struct Edge: Sendable {
     /// (``YAMLLimits/maxTransitions`` cannot be raised past it).
     public static let maximumIndex = (1 << 29) - 1
     /// The largest candidate index an edge holds: a transition has at most this many candidates.
-    public static let maximumCandidateIndex = (1 << 22) - 1
+    public static let maximumCandidateIndex = (1 << 21) - 1
     /// The most levels an inherited edge's transition can be written above its source (the
     /// nesting the YAML depth limit allows fits).
     public static let maximumLevelsUp = (1 << 7) - 1
@@ -193,13 +193,14 @@ public struct Edge: Sendable {
     // 32 bits each (a spec file cannot hold 2^31 states).
     private let storedSource: Int32
     private let storedTarget: Int32
-    /// From the low bits: the transition's index (29 bits), the candidate's index (22 bits), how
-    /// many levels up an inherited transition is written (7 bits), the trigger kind (2 bits) and
-    /// the four flags.
+    /// From the low bits: the transition's index (29 bits), the candidate's index (21 bits),
+    /// whether the candidate has no target (1 bit), how many levels up an inherited transition
+    /// is written (7 bits), the trigger kind (2 bits) and the four flags.
     private let origin: UInt64
 
     private static let conditional: UInt64 = 1 << 60, bounded: UInt64 = 1 << 61
     private static let retryFallback: UInt64 = 1 << 62, inherited: UInt64 = 1 << 63
+    private static let targetless: UInt64 = 1 << 50
 
     /// The source state.
     public var source: Int { Int(storedSource) }
@@ -213,6 +214,10 @@ public struct Edge: Sendable {
     public var isRetryFallback: Bool { origin & Self.retryFallback != 0 }
     /// Whether the state inherits it from a compound state around it or from the machine's `on`.
     public var isInherited: Bool { origin & Self.inherited != 0 }
+    /// Whether its candidate has no target: the flow stays where it is, leaving and entering
+    /// nothing. Its edge is a loop on its source, so that the state still handles the event
+    /// (and inherits it), and every rule about moving between states passes it by.
+    public var isTargetless: Bool { origin & Self.targetless != 0 }
     /// Whether it leads from a history state to a state that history may resume (not its
     /// default): it is taken only back into a state the flow was in before, so it never makes
     /// a state reachable.
@@ -236,7 +241,8 @@ public struct Edge: Sendable {
     /// Creates an edge; the indices as the properties say, at most ``maximumIndex``.
     init(
         source: Int, target: Int, trigger: TriggerKind, transitionIndex: Int = 0, candidateIndex: Int = 0,
-        levelsUp: Int = 0, isConditional: Bool, isBounded: Bool, isRetryFallback: Bool, isInherited: Bool
+        levelsUp: Int = 0, isConditional: Bool, isBounded: Bool, isRetryFallback: Bool, isInherited: Bool,
+        isTargetless: Bool = false
     ) {
         precondition(
             transitionIndex <= Self.maximumIndex && candidateIndex <= Self.maximumCandidateIndex
@@ -248,5 +254,6 @@ public struct Edge: Sendable {
             UInt64(transitionIndex) | UInt64(candidateIndex) << 29 | UInt64(levelsUp) << 51 | trigger.rawValue << 58
             | (isConditional ? Self.conditional : 0) | (isBounded ? Self.bounded : 0)
             | (isRetryFallback ? Self.retryFallback : 0) | (isInherited ? Self.inherited : 0)
+            | (isTargetless ? Self.targetless : 0)
     }
 }

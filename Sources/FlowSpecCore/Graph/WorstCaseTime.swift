@@ -141,8 +141,10 @@ struct WorstCaseTime {
         case .input, .history:
             return .success([])
         case .choice:
+            // `always` branches always have a target (the decoder refuses one without).
             for candidate in model.always?.value ?? [] {
-                candidates.append((candidate, candidate.target.value, candidate.retry, .zero, "always"))
+                guard let target = candidate.target else { continue }
+                candidates.append((candidate, target.value, candidate.retry, .zero, "always"))
             }
         case .task:
             // Its own timeout, then those of the compound states around it: each may fire first

@@ -5,7 +5,8 @@
 /// copy them all.
 final class ImportedMachine {
     struct Candidate {
-        var target: String
+        /// `nil` for a transition without a target, which runs its effects and stays.
+        var target: String?
         var condition: String?
         var unless: String?
         var effects: [String] = []
@@ -195,8 +196,9 @@ private struct ImportedMachineBuilder {
         }
         if let timeout = source.timeout {
             state.timeoutLocation = at
+            // The readers give a timeout a target (a delay without one is reported instead).
             state.timeout = Timeout(
-                location: at, after: Located(timeout.after, at: at), target: name(timeout.candidate.target),
+                location: at, after: Located(timeout.after, at: at), target: name(timeout.candidate.target ?? ""),
                 effects: timeout.candidate.effects.map { effect($0) }, retry: timeout.candidate.retry.map { retry($0) })
         }
         machine.states.append(state)
@@ -236,7 +238,7 @@ private struct ImportedMachineBuilder {
 
     private mutating func candidate(_ candidate: ImportedMachine.Candidate) -> Candidate {
         Candidate(
-            location: at, target: name(candidate.target), condition: candidate.condition.map(located),
+            location: at, target: candidate.target.map { name($0) }, condition: candidate.condition.map(located),
             unlessCondition: candidate.unless.map(located), effects: candidate.effects.map { effect($0) },
             retry: candidate.retry.map { retry($0) })
     }

@@ -420,9 +420,16 @@ struct SCXMLDocumentWriter {
             if let condition = candidate.condition { guards.append(conditions[condition.value]!) }
             if let condition = candidate.unlessCondition { guards.append(negated(conditions[condition.value]!)) }
             let effects = candidate.effects.map { log($0.value) }
-            let target = self.target(stateNamed(candidate.target.value), from: source)
+            // A candidate without a target is SCXML's targetless transition, alike.
+            let target = candidate.target.map { self.target(stateNamed($0.value), from: source) }
             guard let retry = candidate.retry, let max = retry.max?.value else {
-                elements.append(transition(eventName, guards, target, effects))
+                var element = transition(eventName, guards, target, effects)
+                if target == nil, guards.isEmpty, effects.isEmpty {
+                    // Unlike the targetless transitions the export writes to end a search,
+                    // this one is the spec's: it handles the event, doing nothing.
+                    element.attributes.append(("flowspec:stays", "true"))
+                }
+                elements.append(element)
                 continue
             }
             let slot = slots

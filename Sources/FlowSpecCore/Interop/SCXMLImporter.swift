@@ -243,7 +243,9 @@ struct SCXMLMachineReader {
     ]
 
     /// The attributes `flowspec export` writes in its own namespace.
-    static let flowspecAttributes: Set<String> = ["name", "kind", "summary", "activities", "events", "role", "event"]
+    static let flowspecAttributes: Set<String> = [
+        "name", "kind", "summary", "activities", "events", "role", "event", "stays"
+    ]
 
     /// Notes, where each is written, every attribute of the machine's SCXML elements that SCXML
     /// does not define there (or flowspec's export does not write): the spec holds nothing of
@@ -532,15 +534,15 @@ struct SCXMLMachineReader {
         return machine.adopt(child, as: machines.claim(preferred))
     }
 
-    /// A transition without a target or content ignores its event there. flowspec's states do
-    /// so for an event they handle under conditions none of which holds, and terminal states
-    /// for every event: anywhere else it is reported.
+    /// A transition without a target, content or condition ignores its event there. flowspec's
+    /// states do so for an event they handle under conditions none of which holds, and
+    /// terminal states for every event: anywhere else it is reported.
     private mutating func checkIgnored(_ transition: XMLElement, _ index: Int, _ terminal: Bool) {
-        guard transition.attribute("target") == nil, transition.elements.isEmpty else { return }
+        guard transition.attribute("target") == nil, transition.elements.isEmpty,
+            transition.attribute("cond") == nil, flowspec(transition, "stays") == nil
+        else { return }
         let event = flowspec(transition, "event") ?? transition.attribute("event") ?? ""
-        if transition.attribute("cond") != nil {
-            note(transition, "not imported: a transition without a target that ignores '\(event)' under a condition")
-        } else if !terminal, !machine.states[index].on.handles(event) {
+        if !terminal, !machine.states[index].on.handles(event) {
             note(
                 transition,
                 "not imported: a transition that ignores '\(event)' in '\(machine.states[index].name)'; a flowspec state leaves an event it does not handle to the states around it"
@@ -620,19 +622,21 @@ struct SCXMLMachineReader {
                 unsupported(content, in: transition)
             }
         }
-        guard let targets = transition.attribute("target") else {
-            if !effects.isEmpty {
-                note(
-                    transition,
-                    "not imported: a transition without a target that runs effects; a flowspec transition goes to a state"
-                )
+        var target: String?
+        if let targets = transition.attribute("target") {
+            if targets.split(separator: " ").count > 1 {
+                note(transition, "not imported: a transition to several states (\(targets)); its first is kept")
             }
+            guard let first = self.target(targets) else { return nil }
+            target = first
+        } else if effects.isEmpty && transition.attribute("cond") == nil && flowspec(transition, "stays") == nil {
             return nil  // an override: flowspec's own behaviour
+        } else if events == [""] {
+            note(
+                transition,
+                "not imported: an eventless transition without a target; a flowspec `always` goes to a state")
+            return nil
         }
-        if targets.split(separator: " ").count > 1 {
-            note(transition, "not imported: a transition to several states (\(targets)); its first is kept")
-        }
-        guard let target = target(targets) else { return nil }
         var candidate = Candidate(target: target, effects: effects)
         var retryBound: (counter: String, max: Int, below: Bool)?
         if let cond = transition.attribute("cond") {
@@ -660,6 +664,10 @@ struct SCXMLMachineReader {
             }
         }
         if let retryBound {
+            guard let target else {
+                note(transition, "not imported: a bounded retry on a transition without a target")
+                return nil
+            }
             if retryBound.below {
                 pendingRetry = (retryBound.counter, retryBound.max, candidate)
                 _ = counting
@@ -721,7 +729,7 @@ struct SCXMLMachineReader {
     /// A condition SCXML writes as an expression flowspec cannot read: a named condition of its
     /// own, the expression kept beside it, reported.
     private mutating func expression(
-        _ cond: String, _ transition: XMLElement, _ target: String, _ effects: [String], _ events: [String]
+        _ cond: String, _ transition: XMLElement, _ target: String?, _ effects: [String], _ events: [String]
     ) -> ([String], [Candidate]) {
         let name = "condition\(machine.expressions.count + 1)"
         machine.expressions[name] = cond

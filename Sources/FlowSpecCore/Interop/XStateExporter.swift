@@ -264,11 +264,22 @@ struct XStateConfigWriter {
     /// state or those around it handle `event` too, XState will not take their transition for
     /// the other regions, as flowspec does.
     private mutating func noteIgnored(_ event: String, in index: Int) {
+        note(event, in: index, "ignores it (none of its conditions holds, or it has ended)")
+    }
+
+    /// A state in a region handles `event` with a transition without a target, which exits
+    /// nothing: flowspec takes the transition of the parallel state or those around it for the
+    /// other regions beside it, XState does not.
+    private mutating func noteStaying(_ event: String, in index: Int) {
+        note(event, in: index, "handles it without a target (it stays)")
+    }
+
+    private mutating func note(_ event: String, in index: Int, _ what: String) {
         guard let parallel = parallel(around: index), eventsHandled(byAndAround: parallel).contains(event) else {
             return
         }
         let text =
-            "'\(keys[parallel])', '\(event)': where a state in one region ignores it (none of its conditions holds, or it has ended), XState does not look above the regions, so it does not take the transition on it that flowspec takes for the other regions"
+            "'\(keys[parallel])', '\(event)': where a state in one region \(what), XState does not look above the regions, so it does not take the transition on it that flowspec takes for the other regions"
         if !differences.contains(text) { differences.append(text) }
     }
 
@@ -322,6 +333,7 @@ struct XStateConfigWriter {
             let event = machine.names[name]
             if XStateMachineReader.platformEvent(event) != nil { ownEvents.insert(event) }
             var items = self.candidates(candidates, from: source)
+            if let source, candidates.contains(where: \.isTargetless) { noteStaying(event, in: source) }
             if handledAround.contains(event), !candidates.contains(where: { $0.isUnconditional }) {
                 items.append(.members([]))
                 if let source { noteIgnored(event, in: source) }
@@ -341,7 +353,15 @@ struct XStateConfigWriter {
         var nodes: [Node] = []
         for candidate in candidates {
             let effects = candidate.effects.map { Node.string($0.value) }
-            let target = stateNamed(candidate.target.value)
+            guard let written = candidate.target else {
+                // XState's actions-only transition: no `target`, nothing exited or entered.
+                var members: [(key: String, value: Node)] = []
+                if let guardNode = when(candidate) { members.append(("guard", guardNode)) }
+                members.append(("actions", .array(effects)))
+                nodes.append(.members(members))
+                continue
+            }
+            let target = stateNamed(written.value)
             guard let retry = candidate.retry, let max = retry.max?.value else {
                 nodes.append(transition(target, from: source, when(candidate), effects))
                 continue

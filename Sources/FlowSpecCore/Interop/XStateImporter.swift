@@ -411,7 +411,7 @@ struct XStateMachineReader {
     /// `onDone`, of a compound state or of the machine a state runs: the state's `done`.
     private mutating func readDone(_ done: JSONValue, _ node: Int, _ index: Int) {
         let candidates = candidates(done.list, owner: node)
-        machine.states[index].done = candidates.first?.target
+        machine.states[index].done = candidates.first?.target ?? nil
         if candidates.count > 1 || candidates.first.map({ $0.condition != nil || !$0.effects.isEmpty }) == true {
             note(done, "not imported: the guards and actions of `onDone`; a flowspec `done` is a state to go to")
         }
@@ -449,7 +449,7 @@ struct XStateMachineReader {
                 "imported as the events it matches (\(events.joined(separator: ", "))): the wildcard '\(descriptor)'; an event the machine does not name is no longer handled"
             )
         }
-        let read = candidates(member.value.list, owner: owner)
+        let read = candidates(member.value.list, owner: owner, mayStay: true)
         guard !read.isEmpty else { return [] }
         return events.map { ($0, read) }
     }
@@ -471,7 +471,7 @@ struct XStateMachineReader {
 
     /// The candidates of a list of XState transitions; a bounded retry's two transitions
     /// become one candidate.
-    private mutating func candidates(_ list: [JSONValue], owner: Int?) -> [Candidate] {
+    private mutating func candidates(_ list: [JSONValue], owner: Int?, mayStay: Bool = false) -> [Candidate] {
         var read: [Candidate] = []
         var counting: (retry: Int, max: Int, candidate: Candidate)?
         for transition in list {
@@ -485,15 +485,17 @@ struct XStateMachineReader {
                 continue
             }
             var retry: (slot: Int, below: Int?, atLeast: Int?)?
-            guard let candidate = candidate(object, owner: owner, retry: &retry) else { continue }
+            guard let candidate = candidate(object, owner: owner, mayStay: mayStay, retry: &retry) else { continue }
             if let retry, let below = retry.below {
                 counting = (retry.slot, below, candidate)
                 continue
             }
-            if let retry, let atLeast = retry.atLeast, let pending = counting, pending.retry == retry.slot {
+            if let retry, let atLeast = retry.atLeast, let pending = counting, pending.retry == retry.slot,
+                let then = candidate.target
+            {
                 var counted = pending.candidate
                 let extra = Array(candidate.effects.dropFirst(counted.effects.count))
-                counted.retry = (atLeast, candidate.target, extra)
+                counted.retry = (atLeast, then, extra)
                 counting = nil
                 read.append(counted)
                 continue
@@ -513,7 +515,7 @@ struct XStateMachineReader {
     /// One transition as a candidate; `nil` when it is left out (reported) or stands for
     /// flowspec's own behaviour (an override).
     private mutating func candidate(
-        _ object: JSONValue, owner: Int?, retry: inout (slot: Int, below: Int?, atLeast: Int?)?
+        _ object: JSONValue, owner: Int?, mayStay: Bool, retry: inout (slot: Int, below: Int?, atLeast: Int?)?
     ) -> Candidate? {
         var effects: [String] = []
         for action in object["actions"]?.list ?? [] {
@@ -535,13 +537,18 @@ struct XStateMachineReader {
             note(member.value, "not imported: the key `\(member.key)` of a transition")
         }
         guard let written = object["target"], !written.isNull else {
-            if !effects.isEmpty || condition != nil || unless != nil {
+            // `{}` is flowspec's own behaviour (an override); `{ actions: [] }` stays, doing nothing.
+            guard object["actions"] != nil || condition != nil || unless != nil else { return nil }
+            guard mayStay, retry == nil else {
                 note(
                     object,
-                    "not imported: a transition without a target (it runs actions or has a guard); a flowspec transition goes to a state"
+                    "not imported: a transition without a target (it runs actions or has a guard) that is not an event's; a flowspec `always`, `after` or `done` goes to a state"
                 )
+                return nil
             }
-            return nil
+            // An actions-only transition: it runs its actions and stays, as flowspec's does.
+            for effect in effects { declareEffect(effect) }
+            return Candidate(target: nil, condition: condition, unless: unless, effects: effects)
         }
         let targets = written.list.compactMap(\.string)
         if targets.count > 1 {
@@ -691,7 +698,7 @@ struct XStateMachineReader {
             machine.states[index].kind = .task
             for (key, suffix) in [("onDone", "done"), ("onError", "error")] {
                 guard let written = invocation[key] else { continue }
-                let read = candidates(written.list, owner: node)
+                let read = candidates(written.list, owner: node, mayStay: true)
                 if !read.isEmpty { machine.states[index].on.append(name + "." + suffix, read) }
             }
             for member in invocation.members where !["src", "id", "onDone", "onError", "input"].contains(member.key) {

@@ -70,7 +70,9 @@ public enum DOTRenderer {
             })
         if diagram.hasMachineWideNode {
             output.write(
-                "    \(id(.machineWide)) [label=\"any input or task state\", shape=box, "
+                "    \(id(.machineWide)) [label=\"any input or task state"
+                    + diagram.machineWideInternalTransitions.map { "\\n" + $0.text(escapingNames: escape) }.joined()
+                    + "\", shape=box, "
                     + "style=\"rounded,dashed\", color=\"#6b7280\", fontcolor=\"#4b5563\"];\n")
         }
     }
@@ -147,6 +149,7 @@ public enum DOTRenderer {
         if !node.entry.isEmpty { label += "\\nentry / " + node.entry.map(escape).joined(separator: ", ") }
         if !node.exit.isEmpty { label += "\\nexit / " + node.exit.map(escape).joined(separator: ", ") }
         if !node.activities.isEmpty { label += "\\ndo / " + node.activities.map(escape).joined(separator: ", ") }
+        for transition in node.internalTransitions { label += "\\n" + transition.text(escapingNames: escape) }
         if !node.findings.isEmpty { label += "\\n" + node.findings.map(\.rawValue).joined(separator: ", ") }
         if !node.unexercised.isEmpty {
             label += "\\nnot exercised: " + node.unexercised.map(escape).joined(separator: ", ")

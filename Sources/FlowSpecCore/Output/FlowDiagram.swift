@@ -65,6 +65,9 @@ public struct FlowDiagram: Sendable {
         public var exit: [String] = []
         /// The activities that run while the state is active (drawn `do / …`, as in UML).
         public var activities: [String] = []
+        /// Its transitions without a target, which run their effects and stay (drawn inside the
+        /// state, as UML draws internal transitions: `resend / sendCode`).
+        public var internalTransitions: [TransitionLabel] = []
         /// For a history state, whether it is deep (it resumes the very state left, `H*`)
         /// rather than shallow (the state directly inside its compound state, `H`).
         public var isDeep = false
@@ -118,9 +121,12 @@ public struct FlowDiagram: Sendable {
     /// then the machine-wide ones.
     public var edges: [Edge]
 
-    /// Whether any edge leaves from the machine-wide node.
+    /// The machine-wide transitions without a target, drawn inside the machine-wide node.
+    public var machineWideInternalTransitions: [TransitionLabel] = []
+
+    /// Whether any edge leaves from the machine-wide node, or it stays with a transition.
     public var hasMachineWideNode: Bool {
-        edges.contains { $0.source == .machineWide }
+        edges.contains { $0.source == .machineWide } || !machineWideInternalTransitions.isEmpty
     }
 
     /// Whether any state holds others.
@@ -228,6 +234,12 @@ public struct FlowDiagram: Sendable {
         initial = graph.initial
         var collector = EdgeCollector(graph: graph, loopGroup: marks.loopGroup)
         edges = collector.collect()
+        for (source, label) in collector.internalTransitions {
+            switch source {
+            case .state(let index): nodes[index].internalTransitions.append(label)
+            case .machineWide: machineWideInternalTransitions.append(label)
+            }
+        }
     }
 
     /// Each state's parent, entry and exit effects, whether a history state is deep, and for a
@@ -284,6 +296,8 @@ struct EdgeCollector {
     let graph: MachineGraph
     let loopGroup: [Int?]
     private var edges: [FlowDiagram.Edge] = []
+    /// The transitions without a target, by the state (or machine) that writes them.
+    private(set) var internalTransitions: [(FlowDiagram.Endpoint, TransitionLabel)] = []
     /// Per compound state, the loop groups of the states inside it (found when first needed).
     private var groupsInside: [Int: Set<Int>] = [:]
 
@@ -373,7 +387,11 @@ struct EdgeCollector {
                 unlessCondition: candidate.unlessCondition?.value,
                 isLaterCandidate: position > 0, effects: candidate.effects.map(\.value),
                 exceptions: exceptions)
-            add(label, from: source, target: candidate.target.value, retry: candidate.retry)
+            guard let target = candidate.target else {
+                internalTransitions.append((source, label))
+                continue
+            }
+            add(label, from: source, target: target.value, retry: candidate.retry)
         }
     }
 

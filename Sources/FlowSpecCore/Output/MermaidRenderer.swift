@@ -83,6 +83,9 @@ public enum MermaidRenderer {
         if diagram.hasMachineWideNode || !removedMachineWide.isEmpty {
             output.write("    state \"any input or task state\" as \(id(.machineWide))\n")
         }
+        for label in diagram.machineWideInternalTransitions {
+            output.write("    \(id(.machineWide)) : \(label.text(escapingNames: escape))\n")
+        }
         for removed in removedMachineWide {
             output.write("    \(id(.machineWide)) : removed \(escape(removed.text))\n")
         }
@@ -123,6 +126,7 @@ public enum MermaidRenderer {
         if !node.entry.isEmpty { lines.append("entry / " + node.entry.map(escape).joined(separator: ", ")) }
         if !node.exit.isEmpty { lines.append("exit / " + node.exit.map(escape).joined(separator: ", ")) }
         if !node.activities.isEmpty { lines.append("do / " + node.activities.map(escape).joined(separator: ", ")) }
+        lines += node.internalTransitions.map { $0.text(escapingNames: escape) }
         if !node.findings.isEmpty { lines.append(node.findings.map(\.rawValue).joined(separator: ", ")) }
         if !node.unexercised.isEmpty {
             // `#58;`: Mermaid (11.12 and before) rejects a second `:` in a description.

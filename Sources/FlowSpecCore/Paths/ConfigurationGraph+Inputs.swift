@@ -37,7 +37,7 @@ extension ConfigurationGraph {
             var items: [CoverageItem] = []
             for move in moves {
                 items += CoverageItem.items(of: move, in: program)
-                items += CoverageItem.entering(move.to, in: program)
+                if let entered = move.entered { items += CoverageItem.entering(entered, in: program) }
             }
             return items
         }

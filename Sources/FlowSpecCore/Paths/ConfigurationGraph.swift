@@ -37,6 +37,8 @@ struct ConfigurationGraph {
         var firedCompound: Int? = nil
         /// With parallel regions, for a state's own timeout: that state.
         var firedState: Int? = nil
+        /// Whether every transition the input took has no target: the flow stayed where it was.
+        var stays = false
     }
 
     /// A timer armed at a node: whose it is (an active state's own, or the compound state's
@@ -190,7 +192,8 @@ struct ConfigurationGraph {
                     Edge(
                         input: input, conditions: conditions, target: target, effects: outcome.effects,
                         items: exercised, waited: waited, firedCompound: fired?.compound,
-                        firedState: firedState))
+                        firedState: firedState,
+                        stays: !outcome.moves.isEmpty && outcome.moves.allSatisfy(\.stays)))
                 missing?.subtract(exercised)
             }
             edges[next] = found

@@ -170,11 +170,13 @@ public enum CoverageItem: Sendable, Hashable {
         return items
     }
 
-    /// The item in words: `'authLoading' on 'networkError' -> 'authLoading'`.
+    /// The item in words: `'authLoading' on 'networkError' -> 'authLoading'`, or
+    /// `'codeEntry' on 'resend' -> (stays)` for a transition without a target.
     public func description(in program: FlowProgram) -> String {
         func name(_ state: Int) -> String { "'\(program.states[state].name)'" }
         func target(_ candidate: FlowProgram.Candidate, _ fallback: Bool) -> String {
-            fallback
+            if candidate.isTargetless { return "(stays)" }
+            return fallback
                 ? "\(name(candidate.retry?.fallback ?? candidate.target)) once its retry is used up"
                 : name(candidate.target)
         }

@@ -13,7 +13,7 @@
 public struct FlowProgram: Sendable {
     /// One possible target of a transition, resolved.
     public struct Candidate: Sendable, Hashable {
-        /// The target state.
+        /// The target state; -1 for a candidate without a target (``isTargetless``).
         public var target: Int
         /// Conditions that must hold (`if`), by index.
         public var requires: [Int]
@@ -31,6 +31,10 @@ public struct FlowProgram: Sendable {
         /// ``FlowProgram/histories``: ``target`` is then its default, taken when its compound
         /// state was never left (the kernel resumes the rest, through the step's `FlowResume`).
         public var history: Int? = nil
+
+        /// Whether the candidate has no target: taking it runs its effects and the flow stays
+        /// where it is, leaving and entering nothing (it has no retry, keep or history).
+        public var isTargetless: Bool { target < 0 }
 
         /// Whether the candidate's guard holds under the given conditions (``CandidateChoice``).
         public func holds(_ conditions: [Bool]) -> Bool { CandidateChoice.holds(self, conditions) }
@@ -329,12 +333,18 @@ public struct FlowProgram: Sendable {
         return effects + states[state].entry
     }
 
+    /// Whether some transition has no target (the table form then reads a candidate's target
+    /// as its source when it is negative).
+    public var hasTargetless: Bool {
+        states.contains { $0.transitions.contains { $0.candidates.contains(where: \.isTargetless) } }
+    }
+
     /// Every effect taking a candidate from a state runs, as one list: the exits, the
     /// candidate's own effects, the entries. With parallel states, which states a step leaves
     /// depends on where the other regions are: the kernel adds the exits and entries, and this
     /// is the candidate's own effects (as for the two lists below).
     public func effects(of candidate: Candidate, from state: Int) -> [Int] {
-        guard !hasParallel else { return candidate.effects }
+        guard !hasParallel, !candidate.isTargetless else { return candidate.effects }
         return exitEffects(of: state, keeping: candidate.keep) + candidate.effects
             + entryEffects(of: candidate.target, keeping: candidate.keep)
     }
@@ -353,7 +363,7 @@ public struct FlowProgram: Sendable {
     public func effectsBeforeEntries(of candidate: Candidate, from state: Int, fellBack: Bool) -> [Int] {
         let keep = fellBack ? candidate.retry?.keep ?? candidate.keep : candidate.keep
         let own = candidate.effects + (fellBack ? candidate.retry?.effects ?? [] : [])
-        return hasParallel ? own : exitEffects(of: state, keeping: keep) + own
+        return hasParallel || candidate.isTargetless ? own : exitEffects(of: state, keeping: keep) + own
     }
 
     /// The activities that run while the machine is in `states` (its state, or one per active

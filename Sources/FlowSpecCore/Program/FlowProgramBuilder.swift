@@ -314,12 +314,16 @@ public enum FlowProgramBuilder {
 
         /// A candidate written by `source` (`nil`: the machine's `on`).
         mutating func resolve(_ candidate: Candidate, from source: Int?) -> FlowProgram.Candidate {
-            let target = index(candidate.target.value) ?? 0
+            let requires = candidate.condition.map { [condition($0.value)] } ?? []
+            let forbids = candidate.unlessCondition.map { [condition($0.value)] } ?? []
+            let effects = candidate.effects.map { effect($0.value) }
+            guard let written = candidate.target else {
+                return FlowProgram.Candidate(
+                    target: -1, requires: requires, forbids: forbids, effects: effects, retry: nil)
+            }
+            let target = index(written.value) ?? 0
             return FlowProgram.Candidate(
-                target: leafOf[target],
-                requires: candidate.condition.map { [condition($0.value)] } ?? [],
-                forbids: candidate.unlessCondition.map { [condition($0.value)] } ?? [],
-                effects: candidate.effects.map { effect($0.value) },
+                target: leafOf[target], requires: requires, forbids: forbids, effects: effects,
                 retry: candidate.retry.map { retry($0, from: source) }, keep: keep(from: source, to: target),
                 history: historyIndex[target])
         }

@@ -82,6 +82,12 @@ public struct ProgramRun: Sendable, Hashable {
         public var history: Int? = nil
         /// Whether that history resumed a recorded state (not its default).
         public var resumed = false
+        /// Whether the transition has no target: it stays in ``from`` (``to`` too), entering
+        /// nothing.
+        public var stays = false
+
+        /// The state it enters, if any.
+        public var entered: Int? { stays ? nil : to }
     }
 
     /// A machine before starting: the compound states around `state` are entered (a visit
@@ -326,7 +332,7 @@ public struct ProgramRun: Sendable, Hashable {
                     from: taken.from, to: taken.to, via: written.via, candidate: written.position,
                     fellBack: taken.fellBack,
                     history: taken.fellBack ? written.candidate.retry?.history : written.candidate.history,
-                    resumed: taken.resumed))
+                    resumed: taken.resumed, stays: taken.stays))
         }
         return sink.effects
     }
@@ -335,7 +341,7 @@ public struct ProgramRun: Sendable, Hashable {
 /// Where the kernel puts what an input of a ``ProgramRun`` does: its effects, by index in
 /// ``FlowProgram/effects``, and (when asked) the transitions it took.
 private struct ProgramSink: FlowStepSink {
-    typealias Taken = (written: Int, from: Int, to: Int, fellBack: Bool, resumed: Bool)
+    typealias Taken = (written: Int, from: Int, to: Int, fellBack: Bool, resumed: Bool, stays: Bool)
     let effectList: [Int]
     var effects: [Int] = []
     var taken: [Taken]?
@@ -354,6 +360,6 @@ private struct ProgramSink: FlowStepSink {
     }
 
     mutating func took(_ step: FlowStep<Int>, from: Int, to: Int, fellBack: Bool, resumed: Bool) {
-        taken?.append((step.written, from, to, fellBack, resumed))
+        taken?.append((step.written, from, to, fellBack, resumed, step.stays))
     }
 }

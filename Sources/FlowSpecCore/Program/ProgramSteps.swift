@@ -318,6 +318,9 @@ struct ProgramSteps: Sendable {
                 FlowResume(slot: $0.slot, depth: $0.depth, deep: $0.deep, before: range($0.before))
             }
         }
+        if candidate.isTargetless {
+            return FlowStep(source, effects: range(candidate.effects), written: written, stays: true)
+        }
         let retry = candidate.retry.map { retry in
             FlowRetry(
                 slot: retry.slot, max: retry.max, fallback: retry.fallback,

@@ -331,7 +331,7 @@ public struct Simulation {
             if let last = records?.indices.last { records?[last].moves += taken }
             for move in taken {
                 exercised?.formUnion(CoverageItem.items(of: move, in: program))
-                exercised?.formUnion(CoverageItem.entering(move.to, in: program))
+                if let entered = move.entered { exercised?.formUnion(CoverageItem.entering(entered, in: program)) }
             }
             moves?.removeAll()
         }

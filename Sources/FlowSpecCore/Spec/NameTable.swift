@@ -5,6 +5,9 @@
 public struct Name: Hashable, Sendable {
     /// The name's position in its table, in the order names were first met.
     public let index: Int32
+
+    /// No name: the target of a transition that stays where it is, never in a table.
+    public static let none = Name(index: -1)
 }
 
 /// The texts of a machine's names, each kept once, and the ``Name`` of each.

@@ -180,13 +180,13 @@ enum ParallelRule: RuleHome {
             for position in transitions.indices {
                 let candidates = transitions[position].candidates
                 for candidate in candidates.indices {
-                    check(candidates[candidate].target)
+                    if let target = candidates[candidate].target { check(target) }
                     if let retry = candidates[candidate].retry { check(retry.then) }
                 }
             }
             if let always = machine.states[index].always {
                 for candidate in always.value.indices {
-                    check(always.value[candidate].target)
+                    if let target = always.value[candidate].target { check(target) }
                     if let retry = always.value[candidate].retry { check(retry.then) }
                 }
             }

@@ -520,7 +520,7 @@ public struct EventTransition: Sendable {
     public init(event: Located<Name>, candidates: Candidates) {
         self.event = event
         if let only = candidates.only {
-            target = only.target
+            target = only.place
             more = only.extrasBox.map(More.extras)
         } else {
             target = event  // not read: the boxed candidates are
@@ -611,16 +611,25 @@ public struct Candidates: RandomAccessCollection, ExpressibleByArrayLiteral, Sen
 public struct Candidate: Sendable {
     /// Where the candidate is written.
     public var location: SourceLocation {
-        get { extras?.value.location ?? target.location }
+        get { extras?.value.location ?? place.location }
         set { updateExtras { $0.location = newValue } }
     }
-    /// The target state's name.
-    public var target: Located<Name> {
-        didSet {
+    /// The target state's name; `nil` for a transition that stays where it is
+    /// (`{ effects: [resend] }`): it runs its effects, and leaves and enters nothing.
+    public var target: Located<Name>? {
+        get { place.value == .none ? nil : place }
+        set {
             // The candidate stays where it was written.
-            if extras?.value.location == nil { updateExtras { $0.location = oldValue.location } }
+            let written = location
+            place = newValue ?? Located(.none, at: written)
+            if extras?.value.location == nil { updateExtras { $0.location = written } }
         }
     }
+    /// Whether the candidate has no target: taking it stays where the flow is.
+    public var isTargetless: Bool { place.value == .none }
+    /// The target, or ``Name/none`` at the candidate's place for one that stays where it is:
+    /// kept whole, so that a bare target costs no optional's room.
+    fileprivate var place: Located<Name>
     /// The condition that must hold (`if:`).
     public var condition: Located<String>? {
         get { extras?.value.condition }
@@ -677,22 +686,23 @@ public struct Candidate: Sendable {
     private mutating func updateExtras(_ change: (inout Extras) -> Void) {
         var value = extras?.value ?? Extras()
         change(&value)
-        if value.location == target.location { value.location = nil }
+        if value.location == place.location { value.location = nil }
         extras = value.isEmpty ? nil : Box(value)
     }
 
     /// A candidate of a target and its box of extras, as ``EventTransition`` keeps them.
     fileprivate init(target: Located<Name>, extras: Box<Extras>?) {
-        self.target = target
+        self.place = target
         self.extras = extras
     }
 
-    /// Creates a candidate.
+    /// Creates a candidate; one without a target stays where it is.
     public init(
-        location: SourceLocation, target: Located<Name>, condition: Located<String>? = nil,
+        location: SourceLocation, target: Located<Name>?, condition: Located<String>? = nil,
         unlessCondition: Located<String>? = nil, effects: [Located<String>] = [], retry: Retry? = nil
     ) {
-        self.target = target
+        let target = target ?? Located(.none, at: location)
+        self.place = target
         // Most candidates are a bare target: no extras to build and drop.
         if condition == nil, unlessCondition == nil, effects.isEmpty, retry == nil, location == target.location {
             extras = nil

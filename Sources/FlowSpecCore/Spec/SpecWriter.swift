@@ -222,7 +222,10 @@ enum SpecWriter {
         if let unless = candidate.unlessCondition { extras += ", unless: " + quoted(unless.value) }
         if !candidate.effects.isEmpty { extras += ", effects: " + list(candidate.effects.map(\.value)) }
         if let retry = candidate.retry { extras += ", retry: " + self.retry(retry, machine) }
-        let target = quoted(machine.names[candidate.target.value])
+        guard let target = candidate.target.map({ quoted(machine.names[$0.value]) }) else {
+            // No target: it stays, and says so by naming its effects, even none.
+            return "{ " + (candidate.effects.isEmpty ? "effects: []" + extras : String(extras.dropFirst(2))) + " }"
+        }
         return extras.isEmpty ? target : "{ to: " + target + extras + " }"
     }
 

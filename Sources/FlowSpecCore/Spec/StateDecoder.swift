@@ -300,7 +300,7 @@ enum StateDecoder {
                 on, of: "`on` of state '\(name.value)'", reader: &reader)
         }
         if let always = fields["always"], let key = fields.key("always") {
-            let candidates = TransitionDecoder.candidates(always, reader: &reader)
+            let candidates = TransitionDecoder.candidates(always, reader: &reader, mayStay: false)
             state.always = Located(candidates, at: key.location)
         }
         if let timeout = fields["timeout"] {

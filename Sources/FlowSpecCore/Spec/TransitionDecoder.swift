@@ -30,7 +30,7 @@ enum TransitionDecoder {
         for index in stride(from: children.startIndex, to: children.endIndex - 1, by: 2) {
             guard let event = reader.entryName(children[index], in: what()) else { continue }
             let name = Located(reader.nameTable.intern(event.value), at: event.location)
-            let candidates = candidates(children[index + 1], reader: &reader)
+            let candidates = candidates(children[index + 1], reader: &reader, mayStay: true)
             reader.transitionStore.append(EventTransition(event: name, candidates: candidates))
         }
         let transitions = reader.transitionStore.endRun(startedAt: run)
@@ -38,11 +38,12 @@ enum TransitionDecoder {
         return transitions
     }
 
-    /// A target name, one long-form candidate, or a list of them.
-    static func candidates(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Candidates {
+    /// A target name, one long-form candidate, or a list of them. Where the flow `mayStay` (an
+    /// event's transition), a candidate may leave out `to` and name its effects instead.
+    static func candidates(_ id: YAMLDocument.NodeID, reader: inout NodeReader, mayStay: Bool) -> Candidates {
         switch reader.document[id].kind {
         case .scalar, .mapping, .taken:
-            guard let candidate = candidate(id, reader: &reader) else {
+            guard let candidate = candidate(id, reader: &reader, mayStay: mayStay) else {
                 reader.lostTransitions = true
                 return []
             }
@@ -54,13 +55,13 @@ enum TransitionDecoder {
                     .invalidValue, "the list of candidates is empty; give at least one `{ to: state }`",
                     at: reader.location(id))
             }
-            let candidates = items.compactMap { candidate($0, reader: &reader) }
+            let candidates = items.compactMap { candidate($0, reader: &reader, mayStay: mayStay) }
             if candidates.isEmpty || candidates.count != items.count { reader.lostTransitions = true }
             return Candidates(candidates)
         }
     }
 
-    static func candidate(_ id: YAMLDocument.NodeID, reader: inout NodeReader) -> Candidate? {
+    static func candidate(_ id: YAMLDocument.NodeID, reader: inout NodeReader, mayStay: Bool) -> Candidate? {
         let location = reader.location(id)
         if reader.document[id].kind == .scalar {
             return reader.nameReference(id, as: "a transition's target").map {
@@ -68,11 +69,28 @@ enum TransitionDecoder {
             }
         }
         guard let fields = reader.fields(id, of: "a transition", allowed: candidateKeys) else { return nil }
-        guard let toNode = fields["to"] else {
-            reader.missing("to", in: "a transition", at: location, example: "{ to: home }")
+        var target: Located<Name>?
+        if let toNode = fields["to"] {
+            guard let written = reader.nameReference(toNode, as: "`to`") else { return nil }
+            target = written
+        } else if !mayStay {
+            reader.missing("to", in: "an `always` branch", at: location, example: "{ to: home }")
+            return nil
+        } else if fields["effects"] == nil {
+            reader.report(
+                .invalidValue,
+                "a transition is missing the required key 'to' (for example `{ to: home }`); "
+                    + "to stay in the state and only run effects, name them: `{ effects: [resend] }`",
+                at: location)
+            return nil
+        } else if fields["retry"] != nil {
+            reader.report(
+                .invalidValue,
+                "a transition without `to` stays where it is, so it has nothing to retry; "
+                    + "give it a `to`, or remove `retry`",
+                at: location)
             return nil
         }
-        guard let target = reader.nameReference(toNode, as: "`to`") else { return nil }
         var candidate = Candidate(location: location, target: target)
         if let condition = fields["if"] { candidate.condition = reader.name(condition, as: "`if`") }
         if let condition = fields["unless"] { candidate.unlessCondition = reader.name(condition, as: "`unless`") }

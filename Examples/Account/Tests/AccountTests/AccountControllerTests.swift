@@ -237,15 +237,18 @@ struct AccountControllerTests {
         #expect(log.lines == ["tracking.start", "tracking.end", "session.profile"])
     }
 
-    @Test func theOneTimeCodeIsSentWithTheCredentialsAndResendStaysInSignIn() async throws {
+    @Test func theOneTimeCodeIsSentWithTheCredentialsAndResendStaysOnThePage() async throws {
         openSignIn()
         await reachCode()
         #expect(controller.section == .signIn)
         let timer = try #require(flow.machine.armedTimeouts.first)
         controller.code = "000000"
+        let visit = flow.machine.visit
         controller.send(.resend)
-        // A self transition on a page inside signIn leaves and re-enters the page, not signIn.
+        // Resend has no target: the page stays, in the same visit, and signIn's limit runs on.
+        #expect(flow.machine.visit == visit)
         #expect(controller.state == .oneTimeCode)
+        #expect(flow.lastStep?.from == .oneTimeCode && flow.lastStep?.ignored == false)
         #expect(flow.lastStep?.effects == [.sendCode])
         #expect(controller.notice == .codeSent)
         #expect(flow.machine.armedTimeouts.first == timer, "signIn's time limit runs on")
