@@ -155,6 +155,14 @@ struct StatechartOracle {
     /// Sets what a history state resumes (`nil`: its default).
     mutating func resumes(_ history: Int, to states: [Int]?) { historyValue[history] = states }
 
+    /// History states that lead to their default in the next microstep, whatever they recorded
+    /// (an explorer's choice, as an input: what a run may do when it cannot tell whether the
+    /// compound state was left before).
+    private var defaulting: Set<Int> = []
+
+    /// Makes a history state lead to its default in the next microstep.
+    mutating func takesDefault(_ history: Int) { defaulting.insert(history) }
+
     /// The history states that the transitions the active states have on the event (`nil`:
     /// the eventless ones and the next internal event's) lead to.
     func historiesTargeted(event: String?) -> Set<Int> {
@@ -274,6 +282,7 @@ struct StatechartOracle {
         for transition in enabled { execute(chart.transitions[transition].content) }
         let exited = configuration
         enterStates(enabled)
+        defaulting = []
         record.entered = configuration.subtracting(exited)
         record.effects = takeLog()
         return record
@@ -396,6 +405,7 @@ struct StatechartOracle {
         exitStates(enabled)
         for transition in enabled { execute(chart.transitions[transition].content) }
         enterStates(enabled)
+        defaulting = []
     }
 
     // MARK: Exit
@@ -477,7 +487,7 @@ struct StatechartOracle {
         if case .history = node.kind {
             let parent = node.parent!
             let targets: [Int]
-            if let remembered = historyValue[state] {
+            if !defaulting.contains(state), let remembered = historyValue[state] {
                 targets = remembered
             } else {
                 let transition = chart.transitions[node.transitions[0]]
@@ -548,7 +558,8 @@ struct StatechartOracle {
         var targets: [Int] = []
         for state in self.targets[transition] {
             if case .history = kinds[state] {
-                let more = historyValue[state] ?? effectiveTargetStates(nodeTransitions[state][0])
+                let remembered = defaulting.contains(state) ? nil : historyValue[state]
+                let more = remembered ?? effectiveTargetStates(nodeTransitions[state][0])
                 for s in more where !targets.contains(s) { targets.append(s) }
             } else if !targets.contains(state) {
                 targets.append(state)

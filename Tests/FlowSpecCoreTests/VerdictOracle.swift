@@ -41,14 +41,18 @@ struct ChartExploration {
     /// What each history state may resume, when that is an input too: per history node, its
     /// choices (`nil` its default). `nil`: what the algorithm records.
     let resumable: [Int: [[Int]?]]?
+    /// With ``resumable`` `nil`: whether a history state may also lead to its default, whatever
+    /// it recorded, as an input chooses.
+    let historyMayDefault: Bool
 
     /// Explores from the start, refusing charts with more than `limit` nodes.
     init(
         _ chart: Oracle.Chart, conditionCount: Int, counters: Int, inputs: [String], freeConditions: Bool,
-        resumable: [Int: [[Int]?]]? = nil, limit: Int
+        resumable: [Int: [[Int]?]]? = nil, historyMayDefault: Bool = false, limit: Int
     ) throws {
         self.freeConditions = freeConditions
         self.resumable = resumable
+        self.historyMayDefault = historyMayDefault
         // Free conditions are chosen at each microstep; the start's entry reads none.
         let valuations = Self.valuations(freeConditions ? 0 : conditionCount)
         var queue: [Int] = []
@@ -121,19 +125,28 @@ struct ChartExploration {
             }
         }
         var resumptions: [[(Int, [Int]?)]] = [[]]
+        var defaultings: [[Int]] = [[]]
         if let resumable {
             for history in oracle.historiesTargeted(event: input).sorted() {
                 resumptions = resumptions.flatMap { chosen in
                     (resumable[history] ?? [nil]).map { chosen + [(history, $0)] }
                 }
             }
+        } else if historyMayDefault {
+            // What it recorded (nothing chosen), or its default.
+            for history in oracle.historiesTargeted(event: input).sorted() {
+                defaultings = defaultings.flatMap { chosen in [chosen, chosen + [history]] }
+            }
         }
-        guard valuations.count * resumptions.count <= 4_096 else { throw TooLarge() }
+        guard valuations.count * resumptions.count * defaultings.count <= 4_096 else { throw TooLarge() }
         return valuations.flatMap { valuation in
-            resumptions.map { resumption in
-                { (oracle: inout Oracle) in
-                    oracle.conditions = valuation
-                    for (history, states) in resumption { oracle.resumes(history, to: states) }
+            resumptions.flatMap { resumption in
+                defaultings.map { defaulting in
+                    { (oracle: inout Oracle) in
+                        oracle.conditions = valuation
+                        for (history, states) in resumption { oracle.resumes(history, to: states) }
+                        for history in defaulting { oracle.takesDefault(history) }
+                    }
                 }
             }
         }
@@ -224,10 +237,13 @@ extension OracleVerdicts {
         let conditions = (machine.conditions ?? []).map(\.value)
         let (chart, slots, conditionCount) = try NestedChart.chart(
             machine, conditions: conditions, unknownConditions: true)
-        // First with every history state leading to its default: what the flow reaches (a
-        // state resumed is one it was in before). Then with each resuming any state it could
-        // hold that the flow reaches, or its default, as an input chooses: what the state-level
-        // rules follow, which do not track what a history state holds.
+        // First with every history state resuming what the algorithm recorded, or its default,
+        // as an input chooses: what the flow reaches, as `check` judges it, not knowing whether
+        // a run left the compound state before (a shallow history may resume a compound state
+        // the flow only passed through, and enter states inside it it never was in). Then with
+        // each resuming any state it could hold that the flow reaches, or its default, as an
+        // input chooses: what the state-level rules follow, which do not track what a history
+        // state holds.
         let reaching: ChartExploration
         let exploration: ChartExploration
         do {
@@ -236,7 +252,7 @@ extension OracleVerdicts {
             }
             reaching = try ChartExploration(
                 chart, conditionCount: conditionCount, counters: slots, inputs: inputs(of: chart),
-                freeConditions: true, resumable: [:], limit: limit)
+                freeConditions: true, historyMayDefault: true, limit: limit)
             // Without history states the two are one.
             guard !histories.isEmpty else { return (chart, reaching, reaching) }
             var reached: Set<Int> = []

@@ -36,11 +36,8 @@ struct MachineAnalysis {
         self.identifierNames = IdentifierNames(graph.machine, events: nameUses)
         let digraph = graph.digraph()
         self.digraph = digraph
-        // A resume edge leads only back to a state the flow was in before: it reaches nothing new.
-        let reaching =
-            graph.machine.states.contains { $0.kind == .history } ? graph.digraph { !$0.isResume } : digraph
         let machine = graph.machine
-        let parents = graph.initial.map { Self.reachable(from: $0, reaching, machine) }
+        let parents = graph.initial.map { Self.reachableThroughHistory(from: $0, graph, digraph) }
         self.parentsFromInitial = parents
         self.mayLackPaths = machine.states.indices.contains { index in
             parents?[index] != nil && Self.mayLackEdges(index, in: machine)
@@ -57,6 +54,58 @@ struct MachineAnalysis {
     }
 
     var machine: MachineSpec { graph.machine }
+
+    /// ``reachable(from:_:_:)`` in a machine with history states. A resume edge leads back to a
+    /// state the flow was in before, so it reaches nothing new, but for one: a shallow history
+    /// resumes the compound state directly inside its parent that held the flow, through that
+    /// state's `initial`, and the flow may only have passed through it (its choice states lead
+    /// out at once). So a resume edge into a compound state `C` is followed once a run can
+    /// record `C` and then take the history: a state reached inside `C` leaves the history's
+    /// parent, and a state reached outside that parent, or inside `C`, goes to the history
+    /// (leaving the parent from elsewhere inside it records that instead). Until no more are.
+    private static func reachableThroughHistory(
+        from initial: Int, _ graph: MachineGraph, _ digraph: Digraph
+    ) -> BreadthFirstParents {
+        let machine = graph.machine
+        let nesting = machine.nesting
+        let intoCompounds = graph.edges.filter { $0.isResume && machine.isCompound($0.target) }
+        guard !intoCompounds.isEmpty else {
+            // A resume edge into any other state reaches nothing new.
+            let reaching = machine.states.contains { $0.kind == .history } ? graph.digraph { !$0.isResume } : digraph
+            return reachable(from: initial, reaching, machine)
+        }
+        var intoHistory: [Int: [Edge]] = [:]
+        for edge in graph.edges where !edge.isResume && machine.isHistory(edge.target) {
+            intoHistory[edge.target, default: []].append(edge)
+        }
+        var resumable = Set<Int>()
+        while true {
+            let parents = reachable(
+                from: initial, graph.digraph { !$0.isResume || resumable.contains($0.target) }, machine)
+            // Per compound state, whether a reached state inside it leaves it and the state
+            // around it in one step (what records it in that state's history).
+            var recorded = [Bool](repeating: false, count: machine.states.count)
+            for edge in graph.edges where !edge.isResume && parents[edge.source] != nil {
+                var inner: Int?
+                for ancestor in nesting.ancestors(of: edge.source) where !nesting.isWithin(edge.target, ancestor) {
+                    if let inner { recorded[inner] = true }
+                    inner = ancestor
+                }
+            }
+            let more = intoCompounds.filter { resume in
+                let (history, compound) = (resume.source, resume.target)
+                guard !resumable.contains(compound), parents[compound] == nil, recorded[compound],
+                    let parent = nesting.parent(of: history)
+                else { return false }
+                return (intoHistory[history] ?? []).contains { edge in
+                    parents[edge.source] != nil
+                        && (!nesting.isWithin(edge.source, parent) || nesting.isWithin(edge.source, compound))
+                }
+            }
+            guard !more.isEmpty else { return parents }
+            resumable.formUnion(more.map(\.target))
+        }
+    }
 
     /// Where a shortest path from `initial` to each state comes from. A state inside a region
     /// of a parallel state is entered with the parallel state's other regions, each through its
