@@ -14,6 +14,11 @@ struct ImportCommand: Command {
         "machine", help: "The machine's name (default: the document's name, else the file's).")
     static let strict = OptionSyntax.flag(
         "strict", help: "Refuse, writing nothing, when anything of the document is not imported.")
+    static let delay = OptionSyntax(
+        long: "delay", arity: .repeated, valueName: "NAME=DURATION",
+        help:
+            "The duration of an XState delay the config names (`after: { NAME: … }`), such as IDLE_TIMEOUT=30s; repeatable."
+    )
 
     static let syntax = CommandSyntax(
         name: "import",
@@ -38,7 +43,7 @@ struct ImportCommand: Command {
             written then), 2 when the document cannot be read or the command line is wrong.
             """,
         arguments: [filesArgument],
-        options: [output, machine, strict] + LimitOptions.options
+        options: [output, machine, strict, delay] + LimitOptions.options
     )
 
     let file: String
@@ -47,6 +52,8 @@ struct ImportCommand: Command {
     let output: String?
     let machine: String?
     let strict: Bool
+    /// The durations of named delays, by name.
+    let delays: [String: Duration]
     let limits: YAMLLimits
 
     init(_ arguments: ParsedArguments) throws {
@@ -56,7 +63,29 @@ struct ImportCommand: Command {
         output = arguments.text(Self.output)
         machine = arguments.text(Self.machine)
         strict = arguments.flag(Self.strict)
+        delays = try Self.delays(arguments.texts(Self.delay))
         limits = try LimitOptions(arguments).limits
+    }
+
+    /// `NAME=DURATION` settings, each name once, each duration a spec duration.
+    static func delays(_ settings: [String]) throws -> [String: Duration] {
+        var delays: [String: Duration] = [:]
+        for setting in settings {
+            let parts = setting.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty else {
+                throw UsageError(
+                    "--delay takes NAME=DURATION, such as IDLE_TIMEOUT=30s; got '\(setting)'", command: syntax)
+            }
+            guard let duration = Duration.parseSpec(parts[1]) else {
+                throw UsageError(
+                    "the duration of delay '\(parts[0])' must be a whole number with a unit (ms, s, m or h), such as 30s; got '\(parts[1])'",
+                    command: syntax)
+            }
+            guard delays.updateValue(duration, forKey: parts[0]) == nil else {
+                throw UsageError("--delay gives delay '\(parts[0])' twice; give each once", command: syntax)
+            }
+        }
+        return delays
     }
 
     func run() throws {
@@ -65,13 +94,16 @@ struct ImportCommand: Command {
         do {
             result = try MachineImporter.importMachine(
                 inputs[0].bytes, machine: machine, fallbackName: Self.stem(file), maxDepth: limits.maxDepth,
-                maxScalarLength: limits.maxScalarLength, links: links(Array(inputs.dropFirst())))
+                maxScalarLength: limits.maxScalarLength, links: links(Array(inputs.dropFirst())), delays: delays)
         } catch {
             Console.error("\(error.file ?? file):\(error.location): error: \(error.message)")
             throw ExitStatus.failure
         }
         for note in result.notImported {
             Console.error("\(note.file ?? file):\(note.location): warning: \(note.message)")
+        }
+        for name in result.unusedDelays {
+            Console.error("flowspec: warning: --delay \(name): no delay of \(file) is named '\(name)'")
         }
         if strict && !result.notImported.isEmpty {
             Console.error(

@@ -52,6 +52,73 @@ struct ImportCommandTests {
         #expect(try CLI.run(["import", document.path]).stdout == output.stdout)
     }
 
+    /// XState's named delays take their durations from `--delay NAME=DURATION`: each one given
+    /// becomes a timeout, recorded at the top of the machine; one without is reported with the
+    /// option that gives it; a name no delay has is warned about; a malformed one is refused.
+    @Test func namedDelaysTakeTheirDurationsFromTheCommandLine() throws {
+        let config = """
+            {
+              "id": "player",
+              "initial": "playing",
+              "states": {
+                "playing": { "on": { "PAUSE": "paused" }, "after": { "IDLE_TIMEOUT": "stopped" } },
+                "paused": { "on": { "PLAY": "playing" }, "after": { "PAUSE_LIMIT": "stopped" } },
+                "stopped": { "type": "final" }
+              }
+            }
+            """
+        let directory = try CLI.temporaryDirectory(with: ["player.json": config])
+        let none = try CLI.run(["import", "player.json"], in: directory)
+        #expect(none.status == 1)
+        #expect(
+            none.stderr.contains(
+                "player.json:5:74: warning: not imported: the delay 'IDLE_TIMEOUT', which the config names without its duration; give it with `--delay IDLE_TIMEOUT=30s`\n"
+            ), "\(none.stderr)")
+
+        let given = try CLI.run(
+            ["import", "player.json", "--delay", "IDLE_TIMEOUT=30s", "--delay", "PAUSE_LIMIT=5m"], in: directory)
+        #expect(given.status == 0, "\(given.stderr)")
+        #expect(given.stderr.isEmpty, "\(given.stderr)")
+        #expect(
+            given.stdout == """
+                flowspec: 1
+                machines:
+                  player:
+                    # delay 'IDLE_TIMEOUT' is 30s, from --delay
+                    # delay 'PAUSE_LIMIT' is 5m, from --delay
+                    initial: playing
+                    states:
+                      playing: { kind: input, on: { PAUSE: paused }, timeout: { after: 30s, to: stopped } }
+                      paused: { kind: input, on: { PLAY: playing }, timeout: { after: 5m, to: stopped } }
+                      stopped: { kind: terminal }
+
+                """, "\(given.stdout)")
+
+        let typo = try CLI.run(
+            ["import", "player.json", "--delay", "IDLE_TIMEOUT=30s", "--delay", "PAUSE_LIMIT=5m", "--delay", "IDLE=1s"],
+            in: directory)
+        #expect(typo.status == 0, "a name no delay has changes nothing imported")
+        #expect(typo.stderr == "flowspec: warning: --delay IDLE: no delay of player.json is named 'IDLE'\n")
+        #expect(typo.stdout == given.stdout)
+
+        for (setting, message) in [
+            ("IDLE_TIMEOUT", "--delay takes NAME=DURATION, such as IDLE_TIMEOUT=30s; got 'IDLE_TIMEOUT'"),
+            (
+                "IDLE_TIMEOUT=30",
+                "the duration of delay 'IDLE_TIMEOUT' must be a whole number with a unit (ms, s, m or h), such as 30s; got '30'"
+            )
+        ] {
+            let refused = try CLI.run(["import", "player.json", "--delay", setting], in: directory)
+            #expect(refused.status == 2)
+            #expect(refused.stdout.isEmpty)
+            #expect(refused.stderr.hasPrefix("flowspec: error: \(message)\n"), "\(refused.stderr)")
+        }
+        let twice = try CLI.run(
+            ["import", "player.json", "--delay", "IDLE_TIMEOUT=1s", "--delay", "IDLE_TIMEOUT=2s"], in: directory)
+        #expect(twice.status == 2)
+        #expect(twice.stderr.hasPrefix("flowspec: error: --delay gives delay 'IDLE_TIMEOUT' twice; give each once\n"))
+    }
+
     @Test func whatIsNotImportedIsReportedWithItsPlace() throws {
         let path = "Tests/Fixtures/import/qt/mediaplayer.scxml"
         let output = try CLI.run(["import", path])

@@ -54,7 +54,7 @@ struct XStateImportTests {
                 "4:14: not imported: the context (the machine's data); flowspec holds only boolean conditions, which the app supplies",
                 "6:64: imported as the condition 'condition1': the guard 'hasBudget' with params, which the app now supplies",
                 "8:81: not imported: an inline action, lost when the config became JSON; name it and implement it in `setup`",
-                "9:42: not imported: the delay 'slow'; a timeout is a whole number of milliseconds",
+                "9:42: not imported: the delay 'slow', which the config names without its duration; give it with `--delay slow=30s`",
                 "10:15: not imported: tags; flowspec states have a kind and a summary",
                 "11:20: imported as the events it matches (FETCH): the wildcard '*'; an event the machine does not name is no longer handled"
             ], "\(result.notImported)")

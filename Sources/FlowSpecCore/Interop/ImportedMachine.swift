@@ -52,6 +52,9 @@ final class ImportedMachine {
     var activities: [(name: String, sends: [String])] = []
     /// Conditions made from an expression, with the expression.
     var expressions: [String: String] = [:]
+    /// Lines recorded at the top of the machine: what the import took from elsewhere than the
+    /// input (a named delay's duration from the command line).
+    var recorded: [String] = []
     /// The machines its states run, and those they run in turn.
     var subMachines: [(name: String, machine: ImportedMachine)] = []
 
@@ -171,7 +174,7 @@ private struct ImportedMachineBuilder {
             add(index, parent: -1, &parents)
         }
         machine.nesting.setParents(parents)
-        comments.names = events.renamed + effects.renamed
+        comments.names = events.renamed + effects.renamed + imported.recorded
     }
 
     /// Adds a state, then the states inside it.

@@ -17,6 +17,8 @@ public enum MachineImporter {
         public var machine: String
         /// What was not imported, each where it is written.
         public var notImported: [Note]
+        /// The names of delays given a duration (`--delay NAME=30s`) that the input has none of.
+        public var unusedDelays: [String] = []
     }
 
     /// Something of the input the spec does not hold.
@@ -103,21 +105,26 @@ public enum MachineImporter {
 
     /// Imports the machine in `bytes`, in the format its content shows; `machine` names the
     /// machine (else the input's own name, else `fallbackName`). With `links`, the machines
-    /// it invokes by reference are found there and imported as its sub-flows. Every input is
-    /// read within `maxDepth` and `maxScalarLength` (``YAMLLimits``).
+    /// it invokes by reference are found there and imported as its sub-flows. `delays` gives
+    /// the durations of XState's named delays (`after: { IDLE_TIMEOUT: … }`), which a config
+    /// names without them. Every input is read within `maxDepth` and `maxScalarLength`
+    /// (``YAMLLimits``).
     public static func importMachine(
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
         maxDepth: Int = YAMLLimits().maxDepth, maxScalarLength: Int = YAMLLimits().maxScalarLength,
-        links: Links? = nil
+        links: Links? = nil, delays: [String: Duration] = [:]
     ) throws(Failure) -> Imported {
         let limits = ReadLimits(maxDepth: maxDepth, maxScalarLength: maxScalarLength)
         switch format(of: bytes) {
         case .scxml:
-            return try SCXMLImporter.importDocument(
+            // SCXML has no named delays: every one given goes unused.
+            var imported = try SCXMLImporter.importDocument(
                 bytes, machine: machine, fallbackName: fallbackName, limits: limits, links: links)
+            imported.unusedDelays = delays.keys.sorted()
+            return imported
         case .xstate:
             return try XStateImporter.importConfig(
-                bytes, machine: machine, fallbackName: fallbackName, limits: limits, links: links)
+                bytes, machine: machine, fallbackName: fallbackName, limits: limits, links: links, delays: delays)
         case nil:
             throw Failure(
                 message:

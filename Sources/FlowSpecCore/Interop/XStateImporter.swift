@@ -11,25 +11,29 @@ public enum XStateImporter {
     /// `fallbackName`).
     public static func importConfig(
         _ bytes: [UInt8], machine: String? = nil, fallbackName: String = "Imported",
-        maxDepth: Int = YAMLLimits().maxDepth, links: MachineImporter.Links? = nil
+        maxDepth: Int = YAMLLimits().maxDepth, links: MachineImporter.Links? = nil,
+        delays: [String: Duration] = [:]
     ) throws(MachineImporter.Failure) -> MachineImporter.Imported {
         try importConfig(
-            bytes, machine: machine, fallbackName: fallbackName, limits: ReadLimits(maxDepth: maxDepth), links: links)
+            bytes, machine: machine, fallbackName: fallbackName, limits: ReadLimits(maxDepth: maxDepth), links: links,
+            delays: delays)
     }
 
-    /// ``importConfig(_:machine:fallbackName:maxDepth:links:)`` within `limits`.
+    /// ``importConfig(_:machine:fallbackName:maxDepth:links:delays:)`` within `limits`.
     static func importConfig(
         _ bytes: [UInt8], machine: String?, fallbackName: String, limits: ReadLimits,
-        links: MachineImporter.Links?
+        links: MachineImporter.Links?, delays: [String: Duration]
     ) throws(MachineImporter.Failure) -> MachineImporter.Imported {
         let root = try Self.root(of: bytes, limits: limits)
         let name = machine ?? root["id"]?.string.map(SCXMLMachineReader.safeName) ?? fallbackName
         let machines = try InvokedMachines(machine: name, links: links, limits: limits, config: root)
-        var reader = XStateMachineReader(root: root, machines: machines)
+        let named = NamedDelays(delays)
+        var reader = XStateMachineReader(root: root, machines: machines, delays: named)
         let imported = reader.read()
         let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
-        return MachineImporter.Imported(
-            spec: imported.text(name: name), machine: name, notImported: notes)
+        var result = MachineImporter.Imported(spec: imported.text(name: name), machine: name, notImported: notes)
+        result.unusedDelays = delays.keys.filter { !named.used.contains($0) }.sorted()
+        return result
     }
 
     /// The root object of a config, with states in it.
@@ -74,6 +78,9 @@ struct XStateMachineReader {
     let root: JSONValue
     var notes: [MachineImporter.Note] = []
     var machine = ImportedMachine()
+    /// The durations of named delays given on the command line, shared with the readers of
+    /// the machines it invokes.
+    let delays: NamedDelays
     /// The config's state nodes; the root is not one of them.
     var nodes: [Node] = []
     var topLevel: [Int] = []
@@ -93,9 +100,10 @@ struct XStateMachineReader {
     /// The spec's machines, which this one's invocations add to.
     let machines: InvokedMachines
 
-    init(root: JSONValue, machines: InvokedMachines) {
+    init(root: JSONValue, machines: InvokedMachines, delays: NamedDelays) {
         self.root = root
         self.machines = machines
+        self.delays = delays
     }
 
     private mutating func note(_ value: JSONValue, _ message: String) {
@@ -626,15 +634,26 @@ struct XStateMachineReader {
 
     // MARK: - Delays and invocations
 
-    /// A state's delay is its timeout when it is a whole number of milliseconds and its
-    /// transition has no guard (beyond a retry bound); a second delay, or a named one, is
-    /// reported.
+    /// A state's delay is its timeout when it is a whole number of milliseconds, or named with a
+    /// duration given on the command line (`--delay NAME=30s`), and its transition has no guard
+    /// (beyond a retry bound); a second delay, or a named one without a duration, is reported.
     private mutating func readDelays(_ value: JSONValue, _ node: Int, _ index: Int) {
         for member in value["after"]?.members ?? [] {
             let digits = !member.key.isEmpty && member.key.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
-            guard let milliseconds = Int64(member.key), milliseconds > 0,
-                Duration.parseSpec("\(milliseconds)ms") != nil
-            else {
+            let duration: Duration
+            if let milliseconds = Int64(member.key), milliseconds > 0, Duration.parseSpec("\(milliseconds)ms") != nil {
+                duration = .milliseconds(milliseconds)
+            } else if !digits, let given = delays.duration(of: member.key) {
+                duration = given
+                let line = "delay '\(member.key)' is \(given.specDescription), from --delay"
+                if !machine.recorded.contains(line) { machine.recorded.append(line) }
+            } else if !digits, !member.key.isEmpty, Int64(member.key) == nil {
+                note(
+                    member.value,
+                    "not imported: the delay '\(member.key)', which the config names without its duration; give it with `--delay \(member.key)=30s`"
+                )
+                continue
+            } else {
                 // A delay the spec's own check would refuse must not be written into it.
                 note(
                     member.value,
@@ -646,7 +665,7 @@ struct XStateMachineReader {
             guard machine.states[index].timeout == nil else {
                 note(
                     member.value,
-                    "not imported: a second delay (\(member.key) ms) in '\(machine.states[index].name)'; a flowspec state has one timeout"
+                    "not imported: a second delay (\(digits ? member.key + " ms" : "'\(member.key)'")) in '\(machine.states[index].name)'; a flowspec state has one timeout"
                 )
                 continue
             }
@@ -660,7 +679,7 @@ struct XStateMachineReader {
                 first.condition = nil
                 first.unless = nil
             }
-            machine.states[index].timeout = (.milliseconds(milliseconds), first)
+            machine.states[index].timeout = (duration, first)
         }
     }
 
@@ -722,7 +741,7 @@ struct XStateMachineReader {
         case .imported(let imported): name = imported
         case .config(let path, let root):
             name = machines.reading(path) {
-                var reader = XStateMachineReader(root: root, machines: machines)
+                var reader = XStateMachineReader(root: root, machines: machines, delays: delays)
                 let child = reader.read()
                 notes += reader.notes.written(in: path)
                 return machine.adopt(child, as: machines.claim(SCXMLMachineReader.safeName(source)))
@@ -827,5 +846,25 @@ enum JSONText {
         var output = ""
         JSONNode.writeString(text, to: &output)
         return output
+    }
+}
+
+/// The durations of named delays given on the command line (`--delay IDLE_TIMEOUT=30s`), and
+/// which of them a config used: shared by the reader of a config and those of the machines it
+/// invokes, so that a name none of them has can be reported.
+final class NamedDelays {
+    private let durations: [String: Duration]
+    /// The names a reader asked for and found.
+    private(set) var used: Set<String> = []
+
+    init(_ durations: [String: Duration]) {
+        self.durations = durations
+    }
+
+    /// The duration given for a named delay, if any.
+    func duration(of name: String) -> Duration? {
+        guard let duration = durations[name] else { return nil }
+        used.insert(name)
+        return duration
     }
 }
