@@ -30,15 +30,14 @@ struct DeadEndCheck: MachineCheck {
     /// Whether the state, the compound states around it or the machine write a way out of it:
     /// a transition with a target (one without stays), an `always` branch or a timeout.
     private func declaresExit(_ index: Int, machine: MachineSpec) -> Bool {
-        let leaves = { (transition: EventTransition) in transition.candidates.contains { !$0.isTargetless } }
-        if machine.transitions(of: index).contains(where: leaves) { return true }
+        if machine.transitions(of: index).contains(where: \.leaves) { return true }
         if let always = machine.states[index].always, !always.value.isEmpty { return true }
         if machine.states[index].timeoutLocation != nil { return true }
         guard machine.states[index].kind.inheritsMachineWideTransitions else { return false }
         for ancestor in machine.nesting.ancestors(of: index) {
-            if machine.transitions(of: ancestor).contains(where: leaves) { return true }
+            if machine.transitions(of: ancestor).contains(where: \.leaves) { return true }
             if machine.states[ancestor].timeoutLocation != nil { return true }
         }
-        return machine.machineWide.contains(where: leaves)
+        return machine.machineWide.contains(where: \.leaves)
     }
 }

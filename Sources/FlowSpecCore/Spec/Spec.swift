@@ -534,6 +534,13 @@ public struct EventTransition: Sendable {
         return list.value.count
     }
 
+    /// Whether some candidate has a target (one without stays), read in place: most
+    /// transitions are one candidate, and building the list copies its extras.
+    var leaves: Bool {
+        guard case .candidates(let list) = more else { return target.value != .none }
+        return list.value.contains { !$0.isTargetless }
+    }
+
     /// How many graph edges the candidates make, read in place: one each, and one more for a
     /// retry's `then`.
     var edgeCount: Int {
