@@ -118,6 +118,29 @@ struct SCXMLImportTests {
         #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)\n\(result.spec)")
     }
 
+    /// Apache Commons SCXML marks a final state `<state final="true">` (before SCXML 1.0 had
+    /// `<final>`): a state the flow can be in so marked comes in as a terminal state, with
+    /// nothing to note; on a state that holds others it means nothing flowspec holds, and is
+    /// noted.
+    @Test func commonsSCXMLsFinalAttributeIsATerminalState() throws {
+        let (result, checked) = try Self.imported(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="running">
+              <state id="running"><transition event="stop" target="stopped"/><transition event="pause" target="paused"/></state>
+              <state id="paused" final="false"><transition event="go" target="running"/></state>
+              <state id="stopped" final="true"/>
+              <state id="group" final="true"><state id="inner"/></state>
+            </scxml>
+            """, name: "Commons")
+        #expect(result.spec.contains("      stopped: { kind: terminal }\n"), "\(result.spec)")
+        #expect(result.spec.contains("      paused: { kind: input, on: { go: running } }\n"), "\(result.spec)")
+        #expect(
+            result.notImported.map { "\($0.location): \($0.message)" } == [
+                "5:21: not imported: the attribute 'final' of <state>, which SCXML does not define there; the flowspec language has no counterpart"
+            ])
+        #expect(!checked.diagnostics.contains { $0.subjects == ["stopped"] })
+    }
+
     @Test func anInvokedMachineComesInAsASubFlow() throws {
         let document = """
             <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" name="App" initial="welcome">

@@ -93,6 +93,12 @@ struct SCXMLMachineReader {
         return String(element.name.dropFirst(namespace.count))
     }
 
+    /// Whether an element is a state of the document (`<state>`, `<parallel>`, `<final>` or
+    /// `<history>`).
+    private func isStateElement(_ element: XMLElement) -> Bool {
+        ["state", "parallel", "final", "history"].contains(tag(element) ?? "")
+    }
+
     private func flowspec(_ element: XMLElement, _ attribute: String) -> String? {
         element.attribute(SCXMLImporter.flowspec + attribute)
     }
@@ -256,6 +262,12 @@ struct SCXMLMachineReader {
         for (position, attribute) in element.attributes.enumerated() {
             let name = attribute.name
             if known.contains(name) || name.hasPrefix("{http://www.w3.org/XML/1998/namespace}") { continue }
+            // Apache Commons SCXML's `final` on a state the flow can be in: read as its kind.
+            if kind == "state", name == "final", !element.elements.contains(where: isStateElement),
+                ["true", "false"].contains(attribute.value)
+            {
+                continue
+            }
             let location =
                 position < element.attributeLocations.count
                 ? element.attributeLocations[position] : element.location
@@ -321,8 +333,8 @@ struct SCXMLMachineReader {
                 note(element, "not imported: the kind '\(kind)'; a state is an input, task, choice or terminal state")
                 written = nil
             }
-            machine.states[index].kind =
-                written.flatMap(StateKind.init(rawValue:)) ?? (kind == "final" ? .terminal : nil)
+            let final = kind == "final" || (kind == "state" && element.attribute("final") == "true")
+            machine.states[index].kind = written.flatMap(StateKind.init(rawValue:)) ?? (final ? .terminal : nil)
         } else if kind == "state" {
             if let initial = element.attribute("initial") {
                 if initial.split(separator: " ").count > 1 {
