@@ -101,6 +101,47 @@ struct XStateExportTests {
         #expect(failed["meta"]?["flowspec"]?["kind"]?.string == "terminal")
     }
 
+    /// A transition without a target is XState's actions-only transition (`actions: []` when
+    /// it has no effects, so that it is not the export's own `{}`); one in a region, where the
+    /// parallel state handles the event too, is a place where XState differs.
+    @Test func transitionsWithoutATargetAreActionsOnly() throws {
+        let config = try Self.config(
+            ofSpec: """
+                flowspec: 1
+                machines:
+                  Player:
+                    initial: playing
+                    defaults: { kind: input }
+                    conditions: [busy]
+                    effects: [logStop]
+                    states:
+                      playing:
+                        on: { stop: stopped }
+                        parallel:
+                          video:
+                            initial: running
+                            states:
+                              running: { on: { stop: { effects: [logStop] }, quit: { if: busy, effects: [] } } }
+                          audio:
+                            initial: loud
+                            states:
+                              loud: { on: { quit: stopped } }
+                      stopped: { kind: terminal }
+                """)
+        let root = try JSONReader.read(Array(config.utf8))
+        let running = try #require(root["states"]?["playing"]?["states"]?["video"]?["states"]?["running"]?["on"])
+        let stop = try #require(running["stop"])
+        #expect(stop["target"] == nil && stop["actions"]?.list.compactMap(\.string) == ["logStop"], "\(config)")
+        let quit = try #require(running["quit"]?.list.first)
+        #expect(quit["target"] == nil && quit["guard"]?.string == "busy", "\(config)")
+        #expect(quit["actions"]?.list.isEmpty == true, "\(config)")
+        let differs = root["meta"]?["flowspec"]?["differsInXState"]?.list.compactMap(\.string) ?? []
+        #expect(
+            differs == [
+                "'playing', 'stop': where a state in one region handles it without a target (it stays), XState does not look above the regions, so it does not take the transition on it that flowspec takes for the other regions"
+            ], "\(config)")
+    }
+
     @Test func whatXStateCannotHoldIsListedInTheMeta() throws {
         let config = try Self.config("specs/app.yaml", machine: "Chapters")
         let meta = try #require(JSONReader.read(Array(config.utf8))["meta"]?["flowspec"])
