@@ -171,6 +171,8 @@ extension FlowKernel {
     internal mutating func sendInRegions<Sink: FlowStepSink>(
         _ event: Rules.Event, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) -> Bool where Sink.State == Rules.State {
+        // Conditions that changed since the last input are seen first, as without regions.
+        let settled = rules.hasEventless && settleRegions(conditions, rules, &sink)
         var chosen = scratch.chosen
         scratch.chosen = []
         for (position, state) in active.enumerated() {
@@ -183,7 +185,7 @@ extension FlowKernel {
         chosen.removeAll(keepingCapacity: true)
         scratch.chosen = consume chosen
         if handled { settleRegions(conditions, rules, &sink) }
-        return handled
+        return handled || settled
     }
 
     /// Fires the timeout armed for `visit`, if one is.
@@ -191,21 +193,30 @@ extension FlowKernel {
     internal mutating func fireTimeoutInRegions<Sink: FlowStepSink>(
         visit: Int, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) -> Bool where Sink.State == Rules.State {
-        guard let (state, scope) = timeoutOwner(forVisit: visit, rules),
-            let position = active.firstIndex(of: state)
-        else { return false }
-        let chosen: Chosen
-        switch scope {
-        case .state:
-            guard let step = rules.timeoutStep(state) else { return false }
-            chosen = Chosen(position: position, step: step, declaredAt: rules.depth(of: state))
-        case .compound(let depth):
-            guard let step = rules.outerTimeoutStep(state, atDepth: depth) else { return false }
-            chosen = Chosen(position: position, step: step, declaredAt: depth)
-        }
+        let settled = rules.hasEventless && settleRegions(conditions, rules, &sink)
+        guard let chosen = armedTimeoutStep(visit: visit, rules) else { return settled }
         microstep(one: chosen, conditions, rules, &sink)
         settleRegions(conditions, rules, &sink)
         return true
+    }
+
+    /// The step of the timeout armed for `visit`, chosen from the state whose it is; `nil` if
+    /// none is.
+    @inlinable
+    internal func armedTimeoutStep(visit: Int, _ rules: Rules) -> Chosen? {
+        guard let (state, scope) = timeoutOwner(forVisit: visit, rules),
+            let position = active.firstIndex(of: state)
+        else { return nil }
+        switch scope {
+        case .state:
+            return rules.timeoutStep(state).map {
+                Chosen(position: position, step: $0, declaredAt: rules.depth(of: state))
+            }
+        case .compound(let depth):
+            return rules.outerTimeoutStep(state, atDepth: depth).map {
+                Chosen(position: position, step: $0, declaredAt: depth)
+            }
+        }
     }
 
     /// ``microstep(_:_:_:_:)`` of one step, in the scratch buffer.
@@ -524,26 +535,37 @@ extension FlowKernel {
 
     // MARK: Settling
 
-    /// What the states entered take at once, until none does: every choice state's branch,
-    /// together; when there is none, one `done` (a terminal state's compound state's, then a
-    /// parallel state's whose every region has ended), in document order.
-    @inlinable
+    /// What the states the flow is in take at once, until none does: every choice state's
+    /// branch and every `always` branch that holds of a state that waits, together; when there
+    /// is none, one `done` (a terminal state's compound state's, then a parallel state's whose
+    /// every region has ended), in document order. Returns whether anything was taken.
+    @inlinable @discardableResult
     internal mutating func settleRegions<Sink: FlowStepSink>(
         _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
-    ) where Sink.State == Rules.State {
+    ) -> Bool where Sink.State == Rules.State {
         var chosen = scratch.chosen
         scratch.chosen = []
+        var took = false
         while true {
             chosen.removeAll(keepingCapacity: true)
-            for (position, state) in active.enumerated() where rules.kind(of: state) == .choice {
-                guard let step = rules.always(state, conditions) else { continue }
-                choose(Chosen(position: position, step: step, declaredAt: rules.depth(of: state)), into: &chosen, rules)
+            for (position, state) in active.enumerated() {
+                if rules.kind(of: state) == .choice, let step = rules.always(state, conditions) {
+                    choose(
+                        Chosen(position: position, step: step, declaredAt: rules.depth(of: state)), into: &chosen,
+                        rules)
+                } else if rules.hasEventless, let branch = rules.eventless(state, conditions) {
+                    choose(
+                        Chosen(position: position, step: branch.step, declaredAt: branch.declaredAt), into: &chosen,
+                        rules)
+                }
             }
             if chosen.isEmpty, let done = nextDone(conditions, rules) { chosen.append(done) }
             guard !chosen.isEmpty else { break }
             microstep(chosen, conditions, rules, &sink)
+            took = true
         }
         scratch.chosen = consume chosen
+        return took
     }
 
     /// The first `done` due, in the order they became due (SCXML queues them as events): that

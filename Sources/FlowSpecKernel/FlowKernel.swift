@@ -26,6 +26,14 @@ public protocol FlowRules {
     /// The step a state takes at once on being entered: a choice state's first `always` branch
     /// that holds, or the `done` of the compound state around a terminal state.
     func always(_ state: State, _ conditions: Conditions) -> FlowStep<State>?
+    /// Whether some state takes `always` branches while it waits: only then does the kernel
+    /// ask ``eventless(_:_:)``, so a machine without pays nothing for them.
+    var hasEventless: Bool { get }
+    /// The `always` branch a state takes while it waits, as soon as its condition holds: the
+    /// first that holds of its own (an `input` or `task` state's), then of those of the compound
+    /// states around it, innermost first; with how deep the state that writes it stands (the
+    /// state's own depth for its own). `nil` if none holds.
+    func eventless(_ state: State, _ conditions: Conditions) -> (step: FlowStep<State>, declaredAt: Int)?
     /// How long the state may be occupied, and where its timeout leads.
     func timeout(of state: State) -> (after: Duration, to: State)?
     /// The step the state's timeout takes, or `nil` if it has none.
@@ -81,6 +89,12 @@ public protocol FlowRules {
 }
 
 extension FlowRules {
+    /// None.
+    @inlinable public var hasEventless: Bool { false }
+    /// None.
+    @inlinable public func eventless(_ state: State, _ conditions: Conditions) -> (
+        step: FlowStep<State>, declaredAt: Int
+    )? { nil }
     /// One state at a time.
     @inlinable public var maximumLeaves: Int { 1 }
     /// None, in a machine without parallel states (the kernel never asks it).
@@ -288,14 +302,33 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         if let branch = entered(conditions, rules) { take(branch, conditions, rules, &sink) }
     }
 
-    /// Sends an event; returns whether the state handled it (an event it ignores changes nothing).
+    /// Sends an event; returns whether the flow took a step. In a machine whose states take
+    /// `always` branches while they wait, conditions that changed since the last input are
+    /// seen first: the branches that now hold are taken before the event (SCXML takes eventless
+    /// transitions when its datamodel changes, before the next event comes). Then the state
+    /// handles the event, or ignores it, which changes nothing.
     @inlinable @inline(__always) @discardableResult
     public mutating func send<Sink: FlowStepSink>(
         _ event: Rules.Event, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) -> Bool where Sink.State == Rules.State {
         if rules.maximumLeaves > 1 { return sendInRegions(event, conditions, rules, &sink) }
-        guard let step = rules.step(currentState, on: event, conditions) else { return false }
+        let settled = rules.hasEventless && conditionsChanged(conditions, rules, &sink)
+        guard let step = rules.step(currentState, on: event, conditions) else { return settled }
         take(step, conditions, rules, &sink)
+        return true
+    }
+
+    /// Tries the `always` branches of the states the flow is in under `conditions`: what the
+    /// app asks when its conditions changed without an event, and what every input does first.
+    /// Returns whether one was taken (then, as after any step, until none holds).
+    @inlinable @discardableResult
+    public mutating func conditionsChanged<Sink: FlowStepSink>(
+        _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
+    ) -> Bool where Sink.State == Rules.State {
+        guard rules.hasEventless else { return false }
+        if rules.maximumLeaves > 1 { return settleRegions(conditions, rules, &sink) }
+        guard let branch = rules.eventless(currentState, conditions) else { return false }
+        take(branch.step, conditions, rules, &sink)
         return true
     }
 
@@ -308,19 +341,22 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         return outerVisits[..<outerDepth].firstIndex(of: visit).map { .compound(depth: $0) }
     }
 
-    /// Fires the timeout armed for `visit`; returns whether one was (another visit's changes nothing).
+    /// Fires the timeout armed for `visit`; returns whether the flow took a step. As with an
+    /// event, `always` branches that hold under `conditions` are taken first (which may end
+    /// the visit); then a timeout armed for another visit changes nothing.
     @inlinable @discardableResult
     public mutating func fireTimeout<Sink: FlowStepSink>(
         visit: Int, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) -> Bool where Sink.State == Rules.State {
         if rules.maximumLeaves > 1 { return fireTimeoutInRegions(visit: visit, conditions, rules, &sink) }
+        let settled = rules.hasEventless && conditionsChanged(conditions, rules, &sink)
         let step: FlowStep<Rules.State>?
         switch timeoutScope(forVisit: visit) {
         case .state: step = rules.timeoutStep(currentState)
         case .compound(let depth): step = rules.outerTimeoutStep(currentState, atDepth: depth)
         case nil: step = nil
         }
-        guard let step else { return false }
+        guard let step else { return settled }
         take(step, conditions, rules, &sink)
         return true
     }
@@ -396,14 +432,15 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     }
 
     /// Takes a step and then, while the state reached takes one at once (a choice state's
-    /// branch, a terminal state's `done`), that one (a loop, not recursion: chains of choice
-    /// states can be long).
+    /// branch, an `always` branch that holds, a terminal state's `done`), that one (a loop,
+    /// not recursion: chains of choice states can be long).
     @inlinable @inline(__always)
     public mutating func take<Sink: FlowStepSink>(
         _ first: FlowStep<Rules.State>, _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink
     ) where Sink.State == Rules.State {
         if first.stays {
-            // Nothing is left or entered, so nothing is taken at once after it either.
+            // Nothing is left or entered, so nothing is taken at once after it either: the
+            // `always` branches were tried under these conditions before it.
             sink.append(first.effects.lowerBound, first.effects.count)
             sink.took(first, from: currentState, to: currentState, fellBack: false, resumed: false)
             return
@@ -474,21 +511,25 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     }
 
     /// What entering the current state means: input and terminal states reset the retry
-    /// counters; a choice state returns the branch it takes at once, and a terminal state the
-    /// `done` of the compound state around it.
+    /// counters; a choice state returns the branch it takes at once, a state that waits an
+    /// `always` branch that holds, and a terminal state (failing that) the `done` of the
+    /// compound state around it.
     @inlinable @inline(__always)
     internal mutating func entered(_ conditions: Rules.Conditions, _ rules: Rules) -> FlowStep<Rules.State>? {
         switch rules.kind(of: currentState) {
         case .input:
             for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
-            return nil
+            return rules.hasEventless ? rules.eventless(currentState, conditions)?.step : nil
         case .terminal:
             for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
+            // SCXML: eventless transitions are selected before the `done` event is handled.
+            if rules.hasEventless, let branch = rules.eventless(currentState, conditions) { return branch.step }
             return rules.maximumDepth > 0 ? rules.always(currentState, conditions) : nil
         case .choice:
-            return rules.always(currentState, conditions)
+            if let branch = rules.always(currentState, conditions) { return branch }
+            return rules.hasEventless ? rules.eventless(currentState, conditions)?.step : nil
         case .task:
-            return nil
+            return rules.hasEventless ? rules.eventless(currentState, conditions)?.step : nil
         }
     }
 }

@@ -250,6 +250,17 @@ public final class FlowDriver<Spec: FlowSpec>: Observable {
         take(.event(event)) { $0.handle(event, conditions: $1) }
     }
 
+    /// Tells the flow that the app's conditions changed (a session expired, the network came
+    /// back): they are read again, and the `always` branches of the states the flow is in are
+    /// tried, as after every input. Recorded as `@conditions`, ignored when none holds.
+    public func conditionsChanged() {
+        guard started else {
+            report("conditionsChanged() was called before start(); it was ignored")
+            return
+        }
+        take(.conditionsChanged) { $0.conditionsChanged(conditions: $1) }
+    }
+
     /// Cancels the timers and work, for a flow the app is done with (a screen dismissed):
     /// nothing runs until the next input, which arms its timers as usual. A compound state the
     /// flow is still in keeps its timer's deadline: armed again, it fires when it would have

@@ -148,8 +148,9 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     public var armedTimeouts: [FlowArmedTimeout<Spec.State>] { kernel.armedTimeouts(rules) }
 
     /// Sends an event; returns the effects to carry out, in order. An event the state does not
-    /// handle changes nothing (``visit`` stays the same); nor does a transition without a
-    /// target, besides its effects (``handle(_:conditions:)`` tells the two apart).
+    /// handle changes nothing (``visit`` stays the same), unless an `always` branch of a state
+    /// that waits holds under `conditions` (tried after every input); nor does a transition
+    /// without a target, besides its effects (``handle(_:conditions:)`` tells these apart).
     @discardableResult @inlinable @inline(__always)
     public mutating func send(_ event: Spec.Event, conditions: Spec.Conditions = Spec.Conditions()) -> FlowEffects<Spec>
     {
@@ -166,6 +167,18 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     ) -> (effects: FlowEffects<Spec>, handled: Bool) {
         var effects = FlowEffectRuns<Spec>()
         let handled = kernel.send(event, conditions, rules, &effects)
+        return (effects.effects, handled)
+    }
+
+    /// Tells the machine that the app's conditions changed: the `always` branches of the states
+    /// the flow is in are tried under `conditions`, and the first that holds is taken (then
+    /// any that hold where it leads). Returns the effects, and whether a branch was taken.
+    @discardableResult @inlinable
+    public mutating func conditionsChanged(conditions: Spec.Conditions) -> (
+        effects: FlowEffects<Spec>, handled: Bool
+    ) {
+        var effects = FlowEffectRuns<Spec>()
+        let handled = kernel.conditionsChanged(conditions, rules, &effects)
         return (effects.effects, handled)
     }
 
@@ -248,6 +261,15 @@ internal struct FlowSpecRules<Spec: FlowSpec>: FlowRules, Sendable {
     @inlinable @inline(__always)
     func always(_ state: Spec.State, _ conditions: Spec.Conditions) -> FlowStep<Spec.State>? {
         Spec.always(state, conditions, tables)
+    }
+
+    @inlinable var hasEventless: Bool { Spec.hasEventless }
+
+    @inlinable @inline(__always)
+    func eventless(_ state: Spec.State, _ conditions: Spec.Conditions) -> (
+        step: FlowStep<Spec.State>, declaredAt: Int
+    )? {
+        Spec.eventless(state, conditions, tables)
     }
 
     @inlinable

@@ -44,6 +44,14 @@ public protocol FlowSpec {
     static func always(_ state: State, _ conditions: Conditions, _ tables: Tables) -> FlowStep<State>?
     /// The step the state's timeout takes, or `nil` if it has none.
     static func timeoutStep(_ state: State, _ tables: Tables) -> FlowStep<State>?
+    /// Whether some state takes `always` branches while it waits.
+    static var hasEventless: Bool { get }
+    /// The `always` branch a state takes while it waits, once its condition holds (its own,
+    /// then its compound states', innermost first), with how deep the state that writes it
+    /// stands; `nil` if none holds.
+    static func eventless(_ state: State, _ conditions: Conditions, _ tables: Tables) -> (
+        step: FlowStep<State>, declaredAt: Int
+    )?
 
     /// The compound states, states that hold others (`Never` for a flat machine): the machine
     /// is never in one, but in a state inside it.
@@ -203,10 +211,14 @@ extension FlowMachine where Spec: PersistentFlowSpec {
         return (machine, effects.effects, regionsTaken)
     }
 
-    /// The state a stored raw value restores to: `migrate`, the clamp or `initial`, then `resume`.
+    /// The state a stored raw value restores to: `migrate`, the clamp or `initial`, then
+    /// `resume`; nothing stored, `initial`.
     @inlinable
     public static func restoredState(from rawValue: Spec.State.RawValue?) -> Spec.State {
-        Spec.resumed(Spec.restoredState(from: rawValue))
+        // Nothing stored is a first launch: `initial`, which no `resume` moves (it says where a
+        // state that was stored lands).
+        guard rawValue != nil else { return Spec.restoredState(from: nil) }
+        return Spec.resumed(Spec.restoredState(from: rawValue))
     }
 
     /// Whether a state is inside the compound state that has a memory slot.

@@ -19,6 +19,16 @@ extension FlowSpec {
     @inlinable
     public static func timeoutStep(_ state: State, _ tables: Tables) -> FlowStep<State>? { nil }
 
+    /// No state takes `always` branches while it waits.
+    @inlinable
+    public static var hasEventless: Bool { false }
+
+    /// None.
+    @inlinable
+    public static func eventless(_ state: State, _ conditions: Conditions, _ tables: Tables) -> (
+        step: FlowStep<State>, declaredAt: Int
+    )? { nil }
+
     /// No choice states.
     @inlinable
     public static func always(_ state: State, _ conditions: Conditions, _ tables: Tables) -> FlowStep<State>? { nil }

@@ -17,6 +17,8 @@ public struct FlowStepRecord<Spec: FlowSpec>: Sendable {
         /// With parallel regions: the timeout of one of the states the flow is in, not the first
         /// (``FlowMachine/state``), fired.
         case stateTimeout(Spec.State)
+        /// The app said its conditions changed (``FlowDriver/conditionsChanged()``).
+        case conditionsChanged
     }
 
     /// What happened.
@@ -134,6 +136,7 @@ public enum FlowTrace {
             case .timeout: .timeout
             case .compoundTimeout(let compound): .timeoutOf(Spec.name(ofCompound: compound))
             case .stateTimeout(let state): .timeoutOf(Spec.name(ofState: state))
+            case .conditionsChanged: .conditions
             }
         return named.text
     }

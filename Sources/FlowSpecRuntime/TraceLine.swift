@@ -35,6 +35,9 @@ enum TraceLine {
         /// `@timeout(NAME)`: the timeout of the compound state of that name or, with parallel
         /// regions, of the state of that name.
         case timeoutOf(String)
+        /// `@conditions`: the app said its conditions changed, so the `always` branches of
+        /// the states the flow is in were tried.
+        case conditions
 
         /// The input as a line writes it (before ``TraceLine/escaped(_:)``).
         var text: String {
@@ -44,6 +47,7 @@ enum TraceLine {
             case .event(let name): name
             case .timeout: "@timeout"
             case .timeoutOf(let name): "@timeout(\(name))"
+            case .conditions: "@conditions"
             }
         }
     }

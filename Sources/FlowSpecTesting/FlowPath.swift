@@ -21,6 +21,8 @@ public struct FlowPath<Spec: FlowSpec>: Sendable, CustomStringConvertible {
         /// The app is relaunched: the driver stops and a new one over the same storage starts,
         /// restoring the state the old one saved.
         case relaunch
+        /// The app says its conditions changed (``FlowDriver/conditionsChanged()``).
+        case conditionsChanged
     }
 
     /// A timer the spec expects armed after a step.

@@ -181,6 +181,8 @@ public enum FlowPathRunner {
                 }
             case .event(let event):
                 driver?.send(event)
+            case .conditionsChanged:
+                driver?.conditionsChanged()
             case .timeout:
                 guard let driver, let armed = driver.machine.armedTimeout else {
                     problems.append("\(label): no timeout is armed in '\(stateName)'")
@@ -264,6 +266,7 @@ public enum FlowPathRunner {
             case (.wait(_, let expected?), .compoundTimeout(let fired)): expected == fired
             case (.regionWait(_, let expected), .stateTimeout(let fired)): expected == fired
             case (.event(let expected), .event(let taken)): expected == taken
+            case (.conditionsChanged, .conditionsChanged): true
             default: false
             }
         }
@@ -278,6 +281,7 @@ public enum FlowPathRunner {
             case .regionWait(let duration, let state):
                 "wait \(duration) for the timeout of '\(Spec.name(ofState: state))'"
             case .relaunch: "relaunch"
+            case .conditionsChanged: "@conditions"
             }
         }
 

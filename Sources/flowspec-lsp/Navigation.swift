@@ -211,6 +211,17 @@ struct Navigation {
                 "\n\nstays on: " + staying.map { "`\(machine.names[$0.event.value])`" }.joined(separator: ", ")
                 + " (runs effects, leaves nothing)"
         }
+        // Its `always` branches, when it waits: where it goes as soon as a condition holds.
+        if state.kind != .choice || machine.isCompound(index), let always = state.always, !always.value.isEmpty {
+            let branches = always.value.compactMap { candidate -> String? in
+                guard let target = candidate.target else { return nil }
+                let terms = [
+                    candidate.condition.map { "`\($0.value)`" }, candidate.unlessCondition.map { "not `\($0.value)`" }
+                ]
+                return terms.compactMap { $0 }.joined(separator: " and ") + " → `\(machine.names[target.value])`"
+            }
+            text += "\n\nleaves at once while: " + branches.joined(separator: "; ")
+        }
         if let timeout = state.timeout {
             text +=
                 "\n\ntimeout: after \(timeout.after?.value.specDescription ?? "?") to "

@@ -12,7 +12,7 @@ struct SimulateCommand: Command {
         help: "Output format: text (a trace `--replay` reads) or json (with each step's configuration).")
     static let specArgument = ArgumentSyntax(name: "spec", help: "The spec file.")
     static let inputs = ArgumentSyntax(
-        name: "inputs", help: "Inputs: events, @timeout, @timeout(COMPOUND), +condition, -condition.",
+        name: "inputs", help: "Inputs: events, @timeout, @timeout(COMPOUND), +condition, -condition, @conditions.",
         count: .rest)
     static let machine = OptionSyntax.text(
         "machine", help: "The machine to run (may be left out when the spec has one machine).")
@@ -28,8 +28,9 @@ struct SimulateCommand: Command {
         discussion: """
             Each input is an event name, `@timeout` (fire the timeout armed for the current \
             visit), `@timeout(NAME)` (fire the timeout of compound state NAME, armed while the \
-            flow is inside it), `+condition` (set it) or `-condition` (clear it). Conditions given \
-            before the first event apply to the start. Each step prints the state, the effects \
+            flow is inside it), `+condition` (set it), `-condition` (clear it) or `@conditions` \
+            (the app says its conditions changed: `always` branches that now hold are taken). \
+            Conditions given before the first event apply to the start. Each step prints the state, the effects \
             and every armed timeout (a compound state's named before it); `--format json` adds \
             the configuration. Example:
               flowspec simulate specs/app.yaml --machine FirstRun \\

@@ -262,6 +262,13 @@ def run(spec, out):
         )
         errors.clear()
 
+    def settle():
+        # When the conditions changed since the last input, the eventless transitions they
+        # enable are taken first (the engine takes them when an event comes;
+        # `flowspec_conditions` is one no transition takes); a timer of a state they leave was
+        # cancelled on leaving it, as flowspec's timer of a visit that is over does nothing.
+        machine.send("flowspec_conditions")
+
     line("start")
     for step in steps:
         if step[0] == "condition":
@@ -270,12 +277,18 @@ def run(spec, out):
         with contextlib.redirect_stdout(printed):
             if step[0] == "timeout" and step[1] is None:
                 first = next(iter(active_leaves()), None)
+                settle()
                 fire(machine, document.timer_of.get(document.names.get(first)))
                 line("@timeout")
+            elif step[0] == "conditions":
+                # No transition takes it: the eventless transitions enabled after it are taken.
+                machine.send("flowspec_conditions")
+                line("@conditions")
             elif step[0] == "wait":
                 wait(machine, step[1])
                 line("@wait(%g)" % step[1])
             elif step[0] == "timeout":
+                settle()
                 fire(machine, document.timer_of.get(step[1]))
                 line("@timeout(%s)" % step[1])
             else:

@@ -6,7 +6,9 @@ argument and prints one line per input, `KEY|INPUT -> STATE | effects: E1, E2` (
 Each run is {"key", "scxml", "states": [names by index], "steps": [...]}; with "leaves"
 instead (a nested flowspec machine), STATE is the active state among those names; with
 neither (a statechart), STATE is every active state's id, sorted, joined by commas. A step is
-["event", NAME], ["timeout"], ["condition", INDEX, true|false], or, for a nested machine,
+["event", NAME], ["timeout"], ["condition", INDEX, true|false], ["conditions"] (the app says
+its conditions changed: the event `flowspec_conditions`, which no transition takes), or, for a
+nested machine,
 ["stateTimeout"] (the current state's timeout: the event `timeout_ID`) or
 ["compoundTimeout", NAME] (the event `timeout_NAME`, sent only while NAME is active). The
 documents come from the test's own SCXML writer: effects are appended to the datamodel list
@@ -44,18 +46,40 @@ def run(spec, out):
         seen = len(trace)
         out.append("%s|%s -> %s | effects: %s" % (spec["key"], label, state_name(machine, names, leaves), effects))
 
+    def settle():
+        # A timer fires for the visit it was armed in: when the conditions changed since the
+        # last input, the eventless transitions they enable are taken first (the engine takes
+        # them when `send` begins; `flowspec_conditions` is an event no transition takes), and
+        # a timer of a state they leave does nothing.
+        machine.send("flowspec_conditions")
+
+    def active(ident):
+        return any(state.id == ident for state in machine.configuration)
+
     line("start")
     for step in spec["steps"]:
         if step[0] == "condition":
             setattr(machine.model, "fs_c%d" % step[1], bool(step[2]))
         elif step[0] == "timeout":
-            machine.send("flowspec_timeout")
+            # Every state's timeout is this one event: sent only while the state is the same.
+            before = state_name(machine, names, leaves)
+            settle()
+            if state_name(machine, names, leaves) == before:
+                machine.send("flowspec_timeout")
             line("@timeout")
+        elif step[0] == "conditions":
+            # No transition takes it: the eventless transitions enabled after it are taken.
+            machine.send("flowspec_conditions")
+            line("@conditions")
         elif step[0] == "stateTimeout":
-            machine.send("timeout_" + state_name(machine, names, leaves))
+            before = state_name(machine, names, leaves)
+            settle()
+            if active(before):
+                machine.send("timeout_" + before)
             line("@timeout")
         elif step[0] == "compoundTimeout":
-            if any(state.id == step[1] for state in machine.configuration):
+            settle()
+            if active(step[1]):
                 machine.send("timeout_" + step[1])
             line("@timeout(%s)" % step[1])
         else:

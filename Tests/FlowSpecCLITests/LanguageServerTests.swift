@@ -558,6 +558,32 @@ struct LanguageServerTests {
         #expect(value.contains("---\n\n**signingIn**: task state of `Login`"), "the state's hover follows: \(value)")
     }
 
+    /// Hover on a state that waits names where its `always` branches leave to, and when; a
+    /// compound state's likewise.
+    @Test func hoverOnAStateNamesItsAlwaysBranches() throws {
+        let uri = "file:///w/spec.flowspec.yaml"
+        let text = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/eventless.yaml"),
+            encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let connected = try #require(lines.firstIndex { $0.contains("connected: { kind: input") })
+        let signIn = try #require(lines.firstIndex { $0.hasSuffix("      signIn:") })
+        let messages = try Self.session(
+            opening: uri, text,
+            [
+                (
+                    "textDocument/hover",
+                    ["textDocument": ["uri": uri], "position": ["line": connected, "character": 16]]
+                ),
+                ("textDocument/hover", ["textDocument": ["uri": uri], "position": ["line": signIn, "character": 8]])
+            ])
+        func value(_ id: Int) -> String {
+            ((Self.result(id, messages) as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        }
+        #expect(value(2).contains("\n\nleaves at once while: not `online` → `offline`"), "\(value(2))")
+        #expect(value(3).contains("\n\nleaves at once while: `sessionValid` → `home`"), "\(value(3))")
+    }
+
     /// Hover on a state names the events it handles without leaving (transitions without `to`).
     @Test func hoverOnAStateNamesWhatItHandlesInPlace() throws {
         let uri = "file:///w/spec.flowspec.yaml"

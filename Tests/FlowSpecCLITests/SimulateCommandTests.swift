@@ -28,6 +28,43 @@ struct SimulateCommandTests {
                 """)
     }
 
+    /// `always` branches on states that wait: seen before an input's own transitions, and on
+    /// `@conditions`, which a trace the driver recorded replays.
+    @Test func alwaysBranchesOnStatesThatWait() throws {
+        let spec = "Tests/Fixtures/gen/golden/eventless.yaml"
+        let output = try CLI.run([
+            "simulate", spec, "+online", "splashDone", "submit", "resend", "+sessionValid", "resend", "-online",
+            "@conditions", "@conditions"
+        ])
+        #expect(output.status == 0, "\(output.stderr)")
+        #expect(
+            output.stdout == """
+                start -> splash | effects: - | timeout: splash 2000ms -> credentials
+                splashDone -> credentials | effects: - | timeout: -
+                submit -> code | effects: - | timeout: -
+                resend -> code | effects: sendCode | timeout: -
+                resend -> feed, connected | effects: showHome | timeout: -
+                @conditions -> feed, offline | effects: showOffline | timeout: -
+                @conditions -> feed, offline (ignored) | effects: - | timeout: -
+
+                """)
+        let trace = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "eventless-\(UUID().uuidString).trace")
+        defer { try? FileManager.default.removeItem(at: trace) }
+        try """
+        +online
+        start -> splash | effects: - | timeout: splash 2000ms -> credentials
+        splashDone -> credentials | effects: - | timeout: -
+        +sessionValid
+        @conditions -> feed, connected | effects: showHome | timeout: -
+        -online
+        openSettings -> settings, offline | effects: showOffline | timeout: -
+
+        """.write(to: trace, atomically: true, encoding: .utf8)
+        let replay = try CLI.run(["simulate", spec, "--replay", trace.path])
+        #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
+    }
+
     @Test func conditionsBeforeTheFirstEventApplyToTheStart() throws {
         let returning = try CLI.run([
             "simulate", "specs/app.yaml", "--machine", "FirstRun", "+onboardingCompleted", "startDemo"

@@ -194,6 +194,8 @@ struct DifferentialGenerationTests {
                     transition.candidates.map { ($0, "event") }
                 }
                 outgoing += state.always.map { ($0, "always") }
+                outgoing += state.eventless.map { ($0, "always of a state that waits") }
+                note("always of a state that waits", !state.eventless.isEmpty)
                 if let timeout = state.timeout { outgoing.append((timeout.candidate, "timeout")) }
                 if state.kind == .task { note("task without timeout", state.timeout == nil) }
                 for transition in state.transitions { note("candidate list", transition.candidates.count > 1) }
@@ -245,7 +247,8 @@ struct DifferentialGenerationTests {
             "reached only through choice states", "persist int clamp", "persist int", "persist string",
             "migrate int", "migrate string", "machine-wide on", "state overrides a machine-wide event",
             "retry on machine-wide", "without a target", "machine-wide without a target",
-            "declared events", "no effects"
+            "declared events", "no effects", "always of a state that waits",
+            "effects on always of a state that waits"
         ]
         for feature in required {
             #expect(count[feature, default: 0] > 0, "no random machine has: \(feature)")
@@ -532,6 +535,24 @@ enum DifferentialSpecs {
         for source in 0..<count where (kinds[source] == .input || kinds[source] == .task) && side.percent(20) {
             insert(staying(from: source, &side), into: &states[source].on, &side)
         }
+        // `always` branches of states that wait, each with a condition, from the same side generator.
+        for source in 0..<count where (kinds[source] == .input || kinds[source] == .task) && conditionCount > 0 {
+            guard side.percent(25) else { continue }
+            for _ in 0..<(1 + side.below(2)) {
+                var branch = Candidate(target: side.pick(legal(from: source)))
+                if side.percent(60) {
+                    branch.ifCondition = side.below(conditionCount)
+                } else {
+                    branch.unlessCondition = side.below(conditionCount)
+                }
+                if effectCount > 0 && side.percent(40) {
+                    branch.effects = (0..<(1 + side.below(2))).map { _ in side.below(effectCount) }
+                }
+                if side.percent(10) { branch.retry = (1 + side.below(3), side.pick(legal(from: source))) }
+                branch.bare = side.percent(50)
+                states[source].always.append(branch)
+            }
+        }
         if side.percent(12) { insert(staying(from: -1, &side), into: &machineWide, &side) }
 
         let defaultKind: Kind? = random.pick([nil, nil, .input, .task, .terminal])
@@ -699,6 +720,7 @@ enum DifferentialSpecs {
                 steps.append(.condition(conditions[index], values[index]))
             }
         }
+        var noMoves: [ProgramRun.Move]? = nil
         var runtime =
             restoring.map { ProgramRun.restore(program, rawValue: $0, conditions: values).0 }
             ?? ProgramRun.start(program, conditions: values).0
@@ -706,6 +728,12 @@ enum DifferentialSpecs {
         var taken = 0
         var inTerminal = 0
         while taken < count && inTerminal < 3 {
+            if program.hasEventless && random.percent(12) {
+                steps.append(.conditionsChanged)
+                _ = runtime.conditionsChanged(program, conditions: values, moves: &noMoves)
+                taken += 1
+                continue
+            }
             if !conditions.isEmpty && random.percent(20) {
                 let index = random.below(conditions.count)
                 values[index].toggle()
@@ -757,6 +785,7 @@ enum DifferentialSpecs {
             case .timeout: "@"
             case .compoundTimeout(let name): "@" + name
             case .condition(let name, let value): (value ? "+" : "-") + name
+            case .conditionsChanged: "?"
             // Relaunches are not drawn: restore runs (`restoreValues`) test restoring.
             case .relaunch: "!"
             }
@@ -797,6 +826,7 @@ enum DifferentialSpecs {
                 mutating func driveEvent(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String]
                 mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String]
                 mutating func driveCompoundTimeout(_ name: Swift.String, _ conditions: [Swift.Bool]) -> [Swift.String]
+                mutating func driveConditionsChanged(_ conditions: [Swift.Bool]) -> [Swift.String]
                 var visit: Swift.Int { get }
                 /// Whether the last event was handled (one without a target keeps the visit).
                 var driveHandled: Swift.Bool { get }
@@ -852,7 +882,11 @@ enum DifferentialSpecs {
                     let visit = machine.visit
                     let label: Swift.String
                     var ignored: Swift.Bool { machine.visit == visit }
-                    if token == "@" {
+                    if token == "?" {
+                        effects = machine.driveConditionsChanged(conditions)
+                        driveLine(key, "@conditions", machine, !machine.driveHandled, effects)
+                        continue
+                    } else if token == "@" {
                         effects = machine.driveTimeout(conditions)
                         label = "@timeout"
                     } else if token.hasPrefix("@") {
@@ -1017,6 +1051,10 @@ enum DifferentialSpecs {
                 "        let (effects, handled) = machine.handle(\(name).Event(rawValue: name)!, conditions: Self.driveConditions(conditions))\n"
             text += "        driveHandled = handled\n        return driveNames(effects)\n    }\n"
         }
+        text += "    mutating func driveConditionsChanged(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"
+        text +=
+            "        let (effects, handled) = machine.conditionsChanged(conditions: Self.driveConditions(conditions))\n"
+        text += "        driveHandled = handled\n        return driveNames(effects)\n    }\n"
         if program.hasParallel { return text + parallelConformance(program, stateName) }
         text += "    mutating func driveTimeout(_ conditions: [Swift.Bool]) -> [Swift.String] {\n"
         text +=

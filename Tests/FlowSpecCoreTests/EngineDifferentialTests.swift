@@ -129,6 +129,7 @@ struct EngineDifferentialTests {
         switch step {
         case .event(let name): return ["event", name]
         case .timeout: return ["timeout"]
+        case .conditionsChanged: return ["conditions"]
         case .condition(let name, let value):
             return ["condition", try #require(program.conditions.firstIndex { $0.name == name }), value]
         case .relaunch, .compoundTimeout:

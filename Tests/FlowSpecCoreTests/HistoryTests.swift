@@ -335,7 +335,8 @@ struct NestedEngineDifferentialTests {
         case .compoundTimeout(let name): return ["compoundTimeout", name]
         case .condition(let name, let value):
             return ["condition", try #require(program.conditions.firstIndex { $0.name == name }), value]
-        case .relaunch: throw Simulation.Failure(description: "a relaunch is not drawn here")
+        case .conditionsChanged: return ["conditions"]
+        case .relaunch: throw Simulation.Failure(description: "\(step) is not drawn here")
         }
     }
 }

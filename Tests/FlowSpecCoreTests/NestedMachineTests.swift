@@ -360,8 +360,8 @@ struct NestedMachineTests {
                 let depth = state.outerTimeouts.first { state.compound(atDepth: $0.depth) == compound }?.depth
                 _ = runtime.fireTimeout(
                     visit: depth.map { runtime.outerVisits[$0] } ?? -1, program, conditions: conditions)
-            case .relaunch:
-                throw Simulation.Failure(description: "relaunches are not drawn")
+            case .relaunch, .conditionsChanged:
+                throw Simulation.Failure(description: "\(step) is not drawn here")
             }
             visits.append(Gen.visits(runtime, program))
         }
@@ -696,7 +696,7 @@ enum NestedSpecs {
                 if let outer = current.outerTimeouts.first(where: { current.compound(atDepth: $0.depth) == compound }) {
                     _ = runtime.fireTimeout(visit: runtime.outerVisits[outer.depth], program, conditions: values)
                 }
-            case .condition, .relaunch:
+            case .condition, .relaunch, .conditionsChanged:
                 break
             }
             taken += 1
@@ -820,14 +820,17 @@ enum NestedChart {
         }
         var slots = 0
         var freeConditions = 0
-        func add(_ source: Int, _ event: String?, _ candidates: Candidates, isTimeout: Bool = false) throws {
+        func add(
+            _ source: Int, _ event: String?, _ candidates: Candidates, isTimeout: Bool = false, waits: Bool = false
+        ) throws {
             let count = candidates.count
             for (position, candidate) in candidates.enumerated() {
                 var guards: [Chart.Guard] = []
                 if unknownConditions {
                     // Whatever its condition: taken or not as an input chooses, but for a
-                    // timeout and the last `always` branch, which are always taken.
-                    if !isTimeout && !(event == nil && position == count - 1) {
+                    // timeout and a choice state's last `always` branch, which are always taken
+                    // (every branch of a state that waits has a condition).
+                    if !isTimeout && !(event == nil && !waits && position == count - 1) {
                         guards.append(.condition(freeConditions))
                         freeConditions += 1
                     }
@@ -878,7 +881,9 @@ enum NestedChart {
                 try add(source, event, own[position].candidates)
                 if handledAbove[index].contains(event) { appendIgnore(source, event, &chart) }
             }
-            if let always = state.always { try add(source, nil, always.value) }
+            if let always = state.always {
+                try add(source, nil, always.value, waits: state.kind != .choice || machine.isCompound(index))
+            }
             if let timeout = state.timeout {
                 try add(
                     source, "timeout_" + machine.name(of: index),
@@ -986,19 +991,23 @@ enum NestedChart {
             case .condition(let name, let value):
                 oracle.conditions[try condition(name, program)] = value
             case .event(let name):
+                _ = try FlatChart.settle(&oracle)
                 try oracle.send(name)
                 lines.append(line(name))
             case .timeout:
-                // The current state's own timeout.
+                // The current state's own timeout, unless the `always` branches the conditions
+                // enable leave it first.
                 let current = oracle.activeIDs.filter(leaves.contains).first ?? ""
-                try oracle.send("timeout_" + current)
+                _ = try FlatChart.settle(&oracle)
+                if oracle.activeIDs.contains(current) { try oracle.send("timeout_" + current) }
                 lines.append(line("@timeout"))
             case .compoundTimeout(let name):
                 // Only while inside it: elsewhere its timer is not armed.
+                _ = try FlatChart.settle(&oracle)
                 if oracle.activeIDs.contains(name) { try oracle.send("timeout_" + name) }
                 lines.append(line("@timeout(\(name))"))
-            case .relaunch:
-                throw Simulation.Failure(description: "relaunch has no counterpart in the oracle")
+            case .relaunch, .conditionsChanged:
+                throw Simulation.Failure(description: "\(step) is not drawn here")
             }
         }
         return lines

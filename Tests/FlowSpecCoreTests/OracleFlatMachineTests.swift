@@ -49,11 +49,16 @@ struct OracleFlatMachineTests {
             case .condition(let name, let value):
                 oracle.conditions[try #require(program.conditions.firstIndex { $0.name == name })] = value
             case .event(let name):
+                _ = try FlatChart.settle(&oracle)
                 try oracle.send(name)
                 lines.append(line(name, oracle.activeIDs, oracle.takeLog(), program))
             case .timeout:
-                try oracle.send(FlatChart.timeoutEvent)
+                if try !FlatChart.settle(&oracle) { try oracle.send(FlatChart.timeoutEvent) }
                 lines.append(line("@timeout", oracle.activeIDs, oracle.takeLog(), program))
+            case .conditionsChanged:
+                // An event no transition takes: what follows it is SCXML's macrostep.
+                try oracle.send(FlatChart.conditionsEvent)
+                lines.append(line("@conditions", oracle.activeIDs, oracle.takeLog(), program))
             case .relaunch, .compoundTimeout:
                 throw Simulation.Failure(description: "\(step) has no counterpart in a flat chart")
             }
@@ -74,12 +79,25 @@ struct OracleFlatMachineTests {
 /// bounded retry as two guarded transitions, one counting, one going to `then` with the
 /// retry's effects; `entry` and `exit` effects as `onentry` and `onexit`; counters back to 0 on
 /// entering an `input` or `terminal` state; `choice`
-/// states left by eventless transitions; `terminal` states final; the timeout an event. States
+/// states left by eventless transitions, and `always` branches of states that wait eventless
+/// transitions too; `terminal` states final; the timeout an event. States
 /// are `sN` by index, which `Tests/Engines/scxml_runs.py` maps back to names.
 enum FlatChart {
     typealias Chart = StatechartOracle.Chart
     /// The event that fires a state's timeout.
     static let timeoutEvent = "flowspec_timeout"
+    /// The event the app's "conditions changed" is: no transition takes it, so only the
+    /// eventless transitions enabled after it are taken.
+    static let conditionsEvent = "flowspec_conditions"
+
+    /// What flowspec does first at every input: the conditions that changed since the last are
+    /// seen, as SCXML sees a datamodel change at once (``conditionsEvent``'s macrostep). Returns
+    /// whether that took a transition: then a timer armed for the state left does nothing.
+    static func settle(_ oracle: inout StatechartOracle) throws -> Bool {
+        let before = oracle.activeIDs
+        try oracle.send(conditionsEvent)
+        return oracle.activeIDs != before || !oracle.log.isEmpty
+    }
 
     static func chart(_ program: FlowProgram) -> Chart {
         var chart = Chart(nodes: [Chart.Node(id: "root", kind: .root, parent: nil)])
@@ -101,6 +119,8 @@ enum FlatChart {
                 }
             }
             for candidate in state.always { add(candidate, on: nil, from: index, program, &chart) }
+            // A state that waits leaves by its eventless transitions too, tried after every event.
+            for candidate in state.eventless { add(candidate, on: nil, from: index, program, &chart) }
             if let timeout = state.timeout { add(timeout.candidate, on: timeoutEvent, from: index, program, &chart) }
         }
         chart.addInitialTransitions()

@@ -577,7 +577,7 @@ enum ParallelSpecs {
                         == name
                 }?.visit
                 if let visit { _ = runtime.fireTimeout(visit: visit, program, conditions: values) }
-            case .condition, .relaunch, .timeout:
+            case .condition, .relaunch, .timeout, .conditionsChanged:
                 break
             }
             taken += 1

@@ -106,7 +106,7 @@ struct PropertyTests {
     enum Input: Equatable {
         case start
         case event(Int)
-        case timeout, relaunch
+        case timeout, relaunch, conditionsChanged
     }
 
     /// One input a run can take from a configuration: where it leads, the states it enters in
@@ -150,6 +150,16 @@ struct PropertyTests {
                         next: next, input: .timeout, entered: (moves ?? []).compactMap(\.entered), effects: effects,
                         automatic: true
                     ))
+            }
+        }
+        if program.hasEventless {
+            var next = runtime
+            var moves: [ProgramRun.Move]? = []
+            if let effects = next.conditionsChanged(program, conditions: conditions, moves: &moves) {
+                attempts.append(
+                    Attempt(
+                        next: next, input: .conditionsChanged, entered: (moves ?? []).compactMap(\.entered),
+                        effects: effects, automatic: false))
             }
         }
         if program.persist != nil {

@@ -222,6 +222,14 @@ struct ReferenceSpecGenerator {
         return RefTransition(form: .list, candidates: list)
     }
 
+    /// The `always` of a state that waits: branches that each have a condition.
+    mutating func eventless(from: Int, count: Int) -> RefTransition {
+        let list = (0..<random.inRange(1...2)).map { _ in
+            candidate(from: from, count: count, conditional: true, retryProbability: 0.15)
+        }
+        return RefTransition(form: list.count == 1 && random.chance(0.5) ? .single : .list, candidates: list)
+    }
+
     mutating func timeout(from: Int, count: Int, retryProbability: Double) -> RefTimeout {
         let to = random.chance(0.3) ? from : target(from: from, count: count)
         return RefTimeout(
@@ -286,6 +294,7 @@ struct ReferenceSpecGenerator {
                 if random.chance(timeoutProbability) {
                     state.timeout = timeout(from: index, count: count, retryProbability: 0.35)
                 }
+                if random.chance(0.1) { state.always = eventless(from: index, count: count) }
             case .choice:
                 state.always = always(from: index, count: count)
                 if random.chance(0.1) {
@@ -626,20 +635,60 @@ struct ReferenceChecker {
         }
 
         // infinite-loop: strongly connected groups of task/choice states with a cycle, over the
-        // edges between such states minus the bounded (retry) edges; their `then` edges stay.
-        let looping = states.map {
-            $0.kind == .task || $0.kind == .choice || (variant == .inputStatesLoop && $0.kind == .input)
+        // edges between such states minus the bounded (retry) edges; their `then` edges stay. An
+        // input state with `always` loops through those edges alone, and in a group with one a
+        // bounded edge counts too (entering the input state resets its counter).
+        let leavesAtOnce = states.map { $0.kind == .input && $0.always != nil }
+        let looping = states.indices.map {
+            states[$0].kind == .task || states[$0].kind == .choice || leavesAtOnce[$0]
+                || (variant == .inputStatesLoop && states[$0].kind == .input)
         }
-        let loopEdges =
-            allEdges
-            .filter { (!$0.bounded || variant == .retryDoesNotBreakLoops) && looping[$0.from] && looping[$0.to] }
-            .filter { !(variant == .thenIsNotALoopEdge && $0.origin.hasSuffix(".then")) }
-            .map { ($0.from, $0.to) }
-        let loopReach = closure(loopEdges)
-        var grouped = Set<Int>()
-        for index in 0..<count where looping[index] && loopReach[index][index] && !grouped.contains(index) {
+        func follows(_ edge: RefEdge) -> Bool {
+            looping[edge.from] && looping[edge.to]
+                && (states[edge.from].kind != .input || variant == .inputStatesLoop || edge.origin.hasPrefix("always"))
+                && !(variant == .thenIsNotALoopEdge && edge.origin.hasSuffix(".then"))
+        }
+        let loopReach = closure(
+            allEdges.filter { (!$0.bounded || variant == .retryDoesNotBreakLoops) && follows($0) }.map {
+                ($0.from, $0.to)
+            })
+        let resetReach = closure(allEdges.filter(follows).map { ($0.from, $0.to) })
+        var groups: [[Int]] = []
+        for index in 0..<count where looping[index] && loopReach[index][index] {
             let group = (0..<count).filter { $0 == index || (loopReach[index][$0] && loopReach[$0][index]) }
-            grouped.formUnion(group)
+            if !groups.contains(group) { groups.append(group) }
+        }
+        for index in 0..<count where leavesAtOnce[index] && resetReach[index][index] {
+            let group = (0..<count).filter { $0 == index || (resetReach[index][$0] && resetReach[$0][index]) }
+            if !groups.contains(where: { !Set($0).isDisjoint(with: group) }) { groups.append(group) }
+        }
+        // Through an input state, the conditions are one value all the way round: some value
+        // must let its `always` branches (and the other input states' on the cycle) be taken.
+        func holdsTogether(_ group: [Int]) -> Bool {
+            let edges = allEdges.filter { group.contains($0.from) && group.contains($0.to) && follows($0) }
+            func guardOf(_ edge: RefEdge) -> [(String, Bool)] {
+                guard leavesAtOnce[edge.from], edge.origin.hasPrefix("always#"),
+                    let number = Int(edge.origin.dropFirst("always#".count).prefix { $0.isNumber }),
+                    let candidate = states[edge.from].always?.candidates[number]
+                else { return [] }
+                return [candidate.ifCondition.map { ($0, true) }, candidate.unlessCondition.map { ($0, false) }]
+                    .compactMap { $0 }
+            }
+            let among = closure(
+                edges.filter { !leavesAtOnce[$0.from] && !leavesAtOnce[$0.to] }.map { ($0.from, $0.to) })
+            if group.contains(where: { among[$0][$0] }) { return true }
+            let names = Array(Set(edges.flatMap { guardOf($0).map(\.0) })).sorted()
+            for bits in 0..<(1 << names.count) {
+                let enabled = edges.filter { edge in
+                    guardOf(edge).allSatisfy { (bits >> names.firstIndex(of: $0.0)! & 1 == 1) == $0.1 }
+                }
+                let reach = closure(enabled.map { ($0.from, $0.to) })
+                if group.contains(where: { leavesAtOnce[$0] && reach[$0][$0] }) { return true }
+            }
+            return false
+        }
+        groups = groups.filter { !$0.contains { leavesAtOnce[$0] } || holdsTogether($0) }
+        for group in groups.sorted(by: { $0[0] < $1[0] }) {
             result.append(RefFinding(.infiniteLoop, name, group.map { names[$0] }))
         }
 

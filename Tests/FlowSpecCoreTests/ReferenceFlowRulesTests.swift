@@ -76,6 +76,7 @@ struct ReferenceFlowRulesTests {
         case .event(let event): program.events[event].name
         case .timeout: "timeout"
         case .relaunch: "relaunch"
+        case .conditionsChanged: "conditions changed"
         }
     }
 }

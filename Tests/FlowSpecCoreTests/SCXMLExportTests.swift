@@ -317,6 +317,7 @@ struct SCXMLExportTests {
         case .event(let name): name
         case .compoundTimeout(let name): "@timeout(\(name))"
         case .timeout: "@timeout"
+        case .conditionsChanged: "@conditions"
         case .condition, .relaunch: nil
         }
     }
@@ -327,6 +328,7 @@ struct SCXMLExportTests {
         case .condition(let name, let value): return ["condition", name, value]
         case .compoundTimeout(let name): return ["timeout", name]
         case .timeout: return ["timeout", NSNull()]
+        case .conditionsChanged: return ["conditions"]
         case .relaunch: throw Simulation.Failure(description: "\(step) is not drawn here")
         }
     }

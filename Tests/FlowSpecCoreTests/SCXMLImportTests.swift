@@ -460,6 +460,37 @@ struct SCXMLImportTests {
         #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)")
     }
 
+    /// Eventless transitions of a state that waits come in as its `always` branches while each
+    /// has a condition (a compound state's too); one without a condition leaves the state every
+    /// time, so the state is a choice state and its events, which never come, are named.
+    @Test func eventlessTransitionsOfStatesThatWaitComeInWhole() throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="signIn">
+              <state id="signIn">
+                <transition cond="sessionValid" target="home"/>
+                <state id="credentials">
+                  <transition event="submit" target="home"/>
+                  <transition cond="locked" target="done"/>
+                </state>
+              </state>
+              <state id="home">
+                <transition event="signOut" target="signIn"/>
+                <transition target="done"/>
+              </state>
+              <final id="done"/>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "Eventless")
+        #expect(result.spec.contains("always: [{ to: home, if: sessionValid }]"), "\(result.spec)")
+        #expect(result.spec.contains("always: [{ to: done, if: locked }]"), "\(result.spec)")
+        #expect(
+            result.notImported.map(\.message) == [
+                "imported as a choice state: 'home' leaves at once through an eventless transition without a condition, so its events and timeout never come and are not imported"
+            ])
+        #expect(result.spec.contains("kind: choice"), "\(result.spec)")
+        #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)")
+    }
+
     /// `true` and `false` are what they say, not conditions the app supplies (and that start
     /// false): a `true` term is dropped, and a transition with a `false` term, never taken, is
     /// left out and reported. The machine behaves as the document does, and is checked as such.

@@ -288,6 +288,24 @@ struct SchemaTests {
         "file-level severity": (true, "flowspec: 1\nseverity: { unused-name: error }\n" + machines("states: { a: }")),
         "a choice by default with its own kind may have on":
             (true, spec("defaults: { kind: choice }\nstates: { a: { kind: input, on: { go: a } } }")),
+        "always with conditions on states that wait": (
+            true,
+            spec(
+                """
+                conditions: [ready, busy]
+                states:
+                  a: { kind: input, always: { to: b, if: ready }, on: { go: b } }
+                  b: { timeout: { after: 1s, to: a }, always: [{ to: a, unless: busy, effects: [] }] }
+                  c: { always: [{ to: a, if: ready }], states: { d: { kind: input } } }
+                  e: { always: { to: a, unless: ready }, parallel: { r: { kind: input }, s: { kind: input } } }
+                """)
+        ),
+        "an always branch without a condition on an input state": (
+            false, spec("conditions: [ready]\nstates: { a: { kind: input, always: [{ to: a, if: ready }, a] } }")
+        ),
+        "an always branch without a condition under an input default": (
+            false, spec("defaults: { kind: input }\nstates: { a: { always: { to: a } } }")
+        ),
         "empty file": (false, ""),
         "a list at the top": (false, "- flowspec: 1\n"),
         "a machine with no value": (false, "flowspec: 1\nmachines: { M: }\n"),
@@ -421,11 +439,9 @@ struct SchemaTests {
     /// editor would underline twice, or what the checker explains better).
     static let nestingCases: [String: String] = [
         "a name used twice at two depths": spec("states: { a: { states: { b: , a: } } }"),
-        "a compound state with a kind and always": spec(
-            "states: { a: { kind: input, always: a, states: { b: } } }"),
+        "a compound state with a kind": spec("states: { a: { kind: input, states: { b: } } }"),
         "a compound state of kind choice with on": spec(
             "states: { a: { kind: choice, on: { go: a }, states: { b: } } }"),
-        "a compound state under a task default with always": spec("states: { a: { always: a, states: { b: } } }"),
         "no states inside": spec("states: { a: { states: {} } }"),
         "an initial not inside": spec("states: { a: { initial: a, states: { b: } } }"),
         "initial and done on a state with none inside": spec("states: { a: { initial: a, done: a } }")
@@ -470,8 +486,8 @@ struct SchemaTests {
     static let parallelCases: [String: String] = [
         "one region": spec("states: { a: { parallel: { r: { kind: input } } } }"),
         "no regions": spec("states: { a: { parallel: {} } }"),
-        "states, initial, kind and always beside regions": spec(
-            "states: { a: { kind: choice, initial: r, always: a, states: { x: }, parallel: { r: , s: } } }"),
+        "states, initial and kind beside regions": spec(
+            "states: { a: { kind: choice, initial: r, states: { x: }, parallel: { r: , s: } } }"),
         "a region that is a history, choice or terminal state": spec(
             "states: { a: { parallel: { h: { kind: history }, c: { kind: choice, always: a }, t: { kind: terminal } } } }"
         ),

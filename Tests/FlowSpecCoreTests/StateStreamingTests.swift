@@ -197,7 +197,7 @@ struct StateStreamingTests {
             """
         let (spec, findings, _) = Self.streamed(Array(text.utf8))
         #expect(spec.machines[0].states.map(\.kind) == [.input, .input])
-        #expect(findings.contains { $0.message.hasPrefix("input state 'b' cannot have `always`") })
+        #expect(findings.contains { $0.message.hasPrefix("an `always` branch of 'b' has no `if` or `unless`") })
         #expect(spec.machines[0].states[1].isMalformed)
         Self.expectSame(Array(text.utf8))
     }

@@ -193,6 +193,22 @@ struct StatechartOracle {
     /// is queued, so the chart waits for an external event.
     var isStable: Bool { !running || (internalQueue.isEmpty && selectTransitions(event: nil).isEmpty) }
 
+    /// With conditions chosen afresh at every microstep: whether the macrostep may be over
+    /// (no internal event waits, and some choice of the conditions enables no eventless
+    /// transition), and whether it may go on (an internal event waits, or some choice enables
+    /// one). A state that waits with guarded eventless transitions may do both.
+    var mayRestAndMove: (rest: Bool, move: Bool) {
+        guard running else { return (true, false) }
+        guard internalQueue.isEmpty else { return (false, true) }
+        var (rest, move) = (false, false)
+        for choice in conditionChoices(event: nil) {
+            var chosen = self
+            for (condition, value) in choice { chosen.conditions[condition] = value }
+            if chosen.selectTransitions(event: nil).isEmpty { rest = true } else { move = true }
+        }
+        return (rest, move)
+    }
+
     /// The conditions an explorer must try to see every choice `selectTransitions` can make on
     /// the event (`nil`: the eventless ones and the next internal event's), when each guard
     /// reads a condition of its own: for each atomic state, its search meets guarded

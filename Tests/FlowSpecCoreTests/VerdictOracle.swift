@@ -29,6 +29,9 @@ struct ChartExploration {
 
     private(set) var nodes: [Oracle] = []
     private(set) var stable: [Bool] = []
+    /// Whether the macrostep may go on from a node: not stable, or (with free conditions) a
+    /// state that waits whose guarded eventless transitions some choice of conditions enables.
+    private(set) var moving: [Bool] = []
     private(set) var edges: [Edge] = []
     private(set) var outgoing: [[Int]] = []
     /// The nodes the chart starts in (one per valuation of the conditions, some alike), and
@@ -92,11 +95,14 @@ struct ChartExploration {
                         try follow(oracle, .event(input), position, step)
                     }
                 }
-            } else {
+            }
+            if moving[from] {
                 for choice in try choices(here, reading: nil) {
                     var oracle = here
                     choice(&oracle)
                     let step = oracle.takeInternal()
+                    // A choice under which nothing is enabled leaves the node as it rests.
+                    if stable[from] && step.taken.isEmpty { continue }
                     try follow(oracle, .automatic, -1, step)
                 }
             }
@@ -159,7 +165,9 @@ struct ChartExploration {
         var kept = oracle
         _ = kept.takeLog()  // each microstep's are on its edge
         nodes.append(kept)
-        stable.append(oracle.isStable)
+        let (rest, move) = freeConditions ? oracle.mayRestAndMove : (oracle.isStable, !oracle.isStable)
+        stable.append(rest)
+        moving.append(move)
         outgoing.append([])
         return (nodes.count - 1, true)
     }
@@ -383,9 +391,20 @@ private struct VerdictDerivation {
         }
         verdicts.unboundedTasks = unboundedTasks()
         let steps = stateSteps()
+        // A state the flow rests in that its `always` branches leave without an event (as
+        // conditions choose) loops through those alone, and a retry's bound does not break a
+        // loop through it: entering it starts every counter again (`docs/language.md`).
+        let leavesAtOnce = Set(
+            steps.compactMap { from, list -> Int? in
+                guard let state = specState[from], [.input, .terminal].contains(machine.states[state].kind) else {
+                    return nil
+                }
+                return resting.contains(from) && list.contains(where: \.automatic) ? from : nil
+            })
         let canLoop = { (node: Int) in
             guard let state = specState[node] else { return false }
             return machine.states[state].kind == .task || (active.contains(node) && !resting.contains(node))
+                || leavesAtOnce.contains(node)
         }
         // What happens in the copy of a machine a state runs is that machine's, reported at the
         // `run` when it can keep the flow there.
@@ -394,7 +413,7 @@ private struct VerdictDerivation {
             uniquingKeysWith: { inner, _ in inner })
         func copyOf(_ node: Int) -> Int? { specState[node].flatMap { copies[$0] } }
         var stuck: Set<Int> = []
-        for group in loopGroups(steps, among: canLoop) {
+        for group in loopGroups(steps, among: canLoop, leavingAtOnce: leavesAtOnce) {
             // A loop is reported at its first state in document order, among those it goes
             // through too (`InfiniteLoopCheck`): at the `run` when that is in the copy.
             var states = Set(group.compactMap { specState[$0] })
@@ -466,6 +485,8 @@ private struct VerdictDerivation {
         var to: Int
         /// The transition counts a retry.
         var bounded: Bool
+        /// Taken without an input: an eventless transition, an internal event's.
+        var automatic: Bool
         /// The history and compound states the transition goes through (spec states).
         var via: [Int]
     }
@@ -475,6 +496,7 @@ private struct VerdictDerivation {
     private func stateSteps() -> [Int: [StateStep]] {
         var raw: [Int: Set<[Int]>] = [:]
         for edge in exploration.edges {
+            let automatic = edge.input == .automatic ? 1 : 0
             for taken in edge.step.taken {
                 let transition = chart.transitions[taken.transition]
                 let bounded = transition.content.contains { if case .increment = $0 { true } else { false } }
@@ -483,7 +505,7 @@ private struct VerdictDerivation {
                 let via = (transition.targets.filter { !isAtomic($0) } + taken.defaulted).compactMap { specState[$0] }
                 for from in taken.selectors {
                     for to in taken.entered where isAtomic(to) {
-                        raw[from, default: []].insert([to, bounded ? 1 : 0] + via)
+                        raw[from, default: []].insert([to, bounded ? 1 : 0, automatic] + via)
                     }
                 }
             }
@@ -491,13 +513,17 @@ private struct VerdictDerivation {
         var steps: [Int: [StateStep]] = [:]
         for (from, targets) in raw where specState[from] != nil {
             var seen: Set<Int> = []
-            var queue = targets.map { StateStep(to: $0[0], bounded: $0[1] == 1, via: Array($0.dropFirst(2))) }
+            var queue = targets.map {
+                StateStep(to: $0[0], bounded: $0[1] == 1, automatic: $0[2] == 1, via: Array($0.dropFirst(3)))
+            }
             while let step = queue.popLast() {
                 if specState[step.to] != nil {
                     steps[from, default: []].append(step)
                 } else if seen.insert(step.to).inserted {
                     queue += (raw[step.to] ?? []).map {
-                        StateStep(to: $0[0], bounded: step.bounded || $0[1] == 1, via: step.via + $0.dropFirst(2))
+                        StateStep(
+                            to: $0[0], bounded: step.bounded || $0[1] == 1, automatic: step.automatic,
+                            via: step.via + $0.dropFirst(3))
                     }
                 }
             }
@@ -506,12 +532,28 @@ private struct VerdictDerivation {
     }
 
     /// The groups of nodes that reach each other through unbounded steps among `include`d
-    /// nodes, each with a cycle; each sorted.
-    private func loopGroups(_ steps: [Int: [StateStep]], among include: (Int) -> Bool) -> [[Int]] {
+    /// nodes, each with a cycle; each sorted. From a node of `leavingAtOnce` only its
+    /// automatic steps are followed; a group through one counts its bounded steps too.
+    private func loopGroups(
+        _ steps: [Int: [StateStep]], among include: (Int) -> Bool, leavingAtOnce: Set<Int> = []
+    ) -> [[Int]] {
+        let groups = loopGroups(steps, among: include, leavingAtOnce: leavingAtOnce, bounded: false)
+        guard !leavingAtOnce.isEmpty else { return groups }
+        let resetting = loopGroups(steps, among: include, leavingAtOnce: leavingAtOnce, bounded: true).filter {
+            group in !leavingAtOnce.isDisjoint(with: group) && groups.allSatisfy { Set($0).isDisjoint(with: group) }
+        }
+        return (groups + resetting).sorted { $0[0] < $1[0] }
+    }
+
+    private func loopGroups(
+        _ steps: [Int: [StateStep]], among include: (Int) -> Bool, leavingAtOnce: Set<Int>, bounded: Bool
+    ) -> [[Int]] {
         let members = steps.keys.filter(include).sorted()
         var successors: [Int: [Int]] = [:]
         for from in members {
-            successors[from] = (steps[from] ?? []).filter { !$0.bounded && include($0.to) }.map(\.to)
+            successors[from] = (steps[from] ?? []).filter {
+                (bounded || !$0.bounded) && include($0.to) && (!leavingAtOnce.contains(from) || $0.automatic)
+            }.map(\.to)
         }
         func reached(from start: Int) -> Set<Int> {
             var seen: Set<Int> = []

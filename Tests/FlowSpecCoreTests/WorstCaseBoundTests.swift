@@ -17,7 +17,7 @@ struct WorstCaseBoundTests {
         var compared = 0
         // Task states compared, and those whose bound some reached configuration attains.
         var tight = 0
-        for index in 0..<240 {
+        for index in 0..<300 {
             let spec = NestedSpecs.draw(name: "W\(index)", &random)
             let result = SpecChecker().check(SourceFile(path: "worst.yaml", text: NestedSpecs.specText([spec])))
             guard !result.diagnostics.contains(where: { $0.severity == .error }), let machine = result.graphs.first,

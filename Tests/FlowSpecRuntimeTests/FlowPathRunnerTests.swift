@@ -73,6 +73,7 @@ struct FlowPathRunnerTests {
                     case .wait(let duration, _), .regionWait(let duration, _):
                         .wait(duration, timeoutOf: nil)
                     case .relaunch: .relaunch
+                    case .conditionsChanged: .conditionsChanged
                     }
                 return .init(
                     input, when: step.conditions, step.state, effects: step.effects,

@@ -28,7 +28,8 @@ struct DeadEndCheck: MachineCheck {
     }
 
     /// Whether the state, the compound states around it or the machine write a way out of it:
-    /// a transition with a target (one without stays), an `always` branch or a timeout.
+    /// a transition with a target (one without stays), an `always` branch (a compound state's
+    /// too) or a timeout.
     private func declaresExit(_ index: Int, machine: MachineSpec) -> Bool {
         if machine.transitions(of: index).contains(where: \.leaves) { return true }
         if let always = machine.states[index].always, !always.value.isEmpty { return true }
@@ -37,6 +38,7 @@ struct DeadEndCheck: MachineCheck {
         for ancestor in machine.nesting.ancestors(of: index) {
             if machine.transitions(of: ancestor).contains(where: \.leaves) { return true }
             if machine.states[ancestor].timeoutLocation != nil { return true }
+            if let always = machine.states[ancestor].always, !always.value.isEmpty { return true }
         }
         return machine.machineWide.contains(where: \.leaves)
     }

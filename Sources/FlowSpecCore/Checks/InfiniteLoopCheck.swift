@@ -1,18 +1,21 @@
 /// `infinite-loop`: a cycle among states that are neither `input` nor `terminal`, not broken
-/// by a bounded `retry`.
+/// by a bounded `retry`; or a cycle through an `input` or `terminal` state that leaves it
+/// through an `always` branch, which waits for nothing while that branch holds.
 ///
 /// A transition with `retry: { max: N, then: S }` can be taken only N times before the
 /// machine reaches an `input` or `terminal` state again, so it does not close a loop; its
-/// `then` transition is an ordinary edge. One finding per strongly connected group of task
+/// `then` transition is an ordinary edge. Entering an `input` or `terminal` state resets the
+/// retry counters, so a bound does not break a cycle through one. One finding per strongly connected group of task
 /// and choice states, listing its states; a cycle made of `choice` states alone is called out
 /// as looping without time passing.
 struct InfiniteLoopCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .infiniteLoop, defaultSeverity: .error,
-        summary: "A cycle among task and choice states not broken by a bounded retry.",
+        summary:
+            "A cycle among task and choice states not broken by a bounded retry, or through a state left by its `always` branches.",
         reportedAt: "the group's first state",
         finding:
-            "a cycle among `task` and `choice` states not broken by a bounded `retry`; one finding per strongly connected group, listing its states, with one cycle in a note; a group of `choice` states alone loops \"without time passing\""
+            "a cycle among `task` and `choice` states not broken by a bounded `retry`, or through an `input` or `terminal` state that its `always` branches leave (a bound does not break that); one finding per strongly connected group, listing its states, with one cycle in a note; a group of `choice` states alone loops \"without time passing\""
     )
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
@@ -25,7 +28,7 @@ struct InfiniteLoopCheck: MachineCheck {
         }
         for loop in found.loops {
             report(
-                loop, graph: graph, unbounded: found.unbounded, inChoiceCycle: inChoiceCycle,
+                loop, graph: graph, cycles: found.cycles, inChoiceCycle: inChoiceCycle,
                 transient: found.transient, reporter)
         }
     }
@@ -34,23 +37,116 @@ struct InfiniteLoopCheck: MachineCheck {
     /// transient states they are made of and which states are transient. Other checks that
     /// cannot follow a run through such a loop (`require` properties) ask this, not the
     /// findings reported so far.
-    static func loops(_ analysis: MachineAnalysis) -> (loops: [[Int]], unbounded: Digraph, transient: [Bool]) {
+    static func loops(_ analysis: MachineAnalysis) -> (
+        loops: [[Int]], unbounded: Digraph, transient: [Bool], cycles: Digraph
+    ) {
         let graph = analysis.graph
         let kinds = graph.machine.states.map(\.kind)
         let transient = graph.machine.states.indices.map(analysis.isTransient)
-        let canLoop = { (state: Int) in kinds[state] == .task || transient[state] }
-        // Loops are among task and choice states only: the other edges are left out (most of a
-        // large machine's, as most states wait for input), and so are transitions without a
-        // target, which stay and so restart nothing.
-        let unbounded = graph.digraph {
-            !$0.isBounded && !$0.isTargetless && canLoop($0.source) && canLoop($0.target) && analysis.follows($0)
+        // A state that waits leaves at once while one of its `always` branches holds.
+        var leavesAtOnce = [Bool](repeating: false, count: graph.stateCount)
+        for edge in graph.edges where Self.isEventless(edge, kinds) { leavesAtOnce[edge.source] = true }
+        let waits = { (state: Int) in kinds[state] != .task && !transient[state] }
+        let canLoop = { (state: Int) in kinds[state] == .task || transient[state] || leavesAtOnce[state] }
+        // Loops are among task and choice states, and states that wait only through their
+        // `always` branches: the other edges are left out (most of a large machine's, as most
+        // states wait for input), and so are transitions without a target, which stay and so
+        // restart nothing.
+        let follows = { (edge: Edge) in
+            !edge.isTargetless && canLoop(edge.target) && analysis.follows(edge)
+                && (waits(edge.source) ? Self.isEventless(edge, kinds) : canLoop(edge.source))
+        }
+        let unbounded = graph.digraph { !$0.isBounded && follows($0) }
+        var found = Self.loops(in: unbounded, among: canLoop)
+        var cycles = unbounded
+        if leavesAtOnce.contains(true) {
+            // Through a state that waits, bounds are reset: those cycles are loops all the same.
+            let resetting = graph.digraph(including: follows)
+            cycles = resetting
+            for loop in Self.loops(in: resetting, among: canLoop) where loop.contains(where: waits) {
+                if !found.contains(where: { !Set($0).isDisjoint(with: loop) }) { found.append(loop) }
+            }
+            found.sort { $0[0] < $1[0] }
         }
         // A loop through a state whose transitions could not all be read may be broken by a
         // retry bound or an exit that was lost; it waits until that error is fixed.
-        let loops = Self.loops(in: unbounded, among: canLoop).filter { loop in
+        let loops = found.filter { loop in
             !loop.contains { MachineAnalysis.mayLackEdges($0, in: graph.machine) }
+                && (!loop.contains(where: waits) || holdsTogether(loop, graph, kinds, waits: waits, follows: follows))
         }
-        return (loops, unbounded, transient)
+        return (loops, unbounded, transient, cycles)
+    }
+
+    /// The most conditions ``holdsTogether(_:_:_:waits:follows:)`` tries every value of.
+    static let maximumConditionsTried = 12
+
+    /// Whether, for some value of the conditions, the `always` branches of a loop's states
+    /// that wait hold together along a cycle through one of them: the conditions are the same
+    /// throughout the steps taken at once, so `connected → offline` (unless `online`) and
+    /// `offline → connected` (if `online`) never loop. Every other edge is taken whatever its
+    /// condition, as for choice states; with more conditions than can be tried, every value.
+    static func holdsTogether(
+        _ loop: [Int], _ graph: MachineGraph, _ kinds: [StateKind], waits: (Int) -> Bool, follows: (Edge) -> Bool
+    ) -> Bool {
+        let members = Set(loop)
+        var edges: [(edge: Edge, terms: [(name: String, holds: Bool)])] = []
+        var names: [String] = []
+        for state in loop {
+            for edge in graph.edges(from: state) where members.contains(edge.target) && follows(edge) {
+                var terms: [(name: String, holds: Bool)] = []
+                if waits(state), let declaring = graph.declaringState(of: edge),
+                    let candidate = graph.machine.states[declaring].always?.value[edge.candidateIndex]
+                {
+                    if let written = candidate.condition { terms.append((written.value, true)) }
+                    if let written = candidate.unlessCondition { terms.append((written.value, false)) }
+                }
+                for term in terms where !names.contains(term.name) { names.append(term.name) }
+                edges.append((edge, terms))
+            }
+        }
+        guard names.count <= maximumConditionsTried else { return true }
+        // A loop among its states that do not wait stands whatever the conditions.
+        var among: [Int: [Int]] = [:]
+        for (edge, _) in edges where !waits(edge.source) && !waits(edge.target) {
+            among[edge.source, default: []].append(edge.target)
+        }
+        for start in among.keys {
+            var seen: Set<Int> = []
+            var stack = among[start] ?? []
+            while let state = stack.popLast() {
+                if state == start { return true }
+                if seen.insert(state).inserted { stack += among[state] ?? [] }
+            }
+        }
+        for bits in 0..<(1 << names.count) {
+            func holds(_ term: (name: String, holds: Bool)) -> Bool {
+                (bits >> names.firstIndex(of: term.name)! & 1 == 1) == term.holds
+            }
+            var successors: [Int: [Int]] = [:]
+            for (edge, terms) in edges where terms.allSatisfy(holds) {
+                successors[edge.source, default: []].append(edge.target)
+            }
+            for start in loop where waits(start) {
+                var seen: Set<Int> = []
+                var stack = successors[start] ?? []
+                while let state = stack.popLast() {
+                    if state == start { return true }
+                    if seen.insert(state).inserted { stack += successors[state] ?? [] }
+                }
+            }
+        }
+        return false
+    }
+
+    /// Whether an edge is an `always` branch of a state that waits (not a choice state's
+    /// branch, nor a `done`, nor a terminal state's own, which `terminal-exit` reports).
+    static func isEventless(_ edge: Edge, _ kinds: [StateKind]) -> Bool {
+        guard edge.triggerKind == .always, !edge.isDone else { return false }
+        switch kinds[edge.source] {
+        case .choice: return false
+        case .terminal: return edge.isInherited
+        default: return true
+        }
     }
 
     /// The strongly connected groups that contain a cycle (more than one state, or a self-loop).
@@ -59,20 +155,29 @@ struct InfiniteLoopCheck: MachineCheck {
     }
 
     private func report(
-        _ loop: [Int], graph: MachineGraph, unbounded: Digraph, inChoiceCycle: [Bool], transient: [Bool],
+        _ loop: [Int], graph: MachineGraph, cycles: Digraph, inChoiceCycle: [Bool], transient: [Bool],
         _ reporter: RuleReporter
     ) {
         let names = loop.map(graph.name)
         let first = graph.state(loop[0])
-        let cycle = Self.cycle(through: loop[0], within: Set(loop), in: unbounded).map(graph.name)
+        let cycle = Self.cycle(through: loop[0], within: Set(loop), in: cycles).map(graph.name)
         let allChoice = loop.allSatisfy { transient[$0] }
+        let leaving = loop.filter { [.input, .terminal].contains(graph.state($0).kind) && !transient[$0] }
         let subject =
             loop.count == 1 ? "state '\(names[0])' loops to itself" : "states \(quotedList(names)) form a loop"
         let message =
             allChoice
             ? "\(subject) \(loop.allSatisfy { graph.state($0).kind == .choice } ? "through `always` branches" : "through `always`, `done` and compound states' `initial`") without time passing"
-            : "\(subject) that never waits for input and no bounded `retry` breaks"
+            : leaving.isEmpty
+                ? "\(subject) that never waits for input and no bounded `retry` breaks"
+                : "\(subject) through `always` branches: while their conditions hold, the flow never waits"
         var notes: [Diagnostic.Note] = [.init("loop: \(Self.written(cycle))")]
+        if !leaving.isEmpty {
+            notes.append(
+                .init(
+                    "entering \(quotedList(leaving.map(graph.name), joinedBy: "or")) starts every retry counter again, so a bounded `retry` does not break the loop"
+                ))
+        }
         let choiceMembers = loop.filter { inChoiceCycle[$0] }
         if !allChoice, !choiceMembers.isEmpty {
             notes.append(
@@ -82,7 +187,9 @@ struct InfiniteLoopCheck: MachineCheck {
         }
         notes.append(
             .init(
-                "bound one transition with `retry: { max: 3, then: someState }`, or let one state wait for the user (`kind: input`)"
+                leaving.isEmpty
+                    ? "bound one transition with `retry: { max: 3, then: someState }`, or let one state wait for the user (`kind: input`)"
+                    : "make one `always` branch of the loop an event the app sends, or let it lead out of the loop"
             ))
         reporter.report(message, at: first.name.location, subjects: names, notes: notes)
     }

@@ -86,8 +86,17 @@ struct MachineAnalysis {
             // around it in one step (what records it in that state's history).
             var recorded = [Bool](repeating: false, count: machine.states.count)
             for edge in graph.edges where !edge.isResume && parents[edge.source] != nil {
+                // The states left: those around the source inside the innermost state around the
+                // one that writes the transition that holds the target too (a compound state's
+                // own transition to a state inside it leaves it and enters it again).
+                let declaring = graph.declaringState(of: edge)
                 var inner: Int?
-                for ancestor in nesting.ancestors(of: edge.source) where !nesting.isWithin(edge.target, ancestor) {
+                for ancestor in nesting.ancestors(of: edge.source) {
+                    if let declaring, ancestor != declaring, nesting.isWithin(declaring, ancestor),
+                        nesting.isWithin(edge.target, ancestor)
+                    {
+                        break
+                    }
                     if let inner { recorded[inner] = true }
                     inner = ancestor
                 }

@@ -418,7 +418,7 @@ struct PropertyCheck {
     private func isAutomatic(_ edge: ConfigurationGraph.Edge, from node: Int) -> Bool {
         switch edge.input {
         case .timeout: true
-        case .relaunch: false
+        case .relaunch, .conditionsChanged: false
         case .event(let event):
             !edge.stays
                 && graph.nodes[node].states.contains { state in

@@ -121,6 +121,7 @@ struct PathSuiteEmitter {
                 ".regionWait(\(Self.duration(step.waited)), timeoutOf: .\(program.states[state].swiftName.code))")
         case .timeout: arguments.append(".timeout")
         case .relaunch: arguments.append(".relaunch")
+        case .conditionsChanged: arguments.append(".conditionsChanged")
         }
         let conditions = step.conditions.indices.filter { step.conditions[$0] }
         if !conditions.isEmpty {

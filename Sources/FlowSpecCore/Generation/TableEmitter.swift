@@ -335,6 +335,7 @@ struct TableEmitter {
         }
         w.line()
         emitAlways(&w)
+        if tables.recordsEventless { emitEventless(&w) }
         w.line()
         w.doc("The step the state's timeout takes, or `nil` if it has none.")
         w.block("\(access)static func timeoutStep(_ state: State, _ tables: Tables) -> \(stepType)?") { w in
@@ -489,6 +490,30 @@ struct TableEmitter {
                 w.line("let candidate = firstHolding(\(header(.alwaysGroup)), conditions, tables)")
             }
             w.line("return candidate >= 0 ? step(candidate, tables) : nil")
+        }
+    }
+
+    /// `eventless`: the `always` branch a state that waits takes once its condition holds,
+    /// with how deep the state that writes it stands.
+    private func emitEventless(_ w: inout SwiftWriter) {
+        w.line()
+        w.line("\(access)static let hasEventless = true")
+        w.line()
+        w.doc(
+            "The `always` branch the state takes while it waits (its own, then its compound states'), with how deep the state that writes it stands, or `nil`."
+        )
+        w.block(
+            "\(access)static func eventless(_ state: State, _ conditions: Conditions, _ tables: Tables) -> (step: FlowSpecRuntime.FlowStep<State>, declaredAt: Swift.Int)?"
+        ) { w in
+            w.line("let base = eventlessStart &+ state.ordinal &* 2")
+            w.line("let group = Swift.Int(tables.table[base])")
+            w.line("guard group >= 0 else { return nil }")
+            w.line("let candidate = firstHolding(group, conditions, tables)")
+            w.line("guard candidate >= 0 else { return nil }")
+            w.line("let position = (candidate &- candidatesStart &- group &- 1) / \(tables.candidateWidth)")
+            w.line(
+                "return (step(candidate, tables), Swift.Int(tables.table[eventlessStart &+ Swift.Int(tables.table[base &+ 1]) &+ position]))"
+            )
         }
     }
 
@@ -849,6 +874,10 @@ struct TableLayout {
     var regionCompounds: [Int] = []
     /// Per row: how deep the state that writes its transition stands (-1: the machine's `on`).
     var declared: [Int] = []
+    /// In a machine where states take `always` branches while they wait (``recordsEventless``):
+    /// per state, the group of those branches in candidates (-1 for none) and where their
+    /// declaring depths start in this section, which lists them after the states' pairs.
+    var eventless: [Int] = []
 
     var rows: [Int] = []
     /// Whether a candidate's record ends with the range of the effects its retry's way out runs:
@@ -870,6 +899,9 @@ struct TableLayout {
     /// `regionRuns`, `enteredStates` and `regionCompounds` follow, what the kernel asks to run
     /// several states at once.
     let recordsRegions: Bool
+    /// Whether some state takes `always` branches while it waits: the section `eventless`
+    /// follows.
+    let recordsEventless: Bool
     private let program: FlowProgram
     /// The state whose candidates are being added.
     private var source = 0
@@ -926,7 +958,7 @@ struct TableLayout {
                 !program.fallbackEffects(of: candidate, from: index).isEmpty
             }
             return state.transitions.contains { $0.candidates.contains(where: runs) }
-                || state.always.contains(where: runs)
+                || state.always.contains(where: runs) || state.eventless.contains(where: runs)
                 || state.timeout.map { runs($0.candidate) } == true
                 || state.outerTimeouts.contains { runs($0.timeout.candidate) }
         }
@@ -934,6 +966,7 @@ struct TableLayout {
         recordsHistory = !program.histories.isEmpty
         recordsEntries = program.states.indices.contains { !program.entryEffects(of: $0, keeping: 0).isEmpty }
         recordsRegions = program.hasParallel
+        recordsEventless = program.hasEventless
         self.program = program
         for (index, state) in program.states.enumerated() {
             source = index
@@ -977,6 +1010,20 @@ struct TableLayout {
             }
         }
         if recordsRegions { addRegions() }
+        if recordsEventless { addEventless() }
+    }
+
+    /// The section of a machine whose states take `always` branches while they wait.
+    private mutating func addEventless() {
+        var depths: [Int] = []
+        var pairs: [Int] = []
+        for (index, shape) in program.steps.states.enumerated() {
+            source = index
+            let group = program.states[index].eventless.isEmpty ? -1 : add(program.states[index].eventless)
+            pairs += [group, 2 * program.states.count + depths.count]
+            depths += shape.eventlessDeclaredAt
+        }
+        eventless = pairs + depths
     }
 
     /// The sections of a machine with parallel states, from the lowering `simulate` runs
@@ -1104,6 +1151,14 @@ struct TableLayout {
                         + "`done` in candidates (-1 for none)."
                 )
             ]
+        }
+        if recordsEventless {
+            sections.append(
+                (
+                    "eventless", eventless,
+                    "Per state: the group in candidates of the `always` branches it takes while it waits (-1 for "
+                        + "none), where their declaring depths start here; then those depths."
+                ))
         }
         // Last, so that the effect list is the table's tail.
         sections.append(("effects", effects, "The effect list: effect ordinals that candidates refer to by range."))

@@ -18,6 +18,7 @@ struct TransitionEmitter {
         emitEffectList(&w)
         emitEventSteps(&w)
         emitAlwaysSteps(&w)
+        emitEventlessSteps(&w)
         emitTimeoutSteps(&w)
         emitNesting(&w)
     }
@@ -80,6 +81,32 @@ struct TransitionEmitter {
                     w.line("case \(state(index)): " + candidates(branches, taken, from: index))
                 }
                 if choices.count < program.states.count { w.line("default: nil") }
+            }
+        }
+    }
+
+    /// `eventless`: per state that takes `always` branches while it waits, a `?:` chain of
+    /// them (its own, then its compound states'), each with how deep its writer stands.
+    private func emitEventlessSteps(_ w: inout SwiftWriter) {
+        let waiting = program.states.indices.filter { !program.states[$0].eventless.isEmpty }
+        guard !waiting.isEmpty else { return }
+        w.line("\(access)static let hasEventless = true")
+        w.block(
+            "\(access)static func eventless(_ state: State, _ conditions: Conditions, _: Tables) -> (step: FlowSpecRuntime.FlowStep<State>, declaredAt: Swift.Int)?"
+        ) { w in
+            w.switchBlock("switch state") { w in
+                for index in waiting {
+                    let lowered = steps.states[index]
+                    var expression = ""
+                    for (position, candidate) in program.states[index].eventless.enumerated() {
+                        let step =
+                            "(\(swift(lowered.eventless[position].step)), \(lowered.eventlessDeclaredAt[position]))"
+                        // Every branch of a state that waits has a condition (the decoder refuses one without).
+                        expression += "\(condition(candidate) ?? "true") ? \(step) : "
+                    }
+                    w.line("case \(state(index)): " + expression + "nil")
+                }
+                if waiting.count < program.states.count { w.line("default: nil") }
             }
         }
     }

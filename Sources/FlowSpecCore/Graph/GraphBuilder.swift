@@ -49,6 +49,7 @@ struct GraphBuilder {
             if let always = machine.states[index].always {
                 addCandidates(always.value, from: index, trigger: .always, to: &edges)
             }
+            if machine.nesting.isNested { addInheritedEventless(by: index, to: &edges) }
             if let timeout = machine.states[index].timeout {
                 addTimeout(timeout, from: index, to: &edges)
             }
@@ -110,6 +111,19 @@ struct GraphBuilder {
         }
     }
 
+    /// The `always` branches of the compound states around a state, innermost first: tried
+    /// after its own while it is active (SCXML: each atomic state's ancestors in turn).
+    private mutating func addInheritedEventless(by state: Int, to edges: inout [Edge]) {
+        var ancestor = machine.nesting.parent(of: state)
+        var level = 0
+        while let compound = ancestor {
+            level += 1
+            ancestor = machine.nesting.parent(of: compound)
+            guard let always = machine.states[compound].always else { continue }
+            addCandidates(always.value, from: state, trigger: .always, levelsUp: level, to: &edges)
+        }
+    }
+
     /// The timeouts of the compound states around a state: armed on entering each, they may
     /// fire while the state is active.
     private mutating func addInheritedTimeouts(of state: Int, to edges: inout [Edge]) {
@@ -133,14 +147,14 @@ struct GraphBuilder {
         guard machine.states[state].kind == .terminal, let parent = machine.nesting.parent(of: state) else { return }
         if let done = machine.nesting.details[parent]?.done {
             addTransition(
-                to: done, as: "`done` target", retry: nil, from: state, trigger: .always, levelsUp: 1,
-                conditional: false, to: &edges)
+                to: done, as: "`done` target", retry: nil, from: state, trigger: .always,
+                transitionIndex: Edge.doneIndex, levelsUp: 1, conditional: false, to: &edges)
         } else if let parallel = machine.nesting.parent(of: parent), machine.isParallel(parallel),
             let done = machine.nesting.details[parallel]?.done
         {
             addTransition(
-                to: done, as: "`done` target", retry: nil, from: state, trigger: .always, levelsUp: 2,
-                conditional: false, to: &edges)
+                to: done, as: "`done` target", retry: nil, from: state, trigger: .always,
+                transitionIndex: Edge.doneIndex, levelsUp: 2, conditional: false, to: &edges)
         }
     }
 
@@ -311,6 +325,10 @@ struct GraphBuilder {
             if let timeout = machine.states[index].timeout {
                 _ = resolve(timeout.target, as: "timeout target")
                 if let retry = timeout.retry { _ = resolve(retry.then, as: "retry's `then`") }
+            }
+            for candidate in machine.states[index].always?.value ?? [] {
+                if let target = candidate.target { _ = resolve(target, as: "target") }
+                if let retry = candidate.retry { _ = resolve(retry.then, as: "retry's `then`") }
             }
             if let done = machine.nesting.details[index]?.done { _ = resolve(done, as: "`done` target") }
         }

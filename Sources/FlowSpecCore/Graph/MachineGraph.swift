@@ -60,7 +60,7 @@ public struct MachineGraph: Sendable {
             }
             return .event(machine.names[machine.transitions(of: declaring)[index].event.value])
         case .always:
-            return edge.isInherited || machine.isOutcome(edge.source) ? .done : .always
+            return edge.isDone || machine.isOutcome(edge.source) ? .done : .always
         case .timeout:
             return .timeout(declaringState(of: edge).flatMap { machine.states[$0].timeout?.after?.value })
         case .initial:
@@ -80,11 +80,11 @@ public struct MachineGraph: Sendable {
             return (edge.isRetryFallback ? timeout?.retry?.location : timeout?.location)
                 ?? machine.states[state].name.location
         case .always:
-            if edge.isInherited {
+            if edge.isDone {
                 return declaring.flatMap { machine.nesting.details[$0]?.done?.location }
                     ?? machine.states[state].name.location
             }
-            candidate = machine.states[state].always?.value[edge.candidateIndex]
+            candidate = declaring.flatMap { machine.states[$0].always?.value[edge.candidateIndex] }
         case .initial:
             if machine.isHistory(state) {
                 return machine.nesting.details[state]?.historyDefault?.location ?? machine.states[state].name.location
@@ -164,7 +164,8 @@ public struct Edge: Sendable {
     public enum Trigger: Sendable, Equatable {
         /// An event (own or machine-wide).
         case event(String)
-        /// An `always` branch of a choice state.
+        /// An `always` branch: a choice state's, or one a state that waits takes once its
+        /// condition holds (its own or a compound state's around it).
         case always
         /// The state's timeout, or that of a compound state around it, after the given duration
         /// (`nil` if the duration is invalid).
@@ -175,8 +176,8 @@ public struct Edge: Sendable {
         case initial
     }
 
-    /// What makes the transition happen, short of the event's name. (An inherited `always` edge
-    /// is a `done`.)
+    /// What makes the transition happen, short of the event's name. (An `always` edge whose
+    /// transition index is ``doneIndex`` is a `done`.)
     enum TriggerKind: UInt64, Sendable {
         case event, always, timeout, initial
     }
@@ -186,6 +187,9 @@ public struct Edge: Sendable {
     public static let maximumIndex = (1 << 29) - 1
     /// The largest candidate index an edge holds: a transition has at most this many candidates.
     public static let maximumCandidateIndex = (1 << 21) - 1
+    /// The transition index of an `always` edge that is a compound state's `done` (taken on
+    /// entering a terminal state inside it), not an `always` branch.
+    static let doneIndex = 1
     /// The most levels an inherited edge's transition can be written above its source (the
     /// nesting the YAML depth limit allows fits).
     public static let maximumLevelsUp = (1 << 7) - 1
@@ -222,6 +226,8 @@ public struct Edge: Sendable {
     /// default): it is taken only back into a state the flow was in before, so it never makes
     /// a state reachable.
     public var isResume: Bool { triggerKind == .initial && candidateIndex == 1 }
+    /// Whether it is the `done` of a compound state around its source, a terminal state.
+    public var isDone: Bool { triggerKind == .always && transitionIndex == Self.doneIndex }
     /// Whether it happens without any event (a timeout, an `always` branch, a `done` or entering
     /// a compound state's `initial`).
     public var isAutomatic: Bool { triggerKind != .event }

@@ -158,6 +158,17 @@ struct WorstCaseTime {
                 candidates.append((nil, timeout.target.value, timeout.retry, after, label))
             }
             if candidates.isEmpty { return .failure("it has no timeout, so it can wait forever") }
+            // Its `always` branches and its compound states' may leave it whatever their
+            // conditions, at any time until a timeout fires: conditions that change are seen at
+            // the next input, the timer's own included (after the timeouts, whose offsets name
+            // their retry counters).
+            let latest = candidates.map(\.after).max() ?? .zero
+            for owner in [state] + machine.nesting.ancestors(of: state) {
+                for candidate in machine.states[owner].always?.value ?? [] {
+                    guard let target = candidate.target else { continue }
+                    candidates.append((candidate, target.value, candidate.retry, latest, "always"))
+                }
+            }
         }
         var result: [(Configuration, Step)] = []
         for (offset, option) in candidates.enumerated() {
@@ -217,6 +228,15 @@ struct WorstCaseTime {
                 }
             case .task:
                 if state.timeout?.retry != nil { slots[SlotKey(state: index, offset: 0)] = slots.count + 1 }
+                // Its `always` branches come after the timeouts, in the order `steps` lists them.
+                let owners = [index] + graph.machine.nesting.ancestors(of: index)
+                var offset = owners.count { graph.machine.states[$0].timeout?.after != nil }
+                for owner in owners {
+                    for candidate in graph.machine.states[owner].always?.value ?? [] where candidate.target != nil {
+                        if candidate.retry != nil { slots[SlotKey(state: index, offset: offset)] = slots.count + 1 }
+                        offset += 1
+                    }
+                }
             default:
                 break
             }

@@ -67,6 +67,37 @@ final class ImportedMachine {
         return name
     }
 
+    /// Gives a state without a kind of its own its kind from its eventless transitions: a state
+    /// that waits for nothing and has some is a choice state; one that waits (`waits`: it has
+    /// event transitions or a timeout; or it is `compound`, with states inside) keeps them as `always` branches while
+    /// each has a condition, as SCXML takes them after every event. One without a condition
+    /// leaves at once whenever the state is entered, so its events and timeout never come: the
+    /// state is a choice state, and what it never takes is named through `note`. A compound or
+    /// parallel state cannot be one, so there the eventless transitions are named and dropped.
+    func settleEventless(_ index: Int, waits: Bool, compound: Bool, note: (String) -> Void) {
+        let name = states[index].name
+        let always = states[index].always
+        if !compound, states[index].kind == nil {
+            states[index].kind = always.isEmpty || waits ? .input : .choice
+        }
+        guard waits || compound, let first = always.firstIndex(where: { $0.condition == nil && $0.unless == nil })
+        else { return }
+        if compound {
+            note(
+                "not imported: the eventless transition of '\(name)' without a condition; it would leave the state as soon as it is entered, which a flowspec compound or parallel state cannot do"
+            )
+            states[index].always = Array(always[..<first])
+            return
+        }
+        note(
+            "imported as a choice state: '\(name)' leaves at once through an eventless transition without a condition, so its events and timeout never come and are not imported"
+        )
+        states[index].kind = .choice
+        states[index].always = Array(always[...first])
+        states[index].on = EventTransitions()
+        states[index].timeout = nil
+    }
+
     /// Declares `condition` (once); returns it.
     func declare(_ condition: String) -> String {
         if conditionSet.insert(condition).inserted { conditions.append(condition) }

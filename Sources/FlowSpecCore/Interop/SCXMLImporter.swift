@@ -350,16 +350,9 @@ struct SCXMLMachineReader {
         readContent(element, index)
         if machine.states[index].run != nil {
             machine.states[index].kind = nil  // the machine it runs says what the flow waits for
-        } else if children.isEmpty, machine.states[index].kind == nil {
+        } else if machine.states[index].kind == nil || !children.isEmpty {
             let waits = !machine.states[index].on.isEmpty || machine.states[index].timeout != nil
-            machine.states[index].kind = machine.states[index].always.isEmpty || waits ? .input : .choice
-            if waits && !machine.states[index].always.isEmpty {
-                note(
-                    element,
-                    "not imported: eventless transitions of '\(machine.states[index].name)', which also waits for events; a flowspec state either waits or leaves at once"
-                )
-                machine.states[index].always = []
-            }
+            machine.settleEventless(index, waits: waits, compound: !children.isEmpty) { note(element, $0) }
         }
         return index
     }

@@ -280,6 +280,7 @@ struct XStateMachineReader {
             if let kind = flowspecMeta(value)?["kind"] {
                 note(kind, "not imported: a kind on '\(machine.states[index].name)', which holds states")
             }
+            machine.settleEventless(index, waits: true, compound: true) { note(value["always"] ?? value, $0) }
             return
         }
         // A state that runs a machine has no kind: the machine it runs says what it waits for.
@@ -295,14 +296,9 @@ struct XStateMachineReader {
         if kind == nil, machine.states[index].kind == .task { kind = "task" }
         let state = machine.states[index]
         let waits = !state.on.isEmpty || state.timeout != nil
-        machine.states[index].kind =
-            kind.flatMap(StateKind.init(rawValue:)) ?? (state.always.isEmpty || waits ? .input : .choice)
-        if kind == nil, waits, !state.always.isEmpty {
-            note(
-                value["always"] ?? value,
-                "not imported: eventless transitions of '\(state.name)', which also waits for events; a flowspec state either waits or leaves at once"
-            )
-            machine.states[index].always = []
+        machine.states[index].kind = kind.flatMap(StateKind.init(rawValue:))
+        if kind == nil {
+            machine.settleEventless(index, waits: waits, compound: false) { note(value["always"] ?? value, $0) }
         }
     }
 

@@ -109,6 +109,25 @@ extension ConfigurationGraph {
                     }
                 }
             }
+            if program.hasEventless, !dueNow {
+                // An event no state handles is still an input: conditions that changed are seen
+                // before it, and may take `always` branches.
+                for event in program.events.indices
+                where !tried.contains(event) && program.canArrive(event, in: runtime.states) {
+                    let send = { (conditions: [Bool]) -> Outcome? in
+                        var copy = runtime
+                        var moves: [ProgramRun.Move]? = []
+                        guard let effects = copy.send(event, program, conditions: conditions, moves: &moves) else {
+                            return nil
+                        }
+                        return (copy, effects, moves ?? [])
+                    }
+                    for variant in variants(none, send) {
+                        found.append((.event(event), variant.conditions, variant.outcome, .zero, nil))
+                    }
+                }
+                found += conditionChanges(from: runtime)
+            }
             if let timer {
                 for variant in variants(
                     none,
@@ -127,6 +146,39 @@ extension ConfigurationGraph {
                             .timeout, variant.conditions, variant.outcome, timer.waited,
                             (state: timer.owner.owner, compound: timer.owner.compound)
                         ))
+                }
+            }
+            return found
+        }
+
+        /// The app saying its conditions changed, steered to take each `always` branch of each
+        /// state the flow is in that waits (or under every assignment, with few conditions).
+        private func conditionChanges(from runtime: ProgramRun) -> [(
+            Input, [Bool], Outcome, Duration, (state: Int, compound: Int?)?
+        )] {
+            let change = { (conditions: [Bool]) -> Outcome? in
+                var copy = runtime
+                var moves: [ProgramRun.Move]? = []
+                guard let effects = copy.conditionsChanged(program, conditions: conditions, moves: &moves) else {
+                    return nil
+                }
+                return (copy, effects, moves ?? [])
+            }
+            let none = [Bool?](repeating: nil, count: program.conditions.count)
+            if tryEveryAssignment {
+                return variants(none, change).map { (.conditionsChanged, $0.conditions, $0.outcome, .zero, nil) }
+            }
+            var found: [(Input, [Bool], Outcome, Duration, (state: Int, compound: Int?)?)] = []
+            var outcomes: [[ProgramRun.Move]] = []
+            for state in runtime.states {
+                let branches = program.states[state].eventless
+                for position in branches.indices {
+                    var partial = none
+                    guard CandidateChoice.steer(to: position, among: branches, &partial) else { continue }
+                    for variant in variants(partial, change) where !outcomes.contains(variant.moves) {
+                        outcomes.append(variant.moves)
+                        found.append((.conditionsChanged, variant.conditions, variant.outcome, .zero, nil))
+                    }
                 }
             }
             return found
@@ -170,10 +222,11 @@ extension ConfigurationGraph {
                 if !found.contains(where: { isSame($0, outcome, conditions) }) {
                     found.append(Variant(conditions: conditions, outcome: outcome))
                 }
-                let branches = outcome.moves.filter { $0.via == .always }
+                let branches = outcome.moves.filter { $0.via == .always || $0.via == .eventless }
                 guard choice < branches.count else { continue }
                 let taken = branches[choice]
-                let always = program.states[taken.from].always
+                let always =
+                    taken.via == .always ? program.states[taken.from].always : program.states[taken.from].eventless
                 work.append((partial, choice + 1))
                 for branch in always.indices.reversed() where branch != taken.candidate {
                     var steered = partial

@@ -22,6 +22,9 @@ struct ConfigurationGraph {
         case event(Int)
         case timeout
         case relaunch
+        /// The app says its conditions changed: `always` branches of the states that wait are
+        /// tried.
+        case conditionsChanged
     }
 
     /// One input from a configuration, and what it does.

@@ -21,8 +21,10 @@ public enum CoverageItem: Sendable, Hashable {
     case outerTimeout(compound: Int, fallback: Bool)
     /// A compound state's `done`.
     case done(compound: Int)
-    /// An `always` branch of a choice state.
+    /// An `always` branch a state writes: a choice state's, or one a state that waits takes.
     case always(state: Int, candidate: Int, fallback: Bool)
+    /// An `always` branch of a compound state, from any state inside it.
+    case outerAlways(compound: Int, candidate: Int, fallback: Bool)
     /// A state's timeout.
     case timeout(state: Int, fallback: Bool)
     /// The app was relaunched in a state (stored, restored, continued).
@@ -53,6 +55,16 @@ public enum CoverageItem: Sendable, Hashable {
             self = .outcome(state: move.from)
         case .always:
             self = .always(state: move.from, candidate: move.candidate, fallback: move.fellBack)
+        case .eventless:
+            let state = program.states[move.from]
+            switch state.eventlessScopes[move.candidate] {
+            case .compound(let compound):
+                let first = state.eventlessScopes.firstIndex(of: .compound(compound)) ?? move.candidate
+                self = .outerAlways(
+                    compound: compound, candidate: move.candidate - first, fallback: move.fellBack)
+            case .own, .machine:
+                self = .always(state: move.from, candidate: move.candidate, fallback: move.fellBack)
+            }
         case .timeout:
             self = .timeout(state: move.from, fallback: move.fellBack)
         case .outerTimeout(let compound):
@@ -87,7 +99,7 @@ public enum CoverageItem: Sendable, Hashable {
         switch self {
         case .state: .state
         case .compound: .state
-        case .transition, .machineWide, .always, .outer, .done, .history: .transition
+        case .transition, .machineWide, .always, .outerAlways, .outer, .done, .history: .transition
         case .timeout, .outerTimeout: .timeout
         case .outcome: .outcome
         case .relaunch: .relaunch
@@ -137,7 +149,7 @@ public enum CoverageItem: Sendable, Hashable {
                 items.append(.outcome(state: index))
                 continue
             }
-            for (candidate, option) in state.always.enumerated() {
+            for (candidate, option) in state.ownAlways.enumerated() {
                 for fallback in option.retry == nil ? [false] : [false, true] {
                     items.append(.always(state: index, candidate: candidate, fallback: fallback))
                 }
@@ -150,6 +162,11 @@ public enum CoverageItem: Sendable, Hashable {
         }
         for (index, compound) in program.compounds.enumerated() {
             items += outer[index]
+            for (candidate, option) in program.outerEventless(of: index).enumerated() {
+                for fallback in option.retry == nil ? [false] : [false, true] {
+                    items.append(.outerAlways(compound: index, candidate: candidate, fallback: fallback))
+                }
+            }
             if let timeout = compound.timeout {
                 for fallback in timeout.candidate.retry == nil ? [false] : [false, true] {
                     items.append(.outerTimeout(compound: index, fallback: fallback))
@@ -211,7 +228,10 @@ public enum CoverageItem: Sendable, Hashable {
             let to = program.compounds[compound].done.map { name($0.target) } ?? "?"
             return "'\(program.compounds[compound].name)' done -> \(to)"
         case .always(let state, let position, let fallback):
-            return "\(name(state)) always -> \(target(program.states[state].always[position], fallback))"
+            return "\(name(state)) always -> \(target(program.states[state].ownAlways[position], fallback))"
+        case .outerAlways(let compound, let position, let fallback):
+            let to = target(program.outerEventless(of: compound)[position], fallback)
+            return "'\(program.compounds[compound].name)' always -> \(to)"
         case .timeout(let state, let fallback):
             let timeout = program.states[state].timeout
             let to = timeout.map { target($0.candidate, fallback) } ?? "?"
@@ -268,6 +288,10 @@ public enum CoverageItem: Sendable, Hashable {
             guard let always = machine.states[spec(state)].always else {
                 return machine.states[spec(state)].name.location
             }
+            return Self.location(of: always.value[position], fallback: fallback)
+        case .outerAlways(let compound, let position, let fallback):
+            let index = program.compounds[compound].specIndex
+            guard let always = machine.states[index].always else { return machine.states[index].name.location }
             return Self.location(of: always.value[position], fallback: fallback)
         case .timeout(let state, let fallback):
             guard let timeout = machine.states[spec(state)].timeout else {

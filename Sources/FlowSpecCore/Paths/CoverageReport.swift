@@ -131,6 +131,7 @@ public enum CoverageReport {
             case .outerTimeout(let compound, let fallback):
                 mark(compound: compound, "timeout" + (fallback ? retried : ""))
             case .done(let compound): mark(compound: compound, "done")
+            case .outerAlways(let compound, let position, _): mark(compound: compound, "always #\(position + 1)")
             case .history(let history, let resumed):
                 let written = program.histories[history]
                 mark(compound: written.compound, "history '\(written.name)'" + (resumed ? " resumes" : " default"))

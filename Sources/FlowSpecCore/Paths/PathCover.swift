@@ -29,6 +29,8 @@ public struct PathCover: Sendable {
             case stateTimeout(Int)
             /// The app is relaunched: the stored value (given) is restored.
             case relaunch(stored: String)
+            /// The app says its conditions changed (`@conditions`).
+            case conditionsChanged
         }
 
         /// The input.
@@ -383,6 +385,7 @@ public struct PathCover: Sendable {
                 ?? .timeout
             waited = edge.waited
         case .relaunch: input = .relaunch(stored: graph.nodes[node].storedText(program))
+        case .conditionsChanged: input = .conditionsChanged
         }
         return described(
             Step(
@@ -519,12 +522,13 @@ public struct PathCover: Sendable {
                 case .transition(let state, _, _, _), .always(let state, _, _), .timeout(let state, _),
                     .relaunch(let state), .outcome(let state):
                     state
-                case .machineWide, .compound, .outer, .outerTimeout, .done, .history: nil
+                case .machineWide, .compound, .outer, .outerAlways, .outerTimeout, .done, .history: nil
                 }
             if let from, !reachedStates.contains(from) {
                 return "'\(self.program.states[from].name)' is not reachable"
             }
             if case .always(_, _, true) = item { return "its retry is never used up on a reachable run" }
+            if case .outerAlways(_, _, true) = item { return "its retry is never used up on a reachable run" }
             if case .transition(_, _, _, true) = item { return "its retry is never used up on a reachable run" }
             if case .timeout(_, true) = item { return "its retry is never used up on a reachable run" }
             if case .outer(_, _, _, true) = item { return "its retry is never used up on a reachable run" }

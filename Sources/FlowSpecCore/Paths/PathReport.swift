@@ -92,6 +92,7 @@ public enum PathReport {
             case .compoundTimeout(let compound): steps.append(.compoundTimeout(program.compounds[compound].name))
             case .stateTimeout(let state): steps.append(.compoundTimeout(program.states[state].name))
             case .relaunch: steps.append(.relaunch)
+            case .conditionsChanged: steps.append(.conditionsChanged)
             }
         }
         let run = try? Simulation(program: program).runWithSubFlowNotes(
@@ -137,6 +138,7 @@ public enum PathReport {
             case .compoundTimeout(let compound): .timeoutOf(program.compounds[compound].name)
             case .stateTimeout(let state): .timeoutOf(program.states[state].name)
             case .relaunch(let stored): .restore(stored)
+            case .conditionsChanged: .conditions
             }
         return named.text
     }
@@ -228,6 +230,8 @@ public enum PathReport {
         case .relaunch(let stored):
             members["input"] = .string("relaunch")
             members["stored"] = .string(stored)
+        case .conditionsChanged:
+            members["input"] = .string("conditions")
         }
         if program.hasParallel {
             // Every state, and every timer armed, each named after its state or compound state.

@@ -126,7 +126,7 @@ public struct FlowProgram: Sendable {
             if let positions { return positions[event] }
             return transitions.firstIndex { $0.event == event }
         }
-        /// The `always` candidates (choice states).
+        /// The `always` branches of a choice state (taken at once on entering it).
         public var always: [Candidate]
         /// The timeout, if any.
         public var timeout: Timeout?
@@ -153,6 +153,20 @@ public struct FlowProgram: Sendable {
         public var specIndex: Int = 0
         /// The activities it runs itself, by index in ``FlowProgram/activities``, as listed.
         public var activities: [Int] = []
+        /// The `always` branches taken as soon as a condition holds while it is active, in the
+        /// order they are tried: its own (an `input` or `task` state's), then those of the
+        /// compound states around it, innermost first (``eventlessScopes`` says which is which).
+        /// A choice state's own branches are ``always``.
+        public var eventless: [Candidate] = []
+        /// Per candidate of ``eventless``, who writes it.
+        public var eventlessScopes: [Scope] = []
+
+        /// The `always` branches the state writes itself: a choice state's, or those it takes
+        /// while it waits (the first of ``eventless``).
+        public var ownAlways: [Candidate] {
+            kind == .choice
+                ? always : Array(eventless[..<(eventlessScopes.firstIndex { $0 != .own } ?? eventless.count)])
+        }
 
         /// The compound state whose timeout, of ``outerTimeouts``, is armed at a depth.
         public func compound(atDepth depth: Int) -> Int {
@@ -333,6 +347,18 @@ public struct FlowProgram: Sendable {
         return effects + states[state].entry
     }
 
+    /// The `always` branches of a compound state, as every state inside it inherits them.
+    public func outerEventless(of compound: Int) -> [Candidate] {
+        guard let first = compounds[compound].states.first else { return [] }
+        let state = states[first]
+        return state.eventlessScopes.indices.filter { state.eventlessScopes[$0] == .compound(compound) }
+            .map { state.eventless[$0] }
+    }
+
+    /// Whether some state takes `always` branches while it waits (``State/eventless``): the
+    /// kernel then tries them after every input, and a machine without pays nothing for them.
+    public var hasEventless: Bool { steps.hasEventless }
+
     /// Whether some transition has no target (the table form then reads a candidate's target
     /// as its source when it is negative).
     public var hasTargetless: Bool {
@@ -411,7 +437,7 @@ public struct FlowProgram: Sendable {
         func runs(_ candidate: Candidate) -> Bool { candidate.retry?.effects.isEmpty == false }
         return states.contains { state in
             state.transitions.contains { $0.candidates.contains(where: runs) } || state.always.contains(where: runs)
-                || state.timeout.map { runs($0.candidate) } == true
+                || state.eventless.contains(where: runs) || state.timeout.map { runs($0.candidate) } == true
                 || state.outerTimeouts.contains { runs($0.timeout.candidate) }
         }
     }

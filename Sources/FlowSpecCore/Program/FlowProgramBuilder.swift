@@ -25,6 +25,7 @@ public enum FlowProgramBuilder {
         var historyIndex: [Int: Int] = [:]
         var compoundTransitions: [Int: [(event: Name, candidates: [FlowProgram.Candidate])]] = [:]
         var compoundTimeouts: [Int: FlowProgram.Timeout?] = [:]
+        var compoundEventless: [Int: [FlowProgram.Candidate]] = [:]
 
         init(graph: MachineGraph) {
             self.graph = graph
@@ -221,7 +222,15 @@ public enum FlowProgramBuilder {
                     break
                 }
             }
-            let always = (state.always?.value ?? []).map { resolve($0, from: index) }
+            let branches = (state.always?.value ?? []).map { resolve($0, from: index) }
+            let always = state.kind == .choice ? branches : []
+            var eventless = state.kind == .choice ? [] : branches
+            var eventlessScopes = [FlowProgram.Scope](repeating: .own, count: eventless.count)
+            for ancestor in machine.nesting.ancestors(of: index) {
+                let inherited = outerEventless(of: ancestor)
+                eventless += inherited
+                eventlessScopes += inherited.map { _ in .compound(compoundIndex[ancestor] ?? 0) }
+            }
             var timeout: FlowProgram.Timeout?
             if state.timeoutLocation != nil {
                 timeout = resolveTimeout(of: index)
@@ -245,7 +254,7 @@ public enum FlowProgramBuilder {
                 entry: machine.nesting.entry(of: index).map { effect($0.value) },
                 exit: machine.nesting.exit(of: index).map { effect($0.value) },
                 outerTimeouts: outerTimeouts, done: done, scopes: scopes, specIndex: index,
-                activities: activities(of: index))
+                activities: activities(of: index), eventless: eventless, eventlessScopes: eventlessScopes)
         }
 
         /// The machine's activities, with the events each sends.
@@ -289,6 +298,15 @@ public enum FlowProgramBuilder {
                 (event: transition.event.value, candidates: transition.candidates.map { resolve($0, from: compound) })
             }
             compoundTransitions[compound] = resolved
+            return resolved
+        }
+
+        /// A compound state's `always` branches, resolved once for every state inside it (their
+        /// retries share one counter each).
+        mutating func outerEventless(of compound: Int) -> [FlowProgram.Candidate] {
+            if let resolved = compoundEventless[compound] { return resolved }
+            let resolved = (machine.states[compound].always?.value ?? []).map { resolve($0, from: compound) }
+            compoundEventless[compound] = resolved
             return resolved
         }
 

@@ -57,6 +57,9 @@ public struct ProgramRun: Sendable, Hashable {
             case event(Int)
             /// An `always` branch of a choice state.
             case always
+            /// An `always` branch taken while the state waits: its own or a compound state's
+            /// around it (the candidate's position is among ``FlowProgram/State/eventless``).
+            case eventless
             /// The state's timeout.
             case timeout
             /// The timeout of a compound state around it, by index in ``FlowProgram/compounds``.
@@ -192,6 +195,8 @@ public struct ProgramRun: Sendable, Hashable {
     /// The state a stored value restores to: ``restoredState(_:rawValue:)``, then `resume`.
     static func landing(_ program: FlowProgram, rawValue: String?) -> Int {
         let restored = restoredState(program, rawValue: rawValue)
+        // Nothing stored is a first launch: `initial`, which no `resume` moves.
+        guard rawValue != nil else { return restored }
         return program.persist?.resume[restored] ?? restored
     }
 
@@ -237,6 +242,18 @@ public struct ProgramRun: Sendable, Hashable {
         var handled = false
         let effects = run(program, &moves) { kernel, sink in
             handled = kernel.send(event, conditions, program.steps, &sink)
+        }
+        return handled ? effects : nil
+    }
+
+    /// Tries the `always` branches of the states the flow is in, as the app asks when its
+    /// conditions changed (`@conditions`). Returns the effects, or `nil` if none was taken.
+    public mutating func conditionsChanged(_ program: FlowProgram, conditions: [Bool], moves: inout [Move]?)
+        -> [Int]?
+    {
+        var handled = false
+        let effects = run(program, &moves) { kernel, sink in
+            handled = kernel.conditionsChanged(conditions, program.steps, &sink)
         }
         return handled ? effects : nil
     }

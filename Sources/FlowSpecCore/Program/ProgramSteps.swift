@@ -39,6 +39,11 @@ struct ProgramSteps: Sendable {
         var always: [Candidate]
         /// The `done` of the compound state around a terminal state.
         var done: FlowStep<Int>?
+        /// The `always` branches taken while it waits, own then inherited
+        /// (``FlowProgram/State/eventless``), and per branch how deep the state that writes it
+        /// stands.
+        var eventless: [Candidate] = []
+        var eventlessDeclaredAt: [Int] = []
         var timeout: Timeout?
         /// Per depth, the timeout of the compound state around it there, if it has one.
         var outerTimeouts: [Timeout?]
@@ -87,6 +92,8 @@ struct ProgramSteps: Sendable {
     let compoundDone: [FlowStep<Int>?]
     /// Every transition as written that a step lowers, by the step's ``FlowStep/written``.
     let written: [Written]
+    /// Whether some state takes `always` branches while it waits (asked at every step).
+    let hasEventless: Bool
 
     /// The run of the effect list a list of effects has (empty for no effects).
     func run(of effects: [Int]) -> Range<Int> { effectRanges[effects] ?? 0..<0 }
@@ -104,6 +111,7 @@ struct ProgramSteps: Sendable {
         maximumLeaves = 1
         compoundDone = []
         written = []
+        hasEventless = false
     }
 
     init(_ program: FlowProgram) {
@@ -111,6 +119,7 @@ struct ProgramSteps: Sendable {
         (effectLists, effectRanges) = Self.effectLists(program, regions)
         effectList = effectLists.flatMap { $0 }
         retrySlotCount = program.retrySlotCount
+        hasEventless = program.states.contains { !$0.eventless.isEmpty }
         memorySlotCount = program.memorySlotCount
         maximumDepth = program.maximumDepth
         compounds = program.compounds.map { ($0.memorySlot, $0.initialState, $0.entry.count) }
@@ -130,6 +139,13 @@ struct ProgramSteps: Sendable {
                     Candidate(written: candidate, step: lowered(candidate, via: via, at: position))
                 }
             }
+            func depth(of scope: FlowProgram.Scope) -> Int {
+                switch scope {
+                case .own: state.depth
+                case .compound(let compound): program.compounds[compound].depth
+                case .machine: -1
+                }
+            }
             var outer = [Timeout?](repeating: nil, count: state.depth)
             for scoped in state.outerTimeouts {
                 let compound = state.compound(atDepth: scoped.depth)
@@ -141,16 +157,11 @@ struct ProgramSteps: Sendable {
                 transitions: state.transitions.map { ($0.event, guarded($0.candidates, via: .event($0.event))) },
                 transitionPositions: state.transitionPositions,
                 always: guarded(state.always, via: .always), done: state.done.map { lowered($0, via: .done) },
+                eventless: guarded(state.eventless, via: .eventless),
+                eventlessDeclaredAt: state.eventlessScopes.map { depth(of: $0) },
                 timeout: state.timeout.map { Timeout(after: $0.after, step: lowered($0.candidate, via: .timeout)) },
                 outerTimeouts: outer, entries: range(program.entryEffects(of: index, keeping: 0)),
-                compounds: state.ancestors.reversed(),
-                declaredAt: state.scopes.map { scope in
-                    switch scope {
-                    case .own: state.depth
-                    case .compound(let compound): program.compounds[compound].depth
-                    case .machine: -1
-                    }
-                },
+                compounds: state.ancestors.reversed(), declaredAt: state.scopes.map { depth(of: $0) },
                 parallelDepth: state.ancestors.first { program.compounds[$0].isParallel }.map {
                     program.compounds[$0].depth
                 },
@@ -288,6 +299,7 @@ struct ProgramSteps: Sendable {
         }
         for (index, state) in program.states.enumerated() {
             for candidate in state.always { add(candidate, from: index) }
+            for candidate in state.eventless { add(candidate, from: index) }
             if let done = state.done { add(done, from: index) }
         }
         for (index, state) in program.states.enumerated() {
@@ -351,6 +363,14 @@ extension ProgramSteps: FlowRules {
     func always(_ state: Int, _ conditions: [Bool]) -> FlowStep<Int>? {
         if let done = states[state].done { return done }
         return CandidateChoice.chosen(among: states[state].always, conditions, written: \.written)?.step
+    }
+
+    func eventless(_ state: Int, _ conditions: [Bool]) -> (step: FlowStep<Int>, declaredAt: Int)? {
+        let eventless = states[state].eventless
+        guard let position = eventless.firstIndex(where: { CandidateChoice.holds($0.written, conditions) }) else {
+            return nil
+        }
+        return (eventless[position].step, states[state].eventlessDeclaredAt[position])
     }
 
     func timeout(of state: Int) -> (after: Duration, to: Int)? {

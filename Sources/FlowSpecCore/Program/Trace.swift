@@ -112,6 +112,9 @@ public struct Simulation {
         case compoundTimeout(String)
         /// Set a condition (true) or clear it (false) for the steps that follow.
         case condition(String, Bool)
+        /// The app says its conditions changed: the `always` branches of the states the flow
+        /// is in are tried (`@conditions`).
+        case conditionsChanged
         /// Relaunch the app: the current state's stored value is restored (persisted
         /// machines), with the conditions as they are.
         case relaunch
@@ -385,6 +388,12 @@ public struct Simulation {
                 lines.append(
                     Trace.line(
                         input: TraceLine.Input.timeoutOf(name).text, runtime: runtime, program: program,
+                        ignored: result == nil, effects: result ?? [], records: &records))
+            case .conditionsChanged:
+                let result = runtime.conditionsChanged(program, conditions: conditions, moves: &moves)
+                lines.append(
+                    Trace.line(
+                        input: TraceLine.Input.conditions.text, runtime: runtime, program: program,
                         ignored: result == nil, effects: result ?? [], records: &records))
             case .relaunch:
                 guard program.persist != nil else {

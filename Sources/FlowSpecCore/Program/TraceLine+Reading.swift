@@ -7,6 +7,8 @@ extension TraceLine.Input {
             self = .restore(String(text.dropFirst("restore(".count).dropLast()))
         } else if text == "@timeout" {
             self = .timeout
+        } else if text == "@conditions" {
+            self = .conditions
         } else if text.hasPrefix("@timeout("), text.hasSuffix(")") {
             self = .timeoutOf(String(text.dropFirst("@timeout(".count).dropLast()))
         } else {
@@ -55,6 +57,7 @@ extension Simulation.Step {
         switch TraceLine.Input(reading: token) {
         case .timeout: self = .timeout
         case .timeoutOf(let name): self = .compoundTimeout(name)
+        case .conditions: self = .conditionsChanged
         default: self = .event(token)
         }
     }

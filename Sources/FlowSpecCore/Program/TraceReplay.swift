@@ -99,6 +99,8 @@ public enum TraceReplay {
             steps.append(.relaunch)
         case .timeout:
             steps.append(.timeout)
+        case .conditions:
+            steps.append(.conditionsChanged)
         case .timeoutOf(let name):
             // With parallel regions, a state's own timeout is named after it too.
             let states = program.hasParallel ? program.states.map(\.name) : []

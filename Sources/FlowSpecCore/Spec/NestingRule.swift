@@ -4,7 +4,7 @@
 ///
 /// - A state name is used twice in one machine, at any depth: targets are plain names, so
 ///   each must name one state.
-/// - A compound state writes a `kind` or `always`: it waits for nothing itself; the states
+/// - A compound state writes a `kind`: it waits for nothing itself; the states
 ///   inside it do.
 /// - A compound state's `states` is empty, or its `initial` is not a state directly inside it.
 /// - A state with no states inside it writes `initial` or `done` (unless it runs a machine,
@@ -17,7 +17,7 @@ enum NestingRule: RuleHome {
         summary: "States nested in a way that has no meaning.",
         reportedAt: "the key or name to fix",
         finding:
-            "a state name used twice in a machine; a compound state with a `kind`, `always`, no states or an `initial` that is not inside it; `initial` or `done` on a state with no states inside; a compound state in a sequence"
+            "a state name used twice in a machine; a compound state with a `kind`, no states or an `initial` that is not inside it; `initial` or `done` on a state with no states inside; a compound state in a sequence"
     )
 
     static func reportDuplicateName(_ name: Located<String>, first: SourceLocation, reader: inout NodeReader) {
@@ -34,7 +34,8 @@ enum NestingRule: RuleHome {
             at: location, subjects: [name], notes: [.init("add the states inside it, or remove `states`")])
     }
 
-    /// What a compound state may not write: a `kind` (it waits for nothing itself) or `always`.
+    /// What a compound state may not write: a `kind` (it waits for nothing itself), or an
+    /// `always` branch without a condition.
     static func checkCompound(_ state: inout StateSpec, details: StateDetails?, reader: inout NodeReader) {
         let name = reader.nameTable[state.name.value]
         if let kind = state.kindLocation {
@@ -45,14 +46,7 @@ enum NestingRule: RuleHome {
                 notes: [.init("remove `kind`, or give it to the states inside")])
             state.isMalformed = true
         }
-        if let always = state.always {
-            reader.report(
-                .invalidNesting,
-                "compound state '\(name)' cannot have `always`: entering it enters its `initial` state",
-                at: always.location, subjects: [name],
-                notes: [.init("put a choice state inside it and make that its `initial`")])
-            state.isMalformed = true
-        }
+        StateDecoder.checkEventless(&state, reader: &reader)
         // The kind of a compound state is never read as a kind: only its leaves wait.
         state.kind = .input
         state.kindLocation = nil

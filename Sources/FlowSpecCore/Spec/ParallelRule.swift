@@ -6,7 +6,7 @@
 /// through its own `initial` chain. So:
 ///
 /// - a parallel state has at least two regions, and writes neither `states` nor `initial`
-///   (every region is entered), nor `kind` or `always` (it waits for nothing itself);
+///   (every region is entered), nor `kind` (it waits for nothing itself);
 /// - a region is a compound state or a state that waits (`input`, `task`): not a history,
 ///   choice or terminal state, which a region the flow stays in cannot be;
 /// - a deep history state does not resume a compound state that holds a parallel state: it
@@ -20,11 +20,12 @@ enum ParallelRule: RuleHome {
         summary: "A parallel state or region written in a way that has no meaning.",
         reportedAt: "the key or name to fix",
         finding:
-            "a parallel state with fewer than two regions, or with `states`, `initial`, `kind` or `always`; a region that is a history, choice or terminal state; a deep history state around a parallel state; a transition from inside one region to a state of another region of the same parallel state"
+            "a parallel state with fewer than two regions, or with `states`, `initial` or `kind`; a region that is a history, choice or terminal state; a deep history state around a parallel state; a transition from inside one region to a state of another region of the same parallel state"
     )
 
     /// What a parallel state may not write: `states` (its regions are its states), `initial`
-    /// (every region is entered), a `kind` or `always` (it waits for nothing itself).
+    /// (every region is entered), a `kind` (it waits for nothing itself); nor an `always`
+    /// branch without a condition.
     static func checkParallel(_ index: Int, in decoded: inout StateDecoder.Decoded, reader: inout NodeReader) {
         let name = reader.nameTable[decoded.states[index].name.value]
         var details = decoded.details[index] ?? StateDetails()
@@ -52,13 +53,6 @@ enum ParallelRule: RuleHome {
                     "remove `kind`, or give it to the states inside the regions"
                 ))
         }
-        if let always = decoded.states[index].always {
-            problems.append(
-                (
-                    "always", always.location, "entering it enters every region",
-                    "put a choice state inside a region and make that the region's `initial`"
-                ))
-        }
         for problem in problems.sorted(by: { $0.location < $1.location }) {
             reader.report(
                 .invalidParallel, "parallel state '\(name)' cannot have `\(problem.key)`: \(problem.why)",
@@ -68,6 +62,7 @@ enum ParallelRule: RuleHome {
         // Its `states`, unread, may hold what transitions name.
         if problems.contains(where: { $0.key == "states" }) { decoded.states[index].hasLostTransitions = true }
         decoded.details[index] = details
+        StateDecoder.checkEventless(&decoded.states[index], reader: &reader)
         // The kind of a parallel state is never read as a kind: only its leaves wait.
         decoded.states[index].kind = .input
         decoded.states[index].kindLocation = nil

@@ -244,17 +244,7 @@ enum StateDecoder {
     static func applyKind(to state: inout StateSpec, defaultKind: StateKind?, reader: inout NodeReader) {
         if state.kindLocation == nil { state.kind = defaultKind ?? .task }
         // The name is looked up only for a finding: most states have none.
-        if state.kind == .input || state.kind == .task, let always = state.always {
-            let name = reader.nameTable[state.name.value]
-            reader.report(
-                .invalidValue,
-                "\(state.kind.rawValue) state '\(name)' cannot have `always`: only a choice state leaves at once",
-                at: always.location, subjects: [name],
-                notes: [
-                    .init("give it `kind: choice` (and no `on` or `timeout`), or use `on` or `timeout` transitions")
-                ])
-            state.isMalformed = true
-        }
+        if state.kind == .input || state.kind == .task { checkEventless(&state, reader: &reader) }
         if state.kind == .choice, let on = state.onLocation {
             let name = reader.nameTable[state.name.value]
             reader.report(
@@ -263,6 +253,25 @@ enum StateDecoder {
                 at: on, subjects: [name],
                 notes: [
                     .init("make it an `input` or `task` state, or move the branches to `always` with `if:` conditions")
+                ])
+            state.isMalformed = true
+        }
+    }
+
+    /// What the `always` of a state that waits (an `input` or `task` state, a compound or
+    /// parallel state) may hold: branches with a condition, taken as soon as one holds. A
+    /// branch without one would leave every time the state is entered, so the state would
+    /// never wait: that is a choice state.
+    static func checkEventless(_ state: inout StateSpec, reader: inout NodeReader) {
+        guard let always = state.always else { return }
+        for index in always.value.indices where always.value[index].isUnconditional {
+            let name = reader.nameTable[state.name.value]
+            reader.report(
+                .invalidValue,
+                "an `always` branch of '\(name)' has no `if` or `unless`: it would leave the state every time it is entered, so the state would never wait",
+                at: always.value[index].location, subjects: [name],
+                notes: [
+                    .init("give the branch an `if:` or `unless:` condition, or make '\(name)' a `choice` state")
                 ])
             state.isMalformed = true
         }

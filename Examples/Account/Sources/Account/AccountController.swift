@@ -109,6 +109,10 @@ public protocol AccountSession: AnyObject {
     /// The email of the account whose session ended last, kept on the device as the session
     /// is: what the password check asks for when a relaunch comes back to it.
     var endedAccountEmail: String? { get }
+    /// Whether the device holds a session the server accepts: restored from the keychain, or
+    /// opened by another device that approved this one. The app calls
+    /// ``AccountController/sessionChanged()`` when it becomes valid.
+    var isValid: Bool { get }
 }
 
 /// The analytics of the sign-in funnel.
@@ -167,18 +171,22 @@ final class AccountController {
 
     /// A flow on `clock` (the continuous clock in the app, a test clock in tests), saved in
     /// `storage` (`UserDefaultsFlowStorage` in the app) under `account`: ``start()`` comes back
-    /// to the page, and the connection, the user was on, or shows the welcome screen.
+    /// to the page, and the connection, the user was on, or shows the welcome screen. Its
+    /// conditions are the session's (`conditions` replaces them, for test paths that set them).
     init(
         services: any AccountServices, session: any AccountSession, tracking: any SignInTracking,
-        storage: any FlowStorage, clock: any Clock<Duration> = ContinuousClock()
+        storage: any FlowStorage, clock: any Clock<Duration> = ContinuousClock(),
+        conditions: (@MainActor () -> Account.Conditions)? = nil
     ) {
         self.services = services
         self.session = session
         self.tracking = tracking
         // The effects handler reaches the controller once it exists.
         let owner = Owner()
+        let sessionConditions = { @MainActor in Account.Conditions(sessionValid: session.isValid) }
         flow = FlowDriver(
-            Account.self, storage: storage, key: "account", clock: clock, effects: { owner.controller?.carryOut($0) })
+            Account.self, storage: storage, key: "account", clock: clock, conditions: conditions ?? sessionConditions,
+            effects: { owner.controller?.carryOut($0) })
         owner.controller = self
         registerWork()
     }
@@ -239,6 +247,12 @@ final class AccountController {
     /// session ended, or the system saying the connection went or came back.
     func send(_ event: Account.Event) {
         flow.send(event)
+    }
+
+    /// Tells the flow the device's session changed (``AccountSession/isValid``): signing in,
+    /// on whichever page, ends as soon as it is valid.
+    func sessionChanged() {
+        flow.conditionsChanged()
     }
 
     // MARK: What the screens show

@@ -237,6 +237,32 @@ struct AccountControllerTests {
         #expect(log.lines == ["tracking.start", "tracking.end", "session.profile"])
     }
 
+    /// A session that becomes valid while signing in (another device approved this one) ends
+    /// signing in from whichever page the user is on, as signIn's `always` branch says: the
+    /// same exits and entries as signing in, and no request left running.
+    @Test(arguments: [Account.State.credentials, .oneTimeCode])
+    func aSessionThatBecomesValidEndsSigningIn(on page: Account.State) async {
+        openSignIn()
+        if page == .oneTimeCode {
+            services.signInReply = .now(.codeRequired)
+            controller.send(.submit)
+            await settle(until: { controller.state == .oneTimeCode }, "the code page")
+        }
+        // Nothing changed yet: the flow stays, and says it did.
+        controller.sessionChanged()
+        #expect(controller.state == page)
+        #expect(flow.lastStep?.input == .conditionsChanged && flow.lastStep?.ignored == true)
+        session.isValid = true
+        controller.sessionChanged()
+        #expect(controller.state == .home)
+        #expect(flow.lastStep?.effects == [.stopSignInTracking, .clearPassword, .loadAccount, .refreshFeed])
+        #expect(controller.isSignedIn && controller.profile?.name == "Ada")
+        #expect(controller.password.isEmpty && !tracking.isOpen)
+        // signIn's five minutes are over with it.
+        await advance(by: .seconds(300))
+        #expect(flow.lastStep?.input == .conditionsChanged)
+    }
+
     @Test func theOneTimeCodeIsSentWithTheCredentialsAndResendStaysOnThePage() async throws {
         openSignIn()
         await reachCode()

@@ -63,8 +63,10 @@ struct AccountPathHarness: FlowPathHarness {
         // The session is the device's, as the storage is: a relaunch finds it as it was left.
         let session = self.session ?? FakeSession(log: log)
         self.session = session
+        // The path's conditions are the session's: `sessionValid` as each step sets it.
         let controller = AccountController(
-            services: FakeServices(clock: clock), session: session, tracking: tracking, storage: storage, clock: clock)
+            services: FakeServices(clock: clock), session: session, tracking: tracking, storage: storage, clock: clock,
+            conditions: conditions)
         self.controller = controller
         self.tracking = tracking
         // Started as the app starts it, so that what the controller does at a launch runs too.

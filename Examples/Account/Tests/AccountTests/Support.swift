@@ -104,6 +104,8 @@ final class FakeSession: AccountSession {
     }
 
     private(set) var endedAccountEmail: String?
+    /// Whether the device holds a session the server accepts (false until a test says so).
+    var isValid = false
 
     func end() {
         log.lines.append("session.end")
