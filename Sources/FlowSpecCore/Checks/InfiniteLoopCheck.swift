@@ -43,9 +43,14 @@ struct InfiniteLoopCheck: MachineCheck {
         let graph = analysis.graph
         let kinds = graph.machine.states.map(\.kind)
         let transient = graph.machine.states.indices.map(analysis.isTransient)
-        // A state that waits leaves at once while one of its `always` branches holds.
+        // A state that waits leaves at once while one of its `always` branches holds (a machine
+        // without any is read edge by edge once, not twice).
         var leavesAtOnce = [Bool](repeating: false, count: graph.stateCount)
-        for edge in graph.edges where Self.isEventless(edge, kinds) { leavesAtOnce[edge.source] = true }
+        if graph.machine.states.indices.contains(where: {
+            graph.machine.states[$0].always != nil && (kinds[$0] != .choice || graph.machine.isCompound($0))
+        }) {
+            for edge in graph.edges where Self.isEventless(edge, kinds) { leavesAtOnce[edge.source] = true }
+        }
         let waits = { (state: Int) in kinds[state] != .task && !transient[state] }
         let canLoop = { (state: Int) in kinds[state] == .task || transient[state] || leavesAtOnce[state] }
         // Loops are among task and choice states, and states that wait only through their

@@ -25,6 +25,10 @@ struct GraphBuilder {
         edges.reserveCapacity(Self.edgeCount(machine))
         var edgeStart: [Int32] = [0]
         edgeStart.reserveCapacity(machine.states.count + 1)
+        // Only a machine whose compound states write `always` has any to inherit.
+        let inheritsEventless =
+            machine.nesting.isNested
+            && machine.states.indices.contains { machine.states[$0].always != nil && machine.isCompound($0) }
         // States are read in place (`machine.states[index].…`): binding a whole state copies it,
         // which on a large machine costs more than everything else done here.
         for index in machine.states.indices {
@@ -49,7 +53,7 @@ struct GraphBuilder {
             if let always = machine.states[index].always {
                 addCandidates(always.value, from: index, trigger: .always, to: &edges)
             }
-            if machine.nesting.isNested { addInheritedEventless(by: index, to: &edges) }
+            if inheritsEventless { addInheritedEventless(by: index, to: &edges) }
             if let timeout = machine.states[index].timeout {
                 addTimeout(timeout, from: index, to: &edges)
             }
