@@ -489,6 +489,23 @@ struct SCXMLImportTests {
             ])
         #expect(result.spec.contains("kind: choice"), "\(result.spec)")
         #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)")
+        // A compound state left at once cannot be one: its unguarded transition is named and dropped.
+        let compound = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="area">
+              <state id="area">
+                <transition cond="expired" target="done"/>
+                <transition target="done"/>
+                <state id="inside"><transition event="go" target="done"/></state>
+              </state>
+              <final id="done"/>
+            </scxml>
+            """
+        let (dropped, _) = try Self.imported(compound, name: "Dropped")
+        #expect(dropped.spec.contains("always: [{ to: done, if: expired }]"), "\(dropped.spec)")
+        #expect(
+            dropped.notImported.map(\.message) == [
+                "not imported: the eventless transition of 'area' without a condition; it would leave the state as soon as it is entered, which a flowspec compound or parallel state cannot do"
+            ])
     }
 
     /// `true` and `false` are what they say, not conditions the app supplies (and that start

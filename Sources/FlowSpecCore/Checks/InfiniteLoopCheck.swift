@@ -115,14 +115,7 @@ struct InfiniteLoopCheck: MachineCheck {
         for (edge, _) in edges where !waits(edge.source) && !waits(edge.target) {
             among[edge.source, default: []].append(edge.target)
         }
-        for start in among.keys {
-            var seen: Set<Int> = []
-            var stack = among[start] ?? []
-            while let state = stack.popLast() {
-                if state == start { return true }
-                if seen.insert(state).inserted { stack += among[state] ?? [] }
-            }
-        }
+        if among.keys.contains(where: { returns(to: $0, along: among) }) { return true }
         for bits in 0..<(1 << names.count) {
             func holds(_ term: (name: String, holds: Bool)) -> Bool {
                 (bits >> names.firstIndex(of: term.name)! & 1 == 1) == term.holds
@@ -131,14 +124,18 @@ struct InfiniteLoopCheck: MachineCheck {
             for (edge, terms) in edges where terms.allSatisfy(holds) {
                 successors[edge.source, default: []].append(edge.target)
             }
-            for start in loop where waits(start) {
-                var seen: Set<Int> = []
-                var stack = successors[start] ?? []
-                while let state = stack.popLast() {
-                    if state == start { return true }
-                    if seen.insert(state).inserted { stack += successors[state] ?? [] }
-                }
-            }
+            if loop.contains(where: { waits($0) && returns(to: $0, along: successors) }) { return true }
+        }
+        return false
+    }
+
+    /// Whether a path of one or more steps along `successors` leads from `start` back to it.
+    private static func returns(to start: Int, along successors: [Int: [Int]]) -> Bool {
+        var seen: Set<Int> = []
+        var stack = successors[start] ?? []
+        while let state = stack.popLast() {
+            if state == start { return true }
+            if seen.insert(state).inserted { stack += successors[state] ?? [] }
         }
         return false
     }

@@ -69,11 +69,12 @@ final class ImportedMachine {
 
     /// Gives a state without a kind of its own its kind from its eventless transitions: a state
     /// that waits for nothing and has some is a choice state; one that waits (`waits`: it has
-    /// event transitions or a timeout; or it is `compound`, with states inside) keeps them as `always` branches while
-    /// each has a condition, as SCXML takes them after every event. One without a condition
-    /// leaves at once whenever the state is entered, so its events and timeout never come: the
-    /// state is a choice state, and what it never takes is named through `note`. A compound or
-    /// parallel state cannot be one, so there the eventless transitions are named and dropped.
+    /// event transitions or a timeout; or it is `compound`, with states inside) keeps them as
+    /// `always` branches while each has a condition, as SCXML takes them after every event. One
+    /// without a condition leaves at once whenever the state is entered, so its events and
+    /// timeout never come: the state is a choice state, and what it never takes is named
+    /// through `note`. A compound or parallel state cannot be one, so there the eventless
+    /// transitions from the first without a condition are named and dropped.
     func settleEventless(_ index: Int, waits: Bool, compound: Bool, note: (String) -> Void) {
         let name = states[index].name
         let always = states[index].always

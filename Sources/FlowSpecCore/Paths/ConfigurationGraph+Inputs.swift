@@ -77,13 +77,7 @@ extension ConfigurationGraph {
                 for transition in program.states[state].transitions
                 where program.canArrive(transition.event, in: runtime.states) && tried.insert(transition.event).inserted
                 {
-                    let send = { (conditions: [Bool]) -> Outcome? in
-                        var copy = runtime
-                        var moves: [ProgramRun.Move]? = []
-                        guard let effects = copy.send(transition.event, program, conditions: conditions, moves: &moves)
-                        else { return nil }
-                        return (copy, effects, moves ?? [])
-                    }
+                    let send = sending(transition.event, from: runtime)
                     if tryEveryAssignment {
                         for variant in variants(none, send) {
                             found.append((.event(transition.event), variant.conditions, variant.outcome, .zero, nil))
@@ -114,15 +108,7 @@ extension ConfigurationGraph {
                 // before it, and may take `always` branches.
                 for event in program.events.indices
                 where !tried.contains(event) && program.canArrive(event, in: runtime.states) {
-                    let send = { (conditions: [Bool]) -> Outcome? in
-                        var copy = runtime
-                        var moves: [ProgramRun.Move]? = []
-                        guard let effects = copy.send(event, program, conditions: conditions, moves: &moves) else {
-                            return nil
-                        }
-                        return (copy, effects, moves ?? [])
-                    }
-                    for variant in variants(none, send) {
+                    for variant in variants(none, sending(event, from: runtime)) {
                         found.append((.event(event), variant.conditions, variant.outcome, .zero, nil))
                     }
                 }
@@ -149,6 +135,17 @@ extension ConfigurationGraph {
                 }
             }
             return found
+        }
+
+        /// What sending `event` from `runtime` does under some conditions; `nil` when it changes
+        /// nothing.
+        private func sending(_ event: Int, from runtime: ProgramRun) -> ([Bool]) -> Outcome? {
+            { conditions in
+                var copy = runtime
+                var moves: [ProgramRun.Move]? = []
+                guard let effects = copy.send(event, program, conditions: conditions, moves: &moves) else { return nil }
+                return (copy, effects, moves ?? [])
+            }
         }
 
         /// The app saying its conditions changed, steered to take each `always` branch of each
