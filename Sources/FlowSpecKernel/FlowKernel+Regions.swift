@@ -594,7 +594,7 @@ extension FlowKernel {
                     allEnded && hasEndedRegion(otherState, rules) && rules.parallelDepth(around: otherState) == depth
                 lastEntered = Swift.max(lastEntered, activeVisits[other])
             }
-            if allEnded, let step = rules.parallelDone(around: state, atDepth: depth),
+            if allEnded, let step = rules.parallelDone(around: state, atDepth: depth, conditions),
                 first.map({ 2 * lastEntered + 1 < $0.due }) ?? true
             {
                 first = (2 * lastEntered + 1, Chosen(position: position, step: step, declaredAt: depth))

@@ -84,8 +84,9 @@ public protocol FlowRules {
     /// states kept: `target`, and the states the other regions of each parallel state entered
     /// enter through their `initial`, in document order.
     func enteredStates(_ target: State, keeping keep: Int, into states: inout [State])
-    /// The step the `done` of the parallel state around `state` at `depth` takes, if it has one.
-    func parallelDone(around state: State, atDepth depth: Int) -> FlowStep<State>?
+    /// The step the `done` of the parallel state around `state` at `depth` takes under
+    /// `conditions`: its first candidate that holds, if it has one.
+    func parallelDone(around state: State, atDepth depth: Int, _ conditions: Conditions) -> FlowStep<State>?
 }
 
 extension FlowRules {
@@ -114,7 +115,9 @@ extension FlowRules {
         states.append(target)
     }
     /// None.
-    @inlinable public func parallelDone(around state: State, atDepth depth: Int) -> FlowStep<State>? { nil }
+    @inlinable public func parallelDone(around state: State, atDepth depth: Int, _ conditions: Conditions)
+        -> FlowStep<State>?
+    { nil }
 }
 
 /// Where the kernel puts what a step does: the runs of the effect list it runs, in order, and

@@ -343,8 +343,10 @@ internal struct FlowSpecRules<Spec: FlowSpec>: FlowRules, Sendable {
     }
 
     @inlinable
-    func parallelDone(around state: Spec.State, atDepth depth: Int) -> FlowStep<Spec.State>? {
-        Spec.compound(around: state, atDepth: depth).flatMap { Spec.parallelDone(of: $0, tables) }
+    func parallelDone(around state: Spec.State, atDepth depth: Int, _ conditions: Spec.Conditions)
+        -> FlowStep<Spec.State>?
+    {
+        Spec.compound(around: state, atDepth: depth).flatMap { Spec.parallelDone(of: $0, conditions, tables) }
     }
 }
 

@@ -120,8 +120,9 @@ public protocol FlowSpec {
     /// Appends the states the machine is in once it enters `target` with `keep` compound
     /// states kept, in document order.
     static func enteredStates(_ target: State, keeping keep: Int, into states: inout [State])
-    /// The step a parallel state's `done` takes (its own effects), if it has one.
-    static func parallelDone(of compound: Compound, _ tables: Tables) -> FlowStep<State>?
+    /// The step a parallel state's `done` takes under `conditions` (its own effects): its first
+    /// candidate that holds, if it has one.
+    static func parallelDone(of compound: Compound, _ conditions: Conditions, _ tables: Tables) -> FlowStep<State>?
 
     /// The activities: work the app runs while a state that lists one is active, sending
     /// events (`Never` when the machine has none).

@@ -85,7 +85,9 @@ extension FlowSpec {
 
     /// No parallel states.
     @inlinable
-    public static func parallelDone(of compound: Compound, _ tables: Tables) -> FlowStep<State>? { nil }
+    public static func parallelDone(of compound: Compound, _ conditions: Conditions, _ tables: Tables)
+        -> FlowStep<State>?
+    { nil }
 
     /// No compound states, so no timeouts of theirs.
     @inlinable

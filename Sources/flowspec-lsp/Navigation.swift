@@ -126,6 +126,20 @@ struct Navigation {
 
     /// A failed requirement's counterexample: what it is, the trace as a block (to copy into
     /// `flowspec simulate --replay`), and how the run goes on.
+    /// Where candidates lead, in order: `` `home` ``, or `` `gold` if `vip`, running `celebrate`;
+    /// else `plain` `` for several.
+    private static func describe(_ candidates: Candidates, _ machine: MachineSpec) -> String {
+        candidates.map { candidate in
+            var text = candidate.target.map { "`\(machine.names[$0.value])`" } ?? "nowhere"
+            if let condition = candidate.condition { text += " if `\(condition.value)`" }
+            if let condition = candidate.unlessCondition { text += " unless `\(condition.value)`" }
+            if !candidate.effects.isEmpty {
+                text += ", running " + candidate.effects.map { "`\($0.value)`" }.joined(separator: ", ")
+            }
+            return text
+        }.joined(separator: "; else ")
+    }
+
     private static func counterexample(_ finding: Diagnostic) -> String {
         guard let counterexample = finding.counterexample, !counterexample.trace.isEmpty else { return "" }
         return "\n\n" + counterexample.introduction + "\n\n```\n" + counterexample.trace.joined(separator: "\n")
@@ -183,22 +197,22 @@ struct Navigation {
             let regions = machine.nesting.children(of: index).map { "`\(machine.name(of: $0))`" }
             text += "\n\nenters every region at once: \(regions.joined(separator: ", "))"
             if let done = machine.nesting.details[index]?.done {
-                text += "; once every region has ended, goes to `\(machine.names[done.value])`"
+                text += "; once every region has ended, goes to " + Self.describe(done.value, machine)
             }
         } else if let first = machine.nesting.children(of: index).first(where: { !machine.isHistory($0) }) {
             let initial = machine.nesting.details[index]?.initial?.value ?? machine.name(of: first)
             text += "\n\nenters `\(initial)` first"
             if let done = machine.nesting.details[index]?.done {
-                text += "; once done, goes to `\(machine.names[done.value])`"
+                text += "; once done, goes to " + Self.describe(done.value, machine)
             }
         }
         if let details = machine.nesting.details[index], let run = details.run {
             text += "\n\nruns `\(run.value)` as a sub-flow"
-            let outcomes = details.outcomes.map { "`\($0.outcome.value)` → `\(machine.names[$0.target.value])`" }
+            let outcomes = details.outcomes.map { "`\($0.outcome.value)` → " + Self.describe($0.candidates, machine) }
             if !outcomes.isEmpty {
                 text += "; once it ends: " + outcomes.joined(separator: ", ")
             } else if let done = details.done {
-                text += "; once it ends, goes to `\(machine.names[done.value])`"
+                text += "; once it ends, goes to " + Self.describe(done.value, machine)
             }
         }
         if let activities = machine.nesting.details[index]?.activities, !activities.isEmpty {

@@ -89,12 +89,12 @@ struct References {
             }
         }
         for details in machine.nesting.details.values {
+            if let done = details.done { visit(done.value) }
+            for outcome in details.outcomes { visit(outcome.candidates) }
             switch kind {
             case .state:
                 add(details.initial)
-                add(details.done)
                 add(details.historyDefault)
-                for outcome in details.outcomes { add(outcome.target) }
             case .effect: for effect in details.entry + details.exit { add(effect) }
             case .activity: for activity in details.activities { add(activity) }
             case .event, .condition: break

@@ -584,6 +584,51 @@ struct LanguageServerTests {
         #expect(value(3).contains("\n\nleaves at once while: `sessionValid` → `home`"), "\(value(3))")
     }
 
+    /// Hover on a compound, parallel or running state names where its `done` leads, candidate
+    /// by candidate, with their conditions and effects; and the references of a condition
+    /// and of a state include their uses in `done`.
+    @Test func hoverOnAStateNamesItsDoneCandidates() throws {
+        let uri = "file:///w/spec.flowspec.yaml"
+        let text = try String(
+            contentsOf: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/done.yaml"), encoding: .utf8)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        func line(_ suffix: String) throws -> Int { try #require(lines.firstIndex { $0.hasSuffix(suffix) }) }
+        let ordering = try line("      ordering:")
+        let syncing = try line("      syncing:")
+        let paying = try line("      paying:")
+        let conditions = try line("conditions: [vip, retryAllowed]")
+        func at(_ line: Int, _ character: Int) -> [String: Any] {
+            ["textDocument": ["uri": uri], "position": ["line": line, "character": character]]
+        }
+        var references = at(conditions, 18)
+        references["context"] = ["includeDeclaration": true]
+        let messages = try Self.session(
+            opening: uri, text,
+            [
+                ("textDocument/hover", at(ordering, 8)), ("textDocument/hover", at(syncing, 8)),
+                ("textDocument/hover", at(paying, 8)), ("textDocument/references", references)
+            ])
+        func value(_ id: Int) -> String {
+            ((Self.result(id, messages) as? [String: Any])?["contents"] as? [String: Any])?["value"] as? String ?? ""
+        }
+        #expect(
+            value(2).contains(
+                "once done, goes to `syncing` if `vip`, running `celebrate`; else `paying`, running `thank`"),
+            "\(value(2))")
+        #expect(
+            value(3).contains(
+                "once every region has ended, goes to `gold` unless `retryAllowed`, running `logSynced`; else `paying`"),
+            "\(value(3))")
+        #expect(
+            value(4).contains(
+                "once it ends: `paid` → `gold` if `vip`; else `plain`, `cancelled` → `basket` if `retryAllowed`, running `showRetry`; else `plain`"
+            ), "\(value(4))")
+        let found = try #require(Self.result(5, messages) as? [[String: Any]])
+        let foundLines = Set(
+            found.compactMap { (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int })
+        #expect(foundLines == [conditions, ordering + 1, paying + 3], "the declaration and uses in `done`: \(found)")
+    }
+
     /// Hover on a state names the events it handles without leaving (transitions without `to`).
     @Test func hoverOnAStateNamesWhatItHandlesInPlace() throws {
         let uri = "file:///w/spec.flowspec.yaml"

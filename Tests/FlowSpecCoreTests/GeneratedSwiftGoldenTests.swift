@@ -37,7 +37,10 @@ struct GeneratedSwiftGoldenTests {
             golden: "Tests/Fixtures/gen/golden/activities.swift.txt", access: .internal),
         Case(
             spec: "Tests/Fixtures/gen/golden/eventless.yaml",
-            golden: "Tests/Fixtures/gen/golden/eventless.swift.txt", access: .internal)
+            golden: "Tests/Fixtures/gen/golden/eventless.swift.txt", access: .internal),
+        Case(
+            spec: "Tests/Fixtures/gen/golden/done.yaml", golden: "Tests/Fixtures/gen/golden/done.swift.txt",
+            access: .internal)
     ]
 
     static func generate(_ testCase: Case) throws -> String {
@@ -70,7 +73,8 @@ struct GeneratedSwiftGoldenTests {
 
     /// The runtime's tests drive the code of the golden specs, kept as source files of their
     /// target (`AppFlows.swift`, `FeaturesFlows.swift`, `NestedFlows.swift`, `HistoryFlows.swift`,
-    /// `ParallelFlows.swift`, `SubflowsFlows.swift`, `ActivitiesFlows.swift`, `EventlessFlows.swift`).
+    /// `ParallelFlows.swift`, `SubflowsFlows.swift`, `ActivitiesFlows.swift`, `EventlessFlows.swift`,
+    /// `DoneFlows.swift`).
     @Test("the runtime's tests drive the current generated code", arguments: cases)
     func runtimeTestsDriveTheCurrentGeneratedCode(testCase: Case) throws {
         let generated = try Self.generate(testCase)

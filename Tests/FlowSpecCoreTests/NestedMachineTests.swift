@@ -48,7 +48,9 @@ struct NestedMachineTests {
         #expect(programs.allSatisfy { !$0.compounds.isEmpty })
         #expect(programs.contains { $0.maximumDepth >= 2 })
         #expect(programs.contains { $0.compounds.contains { $0.timeout != nil } })
-        #expect(programs.contains { $0.states.contains { $0.done != nil } })
+        #expect(programs.contains { $0.states.contains { !$0.done.isEmpty } })
+        #expect(programs.contains { $0.compounds.contains { $0.done.count > 1 } })
+        #expect(programs.contains { $0.compounds.contains { $0.done.contains { !$0.effects.isEmpty } } })
         #expect(programs.contains { $0.hasEntryOrExitEffects })
         #expect(
             programs.contains {
@@ -403,7 +405,7 @@ struct NestedMachineTests {
         let candidates = candidatesOf
         #expect(twins.contains { $0.maximumDepth >= 2 })
         #expect(twins.contains { $0.states.contains { !$0.outerTimeouts.isEmpty } })
-        #expect(twins.contains { $0.states.contains { $0.done != nil } })
+        #expect(twins.contains { $0.states.contains { !$0.done.isEmpty } })
         #expect(twins.contains { $0.hasEntryOrExitEffects })
         #expect(twins.contains { program in candidates(program).contains { $0.keep > 0 && $0.effects.isEmpty } })
         #expect(
@@ -430,7 +432,12 @@ enum NestedSpecs {
         var exit: [Int] = []
         var on: [(event: Int, target: String)] = []
         var timeout: (after: String, target: String)?
+        /// `done`'s last candidate, taken when no branch before it holds.
         var done: String?
+        /// `done`'s candidates before the last, each with a condition (`unless` when negated).
+        var doneBranches: [(target: String, condition: Int, negated: Bool, effects: [Int])] = []
+        /// The last candidate's effects.
+        var doneEffects: [Int] = []
     }
 
     /// A history state `hN` and what it resumes.
@@ -523,7 +530,20 @@ enum NestedSpecs {
         let terminals = compound.members.contains {
             if case .leaf(let index) = $0 { flat.states[index].kind == .terminal } else { false }
         }
-        if terminals, random.percent(70), !free.isEmpty { compound.done = random.pick(free) }
+        if terminals, random.percent(70), !free.isEmpty {
+            compound.done = random.pick(free)
+            // Conditions and effects on `done` from a side generator: the machines drawn
+            // before they existed are drawn alike.
+            var side = Gen.SplitMix64(seed: random.state ^ 0xD0_4E_D0_4E)
+            if flat.conditionCount > 0, side.percent(40) {
+                for _ in 0..<(1 + side.below(2)) {
+                    let effects = flat.effectCount > 0 && side.percent(40) ? [side.below(flat.effectCount)] : []
+                    compound.doneBranches.append(
+                        (side.pick(free), side.below(flat.conditionCount), side.percent(40), effects))
+                }
+            }
+            if flat.effectCount > 0, side.percent(25) { compound.doneEffects = [side.below(flat.effectCount)] }
+        }
     }
 
     /// Whether the member is the state named, or holds it.
@@ -578,7 +598,17 @@ enum NestedSpecs {
             compound.on[index].target = random.pick(histories)
         }
         if compound.timeout != nil, random.percent(30) { compound.timeout?.target = random.pick(histories) }
-        if compound.done != nil, random.percent(30) { compound.done = random.pick(histories) }
+        // Without effects into a history state: python-statemachine 3.2.2 runs them twice
+        // (``NestedEngineDifferentialTests/withoutContentIntoHistory``).
+        if compound.done != nil, random.percent(30) {
+            compound.done = random.pick(histories)
+            compound.doneEffects = []
+        }
+        var side = Gen.SplitMix64(seed: random.state ^ 0x4157_0D0E)
+        for index in compound.doneBranches.indices where side.percent(30) {
+            compound.doneBranches[index].target = side.pick(histories)
+            compound.doneBranches[index].effects = []
+        }
         compound.members = compound.members.map { retarget($0, to: histories, &random) }
         return .compound(compound)
     }
@@ -635,7 +665,17 @@ enum NestedSpecs {
             if let timeout = compound.timeout {
                 text += "\(inner)timeout: { after: \(timeout.after), to: \(timeout.target) }\n"
             }
-            if let done = compound.done { text += "\(inner)done: \(done)\n" }
+            if let done = compound.done {
+                let branches = compound.doneBranches.map { branch in
+                    "{ to: \(branch.target), \(branch.negated ? "unless" : "if"): c\(branch.condition)"
+                        + (branch.effects.isEmpty ? "" : ", effects: \(effects(branch.effects))") + " }"
+                }
+                let last =
+                    compound.doneEffects.isEmpty ? done : "{ to: \(done), effects: \(effects(compound.doneEffects)) }"
+                text +=
+                    "\(inner)done: "
+                    + (branches.isEmpty ? last : "[" + (branches + [last]).joined(separator: ", ") + "]") + "\n"
+            }
             text += "\(inner)states:\n"
             for child in compound.members { text += self.member(machine, child, indent: inner + "  ") }
             return text
@@ -821,17 +861,21 @@ enum NestedChart {
         var slots = 0
         var freeConditions = 0
         func add(
-            _ source: Int, _ event: String?, _ candidates: Candidates, isTimeout: Bool = false, waits: Bool = false
+            _ source: Int, _ event: String?, _ candidates: Candidates, isTimeout: Bool = false, waits: Bool = false,
+            isDone: Bool = false
         ) throws {
             let count = candidates.count
             for (position, candidate) in candidates.enumerated() {
                 var guards: [Chart.Guard] = []
                 if unknownConditions {
                     // Whatever its condition: taken or not as an input chooses, but for a
-                    // timeout and a choice state's last `always` branch, which are always taken
-                    // (every branch of a state that waits has a condition).
-                    if !isTimeout && !(event == nil && !waits && position == count - 1) {
+                    // timeout and the last candidate of a choice state's `always` or of a `done`,
+                    // which are always taken (every branch of a state that waits has a condition).
+                    if !isTimeout && !((event == nil && !waits || isDone) && position == count - 1) {
                         guards.append(.condition(freeConditions))
+                        chart.writtenGuards[freeConditions] =
+                            (candidate.condition.map { [($0.value, true)] } ?? [])
+                            + (candidate.unlessCondition.map { [($0.value, false)] } ?? [])
                         freeConditions += 1
                     }
                 } else {
@@ -860,6 +904,9 @@ enum NestedChart {
                 if unknownConditions {
                     // Its `then` whatever the count: the retries given up as an input chooses.
                     append(source, event, [.condition(freeConditions)], [fallback], givingUp, &chart)
+                    chart.writtenGuards[freeConditions] =
+                        (candidate.condition.map { [($0.value, true)] } ?? [])
+                        + (candidate.unlessCondition.map { [($0.value, false)] } ?? [])
                     freeConditions += 1
                 }
                 append(source, event, guards + [.below(slot, max)], [target], [.increment(slot)] + effects, &chart)
@@ -893,10 +940,7 @@ enum NestedChart {
                             retry: timeout.retry)), isTimeout: true)
             }
             if let done = nesting.details[index]?.done {
-                append(
-                    source, "done.state." + machine.name(of: index), [],
-                    [routed(source, node(try stateIndex(machine.names[done.value], machine)))],
-                    [], &chart)
+                try add(source, "done.state." + machine.name(of: index), done.value, isDone: true)
             }
             // A resting terminal state ignores everything around it (one that ends a region too).
             if !machine.isCompound(index), state.kind == .terminal,

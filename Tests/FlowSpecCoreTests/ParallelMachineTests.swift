@@ -40,7 +40,8 @@ struct ParallelMachineTests {
         let programs = drawn.map(\.program)
         #expect(programs.allSatisfy { $0.hasParallel })
         #expect(programs.contains { $0.steps.maximumLeaves >= 3 })
-        #expect(programs.contains { $0.compounds.contains { $0.isParallel && $0.done != nil } })
+        #expect(programs.contains { $0.compounds.contains { $0.isParallel && !$0.done.isEmpty } })
+        #expect(programs.contains { $0.compounds.contains { $0.isParallel && $0.done.count > 1 } })
         #expect(programs.contains { $0.compounds.contains { $0.isParallel && $0.timeout != nil } })
         #expect(programs.contains { !$0.histories.isEmpty })
         #expect(programs.contains { $0.hasEntryOrExitEffects })
@@ -498,7 +499,20 @@ enum ParallelSpecs {
         if random.percent(35) {
             text += "\(indent)timeout: { after: \(random.pick(Gen.durations)), to: \(random.pick(free)) }\n"
         }
-        if done, random.percent(70) { text += "\(indent)done: \(random.pick(free))\n" }
+        if done, random.percent(70) {
+            let last = random.pick(free)
+            // Now and then a condition and effects first, from a side generator: the machines
+            // drawn before `done` had them are drawn alike.
+            var side = Gen.SplitMix64(seed: random.state ^ 0xD0_4E)
+            if flat.conditionCount > 0, side.percent(40) {
+                let effect = flat.effectCount > 0 ? ", effects: [f\(side.below(flat.effectCount))]" : ""
+                let guardKey = side.percent(50) ? "if" : "unless"
+                text +=
+                    "\(indent)done: [{ to: \(side.pick(free)), \(guardKey): c\(side.below(flat.conditionCount))\(effect) }, \(last)]\n"
+            } else {
+                text += "\(indent)done: \(last)\n"
+            }
+        }
         return text
     }
 

@@ -221,7 +221,7 @@ struct SCXMLExportTests {
 
     /// The machines exported: the reference flows, the generation fixtures' features, the
     /// differential generator's machines, random parallel and nested machines, and the history
-    /// fixture; with how many runs to draw on each.
+    /// fixture, and the `done` golden; with how many runs to draw on each.
     static func machines() throws -> [(graph: MachineGraph, program: FlowProgram, draws: Int)] {
         var machines: [(graph: MachineGraph, program: FlowProgram, draws: Int)] = []
         for spec in ["specs/app.yaml", "Tests/Fixtures/gen/golden/features.yaml"] {
@@ -237,6 +237,11 @@ struct SCXMLExportTests {
             machines += try Self.checked(NestedSpecs.specText([spec]), draws: 3)
         }
         machines += try Self.checked(NestedEngineDifferentialTests.withoutContentIntoHistory, draws: 6)
+        // Last, so that the inputs drawn for the machines above stay as they were.
+        machines += try Self.checked(
+            String(
+                contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/done.yaml"),
+                encoding: .utf8), draws: 12)
         return machines
     }
 

@@ -365,7 +365,22 @@ struct SchemaTests {
         "a compound state under a choice default may have on": (
             true, spec("defaults: { kind: choice }\nstates: { a: { on: { go: a }, states: { b: { always: a } } } }")
         ),
-        "done as a list": (false, spec("states: { a: { done: [b], states: { b: { kind: terminal } } } }")),
+        "done as a list of candidates": (
+            true,
+            spec(
+                "conditions: [x]\neffects: [y]\nstates: { a: { done: [{ to: c, if: x, effects: [y] }, c], states: { b: { kind: terminal } } }, c: { kind: terminal } }"
+            )
+        ),
+        "done as one candidate": (
+            true,
+            spec(
+                "effects: [y]\nstates: { a: { done: { to: c, effects: [y] }, states: { b: { kind: terminal } } }, c: { kind: terminal } }"
+            )
+        ),
+        "done as a list of lists": (false, spec("states: { a: { done: [[b]], states: { b: { kind: terminal } } } }")),
+        "done with a candidate without to": (
+            false, spec("effects: [y]\nstates: { a: { done: [{ effects: [y] }], states: { b: { kind: terminal } } } }")
+        ),
         "initial as a number": (false, spec("states: { a: { initial: 42, states: { b: } } }")),
         "entry as a mapping": (false, spec("effects: [e]\nstates: { a: { entry: { e: 1 } } }")),
         "exit as a number": (false, spec("effects: [e]\nstates: { a: { exit: 3 } }")),

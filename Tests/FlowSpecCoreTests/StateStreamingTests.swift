@@ -70,7 +70,8 @@ struct StateStreamingTests {
                 if let details = machine.nesting.details[index] {
                     lines.append(
                         "    entry=\(details.entry) exit=\(details.exit) initial=\(String(describing: details.initial)) "
-                            + "done=\(details.done.map { names.text($0) }.map(String.init(describing:)) ?? "-")")
+                            + "done=\(details.done.map { done in done.value.map { $0.target.map { names.text($0).value } ?? "-" }.joined(separator: ",") } ?? "-")"
+                    )
                 }
             }
         }

@@ -70,6 +70,10 @@ struct StatechartOracle {
 
         var nodes: [Node] = []
         var transitions: [Transition] = []
+        /// Where a chart of a spec stands for each candidate's guard by one free condition
+        /// (``Guard/condition(_:)``), the guard as the spec writes it: conditions by name and
+        /// the value each must have. Read by verdicts that hold conditions to one value.
+        var writtenGuards: [Int: [(name: String, holds: Bool)]] = [:]
         /// Each compound state's and the root's initial transition, made by
         /// ``addInitialTransitions()``; not among any node's `transitions`.
         var initialTransitions: [Int: Int] = [:]

@@ -418,7 +418,9 @@ private struct VerdictDerivation {
             // through too (`InfiniteLoopCheck`): at the `run` when that is in the copy.
             var states = Set(group.compactMap { specState[$0] })
             for from in group {
-                for step in steps[from] ?? [] where group.contains(step.to) && !step.bounded {
+                // The steps the loop follows: from a state that leaves at once, its automatic ones.
+                for step in steps[from] ?? []
+                where group.contains(step.to) && !step.bounded && (step.automatic || !leavesAtOnce.contains(from)) {
                     states.formUnion(step.via)
                 }
             }
@@ -489,6 +491,9 @@ private struct VerdictDerivation {
         var automatic: Bool
         /// The history and compound states the transition goes through (spec states).
         var via: [Int]
+        /// The chart transition taken from the step's source (the first, when it goes through a
+        /// router).
+        var transition: Int
     }
 
     /// The steps between atomic states seen in the exploration. Steps into a router (a
@@ -505,7 +510,7 @@ private struct VerdictDerivation {
                 let via = (transition.targets.filter { !isAtomic($0) } + taken.defaulted).compactMap { specState[$0] }
                 for from in taken.selectors {
                     for to in taken.entered where isAtomic(to) {
-                        raw[from, default: []].insert([to, bounded ? 1 : 0, automatic] + via)
+                        raw[from, default: []].insert([to, bounded ? 1 : 0, automatic, taken.transition] + via)
                     }
                 }
             }
@@ -514,7 +519,9 @@ private struct VerdictDerivation {
         for (from, targets) in raw where specState[from] != nil {
             var seen: Set<Int> = []
             var queue = targets.map {
-                StateStep(to: $0[0], bounded: $0[1] == 1, automatic: $0[2] == 1, via: Array($0.dropFirst(3)))
+                StateStep(
+                    to: $0[0], bounded: $0[1] == 1, automatic: $0[2] == 1, via: Array($0.dropFirst(4)),
+                    transition: $0[3])
             }
             while let step = queue.popLast() {
                 if specState[step.to] != nil {
@@ -523,7 +530,7 @@ private struct VerdictDerivation {
                     queue += (raw[step.to] ?? []).map {
                         StateStep(
                             to: $0[0], bounded: step.bounded || $0[1] == 1, automatic: step.automatic,
-                            via: step.via + $0.dropFirst(3))
+                            via: step.via + $0.dropFirst(4), transition: step.transition)
                     }
                 }
             }
@@ -542,7 +549,51 @@ private struct VerdictDerivation {
         let resetting = loopGroups(steps, among: include, leavingAtOnce: leavingAtOnce, bounded: true).filter {
             group in !leavingAtOnce.isDisjoint(with: group) && groups.allSatisfy { Set($0).isDisjoint(with: group) }
         }
-        return (groups + resetting).sorted { $0[0] < $1[0] }
+        return (groups + resetting).filter { holdsTogether($0, steps, leavingAtOnce: leavingAtOnce) }
+            .sorted { $0[0] < $1[0] }
+    }
+
+    /// Whether a group through states that leave at once without an event loops with the
+    /// conditions held to one value (`docs/language.md`: nothing changes them between steps
+    /// taken at once): for some value of the conditions their written guards hold together
+    /// along a cycle. Other steps are taken whatever their guards; with more than 12
+    /// conditions, every value.
+    private func holdsTogether(_ group: [Int], _ steps: [Int: [StateStep]], leavingAtOnce: Set<Int>) -> Bool {
+        guard !leavingAtOnce.isDisjoint(with: group) else { return true }
+        let members = Set(group)
+        var edges: [(from: Int, to: Int, terms: [(name: String, holds: Bool)])] = []
+        var names: [String] = []
+        for from in group {
+            for step in steps[from] ?? [] where members.contains(step.to) {
+                guard leavingAtOnce.contains(from) else {
+                    edges.append((from, step.to, []))
+                    continue
+                }
+                guard step.automatic else { continue }
+                let terms = chart.transitions[step.transition].guards.flatMap { part -> [(name: String, holds: Bool)] in
+                    if case .condition(let free) = part { chart.writtenGuards[free] ?? [] } else { [] }
+                }
+                for term in terms where !names.contains(term.name) { names.append(term.name) }
+                edges.append((from, step.to, terms))
+            }
+        }
+        guard names.count <= 12 else { return true }
+        for bits in 0..<(1 << names.count) {
+            var successors: [Int: [Int]] = [:]
+            for edge in edges
+            where edge.terms.allSatisfy({ (bits >> names.firstIndex(of: $0.name)! & 1 == 1) == $0.holds }) {
+                successors[edge.from, default: []].append(edge.to)
+            }
+            for start in group {
+                var seen: Set<Int> = []
+                var stack = successors[start] ?? []
+                while let node = stack.popLast() {
+                    if node == start { return true }
+                    if seen.insert(node).inserted { stack += successors[node] ?? [] }
+                }
+            }
+        }
+        return false
     }
 
     private func loopGroups(

@@ -351,7 +351,7 @@ enum Workspace: FlowSpecRuntime.PersistentFlowSpec {
         default: states.append(target)
         }
     }
-    static func parallelDone(of compound: Compound, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
+    static func parallelDone(of compound: Compound, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch compound {
         case .signedIn: Step(.welcome)
         default: nil

@@ -81,7 +81,7 @@ struct DoneNeverFiresCheck: MachineCheck {
 
     /// A parallel state's `done`: one finding, at it, naming each region that can never end.
     private func checkParallel(
-        _ index: Int, done: Located<Name>, _ analysis: MachineAnalysis, _ reporter: RuleReporter
+        _ index: Int, done: Located<Candidates>, _ analysis: MachineAnalysis, _ reporter: RuleReporter
     ) {
         let machine = analysis.machine
         let name = machine.name(of: index)

@@ -103,6 +103,8 @@ struct NameUses {
                 for effect in details.entry { effects.record(effect) }
                 for effect in details.exit { effects.record(effect) }
                 for activity in details.activities { activities.record(activity) }
+                for candidate in details.done?.value ?? [] { add(candidate) }
+                for outcome in details.outcomes { for candidate in outcome.candidates { add(candidate) } }
             }
         }
         events.mergeInterned(machine.names)

@@ -1,12 +1,12 @@
 /// `shadowed-candidate`: a candidate listed after an unconditional one can never be taken
-/// (in `on`, machine-wide `on` and `always` lists).
+/// (in `on`, machine-wide `on`, `always` and `done` lists).
 struct ShadowedCandidateCheck: MachineCheck {
     static let definition = RuleDefinition(
         rule: .shadowedCandidate, defaultSeverity: .warning,
         summary: "A candidate listed after an unconditional one can never be taken.",
         reportedAt: "the candidate",
         finding:
-            "a candidate after an unconditional one; a compound state's transition that every state inside it overrides; a running state's transition on an event the machine it runs handles in its own `on`"
+            "a candidate after an unconditional one (in `on`, `always` and `done`); a compound state's transition that every state inside it overrides; a running state's transition on an event the machine it runs handles in its own `on`"
     )
 
     /// A running state's transition on an event that the machine it runs handles machine-wide:
@@ -39,10 +39,24 @@ struct ShadowedCandidateCheck: MachineCheck {
                     what: "event '\(machine.names[transition.event.value])' in state '\(machine.name(of: index))'",
                     names: machine.names, reporter)
             }
-            if let always = machine.states[index].always {
+            // An outcome's copy holds the candidates of the running state's `done`, reported there.
+            if let always = machine.states[index].always, !machine.isOutcome(index) {
                 report(
                     always.value, what: "`always` of state '\(machine.name(of: index))'", names: machine.names,
                     reporter)
+            }
+        }
+        for (index, details) in machine.nesting.details.sorted(by: { $0.key < $1.key }) {
+            if let done = details.done {
+                report(done.value, what: "`done` of '\(machine.name(of: index))'", names: machine.names, reporter)
+            }
+        }
+        for run in machine.runs {
+            for outcome in run.outcomes where outcome.mapping != nil {
+                guard let always = machine.states[outcome.state].always else { continue }
+                report(
+                    always.value, what: "outcome '\(outcome.name)' in the `done` of '\(machine.name(of: run.state))'",
+                    names: machine.names, reporter)
             }
         }
         if machine.nesting.isNested { reportOverridden(analysis, reporter) }

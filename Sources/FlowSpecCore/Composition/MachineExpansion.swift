@@ -197,15 +197,11 @@ struct MachineExpansion {
             var copied = copy(child.states[state], of: child, prefix: prefix)
             let isOutcome = child.nesting.parent(of: state) == nil && child.states[state].kind == .terminal
             var mapping: SourceLocation?
-            if isOutcome, let target = target(of: child.name(of: state), details) {
+            if isOutcome, let candidates = candidates(of: child.name(of: state), details), let first = candidates.first
+            {
                 copied.kind = .choice
-                copied.always = Located(
-                    Candidates(
-                        Candidate(
-                            location: target.location,
-                            target: Located(result.names.intern(parent.names[target.value]), at: target.location))),
-                    at: target.location)
-                mapping = target.location
+                copied.always = Located(copy(candidates, of: parent, prefix: ""), at: first.location)
+                mapping = first.location
             }
             let position = append(copied, under: child.nesting.parent(of: state).map { $0 + offset } ?? runningIndex)
             if let childDetails = child.nesting.details[state] {
@@ -240,9 +236,9 @@ struct MachineExpansion {
         }
     }
 
-    /// Where `done` sends an outcome: its own entry, or the bare target for every outcome.
-    private func target(of outcome: String, _ details: StateDetails) -> Located<Name>? {
-        details.outcomes.first { $0.outcome.value == outcome }?.target ?? details.done
+    /// Where `done` sends an outcome: its own entry, or the candidates for every outcome.
+    private func candidates(of outcome: String, _ details: StateDetails) -> Candidates? {
+        details.outcomes.first { $0.outcome.value == outcome }?.candidates ?? details.done?.value
     }
 
     /// Reports each `done` key that is no outcome; whether there was one.
@@ -309,7 +305,7 @@ struct MachineExpansion {
     private mutating func copy(_ details: StateDetails, of source: MachineSpec, prefix: String) -> StateDetails {
         var copied = details
         copied.initial = details.initial.map { Located(prefix + $0.value, at: $0.location) }
-        copied.done = details.done.map { target($0, of: source, prefix: prefix) }
+        copied.done = details.done.map { Located(copy($0.value, of: source, prefix: prefix), at: $0.location) }
         copied.historyDefault = details.historyDefault.map { target($0, of: source, prefix: prefix) }
         copied.run = nil
         copied.outcomes = []

@@ -33,14 +33,24 @@ enum RunRule: RuleHome {
         }
         var outcomes: [OutcomeTarget] = []
         for entry in entries {
-            guard let target = reader.nameReference(entry.value, as: "the target of outcome '\(entry.key.value)'")
-            else {
-                reader.lostTransitions = true
-                continue
-            }
-            outcomes.append(OutcomeTarget(outcome: entry.key, target: target))
+            let candidates = TransitionDecoder.candidates(entry.value, reader: &reader, mayStay: false)
+            guard !candidates.isEmpty else { continue }
+            outcomes.append(OutcomeTarget(outcome: entry.key, candidates: candidates))
         }
         return outcomes
+    }
+
+    /// Whether a `done` value maps outcomes (`{ signedIn: home }`) rather than giving the
+    /// candidates every outcome takes. A mapping on a state that runs a machine maps outcomes:
+    /// one candidate for them all is written in a list (`[{ to: home, effects: [...] }]`).
+    /// Elsewhere a mapping with `to` is one candidate; any other maps outcomes, reported as
+    /// such (only a machine run has them).
+    static func mapsOutcomes(_ done: YAMLDocument.NodeID, runs: Bool, reader: NodeReader) -> Bool {
+        guard reader.document[done].kind == .mapping else { return false }
+        if runs { return true }
+        return !reader.document.children(of: done).enumerated().contains { position, key in
+            position.isMultiple(of: 2) && reader.document[key].scalarValue == .string("to")
+        }
     }
 
     /// What a state that runs a machine, or writes `done` as a mapping, may not write.

@@ -62,7 +62,7 @@ extension MachineChanges {
         if oldDone != newDone {
             add(
                 .changed, "done of '\(name)'",
-                "\(oldDone.map { "'\($0)'" } ?? "none") -> \(newDone.map { "'\($0)'" } ?? "none")",
+                "\(oldDone ?? "none") -> \(newDone ?? "none")",
                 at: details?.done?.location ?? state.name.location, state: name)
         }
     }
@@ -123,8 +123,9 @@ extension MachineChanges {
             ?? names[MachinePair.initialChild(of: state, in: machine, names: names)]
     }
 
+    /// A compound state's `done` described (`'home'`, `'gold' if vip / celebrate, 'plain'`).
     private func done(_ machine: MachineSpec, _ state: Int) -> String? {
-        machine.nesting.details[state]?.done.map { machine.names[$0.value] }
+        machine.nesting.details[state]?.done.map { Self.describe($0.value, machine) }
     }
 
     /// For a leaf in both versions whose compound states changed, the transitions it inherits
@@ -182,7 +183,7 @@ extension MachineChanges {
     enum InheritedTransition {
         case candidates(Candidates)
         case timeout(Timeout)
-        case done(Name)
+        case done(Candidates)
     }
 
     /// The transitions a leaf inherits from its compound states, as the graph gives it them:
@@ -226,7 +227,7 @@ extension MachineChanges {
         switch (old, new) {
         case (.candidates(let old), .candidates(let new)): same(old, new)
         case (.timeout(let old), .timeout(let new)): sameTimeout(old, new)
-        case (.done(let old), .done(let new)): pair.old.names[old] == pair.new.names[new]
+        case (.done(let old), .done(let new)): same(old, new)
         default: false
         }
     }
@@ -235,7 +236,7 @@ extension MachineChanges {
         switch transition {
         case .candidates(let candidates): Self.describe(candidates, machine)
         case .timeout(let timeout): self.timeout(timeout, machine) ?? "none"
-        case .done(let target): "'\(machine.names[target])'"
+        case .done(let candidates): Self.describe(candidates, machine)
         }
     }
 }

@@ -134,13 +134,18 @@ extension TransitionEmitter {
 
     private func emitParallelDone(_ w: inout SwiftWriter) {
         let done = steps.compoundDone.indices.filter {
-            program.compounds[$0].isParallel && steps.compoundDone[$0] != nil
+            program.compounds[$0].isParallel && !steps.compoundDone[$0].isEmpty
         }
         guard !done.isEmpty else { return }
-        w.block("\(access)static func parallelDone(of compound: Compound, _: Tables) -> \(Self.stepType)") { w in
+        w.block(
+            "\(access)static func parallelDone(of compound: Compound, _ conditions: Conditions, _: Tables) -> \(Self.stepType)"
+        ) { w in
             w.switchBlock("switch compound") { w in
                 for index in done {
-                    w.line("case .\(program.compounds[index].swiftName.code): \(swift(steps.compoundDone[index]!))")
+                    let compound = program.compounds[index]
+                    let expression = candidates(
+                        compound.done, steps.compoundDone[index].map(\.step), from: compound.states.lowerBound)
+                    w.line("case .\(compound.swiftName.code): \(expression)")
                 }
                 if done.count < program.compounds.count { w.line("default: nil") }
             }

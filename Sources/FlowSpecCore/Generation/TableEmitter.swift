@@ -658,10 +658,14 @@ struct TableEmitter {
             }
         }
         w.line()
-        w.doc("The step a parallel state's `done` takes (its own effects), if it has one.")
-        w.block("\(access)static func parallelDone(of compound: Compound, _ tables: Tables) -> \(stepType)?") { w in
+        w.doc("The step a parallel state's `done` takes under `conditions` (its own effects), if it has one.")
+        w.block(
+            "\(access)static func parallelDone(of compound: Compound, _ conditions: Conditions, _ tables: Tables) -> \(stepType)?"
+        ) { w in
             w.line("let group = Swift.Int(tables.table[regionCompoundsStart &+ compound.ordinal &* 2 &+ 1])")
-            w.line("return group >= 0 ? step(candidatesStart &+ group &+ 1, tables) : nil")
+            w.line("guard group >= 0 else { return nil }")
+            w.line("let candidate = firstHolding(group, conditions, tables)")
+            w.line("return candidate >= 0 ? step(candidate, tables) : nil")
         }
         // A machine with history states has it from `histories`.
         guard !tables.recordsHistory else { return }
@@ -972,7 +976,8 @@ struct TableLayout {
             source = index
             var filter: UInt32 = 0
             for transition in state.transitions { filter |= 1 << UInt32(transition.event % 32) }
-            let always = state.kind == .choice ? add(state.always) : state.done.map { add([$0]) } ?? -1
+            let always =
+                state.kind == .choice ? add(state.always) : state.done.isEmpty ? -1 : add(state.done)
             let kind = Self.kinds.firstIndex(of: state.kind)!
             states += HeaderField.allCases.map { field in
                 switch field {
@@ -1043,8 +1048,8 @@ struct TableLayout {
         for compound in program.compounds {
             // Its own effects only (the kernel adds exits and entries): any state inside lowers it alike.
             source = compound.states.lowerBound
-            let done = compound.isParallel ? compound.done.map { add([$0]) } : nil
-            regionCompounds += [compound.entry.count, done ?? -1]
+            let done = compound.isParallel && !compound.done.isEmpty ? add(compound.done) : -1
+            regionCompounds += [compound.entry.count, done]
         }
     }
 

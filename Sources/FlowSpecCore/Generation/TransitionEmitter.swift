@@ -68,7 +68,7 @@ struct TransitionEmitter {
 
     private func emitAlwaysSteps(_ w: inout SwiftWriter) {
         let choices = program.states.indices.filter {
-            !program.states[$0].always.isEmpty || program.states[$0].done != nil
+            !program.states[$0].always.isEmpty || !program.states[$0].done.isEmpty
         }
         guard !choices.isEmpty else { return }
         w.block("\(access)static func always(_ state: State, _ conditions: Conditions, _: Tables) -> \(Self.stepType)")
@@ -76,8 +76,9 @@ struct TransitionEmitter {
             w.switchBlock("switch state") { w in
                 for index in choices {
                     let lowered = steps.states[index]
-                    let branches = program.states[index].done.map { [$0] } ?? program.states[index].always
-                    let taken = lowered.done.map { [$0] } ?? lowered.always.map(\.step)
+                    let isDone = program.states[index].kind == .terminal
+                    let branches = isDone ? program.states[index].done : program.states[index].always
+                    let taken = (isDone ? lowered.done : lowered.always).map(\.step)
                     w.line("case \(state(index)): " + candidates(branches, taken, from: index))
                 }
                 if choices.count < program.states.count { w.line("default: nil") }
@@ -274,7 +275,7 @@ struct TransitionEmitter {
     /// `c ? Step(.a) : Step(.b)`, ending in `nil` when each has a guard; with a comment naming
     /// the effects, if any. Each takes its step as the lowering made it (`taken`, in the same
     /// order), the very step `simulate` runs.
-    private func candidates(_ candidates: [FlowProgram.Candidate], _ taken: [FlowStep<Int>], from source: Int)
+    func candidates(_ candidates: [FlowProgram.Candidate], _ taken: [FlowStep<Int>], from source: Int)
         -> String
     {
         var expression = ""

@@ -150,15 +150,15 @@ struct GraphBuilder {
     private mutating func addDone(of state: Int, to edges: inout [Edge]) {
         guard machine.states[state].kind == .terminal, let parent = machine.nesting.parent(of: state) else { return }
         if let done = machine.nesting.details[parent]?.done {
-            addTransition(
-                to: done, as: "`done` target", retry: nil, from: state, trigger: .always,
-                transitionIndex: Edge.doneIndex, levelsUp: 1, conditional: false, to: &edges)
+            addCandidates(
+                done.value, as: "`done` target", from: state, trigger: .always, transitionIndex: Edge.doneIndex,
+                levelsUp: 1, to: &edges)
         } else if let parallel = machine.nesting.parent(of: parent), machine.isParallel(parallel),
             let done = machine.nesting.details[parallel]?.done
         {
-            addTransition(
-                to: done, as: "`done` target", retry: nil, from: state, trigger: .always,
-                transitionIndex: Edge.doneIndex, levelsUp: 2, conditional: false, to: &edges)
+            addCandidates(
+                done.value, as: "`done` target", from: state, trigger: .always, transitionIndex: Edge.doneIndex,
+                levelsUp: 2, to: &edges)
         }
     }
 
@@ -247,7 +247,7 @@ struct GraphBuilder {
     /// `transitionIndex` is the index of an event's transition in `machine.transitions(of: source)`, or
     /// in the machine's `machineWide` for an `inherited` one.
     private mutating func addCandidates(
-        _ candidates: Candidates, from source: Int, trigger: Edge.TriggerKind,
+        _ candidates: Candidates, as role: String = "target", from source: Int, trigger: Edge.TriggerKind,
         transitionIndex: Int = 0, levelsUp: Int = 0, to edges: inout [Edge]
     ) {
         // By position, not by element: iterating copies each candidate twice.
@@ -263,7 +263,7 @@ struct GraphBuilder {
                 continue
             }
             addTransition(
-                to: target, as: "target", retry: facts.retry, from: source,
+                to: target, as: role, retry: facts.retry, from: source,
                 trigger: trigger, transitionIndex: transitionIndex, candidateIndex: index, levelsUp: levelsUp,
                 conditional: facts.isConditional, to: &edges)
         }
@@ -334,7 +334,10 @@ struct GraphBuilder {
                 if let target = candidate.target { _ = resolve(target, as: "target") }
                 if let retry = candidate.retry { _ = resolve(retry.then, as: "retry's `then`") }
             }
-            if let done = machine.nesting.details[index]?.done { _ = resolve(done, as: "`done` target") }
+            for candidate in machine.nesting.details[index]?.done?.value ?? [] {
+                if let target = candidate.target { _ = resolve(target, as: "`done` target") }
+                if let retry = candidate.retry { _ = resolve(retry.then, as: "retry's `then`") }
+            }
         }
     }
 

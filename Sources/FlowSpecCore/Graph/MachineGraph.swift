@@ -80,11 +80,8 @@ public struct MachineGraph: Sendable {
             return (edge.isRetryFallback ? timeout?.retry?.location : timeout?.location)
                 ?? machine.states[state].name.location
         case .always:
-            if edge.isDone {
-                return declaring.flatMap { machine.nesting.details[$0]?.done?.location }
-                    ?? machine.states[state].name.location
-            }
-            candidate = declaring.flatMap { machine.states[$0].always?.value[edge.candidateIndex] }
+            let list = declaring.flatMap { edge.isDone ? machine.nesting.details[$0]?.done : machine.states[$0].always }
+            candidate = list?.value[edge.candidateIndex]
         case .initial:
             if machine.isHistory(state) {
                 return machine.nesting.details[state]?.historyDefault?.location ?? machine.states[state].name.location

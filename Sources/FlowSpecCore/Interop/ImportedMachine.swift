@@ -23,7 +23,8 @@ final class ImportedMachine {
         var on = EventTransitions()
         var always: [Candidate] = []
         var timeout: (after: Duration, candidate: Candidate)?
-        var done: String?
+        /// `done`'s candidates, tried in order (none: no `done`).
+        var done: [Candidate] = []
         var children: [Int] = []
         var isParallel = false
         var deep: Bool?
@@ -249,7 +250,7 @@ private struct ImportedMachineBuilder {
         details.entry = source.entry.map { effect($0) }
         details.exit = source.exit.map { effect($0) }
         details.initial = source.initial.map(located)
-        details.done = source.done.map { name($0) }
+        if !source.done.isEmpty { details.done = Located(Candidates(source.done.map { candidate($0) }), at: at) }
         if !source.children.isEmpty {
             if source.isParallel { details.parallelLocation = at } else { details.statesLocation = at }
         }

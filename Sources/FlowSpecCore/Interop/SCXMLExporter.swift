@@ -311,11 +311,10 @@ struct SCXMLDocumentWriter {
                 event: nil, timeoutOf: index, from: index, &slots)
         }
         if let done = nesting.details[index]?.done {
-            let target = self.target(stateNamed(done.value), from: index)
             if !machine.isParallel(index) {
-                transitions.append(Element("transition", [("event", "done.state." + ids[index]), ("target", target)]))
+                transitions += candidates(done.value, event: "done.state." + ids[index], from: index, &slots)
             } else if let ended = regionsEnded(index) {
-                transitions.append(Element("transition", [("cond", ended), ("target", target)]))
+                transitions += candidates(done.value, event: nil, guardedBy: [ended], from: index, &slots)
             }
         }
         // A terminal state that rests (the flow, or its region, has ended) ignores what the
@@ -410,13 +409,13 @@ struct SCXMLDocumentWriter {
     /// The transitions of a list of candidates, tried in order; a bounded retry is two: one
     /// that counts while the count is below its bound, and one to `then` once it is not.
     private mutating func candidates(
-        _ candidates: Candidates, event: String?, timeoutOf timedState: Int? = nil, from source: Int?,
-        _ slots: inout Int
+        _ candidates: Candidates, event: String?, timeoutOf timedState: Int? = nil, guardedBy written: [String] = [],
+        from source: Int?, _ slots: inout Int
     ) -> [Element] {
         var elements: [Element] = []
         let eventName = timedState.map { timeoutPrefix + ids[$0] } ?? event
         for candidate in candidates {
-            var guards: [String] = []
+            var guards = written
             if let condition = candidate.condition { guards.append(conditions[condition.value]!) }
             if let condition = candidate.unlessCondition { guards.append(negated(conditions[condition.value]!)) }
             let effects = candidate.effects.map { log($0.value) }

@@ -433,18 +433,27 @@ struct SCXMLMachineReader {
                 }
                 continue
             }
-            if let event, let invoked = invokeIDs[index], machine.states[index].run != nil,
-                event == "done.invoke" || event == "done.invoke.*" || event == "done.invoke." + invoked
-            {
-                machine.states[index].done = transition.attribute("target").map { target($0) } ?? nil
+            let endsInvocation = invokeIDs[index].map { invoked in
+                machine.states[index].run != nil
+                    && (event == "done.invoke" || event == "done.invoke.*" || event == "done.invoke." + invoked)
+            }
+            if let event, endsInvocation == true || event == "done.state." + (element.attribute("id") ?? "") {
+                // Tried in order, with their conditions and effects, as `done`'s candidates.
+                if let (_, candidates) = eventCandidates(transition, owner: index, timeout: true) {
+                    machine.states[index].done += candidates
+                }
                 continue
             }
-            if let event, event == "done.state." + (element.attribute("id") ?? "") {
-                machine.states[index].done = transition.attribute("target").map { target($0) } ?? nil
-                continue
-            }
-            if event == nil, own.isParallel, transition.attribute("cond")?.contains("In(") == true {
-                machine.states[index].done = transition.attribute("target").map { target($0) } ?? nil
+            if event == nil, own.isParallel, let cond = transition.attribute("cond"), cond.contains("In(") {
+                // A parallel state's `done` as exported: its regions' ends (the `In()` terms),
+                // then the candidate's own condition, if any.
+                var candidate = transition
+                let own = Self.terms(cond).filter { !$0.contains("In(") }
+                candidate.attributes.removeAll { $0.name == "cond" }
+                if !own.isEmpty { candidate.attributes.append(("cond", own.joined(separator: " && "))) }
+                if let (_, candidates) = eventCandidates(candidate, owner: index, timeout: true) {
+                    machine.states[index].done += candidates
+                }
                 continue
             }
             guard let (events, candidates) = eventCandidates(transition, owner: index) else {

@@ -194,9 +194,7 @@ struct XStateConfigWriter {
                 ("after", .members([("\(after.value.wholeMilliseconds)", list(Candidates(candidate), from: index))])))
         }
         if let always = spec.always { members.append(("always", list(always.value, from: index))) }
-        if let done = nesting.details[index]?.done {
-            members.append(("onDone", transition(stateNamed(done.value), from: index, nil, [])))
-        }
+        if let done = nesting.details[index]?.done { members.append(("onDone", list(done.value, from: index))) }
         let children = nesting.children(of: index)
         if !children.isEmpty {
             var states = children.map { (key: keys[$0], value: state($0)) }

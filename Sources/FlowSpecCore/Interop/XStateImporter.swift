@@ -414,11 +414,8 @@ struct XStateMachineReader {
 
     /// `onDone`, of a compound state or of the machine a state runs: the state's `done`.
     private mutating func readDone(_ done: JSONValue, _ node: Int, _ index: Int) {
-        let candidates = candidates(done.list, owner: node)
-        machine.states[index].done = candidates.first?.target ?? nil
-        if candidates.count > 1 || candidates.first.map({ $0.condition != nil || !$0.effects.isEmpty }) == true {
-            note(done, "not imported: the guards and actions of `onDone`; a flowspec `done` is a state to go to")
-        }
+        // Tried in order, with their guards and actions, as `done`'s candidates.
+        machine.states[index].done = candidates(done.list, owner: node)
     }
 
     /// A transition that does nothing (no target, guard or action): it ignores its event.

@@ -336,7 +336,7 @@ struct EdgeCollector {
             add(label, from: source, target: timeout.target.value, retry: timeout.retry)
         }
         if graph.machine.isCompound(index), let done = graph.machine.nesting.details[index]?.done {
-            add(TransitionLabel(trigger: .done), from: source, target: done.value, retry: nil)
+            add(done.value, from: source, trigger: .done)
         }
     }
 

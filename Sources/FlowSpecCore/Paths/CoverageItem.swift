@@ -19,8 +19,8 @@ public enum CoverageItem: Sendable, Hashable {
     case outer(compound: Int, event: Int, candidate: Int, fallback: Bool)
     /// A compound state's timeout, from any state inside it.
     case outerTimeout(compound: Int, fallback: Bool)
-    /// A compound state's `done`.
-    case done(compound: Int)
+    /// A candidate of a compound state's `done`.
+    case done(compound: Int, candidate: Int, fallback: Bool)
     /// An `always` branch a state writes: a choice state's, or one a state that waits takes.
     case always(state: Int, candidate: Int, fallback: Bool)
     /// An `always` branch of a compound state, from any state inside it.
@@ -30,8 +30,8 @@ public enum CoverageItem: Sendable, Hashable {
     /// The app was relaunched in a state (stored, restored, continued).
     case relaunch(state: Int)
     /// A machine a state runs ended in this outcome (the state, by index, that stands for it),
-    /// and the flow went where the running state's `done` says.
-    case outcome(state: Int)
+    /// and the flow went where a candidate of the running state's `done` says.
+    case outcome(state: Int, candidate: Int, fallback: Bool)
     /// A history state (by index in the program's histories) was taken: resuming the state its
     /// compound state was last left in, or (`resumed` false) its default, never left.
     case history(Int, resumed: Bool)
@@ -52,7 +52,7 @@ public enum CoverageItem: Sendable, Hashable {
                 self = .machineWide(event: event, candidate: move.candidate, fallback: move.fellBack)
             }
         case .always where program.states[move.from].outcomeOf != nil:
-            self = .outcome(state: move.from)
+            self = .outcome(state: move.from, candidate: move.candidate, fallback: move.fellBack)
         case .always:
             self = .always(state: move.from, candidate: move.candidate, fallback: move.fellBack)
         case .eventless:
@@ -70,9 +70,11 @@ public enum CoverageItem: Sendable, Hashable {
         case .outerTimeout(let compound):
             self = .outerTimeout(compound: compound, fallback: move.fellBack)
         case .done:
-            self = .done(compound: program.states[move.from].ancestors.first ?? 0)
+            self = .done(
+                compound: program.states[move.from].ancestors.first ?? 0, candidate: move.candidate,
+                fallback: move.fellBack)
         case .parallelDone(let compound):
-            self = .done(compound: compound)
+            self = .done(compound: compound, candidate: move.candidate, fallback: move.fellBack)
         }
     }
 
@@ -146,7 +148,11 @@ public enum CoverageItem: Sendable, Hashable {
                 }
             }
             if state.outcomeOf != nil {
-                items.append(.outcome(state: index))
+                for (candidate, option) in state.always.enumerated() {
+                    for fallback in option.retry == nil ? [false] : [false, true] {
+                        items.append(.outcome(state: index, candidate: candidate, fallback: fallback))
+                    }
+                }
                 continue
             }
             for (candidate, option) in state.ownAlways.enumerated() {
@@ -172,8 +178,14 @@ public enum CoverageItem: Sendable, Hashable {
                     items.append(.outerTimeout(compound: index, fallback: fallback))
                 }
             }
-            let hasTerminal = program.states.contains { $0.done != nil && $0.ancestors.first == index }
-            if compound.done != nil, hasTerminal || compound.isParallel { items.append(.done(compound: index)) }
+            let hasTerminal = program.states.contains { !$0.done.isEmpty && $0.ancestors.first == index }
+            if hasTerminal || compound.isParallel {
+                for (candidate, option) in compound.done.enumerated() {
+                    for fallback in option.retry == nil ? [false] : [false, true] {
+                        items.append(.done(compound: index, candidate: candidate, fallback: fallback))
+                    }
+                }
+            }
             for (history, written) in program.histories.enumerated() where written.compound == index {
                 items += [.history(history, resumed: false), .history(history, resumed: true)]
             }
@@ -224,8 +236,9 @@ public enum CoverageItem: Sendable, Hashable {
         case .outerTimeout(let compound, let fallback):
             let to = program.compounds[compound].timeout.map { target($0.candidate, fallback) } ?? "?"
             return "'\(program.compounds[compound].name)' timeout -> \(to)"
-        case .done(let compound):
-            let to = program.compounds[compound].done.map { name($0.target) } ?? "?"
+        case .done(let compound, let position, let fallback):
+            let done = program.compounds[compound].done
+            let to = done.indices.contains(position) ? target(done[position], fallback) : "?"
             return "'\(program.compounds[compound].name)' done -> \(to)"
         case .always(let state, let position, let fallback):
             return "\(name(state)) always -> \(target(program.states[state].ownAlways[position], fallback))"
@@ -238,11 +251,11 @@ public enum CoverageItem: Sendable, Hashable {
             return "\(name(state)) timeout -> \(to)"
         case .relaunch(let state):
             return "relaunch in \(name(state))"
-        case .outcome(let state):
+        case .outcome(let state, let position, let fallback):
             let written = program.states[state]
             let compound = written.outcomeOf.map { program.compounds[$0] }
             let outcome = compound.map { String(written.name.dropFirst($0.name.count + 1)) } ?? written.name
-            let to = written.always.first.map { name($0.target) } ?? "?"
+            let to = written.always.indices.contains(position) ? target(written.always[position], fallback) : "?"
             return "'\(compound?.name ?? "?")' outcome '\(outcome)' of \(compound?.runs?.machine.name ?? "?") -> \(to)"
         case .history(let history, let resumed):
             let written = program.histories[history]
@@ -270,20 +283,23 @@ public enum CoverageItem: Sendable, Hashable {
             let index = program.compounds[compound].specIndex
             guard let timeout = machine.states[index].timeout else { return machine.states[index].name.location }
             return fallback ? (timeout.retry?.location ?? timeout.location) : timeout.location
-        case .done(let compound):
+        case .done(let compound, let position, let fallback):
             let index = program.compounds[compound].specIndex
-            return machine.nesting.details[index]?.done?.location ?? machine.states[index].name.location
+            guard let done = machine.nesting.details[index]?.done, done.value.indices.contains(position) else {
+                return machine.states[index].name.location
+            }
+            return Self.location(of: done.value[position], fallback: fallback)
         case .machineWide(let event, let position, let fallback):
             let name = program.events[event].name
             guard let written = machine.machineWide.first(where: { machine.names[$0.event.value] == name }) else {
                 return machine.name.location
             }
             return Self.location(of: written.candidates[position], fallback: fallback)
-        case .outcome(let state):
-            guard let always = machine.states[spec(state)].always else {
+        case .outcome(let state, let position, let fallback):
+            guard let always = machine.states[spec(state)].always, always.value.indices.contains(position) else {
                 return machine.states[spec(state)].name.location
             }
-            return Self.location(of: always.value[0], fallback: false)
+            return Self.location(of: always.value[position], fallback: fallback)
         case .always(let state, let position, let fallback):
             guard let always = machine.states[spec(state)].always else {
                 return machine.states[spec(state)].name.location

@@ -119,7 +119,7 @@ public enum CoverageReport {
             case .always(let state, let position, _): mark(state, "always #\(position + 1)")
             case .timeout(let state, let fallback): mark(state, "timeout" + (fallback ? retried : ""))
             case .relaunch(let state): mark(state, "relaunch")
-            case .outcome(let state):
+            case .outcome(let state, _, _):
                 let outcome = program.states[state]
                 if let compound = outcome.outcomeOf {
                     let name = outcome.name.dropFirst(program.compounds[compound].name.count + 1)
@@ -130,7 +130,8 @@ public enum CoverageReport {
                 mark(compound: compound, program.events[event].name + (fallback ? retried : ""))
             case .outerTimeout(let compound, let fallback):
                 mark(compound: compound, "timeout" + (fallback ? retried : ""))
-            case .done(let compound): mark(compound: compound, "done")
+            case .done(let compound, let position, _):
+                mark(compound: compound, program.compounds[compound].done.count > 1 ? "done #\(position + 1)" : "done")
             case .outerAlways(let compound, let position, _): mark(compound: compound, "always #\(position + 1)")
             case .history(let history, let resumed):
                 let written = program.histories[history]

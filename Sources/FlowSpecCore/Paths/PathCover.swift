@@ -520,7 +520,7 @@ public struct PathCover: Sendable {
                 switch item {
                 case .state(let state): state
                 case .transition(let state, _, _, _), .always(let state, _, _), .timeout(let state, _),
-                    .relaunch(let state), .outcome(let state):
+                    .relaunch(let state), .outcome(let state, _, _):
                     state
                 case .machineWide, .compound, .outer, .outerAlways, .outerTimeout, .done, .history: nil
                 }

@@ -144,9 +144,9 @@ public struct FlowProgram: Sendable {
         /// The timeouts of the compound states around it, outermost first, each with the depth of
         /// its compound state: armed on entering that state, they may fire while this one is active.
         public var outerTimeouts: [(depth: Int, timeout: Timeout)] = []
-        /// For a terminal state inside a compound state with `done`: the transition taken at
-        /// once on entering it.
-        public var done: Candidate?
+        /// For a terminal state inside a compound state with `done`: the candidates tried at
+        /// once on entering it, in order (empty for any other state).
+        public var done: [Candidate] = []
         /// Per transition of ``transitions``, who writes it.
         public var scopes: [Scope] = []
         /// Its position among the machine's states in the spec (compound ones included).
@@ -203,8 +203,9 @@ public struct FlowProgram: Sendable {
         public var specIndex: Int
         /// Its timeout, if it has one.
         public var timeout: Timeout?
-        /// Its `done`: where it goes once a terminal state directly inside it is entered.
-        public var done: Candidate?
+        /// Its `done`: the candidates tried, in order, once a terminal state directly inside it
+        /// is entered (or, for a parallel state, once every region has ended); empty for none.
+        public var done: [Candidate]
         /// The compound state around it, by index in ``FlowProgram/compounds``.
         public var parent: Int?
         /// The state its `initial` chain leads to.

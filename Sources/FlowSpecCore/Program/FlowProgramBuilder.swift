@@ -137,10 +137,7 @@ public enum FlowProgramBuilder {
                 } else {
                     failed = true
                 }
-                var done: FlowProgram.Candidate?
-                if let target = machine.nesting.details[index]?.done {
-                    done = resolve(Candidate(location: target.location, target: target), from: index)
-                }
+                let done = (machine.nesting.details[index]?.done?.value ?? []).map { resolve($0, from: index) }
                 compounds.append(
                     FlowProgram.Compound(
                         name: machine.name(of: index), swiftName: swiftName, depth: machine.nesting.depth(of: index),
@@ -236,11 +233,11 @@ public enum FlowProgramBuilder {
                 timeout = resolveTimeout(of: index)
                 if timeout == nil { failed = true }
             }
-            var done: FlowProgram.Candidate?
+            var done: [FlowProgram.Candidate] = []
             if state.kind == .terminal, let parent = machine.nesting.parent(of: index),
-                let target = machine.nesting.details[parent]?.done
+                let candidates = machine.nesting.details[parent]?.done?.value
             {
-                done = resolve(Candidate(location: target.location, target: target), from: parent)
+                done = candidates.map { resolve($0, from: parent) }
             }
             var swiftName = SwiftName.placeholder
             let stateName = machine.names[state.name.value]

@@ -29,8 +29,7 @@ struct HistoryResume {
         guard !program.histories.isEmpty else { return [] }
         var lists: [[Int]] = []
         for (index, state) in program.states.enumerated() {
-            var candidates = state.transitions.flatMap(\.candidates) + state.always + state.eventless
-            if let done = state.done { candidates.append(done) }
+            var candidates = state.transitions.flatMap(\.candidates) + state.always + state.eventless + state.done
             if let timeout = state.timeout { candidates.append(timeout.candidate) }
             candidates += state.outerTimeouts.map(\.timeout.candidate)
             for candidate in candidates {

@@ -37,8 +37,8 @@ struct ProgramSteps: Sendable {
         var transitionPositions: [Int: Int]?
         /// The `always` branches of a choice state.
         var always: [Candidate]
-        /// The `done` of the compound state around a terminal state.
-        var done: FlowStep<Int>?
+        /// The `done` of the compound state around a terminal state, its candidates in order.
+        var done: [Candidate]
         /// The `always` branches taken while it waits, own then inherited
         /// (``FlowProgram/State/eventless``), and per branch how deep the state that writes it
         /// stands.
@@ -89,7 +89,7 @@ struct ProgramSteps: Sendable {
     /// With parallel states: the most states the machine is in at once, and each compound
     /// state's `done` as a step (its own effects; the kernel adds exits and entries).
     let maximumLeaves: Int
-    let compoundDone: [FlowStep<Int>?]
+    let compoundDone: [[Candidate]]
     /// Every transition as written that a step lowers, by the step's ``FlowStep/written``.
     let written: [Written]
     /// Whether some state takes `always` branches while it waits (asked at every step).
@@ -156,7 +156,7 @@ struct ProgramSteps: Sendable {
                 kind: FlowStateKind(state.kind), depth: state.depth,
                 transitions: state.transitions.map { ($0.event, guarded($0.candidates, via: .event($0.event))) },
                 transitionPositions: state.transitionPositions,
-                always: guarded(state.always, via: .always), done: state.done.map { lowered($0, via: .done) },
+                always: guarded(state.always, via: .always), done: guarded(state.done, via: .done),
                 eventless: guarded(state.eventless, via: .eventless),
                 eventlessDeclaredAt: state.eventlessScopes.map { depth(of: $0) },
                 timeout: state.timeout.map { Timeout(after: $0.after, step: lowered($0.candidate, via: .timeout)) },
@@ -175,9 +175,12 @@ struct ProgramSteps: Sendable {
             // Its own effects only (the kernel adds exits and entries), so any state inside
             // it lowers it alike.
             let compound = program.compounds[index]
-            guard program.hasParallel, let done = compound.done else { return nil }
-            written.append(Written(via: .parallelDone(index), position: 0, candidate: done))
-            return Self.step(done, from: compound.states.lowerBound, written: written.count - 1, program, range)
+            guard program.hasParallel else { return [] }
+            return compound.done.enumerated().map { position, done in
+                written.append(Written(via: .parallelDone(index), position: position, candidate: done))
+                let step = Self.step(done, from: compound.states.lowerBound, written: written.count - 1, program, range)
+                return Candidate(written: done, step: step)
+            }
         }
         self.written = written
     }
@@ -300,7 +303,7 @@ struct ProgramSteps: Sendable {
         for (index, state) in program.states.enumerated() {
             for candidate in state.always { add(candidate, from: index) }
             for candidate in state.eventless { add(candidate, from: index) }
-            if let done = state.done { add(done, from: index) }
+            for candidate in state.done { add(candidate, from: index) }
         }
         for (index, state) in program.states.enumerated() {
             if let timeout = state.timeout { add(timeout.candidate, from: index) }
@@ -309,7 +312,7 @@ struct ProgramSteps: Sendable {
         for index in program.states.indices { add(program.entryEffects(of: index, keeping: 0)) }
         for before in HistoryResume.beforeLists(program) { add(before) }
         if let regions {
-            for compound in program.compounds { if let done = compound.done { add(done.effects) } }
+            for compound in program.compounds { for done in compound.done { add(done.effects) } }
             for (index, state) in program.states.enumerated() {
                 for keep in 0...state.depth { add(program.exitEffects(of: index, keeping: keep)) }
                 for entries in regions.entries[index] { add(entries) }
@@ -361,8 +364,8 @@ extension ProgramSteps: FlowRules {
     }
 
     func always(_ state: Int, _ conditions: [Bool]) -> FlowStep<Int>? {
-        if let done = states[state].done { return done }
-        return CandidateChoice.chosen(among: states[state].always, conditions, written: \.written)?.step
+        let candidates = states[state].kind == .terminal ? states[state].done : states[state].always
+        return CandidateChoice.chosen(among: candidates, conditions, written: \.written)?.step
     }
 
     func eventless(_ state: Int, _ conditions: [Bool]) -> (step: FlowStep<Int>, declaredAt: Int)? {
@@ -411,8 +414,9 @@ extension ProgramSteps: FlowRules {
         states += self.states[target].enteredKeeping[keep]
     }
 
-    func parallelDone(around state: Int, atDepth depth: Int) -> FlowStep<Int>? {
-        compoundDone[states[state].compounds[depth]]
+    func parallelDone(around state: Int, atDepth depth: Int, _ conditions: [Bool]) -> FlowStep<Int>? {
+        CandidateChoice.chosen(among: compoundDone[states[state].compounds[depth]], conditions, written: \.written)?
+            .step
     }
 
     func record(_ state: Int, leaving keep: Int, in memory: inout [Int?]) {

@@ -179,17 +179,16 @@ enum ParallelRule: RuleHome {
                     if let retry = candidates[candidate].retry { check(retry.then) }
                 }
             }
-            if let always = machine.states[index].always {
-                for candidate in always.value.indices {
-                    if let target = always.value[candidate].target { check(target) }
-                    if let retry = always.value[candidate].retry { check(retry.then) }
+            for list in [machine.states[index].always?.value, nesting.details[index]?.done?.value] {
+                for candidate in list ?? [] {
+                    if let target = candidate.target { check(target) }
+                    if let retry = candidate.retry { check(retry.then) }
                 }
             }
             if let timeout = machine.states[index].timeout {
                 check(timeout.target)
                 if let retry = timeout.retry { check(retry.then) }
             }
-            if let done = nesting.details[index]?.done { check(done) }
         }
     }
 

@@ -292,8 +292,10 @@ public struct StateDetails: Sendable {
     public var exit: [Located<String>] = []
     /// `initial:`, the state inside that entering this one enters (the first one when absent).
     public var initial: Located<String>?
-    /// `done:`, where the compound state goes once a terminal state inside it is reached.
-    public var done: Located<Name>?
+    /// `done:`, where the compound state goes once a terminal state inside it is reached: a
+    /// target, or candidates tried in order like a choice state's `always` (the first whose
+    /// condition holds is taken, with its effects), at the value's location.
+    public var done: Located<Candidates>?
     /// Where the `states:` key is, for a compound state.
     public var statesLocation: SourceLocation?
     /// Where the `parallel:` key is, for a parallel state: the states directly inside it are
@@ -362,8 +364,9 @@ public struct Activity: Sendable {
 public struct OutcomeTarget: Sendable {
     /// The outcome's name, a terminal state at the top level of the machine run.
     public var outcome: Located<String>
-    /// The state the running state's machine goes to.
-    public var target: Located<Name>
+    /// Where the running state's machine goes: a target, or candidates tried in order like a
+    /// choice state's `always`.
+    public var candidates: Candidates
 }
 
 /// A state that runs a machine, as composed: the state holds a copy of that machine's states,

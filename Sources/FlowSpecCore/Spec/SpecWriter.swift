@@ -202,12 +202,16 @@ enum SpecWriter {
         return "{ " + entries.joined(separator: ", ") + " }"
     }
 
-    /// `done:`: where a compound state goes once done, or each outcome's target for a state
-    /// that runs a machine.
+    /// `done:`: where a compound state goes once done, or each outcome's candidates for a state
+    /// that runs a machine. Candidates for every outcome are a list unless they are one bare
+    /// target: on a running state a mapping maps outcomes.
     private static func done(_ details: StateDetails, _ machine: MachineSpec) -> String? {
-        if let done = details.done { return quoted(machine.names[done.value]) }
+        if let done = details.done {
+            if done.value.count == 1, !done.value[0].hasExtras { return candidate(done.value[0], machine) }
+            return "[" + done.value.map { candidate($0, machine) }.joined(separator: ", ") + "]"
+        }
         guard !details.outcomes.isEmpty else { return nil }
-        let entries = details.outcomes.map { flowKey($0.outcome.value) + ": " + quoted(machine.names[$0.target.value]) }
+        let entries = details.outcomes.map { flowKey($0.outcome.value) + ": " + candidates($0.candidates, machine) }
         return "{ " + entries.joined(separator: ", ") + " }"
     }
 

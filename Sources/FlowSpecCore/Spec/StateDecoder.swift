@@ -353,14 +353,12 @@ enum StateDecoder {
             nested.writesRun = true
             wrote = true
         }
-        if let done = fields["done"], reader.document[done].kind == .mapping {
-            details.outcomes = RunRule.outcomes(done, of: name, reader: &reader)
-            wrote = true
-        } else if let done = fields["done"] {
-            if let target = reader.name(done, as: "done") {
-                details.done = Located(reader.nameTable.intern(target.value), at: target.location)
+        if let done = fields["done"] {
+            if RunRule.mapsOutcomes(done, runs: fields["run"] != nil, reader: reader) {
+                details.outcomes = RunRule.outcomes(done, of: name, reader: &reader)
             } else {
-                reader.lostTransitions = true
+                let candidates = TransitionDecoder.candidates(done, reader: &reader, mayStay: false)
+                if !candidates.isEmpty { details.done = Located(candidates, at: reader.location(done)) }
             }
             wrote = true
         }

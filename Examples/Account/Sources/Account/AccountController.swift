@@ -33,6 +33,8 @@ public enum AccountNotice: Equatable, Sendable {
     /// The password could not be checked (the network failed, or no answer came in time): the
     /// page asks for it again.
     case checkFailed
+    /// The account was created and its email confirmed elsewhere: the user signs in with it.
+    case accountCreated
 }
 
 /// The error banner the error screen shows (`showError`): what went wrong, and the way back.
@@ -335,6 +337,7 @@ final class AccountController {
         case .showCheckFailed: show(.checkFailed)
         case .showOfflineBanner: isOffline = true
         case .hideOfflineBanner: isOffline = false
+        case .showAccountCreated: show(.accountCreated)
         }
     }
 

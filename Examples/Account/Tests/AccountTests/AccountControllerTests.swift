@@ -701,11 +701,27 @@ struct AccountControllerTests {
         controller.send(.submit)
         await settle(until: { controller.state == .confirmEmail }, "the confirmation page")
         #expect(services.signUps == [SignUpDetails(name: "Ada", email: "ada@example.com", password: "correct horse")])
+        session.isValid = true  // confirming on this device opened a session
         controller.send(.emailConfirmed)
         #expect(controller.state == .home)
         #expect(flow.lastStep?.effects == [.clearPassword, .loadAccount, .refreshFeed])
         #expect(controller.password.isEmpty)
         #expect(!tracking.isOpen, "signing up is not in the sign-in funnel")
+    }
+
+    @Test func signingUpWithoutASessionEndsOnTheSignInForm() async {
+        controller.send(.startSignUp)
+        controller.email = "ada@example.com"
+        controller.password = "correct horse"
+        services.signUpReply = .now(true)
+        controller.send(.submit)
+        await settle(until: { controller.state == .confirmEmail }, "the confirmation page")
+        controller.send(.emailConfirmed)  // confirmed on another device: no session here
+        #expect(controller.state == .credentials)
+        #expect(flow.lastStep?.effects == [.clearPassword, .showAccountCreated, .startSignInTracking])
+        #expect(controller.notice == .accountCreated)
+        #expect(controller.email == "ada@example.com", "the form keeps the new account's email")
+        #expect(controller.password.isEmpty)
     }
 
     @Test func refusedDetailsGoBackToTheFormWithANotice() async {

@@ -51,6 +51,7 @@ struct AccountPathHarness: FlowPathHarness {
         case (.event(.resend)?, .oneTimeCode): .codeSent
         case (.event(.sessionExpired)?, .reenterPassword): .sessionExpired
         case (.event(.failed)?, .reenterPassword), (.timeout?, .reenterPassword): .checkFailed
+        case (.event(.emailConfirmed)?, .credentials): .accountCreated
         default: nil
         }
     }
