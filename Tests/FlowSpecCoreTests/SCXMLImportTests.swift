@@ -508,6 +508,59 @@ struct SCXMLImportTests {
             ])
     }
 
+    /// An event a state handles only under conditions, none of which holds, goes on to the
+    /// states around it in SCXML, where a flowspec state ignores it: the import appends their
+    /// candidates, innermost first, so that the machine behaves as the document does. A state
+    /// that ends the search itself (a transition that does nothing after them, as the export
+    /// writes it) keeps it ended; what a candidate copied down cannot keep is named.
+    @Test func anEventAStateHandlesUnderConditionsGoesOnToTheStatesAroundIt() throws {
+        let document = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="form" datamodel="ecmascript">
+              <datamodel><data id="valid" expr="false"/><data id="draft" expr="false"/></datamodel>
+              <state id="form" initial="editing">
+                <transition event="save" cond="draft" target="drafts"/>
+                <transition event="save" target="saved"/>
+                <transition event="close" target="closed"/>
+                <state id="editing">
+                  <transition event="save" cond="valid" target="review"/>
+                  <transition event="close" cond="valid" target="review"/>
+                  <transition event="close"/>
+                </state>
+                <state id="review"><transition event="back" target="editing"/></state>
+              </state>
+              <final id="drafts"/>
+              <final id="saved"/>
+              <final id="closed"/>
+            </scxml>
+            """
+        let (result, checked) = try Self.imported(document, name: "Form")
+        #expect(
+            result.spec.contains("save: [{ to: review, if: valid }, { to: drafts, if: draft }, saved]"),
+            "\(result.spec)")
+        #expect(result.spec.contains("close: { to: review, if: valid }"), "the search ends there: \(result.spec)")
+        #expect(result.notImported.isEmpty, "\(result.notImported)")
+        let program = try #require(SpecGeneration.programs(checked, diagnostics: checked.diagnostics)?.first)
+        let run = try Simulation(program: program).run([.event("save")])
+        #expect(run.last?.hasPrefix("save -> saved") == true, "\(run)")
+        let kept = try Simulation(program: program).run([.event("close")])
+        #expect(kept.last?.hasPrefix("close -> editing (ignored)") == true, "\(kept)")
+
+        let inside = """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" initial="form">
+              <state id="form" initial="editing">
+                <transition event="save" target="form"/>
+                <state id="editing"><transition event="save" cond="valid" target="done"/></state>
+              </state>
+              <final id="done"/>
+            </scxml>
+            """
+        let (copied, _) = try Self.imported(inside, name: "Inside")
+        #expect(
+            copied.notImported.map(\.message) == [
+                "imported with a change: 'form' on 'save' to 'form', copied to 'editing' (which handles 'save' only under conditions), no longer leaves and enters 'form'"
+            ])
+    }
+
     /// `true` and `false` are what they say, not conditions the app supplies (and that start
     /// false): a `true` term is dropped, and a transition with a `false` term, never taken, is
     /// left out and reported. The machine behaves as the document does, and is checked as such.

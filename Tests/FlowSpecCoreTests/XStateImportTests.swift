@@ -103,6 +103,26 @@ struct XStateImportTests {
         #expect(result.notImported.contains { $0.message.contains("a parallel machine") }, "\(result.notImported)")
     }
 
+    /// An event a state handles only under guards, none of which holds, goes on to the states
+    /// around it and then the machine's `on`, as XState does: the import appends their
+    /// candidates. A `{}` after the guarded ones ends the search there, as the export writes it.
+    @Test func anEventAStateHandlesUnderGuardsGoesOnToTheStatesAroundIt() throws {
+        let config = """
+            {"id": "form", "initial": "form", "on": {"RESET": "closed"},
+             "states": {
+               "form": {"initial": "editing", "on": {"SAVE": [{"target": "drafts", "guard": "draft"}]},
+                 "states": {
+                   "editing": {"on": {"SAVE": {"target": "review", "guard": "valid"},
+                                      "RESET": [{"target": "review", "guard": "valid"}, {}]}},
+                   "review": {}}},
+               "drafts": {}, "closed": {}}}
+            """
+        let (result, _) = try Self.imported(config, name: "Form")
+        #expect(result.spec.contains("SAVE: [{ to: review, if: valid }, { to: drafts, if: draft }]"), "\(result.spec)")
+        #expect(result.spec.contains("RESET: { to: review, if: valid }"), "\(result.spec)")
+        #expect(result.notImported.isEmpty, "\(result.notImported)")
+    }
+
     /// Found reading the code: a router (flowspec's own) with nothing to go on to.
     @Test func aRouterWithNowhereToGoIsAStateThatGoesNowhere() throws {
         let config = #"{"id": "m", "states": {"a": {"meta": {"flowspec": {"role": "route"}}, "always": []}, "b": {}}}"#

@@ -36,6 +36,11 @@ final class ImportedMachine {
         /// What the input calls the state, where its name differs (`SCXML id 'a/b'`): recorded
         /// in the spec beside it.
         var writtenAs: String?
+        /// Where the input writes the state, for the notes about it.
+        var location = SourceLocation.start
+        /// The events whose search the state ends where it is, written after candidates that
+        /// all have conditions (as flowspec's export writes a state's override).
+        var endsSearch: Set<String> = []
     }
 
     var initial: String?
@@ -98,6 +103,74 @@ final class ImportedMachine {
         states[index].always = Array(always[...first])
         states[index].on = EventTransitions()
         states[index].timeout = nil
+    }
+
+    /// Where an event a state handles only under conditions goes when none holds: SCXML and
+    /// XState go on to the states around it, a flowspec state ignores the event (its
+    /// override). So, unless the input ends the search there itself, the candidates of the
+    /// states around it that handle the event are appended, innermost first, up to one without
+    /// a condition, then the machine's; the flow behaves as the original. Not past a parallel
+    /// state, whose transitions reach its regions' states through flowspec's own rules. What a candidate
+    /// copied down cannot keep is named through `note`, with the state that now holds it: a
+    /// retry counts apart, and a target inside the state that wrote it is entered without
+    /// leaving that state.
+    func compensateFallThrough(note: (Int, String) -> Void) {
+        for index in states.indices {
+            for position in states[index].on.indices {
+                let (event, candidates) = states[index].on[position]
+                guard !states[index].endsSearch.contains(event), !candidates.contains(where: Self.isUnconditional)
+                else { continue }
+                var appended: [Candidate] = []
+                var ancestor = states[index].parent
+                var ended = false
+                // A parallel state's transitions reach the states of its regions as flowspec's
+                // own (`docs/language.md`, "Parallel states"): the search is not carried past one.
+                var inRegion = false
+                while let current = ancestor, !ended {
+                    ancestor = states[current].parent
+                    if states[current].isParallel {
+                        inRegion = true
+                        break
+                    }
+                    guard let written = states[current].on.first(where: { $0.event == event })?.candidates else {
+                        continue
+                    }
+                    for candidate in written {
+                        if candidate.retry != nil {
+                            note(
+                                index,
+                                "imported with a change: the retry of '\(states[current].name)' on '\(event)', copied to '\(states[index].name)' (which handles '\(event)' only under conditions), counts apart there"
+                            )
+                        } else if let target = candidate.target, isWithin(target, current) {
+                            note(
+                                index,
+                                "imported with a change: '\(states[current].name)' on '\(event)' to '\(target)', copied to '\(states[index].name)' (which handles '\(event)' only under conditions), no longer leaves and enters '\(states[current].name)'"
+                            )
+                        }
+                    }
+                    appended += written
+                    ended = written.contains(where: Self.isUnconditional) || states[current].endsSearch.contains(event)
+                }
+                if !ended, !inRegion, let machineWide = machineWide.first(where: { $0.event == event })?.candidates {
+                    appended += machineWide
+                }
+                if !appended.isEmpty { states[index].on.append(event, appended) }
+            }
+        }
+    }
+
+    private static func isUnconditional(_ candidate: Candidate) -> Bool {
+        candidate.condition == nil && candidate.unless == nil
+    }
+
+    /// Whether the state named `name` stands inside the state at `index`, or is it.
+    private func isWithin(_ name: String, _ index: Int) -> Bool {
+        guard var current = states.firstIndex(where: { $0.name == name }) else { return false }
+        while true {
+            if current == index { return true }
+            guard let parent = states[current].parent else { return false }
+            current = parent
+        }
     }
 
     /// Declares `condition` (once); returns it.

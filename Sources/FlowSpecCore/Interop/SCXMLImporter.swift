@@ -153,6 +153,9 @@ struct SCXMLMachineReader {
         if machine.initial == nil { machine.initial = root.attribute("initial").flatMap(firstTarget) }
         for element in top { _ = state(element, parent: nil) }
         if machine.initial == nil { machine.initial = machine.states.first { $0.parent == nil }?.name }
+        machine.compensateFallThrough { index, message in
+            notes.append(SCXMLImporter.Note(location: machine.states[index].location, message: message))
+        }
         return machine
     }
 
@@ -308,6 +311,7 @@ struct SCXMLMachineReader {
             state.writtenAs = "SCXML id '\(written)'"
         }
         state.parent = parent
+        state.location = element.location
         state.summary = flowspec(element, "summary")
         state.activities = flowspec(element, "activities")?.split(separator: ",").map(String.init) ?? []
         let index = machine.states.count
@@ -556,6 +560,8 @@ struct SCXMLMachineReader {
             transition.attribute("cond") == nil, flowspec(transition, "stays") == nil
         else { return }
         let event = flowspec(transition, "event") ?? transition.attribute("event") ?? ""
+        // After candidates that all have conditions: the search for the event ends here.
+        if machine.states[index].on.handles(event) { machine.states[index].endsSearch.insert(event) }
         if !terminal, !machine.states[index].on.handles(event) {
             note(
                 transition,

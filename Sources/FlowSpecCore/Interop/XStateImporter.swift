@@ -146,6 +146,9 @@ struct XStateMachineReader {
                 machine.machineWide.append(event, candidates)
             }
         }
+        machine.compensateFallThrough { index, message in
+            notes.append(MachineImporter.Note(location: machine.states[index].location, message: message))
+        }
         return machine
     }
 
@@ -218,6 +221,7 @@ struct XStateMachineReader {
             taken.insert(name)
             var state = ImportedMachine.State(name: name)
             if name != nodes[index].key { state.writtenAs = "XState key '\(nodes[index].key)'" }
+            state.location = value.location
             state.parent = nodes[index].parent.flatMap { nodes[$0].state }
             nodes[index].state = machine.states.count
             if let parent = state.parent { machine.states[parent].children.append(machine.states.count) }
@@ -401,6 +405,12 @@ struct XStateMachineReader {
             }
             let read = transitions(member, owner: node)
             for (event, candidates) in read { machine.states[index].on.append(event, candidates) }
+            // A transition that does nothing after candidates that all have conditions: the
+            // search for the event ends here.
+            if let last = member.value.list.last, isIgnore(last) {
+                for (event, _) in read { machine.states[index].endsSearch.insert(event) }
+                if machine.states[index].on.handles(member.key) { machine.states[index].endsSearch.insert(member.key) }
+            }
             if read.isEmpty, isIgnore(member.value), !terminal {
                 ignored(member, index)
             }
