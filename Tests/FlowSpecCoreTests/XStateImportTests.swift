@@ -123,6 +123,24 @@ struct XStateImportTests {
         #expect(result.notImported.isEmpty, "\(result.notImported)")
     }
 
+    /// A compound state left at once cannot be one: its eventless transition without a guard
+    /// is named and dropped, those with a guard kept (as for SCXML).
+    @Test func aCompoundStatesUnguardedAlwaysIsNamedAndDropped() throws {
+        let config = """
+            {"id": "area", "initial": "area",
+             "states": {
+               "area": {"initial": "inside", "always": [{"target": "done", "guard": "expired"}, {"target": "done"}],
+                 "states": {"inside": {"on": {"GO": "#area.done"}}}},
+               "done": {"type": "final"}}}
+            """
+        let (result, _) = try Self.imported(config, name: "Area")
+        #expect(result.spec.contains("always: [{ to: done, if: expired }]"), "\(result.spec)")
+        #expect(
+            result.notImported.map(\.message) == [
+                "not imported: the eventless transition of 'area' without a condition; it would leave the state as soon as it is entered, which a flowspec compound or parallel state cannot do"
+            ], "\(result.notImported)")
+    }
+
     /// Found reading the code: a router (flowspec's own) with nothing to go on to.
     @Test func aRouterWithNowhereToGoIsAStateThatGoesNowhere() throws {
         let config = #"{"id": "m", "states": {"a": {"meta": {"flowspec": {"role": "route"}}, "always": []}, "b": {}}}"#

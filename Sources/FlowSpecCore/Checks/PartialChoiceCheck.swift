@@ -19,13 +19,16 @@ struct PartialChoiceCheck: MachineCheck {
                 "the last `always` branch of choice state '\(name)' has a condition, so when none holds the state has nowhere to go",
                 at: last.location, subjects: [name], notes: [fix(last, machine, "a branch")])
         }
-        for (index, details) in machine.nesting.details.sorted(by: { $0.key < $1.key }) {
-            if let last = details.done?.value.last, !last.isUnconditional {
-                let name = machine.name(of: index)
-                reporter.report(
-                    "the last candidate of the `done` of '\(name)' has a condition, so when none holds the flow stays in a terminal state and waits for ever",
-                    at: last.location, subjects: [name], notes: [fix(last, machine, "a candidate")])
-            }
+        // Read in place, in document order: the details of most compound states have no `done`.
+        let partial = machine.nesting.details.compactMap { index, details -> (index: Int, last: Candidate)? in
+            guard let last = details.done?.value.last, !last.isUnconditional else { return nil }
+            return (index, last)
+        }
+        for (index, last) in partial.sorted(by: { $0.index < $1.index }) {
+            let name = machine.name(of: index)
+            reporter.report(
+                "the last candidate of the `done` of '\(name)' has a condition, so when none holds the flow stays in a terminal state and waits for ever",
+                at: last.location, subjects: [name], notes: [fix(last, machine, "a candidate")])
         }
         // A running state's `done`, composed: each outcome it maps is a copy that takes its candidates.
         for run in machine.runs {

@@ -46,10 +46,13 @@ struct ShadowedCandidateCheck: MachineCheck {
                     reporter)
             }
         }
-        for (index, details) in machine.nesting.details.sorted(by: { $0.key < $1.key }) {
-            if let done = details.done {
-                report(done.value, what: "`done` of '\(machine.name(of: index))'", names: machine.names, reporter)
-            }
+        // Only lists of two or more can shadow, read in place, in document order.
+        let lists = machine.nesting.details.compactMap { index, details -> (index: Int, done: Candidates)? in
+            guard let done = details.done, done.value.count > 1 else { return nil }
+            return (index, done.value)
+        }
+        for (index, done) in lists.sorted(by: { $0.index < $1.index }) {
+            report(done, what: "`done` of '\(machine.name(of: index))'", names: machine.names, reporter)
         }
         for run in machine.runs {
             for outcome in run.outcomes where outcome.mapping != nil {

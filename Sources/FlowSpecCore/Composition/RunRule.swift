@@ -116,11 +116,19 @@ enum RunRule: RuleHome {
             outcomes.isEmpty
             ? "'\(machine)' has no terminal state at its top level, so it never ends"
             : "outcomes of '\(machine)': \(outcomes.joined(separator: ", "))"
+        var notes: [Diagnostic.Note] = [
+            .init("an outcome is a terminal state at the top level of the machine run; \(listed)")
+        ]
+        // `done: { to: home, effects: [thank] }` meant as one candidate for every outcome.
+        if ["to", "if", "unless", "effects", "retry"].contains(outcome.value), !outcomes.contains(outcome.value) {
+            notes.append(
+                .init(
+                    "on a state that runs a machine, a mapping maps outcomes; one candidate for every outcome is written in a list: `done: [{ to: STATE, effects: [...] }]`"
+                ))
+        }
         reporter.report(
             "`done` of '\(state)' maps '\(outcome.value)', which is no outcome of '\(machine)'\(Suggestion.didYouMean(meant))",
-            at: outcome.location, subjects: [outcome.value],
-            notes: [.init("an outcome is a terminal state at the top level of the machine run; \(listed)")],
-            fix: meant.map { .replace(with: $0) })
+            at: outcome.location, subjects: [outcome.value], notes: notes, fix: meant.map { .replace(with: $0) })
     }
 
     static func reportKindClash(

@@ -179,12 +179,14 @@ enum ParallelRule: RuleHome {
                     if let retry = candidates[candidate].retry { check(retry.then) }
                 }
             }
-            for list in [machine.states[index].always?.value, nesting.details[index]?.done?.value] {
-                for candidate in list ?? [] {
+            func check(_ candidates: Candidates?) {
+                for candidate in candidates ?? [] {
                     if let target = candidate.target { check(target) }
                     if let retry = candidate.retry { check(retry.then) }
                 }
             }
+            check(machine.states[index].always?.value)
+            if machine.isCompound(index) { check(nesting.details[index]?.done?.value) }
             if let timeout = machine.states[index].timeout {
                 check(timeout.target)
                 if let retry = timeout.retry { check(retry.then) }
