@@ -115,6 +115,11 @@ final class ImportedMachine {
     /// retry counts apart, and a target inside the state that wrote it is entered without
     /// leaving that state.
     func compensateFallThrough(note: (Int, String) -> Void) {
+        // By name, once: a document may have many states, each handling events under conditions.
+        var indexOfName: [String: Int] = [:]
+        for (index, state) in states.enumerated() where indexOfName[state.name] == nil {
+            indexOfName[state.name] = index
+        }
         for index in states.indices {
             for position in states[index].on.indices {
                 let (event, candidates) = states[index].on[position]
@@ -132,16 +137,14 @@ final class ImportedMachine {
                         inRegion = true
                         break
                     }
-                    guard let written = states[current].on.first(where: { $0.event == event })?.candidates else {
-                        continue
-                    }
+                    guard let written = states[current].on.candidates(on: event) else { continue }
                     for candidate in written {
                         if candidate.retry != nil {
                             note(
                                 index,
                                 "imported with a change: the retry of '\(states[current].name)' on '\(event)', copied to '\(states[index].name)' (which handles '\(event)' only under conditions), counts apart there"
                             )
-                        } else if let target = candidate.target, isWithin(target, current) {
+                        } else if let target = candidate.target, isWithin(indexOfName[target], current) {
                             note(
                                 index,
                                 "imported with a change: '\(states[current].name)' on '\(event)' to '\(target)', copied to '\(states[index].name)' (which handles '\(event)' only under conditions), no longer leaves and enters '\(states[current].name)'"
@@ -151,7 +154,7 @@ final class ImportedMachine {
                     appended += written
                     ended = written.contains(where: Self.isUnconditional) || states[current].endsSearch.contains(event)
                 }
-                if !ended, !inRegion, let machineWide = machineWide.first(where: { $0.event == event })?.candidates {
+                if !ended, !inRegion, let machineWide = machineWide.candidates(on: event) {
                     appended += machineWide
                 }
                 if !appended.isEmpty { states[index].on.append(event, appended) }
@@ -163,9 +166,9 @@ final class ImportedMachine {
         candidate.condition == nil && candidate.unless == nil
     }
 
-    /// Whether the state named `name` stands inside the state at `index`, or is it.
-    private func isWithin(_ name: String, _ index: Int) -> Bool {
-        guard var current = states.firstIndex(where: { $0.name == name }) else { return false }
+    /// Whether the state at `state` stands inside the state at `index`, or is it.
+    private func isWithin(_ state: Int?, _ index: Int) -> Bool {
+        guard var current = state else { return false }
         while true {
             if current == index { return true }
             guard let parent = states[current].parent else { return false }
@@ -195,6 +198,9 @@ struct EventTransitions: RandomAccessCollection {
 
     /// Whether there are candidates on `event`.
     func handles(_ event: String) -> Bool { positions[event] != nil }
+
+    /// The candidates on `event`, if any.
+    func candidates(on event: String) -> [ImportedMachine.Candidate]? { positions[event].map { list[$0].candidates } }
 
     /// Adds candidates on `event`, after those it has.
     mutating func append(_ event: String, _ candidates: [ImportedMachine.Candidate]) {
