@@ -153,6 +153,7 @@ struct SCXMLMachineReader {
         if machine.initial == nil { machine.initial = root.attribute("initial").flatMap(firstTarget) }
         for element in top { _ = state(element, parent: nil) }
         if machine.initial == nil { machine.initial = machine.states.first { $0.parent == nil }?.name }
+        noteRegionRestarts()
         machine.compensateFallThrough { index, message in
             notes.append(SCXMLImporter.Note(location: machine.states[index].location, message: message))
         }
@@ -701,7 +702,48 @@ struct SCXMLMachineReader {
                 return (events, [counted])
             }
         }
+        if let owner, let target { targeted.append((owner, target, transition.location)) }
         return (events, [candidate])
+    }
+
+    /// A transition written in a region (by the region or a state inside it) to the region
+    /// itself, or by the region to a state inside it: SCXML leaves and enters the whole
+    /// parallel state (a transition's domain is never a parallel state), where flowspec's
+    /// decision restarts the region alone (`docs/language.md`, "Parallel states"). The spec
+    /// cannot say the first yet, so each is named where it is written.
+    private mutating func noteRegionRestarts() {
+        guard machine.states.contains(where: \.isParallel) else { return }
+        var indexOfName: [String: Int] = [:]
+        for (index, state) in machine.states.enumerated() where indexOfName[state.name] == nil {
+            indexOfName[state.name] = index
+        }
+        func region(of state: Int) -> (region: Int, parallel: Int)? {
+            var current = state
+            while let parent = machine.states[current].parent {
+                if machine.states[parent].isParallel { return (current, parent) }
+                current = parent
+            }
+            return nil
+        }
+        func isWithin(_ state: Int, _ ancestor: Int) -> Bool {
+            var current: Int? = state
+            while let index = current {
+                if index == ancestor { return true }
+                current = machine.states[index].parent
+            }
+            return false
+        }
+        for (source, target, location) in targeted {
+            guard let (region, parallel) = region(of: source), let index = indexOfName[target],
+                index == region || (source == region && isWithin(index, region))
+            else { continue }
+            notes.append(
+                SCXMLImporter.Note(
+                    location: location,
+                    message:
+                        "imported with a change: a transition written in region '\(machine.states[region].name)' to '\(target)'; SCXML leaves and enters the whole parallel state '\(machine.states[parallel].name)', flowspec restarts region '\(machine.states[region].name)' alone"
+                ))
+        }
     }
 
     /// The events of the document an SCXML event descriptor matches: the event it names and
@@ -741,6 +783,9 @@ struct SCXMLMachineReader {
 
     /// The counting half of a bounded retry, waiting for its `then` half.
     var pendingRetry: (counter: String, max: Int, candidate: Candidate)?
+    /// Every transition with a target, with the state it is written in and where: read once
+    /// every state is, for ``noteRegionRestarts()``.
+    var targeted: [(source: Int, target: String, location: SourceLocation)] = []
 
     private mutating func declare(_ condition: String) -> String {
         machine.declare(condition)
