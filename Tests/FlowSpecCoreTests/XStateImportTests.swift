@@ -141,6 +141,34 @@ struct XStateImportTests {
             ], "\(result.notImported)")
     }
 
+    /// A transition into the state it is written on: XState v5 takes it without leaving that
+    /// state (no `reenter: true`), where flowspec leaves and enters it, which is named where
+    /// the state has entry actions. XState v4 (a root key or a transition key only v4 reads)
+    /// leaves and enters it too, as flowspec does, unless the transition is internal.
+    @Test func aTransitionIntoItsOwnStateIsReadByTheVersionItIsWrittenFor() throws {
+        func config(_ root: String, _ transition: String) -> String {
+            """
+            {"id": "player", "initial": "playing", \(root)
+             "states": {"playing": {"entry": ["startTimer"], "on": {"TICK": \(transition)}}}}
+            """
+        }
+        let version5 = try Self.imported(config("", #"{"target": "playing"}"#), name: "Player").0
+        #expect(
+            version5.notImported.map(\.message) == [
+                "imported as re-entering: a transition into 'playing' or a state inside it, which XState takes without leaving 'playing' (no `reenter: true`); flowspec leaves it and enters it again, running its exit and entry and restarting its delay"
+            ], "\(version5.notImported)")
+        let reentering = try Self.imported(config("", #"{"target": "playing", "reenter": true}"#), name: "Player").0
+        #expect(reentering.notImported.isEmpty, "\(reentering.notImported)")
+        let version4 = try Self.imported(
+            config(#""predictableActionArguments": true,"#, #"{"target": "playing"}"#), name: "Player"
+        ).0
+        #expect(version4.notImported.isEmpty, "v4 leaves and enters: \(version4.notImported)")
+        let byKey = try Self.imported(config("", #"{"target": "playing", "cond": "running"}"#), name: "Player").0
+        #expect(byKey.notImported.isEmpty, "a v4 key: \(byKey.notImported)")
+        let inside = try Self.imported(config("", #"{"target": "playing", "internal": true}"#), name: "Player").0
+        #expect(inside.notImported.count == 1, "v4's internal transition: \(inside.notImported)")
+    }
+
     /// Found reading the code: a router (flowspec's own) with nothing to go on to.
     @Test func aRouterWithNowhereToGoIsAStateThatGoesNowhere() throws {
         let config = #"{"id": "m", "states": {"a": {"meta": {"flowspec": {"role": "route"}}, "always": []}, "b": {}}}"#

@@ -94,6 +94,9 @@ struct XStateMachineReader {
     var knownEvents: [String] = []
     /// The events named like XState's own that are the machine's (``platformEvent(_:)``).
     var ownEvents: Set<String> = []
+    /// Whether the config is XState v4's (``isVersion4(_:)``): its transitions leave and enter
+    /// the state they target, as flowspec's do, where v5's stay in it.
+    var isVersion4 = false
     /// A guard with params (other than flowspec's own): its condition, by its JSON text.
     var guardConditions: [String: String] = [:]
 
@@ -121,6 +124,7 @@ struct XStateMachineReader {
     mutating func read() -> ImportedMachine {
         ownEvents = Set(flowspecMeta(root)?[XStateExporter.ownEventsKey]?.list.compactMap(\.string) ?? [])
         if let states = root["states"] { topLevel = collect(states, parent: nil) }
+        isVersion4 = Self.isVersion4(root, nodes.map(\.value))
         nameStates()
         collectEvents(root)
         if let meta = flowspecMeta(root) {
@@ -573,7 +577,7 @@ struct XStateMachineReader {
             _ = noteTarget(written, targets.first ?? "")
             return nil
         }
-        noteStaying(object, owner: owner, target: routes[node] ?? node)
+        noteStaying(object, owner: owner, target: routes[node] ?? node, written: text)
         for effect in effects { declareEffect(effect) }
         return Candidate(target: target, condition: condition, unless: unless, effects: effects)
     }
@@ -582,8 +586,11 @@ struct XStateMachineReader {
     /// leaving that state, unless it says `reenter: true`; flowspec always leaves and enters it.
     /// Where that shows (the state has entry or exit actions, a delay or an invocation) it is
     /// reported.
-    private mutating func noteStaying(_ object: JSONValue, owner: Int?, target: Int) {
+    private mutating func noteStaying(_ object: JSONValue, owner: Int?, target: Int, written: String) {
         guard let owner, object["reenter"]?.bool != true, object["internal"]?.bool != false else { return }
+        // v4 leaves and enters the state, unless the transition is internal: said, or a target
+        // written relative to the state (`.child`).
+        if isVersion4, object["internal"]?.bool != true, !written.hasPrefix(".") { return }
         var node: Int? = target
         while let current = node, current != owner { node = nodes[current].parent }
         guard node == owner else { return }
@@ -595,6 +602,28 @@ struct XStateMachineReader {
             object,
             "imported as re-entering: a transition into '\(nodes[owner].key)' or a state inside it, which XState takes without leaving '\(nodes[owner].key)' (no `reenter: true`); flowspec leaves it and enters it again, running its exit and entry and restarting its delay"
         )
+    }
+
+    /// Whether a config is XState v4's: the root says so with a key only v4 reads
+    /// (`predictableActionArguments`, `preserveActionOrder`, `tsTypes`, `schema`), or a
+    /// transition of a state does (`cond`, `internal`, `in`), which v5 replaced.
+    static func isVersion4(_ root: JSONValue, _ states: [JSONValue]) -> Bool {
+        if ["predictableActionArguments", "preserveActionOrder", "tsTypes", "schema"].contains(where: {
+            root[$0] != nil
+        }) {
+            return true
+        }
+        func writesVersion4(_ transitions: JSONValue?) -> Bool {
+            (transitions?.list ?? []).contains { item in
+                item.isObject && ["cond", "internal", "in"].contains { item[$0] != nil }
+            }
+        }
+        for state in [root] + states {
+            let lists = (state["on"]?.members ?? []).map(\.value) + (state["after"]?.members ?? []).map(\.value)
+            if lists.contains(where: writesVersion4) { return true }
+            if writesVersion4(state["always"]) || writesVersion4(state["onDone"]) { return true }
+        }
+        return false
     }
 
     /// The conditions of a guard: a name is a condition; flowspec's own guard reads back as
