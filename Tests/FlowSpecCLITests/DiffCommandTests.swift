@@ -196,6 +196,16 @@ struct DiffCommandTests {
         }
     }
 
+    /// A `done` that became candidates is listed with their conditions and effects.
+    @Test func doneCandidatesAreListedWithTheirConditionsAndEffects() throws {
+        let output = try Self.nested("done-candidates")
+        #expect(output.status == 0)
+        #expect(
+            output.stdout.contains(
+                "done-candidates.new.yaml:9:15: changed done of 'paying': 'plain' -> 'gold' if vip / celebrate, 'plain'\n"
+            ), "\(output.stdout)")
+    }
+
     /// Which activities each state runs is compared: listed where they changed, never a
     /// finding (nothing a device stored depends on them).
     @Test func activityChangesAreListed() throws {
