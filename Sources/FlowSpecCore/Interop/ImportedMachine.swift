@@ -116,10 +116,7 @@ final class ImportedMachine {
     /// leaving that state.
     func compensateFallThrough(note: (Int, String) -> Void) {
         // By name, once: a document may have many states, each handling events under conditions.
-        var indexOfName: [String: Int] = [:]
-        for (index, state) in states.enumerated() where indexOfName[state.name] == nil {
-            indexOfName[state.name] = index
-        }
+        let indexOfName = self.indexOfName()
         for index in states.indices {
             for position in states[index].on.indices {
                 let (event, candidates) = states[index].on[position]
@@ -166,8 +163,17 @@ final class ImportedMachine {
         candidate.condition == nil && candidate.unless == nil
     }
 
+    /// Each state's index by its name (the first, where two share one).
+    func indexOfName() -> [String: Int] {
+        var indexOfName: [String: Int] = [:]
+        for (index, state) in states.enumerated() where indexOfName[state.name] == nil {
+            indexOfName[state.name] = index
+        }
+        return indexOfName
+    }
+
     /// Whether the state at `state` stands inside the state at `index`, or is it.
-    private func isWithin(_ state: Int?, _ index: Int) -> Bool {
+    func isWithin(_ state: Int?, _ index: Int) -> Bool {
         guard var current = state else { return false }
         while true {
             if current == index { return true }

@@ -713,10 +713,7 @@ struct SCXMLMachineReader {
     /// cannot say the first yet, so each is named where it is written.
     private mutating func noteRegionRestarts() {
         guard machine.states.contains(where: \.isParallel) else { return }
-        var indexOfName: [String: Int] = [:]
-        for (index, state) in machine.states.enumerated() where indexOfName[state.name] == nil {
-            indexOfName[state.name] = index
-        }
+        let indexOfName = machine.indexOfName()
         func region(of state: Int) -> (region: Int, parallel: Int)? {
             var current = state
             while let parent = machine.states[current].parent {
@@ -725,17 +722,9 @@ struct SCXMLMachineReader {
             }
             return nil
         }
-        func isWithin(_ state: Int, _ ancestor: Int) -> Bool {
-            var current: Int? = state
-            while let index = current {
-                if index == ancestor { return true }
-                current = machine.states[index].parent
-            }
-            return false
-        }
         for (source, target, location) in targeted {
             guard let (region, parallel) = region(of: source), let index = indexOfName[target],
-                index == region || (source == region && isWithin(index, region))
+                index == region || (source == region && machine.isWithin(index, region))
             else { continue }
             notes.append(
                 SCXMLImporter.Note(
