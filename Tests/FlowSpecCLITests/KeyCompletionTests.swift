@@ -49,7 +49,7 @@ struct KeyCompletionTests {
             .map(String.init)
         let machineKeys = [
             "summary", "standalone", "initial", "defaults", "conditions", "events", "effects", "activities", "on",
-            "states", "sequences", "persist", "require", "severity"
+            "states", "parallel", "sequences", "persist", "require", "severity"
         ]
         let expectations: [[String]] = [
             rules, machineKeys, Self.stateKeys, ["submit", "done"],

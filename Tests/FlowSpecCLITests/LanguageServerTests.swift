@@ -1068,6 +1068,28 @@ struct ParallelStatesServerTests {
         #expect(value(3).hasPrefix("**data**: compound state of `Workspace`, a region of `signedIn`"), "\(value(3))")
         #expect(value(3).contains("enters `syncing` first"), "\(value(3))")
     }
+
+    /// `MediaPlayer` is parallel at its top: its name names its parallel state, written at the
+    /// machine's `parallel` key, where a target naming the machine leads.
+    @Test func theNameOfAMachineParallelAtItsTopNamesItsParallelState() throws {
+        let lines = Self.text.components(separatedBy: "\n")
+        let use = try NestedStatesServerTests.position(of: "MediaPlayer", in: "to: MediaPlayer", lines: lines)
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                ("textDocument/definition", ["textDocument": ["uri": Self.uri], "position": use]),
+                ("textDocument/hover", ["textDocument": ["uri": Self.uri], "position": use])
+            ])
+        let machineLine = try #require(lines.firstIndex(of: "  MediaPlayer:"))
+        let parallelLine = try #require(lines[machineLine...].firstIndex(of: "    parallel:"))
+        let definition = try #require(LanguageServerTests.result(2, messages) as? [String: Any])
+        #expect(NestedStatesServerTests.start(definition["range"]) == (parallelLine, 4))
+        let hover =
+            ((LanguageServerTests.result(3, messages) as? [String: Any])?["contents"] as? [String: Any])?["value"]
+            as? String ?? ""
+        #expect(hover.hasPrefix("**MediaPlayer**: parallel state of `MediaPlayer`"), "\(hover)")
+        #expect(hover.contains("enters every region at once: `playback`, `volume`"), "\(hover)")
+    }
 }
 
 /// The server on a spec whose machine runs another (`Tests/Fixtures/lsp/subflows.yaml`): go

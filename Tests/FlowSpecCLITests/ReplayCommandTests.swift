@@ -25,7 +25,7 @@ struct ReplayCommandTests {
     /// elsewhere than the flow was disagrees at that line.
     @Test func aRelaunchWithRegionsReplays() throws {
         let spec = CLI.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/parallel.yaml").path
-        let run = try CLI.run(["simulate", spec, "start", "open", "lost"])
+        let run = try CLI.run(["simulate", spec, "--machine", "Workspace", "start", "open", "lost"])
         #expect(run.status == 0, "\(run.stderr)")
         let relaunch =
             "restore(settings, data=syncing, connectivity=offline) -> settings, syncing, offline | effects: trackSignedIn, showSettings, showOffline | timeout: signedIn 1800000ms -> welcome, syncing 20000ms -> idle, offline 5000ms -> online\n"
@@ -34,10 +34,12 @@ struct ReplayCommandTests {
             "elsewhere.trace": run.stdout
                 + relaunch.replacingOccurrences(of: "connectivity=offline", with: "connectivity=online")
         ])
-        let replay = try CLI.run(["simulate", spec, "--replay", "relaunched.trace"], in: directory)
+        let replay = try CLI.run(
+            ["simulate", spec, "--machine", "Workspace", "--replay", "relaunched.trace"], in: directory)
         #expect(replay.status == 0, "\(replay.stdout)\(replay.stderr)")
         #expect(replay.stdout == "relaunched.trace: 5 steps agree with machine 'Workspace'\n")
-        let elsewhere = try CLI.run(["simulate", spec, "--replay", "elsewhere.trace"], in: directory)
+        let elsewhere = try CLI.run(
+            ["simulate", spec, "--machine", "Workspace", "--replay", "elsewhere.trace"], in: directory)
         #expect(elsewhere.status == 1)
         #expect(
             elsewhere.stdout.hasPrefix("elsewhere.trace:5:1: error: the log and the spec disagree:"),

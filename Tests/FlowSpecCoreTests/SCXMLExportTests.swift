@@ -242,8 +242,34 @@ struct SCXMLExportTests {
             String(
                 contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/done.yaml"),
                 encoding: .utf8), draws: 12)
+        machines += try Self.checked(Self.parallelAtTop, draws: 12)
         return machines
     }
+
+    /// A machine parallel at its top: its root is its parallel state in XState, the document's
+    /// first state in SCXML; `reset` targets it by the machine's name.
+    static let parallelAtTop = """
+        flowspec: 1
+        machines:
+          Player:
+            events: [play, pause, eject, mute, unmute, reset]
+            effects: [startAudio, stopAudio, resetVolume, dim]
+            on: { reset: { to: Player, effects: [resetVolume] } }
+            parallel:
+              playback:
+                initial: paused
+                states:
+                  paused: { kind: input, on: { play: playing, eject: ejected } }
+                  playing: { kind: input, entry: [startAudio], exit: [stopAudio], on: { pause: paused } }
+                  ejected: { kind: terminal }
+              volume:
+                initial: normal
+                states:
+                  normal: { kind: input, on: { mute: muted, eject: silent } }
+                  muted: { kind: task, entry: [dim], on: { unmute: normal }, timeout: { after: 5s, to: normal } }
+                  silent: { kind: terminal }
+
+        """
 
     /// The two places where python-statemachine 3.2.2 departs from the W3C algorithm, which
     /// the runner corrects (see `Tests/Engines/scxml_export_runs.py`), shown on the engine as

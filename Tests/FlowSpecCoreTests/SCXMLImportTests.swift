@@ -80,6 +80,29 @@ struct SCXMLImportTests {
         #expect(imported.spec.contains("    on:\n      forceReset: unauthenticated"))
     }
 
+    /// A machine parallel at its top comes back as one: its regions under the machine's
+    /// `parallel`, no `initial`, and a target naming the machine.
+    @Test(arguments: MachineImporter.Format.allCases)
+    func aMachineParallelAtItsTopComesBackAsItWasWritten(format: MachineImporter.Format) throws {
+        let result = SpecChecker().check(SourceFile(path: "player.yaml", text: SCXMLExportTests.parallelAtTop))
+        let graph = try #require(result.graphs.first)
+        let exported =
+            switch format {
+            case .scxml: SCXMLExporter.document(graph)
+            case .xstate: XStateExporter.config(graph)
+            }
+        let (imported, checked) = try Self.imported(exported, name: "Player")
+        #expect(imported.notImported.isEmpty, "\(imported.notImported)")
+        #expect(checked.diagnostics.isEmpty, "\(checked.diagnostics)\n\(imported.spec)")
+        #expect(
+            imported.spec.contains("\n    on:\n      reset: { to: Player, effects: [resetVolume] }\n"),
+            "\(imported.spec)")
+        #expect(
+            imported.spec.contains("\n    parallel:\n      playback:\n        initial: paused\n"), "\(imported.spec)")
+        #expect(
+            !imported.spec.contains("\n    initial:") && !imported.spec.contains("\n    states:"), "\(imported.spec)")
+    }
+
     // MARK: - Documents of others
 
     @Test func whatTheLanguageCannotHoldIsReportedWhereItIsWritten() throws {

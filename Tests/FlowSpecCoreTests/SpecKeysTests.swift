@@ -34,7 +34,10 @@ import Testing
             (["machines", "M", "states", "s", "states", "t", "states", "u", "on", "go"], .transition),
             (["machines", "M", "states", "s", "states", "t", "states", "u", "timeout", "retry"], .retry),
             (["machines", "M", "states", "s", "states", "t", "always"], .transition),
-            (["machines", "M", "states", "states", "states", "t", "timeout"], .timeout)
+            (["machines", "M", "states", "states", "states", "t", "timeout"], .timeout),
+            // A machine parallel at its top: its regions, and the states inside them.
+            (["machines", "M", "parallel", "r"], .state),
+            (["machines", "M", "parallel", "r", "states", "t", "on"], .events)
         ] as [([String], SpecKeys.Place?)])
     func aPathLeadsToItsMapping(_ path: [String], _ place: SpecKeys.Place?) {
         #expect(SpecKeys.place(of: path) == place)
@@ -42,7 +45,8 @@ import Testing
 
     /// Where the language puts a name or a value, there is no mapping of keys.
     @Test(arguments: [
-        ["flowspec"], ["machines"], ["machines", "M", "states"], ["machines", "M", "initial"],
+        ["flowspec"], ["machines"], ["machines", "M", "states"], ["machines", "M", "parallel"],
+        ["machines", "M", "initial"],
         ["machines", "M", "states", "s", "kind"], ["machines", "M", "states", "s", "timeout", "after"],
         ["severity", "dead-end"], ["elsewhere"],
         ["machines", "M", "states", "s", "states"], ["machines", "M", "states", "s", "initial"],

@@ -161,6 +161,24 @@ struct SubFlowTests {
         #expect(comparison.disagreements.count == 0, "\(comparison.disagreements.summary)")
     }
 
+    /// A machine parallel at its top, run as a sub-flow, ends once every region has: the
+    /// running state's `done` is taken then, a bare target and a mapping of the machine's name
+    /// alike (`Tests/Fixtures/rules/invalid-parallel/clean-parallel-machine.yaml`).
+    @Test func aMachineParallelAtItsTopEndsASubFlowOnceEveryRegionHas() throws {
+        let path = "Tests/Fixtures/rules/invalid-parallel/clean-parallel-machine.yaml"
+        let app = try Self.program(SpecChecker().check(try Fixtures.source(path)), "App")
+        let lines = try Simulation(program: app).run(
+            ["watch", "play", "pause", "eject", "listen", "tune", "off", "listen", "cancel"].map { .event($0) })
+        #expect(
+            lines.map { $0.components(separatedBy: " | ")[0] } == [
+                "start -> home", "watch -> watching.paused, watching.normal",
+                "play -> watching.playing, watching.normal", "pause -> watching.paused, watching.normal",
+                "eject -> home",
+                "listen -> listening.tuned, listening.quiet", "tune -> listening.tuned, listening.loud",
+                "off -> home", "listen -> listening.tuned, listening.quiet", "cancel -> home"
+            ], "\(lines)")
+    }
+
     @Test func theDrawReachesWhatSubFlowsAdd() throws {
         let composed = try Self.program(Self.checked(Self.composed, path: "composed.yaml"), "App")
         var random = Gen.SplitMix64(seed: 0x5_B_F10)

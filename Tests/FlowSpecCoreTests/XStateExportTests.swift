@@ -44,7 +44,9 @@ struct XStateExportTests {
                 }
             }
             visit(value["states"])
-            #expect(keys == graph.machine.states.indices.map { graph.machine.name(of: $0) }, "\(config)")
+            // A machine parallel at its top is the root itself: its regions are the root's states.
+            let states = graph.machine.states.indices.dropFirst(graph.machine.parallelAtTop == nil ? 0 : 1)
+            #expect(keys == states.map { graph.machine.name(of: $0) }, "\(config)")
         }
     }
 
@@ -140,6 +142,24 @@ struct XStateExportTests {
             differs == [
                 "'playing', 'stop': where a state in one region handles it without a target (it stays), XState does not look above the regions, so it does not take the transition on it that flowspec takes for the other regions"
             ], "\(config)")
+    }
+
+    /// A machine parallel at its top is a root of `type: "parallel"`, its regions the root's
+    /// states; a target naming the machine names the root by its id. Started at a chosen state
+    /// inside a region, it keeps its parallel state as a state, entered through a router.
+    @Test func aMachineParallelAtItsTopIsAParallelRoot() throws {
+        let config = try Self.config(ofSpec: SCXMLExportTests.parallelAtTop)
+        let root = try JSONReader.read(Array(config.utf8))
+        #expect(root["id"]?.string == "Player" && root["type"]?.string == "parallel", "\(config)")
+        #expect(root["initial"] == nil, "\(config)")
+        #expect(root["states"]?.members.map(\.key) == ["playback", "volume"], "\(config)")
+        #expect(root["on"]?["reset"]?["target"]?.string == "#Player", "\(config)")
+        let started = try Self.config(
+            ofSpec: SCXMLExportTests.parallelAtTop.replacingOccurrences(
+                of: "    on: { reset:", with: "    initial: muted\n    on: { reset:"))
+        let other = try JSONReader.read(Array(started.utf8))
+        #expect(other["type"] == nil && other["initial"]?.string == "start_muted", "\(started)")
+        #expect(other["states"]?.members.map(\.key) == ["Player", "start_muted"], "\(started)")
     }
 
     @Test func whatXStateCannotHoldIsListedInTheMeta() throws {

@@ -100,7 +100,33 @@ struct XStateImportTests {
         #expect(result.spec.contains("          # XState key 'off'\n          bold.off: {"), "\(result.spec)")
         #expect(!result.spec.contains("# XState key 'bold'"), "\(result.spec)")
         #expect(result.notImported.contains { $0.message.contains("the target '..'") }, "\(result.notImported)")
-        #expect(result.notImported.contains { $0.message.contains("a parallel machine") }, "\(result.notImported)")
+    }
+
+    /// A root of `type: "parallel"` is a machine parallel at its top: its states are the
+    /// regions, all entered at the start (the root's `initial`, which XState ignores there, too).
+    @Test func aParallelRootIsAMachineParallelAtItsTop() throws {
+        let config = """
+            {"id": "player", "type": "parallel", "initial": "playback",
+             "on": {"LOG": {"actions": ["log"]}},
+             "states": {
+               "playback": {"initial": "paused", "states": {"paused": {"on": {"PLAY": "playing"}}, "playing": {"on": {"PAUSE": "paused", "EJECT": "ejected"}}, "ejected": {"type": "final"}}},
+               "volume": {"initial": "normal", "states": {"normal": {"on": {"MUTE": "muted", "EJECT": "off"}}, "muted": {"on": {"UNMUTE": "normal"}}, "off": {"type": "final"}}}
+             }}
+            """
+        let (result, checked) = try Self.imported(config, name: "Player")
+        #expect(result.notImported.isEmpty, "\(result.notImported)")
+        #expect(result.spec.contains("\n    parallel:\n      playback:\n"), "\(result.spec)")
+        #expect(!result.spec.contains("\n    initial:"), "\(result.spec)")
+        #expect(!result.spec.contains("\n    states:"), "\(result.spec)")
+        #expect(checked.diagnostics.filter { $0.severity == .error }.isEmpty, "\(checked.diagnostics)\n\(result.spec)")
+        let program = try #require(SpecGeneration.programs(checked, diagnostics: checked.diagnostics)?.first)
+        let run = try Simulation(program: program).run([.event("PLAY"), .event("MUTE"), .event("LOG"), .event("EJECT")])
+        #expect(
+            run.map { $0.components(separatedBy: " | timeout")[0] } == [
+                "start -> paused, normal | effects: -", "PLAY -> playing, normal | effects: -",
+                "MUTE -> playing, muted | effects: -", "LOG -> playing, muted | effects: log",
+                "EJECT -> ejected, muted | effects: -"
+            ], "\(run)")
     }
 
     /// An event a state handles only under guards, none of which holds, goes on to the states

@@ -205,4 +205,33 @@ struct ParallelDriverTests {
         machine.send(.finish)
         #expect(machine.state == .welcome, "every region ended: the parallel state's `done`")
     }
+
+    /// `MediaPlayer` is parallel at its top: it starts in every region, the machine's name enters
+    /// every region afresh, and the flow ends once both regions have.
+    @Test func aMachineParallelAtItsTopRunsItsRegionsFromTheStart() {
+        let flow = FlowDriver(MediaPlayer.self, clock: clock, keepingSteps: true)
+        flow.start()
+        #expect(flow.machine.states == [.paused, .normal])
+        #expect(flow.machine.isIn(.MediaPlayer) && flow.machine.isIn(.playback) && flow.machine.isIn(.volume))
+        flow.send(.play)
+        flow.send(.mute)
+        #expect(flow.machine.states == [.playing, .muted])
+        flow.send(.reset)
+        #expect(flow.machine.states == [.paused, .normal])
+        flow.send(.eject)
+        #expect(flow.machine.states == [.ejected, .silent])
+        #expect(flow.problems == [])
+        flow.send(.play)
+        #expect(flow.problems.count == 1, "an event after every region ended: \(flow.problems)")
+        #expect(
+            flow.trace == [
+                "start -> paused, normal | effects: - | timeout: -",
+                "play -> playing, normal | effects: startAudio | timeout: -",
+                "mute -> playing, muted | effects: - | timeout: -",
+                "reset -> paused, normal | effects: stopAudio, resetVolume | timeout: -",
+                "eject -> ejected, silent | effects: - | timeout: -",
+                "play -> ejected, silent (ignored) | effects: - | timeout: -"
+            ])
+        flow.stop()
+    }
 }

@@ -367,3 +367,179 @@ extension FlowSpecRuntime.FlowDriver where Spec == Workspace {
         self.work(in: .offline) { await work.offline() }
     }
 }
+
+/// The MediaPlayer flow.
+enum MediaPlayer: FlowSpecRuntime.FlowSpec {
+    enum State: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+        case paused, playing, ejected, normal, muted, silent
+    }
+    enum Event: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+        case play, pause, finish, eject, mute, unmute, reset
+    }
+    enum Effect: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+        case startAudio, stopAudio, resetVolume
+    }
+    typealias Conditions = FlowSpecRuntime.FlowNoConditions
+    typealias Machine = FlowSpecRuntime.FlowMachine<Self>
+    typealias Effects = FlowSpecRuntime.FlowEffects<Self>
+    typealias ArmedTimeout = FlowSpecRuntime.FlowArmedTimeout<State>
+    typealias Input = FlowSpecRuntime.FlowInput<Event>
+    typealias Kind = FlowSpecRuntime.FlowStateKind
+    static let name = "MediaPlayer"
+    static let initial: State = .paused
+    static func kind(of state: State) -> Kind {
+        switch state {
+        case .ejected, .silent: .terminal
+        default: .input
+        }
+    }
+    private typealias Step = FlowSpecRuntime.FlowStep<State>
+    static let effectList: [Effect] = [
+        .resetVolume, // 0..<1
+        .startAudio, // 1..<2
+        .stopAudio, // 2..<3
+    ]
+    static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
+        switch (state, event) {
+        case (.paused, .play): Step(.playing, keep: 2)
+        case (.paused, .eject): Step(.ejected, keep: 2)
+        case (.paused, .reset): Step(.paused, effects: 0..<1)  // resetVolume
+        case (.playing, .pause): Step(.paused, keep: 2)
+        case (.playing, .finish): Step(.paused, keep: 2)
+        case (.playing, .reset): Step(.paused, effects: 0..<1)  // resetVolume
+        case (.normal, .mute): Step(.muted, keep: 2)
+        case (.normal, .eject): Step(.silent, keep: 2)
+        case (.normal, .reset): Step(.paused, effects: 0..<1)  // resetVolume
+        case (.muted, .unmute): Step(.normal, keep: 2)
+        case (.muted, .reset): Step(.paused, effects: 0..<1)  // resetVolume
+        default: nil
+        }
+    }
+    static func entryEffects(of state: State) -> Swift.Range<Swift.Int> {
+        switch state {
+        case .playing: 1..<2
+        default: 0..<0
+        }
+    }
+    static let maximumDepth = 2
+    static func depth(of state: State) -> Swift.Int {
+        switch state {
+        case .paused, .playing, .ejected, .normal, .muted, .silent: 2
+        }
+    }
+    enum Compound: Swift.String, Swift.Sendable, Swift.Hashable, Swift.CaseIterable, Swift.Codable {
+        case MediaPlayer
+        case playback
+        case volume
+    }
+    static func contains(_ compound: Compound, _ state: State) -> Swift.Bool {
+        switch compound {
+        case .MediaPlayer:
+            switch state {
+            case .paused, .playing, .ejected, .normal, .muted, .silent: true
+            }
+        case .playback:
+            switch state {
+            case .paused, .playing, .ejected: true
+            default: false
+            }
+        case .volume:
+            switch state {
+            case .normal, .muted, .silent: true
+            default: false
+            }
+        }
+    }
+    static func compound(around state: State, atDepth depth: Swift.Int) -> Compound? {
+        switch state {
+        case .paused, .playing, .ejected:
+            switch depth {
+            case 0: .MediaPlayer
+            case 1: .playback
+            default: nil
+            }
+        case .normal, .muted, .silent:
+            switch depth {
+            case 0: .MediaPlayer
+            case 1: .volume
+            default: nil
+            }
+        }
+    }
+    static let maximumLeaves = 2
+    static let compoundCount = 3
+    static func compoundIndex(of compound: Compound) -> Swift.Int {
+        switch compound {
+        case .MediaPlayer: 0
+        case .playback: 1
+        case .volume: 2
+        }
+    }
+    static func parallelDepth(around state: State) -> Swift.Int? {
+        switch state {
+        case .paused, .playing, .ejected, .normal, .muted, .silent: 0
+        }
+    }
+    static func declaringDepth(of state: State, on event: Event) -> Swift.Int {
+        switch (state, event) {
+        case (.paused, .reset): -1
+        case (.playing, .reset): -1
+        case (.normal, .reset): -1
+        case (.muted, .reset): -1
+        default: depth(of: state)
+        }
+    }
+    static func exitEffects(of state: State, through depth: Swift.Int) -> Swift.Range<Swift.Int> {
+        switch state {
+        case .playing:
+            switch depth {
+            case 0: 2..<3
+            case 1: 2..<3
+            case 2: 2..<3
+            default: 0..<0
+            }
+        default: 0..<0
+        }
+    }
+    static func entryEffects(of target: State, keeping keep: Swift.Int) -> Swift.Range<Swift.Int> {
+        switch target {
+        case .playing:
+            switch keep {
+            case 0: 1..<2
+            case 1: 1..<2
+            case 2: 1..<2
+            default: 0..<0
+            }
+        default: 0..<0
+        }
+    }
+    static func enteredStates(_ target: State, keeping keep: Swift.Int, into states: inout [State]) {
+        switch target {
+        case .paused, .normal:
+            switch keep {
+            case 0: states.append(.paused); states.append(.normal)
+            default: states.append(target)
+            }
+        case .playing:
+            switch keep {
+            case 0: states.append(.playing); states.append(.normal)
+            default: states.append(target)
+            }
+        case .ejected:
+            switch keep {
+            case 0: states.append(.ejected); states.append(.normal)
+            default: states.append(target)
+            }
+        case .muted:
+            switch keep {
+            case 0: states.append(.paused); states.append(.muted)
+            default: states.append(target)
+            }
+        case .silent:
+            switch keep {
+            case 0: states.append(.paused); states.append(.silent)
+            default: states.append(target)
+            }
+        }
+    }
+}

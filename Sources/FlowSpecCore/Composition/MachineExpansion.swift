@@ -211,9 +211,17 @@ struct MachineExpansion {
                 outcomes.append(.init(name: child.name(of: state), state: position, mapping: mapping))
             }
         }
+        // A machine parallel at its top ends once every region has: its parallel state's `done`
+        // is where the running state's `done` leads.
+        if child.parallelAtTop != nil, let candidates = candidates(of: child.name.value, details), !candidates.isEmpty {
+            result.nesting.details[offset, default: StateDetails()].done = Located(
+                copy(candidates, of: parent, prefix: ""), at: candidates[0].location)
+        }
         let doneLocation = details.done?.location ?? details.outcomes.first?.outcome.location
         result.runs.append(
-            ComposedRun(state: runningIndex, machine: run, doneLocation: doneLocation, outcomes: outcomes))
+            ComposedRun(
+                state: runningIndex, machine: run, doneLocation: doneLocation, outcomes: outcomes,
+                endsWithRegions: child.parallelAtTop != nil))
         if reportUnknownOutcomes(details, of: child, state: stateName, run: run) {
             // An entry meant for an outcome: where that outcome leads is lost until it is fixed.
             result.states[runningIndex].hasLostTransitions = true
@@ -247,9 +255,13 @@ struct MachineExpansion {
     )
         -> Bool
     {
-        let outcomes = child.states.indices.filter {
-            child.nesting.parent(of: $0) == nil && child.states[$0].kind == .terminal
-        }.map(child.name(of:))
+        // A machine parallel at its top has one outcome, named after it: every region ended.
+        let outcomes =
+            child.parallelAtTop != nil
+            ? [child.name.value]
+            : child.states.indices.filter {
+                child.nesting.parent(of: $0) == nil && child.states[$0].kind == .terminal
+            }.map(child.name(of:))
         let reporter = diagnostics.reporter(for: .invalidRun, machine: parent.name.value)
         var found = false
         for entry in details.outcomes where !outcomes.contains(entry.outcome.value) {

@@ -44,6 +44,9 @@ final class ImportedMachine {
     }
 
     var initial: String?
+    /// For a machine that is parallel at its top, its parallel state (named after the machine
+    /// when built), which holds every state written at the top of the input as a region.
+    private(set) var parallelTop: Int?
     /// The machine's summary, when the input gives one.
     var summary: String?
     var states: [State] = []
@@ -63,6 +66,40 @@ final class ImportedMachine {
     var recorded: [String] = []
     /// The machines its states run, and those they run in turn.
     var subMachines: [(name: String, machine: ImportedMachine)] = []
+
+    /// The name that targets stand for the parallel state a machine is at its top by, until
+    /// the machine is built and the state named after it: no name read from an input is this.
+    static let parallelTopName = "\u{0}"
+
+    /// Makes the machine parallel at its top: the states at its top become the regions of one
+    /// parallel state, through which it is entered.
+    func makeParallelAtTop() {
+        let top = states.indices.filter { states[$0].parent == nil }
+        var wrapper = State(name: Self.parallelTopName)
+        wrapper.isParallel = true
+        wrapper.children = top
+        let index = states.count
+        for region in top { states[region].parent = index }
+        states.append(wrapper)
+        parallelTop = index
+        initial = nil
+    }
+
+    /// Makes the machine parallel at its top when its one state is a parallel state named
+    /// `name` (the machine's name), entered first and writing nothing of its own, as flowspec's
+    /// SCXML export writes such a machine: the same flow, written as it was.
+    func takeParallelTop(ifNamed name: String) {
+        let top = states.indices.filter { states[$0].parent == nil }
+        guard top.count == 1, let only = top.first, states[only].isParallel, states[only].name == name,
+            initial == name
+        else { return }
+        let state = states[only]
+        guard state.on.isEmpty, state.always.isEmpty, state.timeout == nil, state.entry.isEmpty, state.exit.isEmpty,
+            state.done.isEmpty, state.activities.isEmpty, state.run == nil, state.summary == nil
+        else { return }
+        parallelTop = only
+        initial = nil
+    }
 
     /// Takes in `child`, named `name`, as a machine one of its states runs, with the machines
     /// `child` runs in turn; returns `name`.
@@ -270,6 +307,10 @@ private struct ImportedMachineBuilder {
     mutating func build() {
         machine.summary = imported.summary
         machine.initial = imported.initial.map(located)
+        if imported.parallelTop != nil {
+            machine.parallelAtTop = at
+            machine.initial = machine.initial ?? machine.name
+        }
         machine.conditions = imported.conditions.isEmpty ? nil : imported.conditions.map(located)
         comments.conditions = imported.expressions
         machine.events = imported.events.map { $0.map { event($0) } }
@@ -372,7 +413,8 @@ private struct ImportedMachineBuilder {
 
     /// A name of the machine's table.
     private mutating func name(_ text: String) -> Located<Name> {
-        Located(machine.names.intern(text), at: at)
+        // The parallel state a machine is at its top is named after the machine.
+        Located(machine.names.intern(text == ImportedMachine.parallelTopName ? machine.name.value : text), at: at)
     }
 
     private func located(_ text: String) -> Located<String> { Located(text, at: at) }

@@ -33,6 +33,7 @@ public enum SCXMLImporter {
         let machines = try InvokedMachines(machine: name, links: links, limits: limits)
         var reader = SCXMLMachineReader(root: root, machines: machines)
         let imported = reader.read()
+        imported.takeParallelTop(ifNamed: name)
         let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
         return MachineImporter.Imported(
             spec: imported.text(name: name), machine: name, notImported: notes)

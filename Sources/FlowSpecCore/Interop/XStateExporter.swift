@@ -70,6 +70,12 @@ struct XStateConfigWriter {
         needsID = Array(repeating: false, count: machine.states.count)
     }
 
+    /// Whether the machine is parallel at its top and starts there: its config's root is then
+    /// the parallel state (its first state), and a target naming that state names the root.
+    var isParallelRoot: Bool {
+        machine.parallelAtTop != nil && machine.initial.map(machine.entersAtTop) == true
+    }
+
     /// The index of the state named `name` (a checked machine names only its own states).
     private func stateNamed(_ name: Name) -> Int { states[name] ?? 0 }
 
@@ -81,6 +87,17 @@ struct XStateConfigWriter {
         var top: [(key: String, value: Node)] = []
         for index in machine.states.indices where nesting.parent(of: index) == nil {
             top.append((keys[index], state(index)))
+        }
+        if isParallelRoot, case .members(let own) = withIDs(top[0].value) {
+            // The machine is its parallel state: the root is that state, `type: "parallel"`.
+            var members: [(key: String, value: Node)] = [("id", .string(machine.name.value))]
+            if let summary = machine.summary { members.append(("description", .string(summary))) }
+            members += own.filter { !["id", "description", "states"].contains($0.key) }
+            let meta = rootMeta()
+            if !meta.isEmpty { members.append(("meta", .members([("flowspec", .members(meta))]))) }
+            if !machineOn.isEmpty { members.append(("on", .members(machineOn))) }
+            members += own.filter { $0.key == "states" }
+            return .members(members)
         }
         var initial: String?
         if let written = machine.initial {
@@ -445,6 +462,7 @@ struct XStateConfigWriter {
         let parent = nesting.parent(of: target)
         let key = keys[target]
         let plain = !key.contains(".") && !key.hasPrefix("#") && !key.contains("\\")
+        if target == 0, isParallelRoot { return .string("#" + Self.escaped(machine.name.value)) }
         if let source, plain, parent == nesting.parent(of: source) { return .string(key) }
         if source == nil, parent == nil, plain { return .string("." + key) }
         needsID[target] = true

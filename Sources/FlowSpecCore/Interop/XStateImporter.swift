@@ -139,11 +139,10 @@ struct XStateMachineReader {
         machine.summary = root["description"]?.string
         readRootKeys()
         for node in topLevel { state(node) }
-        machine.initial = initial(of: root, children: topLevel)
         if root["type"]?.string == "parallel" {
-            note(
-                root["type"]!,
-                "imported as a machine of states: a parallel machine; put its regions in a parallel state")
+            machine.makeParallelAtTop()
+        } else {
+            machine.initial = initial(of: root, children: topLevel)
         }
         for member in root["on"]?.members ?? [] {
             for (event, candidates) in transitions(member, owner: nil) {
@@ -570,6 +569,12 @@ struct XStateMachineReader {
             note(
                 written,
                 "not imported: a transition to several states (\(targets.joined(separator: ", "))); its first is kept")
+        }
+        if let text = targets.first, root["type"]?.string == "parallel", let id = root["id"]?.string, text == "#" + id {
+            // The root, a parallel state: the machine's own, entered afresh.
+            for effect in effects { declareEffect(effect) }
+            return Candidate(
+                target: ImportedMachine.parallelTopName, condition: condition, unless: unless, effects: effects)
         }
         guard let text = targets.first, let node = resolve(text, from: owner),
             let target = stateName(routes[node] ?? node)

@@ -36,6 +36,9 @@ enum MachineDecoder {
         }
         if let node = fields["initial"] {
             machine.initial = reader.name(node, as: "initial")
+        } else if let key = fields.key("parallel"), fields["states"] == nil {
+            // Entered through the parallel state it is: every region at its `initial`.
+            machine.initial = Located(name.value, at: key.location)
         } else {
             reader.missing("initial", in: "machine '\(name.value)'", at: name.location, example: "initial: splash")
         }
@@ -67,6 +70,14 @@ enum MachineDecoder {
             machine.states = decoded.states
             machine.nesting.setParents(decoded.parents)
             machine.nesting.details = decoded.details
+            if let parallel = fields.key("parallel") { reportStatesAndParallel(name, at: parallel.location, &reader) }
+        } else if let node = fields["parallel"], let key = fields.key("parallel") {
+            let decoded = StateDecoder.parallelMachine(
+                node, of: name, at: key.location, defaultKind: machine.defaultKind, reader: &reader)
+            machine.states = decoded.states
+            machine.nesting.setParents(decoded.parents)
+            machine.nesting.details = decoded.details
+            machine.parallelAtTop = key.location
         } else {
             reader.missing(
                 "states", in: "machine '\(name.value)'", at: name.location,
@@ -84,6 +95,21 @@ enum MachineDecoder {
         if let node = fields["severity"] { severity = SeverityDecoder.decode(node, reader: &reader) }
         HistoryRule.checkReferences(machine, reader: &reader)
         return (machine, severity)
+    }
+
+    /// A machine is parallel at its top or holds states, not both: its `parallel` is left unread.
+    private static func reportStatesAndParallel(
+        _ name: Located<String>, at location: SourceLocation, _ reader: inout NodeReader
+    ) {
+        reader.report(
+            .invalidParallel,
+            "machine '\(name.value)' writes both `states` and `parallel`: a machine is either parallel at its top, its regions under `parallel`, or holds states",
+            at: location, subjects: [name.value],
+            notes: [
+                .init(
+                    "move the regions into a parallel state under `states`, or move the states into the regions under `parallel`"
+                )
+            ])
     }
 
     /// The names and transitions of the states ``StateStreamer`` decoded in a `states` mapping,

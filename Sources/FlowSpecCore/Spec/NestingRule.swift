@@ -28,6 +28,15 @@ enum NestingRule: RuleHome {
             notes: [.init("rename one of them: transitions name their targets by name alone")])
     }
 
+    /// A state of a machine parallel at its top named like the machine, whose name names the
+    /// parallel state the machine is.
+    static func reportNamedLikeItsMachine(_ name: Located<String>, reader: inout NodeReader) {
+        reader.report(
+            .invalidNesting,
+            "state name '\(name.value)' is the machine's: a machine parallel at its top is a parallel state of its name, which a transition targets to enter every region afresh",
+            at: name.location, subjects: [name.value], notes: [.init("rename the state")])
+    }
+
     static func reportNoStatesInside(_ name: String, at location: SourceLocation, reader: inout NodeReader) {
         reader.report(
             .invalidNesting, "`states` of '\(name)' is empty; a compound state needs at least one state inside",

@@ -85,6 +85,10 @@ public struct MachineSpec: Sendable {
     /// The states, in source order: a compound state comes before the states inside it, which
     /// follow it at once (see ``nesting``).
     public var states: [StateSpec] = []
+    /// Where `parallel:` is written, for a machine that is parallel at its top: its first
+    /// state is then a parallel state named after the machine, holding every other state (its
+    /// regions and the states inside them), and the machine is entered through it.
+    public var parallelAtTop: SourceLocation?
     /// How the states nest, and what only nesting states write (`entry`, `exit`, `initial`,
     /// `done`): empty for a flat machine, which then costs nothing more.
     public var nesting = Nesting()
@@ -123,6 +127,12 @@ public struct MachineSpec: Sendable {
     /// Whether the state at an index is a parallel state: the states directly inside it are its
     /// regions, all active while it is (see ``Nesting/isParallel(_:)``).
     public func isParallel(_ state: Int) -> Bool { nesting.isParallel(state) }
+
+    /// Whether `initial` names the machine's own parallel state, for a machine parallel at its
+    /// top: the machine is then entered as written, every region at its `initial`.
+    public func entersAtTop(_ initial: Located<String>) -> Bool {
+        parallelAtTop != nil && initial.value == name.value
+    }
 
     /// Whether the state at an index is a history state: a target, never a state the flow is in.
     @inline(__always)
@@ -380,6 +390,9 @@ public struct ComposedRun: Sendable {
     public var doneLocation: SourceLocation?
     /// Every outcome of the machine run, in its document order.
     public var outcomes: [Outcome]
+    /// Whether the machine run is parallel at its top: it has no terminal state at its top, and
+    /// ends once every region has ended, through its parallel state's `done`.
+    public var endsWithRegions = false
 
     /// One outcome of the machine run.
     public struct Outcome: Sendable {

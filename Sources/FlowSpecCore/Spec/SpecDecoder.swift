@@ -4,7 +4,7 @@ public struct SpecDecoder {
     static let topLevelKeys = ["flowspec", "imports", "machines", "severity"]
     static let machineKeys = [
         "summary", "standalone", "initial", "defaults", "conditions", "events", "effects",
-        "activities", "on", "states", "sequences", "persist", "require", "severity"
+        "activities", "on", "states", "parallel", "sequences", "persist", "require", "severity"
     ]
 
     /// Creates a decoder.

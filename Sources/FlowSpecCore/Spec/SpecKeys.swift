@@ -86,7 +86,8 @@ public enum SpecKeys {
             guard let kind = RequirementKind(rawValue: path[1]), !kind.mappingKeys.isEmpty else { return nil }
             return .requirementMapping(kind)
         case ("on", _): return transitionPlace(Array(path.dropFirst()))
-        case ("states", _): return statesPlace(path[...])
+        // A machine parallel at its top holds its regions under `parallel`, read as `states`.
+        case ("states", _), ("parallel", _): return statesPlace(path[...])
         default: return nil
         }
     }

@@ -61,7 +61,9 @@ enum SpecWriter {
             for line in comments.names { comment(indent, line) }
             if let summary = machine.summary { append(indent + "summary: " + quoted(summary)) }
             if let standalone = machine.standalone { append(indent + "standalone: \(standalone.value)") }
-            if let initial = machine.initial { append(indent + "initial: " + quoted(initial.value)) }
+            if let initial = machine.initial, !machine.entersAtTop(initial) {
+                append(indent + "initial: " + quoted(initial.value))
+            }
             if let kind = machine.defaultKind { append(indent + "defaults: { kind: \(kind.rawValue) }") }
             if let conditions = machine.conditions {
                 for condition in conditions {
@@ -87,11 +89,19 @@ enum SpecWriter {
                     )
                 }
             }
-            append(indent + "states:")
-            var index = 0
-            while index < machine.states.count {
-                state(index, machine, indent: indent + "  ", comments: comments)
-                index = machine.nesting.descendants(of: index).upperBound
+            if machine.parallelAtTop != nil, !machine.states.isEmpty {
+                // The machine is its first state, a parallel state: its regions are written.
+                append(indent + StateKey.parallel.rawValue + ":")
+                for region in machine.nesting.children(of: 0) {
+                    state(region, machine, indent: indent + "  ", comments: comments)
+                }
+            } else {
+                append(indent + "states:")
+                var index = 0
+                while index < machine.states.count {
+                    state(index, machine, indent: indent + "  ", comments: comments)
+                    index = machine.nesting.descendants(of: index).upperBound
+                }
             }
             sections(machine, severity: severity, indent: indent)
         }

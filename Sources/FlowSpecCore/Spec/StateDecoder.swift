@@ -17,6 +17,8 @@ enum StateDecoder {
         var details: [Int: StateDetails] = [:]
         /// The history states among them, in document order (few, if any).
         var histories: [Int] = []
+        /// Whether the first state is the parallel state a machine parallel at its top is.
+        var isParallelMachine = false
     }
 
     static func states(_ id: YAMLDocument.NodeID, defaultKind: StateKind?, reader: inout NodeReader) -> Decoded {
@@ -49,68 +51,104 @@ enum StateDecoder {
         defaultKind: StateKind?, into decoded: inout Decoded, firstOfName: inout FirstOfName, reader: inout NodeReader
     ) {
         for entry in entries {
-            let index = decoded.states.count
             var nested = Nested()
-            var state = state(
+            let state = state(
                 name: entry.key, body: entry.value, defaultKind: defaultKind, nested: &nested, reader: &reader)
-            if let first = firstOfName.claim(state.name.value, for: index) {
-                NestingRule.reportDuplicateName(entry.key, first: decoded.states[first].name.location, reader: &reader)
-                state.isMalformed = true
-            }
-            if state.kind == .history { decoded.histories.append(index) }
-            decoded.states.append(consume state)
-            decoded.parents.append(parent)
-            if let details = nested.details { decoded.details[index] = details }
-            if let details = nested.details, nested.writesRun || !details.outcomes.isEmpty {
-                RunRule.checkRunningState(
-                    &decoded.states[index], details: details, writesRun: nested.writesRun, reader: &reader)
-            }
-            guard let children = nested.children, !nested.writesRun else {
-                if !nested.writesRun {
-                    NestingRule.checkLeaf(&decoded.states[index], details: nested.details, reader: &reader)
-                }
-                HistoryRule.checkLeaf(
-                    &decoded.states[index], details: nested.details, hasParent: parent >= 0, reader: &reader)
-                continue
-            }
-            if nested.isParallel {
-                ParallelRule.checkParallel(index, in: &decoded, reader: &reader)
-            } else {
-                NestingRule.checkCompound(&decoded.states[index], details: nested.details, reader: &reader)
-            }
-            guard depth < maximumNesting else {
-                // An inherited transition says how many levels up it is written in 7 bits.
-                reader.report(
-                    .limitExceeded,
-                    "state '\(entry.key.value)' holds states \(depth + 1) levels deep, over the limit of \(maximumNesting)",
-                    at: nested.details?.statesLocation ?? entry.key.location, subjects: [entry.key.value])
-                decoded.states[index].isMalformed = true
-                decoded.states[index].hasLostTransitions = true
-                continue
-            }
-            let read = reader.namedEntries(
-                children, of: "\(nested.isParallel ? "regions" : "states") of '\(entry.key.value)'")
-            let childEntries = read ?? []
-            if nested.isParallel {
-                // Regions that could not be read at all are reported as such, not counted.
-                if read != nil {
-                    ParallelRule.checkRegionCount(
-                        childEntries.count, of: entry.key.value, at: reader.location(children), reader: &reader)
-                }
-                if childEntries.isEmpty { decoded.states[index].isMalformed = true }
-            } else if childEntries.isEmpty {
-                NestingRule.reportNoStatesInside(entry.key.value, at: reader.location(children), reader: &reader)
-                decoded.states[index].isMalformed = true
-            }
             append(
-                childEntries, parent: Int32(index), depth: depth + 1, defaultKind: defaultKind, into: &decoded,
-                firstOfName: &firstOfName, reader: &reader)
-            if nested.isParallel {
-                ParallelRule.checkRegions(of: index, in: &decoded, reader: &reader)
+                state, nested, named: entry.key, parent: parent, depth: depth, defaultKind: defaultKind,
+                into: &decoded, firstOfName: &firstOfName, reader: &reader)
+        }
+    }
+
+    /// The states of a machine that is parallel at its top (`parallel:` in place of `states`):
+    /// one parallel state, named after the machine and written at the `parallel` key, whose
+    /// regions are the mapping's states. The machine is entered through it.
+    static func parallelMachine(
+        _ regions: YAMLDocument.NodeID, of machine: Located<String>, at key: SourceLocation, defaultKind: StateKind?,
+        reader: inout NodeReader
+    ) -> Decoded {
+        let name = Located(machine.value, at: key)
+        var state = StateSpec(name: Located(reader.nameTable.intern(machine.value), at: key), kind: .task)
+        state.kindLocation = nil
+        var details = StateDetails()
+        details.parallelLocation = key
+        let nested = Nested(details: details, children: regions, isParallel: true)
+        var decoded = Decoded()
+        decoded.isParallelMachine = true
+        var firstOfName = FirstOfName()
+        append(
+            state, nested, named: name, parent: -1, depth: 0, defaultKind: defaultKind, into: &decoded,
+            firstOfName: &firstOfName, reader: &reader)
+        return decoded
+    }
+
+    /// Appends one decoded state and, after it, the states inside it.
+    private static func append(
+        _ state: consuming StateSpec, _ nested: Nested, named key: Located<String>, parent: Int32, depth: Int,
+        defaultKind: StateKind?, into decoded: inout Decoded, firstOfName: inout FirstOfName, reader: inout NodeReader
+    ) {
+        let index = decoded.states.count
+        var state = state
+        if let first = firstOfName.claim(state.name.value, for: index) {
+            if first == 0, decoded.isParallelMachine {
+                NestingRule.reportNamedLikeItsMachine(key, reader: &reader)
             } else {
-                NestingRule.checkInitial(of: index, in: &decoded, reader: &reader)
-                HistoryRule.checkCompound(index, in: &decoded, reader: &reader)
+                NestingRule.reportDuplicateName(key, first: decoded.states[first].name.location, reader: &reader)
             }
+            state.isMalformed = true
+        }
+        if state.kind == .history { decoded.histories.append(index) }
+        decoded.states.append(consume state)
+        decoded.parents.append(parent)
+        if let details = nested.details { decoded.details[index] = details }
+        if let details = nested.details, nested.writesRun || !details.outcomes.isEmpty {
+            RunRule.checkRunningState(
+                &decoded.states[index], details: details, writesRun: nested.writesRun, reader: &reader)
+        }
+        guard let children = nested.children, !nested.writesRun else {
+            if !nested.writesRun {
+                NestingRule.checkLeaf(&decoded.states[index], details: nested.details, reader: &reader)
+            }
+            HistoryRule.checkLeaf(
+                &decoded.states[index], details: nested.details, hasParent: parent >= 0, reader: &reader)
+            return
+        }
+        if nested.isParallel {
+            ParallelRule.checkParallel(index, in: &decoded, reader: &reader)
+        } else {
+            NestingRule.checkCompound(&decoded.states[index], details: nested.details, reader: &reader)
+        }
+        guard depth < maximumNesting else {
+            // An inherited transition says how many levels up it is written in 7 bits.
+            reader.report(
+                .limitExceeded,
+                "state '\(key.value)' holds states \(depth + 1) levels deep, over the limit of \(maximumNesting)",
+                at: nested.details?.statesLocation ?? key.location, subjects: [key.value])
+            decoded.states[index].isMalformed = true
+            decoded.states[index].hasLostTransitions = true
+            return
+        }
+        let read = reader.namedEntries(children, of: "\(nested.isParallel ? "regions" : "states") of '\(key.value)'")
+        let childEntries = read ?? []
+        if nested.isParallel {
+            // Regions that could not be read at all are reported as such, not counted.
+            if read != nil {
+                ParallelRule.checkRegionCount(
+                    childEntries.count, of: key.value, at: reader.location(children), reader: &reader)
+            }
+            if childEntries.isEmpty { decoded.states[index].isMalformed = true }
+        } else if childEntries.isEmpty {
+            NestingRule.reportNoStatesInside(key.value, at: reader.location(children), reader: &reader)
+            decoded.states[index].isMalformed = true
+        }
+        append(
+            childEntries, parent: Int32(index), depth: depth + 1, defaultKind: defaultKind, into: &decoded,
+            firstOfName: &firstOfName, reader: &reader)
+        if nested.isParallel {
+            ParallelRule.checkRegions(of: index, in: &decoded, reader: &reader)
+        } else {
+            NestingRule.checkInitial(of: index, in: &decoded, reader: &reader)
+            HistoryRule.checkCompound(index, in: &decoded, reader: &reader)
         }
     }
 
