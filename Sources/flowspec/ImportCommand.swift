@@ -6,7 +6,7 @@ struct ImportCommand: Command {
     static let filesArgument = ArgumentSyntax(
         name: "files",
         help:
-            "The SCXML document, or the XState machine config as JSON; then the configs of the machines it invokes, if any.",
+            "The SCXML document, or the XState machine config (JSON, or the JavaScript or TypeScript that calls createMachine); then the configs of the machines it invokes, if any.",
         count: .oneOrMore)
     static let output = OptionSyntax.text(
         "output", short: "o", help: "Write the spec to this file instead of standard output.")
@@ -27,7 +27,10 @@ struct ImportCommand: Command {
         discussion: """
             The format is read from the content: SCXML 1.0 starts with '<', an XState \
             config (the object given to createMachine, as JSON.stringify writes it, or \
-            Stately's JSON export) with '{'. The spec keeps the states, nesting, parallel \
+            Stately's JSON export) with '{', or the JavaScript or TypeScript file that \
+            calls createMachine({ … }) (or v4's Machine({ … })), read as data and never run: \
+            code in it (functions, assign(…), variables) is reported where it is written. \
+            The spec keeps the states, nesting, parallel \
             regions, history, events, conditions (guards, named), effects (<log \
             label="effect">, named actions), timeouts (a delayed <send> the state handles, \
             `after`), XState invocations that end (task states), SCXML machines invoked \

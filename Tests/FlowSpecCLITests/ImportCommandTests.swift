@@ -135,6 +135,25 @@ struct ImportCommandTests {
         #expect(!FileManager.default.fileExists(atPath: spec.path))
     }
 
+    /// A TypeScript file that defines a machine imports as its config: the code in it is
+    /// reported at its line and column, and a spread refuses the import at its place.
+    @Test func aMachineSourceFileImportsItsConfig() throws {
+        let path = "Tests/Fixtures/import/xstate/source/stopwatchMachine.ts"
+        let output = try CLI.run(["import", path])
+        #expect(output.status == 1)
+        #expect(output.stdout.hasPrefix("flowspec: 1\nmachines:\n  stopwatch:\n"), "\(output.stdout)")
+        #expect(
+            output.stderr.contains(
+                "\(path):30:20: warning: not imported: an inline action, code (`assign({`); name it and implement it in `setup`"
+            ), "\(output.stderr)")
+        let directory = try CLI.temporaryDirectory(with: [
+            "spread.js": "export const m = createMachine({\n  ...base,\n  states: { a: {} }\n});\n"
+        ])
+        let spread = try CLI.run(["import", "spread.js"], in: directory)
+        #expect(spread.status == 2)
+        #expect(spread.stderr.hasPrefix("spread.js:2:3: error: a spread (`...`)"), "\(spread.stderr)")
+    }
+
     @Test func aDocumentOthersWroteImportsAsItsGoldenSpecWithItsNotes() throws {
         let path = "Tests/Fixtures/import/qt/trafficlight.scxml"
         let output = try CLI.run(["import", path])

@@ -56,7 +56,9 @@ final class InvokedMachines {
                     configs.append((input.path, root["id"]?.string, root))
                 case nil:
                     throw MachineImporter.Failure(
-                        message: "the input is neither SCXML nor an XState config as JSON", location: .start)
+                        message:
+                            "the input is neither SCXML nor an XState config (JSON, or JavaScript calling `createMachine(…)`)",
+                        location: .start)
                 }
             } catch {
                 throw MachineImporter.Failure(message: error.message, location: error.location, file: input.path)

@@ -10,6 +10,9 @@ struct JSONValue {
         case array([JSONValue])
         /// An object's members in the order written (a machine's states are in document order).
         case object([Member])
+        /// JavaScript that is code, not data (a function, a call, a variable), read from source
+        /// by ``JavaScriptConfigReader`` and never run: its first line, shortened.
+        case code(String)
     }
 
     struct Member {
@@ -72,6 +75,7 @@ struct JSONValue {
         case .string: "a string"
         case .array: "an array"
         case .object: "an object"
+        case .code(let text): "code (`\(text)`)"
         }
     }
 }

@@ -95,12 +95,20 @@ public enum MachineImporter {
     /// The format of an input, from its first character past white space and a byte order
     /// mark: `<` for SCXML, `{` or `[` for JSON (an XState config); `nil` for anything else.
     public static func format(of bytes: [UInt8]) -> Format? {
-        let first = bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
-        switch first {
+        switch firstByte(of: bytes) {
         case UInt8(ascii: "<"): return .scxml
         case UInt8(ascii: "{"), UInt8(ascii: "["): return .xstate
-        default: return nil
+        default: return JavaScriptConfigReader.isSource(bytes) ? .xstate : nil
         }
+    }
+
+    /// Whether an XState input is JSON (it starts with `{` or `[`), not JavaScript source.
+    static func startsAsJSON(_ bytes: [UInt8]) -> Bool {
+        [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(firstByte(of: bytes))
+    }
+
+    private static func firstByte(of bytes: [UInt8]) -> UInt8? {
+        bytes.first { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) }
     }
 
     /// Imports the machine in `bytes`, in the format its content shows; `machine` names the
@@ -128,7 +136,7 @@ public enum MachineImporter {
         case nil:
             throw Failure(
                 message:
-                    "the input is neither SCXML (it would start with '<') nor an XState config as JSON (it would start with '{'); flowspec imports those two",
+                    "the input is neither SCXML (it would start with '<') nor an XState config, as JSON (it would start with '{') or as JavaScript calling `createMachine(…)`; flowspec imports those",
                 location: .start)
         }
     }

@@ -40,7 +40,11 @@ public enum XStateImporter {
     static func root(of bytes: [UInt8], limits: ReadLimits) throws(MachineImporter.Failure) -> JSONValue {
         let root: JSONValue
         do {
-            root = try JSONReader.read(bytes, maxDepth: limits.maxDepth, maxScalarLength: limits.maxScalarLength)
+            root =
+                MachineImporter.startsAsJSON(bytes)
+                ? try JSONReader.read(bytes, maxDepth: limits.maxDepth, maxScalarLength: limits.maxScalarLength)
+                : try JavaScriptConfigReader.read(
+                    bytes, maxDepth: limits.maxDepth, maxScalarLength: limits.maxScalarLength)
         } catch {
             throw MachineImporter.Failure(message: error.message, location: error.location)
         }
@@ -370,11 +374,14 @@ struct XStateMachineReader {
     private mutating func effect(_ action: JSONValue, declaring: Bool = true) -> String? {
         let type = action.string ?? action["type"]?.string
         guard let type else {
-            note(
-                action,
-                action.isNull
-                    ? "not imported: an inline action, lost when the config became JSON; name it and implement it in `setup`"
-                    : "not imported: an action that is \(action.typeName), not a name or an object with a `type`")
+            let message =
+                switch action.kind {
+                case .null:
+                    "not imported: an inline action, lost when the config became JSON; name it and implement it in `setup`"
+                case .code: "not imported: an inline action, \(action.typeName); name it and implement it in `setup`"
+                default: "not imported: an action that is \(action.typeName), not a name or an object with a `type`"
+                }
+            note(action, message)
             return nil
         }
         if type == XStateExporter.resetAction { return nil }
@@ -579,6 +586,10 @@ struct XStateMachineReader {
         guard let text = targets.first, let node = resolve(text, from: owner),
             let target = stateName(routes[node] ?? node)
         else {
+            if targets.isEmpty, written.list.contains(where: { if case .code = $0.kind { true } else { false } }) {
+                note(written, "not imported: a target that is \(written.typeName); name the state")
+                return nil
+            }
             _ = noteTarget(written, targets.first ?? "")
             return nil
         }
@@ -876,6 +887,7 @@ enum JSONText {
         case .array(let items): return "[" + items.map(compact).joined(separator: ",") + "]"
         case .object(let members):
             return "{" + members.map { quoted($0.key) + ":" + compact($0.value) }.joined(separator: ",") + "}"
+        case .code(let text): return text
         }
     }
 
