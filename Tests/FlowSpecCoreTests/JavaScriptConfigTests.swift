@@ -37,18 +37,19 @@ struct JavaScriptConfigTests {
             ], "\(Self.notes(fetch))")
 
         // The JSON turned the clue's only action, an `assign(…)`, into `{}`, which reads as a
-        // transition that ends the search; the source says it is an actions-only transition.
+        // transition that ends the search, and left out the guard `not('isAnswerCorrect')`; the
+        // source says it is an actions-only transition, and keeps the guard as `unless`.
         let trivia = try MachineImporter.importMachine(try Self.source("triviaMachine.ts"), machine: "trivia")
         let triviaJSON = try MachineImporter.importMachine(try Self.json("trivia.json"), machine: "trivia")
         let clue = "            on: { user.toggleClue: { effects: [] } }\n"
         #expect(trivia.spec.contains(clue), "\(trivia.spec)")
-        #expect(trivia.spec.replacingOccurrences(of: clue, with: "") == triviaJSON.spec)
-        let code = Self.notes(trivia).filter { $0.contains("code (") }
-        #expect(code.count == 9, "\(code)")
+        let answered = "{ to: incorrectAnswer, unless: isAnswerCorrect }"
+        #expect(trivia.spec.contains(answered), "\(trivia.spec)")
         #expect(
-            code.contains(
-                "182:28: not imported: a guard that is code (`not('isAnswerCorrect')`), not a name or an object with a `type`"
-            ), "\(code)")
+            trivia.spec.replacingOccurrences(of: clue, with: "").replacingOccurrences(
+                of: answered, with: "incorrectAnswer") == triviaJSON.spec, "\(trivia.spec)")
+        let code = Self.notes(trivia).filter { $0.contains("code (") }
+        #expect(code.count == 8 && code.allSatisfy { $0.contains("an inline action") }, "\(code)")
         let checked = SpecChecker().check(SourceFile(path: "trivia.yaml", text: trivia.spec))
         #expect(checked.graphs.count == 1)
     }
@@ -133,6 +134,26 @@ struct JavaScriptConfigTests {
             #expect("\(error.location)" == location, "\(error.message)")
             #expect(error.message.contains(message), "\(error.message)")
         }
+    }
+
+    /// A guard written as code keeps the transition guarded: `not('name')` is `unless: name`,
+    /// any other becomes a condition of its own, the code in a comment, reported.
+    @Test func aGuardWrittenAsCodeStaysAGuard() throws {
+        let source = """
+            createMachine({ id: 'gate', initial: 'shut', states: {
+              shut: { on: { OPEN: [{ target: 'open', guard: not("locked") },
+                                   { target: 'open', guard: ({ context }) => context.key }] } },
+              open: { type: 'final' } } })
+            """
+        let imported = try MachineImporter.importMachine(Array(source.utf8), machine: "Gate")
+        #expect(
+            imported.spec.contains("OPEN: [{ to: open, unless: locked }, { to: open, if: condition1 }]"),
+            "\(imported.spec)")
+        #expect(imported.spec.contains("    # condition1: ({ context }) => context.key\n"), "\(imported.spec)")
+        #expect(
+            Self.notes(imported) == [
+                "3:49: imported as the condition 'condition1': a guard that is code (`({ context }) => context.key`), which the app now supplies"
+            ], "\(Self.notes(imported))")
     }
 
     /// Nesting is held to `--max-depth` in data and in code alike: a deep source is an error,

@@ -32,11 +32,8 @@ struct RegionConflictCheck: MachineCheck {
         var leaves: Bool
     }
 
-    /// What selects a handler: an event, or the eventless branches tried at every input.
-    private enum Trigger: Hashable {
-        case event(Name)
-        case eventless
-    }
+    /// The key of the eventless branches among the events (no event has it).
+    private static let eventless = Name.none
 
     func check(_ analysis: MachineAnalysis, _ reporter: RuleReporter) {
         let graph = analysis.graph
@@ -45,7 +42,7 @@ struct RegionConflictCheck: MachineCheck {
         let nesting = machine.nesting
         let judgesPaths = !analysis.mayLackPaths && analysis.parentsFromInitial != nil
         // Per parallel state and event, per region (by index), the handlers written inside it.
-        var handlers: [Int: [Trigger: [Int: [Handler]]]] = [:]
+        var handlers: [Int: [Name: [Int: [Handler]]]] = [:]
         var seen = Set<[Int]>()
         // A transition without a target exits nothing, so it conflicts with none (SCXML: its
         // exit set is empty); it is taken beside whatever the other regions take.
@@ -65,8 +62,7 @@ struct RegionConflictCheck: MachineCheck {
             ]
             guard seen.insert(key).inserted else { continue }
             let trigger =
-                isEventless
-                ? Trigger.eventless : .event(machine.transitions(of: declaring)[edge.transitionIndex].event.value)
+                isEventless ? Self.eventless : machine.transitions(of: declaring)[edge.transitionIndex].event.value
             for (parallel, region) in nesting.regions(around: declaring) {
                 let target = edge.target
                 let inside = nesting.descendants(of: parallel).contains(target) && target != parallel
@@ -88,11 +84,11 @@ struct RegionConflictCheck: MachineCheck {
                         guard !reported.contains([handler.declaring, handler.transition]),
                             let winner = earlier.first(where: {
                                 ($0.leaves || handler.leaves)
-                                    && (trigger != .eventless || Self.mayHoldTogether($0, handler, machine))
+                                    && (trigger != Self.eventless || Self.mayHoldTogether($0, handler, machine))
                             })
                         else { continue }
                         reported.insert([handler.declaring, handler.transition])
-                        if trigger == .eventless {
+                        if trigger == Self.eventless {
                             reportEventless(handler, winner: winner, parallel: parallel, graph: graph, reporter)
                         } else {
                             report(handler, winner: winner, parallel: parallel, graph: graph, reporter)
@@ -105,12 +101,11 @@ struct RegionConflictCheck: MachineCheck {
     }
 
     /// Events by name, the eventless branches last: findings come out in the same order every run.
-    private func order(_ first: Trigger, _ second: Trigger, _ machine: MachineSpec) -> Bool {
-        switch (first, second) {
-        case (.event(let a), .event(let b)): machine.names[a] < machine.names[b]
-        case (.event, .eventless): true
-        default: false
+    private func order(_ first: Name, _ second: Name, _ machine: MachineSpec) -> Bool {
+        guard first != Self.eventless, second != Self.eventless else {
+            return second == Self.eventless && first != second
         }
+        return machine.names[first] < machine.names[second]
     }
 
     /// Whether two eventless branches' conditions may hold at once: not when one requires a

@@ -149,12 +149,7 @@ struct JavaScriptConfigReader {
         var members: [JSONValue.Member] = []
         var positions: [String: Int] = [:]
         while true {
-            try skipTrivia()
-            guard let byte = cursor.peek() else {
-                throw cursor.failure("the source ends inside the object opened at \(start)")
-            }
-            if byte == UInt8(ascii: "}") {
-                cursor.advance()
+            if try closes(UInt8(ascii: "}"), "object", openedAt: start) {
                 return JSONValue(kind: .object(members), location: start)
             }
             let keyStart = cursor
@@ -182,15 +177,7 @@ struct JavaScriptConfigReader {
                 positions[key] = members.count
                 members.append(JSONValue.Member(key: key, value: value))
             }
-            try skipTrivia()
-            if cursor.peek() == UInt8(ascii: ",") {
-                cursor.advance()
-            } else if cursor.peek() != UInt8(ascii: "}") {
-                throw cursor.failure(
-                    cursor.atEnd
-                        ? "the source ends inside the object opened at \(start)"
-                        : "expected ',' or '}' in the object opened at \(start)")
-            }
+            try separator(UInt8(ascii: "}"), "object", openedAt: start)
         }
     }
 
@@ -199,25 +186,38 @@ struct JavaScriptConfigReader {
         cursor.advance()
         var items: [JSONValue] = []
         while true {
-            try skipTrivia()
-            guard let byte = cursor.peek() else {
-                throw cursor.failure("the source ends inside the array opened at \(start)")
-            }
-            if byte == UInt8(ascii: "]") {
-                cursor.advance()
+            if try closes(UInt8(ascii: "]"), "array", openedAt: start) {
                 return JSONValue(kind: .array(items), location: start)
             }
             try refuseSpread()
             items.append(try value(depth: depth + 1))
-            try skipTrivia()
-            if cursor.peek() == UInt8(ascii: ",") {
-                cursor.advance()
-            } else if cursor.peek() != UInt8(ascii: "]") {
-                throw cursor.failure(
-                    cursor.atEnd
-                        ? "the source ends inside the array opened at \(start)"
-                        : "expected ',' or ']' in the array opened at \(start)")
-            }
+            try separator(UInt8(ascii: "]"), "array", openedAt: start)
+        }
+    }
+
+    /// Before an item: whether `close` ends the object or array here (then past it).
+    private mutating func closes(_ close: UInt8, _ what: String, openedAt start: SourceLocation) throws(Failure)
+        -> Bool
+    {
+        try skipTrivia()
+        guard let byte = cursor.peek() else {
+            throw cursor.failure("the source ends inside the \(what) opened at \(start)")
+        }
+        guard byte == close else { return false }
+        cursor.advance()
+        return true
+    }
+
+    /// After an item: past its `,`, or at `close`.
+    private mutating func separator(_ close: UInt8, _ what: String, openedAt start: SourceLocation) throws(Failure) {
+        try skipTrivia()
+        if cursor.peek() == UInt8(ascii: ",") {
+            cursor.advance()
+        } else if cursor.peek() != close {
+            throw cursor.failure(
+                cursor.atEnd
+                    ? "the source ends inside the \(what) opened at \(start)"
+                    : "expected ',' or '\(Character(Unicode.Scalar(close)))' in the \(what) opened at \(start)")
         }
     }
 
@@ -284,18 +284,22 @@ struct JavaScriptConfigReader {
             }
             cursor.advance()
             if byte == quote { break }
-            if byte == UInt8(ascii: "\\") {
-                try escape(into: &text)
-            } else {
-                text.append(byte)
-            }
-            guard text.count <= maxScalarLength else {
-                throw cursor.failure(
-                    "a string over the limit of \(maxScalarLength) bytes (raise it with --max-scalar-length)",
-                    at: start)
-            }
+            try append(byte, to: &text, of: start)
         }
         return String(decoding: text, as: UTF8.self)
+    }
+
+    /// A character of a string or template, read past (an escape read whole), held to the limit.
+    private mutating func append(_ byte: UInt8, to text: inout [UInt8], of start: SourceLocation) throws(Failure) {
+        if byte == UInt8(ascii: "\\") {
+            try escape(into: &text)
+        } else {
+            text.append(byte)
+        }
+        guard text.count <= maxScalarLength else {
+            throw cursor.failure(
+                "a string over the limit of \(maxScalarLength) bytes (raise it with --max-scalar-length)", at: start)
+        }
     }
 
     /// A template literal without `${…}`, as a string; `nil` (the cursor where it was) for one
@@ -314,16 +318,7 @@ struct JavaScriptConfigReader {
             }
             cursor.advance()
             if byte == UInt8(ascii: "`") { return String(decoding: text, as: UTF8.self) }
-            if byte == UInt8(ascii: "\\") {
-                try escape(into: &text)
-            } else {
-                text.append(byte)
-            }
-            guard text.count <= maxScalarLength else {
-                throw cursor.failure(
-                    "a string over the limit of \(maxScalarLength) bytes (raise it with --max-scalar-length)",
-                    at: start.location)
-            }
+            try append(byte, to: &text, of: start.location)
         }
     }
 

@@ -649,6 +649,7 @@ struct XStateMachineReader {
         _ written: JSONValue, retry: inout (slot: Int, below: Int?, atLeast: Int?)?
     ) -> (String?, String?) {
         if let name = written.string { return (declare(SCXMLMachineReader.safeName(name)), nil) }
+        if case .code(let code) = written.kind { return codeGuard(code, written) }
         guard let type = written["type"]?.string else {
             note(written, "not imported: a guard that is \(written.typeName), not a name or an object with a `type`")
             return (nil, nil)
@@ -673,6 +674,26 @@ struct XStateMachineReader {
         guardConditions[text] = name
         note(
             written, "imported as the condition '\(name)': the guard '\(type)' with params, which the app now supplies")
+        return (declare(name), nil)
+    }
+
+    /// A guard written as code in a machine's source: `not('name')` is `unless: name`; any other
+    /// becomes a condition of its own, reported, so that the transition keeps a guard the app
+    /// supplies rather than becoming unconditional.
+    private mutating func codeGuard(_ code: String, _ written: JSONValue) -> (String?, String?) {
+        let negated = code.wholeMatch(of: /not\(\s*(?:'([^'\\]*)'|"([^"\\]*)")\s*\)/)
+        if let negated, let name = negated.output.1 ?? negated.output.2, !name.isEmpty {
+            return (nil, declare(SCXMLMachineReader.safeName(String(name))))
+        }
+        // By place: two pieces of code may share the excerpt a value keeps.
+        let key = "\(written.location) \(code)"
+        if let existing = guardConditions[key] { return (existing, nil) }
+        let name = "condition\(machine.expressions.count + 1)"
+        machine.expressions[name] = code
+        guardConditions[key] = name
+        note(
+            written,
+            "imported as the condition '\(name)': a guard that is \(written.typeName), which the app now supplies")
         return (declare(name), nil)
     }
 

@@ -55,7 +55,7 @@ enum StateDecoder {
             let state = state(
                 name: entry.key, body: entry.value, defaultKind: defaultKind, nested: &nested, reader: &reader)
             append(
-                state, nested, named: entry.key, parent: parent, depth: depth, defaultKind: defaultKind,
+                state, consume nested, named: entry.key, parent: parent, depth: depth, defaultKind: defaultKind,
                 into: &decoded, firstOfName: &firstOfName, reader: &reader)
         }
     }
@@ -82,9 +82,10 @@ enum StateDecoder {
         return decoded
     }
 
-    /// Appends one decoded state and, after it, the states inside it.
+    /// Appends one decoded state and, after it, the states inside it. Both are handed over
+    /// (`consume`): a copy of each state's ``Nested`` costs a retain of everything it holds.
     private static func append(
-        _ state: consuming StateSpec, _ nested: Nested, named key: Located<String>, parent: Int32, depth: Int,
+        _ state: consuming StateSpec, _ nested: consuming Nested, named key: Located<String>, parent: Int32, depth: Int,
         defaultKind: StateKind?, into decoded: inout Decoded, firstOfName: inout FirstOfName, reader: inout NodeReader
     ) {
         let index = decoded.states.count
