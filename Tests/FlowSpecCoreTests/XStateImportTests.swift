@@ -202,6 +202,19 @@ struct XStateImportTests {
         #expect(result.spec.contains("a: { kind: input }"), "\(result.spec)")
     }
 
+    /// A config without `states` (XState's atomic root, as a counter is written) is a machine of
+    /// one state, named after the machine, which the root's `on` applies to.
+    @Test func aRootWithoutStatesIsAMachineOfOneState() throws {
+        let config = #"{"id": "counter", "on": {"INC": {"actions": ["increment"]}, "RESET": {"actions": "reset"}}}"#
+        let (result, checked) = try Self.imported(config, name: "Counter")
+        #expect(result.notImported.isEmpty, "\(result.notImported)")
+        #expect(result.spec.contains("    initial: Counter\n"), "\(result.spec)")
+        #expect(result.spec.contains("      INC: { effects: [increment] }\n"), "\(result.spec)")
+        #expect(result.spec.contains("      Counter: { kind: input }\n"), "\(result.spec)")
+        // Well-formed; a machine that never leaves its one state is a dead end, as written.
+        #expect(checked.diagnostics.map(\.rule) == [.deadEnd], "\(checked.diagnostics)")
+    }
+
     // MARK: - JSON that cannot be read
 
     @Test(arguments: [
@@ -214,7 +227,7 @@ struct XStateImportTests {
         (#"{"states": {"\ud800": {}}}"#, "1:14", "half a surrogate pair"),
         (#"{"states": {}} {}"#, "1:16", "more follows the document's value"),
         (#"["a"]"#, "1:1", "not an XState machine config"),
-        (#"{"id": "m"}"#, "1:1", "the config has no `states` object")
+        (#"{"id": "m", "states": {}}"#, "1:23", "the config's `states` holds no states")
     ])
     func aConfigThatCannotBeReadIsLocated(config: String, location: String, message: String) throws {
         do {

@@ -67,15 +67,16 @@ final class ImportedMachine {
     /// The machines its states run, and those they run in turn.
     var subMachines: [(name: String, machine: ImportedMachine)] = []
 
-    /// The name that targets stand for the parallel state a machine is at its top by, until
-    /// the machine is built and the state named after it: no name read from an input is this.
-    static let parallelTopName = "\u{0}"
+    /// The name that stands for the machine's own name until the machine is built, for the
+    /// state named after it (the parallel state a machine is at its top, the one state of a
+    /// machine that has none): no name read from an input is this.
+    static let machineName = "\u{0}"
 
     /// Makes the machine parallel at its top: the states at its top become the regions of one
     /// parallel state, through which it is entered.
     func makeParallelAtTop() {
         let top = states.indices.filter { states[$0].parent == nil }
-        var wrapper = State(name: Self.parallelTopName)
+        var wrapper = State(name: Self.machineName)
         wrapper.isParallel = true
         wrapper.children = top
         let index = states.count
@@ -83,6 +84,16 @@ final class ImportedMachine {
         states.append(wrapper)
         parallelTop = index
         initial = nil
+    }
+
+    /// Gives a machine written without states (an XState root that waits on its own `on`) its
+    /// one state, named after the machine: an input state, which the machine's `on` applies to.
+    func makeOneState(at location: SourceLocation) {
+        var state = State(name: Self.machineName)
+        state.kind = .input
+        state.location = location
+        states.append(state)
+        initial = Self.machineName
     }
 
     /// Makes the machine parallel at its top when its one state is a parallel state named
@@ -306,7 +317,7 @@ private struct ImportedMachineBuilder {
 
     mutating func build() {
         machine.summary = imported.summary
-        machine.initial = imported.initial.map(located)
+        machine.initial = imported.initial.map { located($0 == ImportedMachine.machineName ? machine.name.value : $0) }
         if imported.parallelTop != nil {
             machine.parallelAtTop = at
             machine.initial = machine.initial ?? machine.name
@@ -414,7 +425,7 @@ private struct ImportedMachineBuilder {
     /// A name of the machine's table.
     private mutating func name(_ text: String) -> Located<Name> {
         // The parallel state a machine is at its top is named after the machine.
-        Located(machine.names.intern(text == ImportedMachine.parallelTopName ? machine.name.value : text), at: at)
+        Located(machine.names.intern(text == ImportedMachine.machineName ? machine.name.value : text), at: at)
     }
 
     private func located(_ text: String) -> Located<String> { Located(text, at: at) }

@@ -53,10 +53,11 @@ public enum XStateImporter {
                 message: "the document is \(root.typeName), not an XState machine config (an object with `states`)",
                 location: root.location)
         }
-        guard let states = root["states"], states.isObject, !states.members.isEmpty else {
+        // Without `states` the root is the machine's one state; written, they must be there.
+        if let states = root["states"], !states.isObject || states.members.isEmpty {
             throw MachineImporter.Failure(
-                message: "the config has no `states` object with states in it; flowspec imports a machine's states",
-                location: root["states"]?.location ?? root.location)
+                message: "the config's `states` holds no states; flowspec imports a machine's states",
+                location: states.location)
         }
         return root
     }
@@ -143,7 +144,10 @@ struct XStateMachineReader {
         machine.summary = root["description"]?.string
         readRootKeys()
         for node in topLevel { state(node) }
-        if root["type"]?.string == "parallel" {
+        if root["states"] == nil {
+            // A root that waits on its own `on`: XState's atomic root, the machine's one state.
+            machine.makeOneState(at: root.location)
+        } else if root["type"]?.string == "parallel" {
             machine.makeParallelAtTop()
         } else {
             machine.initial = initial(of: root, children: topLevel)
@@ -581,7 +585,7 @@ struct XStateMachineReader {
             // The root, a parallel state: the machine's own, entered afresh.
             for effect in effects { declareEffect(effect) }
             return Candidate(
-                target: ImportedMachine.parallelTopName, condition: condition, unless: unless, effects: effects)
+                target: ImportedMachine.machineName, condition: condition, unless: unless, effects: effects)
         }
         guard let text = targets.first, let node = resolve(text, from: owner),
             let target = stateName(routes[node] ?? node)
