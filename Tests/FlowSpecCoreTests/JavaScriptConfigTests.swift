@@ -156,6 +156,39 @@ struct JavaScriptConfigTests {
             ], "\(Self.notes(imported))")
     }
 
+    /// The named delays `setup({ delays })` (or v4's `Machine(config, { delays })`) gives in
+    /// milliseconds are their timeouts' durations, recorded at the top of the machine; one the
+    /// source computes needs `--delay`, which also overrides the source's.
+    @Test func namedDelaysTakeTheirDurationsFromTheSource() throws {
+        let source = """
+            export const session = setup({
+              types: { context: {} as { t: number } },
+              delays: { IDLE: 30_000, SOON: ({ context }) => context.t },
+            }).createMachine({
+              id: 'session', initial: 'active',
+              states: {
+                active: { on: { TAP: 'waiting' }, after: { IDLE: 'idle' } },
+                waiting: { after: { SOON: 'active' } },
+                idle: { type: 'final' } } });
+            """
+        let imported = try MachineImporter.importMachine(Array(source.utf8))
+        #expect(imported.spec.contains("    # delay 'IDLE' is 30s, from the machine's source\n"), "\(imported.spec)")
+        #expect(imported.spec.contains("timeout: { after: 30s, to: idle }"), "\(imported.spec)")
+        #expect(
+            Self.notes(imported) == [
+                "8:31: not imported: the delay 'SOON', which the config names without its duration; give it with `--delay SOON=30s`"
+            ], "\(Self.notes(imported))")
+        let given = try MachineImporter.importMachine(Array(source.utf8), delays: ["IDLE": .seconds(5)])
+        #expect(given.spec.contains("    # delay 'IDLE' is 5s, from --delay\n"), "\(given.spec)")
+        #expect(given.unusedDelays.isEmpty)
+
+        let version4 =
+            "const m = Machine({ id: 'm', initial: 'a', states: { a: { after: { IDLE: 'b' } }, b: {} } },"
+            + " { delays: { IDLE: 1000 } });"
+        let old = try MachineImporter.importMachine(Array(version4.utf8))
+        #expect(old.spec.contains("timeout: { after: 1s, to: b }"), "\(old.spec)")
+    }
+
     /// Nesting is held to `--max-depth` in data and in code alike: a deep source is an error,
     /// never a crash.
     @Test func deepSourceIsRefusedNotACrash() {

@@ -76,6 +76,28 @@ struct ParallelRegionTests {
         #expect(!machine.isLeaf(area))
     }
 
+    /// A machine parallel at its top decodes as one parallel state named after the machine, at
+    /// its `parallel` key, entered first; its regions are held to `--max-states` before they are
+    /// read, as a machine's states are.
+    @Test func aMachineParallelAtItsTopIsOneParallelStateOfItsName() throws {
+        let text =
+            "flowspec: 1\nmachines:\n  P:\n    parallel:\n      a: { kind: input, on: { go: a } }\n"
+            + "      b: { kind: input, on: { go: b } }\n"
+        let result = SpecChecker().check(SourceFile(path: "p.yaml", text: text))
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+        let machine = try #require(result.spec.machines.first)
+        #expect(machine.parallelAtTop == SourceLocation(line: 4, column: 5))
+        #expect(machine.states.indices.map(machine.name(of:)) == ["P", "a", "b"])
+        #expect(machine.isParallel(0) && machine.initial?.value == "P" && machine.entersAtTop(machine.initial!))
+        var limits = YAMLLimits()
+        limits.maxStates = 1
+        let limited = SpecChecker(limits: limits).check(SourceFile(path: "p.yaml", text: text))
+        #expect(
+            limited.diagnostics.map { "\($0.location) \($0.rule.rawValue) \($0.message)" } == [
+                "4:5 limit-exceeded machine 'P' has 2 states, over the limit of 1 (raise it with --max-states)"
+            ])
+    }
+
     @Test func aFlatOrNestedMachineHasNoParallelState() throws {
         let result = Self.checked(
             """

@@ -424,7 +424,7 @@ private struct ImportedMachineBuilder {
 
     /// A name of the machine's table.
     private mutating func name(_ text: String) -> Located<Name> {
-        // The parallel state a machine is at its top is named after the machine.
+        // A state named after the machine (a parallel top, a one-state machine's) gets its name.
         Located(machine.names.intern(text == ImportedMachine.machineName ? machine.name.value : text), at: at)
     }
 

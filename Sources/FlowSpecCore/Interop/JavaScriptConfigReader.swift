@@ -40,6 +40,15 @@ struct JavaScriptConfigReader {
     static func read(
         _ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth, maxScalarLength: Int = YAMLLimits().maxScalarLength
     ) throws(Failure) -> JSONValue {
+        try readWithImplementations(bytes, maxDepth: maxDepth, maxScalarLength: maxScalarLength).config
+    }
+
+    /// The config in `bytes`, and the implementations written beside it, when they can be read
+    /// as data: the object given to `setup({ … })` before `.createMachine(`, or v4's second
+    /// argument, `Machine(config, { delays, … })`. They say, for one, how long a named delay is.
+    static func readWithImplementations(
+        _ bytes: [UInt8], maxDepth: Int = YAMLLimits().maxDepth, maxScalarLength: Int = YAMLLimits().maxScalarLength
+    ) throws(Failure) -> (config: JSONValue, implementations: JSONValue?) {
         var reader = JavaScriptConfigReader(
             cursor: try TextCursor(bytes), maxDepth: maxDepth, maxScalarLength: maxScalarLength)
         guard try reader.findConfig() else {
@@ -47,8 +56,18 @@ struct JavaScriptConfigReader {
                 "found no `createMachine({ … })` or `Machine({ … })` call with an object literal; import the config object, or its JSON (`JSON.stringify(config)`)",
                 at: SourceLocation(line: 1, column: 1))
         }
-        return try reader.value(depth: 0)
+        let config = try reader.value(depth: 0)
+        try reader.skipTrivia()
+        if reader.cursor.peek() == UInt8(ascii: ",") {
+            reader.cursor.advance()
+            try reader.skipTrivia()
+            if reader.cursor.peek() == UInt8(ascii: "{") { reader.implementations = reader.readLeniently() }
+        }
+        return (config, reader.implementations)
     }
+
+    /// The `setup` object read before the call, or the call's second argument.
+    private var implementations: JSONValue?
 
     private init(cursor: TextCursor, maxDepth: Int, maxScalarLength: Int) {
         self.cursor = cursor
@@ -72,6 +91,14 @@ struct JavaScriptConfigReader {
                 continue
             }
             let name = identifier()
+            if name == "setup" {
+                try skipTrivia()
+                guard cursor.peek() == UInt8(ascii: "(") else { continue }
+                cursor.advance()
+                try skipTrivia()
+                if cursor.peek() == UInt8(ascii: "{") { implementations = readLeniently() }
+                continue
+            }
             guard name == "createMachine" || name == "Machine" else { continue }
             try skipTrivia()
             if cursor.peek() == UInt8(ascii: "<") { try skipBalanced(open: "<", close: ">") }
@@ -80,6 +107,19 @@ struct JavaScriptConfigReader {
             cursor.advance()
             try skipTrivia()
             if cursor.peek() == UInt8(ascii: "{") { return true }
+        }
+    }
+
+    /// The object here, or `nil` (the cursor where it was) when it cannot be read as data: the
+    /// implementations beside a config are read only for what they can add.
+    private mutating func readLeniently() -> JSONValue? {
+        let start = cursor
+        do throws(Failure) {
+            return try value(depth: 0)
+        } catch {
+            cursor = start
+            cursor.advance()
+            return nil
         }
     }
 

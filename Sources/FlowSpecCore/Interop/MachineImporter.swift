@@ -93,7 +93,8 @@ public enum MachineImporter {
     }
 
     /// The format of an input, from its first character past white space and a byte order
-    /// mark: `<` for SCXML, `{` or `[` for JSON (an XState config); `nil` for anything else.
+    /// mark: `<` for SCXML, `{` or `[` for JSON (an XState config); JavaScript or TypeScript that
+    /// calls `createMachine(` or `Machine(` is an XState config too; `nil` for anything else.
     public static func format(of bytes: [UInt8]) -> Format? {
         switch firstByte(of: bytes) {
         case UInt8(ascii: "<"): return .scxml

@@ -24,10 +24,10 @@ public enum XStateImporter {
         _ bytes: [UInt8], machine: String?, fallbackName: String, limits: ReadLimits,
         links: MachineImporter.Links?, delays: [String: Duration]
     ) throws(MachineImporter.Failure) -> MachineImporter.Imported {
-        let root = try Self.root(of: bytes, limits: limits)
+        let (root, implementations) = try Self.config(of: bytes, limits: limits)
         let name = machine ?? root["id"]?.string.map(SCXMLMachineReader.safeName) ?? fallbackName
         let machines = try InvokedMachines(machine: name, links: links, limits: limits, config: root)
-        let named = NamedDelays(delays)
+        let named = NamedDelays(delays, written: Self.delays(in: implementations))
         var reader = XStateMachineReader(root: root, machines: machines, delays: named)
         let imported = reader.read()
         let notes = (reader.notes + machines.notesOnUnused(machine: name)).sortedForPrinting()
@@ -38,13 +38,37 @@ public enum XStateImporter {
 
     /// The root object of a config, with states in it.
     static func root(of bytes: [UInt8], limits: ReadLimits) throws(MachineImporter.Failure) -> JSONValue {
+        try config(of: bytes, limits: limits).root
+    }
+
+    /// The durations of the named delays the implementations beside a config give as a whole
+    /// number of milliseconds (`setup({ delays: { IDLE_TIMEOUT: 30_000 } })`); one given by
+    /// code is the app's to compute, and needs `--delay`.
+    static func delays(in implementations: JSONValue?) -> [String: Duration] {
+        var durations: [String: Duration] = [:]
+        for member in implementations?["delays"]?.members ?? [] {
+            guard let text = member.value.number, let milliseconds = Int64(text), milliseconds > 0,
+                Duration.parseSpec("\(milliseconds)ms") != nil
+            else { continue }
+            durations[member.key] = .milliseconds(milliseconds)
+        }
+        return durations
+    }
+
+    /// The root object of a config, with states in it, and for a config read from source, the
+    /// implementations written beside it (``JavaScriptConfigReader``).
+    static func config(of bytes: [UInt8], limits: ReadLimits) throws(MachineImporter.Failure) -> (
+        root: JSONValue, implementations: JSONValue?
+    ) {
         let root: JSONValue
+        var implementations: JSONValue?
         do {
-            root =
-                MachineImporter.startsAsJSON(bytes)
-                ? try JSONReader.read(bytes, maxDepth: limits.maxDepth, maxScalarLength: limits.maxScalarLength)
-                : try JavaScriptConfigReader.read(
+            if MachineImporter.startsAsJSON(bytes) {
+                root = try JSONReader.read(bytes, maxDepth: limits.maxDepth, maxScalarLength: limits.maxScalarLength)
+            } else {
+                (root, implementations) = try JavaScriptConfigReader.readWithImplementations(
                     bytes, maxDepth: limits.maxDepth, maxScalarLength: limits.maxScalarLength)
+            }
         } catch {
             throw MachineImporter.Failure(message: error.message, location: error.location)
         }
@@ -59,7 +83,7 @@ public enum XStateImporter {
                 message: "the config's `states` holds no states; flowspec imports a machine's states",
                 location: states.location)
         }
-        return root
+        return (root, implementations)
     }
 }
 
@@ -717,8 +741,8 @@ struct XStateMachineReader {
             if let milliseconds = Int64(member.key), milliseconds > 0, Duration.parseSpec("\(milliseconds)ms") != nil {
                 duration = .milliseconds(milliseconds)
             } else if !digits, let given = delays.duration(of: member.key) {
-                duration = given
-                let line = "delay '\(member.key)' is \(given.specDescription), from --delay"
+                duration = given.duration
+                let line = "delay '\(member.key)' is \(given.duration.specDescription), from \(given.from)"
                 if !machine.recorded.contains(line) { machine.recorded.append(line) }
             } else if !digits, !member.key.isEmpty, Int64(member.key) == nil {
                 note(
@@ -928,17 +952,23 @@ enum JSONText {
 /// invokes, so that a name none of them has can be reported.
 final class NamedDelays {
     private let durations: [String: Duration]
-    /// The names a reader asked for and found.
+    private let written: [String: Duration]
+    /// The names a reader asked for and found on the command line.
     private(set) var used: Set<String> = []
 
-    init(_ durations: [String: Duration]) {
+    /// The durations given on the command line, and those the machine's source gives
+    /// (``XStateImporter/delays(in:)``), which the command line's override.
+    init(_ durations: [String: Duration], written: [String: Duration] = [:]) {
         self.durations = durations
+        self.written = written
     }
 
-    /// The duration given for a named delay, if any.
-    func duration(of name: String) -> Duration? {
-        guard let duration = durations[name] else { return nil }
-        used.insert(name)
-        return duration
+    /// The duration of a named delay, if any, and where it comes from (`--delay`, `setup`).
+    func duration(of name: String) -> (duration: Duration, from: String)? {
+        if let duration = durations[name] {
+            used.insert(name)
+            return (duration, "--delay")
+        }
+        return written[name].map { ($0, "the machine's source") }
     }
 }

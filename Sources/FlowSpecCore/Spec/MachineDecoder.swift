@@ -56,16 +56,19 @@ enum MachineDecoder {
             machine.machineWide = TransitionDecoder.machineWideTransitions(node, reader: &reader)
             machine.lostMachineWideTransitions = reader.lostTransitions
         }
-        if let node = fields["states"] {
+        for key in ["states", "parallel"] {
+            guard let node = fields[key] else { continue }
             let count = reader.document.children(of: node).count / 2
             if reader.document[node].kind == .mapping, count > reader.limits.maxStates {
                 reader.report(
                     .limitExceeded,
                     "machine '\(name.value)' has \(count) states, over the limit of \(reader.limits.maxStates) (raise it with --max-states)",
-                    at: fields.key("states")?.location ?? reader.location(node), subjects: [name.value])
+                    at: fields.key(key)?.location ?? reader.location(node), subjects: [name.value])
                 machine.exceedsLimits = true
                 return (machine, severity)
             }
+        }
+        if let node = fields["states"] {
             let decoded = StateDecoder.states(node, defaultKind: machine.defaultKind, reader: &reader)
             machine.states = decoded.states
             machine.nesting.setParents(decoded.parents)

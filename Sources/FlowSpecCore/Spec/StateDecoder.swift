@@ -68,8 +68,7 @@ enum StateDecoder {
         reader: inout NodeReader
     ) -> Decoded {
         let name = Located(machine.value, at: key)
-        var state = StateSpec(name: Located(reader.nameTable.intern(machine.value), at: key), kind: .task)
-        state.kindLocation = nil
+        let state = StateSpec(name: Located(reader.nameTable.intern(machine.value), at: key), kind: .task)
         var details = StateDetails()
         details.parallelLocation = key
         let nested = Nested(details: details, children: regions, isParallel: true)
