@@ -112,6 +112,9 @@ struct JavaScriptConfigTests {
         #expect(guardValue?.typeName == "code (`isAllowed`)")
         #expect(guardValue?.location == SourceLocation(line: 8, column: 53))
         #expect(MachineImporter.format(of: Array(source.utf8)) == .xstate)
+        // An implementation that cannot be read is passed over, from where the reading stopped.
+        let unread = String(repeating: "setup({ a: 'x\n", count: 100) + "createMachine({ id: 'm', states: { a: {} } })"
+        #expect(try JavaScriptConfigReader.read(Array(unread.utf8))["id"]?.string == "m")
         // As in JavaScript, a key written again gives the first its value, in its place.
         let again = try JavaScriptConfigReader.read(Array("createMachine({ id: 'a', initial: 'x', id: 'b' })".utf8))
         #expect(again.members.map(\.key) == ["id", "initial"] && again["id"]?.string == "b")

@@ -110,15 +110,15 @@ struct JavaScriptConfigReader {
         }
     }
 
-    /// The object here, or `nil` (the cursor where it was) when it cannot be read as data: the
-    /// implementations beside a config are read only for what they can add.
+    /// The object here, or `nil` when it cannot be read as data: the implementations beside a
+    /// config are read only for what they can add. The search goes on from where the reading
+    /// stopped, never from before it, so no part of the source is read twice.
     private mutating func readLeniently() -> JSONValue? {
-        let start = cursor
+        let start = cursor.position
         do throws(Failure) {
             return try value(depth: 0)
         } catch {
-            cursor = start
-            cursor.advance()
+            if cursor.position == start { cursor.advance() }
             return nil
         }
     }
