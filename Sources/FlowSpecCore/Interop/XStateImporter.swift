@@ -696,13 +696,20 @@ struct XStateMachineReader {
         }
         guard let params else { return (declare(SCXMLMachineReader.safeName(type)), nil) }
         let text = type + " " + JSONText.compact(params)
-        if let existing = guardConditions[text] { return (existing, nil) }
+        return (conditionOfItsOwn(key: text, expression: text, written, "the guard '\(type)' with params"), nil)
+    }
+
+    /// A condition made for a guard the spec cannot name (`conditionN`, `expression` kept in a
+    /// comment beside `conditions`), reported at `written`; the same `key` gets the same one.
+    private mutating func conditionOfItsOwn(
+        key: String, expression: String, _ written: JSONValue, _ what: String
+    ) -> String {
+        if let existing = guardConditions[key] { return existing }
         let name = "condition\(machine.expressions.count + 1)"
-        machine.expressions[name] = text
-        guardConditions[text] = name
-        note(
-            written, "imported as the condition '\(name)': the guard '\(type)' with params, which the app now supplies")
-        return (declare(name), nil)
+        machine.expressions[name] = expression
+        guardConditions[key] = name
+        note(written, "imported as the condition '\(name)': \(what), which the app now supplies")
+        return declare(name)
     }
 
     /// A guard written as code in a machine's source: `not('name')` is `unless: name`; any other
@@ -715,14 +722,7 @@ struct XStateMachineReader {
         }
         // By place: two pieces of code may share the excerpt a value keeps.
         let key = "\(written.location) \(code)"
-        if let existing = guardConditions[key] { return (existing, nil) }
-        let name = "condition\(machine.expressions.count + 1)"
-        machine.expressions[name] = code
-        guardConditions[key] = name
-        note(
-            written,
-            "imported as the condition '\(name)': a guard that is \(written.typeName), which the app now supplies")
-        return (declare(name), nil)
+        return (conditionOfItsOwn(key: key, expression: code, written, "a guard that is \(written.typeName)"), nil)
     }
 
     private mutating func declare(_ condition: String) -> String {
