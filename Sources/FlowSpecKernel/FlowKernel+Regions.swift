@@ -412,7 +412,7 @@ extension FlowKernel {
         }
         for step in taken {
             if !step.step.stays {
-                let entries = rules.entryEffects(of: step.target, keeping: step.keep)
+                let entries = entryEffects(of: step, rules)
                 sink.appendSecond(entries.lowerBound, entries.count)
             }
             sink.took(step.step, from: step.from, to: step.target, fellBack: step.fellBack, resumed: step.resumed)
@@ -424,6 +424,19 @@ extension FlowKernel {
         scratch.order = consume order
         if entersWaitingState { resetRetries() }
         showFirstState(rules)
+    }
+
+    /// What a step taken enters runs: the usual entries of its target, unless it enters through
+    /// an `initial` or a history's default with effects (the step says so), or resumes the state
+    /// directly inside a shallow history's compound state, entered through its `initial`.
+    @inlinable
+    internal func entryEffects(of taken: Taken, _ rules: Rules) -> Range<Int> {
+        guard rules.hasInitialEffects else { return rules.entryEffects(of: taken.target, keeping: taken.keep) }
+        if taken.resumed, let resume = taken.resume, !resume.deep {
+            return rules.entryEffects(of: taken.target, keeping: taken.keep, initialFrom: resume.depth + 1)
+        }
+        let written = taken.resumed ? nil : taken.fellBack ? taken.step.retry?.entries : taken.step.entries
+        return written ?? rules.entryEffects(of: taken.target, keeping: taken.keep)
     }
 
     /// Puts the states each step enters in place of those it left, in document order, with a

@@ -55,6 +55,20 @@ public protocol FlowRules {
     func initialState(around state: State, atDepth depth: Int) -> State?
     /// How many `entry` effects the compound state around `state` at `depth` runs itself.
     func entryEffectCount(around state: State, atDepth depth: Int) -> Int
+    /// Whether entering a state may run effects besides the `entry` effects: those of a
+    /// compound state's `initial` or of a history state's default. Only then does the kernel
+    /// ask ``startEffects`` and ``entryEffects(of:keeping:initialFrom:)``, and read
+    /// ``FlowStep/entries``, so a machine without pays nothing for them.
+    var hasInitialEffects: Bool { get }
+    /// What starting the flow enters runs: the `entry` effects of the state it starts in and of
+    /// the compound states around it, with the `initial` effects of those entered through
+    /// their `initial` (with parallel states, of every region entered too).
+    var startEffects: Range<Int> { get }
+    /// The `entry` effects of entering `target` with `keep` compound states kept, those at depth
+    /// `initialFrom` or deeper entered through their `initial` and running its effects after
+    /// their `entry` (a shallow history resuming the state directly inside its compound state);
+    /// with parallel states, the other regions entered too.
+    func entryEffects(of target: State, keeping keep: Int, initialFrom: Int) -> Range<Int>
 
     // A machine with parallel states is in several states at once, and the kernel runs it on
     // what follows (defaults for a machine without: one state at a time). Its steps' effects
@@ -92,6 +106,12 @@ public protocol FlowRules {
 extension FlowRules {
     /// None.
     @inlinable public var hasEventless: Bool { false }
+    /// None.
+    @inlinable public var hasInitialEffects: Bool { false }
+    /// Never asked of a machine without `initial` effects.
+    @inlinable public var startEffects: Range<Int> { 0..<0 }
+    /// Never asked of a machine without `initial` effects.
+    @inlinable public func entryEffects(of target: State, keeping keep: Int, initialFrom: Int) -> Range<Int> { 0..<0 }
     /// None.
     @inlinable public func eventless(_ state: State, _ conditions: Conditions) -> (
         step: FlowStep<State>, declaredAt: Int
@@ -287,20 +307,28 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
         return copy
     }
 
-    /// Enters the state the flow starts in (or is restored to): runs its entries and those of
-    /// the compound states around it, then, for a choice state, the branch it takes at once.
+    /// Enters the state the flow starts in (`starting`) or is restored to: runs its entries and
+    /// those of the compound states around it (starting, with the `initial` effects of those
+    /// entered through their `initial`; a restored state is entered as it was stored), then,
+    /// for a choice state, the branch it takes at once.
     @inlinable
-    public mutating func enter<Sink: FlowStepSink>(_ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink)
-    where Sink.State == Rules.State {
+    public mutating func enter<Sink: FlowStepSink>(
+        _ conditions: Rules.Conditions, _ rules: Rules, _ sink: inout Sink, starting: Bool = false
+    ) where Sink.State == Rules.State {
+        let startEffects = starting && rules.hasInitialEffects ? rules.startEffects : nil
         if rules.maximumLeaves > 1 {
-            enterRegions(rules, &sink)
+            if let startEffects {
+                sink.append(startEffects.lowerBound, startEffects.count)
+            } else {
+                enterRegions(rules, &sink)
+            }
             if active.contains(where: { rules.kind(of: $0) == .input || rules.kind(of: $0) == .terminal }) {
                 resetRetries()
             }
             settleRegions(conditions, rules, &sink)
             return
         }
-        let entry = rules.entryEffects(of: currentState)
+        let entry = startEffects ?? rules.entryEffects(of: currentState)
         sink.append(entry.lowerBound, entry.count)
         if let branch = entered(conditions, rules) { take(branch, conditions, rules, &sink) }
     }
@@ -471,7 +499,10 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
                 if let resume = fellBack ? step.retry?.resume : step.resume, let recorded = remembered[resume.slot] {
                     target = Self.resumed(recorded, resume, rules)
                     sink.append(resume.before.lowerBound, resume.before.count)
-                    let entries = Self.entryEffects(of: target, keeping: keep, rules)
+                    let entries =
+                        rules.hasInitialEffects && !resume.deep
+                        ? rules.entryEffects(of: target, keeping: keep, initialFrom: resume.depth + 1)
+                        : Self.entryEffects(of: target, keeping: keep, rules)
                     sink.appendSecond(entries.lowerBound, entries.count)
                     ran = 0..<0
                     resumed = true

@@ -40,14 +40,19 @@ public struct FlowStep<State: Sendable>: Sendable {
     /// the flow stays where it is, leaving and entering nothing, so timers, activities, work
     /// and retry counters run on untouched.
     public let stays: Bool
+    /// With parallel states, where the kernel adds the entries: the run of them this step
+    /// enters when they are not ``FlowRules/entryEffects(of:keeping:)`` (a target entered
+    /// through an `initial` with effects, or a history's default with effects); `nil` otherwise.
+    public let entries: Range<Int>?
 
     /// A step to `target` running `effects`, bounded by `retry`, keeping `keep` compound states,
-    /// resuming a history through `resume`, numbered `written`; or, when it `stays`, a step
-    /// that runs `effects` in `target`, the state it is taken from, and goes nowhere.
+    /// resuming a history through `resume`, numbered `written`, entering `entries` when they
+    /// are not the target's usual ones; or, when it `stays`, a step that runs `effects` in
+    /// `target`, the state it is taken from, and goes nowhere.
     @inlinable
     public init(
         _ target: State, effects: Range<Int> = 0..<0, retry: FlowRetry<State>? = nil, keep: Int = 0,
-        resume: FlowResume? = nil, written: Int = 0, stays: Bool = false
+        resume: FlowResume? = nil, written: Int = 0, stays: Bool = false, entries: Range<Int>? = nil
     ) {
         self.target = target
         self.effects = effects
@@ -56,6 +61,7 @@ public struct FlowStep<State: Sendable>: Sendable {
         self.resume = resume
         self.written = written
         self.stays = stays
+        self.entries = entries
     }
 }
 
@@ -102,11 +108,14 @@ public struct FlowRetry<State: Sendable>: Sendable {
     public let keep: Int
     /// For a ``fallback`` that is a history state's default: where to look up what it resumes.
     public let resume: FlowResume?
+    /// As ``FlowStep/entries``, for going to ``fallback``.
+    public let entries: Range<Int>?
 
     /// A retry bound.
     @inlinable
     public init(
-        slot: Int, max: Int, fallback: State, effects: Range<Int> = 0..<0, keep: Int = 0, resume: FlowResume? = nil
+        slot: Int, max: Int, fallback: State, effects: Range<Int> = 0..<0, keep: Int = 0, resume: FlowResume? = nil,
+        entries: Range<Int>? = nil
     ) {
         self.slot = slot
         self.max = max
@@ -114,6 +123,7 @@ public struct FlowRetry<State: Sendable>: Sendable {
         self.effects = effects
         self.keep = keep
         self.resume = resume
+        self.entries = entries
     }
 }
 

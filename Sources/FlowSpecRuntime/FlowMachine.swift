@@ -133,7 +133,7 @@ public struct FlowMachine<Spec: FlowSpec>: Sendable, Hashable {
     ) {
         var machine = Self(state: Spec.initial)
         var effects = FlowEffectRuns<Spec>()
-        machine.kernel.enter(conditions, machine.rules, &effects)
+        machine.kernel.enter(conditions, machine.rules, &effects, starting: true)
         return (machine, effects.effects)
     }
 
@@ -311,6 +311,15 @@ internal struct FlowSpecRules<Spec: FlowSpec>: FlowRules, Sendable {
         Spec.compound(around: state, atDepth: depth).map(Spec.entryEffectCount(of:)) ?? 0
     }
 
+    @inlinable var hasInitialEffects: Bool { Spec.hasInitialEffects }
+
+    @inlinable var startEffects: Range<Int> { Spec.startEffects }
+
+    @inlinable
+    func entryEffects(of target: Spec.State, keeping keep: Int, initialFrom: Int) -> Range<Int> {
+        Spec.entryEffects(of: target, keeping: keep, initialFrom: initialFrom)
+    }
+
     @inlinable var maximumLeaves: Int { Spec.maximumLeaves }
     @inlinable var compoundCount: Int { Spec.compoundCount }
 
@@ -377,9 +386,11 @@ extension FlowMachine where Spec: PersistentFlowSpec {
     public static func restore(
         from rawValue: Spec.State.RawValue?, conditions: Spec.Conditions = Spec.Conditions()
     ) -> (machine: Self, effects: FlowEffects<Spec>) {
-        var machine = Self(state: restoredState(from: rawValue))
+        let state = restoredState(from: rawValue)
+        var machine = Self(state: state)
         var effects = FlowEffectRuns<Spec>()
-        machine.kernel.enter(conditions, machine.rules, &effects)
+        // Nothing stored starts the flow (unless `resume` lands it elsewhere).
+        machine.kernel.enter(conditions, machine.rules, &effects, starting: rawValue == nil && state == Spec.initial)
         return (machine, effects.effects)
     }
 }

@@ -97,6 +97,17 @@ public protocol FlowSpec {
     /// How many `entry` effects a compound state runs itself (not those of the states around
     /// it): resuming a history skips those of the compound states a step stays in.
     static func entryEffectCount(of compound: Compound) -> Int
+    /// Whether a compound state's `initial` or a history state's default runs effects: only
+    /// then is ``startEffects`` or ``entryEffects(of:keeping:initialFrom:)`` asked, or a step's
+    /// `entries` read.
+    static var hasInitialEffects: Bool { get }
+    /// What starting the flow enters runs, the `initial` effects of the compound states it
+    /// enters through their `initial` included, as a range of ``effectList``.
+    static var startEffects: Range<Int> { get }
+    /// The `entry` effects of entering `target` with `keep` compound states kept, those at
+    /// depth `initialFrom` or deeper entered through their `initial` (with its effects): what a
+    /// shallow history resuming a state runs.
+    static func entryEffects(of target: State, keeping keep: Int, initialFrom: Int) -> Range<Int>
 
     /// The most states the machine is in at once: 1 without parallel states. A machine with
     /// parallel states answers the queries below (its steps' effects are then their own: the
@@ -187,7 +198,8 @@ extension FlowMachine where Spec: PersistentFlowSpec {
         from rawValue: Spec.State.RawValue?, remembering memory: [Spec.State.RawValue?],
         regions: [Spec.State.RawValue?], conditions: Spec.Conditions
     ) -> (machine: Self, effects: FlowEffects<Spec>, regionsTaken: [Bool]) {
-        var machine = Self(state: restoredState(from: rawValue))
+        let state = restoredState(from: rawValue)
+        var machine = Self(state: state)
         for (slot, raw) in memory.prefix(Spec.memorySlotCount).enumerated() {
             guard let remembered = raw.flatMap(Spec.State.init(rawValue:)), isInside(remembered, slot: slot) else {
                 continue
@@ -208,7 +220,9 @@ extension FlowMachine where Spec: PersistentFlowSpec {
             }
         }
         var effects = FlowEffectRuns<Spec>()
-        machine.kernel.enter(conditions, machine.rules, &effects)
+        // Nothing stored starts the flow (unless `resume` lands it elsewhere).
+        let starting = rawValue == nil && state == Spec.initial && stored.isEmpty
+        machine.kernel.enter(conditions, machine.rules, &effects, starting: starting)
         return (machine, effects.effects, regionsTaken)
     }
 

@@ -126,6 +126,18 @@ extension FlowSpec {
     @inlinable
     public static func entryEffectCount(of compound: Compound) -> Int { 0 }
 
+    /// No `initial` or history default runs effects.
+    @inlinable
+    public static var hasInitialEffects: Bool { false }
+
+    /// Asked only when ``hasInitialEffects``.
+    @inlinable
+    public static var startEffects: Range<Int> { 0..<0 }
+
+    /// Asked only when ``hasInitialEffects``.
+    @inlinable
+    public static func entryEffects(of target: State, keeping keep: Int, initialFrom: Int) -> Range<Int> { 0..<0 }
+
     /// Asked only by a shallow history state, so only of a machine that has one, whose
     /// generated code answers: `initial` for any other.
     @inlinable

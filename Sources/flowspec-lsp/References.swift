@@ -95,7 +95,7 @@ struct References {
             case .state:
                 add(details.initial)
                 add(details.historyDefault)
-            case .effect: for effect in details.entry + details.exit { add(effect) }
+            case .effect: for effect in details.entry + details.exit + details.wayInEffects { add(effect) }
             case .activity: for activity in details.activities { add(activity) }
             case .event, .condition: break
             }

@@ -320,6 +320,21 @@ struct DiffCommandTests {
             back.stdout.contains("history-changed.old.yaml:14:11: changed default of 'resume': 'confirm' -> 'card'\n"))
     }
 
+    /// The effects of an `initial` or a history's `default` are part of what a state writes:
+    /// changed ones are listed, at the new value (at the state when it has none), never a
+    /// finding (nothing stored depends on them).
+    @Test func changedEffectsOnTheWayInAreListed() throws {
+        let output = try Self.nested("way-in")
+        #expect(output.status == 0)
+        #expect(!output.stdout.contains("["), "no finding: \(output.stdout)")
+        for line in [
+            "way-in.new.yaml:10:43: changed initial effects of 'verifying': none -> startAttempt, focus",
+            "way-in.new.yaml:15:11: changed default effects of 'last': restored -> none"
+        ] {
+            #expect(output.stdout.contains(line + "\n"), "\(line)\n\(output.stdout)")
+        }
+    }
+
     /// `--base REF` reads the old version with git, in a real repository made here.
     @Test(
         .enabled(

@@ -1399,3 +1399,73 @@ struct PropertyNamesServerTests {
         #expect(check.status == 0, "the renamed spec checks clean: \(check.stdout)")
     }
 }
+
+/// Effects on the way in (an `initial` or a history's `default` written as a mapping) in the
+/// server: they are uses of the effects, listed and renamed with them, and in the mapping the
+/// keys it takes are offered.
+@Suite("flowspec-lsp effects on the way in (process)")
+struct WayInServerTests {
+    static let uri = "file:///w/way-in.flowspec.yaml"
+    static let text = """
+        flowspec: 1
+        machines:
+          Code:
+            initial: verifying
+            effects: [startAttempt, restored]
+            states:
+              verifying:
+                initial: { to: sending, effects: [startAttempt] }
+                on: { cancel: idle }
+                states:
+                  sending: { kind: input, on: { sent: typing } }
+                  typing:
+                    initial:
+                      to: empty
+                    states:
+                      empty: { kind: input }
+                  last: { kind: history, default: { to: typing, effects: [restored] } }
+              idle: { kind: input, on: { retry: verifying, resume: last, again: verifying } }
+
+        """
+    static let lines = text.components(separatedBy: "\n")
+
+    @Test func theyAreReferencesRenamedWithTheEffect() throws {
+        let use = try NestedStatesServerTests.position(of: "startAttempt", in: "to: sending", lines: Self.lines)
+        let history = try NestedStatesServerTests.position(of: "restored", in: "to: typing", lines: Self.lines)
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                ("textDocument/references", ["textDocument": ["uri": Self.uri], "position": use]),
+                (
+                    "textDocument/rename",
+                    ["textDocument": ["uri": Self.uri], "position": history, "newName": "cameBack"]
+                )
+            ])
+        let references = try #require(LanguageServerTests.result(2, messages) as? [[String: Any]])
+        #expect(
+            references.map { NestedStatesServerTests.start($0["range"]).line }
+                == (try NestedStatesServerTests.linesWriting("startAttempt", lines: Self.lines)))
+        let changes = (LanguageServerTests.result(3, messages) as? [String: Any])?["changes"] as? [String: Any]
+        let edits = try #require(changes?[Self.uri] as? [[String: Any]])
+        #expect(
+            edits.map { NestedStatesServerTests.start($0["range"]).line }
+                == (try NestedStatesServerTests.linesWriting("restored", lines: Self.lines)))
+    }
+
+    @Test func aWayInWrittenAsAMappingOffersItsKeys() throws {
+        let typing = Self.text.replacingOccurrences(of: "to: empty\n", with: "to: empty\n              eff\n")
+        let lines = typing.components(separatedBy: "\n")
+        let line = try #require(lines.firstIndex { $0.hasSuffix("          eff") })
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, typing,
+            [
+                (
+                    "textDocument/completion",
+                    ["textDocument": ["uri": Self.uri], "position": ["line": line, "character": lines[line].count]]
+                )
+            ])
+        let result = LanguageServerTests.result(2, messages)
+        let items = (result as? [[String: Any]]) ?? ((result as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+        #expect(items.compactMap { $0["label"] as? String } == ["to", "effects"])
+    }
+}

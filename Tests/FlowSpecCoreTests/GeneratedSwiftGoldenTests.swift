@@ -40,6 +40,9 @@ struct GeneratedSwiftGoldenTests {
             golden: "Tests/Fixtures/gen/golden/eventless.swift.txt", access: .internal),
         Case(
             spec: "Tests/Fixtures/gen/golden/done.yaml", golden: "Tests/Fixtures/gen/golden/done.swift.txt",
+            access: .internal),
+        Case(
+            spec: "Tests/Fixtures/gen/golden/initial.yaml", golden: "Tests/Fixtures/gen/golden/initial.swift.txt",
             access: .internal)
     ]
 
@@ -74,7 +77,7 @@ struct GeneratedSwiftGoldenTests {
     /// The runtime's tests drive the code of the golden specs, kept as source files of their
     /// target (`AppFlows.swift`, `FeaturesFlows.swift`, `NestedFlows.swift`, `HistoryFlows.swift`,
     /// `ParallelFlows.swift`, `SubflowsFlows.swift`, `ActivitiesFlows.swift`, `EventlessFlows.swift`,
-    /// `DoneFlows.swift`).
+    /// `DoneFlows.swift`, `InitialFlows.swift`).
     @Test("the runtime's tests drive the current generated code", arguments: cases)
     func runtimeTestsDriveTheCurrentGeneratedCode(testCase: Case) throws {
         let generated = try Self.generate(testCase)

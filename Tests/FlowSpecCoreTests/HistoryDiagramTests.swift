@@ -48,6 +48,26 @@ struct HistoryDiagramTests {
             ])
     }
 
+    /// Effects on the way in are drawn where the way in is: on the arrow from a composite
+    /// state's start to the state its `initial` enters, and on a history state's `default` edge
+    /// (without a `default`, its compound state's `initial`'s).
+    @Test func effectsOnTheWayInAreDrawnOnTheirArrows() throws {
+        let yaml = Self.spec.replacingOccurrences(
+            of: "initial: home", with: "initial: { to: home, effects: [greet] }"
+        ).replacingOccurrences(
+            of: "top: { kind: history, default: feed }",
+            with: "top: { kind: history, default: { to: feed, effects: [restored] } }"
+        ).replacingOccurrences(of: "    initial: area", with: "    initial: area\n    effects: [greet, restored]")
+        let diagram = try Self.diagram(yaml)
+        #expect(diagram.nodes[0].initialEffects == ["greet"])
+        let labels = FlowDiagramTests.labels(diagram)
+        #expect(labels.contains("resume -> home: default / greet"), "\(labels)")
+        #expect(labels.contains("top -> feed: default / restored"), "\(labels)")
+        let parsed = try MermaidSyntax.parse(MermaidRenderer.render(diagram))
+        #expect(parsed.edges.contains(.init(from: "[*]", to: "s1", label: "/ greet", scope: "s0")), "\(parsed.edges)")
+        #expect(DOTRenderer.render(diagram).contains("        s0 -> s1 [label=\"/ greet\"];\n"))
+    }
+
     @Test func mermaidDrawsAHistoryStateAsAStateLabelledHInItsCompositeState() throws {
         let mermaid = MermaidRenderer.render(try Self.diagram())
         let parsed = try MermaidSyntax.parse(mermaid)

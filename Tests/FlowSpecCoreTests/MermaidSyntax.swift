@@ -4,7 +4,7 @@ import Foundation
 /// own parser (a JavaScript library the tests cannot run).
 ///
 /// It accepts only the subset of `stateDiagram-v2` flowspec uses — a front-matter title, then
-/// `state "label" as id`, `id : text`, `a --> b` with an optional `: label`, `classDef` and
+/// `state "label" as id`, `id : text`, `a --> b` (and `[*] --> b`) with an optional `: label`, `classDef` and
 /// `class` lines, composite states (`state "label" as id {` … `}`, four more spaces of
 /// indentation inside, `--` between concurrent regions) and multi-line notes (`note right of id` … `end note`) — and enforces the
 /// rules of Mermaid's parser and renderer that flowspec's output could break: a composite
@@ -313,12 +313,17 @@ private struct LineParser {
             to = to.prefix(colon.lowerBound)
         }
         let target = to.string
-        let entry = from == "[*]" && declared.contains(target) && label == nil
+        // Mermaid takes a label on a start's transition too (the effects of an `initial`).
+        let entry = from == "[*]" && declared.contains(target)
         let exit = target == "[*]" && declared.contains(from) && label == nil
         guard entry || exit || (declared.contains(from) && declared.contains(target) && label != nil) else {
             throw SyntaxError("bad transition")
         }
-        if !blocks.isEmpty, label != nil { throw SyntaxError("a labelled transition inside a composite state's block") }
+        // flowspec writes its labelled transitions at the top level, but for a composite state's
+        // start, which only its block can name (Mermaid takes labels inside blocks).
+        if !blocks.isEmpty, label != nil, from != "[*]" {
+            throw SyntaxError("a labelled transition inside a composite state's block")
+        }
         try checkScope(from, diagram)
         try checkScope(target, diagram)
         diagram.edges.append(.init(from: from, to: target, label: label, scope: blocks.last))

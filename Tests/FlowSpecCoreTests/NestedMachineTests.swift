@@ -59,6 +59,15 @@ struct NestedMachineTests {
         #expect(programs.contains { $0.persist != nil })
         #expect(programs.contains { $0.histories.contains(where: \.deep) })
         #expect(programs.contains { $0.histories.contains { !$0.deep } })
+        #expect(programs.contains { $0.compounds.contains { !$0.initialEffects.isEmpty } })
+        #expect(programs.contains { $0.histories.contains { !$0.defaultEffects.isEmpty } })
+        // A transition to a compound state around its source, written as such.
+        #expect(
+            drawn.contains { drawn in
+                drawn.spec.ancestorTargets.contains { leaf, ancestor in
+                    NestedSpecs.member(drawn.spec, .leaf(leaf), indent: "").contains(": \(ancestor)\n")
+                }
+            })
     }
 
     /// An inherited edge says in 7 bits how many levels up its transition is written: nesting
@@ -438,6 +447,8 @@ enum NestedSpecs {
         var doneBranches: [(target: String, condition: Int, negated: Bool, effects: [Int])] = []
         /// The last candidate's effects.
         var doneEffects: [Int] = []
+        /// The effects of its `initial`, run when it is entered through it.
+        var initialEffects: [Int] = []
     }
 
     /// A history state `hN` and what it resumes.
@@ -445,6 +456,8 @@ enum NestedSpecs {
         var name: String
         var deep: Bool
         var defaultTarget: String?
+        /// The effects of its `default`, run when it takes it.
+        var defaultEffects: [Int] = []
     }
 
     indirect enum Member {
@@ -461,6 +474,9 @@ enum NestedSpecs {
         var leafExit: [Int: [Int]] = [:]
         /// Leaves written as other lines (a state that runs a machine, say), by index.
         var writtenAs: [Int: [String]] = [:]
+        /// Leaves whose first plain event transition goes to a compound state around them
+        /// instead, which leaves and enters that compound state (SCXML's transition domain).
+        var ancestorTargets: [Int: String] = [:]
     }
 
     static func draw(name: String, _ random: inout Gen.SplitMix64) -> Machine {
@@ -508,6 +524,18 @@ enum NestedSpecs {
         }
         // Now and then the machine starts in the compound state around its initial state.
         if random.percent(30), let around = compound(around: flat.initial, in: top) { machine.initial = around }
+        var side = Gen.SplitMix64(seed: random.state ^ 0xA2CE_5702)
+        func retargetToAncestors(_ members: [Member], around: [String]) {
+            for member in members {
+                switch member {
+                case .leaf(let index) where !around.isEmpty && side.percent(25):
+                    machine.ancestorTargets[index] = side.pick(around)
+                case .compound(let compound): retargetToAncestors(compound.members, around: around + [compound.name])
+                default: break
+                }
+            }
+        }
+        retargetToAncestors(top, around: [])
         return machine
     }
 
@@ -544,6 +572,9 @@ enum NestedSpecs {
             }
             if flat.effectCount > 0, side.percent(25) { compound.doneEffects = [side.below(flat.effectCount)] }
         }
+        // Effects on the way in, from a side generator of their own.
+        var wayIn = Gen.SplitMix64(seed: random.state ^ 0x1417_1A1E)
+        if flat.effectCount > 0, wayIn.percent(30) { compound.initialEffects = [wayIn.below(flat.effectCount)] }
     }
 
     /// Whether the member is the state named, or holds it.
@@ -583,9 +614,11 @@ enum NestedSpecs {
             }
         }
         collect(compound.members)
-        let history = History(
+        var history = History(
             name: "h\(names.count)", deep: random.percent(50),
             defaultTarget: random.percent(30) ? random.pick(inside) : nil)
+        var wayIn = Gen.SplitMix64(seed: random.state ^ 0xDEFA_0017)
+        if history.defaultTarget != nil, wayIn.percent(40) { history.defaultEffects = [wayIn.below(4)] }
         names.append(history.name)
         compound.members.insert(.history(history), at: random.below(compound.members.count + 1))
         return .compound(compound)
@@ -650,12 +683,21 @@ enum NestedSpecs {
                 return "\(indent)s\(index):\n" + lines.map { inner + $0 + "\n" }.joined()
             }
             var body = Gen.body(machine.flat.states[index], of: machine.flat, indent: inner)
+            if let ancestor = machine.ancestorTargets[index],
+                let plain = body.firstMatch(of: /(?m)^(\s+e\d+: )s\d+$/)
+            {
+                body.replaceSubrange(plain.range, with: plain.output.1 + ancestor)
+            }
             if let entry = machine.leafEntry[index] { body += "\(inner)entry: \(effects(entry))\n" }
             if let exit = machine.leafExit[index] { body += "\(inner)exit: \(effects(exit))\n" }
             return "\(indent)s\(index):\n" + body
         case .compound(let compound):
             var text = "\(indent)\(compound.name):\n"
-            if let initial = compound.initial { text += "\(inner)initial: \(initial)\n" }
+            if !compound.initialEffects.isEmpty, let first = compound.initial ?? firstEntered(compound) {
+                text += "\(inner)initial: { to: \(first), effects: \(effects(compound.initialEffects)) }\n"
+            } else if let initial = compound.initial {
+                text += "\(inner)initial: \(initial)\n"
+            }
             if !compound.entry.isEmpty { text += "\(inner)entry: \(effects(compound.entry))\n" }
             if !compound.exit.isEmpty { text += "\(inner)exit: \(effects(compound.exit))\n" }
             if !compound.on.isEmpty {
@@ -682,9 +724,22 @@ enum NestedSpecs {
         case .history(let history):
             var text = "\(indent)\(history.name):\n\(inner)kind: history\n"
             if history.deep { text += "\(inner)deep: true\n" }
-            if let target = history.defaultTarget { text += "\(inner)default: \(target)\n" }
+            if let target = history.defaultTarget, !history.defaultEffects.isEmpty, machine.flat.effectCount > 0 {
+                let effects = history.defaultEffects.map { $0 % machine.flat.effectCount }
+                text += "\(inner)default: { to: \(target), effects: \(self.effects(effects)) }\n"
+            } else if let target = history.defaultTarget {
+                text += "\(inner)default: \(target)\n"
+            }
             return text
         }
+    }
+
+    /// The state a compound state without `initial` enters first: its first that is no
+    /// history state.
+    private static func firstEntered(_ compound: Compound) -> String? {
+        compound.members.first {
+            if case .history = $0 { false } else { true }
+        }.map(name)
     }
 
     // MARK: Inputs
@@ -835,7 +890,11 @@ enum NestedChart {
                         if case .history = chart.nodes[$0].kind { false } else { true }
                     })
             }
-            append(node(index), nil, [], [target], [], &chart)
+            // Its default's effects; without a `default`, its compound state's `initial`'s.
+            let effects =
+                nesting.details[index]?.historyDefault == nil
+                ? nesting.details[parent]?.initialEffects ?? [] : nesting.details[index]?.defaultEffects ?? []
+            append(node(index), nil, [], [target], effects.map { .log($0.value) }, &chart)
         }
         // flowspec's decision for a transition into a history state from inside its compound
         // state: every state inside the compound state is left, as for the history state itself
@@ -954,6 +1013,13 @@ enum NestedChart {
         }
         for index in resetting { chart.nodes[index].onentry.insert(contentsOf: (0..<slots).map { .reset($0) }, at: 0) }
         chart.addInitialTransitions()
+        // An `initial` with effects is SCXML's `<initial>` whose transition runs them.
+        for index in machine.states.indices {
+            guard let effects = nesting.details[index]?.initialEffects, !effects.isEmpty,
+                let transition = chart.initialTransitions[node(index)]
+            else { continue }
+            chart.transitions[transition].content = effects.map { .log($0.value) }
+        }
         return (chart, slots, unknownConditions ? freeConditions : conditions.count)
     }
 

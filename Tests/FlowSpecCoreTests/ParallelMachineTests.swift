@@ -45,6 +45,21 @@ struct ParallelMachineTests {
         #expect(programs.contains { $0.compounds.contains { $0.isParallel && $0.timeout != nil } })
         #expect(programs.contains { !$0.histories.isEmpty })
         #expect(programs.contains { $0.hasEntryOrExitEffects })
+        // A region whose `initial` runs effects, and a compound state inside a region whose does.
+        #expect(
+            programs.contains { program in
+                program.compounds.contains { compound in
+                    !compound.initialEffects.isEmpty && compound.parent.map { program.compounds[$0].isParallel } == true
+                }
+            })
+        #expect(
+            programs.contains { program in
+                program.compounds.contains { compound in
+                    !compound.initialEffects.isEmpty
+                        && compound.parent.map { !program.compounds[$0].isParallel } == true
+                        && program.compounds.contains(where: \.isParallel)
+                }
+            })
     }
 
     @Test func everyStepAgreesWithTheW3CAlgorithm() throws {
@@ -468,9 +483,17 @@ enum ParallelSpecs {
         text += "      p0:\n"
         text += decoration(outer.flat, free: free, done: true, &random, indent: "        ")
         text += "        parallel:\n"
+        // Now and then a region's `initial` runs effects, from a side generator of its own.
+        var wayIn = Gen.SplitMix64(seed: random.state ^ 0x1417_1A1E)
         for (index, region) in regions.enumerated() {
             text += "          r\(index + 1):\n"
-            text += rename("            initial: \(region.initial)\n", region: index + 1)
+            if outer.flat.effectCount > 0, wayIn.percent(30) {
+                let effect = wayIn.below(outer.flat.effectCount)
+                text += rename(
+                    "            initial: { to: \(region.initial), effects: [f\(effect)] }\n", region: index + 1)
+            } else {
+                text += rename("            initial: \(region.initial)\n", region: index + 1)
+            }
             text += decoration(outer.flat, free: free, done: false, &random, indent: "            ")
             text += "            states:\n"
             let members = region.top.map { NestedSpecs.member(region, $0, indent: "              ") }.joined()

@@ -243,6 +243,10 @@ struct SCXMLExportTests {
                 contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/done.yaml"),
                 encoding: .utf8), draws: 12)
         machines += try Self.checked(Self.parallelAtTop, draws: 12)
+        machines += try Self.checked(
+            String(
+                contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/initial.yaml"),
+                encoding: .utf8), draws: 12)
         return machines
     }
 

@@ -145,6 +145,29 @@ struct SCXMLImportTests {
     /// `<final>`): a state the flow can be in so marked comes in as a terminal state, with
     /// nothing to note; on a state that holds others it means nothing flowspec holds, and is
     /// noted.
+    /// The content of an `<initial>`'s transition and of a history's default transition are
+    /// the effects of `initial` and `default`; other content there is named where it is.
+    @Test func effectsOnTheWayInComeIn() throws {
+        let (result, checked) = try Self.imported(
+            """
+            <scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="area">
+              <state id="area">
+                <initial><transition target="home"><log label="effect" expr="'greet'"/><raise event="x"/></transition></initial>
+                <state id="home"><transition event="next" target="feed"/></state>
+                <state id="feed"><transition event="leave" target="out"/></state>
+                <history id="back"><transition target="feed"><log label="effect" expr="'restored'"/></transition></history>
+              </state>
+              <state id="out"><transition event="again" target="back"/></state>
+            </scxml>
+            """, name: "WayIn")
+        #expect(result.spec.contains("initial: { to: home, effects: [greet] }"), "\(result.spec)")
+        #expect(
+            result.spec.contains("back: { kind: history, default: { to: feed, effects: [restored] } }"),
+            "\(result.spec)")
+        #expect(result.notImported.map(\.location.line) == [3], "\(result.notImported)")
+        #expect(!checked.diagnostics.contains { $0.severity == .error }, "\(checked.diagnostics)")
+    }
+
     @Test func commonsSCXMLsFinalAttributeIsATerminalState() throws {
         let (result, checked) = try Self.imported(
             """

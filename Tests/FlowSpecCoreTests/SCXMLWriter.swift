@@ -34,8 +34,16 @@ enum SCXMLWriter {
             return
         }
         let element = node.kind == .parallel ? "parallel" : node.kind == .final ? "final" : "state"
-        let initial = node.initial.isEmpty ? "" : #" initial="\#(chart.nodes[node.initial[0]].id)""#
+        // An initial transition with content is an `<initial>` element; else the attribute.
+        let entering = chart.initialTransitions[index].map { chart.transitions[$0] }
+        let written = entering.map { !$0.content.isEmpty } ?? false
+        let initial = node.initial.isEmpty || written ? "" : #" initial="\#(chart.nodes[node.initial[0]].id)""#
         lines.append(#"<\#(element) id="\#(node.id)"\#(initial)>"#)
+        if let entering, written {
+            let target = entering.targets.map { chart.nodes[$0].id }.joined(separator: " ")
+            lines += [#"<initial><transition target="\#(target)">"#] + entering.content.map(content)
+            lines.append("</transition></initial>")
+        }
         if !node.onentry.isEmpty { lines += ["<onentry>"] + node.onentry.map(content) + ["</onentry>"] }
         if !node.onexit.isEmpty { lines += ["<onexit>"] + node.onexit.map(content) + ["</onexit>"] }
         for child in node.children { write(child, chart, &lines) }

@@ -37,7 +37,10 @@ import Testing
             (["machines", "M", "states", "states", "states", "t", "timeout"], .timeout),
             // A machine parallel at its top: its regions, and the states inside them.
             (["machines", "M", "parallel", "r"], .state),
-            (["machines", "M", "parallel", "r", "states", "t", "on"], .events)
+            (["machines", "M", "parallel", "r", "states", "t", "on"], .events),
+            // A way in with effects: a compound state's `initial`, a history state's `default`.
+            (["machines", "M", "states", "s", "initial"], .wayIn),
+            (["machines", "M", "states", "s", "states", "h", "default"], .wayIn)
         ] as [([String], SpecKeys.Place?)])
     func aPathLeadsToItsMapping(_ path: [String], _ place: SpecKeys.Place?) {
         #expect(SpecKeys.place(of: path) == place)
@@ -49,7 +52,7 @@ import Testing
         ["machines", "M", "initial"],
         ["machines", "M", "states", "s", "kind"], ["machines", "M", "states", "s", "timeout", "after"],
         ["severity", "dead-end"], ["elsewhere"],
-        ["machines", "M", "states", "s", "states"], ["machines", "M", "states", "s", "initial"],
+        ["machines", "M", "states", "s", "states"], ["machines", "M", "states", "s", "initial", "effects"],
         ["machines", "M", "states", "s", "entry"], ["machines", "M", "states", "s", "done"],
         ["machines", "M", "states", "s", "states", "t", "states"],
         ["machines", "M", "states", "s", "states", "t", "kind"]
@@ -72,5 +75,6 @@ import Testing
         #expect(SpecKeys.keys(of: .machine).contains("require"))
         #expect(SpecKeys.keys(of: .severity).count == Rule.allCases.count)
         #expect(SpecKeys.keys(of: .events).isEmpty)
+        #expect(SpecKeys.keys(of: .wayIn) == ["to", "effects"])
     }
 }

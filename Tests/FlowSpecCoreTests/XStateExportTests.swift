@@ -162,6 +162,22 @@ struct XStateExportTests {
         #expect(other["states"]?.members.map(\.key) == ["Player", "start_muted"], "\(started)")
     }
 
+    /// XState's `initial` and a history's `target` run no actions: a way in with effects goes
+    /// through a router that runs them on its way on, which `flowspec import` reads back.
+    @Test func aWayInWithEffectsGoesThroughARouter() throws {
+        let config = try Self.config("Tests/Fixtures/gen/golden/initial.yaml", machine: "CodeEntry")
+        let verifying = try #require(JSONReader.read(Array(config.utf8))["states"]?["verifying"])
+        #expect(verifying["initial"]?.string == "initial_sending", "\(config)")
+        let router = try #require(verifying["states"]?["initial_sending"])
+        #expect(router["meta"]?["flowspec"]?["role"]?.string == "route")
+        #expect(router["always"]?["target"]?.string == "sending")
+        #expect(router["always"]?["actions"]?.list.compactMap(\.string) == ["startAttempt"])
+        #expect(verifying["states"]?["last"]?["target"]?.string == "initial_typing", "\(config)")
+        let back = try XStateImportTests.imported(config, name: "CodeEntry").0.spec
+        #expect(back.contains("initial: { to: sending, effects: [startAttempt] }"), "\(back)")
+        #expect(back.contains("default: { to: typing, effects: [restored] }"), "\(back)")
+    }
+
     @Test func whatXStateCannotHoldIsListedInTheMeta() throws {
         let config = try Self.config("specs/app.yaml", machine: "Chapters")
         let meta = try #require(JSONReader.read(Array(config.utf8))["meta"]?["flowspec"])

@@ -93,7 +93,7 @@ struct MachineAnalysis {
                 var inner: Int?
                 for ancestor in nesting.ancestors(of: edge.source) {
                     if let declaring, ancestor != declaring, nesting.isWithin(declaring, ancestor),
-                        nesting.isWithin(edge.target, ancestor)
+                        ancestor != edge.target, nesting.isWithin(edge.target, ancestor)
                     {
                         break
                     }

@@ -102,6 +102,8 @@ struct NameUses {
             if !machine.nesting.details.isEmpty, let details = machine.nesting.details[index] {
                 for effect in details.entry { effects.record(effect) }
                 for effect in details.exit { effects.record(effect) }
+                for effect in details.initialEffects { effects.record(effect) }
+                for effect in details.defaultEffects { effects.record(effect) }
                 for activity in details.activities { activities.record(activity) }
                 for candidate in details.done?.value ?? [] { add(candidate) }
                 for outcome in details.outcomes { for candidate in outcome.candidates { add(candidate) } }

@@ -29,7 +29,8 @@ extension MachineChanges {
             at: location, state: name)
     }
 
-    /// The compound state a state is in, its `entry` and `exit` effects, its activities, and
+    /// The compound state a state is in, its `entry` and `exit` effects, its activities, the
+    /// effects of its `initial` or (a history state's) `default`, and
     /// for a compound state in both versions, its `initial` and `done`.
     mutating func compareNesting(_ was: Int, _ index: Int, _ name: String) {
         let state = pair.new.states[index]
@@ -47,6 +48,12 @@ extension MachineChanges {
         compareEffects(
             "activities", pair.old.nesting.details[was]?.activities ?? [],
             pair.new.nesting.details[index]?.activities ?? [], index, name)
+        compareEffects(
+            "initial effects", pair.old.nesting.details[was]?.initialEffects ?? [],
+            pair.new.nesting.details[index]?.initialEffects ?? [], index, name)
+        compareEffects(
+            "default effects", pair.old.nesting.details[was]?.defaultEffects ?? [],
+            pair.new.nesting.details[index]?.defaultEffects ?? [], index, name)
         if pair.old.isHistory(was), pair.new.isHistory(index) { compareHistory(was, index, name) }
         guard pair.old.isCompound(was), pair.new.isCompound(index) else { return }
         let details = pair.new.nesting.details[index]

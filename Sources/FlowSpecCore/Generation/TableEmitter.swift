@@ -384,6 +384,9 @@ struct TableEmitter {
                     retry +=
                         ", resume: resume(candidate &+ \(tables.historyOffset + TableLayout.historyFields), tables)"
                 }
+                if tables.recordsStepEntries {
+                    retry += ", entries: entries(candidate &+ \(tables.stepEntriesOffset + 2), tables)"
+                }
                 w.line("let retry = slot < 0 ? nil : \(retry))")
                 arguments.append("retry: retry")
             }
@@ -393,7 +396,23 @@ struct TableEmitter {
             if tables.recordsHistory {
                 arguments.append("resume: resume(candidate &+ \(tables.historyOffset), tables)")
             }
+            if tables.recordsStepEntries {
+                arguments.append("entries: entries(candidate &+ \(tables.stepEntriesOffset), tables)")
+            }
             w.line("return Step(\(arguments.joined(separator: ", ")))")
+        }
+        if tables.recordsStepEntries {
+            w.line()
+            w.doc(
+                "The entries recorded at `position` of a candidate's record (first, count), or `nil` (a count of -1) for the target's usual ones."
+            )
+            w.block("private static func entries(_ position: Swift.Int, _ tables: Tables) -> Swift.Range<Swift.Int>?") {
+                w in
+                w.line("let count = Swift.Int(tables.table[position &+ 1])")
+                w.line("guard count >= 0 else { return nil }")
+                w.line("let first = Swift.Int(tables.table[position])")
+                w.line("return first..<(first &+ count)")
+            }
         }
         if tables.recordsHistory {
             w.line()
@@ -573,9 +592,44 @@ struct TableEmitter {
             w.line("return nil")
         }
         emitHistory(&w)
+        emitInitialEffects(&w)
         emitRegions(&w)
         guard program.states.contains(where: { !$0.outerTimeouts.isEmpty }) else { return }
         emitOuterTimeouts(&w)
+    }
+
+    /// What a machine whose `initial` or history defaults run effects adds, read from the
+    /// section `initialEntries`: what starting runs, and what entering a state a shallow
+    /// history resumes runs (looked up along the section: resuming is rare).
+    private func emitInitialEffects(_ w: inout SwiftWriter) {
+        guard tables.recordsInitialEntries else { return }
+        w.line()
+        w.line("\(access)static let hasInitialEffects = true")
+        w.line()
+        w.doc("What starting the flow enters runs, a range of `effectList`.")
+        w.block("\(access)static var startEffects: Swift.Range<Swift.Int>") { w in
+            w.line("let first = Swift.Int(sharedTable[initialEntriesStart])")
+            w.line("return first..<(first &+ Swift.Int(sharedTable[initialEntriesStart &+ 1]))")
+        }
+        w.line()
+        w.doc(
+            "What entering `target` keeping `keep` compound states, those from `initialFrom` down through `initial`, runs."
+        )
+        w.block(
+            "\(access)static func entryEffects(of target: State, keeping keep: Swift.Int, initialFrom: Swift.Int) -> Swift.Range<Swift.Int>"
+        ) { w in
+            w.line("var position = initialEntriesStart &+ 2")
+            w.block("while position < initialEntriesStart &+ \(tables.initialEntries.count)") { w in
+                w.block(
+                    "if Swift.Int(sharedTable[position]) == target.ordinal, Swift.Int(sharedTable[position &+ 1]) == keep, Swift.Int(sharedTable[position &+ 2]) == initialFrom"
+                ) { w in
+                    w.line("let first = Swift.Int(sharedTable[position &+ 3])")
+                    w.line("return first..<(first &+ Swift.Int(sharedTable[position &+ 4]))")
+                }
+                w.line("position &+= 5")
+            }
+            w.line("return 0..<0")
+        }
     }
 
     /// What a machine with parallel states adds, read from the sections `declared`,
@@ -906,14 +960,31 @@ struct TableLayout {
     /// Whether some state takes `always` branches while it waits: the section `eventless`
     /// follows.
     let recordsEventless: Bool
+    /// Whether a compound state's `initial` or a history state's default runs effects: the
+    /// section `initialEntries` follows and, with parallel states, each candidate's record ends
+    /// with the entries its step and its retry's run when they are not their target's usual ones.
+    let recordsInitialEntries: Bool
+    /// In a machine with `initial` effects (``recordsInitialEntries``): the first and count of
+    /// what starting runs; then, per state a shallow history may resume, the state, the
+    /// compound states kept, the depth entered through `initial` from, and the first and count
+    /// of what entering it then runs.
+    var initialEntries: [Int] = []
     private let program: FlowProgram
+    /// With `initial` effects and parallel states: what entering each state runs, however it
+    /// is entered (what a step's entries are made of).
+    private let regions: ProgramSteps.Regions?
     /// The state whose candidates are being added.
     private var source = 0
     /// How many integers a candidate's record holds.
     var candidateWidth: Int {
         CandidateField.allCases.count + (recordsRetryEffects ? 2 : 0) + (recordsNesting ? 2 : 0)
-            + (recordsHistory ? 2 * Self.historyFields : 0)
+            + (recordsHistory ? 2 * Self.historyFields : 0) + (recordsStepEntries ? 4 : 0)
     }
+    /// Whether each candidate's record ends with the entries of its step and of its retry's
+    /// (first, count; a count of -1 for the target's usual ones).
+    var recordsStepEntries: Bool { recordsInitialEntries && recordsRegions }
+    /// Where a candidate's record holds its step's entries, then its retry's.
+    var stepEntriesOffset: Int { historyOffset + (recordsHistory ? 2 * Self.historyFields : 0) }
     /// How many integers a step's way into a history takes in a candidate's record: the memory
     /// slot (-1: no history), the compound state's depth × 2 + 1 if the history is deep, and the
     /// first and count of what it runs before its entries (a range of the effect list).
@@ -971,6 +1042,8 @@ struct TableLayout {
         recordsEntries = program.states.indices.contains { !program.entryEffects(of: $0, keeping: 0).isEmpty }
         recordsRegions = program.hasParallel
         recordsEventless = program.hasEventless
+        recordsInitialEntries = program.hasInitialEffects
+        regions = recordsInitialEntries && recordsRegions ? ProgramSteps.Regions(program) : nil
         self.program = program
         for (index, state) in program.states.enumerated() {
             source = index
@@ -1016,6 +1089,18 @@ struct TableLayout {
         }
         if recordsRegions { addRegions() }
         if recordsEventless { addEventless() }
+        if recordsInitialEntries { addInitialEntries() }
+    }
+
+    /// The section `initialEntries`, from the lowering `simulate` runs.
+    private mutating func addInitialEntries() {
+        let steps = program.steps
+        func run(_ range: Range<Int>) -> [Int] { [effectRun(Array(steps.effectList[range])), range.count] }
+        initialEntries = run(steps.startRun ?? 0..<0)
+        let resumed = steps.resumedRuns.filter { !$0.value.isEmpty }.sorted {
+            ($0.key.state, $0.key.keep, $0.key.initialFrom) < ($1.key.state, $1.key.keep, $1.key.initialFrom)
+        }
+        for (key, range) in resumed { initialEntries += [key.state, key.keep, key.initialFrom] + run(range) }
     }
 
     /// The section of a machine whose states take `always` branches while they wait.
@@ -1157,6 +1242,15 @@ struct TableLayout {
                 )
             ]
         }
+        if recordsInitialEntries {
+            sections.append(
+                (
+                    "initialEntries", initialEntries,
+                    "The first and count of what starting runs; then per state a shallow history may resume: the "
+                        + "state, the compound states kept, the depth entered through `initial` from, the first and "
+                        + "count of what entering it runs."
+                ))
+        }
         if recordsEventless {
             sections.append(
                 (
@@ -1176,8 +1270,10 @@ struct TableLayout {
     /// carries its `keep`, and the row's third integer its effects (exits and entries included),
     /// `first << effectsShift | count`.
     private mutating func action(_ list: [FlowProgram.Candidate]) -> [Int] {
+        // A step whose entries are not its target's usual ones carries them in its group.
         guard let first = list.first, first.requires.isEmpty, first.forbids.isEmpty, first.retry == nil,
-            first.history == nil, !first.isTargetless
+            first.history == nil, !first.isTargetless,
+            !recordsStepEntries || InitialEntries.stepEntries(of: first, fellBack: false, program, regions) == nil
         else {
             return [~add(list)] + (recordsNesting ? [0] : [])
         }
@@ -1247,6 +1343,15 @@ struct TableLayout {
             if recordsHistory {
                 let fields = resumes(of: candidate)
                 candidates += fields
+            }
+            if recordsStepEntries {
+                for fellBack in [false, true] {
+                    if let entries = InitialEntries.stepEntries(of: candidate, fellBack: fellBack, program, regions) {
+                        candidates += [effectRun(entries), entries.count]
+                    } else {
+                        candidates += [0, -1]
+                    }
+                }
             }
         }
         return group

@@ -188,7 +188,31 @@ struct TransitionEmitter {
         emitOuterTimeouts(&w)
         emitHistory(&w)
         emitEntryEffectCounts(&w)
+        emitInitialEffects(&w)
         emitRegions(&w)
+    }
+
+    /// What a machine whose `initial` or history defaults run effects adds: what starting
+    /// runs, and what entering each state a shallow history may resume runs (``ProgramSteps``).
+    private func emitInitialEffects(_ w: inout SwiftWriter) {
+        guard let start = steps.startRun else { return }
+        w.line("\(access)static let hasInitialEffects = true")
+        w.line("\(access)static let startEffects = \(Self.range(start))")
+        let resumed = steps.resumedRuns.filter { !$0.value.isEmpty }.sorted {
+            ($0.key.state, $0.key.keep, $0.key.initialFrom) < ($1.key.state, $1.key.keep, $1.key.initialFrom)
+        }
+        // Without a shallow history resuming a state that runs any, the runtime's default.
+        guard !resumed.isEmpty else { return }
+        w.block(
+            "\(access)static func entryEffects(of target: State, keeping keep: Swift.Int, initialFrom: Swift.Int) -> Swift.Range<Swift.Int>"
+        ) { w in
+            w.switchBlock("switch (target, keep, initialFrom)") { w in
+                for (key, range) in resumed {
+                    w.line("case (\(state(key.state)), \(key.keep), \(key.initialFrom)): \(Self.range(range))")
+                }
+                w.line("default: 0..<0")
+            }
+        }
     }
 
     /// What a machine with history states adds: which compound states remember where they were
@@ -312,11 +336,13 @@ struct TransitionEmitter {
             if !retry.effects.isEmpty { retryArguments += ", effects: \(Self.range(retry.effects))" }
             if retry.keep > 0 { retryArguments += ", keep: \(retry.keep)" }
             if let resume = retry.resume { retryArguments += ", resume: " + resumeExpression(resume) }
+            if let entries = retry.entries { retryArguments += ", entries: \(Self.range(entries))" }
             arguments.append("retry: Retry(\(retryArguments))")
         }
         if step.keep > 0 { arguments.append("keep: \(step.keep)") }
         if let resume = step.resume { arguments.append("resume: " + resumeExpression(resume)) }
         if step.stays { arguments.append("stays: true") }
+        if let entries = step.entries { arguments.append("entries: \(Self.range(entries))") }
         return "Step(" + arguments.joined(separator: ", ") + ")"
     }
 

@@ -18,6 +18,8 @@ final class ImportedMachine {
         var kind: StateKind?
         var summary: String?
         var initial: String?
+        /// The effects of the way in through `initial` (SCXML's `<initial>` transition's content).
+        var initialEffects: [String] = []
         var entry: [String] = []
         var exit: [String] = []
         var on = EventTransitions()
@@ -29,6 +31,8 @@ final class ImportedMachine {
         var isParallel = false
         var deep: Bool?
         var historyDefault: String?
+        /// The effects of a history state's default transition.
+        var defaultEffects: [String] = []
         var activities: [String] = []
         var parent: Int?
         /// The machine the state runs (a sub-flow), when it invokes one.
@@ -387,12 +391,14 @@ private struct ImportedMachineBuilder {
         details.entry = source.entry.map { effect($0) }
         details.exit = source.exit.map { effect($0) }
         details.initial = source.initial.map(located)
+        if details.initial != nil { details.initialEffects = source.initialEffects.map { effect($0) } }
         if !source.done.isEmpty { details.done = Located(Candidates(source.done.map { candidate($0) }), at: at) }
         if !source.children.isEmpty {
             if source.isParallel { details.parallelLocation = at } else { details.statesLocation = at }
         }
         if source.deep == true { details.deep = Located(true, at: at) }
         details.historyDefault = source.historyDefault.map { name($0) }
+        if details.historyDefault != nil { details.defaultEffects = source.defaultEffects.map { effect($0) } }
         details.run = source.run.map(located)
         details.activities = source.activities.map(located)
         if !details.activities.isEmpty { details.activitiesLocation = at }

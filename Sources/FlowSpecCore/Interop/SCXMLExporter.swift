@@ -245,7 +245,14 @@ struct SCXMLDocumentWriter {
                     children.first { machine.name(of: $0) == written.value }
                 }
                 ?? children.first { !machine.isHistory($0) }
-            if let initial = initial ?? nil { element.attributes.append(("initial", ids[initial])) }
+            // An `initial` with effects is SCXML's `<initial>` element, its transition running them.
+            let effects = nesting.details[index]?.initialEffects ?? []
+            if let initial = initial ?? nil, effects.isEmpty { element.attributes.append(("initial", ids[initial])) }
+            if let initial = initial ?? nil, !effects.isEmpty {
+                let transition = Element(
+                    "transition", [("target", ids[initial])], effects.map { .element(log($0.value)) })
+                element.append(Element("initial", [], [.element(transition)]))
+            }
         }
         if ids[index] != name { element.attributes.append(("flowspec:name", name)) }
         if machine.isLeaf(index) { element.attributes.append(("flowspec:kind", spec.kind.rawValue)) }
@@ -336,7 +343,12 @@ struct SCXMLDocumentWriter {
             element.attributes.append(("flowspec:name", machine.name(of: index)))
         }
         let target = machine.historyDefault(of: index, states: states)
-        element.append(Element("transition", [("target", ids[target])]))
+        // Without a `default`, the compound state's `initial` effects run on the way in.
+        let effects =
+            details?.historyDefault == nil
+            ? nesting.parent(of: index).flatMap { nesting.details[$0]?.initialEffects } ?? []
+            : details?.defaultEffects ?? []
+        element.append(Element("transition", [("target", ids[target])], effects.map { .element(log($0.value)) }))
         return element
     }
 

@@ -322,8 +322,11 @@ struct SCXMLMachineReader {
         if kind == "history" {
             machine.states[index].kind = .history
             machine.states[index].deep = element.attribute("type") == "deep"
-            if let target = element.elements.first(where: { tag($0) == "transition" })?.attribute("target") {
+            if let transition = element.elements.first(where: { tag($0) == "transition" }),
+                let target = transition.attribute("target")
+            {
                 machine.states[index].historyDefault = firstTarget(target)
+                machine.states[index].defaultEffects = wayInEffects(transition)
             }
             return index
         }
@@ -348,9 +351,13 @@ struct SCXMLMachineReader {
                 }
                 machine.states[index].initial = firstTarget(initial)
             } else if let initial = element.elements.first(where: { tag($0) == "initial" }),
-                let target = initial.elements.first?.attribute("target")
+                let transition = initial.elements.first, let target = transition.attribute("target")
             {
+                if target.split(separator: " ").count > 1 {
+                    note(initial, "not imported: an initial of several states; the first is entered")
+                }
                 machine.states[index].initial = firstTarget(target)
+                machine.states[index].initialEffects = wayInEffects(transition)
             }
         }
         readContent(element, index)
@@ -581,6 +588,20 @@ struct SCXMLMachineReader {
         case "if": return !content.elements.isEmpty && content.elements.allSatisfy { isBookkeeping($0) }
         default: return false
         }
+    }
+
+    /// The effects of the transition of an `<initial>` or a `<history>`: what its content
+    /// logs as effects; any other content is reported.
+    private mutating func wayInEffects(_ transition: XMLElement) -> [String] {
+        var effects: [String] = []
+        for content in transition.elements {
+            if let effect = effect(content) {
+                effects.append(effect)
+            } else {
+                unsupported(content, in: transition)
+            }
+        }
+        return effects
     }
 
     private mutating func effect(_ content: XMLElement) -> String? {

@@ -168,7 +168,11 @@ struct XStateConfigWriter {
                 nesting.details[index]?.initial.map { written in
                     children.first { machine.name(of: $0) == written.value }
                 } ?? children.first { !machine.isHistory($0) }
-            if let initial = initial ?? nil { members.append(("initial", .string(keys[initial]))) }
+            let effects = nesting.details[index]?.initialEffects ?? []
+            if let initial = initial ?? nil {
+                let key = effects.isEmpty ? keys[initial] : wayIn(in: index, to: initial, from: initial, effects)
+                members.append(("initial", .string(key)))
+            }
         }
         if machine.isLeaf(index) {
             members.append(("meta", .members([("flowspec", .members([("kind", .string(spec.kind.rawValue))]))])))
@@ -224,11 +228,35 @@ struct XStateConfigWriter {
     private mutating func history(_ index: Int) -> Node {
         let details = nesting.details[index]
         let target = machine.historyDefault(of: index, states: states)
+        // Without a `default`, the compound state's `initial` effects run on the way in.
+        let effects =
+            details?.historyDefault == nil
+            ? nesting.parent(of: index).flatMap { nesting.details[$0]?.initialEffects } ?? []
+            : details?.defaultEffects ?? []
+        var way = reference(target, from: index)
+        if !effects.isEmpty, let parent = nesting.parent(of: index) {
+            way = .string(wayIn(in: parent, to: target, from: index, effects))
+        }
         return .members([
             ("id", .string("\u{0}\(index)")), ("type", .string("history")),
-            ("history", .string(details?.deep?.value == true ? "deep" : "shallow")),
-            ("target", reference(target, from: index))
+            ("history", .string(details?.deep?.value == true ? "deep" : "shallow")), ("target", way)
         ])
+    }
+
+    /// A router inside `parent` that a way in with effects goes through, on to `target` (named
+    /// from `sibling`, a state beside the router): XState's `initial` and a history state's
+    /// `target` run no actions, a transition does. Returns the router's key.
+    private mutating func wayIn(in parent: Int, to target: Int, from sibling: Int, _ effects: [Located<String>])
+        -> String
+    {
+        let taken = Set(keys).union((routerNodes[parent] ?? []).map(\.key))
+        var name = "initial_" + keys[target]
+        while taken.contains(name) { name += "_" }
+        let onward = Node.members([
+            ("target", reference(target, from: sibling)), ("actions", .array(effects.map { .string($0.value) }))
+        ])
+        routerNodes[parent, default: []].append((name, Self.router(onward)))
+        return name
     }
 
     /// The states around a state up to its region of the innermost parallel state around it

@@ -295,9 +295,13 @@ struct XStateMachineReader {
             machine.states[index].deep = value["history"]?.string == "deep"
             if let target = value["target"] {
                 let text = target.string ?? target.list.first?.string ?? ""
+                let resolved = resolve(text, from: node)
                 machine.states[index].historyDefault =
-                    resolve(text, from: node).flatMap(stateName)
+                    resolved.flatMap { stateName(routes[$0] ?? $0) }
                     ?? noteTarget(target, text)
+                if let router = resolved, routes[router] != nil {
+                    machine.states[index].defaultEffects = routerActions(router)
+                }
             }
             return
         }
@@ -306,6 +310,10 @@ struct XStateMachineReader {
         machine.states[index].isParallel = type == "parallel"
         if !children.isEmpty, type != "parallel" {
             machine.states[index].initial = initial(of: value, children: nodes[node].children)
+            let written = value["initial"]?.string
+            if let router = nodes[node].children.first(where: { routes[$0] != nil && nodes[$0].key == written }) {
+                machine.states[index].initialEffects = routerActions(router)
+            }
         }
         if let written = value["type"], let type, !["atomic", "compound", "parallel", "final", "history"].contains(type)
         {
@@ -339,6 +347,13 @@ struct XStateMachineReader {
         if kind == nil {
             machine.settleEventless(index, waits: waits, compound: false) { note(value["always"] ?? value, $0) }
         }
+    }
+
+    /// The actions a router runs on its way on (flowspec's export writes an `initial` or a
+    /// history's default with effects as a router that runs them), as effects.
+    private mutating func routerActions(_ router: Int) -> [String] {
+        let onward = nodes[router].value["always"]?.list.first
+        return (onward?["actions"]?.list ?? []).compactMap { effect($0) }
     }
 
     private func stateName(_ node: Int) -> String? {

@@ -100,7 +100,9 @@ public enum DOTRenderer {
     ) {
         let inner = indentation(depth + 1)
         if let initial = diagram.nodes[compound].initialChild {
-            output.write("\(inner)\(id(.state(compound))) -> \(id(.state(initial)));\n")
+            let effects = diagram.nodes[compound].initialEffects
+            let label = effects.isEmpty ? "" : " [label=\"/ \(effects.map(escape).joined(separator: ", "))\"]"
+            output.write("\(inner)\(id(.state(compound))) -> \(id(.state(initial)))\(label);\n")
         }
         let exit = exitID(compound)
         output.write("\(inner)\(exit) [shape=point, style=invis, width=0, label=\"\"];\n")

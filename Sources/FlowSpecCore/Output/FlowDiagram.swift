@@ -56,6 +56,9 @@ public struct FlowDiagram: Sendable {
         /// For a compound state, the state inside it entered first (`nil` when its `initial`
         /// names no state directly inside it, and for a parallel state, which enters them all).
         public var initialChild: Int? = nil
+        /// For a compound state, the effects its `initial` runs (drawn on the arrow to
+        /// ``initialChild``: `/ prepare`).
+        public var initialEffects: [String] = []
         /// Whether the state is a parallel state: the states directly inside it are its regions,
         /// all active at once (drawn apart: `--` in Mermaid, a cluster each in DOT).
         public var isParallel = false
@@ -257,6 +260,7 @@ public struct FlowDiagram: Sendable {
             nodes[index].isParallel = graph.machine.isParallel(index)
             guard !nodes[index].isParallel else { continue }
             nodes[index].initialChild = graph.edges(from: index).first { graph.trigger(of: $0) == .initial }?.target
+            nodes[index].initialEffects = nesting.details[index]?.initialEffects.map(\.value) ?? []
         }
     }
 }
@@ -346,7 +350,15 @@ struct EdgeCollector {
         guard let edge = graph.edges(from: index).first(where: { $0.triggerKind == .initial && !$0.isResume }) else {
             return
         }
-        append(TransitionLabel(trigger: .historyDefault), from: .state(index), to: edge.target, fallback: false)
+        // Without a `default`, the compound state's `initial`, effects and all.
+        let nesting = graph.machine.nesting
+        let effects =
+            nesting.details[index]?.historyDefault == nil
+            ? nesting.parent(of: index).flatMap { nesting.details[$0]?.initialEffects } ?? []
+            : nesting.details[index]?.defaultEffects ?? []
+        append(
+            TransitionLabel(trigger: .historyDefault, effects: effects.map(\.value)), from: .state(index),
+            to: edge.target, fallback: false)
     }
 
     /// One grouped edge set per machine-wide event that at least one state inherits.

@@ -103,7 +103,11 @@ public enum MermaidRenderer {
         let node = diagram.nodes[compound]
         let indent = indentation(depth)
         let inner = indentation(depth + 1)
-        if let initial = node.initialChild { output.write("\(inner)[*] --> \(id(.state(initial)))\n") }
+        if let initial = node.initialChild {
+            let effects =
+                node.initialEffects.isEmpty ? "" : " : / " + node.initialEffects.map(escape).joined(separator: ", ")
+            output.write("\(inner)[*] --> \(id(.state(initial)))\(effects)\n")
+        }
         for terminal in terminals { output.write("\(inner)\(id(.state(terminal))) --> [*]\n") }
         output.write("\(indent)}\n")
         let removed = diagram.removedTransitions.filter { $0.state == compound }.map { "removed " + escape($0.text) }

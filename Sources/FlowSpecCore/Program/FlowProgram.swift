@@ -31,6 +31,10 @@ public struct FlowProgram: Sendable {
         /// ``FlowProgram/histories``: ``target`` is then its default, taken when its compound
         /// state was never left (the kernel resumes the rest, through the step's `FlowResume`).
         public var history: Int? = nil
+        /// The depth from which the compound states around ``target`` are entered through their
+        /// `initial`, running its effects: the depth of the state as written when it is a
+        /// compound state (or a history state's default is one); `Int.max` when none is.
+        public var initialFrom: Int = .max
 
         /// Whether the candidate has no target: taking it runs its effects and the flow stays
         /// where it is, leaving and entering nothing (it has no retry, keep or history).
@@ -55,6 +59,8 @@ public struct FlowProgram: Sendable {
         /// For a `then` that is a history state, that state, by index in
         /// ``FlowProgram/histories`` (``fallback`` is its default).
         public var history: Int? = nil
+        /// As ``Candidate/initialFrom``, for ``fallback``.
+        public var initialFrom: Int = .max
     }
 
     /// A history state: a target that resumes its compound state where the flow last left it,
@@ -72,6 +78,9 @@ public struct FlowProgram: Sendable {
         public var defaultTarget: Int
         /// Its position among the machine's states in the spec.
         public var specIndex: Int
+        /// The effects taking its default runs, after its compound state's `entry`: its
+        /// `default`'s, or without one its compound state's `initial`'s.
+        public var defaultEffects: [Int] = []
     }
 
     /// A state's timeout.
@@ -201,6 +210,9 @@ public struct FlowProgram: Sendable {
         public var exit: [Int]
         /// Its position among the machine's states in the spec.
         public var specIndex: Int
+        /// Effects run on entering it through its `initial` (not when a transition names a
+        /// state inside it), after its `entry`, by index.
+        public var initialEffects: [Int] = []
         /// Its timeout, if it has one.
         public var timeout: Timeout?
         /// Its `done`: the candidates tried, in order, once a terminal state directly inside it
@@ -293,6 +305,8 @@ public struct FlowProgram: Sendable {
     public var sequences: [StateSequence]
     /// The initial state.
     public var initial: Int
+    /// As ``Candidate/initialFrom``, for starting at ``initial``.
+    public var initialFrom: Int = .max
     /// How many retry counters the machine needs.
     public var retrySlotCount: Int
     /// The `persist:` settings, resolved, if any.
@@ -339,13 +353,39 @@ public struct FlowProgram: Sendable {
     }
 
     /// The effects of entering a state and the compound states around it at depth `keep` or
-    /// deeper, outermost first.
-    public func entryEffects(of state: Int, keeping keep: Int) -> [Int] {
+    /// deeper, outermost first: each one's `entry`, then, for those at depth `initialFrom` or
+    /// deeper (entered through their `initial`), its `initial`'s effects. Through a history
+    /// state taking its default (`history`), the default's effects follow the `entry` of its
+    /// compound state (as SCXML runs a history's default content with that entry: none when a
+    /// transition from inside keeps the compound state).
+    public func entryEffects(of state: Int, keeping keep: Int, initialFrom: Int = .max, history: Int? = nil) -> [Int] {
+        let resumed = history.map { histories[$0].compound }
+        let defaultEffects = history.map { histories[$0].defaultEffects } ?? []
         var effects: [Int] = []
         for ancestor in states[state].ancestors.reversed() where compounds[ancestor].depth >= keep {
             effects += compounds[ancestor].entry
+            if ancestor == resumed { effects += defaultEffects }
+            if compounds[ancestor].depth >= initialFrom { effects += compounds[ancestor].initialEffects }
         }
         return effects + states[state].entry
+    }
+
+    /// What taking a candidate enters runs (``entryEffects(of:keeping:initialFrom:history:)``).
+    public func entryEffects(entering candidate: Candidate) -> [Int] {
+        entryEffects(
+            of: candidate.target, keeping: candidate.keep, initialFrom: candidate.initialFrom,
+            history: candidate.history)
+    }
+
+    /// What going to a retry's `then` enters runs.
+    public func entryEffects(entering retry: Retry) -> [Int] {
+        entryEffects(of: retry.fallback, keeping: retry.keep, initialFrom: retry.initialFrom, history: retry.history)
+    }
+
+    /// Whether some compound state's `initial`, or some history state's default, runs effects:
+    /// only then do the entries of a state depend on how it was entered.
+    public var hasInitialEffects: Bool {
+        compounds.contains { !$0.initialEffects.isEmpty } || histories.contains { !$0.defaultEffects.isEmpty }
     }
 
     /// The `always` branches of a compound state, as every state inside it inherits them.
@@ -372,8 +412,7 @@ public struct FlowProgram: Sendable {
     /// is the candidate's own effects (as for the two lists below).
     public func effects(of candidate: Candidate, from state: Int) -> [Int] {
         guard !hasParallel, !candidate.isTargetless else { return candidate.effects }
-        return exitEffects(of: state, keeping: candidate.keep) + candidate.effects
-            + entryEffects(of: candidate.target, keeping: candidate.keep)
+        return exitEffects(of: state, keeping: candidate.keep) + candidate.effects + entryEffects(entering: candidate)
     }
 
     /// Every effect taking a candidate from a state runs once its retry is used up: the exits,
@@ -382,7 +421,7 @@ public struct FlowProgram: Sendable {
         guard let retry = candidate.retry else { return [] }
         guard !hasParallel else { return candidate.effects + retry.effects }
         return exitEffects(of: state, keeping: retry.keep) + candidate.effects + retry.effects
-            + entryEffects(of: retry.fallback, keeping: retry.keep)
+            + entryEffects(entering: retry)
     }
 
     /// What taking a candidate from a state runs before it enters the state a history resumes

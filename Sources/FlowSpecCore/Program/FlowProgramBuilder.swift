@@ -92,6 +92,7 @@ public enum FlowProgramBuilder {
                 retrySlotCount: retrySlots, persist: persistence, compounds: compounds, histories: histories,
                 hasParallel: compounds.contains(where: \.isParallel))
             program.isStandalone = machine.isStandalone
+            program.initialFrom = initialFrom(initial)
             program.activities = activities
             program.ownActivityCount = machine.ownActivityCount ?? activities.count
             program.steps = ProgramSteps(program)
@@ -144,6 +145,7 @@ public enum FlowProgramBuilder {
                         states: first..<first + count,
                         entry: machine.nesting.entry(of: index).map { effect($0.value) },
                         exit: machine.nesting.exit(of: index).map { effect($0.value) }, specIndex: index,
+                        initialEffects: (machine.nesting.details[index]?.initialEffects ?? []).map { effect($0.value) },
                         timeout: machine.states[index].timeoutLocation == nil ? nil : outerTimeout(of: index),
                         done: done, parent: machine.nesting.parent(of: index).flatMap { compoundIndex[$0] },
                         initialState: leafOf[index],
@@ -161,20 +163,38 @@ public enum FlowProgramBuilder {
                     failed = true
                     return nil
                 }
+                // Without a `default`, the compound state's `initial`, effects and all.
+                let details = machine.nesting.details[index]
+                let defaultEffects =
+                    details?.historyDefault == nil
+                    ? machine.nesting.details[parent]?.initialEffects ?? [] : details?.defaultEffects ?? []
                 return FlowProgram.History(
-                    name: machine.name(of: index), compound: compound,
-                    deep: machine.nesting.details[index]?.deep?.value == true, defaultTarget: leafOf[index],
-                    specIndex: index)
+                    name: machine.name(of: index), compound: compound, deep: details?.deep?.value == true,
+                    defaultTarget: leafOf[index], specIndex: index,
+                    defaultEffects: defaultEffects.map { effect($0.value) })
             }
+        }
+
+        /// The depth from which the compound states around the state a target stands for are
+        /// entered through their `initial` (``FlowProgram/Candidate/initialFrom``): the target's
+        /// own when it is a compound state; for a history state, its default's (or its compound
+        /// state's initial state's) when that is one.
+        func initialFrom(_ target: Int) -> Int {
+            var entered = target
+            if machine.isHistory(target), let next = graph.edges(from: target).first?.target { entered = next }
+            return machine.isCompound(entered) ? machine.nesting.depth(of: entered) : .max
         }
 
         /// How many states around a transition's source stay active when it goes to `target`:
         /// those around the innermost compound state that holds both the source and the target,
-        /// as the source's proper ancestor (so a transition to or inside its own source leaves
-        /// and enters the source again). `nil` is the machine's `on`: every state is left.
+        /// as a proper ancestor of both (SCXML's transition domain: so a transition to or inside
+        /// its own source leaves and enters the source again, and one to a compound state around
+        /// its source leaves and enters that state). `nil` is the machine's `on`: every state is
+        /// left.
         func keep(from source: Int?, to target: Int) -> Int {
             guard let source, machine.nesting.isNested else { return 0 }
-            for ancestor in machine.nesting.ancestors(of: source) where machine.nesting.isWithin(target, ancestor) {
+            for ancestor in machine.nesting.ancestors(of: source)
+            where ancestor != target && machine.nesting.isWithin(target, ancestor) {
                 return machine.nesting.depth(of: ancestor) + 1
             }
             return 0
@@ -323,7 +343,7 @@ public enum FlowProgramBuilder {
                 target: leafOf[target], requires: [], forbids: [],
                 effects: written.effects.map { effect($0.value) },
                 retry: written.retry.map { retry($0, from: index) }, keep: keep(from: index, to: target),
-                history: historyIndex[target])
+                history: historyIndex[target], initialFrom: initialFrom(target))
             return FlowProgram.Timeout(after: after, candidate: candidate)
         }
 
@@ -340,7 +360,7 @@ public enum FlowProgramBuilder {
             return FlowProgram.Candidate(
                 target: leafOf[target], requires: requires, forbids: forbids, effects: effects,
                 retry: candidate.retry.map { retry($0, from: source) }, keep: keep(from: source, to: target),
-                history: historyIndex[target])
+                history: historyIndex[target], initialFrom: initialFrom(target))
         }
 
         mutating func retry(_ retry: Retry, from source: Int?) -> FlowProgram.Retry {
@@ -350,7 +370,7 @@ public enum FlowProgramBuilder {
             return FlowProgram.Retry(
                 slot: retrySlots, max: retry.max?.value ?? 1, fallback: leafOf[fallback],
                 effects: retry.effects.map { effect($0.value) }, keep: keep(from: source, to: fallback),
-                history: historyIndex[fallback])
+                history: historyIndex[fallback], initialFrom: initialFrom(fallback))
         }
 
         func eventNames() -> [FlowProgram.Name] {

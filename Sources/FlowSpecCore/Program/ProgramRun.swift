@@ -123,7 +123,7 @@ public struct ProgramRun: Sendable, Hashable {
     public static func start(_ program: FlowProgram, conditions: [Bool], moves: inout [Move]?) -> (ProgramRun, [Int]) {
         var runtime = ProgramRun(program: program, state: program.initial)
         let effects = runtime.run(program, &moves) { kernel, sink in
-            kernel.enter(conditions, program.steps, &sink)
+            kernel.enter(conditions, program.steps, &sink, starting: true)
         }
         return (runtime, effects)
     }
@@ -142,11 +142,14 @@ public struct ProgramRun: Sendable, Hashable {
         _ program: FlowProgram, rawValue: String?, conditions: [Bool], moves: inout [Move]?
     ) -> (ProgramRun, [Int]) {
         let (value, regions, remembered) = StoredText.parse(rawValue)
-        var runtime = ProgramRun(program: program, state: landing(program, rawValue: value))
+        let state = landing(program, rawValue: value)
+        var runtime = ProgramRun(program: program, state: state)
         runtime.restoreMemory(remembered, program)
         runtime.restoreRegions(regions, program)
+        // Nothing stored starts the flow (unless `resume` lands it elsewhere).
+        let starting = value == nil && state == program.initial && regions.isEmpty
         let effects = runtime.run(program, &moves) { kernel, sink in
-            kernel.enter(conditions, program.steps, &sink)
+            kernel.enter(conditions, program.steps, &sink, starting: starting)
         }
         return (runtime, effects)
     }

@@ -94,6 +94,10 @@ struct ProgramSteps: Sendable {
     let written: [Written]
     /// Whether some state takes `always` branches while it waits (asked at every step).
     let hasEventless: Bool
+    /// With `initial` or history default effects: what starting runs, and per state a shallow
+    /// history may resume (keeping, entered through `initial` from), what entering it runs.
+    let startRun: Range<Int>?
+    let resumedRuns: [InitialEntries.ResumeKey: Range<Int>]
 
     /// The run of the effect list a list of effects has (empty for no effects).
     func run(of effects: [Int]) -> Range<Int> { effectRanges[effects] ?? 0..<0 }
@@ -112,11 +116,14 @@ struct ProgramSteps: Sendable {
         compoundDone = []
         written = []
         hasEventless = false
+        startRun = nil
+        resumedRuns = [:]
     }
 
     init(_ program: FlowProgram) {
         let regions = program.hasParallel ? Regions(program) : nil
-        (effectLists, effectRanges) = Self.effectLists(program, regions)
+        let initialEntries = InitialEntries(program, regions)
+        (effectLists, effectRanges) = Self.effectLists(program, regions, initialEntries)
         effectList = effectLists.flatMap { $0 }
         retrySlotCount = program.retrySlotCount
         hasEventless = program.states.contains { !$0.eventless.isEmpty }
@@ -125,6 +132,10 @@ struct ProgramSteps: Sendable {
         compounds = program.compounds.map { ($0.memorySlot, $0.initialState, $0.entry.count) }
         let ranges = effectRanges
         func range(_ effects: [Int]) -> Range<Int> { ranges[effects] ?? 0..<0 }
+        startRun = initialEntries.map { range($0.start) }
+        resumedRuns = Dictionary(
+            (initialEntries?.resumed ?? []).map { ($0.key, range($0.entries)) }, uniquingKeysWith: { first, _ in first }
+        )
         var written: [Written] = []
         states = program.states.indices.map { index in
             let state = program.states[index]
@@ -132,7 +143,7 @@ struct ProgramSteps: Sendable {
                 -> FlowStep<Int>
             {
                 written.append(Written(via: via, position: position, candidate: candidate))
-                return Self.step(candidate, from: index, written: written.count - 1, program, range)
+                return Self.step(candidate, from: index, written: written.count - 1, program, regions, range)
             }
             func guarded(_ candidates: [FlowProgram.Candidate], via: ProgramRun.Move.Via) -> [Candidate] {
                 candidates.enumerated().map { position, candidate in
@@ -178,7 +189,8 @@ struct ProgramSteps: Sendable {
             guard program.hasParallel else { return [] }
             return compound.done.enumerated().map { position, done in
                 written.append(Written(via: .parallelDone(index), position: position, candidate: done))
-                let step = Self.step(done, from: compound.states.lowerBound, written: written.count - 1, program, range)
+                let step = Self.step(
+                    done, from: compound.states.lowerBound, written: written.count - 1, program, regions, range)
                 return Candidate(written: done, step: step)
             }
         }
@@ -194,6 +206,7 @@ struct ProgramSteps: Sendable {
         /// Per state, per depth kept: the `entry` effects run.
         var entries: [[[Int]]] = []
         var maximumLeaves = 1
+        let tree: Tree
 
         init(_ program: FlowProgram) {
             var children = [[Node]](repeating: [], count: program.compounds.count)
@@ -206,6 +219,7 @@ struct ProgramSteps: Sendable {
             }
             for item in order.sorted(by: { $0.spec < $1.spec }) { children[item.parent].append(item.node) }
             let tree = Tree(program: program, children: children)
+            self.tree = tree
             for (index, state) in program.states.enumerated() {
                 var entered: [[Int]] = []
                 var entries: [[Int]] = []
@@ -227,6 +241,20 @@ struct ProgramSteps: Sendable {
             maximumLeaves = tops.map(tree.mostStates).max() ?? 1
         }
 
+        /// The `entry` effects entering `target` with `keep` compound states kept runs, with the
+        /// `initial` effects of those at depth `initialFrom` or deeper and of every region
+        /// entered through its `initial`, and through a history taking its default, the
+        /// default's (``FlowProgram/entryEffects(of:keeping:initialFrom:history:)``).
+        func entries(of target: Int, keeping keep: Int, initialFrom: Int, history: Int? = nil) -> [Int] {
+            let program = tree.program
+            let state = program.states[target]
+            let top: Node = keep < state.depth ? .compound(state.ancestors[state.depth - 1 - keep]) : .state(target)
+            var effects: [Int] = []
+            var states: [Int] = []
+            tree.enter(top, toward: target, &states, &effects, initialFrom: initialFrom, history: history)
+            return effects
+        }
+
         enum Node {
             case state(Int)
             case compound(Int)
@@ -238,8 +266,13 @@ struct ProgramSteps: Sendable {
 
             /// Enters `node` on the way to `target`: a parallel state enters every region (the
             /// one holding `target` toward it, the others through their `initial`), a compound
-            /// state the state inside it that holds `target`.
-            func enter(_ node: Node, toward target: Int, _ states: inout [Int], _ effects: inout [Int]) {
+            /// state the state inside it that holds `target`. Those at depth `initialFrom` or
+            /// deeper, and the regions entered through their `initial`, run its effects after
+            /// their `entry`; the compound state of `history` (taking its default), the default's.
+            func enter(
+                _ node: Node, toward target: Int, _ states: inout [Int], _ effects: inout [Int],
+                initialFrom: Int = .max, history: Int? = nil
+            ) {
                 switch node {
                 case .state(let index):
                     states.append(index)
@@ -247,11 +280,17 @@ struct ProgramSteps: Sendable {
                 case .compound(let index):
                     let compound = program.compounds[index]
                     effects += compound.entry
+                    if let history, program.histories[history].compound == index {
+                        effects += program.histories[history].defaultEffects
+                    }
+                    if compound.depth >= initialFrom { effects += compound.initialEffects }
                     for child in children[index] {
                         if holds(child, target) {
-                            enter(child, toward: target, &states, &effects)
+                            enter(child, toward: target, &states, &effects, initialFrom: initialFrom, history: history)
                         } else if compound.isParallel {
-                            enter(child, toward: initialState(of: child), &states, &effects)
+                            enter(
+                                child, toward: initialState(of: child), &states, &effects,
+                                initialFrom: compound.depth + 1)
                         }
                     }
                 }
@@ -281,7 +320,9 @@ struct ProgramSteps: Sendable {
     }
 
     /// The lists of ``effectLists``, each once, in order of first use, with their runs.
-    private static func effectLists(_ program: FlowProgram, _ regions: Regions?) -> ([[Int]], [[Int]: Range<Int>]) {
+    private static func effectLists(_ program: FlowProgram, _ regions: Regions?, _ initialEntries: InitialEntries?)
+        -> ([[Int]], [[Int]: Range<Int>])
+    {
         var lists: [[Int]] = []
         var ranges: [[Int]: Range<Int>] = [:]
         var next = 0
@@ -318,6 +359,24 @@ struct ProgramSteps: Sendable {
                 for entries in regions.entries[index] { add(entries) }
             }
         }
+        // Last, so that a machine without `initial` effects lists what it always did.
+        if let initialEntries {
+            add(initialEntries.start)
+            for resumed in initialEntries.resumed { add(resumed.entries) }
+            var candidates = program.compounds.flatMap(\.done)
+            for state in program.states {
+                candidates += state.transitions.flatMap(\.candidates) + state.always + state.eventless + state.done
+                candidates +=
+                    [state.timeout?.candidate].compactMap { $0 } + state.outerTimeouts.map(\.timeout.candidate)
+            }
+            for candidate in candidates {
+                for fellBack in [false, true] {
+                    if let entries = InitialEntries.stepEntries(of: candidate, fellBack: fellBack, program, regions) {
+                        add(entries)
+                    }
+                }
+            }
+        }
         return (lists, ranges)
     }
 
@@ -326,8 +385,11 @@ struct ProgramSteps: Sendable {
     /// it keeps, and for a history target how it resumes.
     private static func step(
         _ candidate: FlowProgram.Candidate, from source: Int, written: Int, _ program: FlowProgram,
-        _ range: ([Int]) -> Range<Int>
+        _ regions: Regions?, _ range: ([Int]) -> Range<Int>
     ) -> FlowStep<Int> {
+        func entries(fellBack: Bool) -> Range<Int>? {
+            InitialEntries.stepEntries(of: candidate, fellBack: fellBack, program, regions).map(range)
+        }
         func resume(fellBack: Bool) -> FlowResume? {
             HistoryResume(candidate, from: source, fellBack: fellBack, program).map {
                 FlowResume(slot: $0.slot, depth: $0.depth, deep: $0.deep, before: range($0.before))
@@ -340,11 +402,11 @@ struct ProgramSteps: Sendable {
             FlowRetry(
                 slot: retry.slot, max: retry.max, fallback: retry.fallback,
                 effects: range(program.fallbackEffects(of: candidate, from: source)), keep: retry.keep,
-                resume: resume(fellBack: true))
+                resume: resume(fellBack: true), entries: entries(fellBack: true))
         }
         return FlowStep(
             candidate.target, effects: range(program.effects(of: candidate, from: source)), retry: retry,
-            keep: candidate.keep, resume: resume(fellBack: false), written: written)
+            keep: candidate.keep, resume: resume(fellBack: false), written: written, entries: entries(fellBack: false))
     }
 }
 
@@ -435,6 +497,15 @@ extension ProgramSteps: FlowRules {
 
     func entryEffectCount(around state: Int, atDepth depth: Int) -> Int {
         compound(around: state, depth).map { compounds[$0].entryCount } ?? 0
+    }
+
+    var hasInitialEffects: Bool { startRun != nil }
+
+    var startEffects: Range<Int> { startRun ?? 0..<0 }
+
+    func entryEffects(of target: Int, keeping keep: Int, initialFrom: Int) -> Range<Int> {
+        // Every state a shallow history may resume is listed, with every number kept.
+        resumedRuns[InitialEntries.ResumeKey(state: target, keep: keep, initialFrom: initialFrom)] ?? 0..<0
     }
 
     private func compound(around state: Int, _ depth: Int) -> Int? {

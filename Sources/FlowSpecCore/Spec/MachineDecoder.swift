@@ -34,7 +34,15 @@ enum MachineDecoder {
         if let node = fields["standalone"], let value = reader.boolean(node, as: "`standalone`") {
             machine.standalone = Located(value, at: reader.location(node))
         }
-        if let node = fields["initial"] {
+        if let node = fields["initial"], reader.document[node].kind == .mapping {
+            // A compound state's `initial` may run effects; a machine has no entry of its own
+            // to run them after.
+            reader.report(
+                .invalidValue,
+                "a machine's `initial` is the name of the state it starts in; a machine runs no effects of "
+                    + "its own on starting: list them in that state's `entry`",
+                at: reader.location(node))
+        } else if let node = fields["initial"] {
             machine.initial = reader.name(node, as: "initial")
         } else if let key = fields.key("parallel"), fields["states"] == nil {
             // Entered through the parallel state it is: every region at its `initial`.

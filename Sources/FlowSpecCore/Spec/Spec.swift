@@ -302,6 +302,10 @@ public struct StateDetails: Sendable {
     public var exit: [Located<String>] = []
     /// `initial:`, the state inside that entering this one enters (the first one when absent).
     public var initial: Located<String>?
+    /// The `effects` of `initial: { to: NAME, effects: [...] }`: run when the state is entered
+    /// through its `initial`, after its own `entry` and before the entries of the state inside
+    /// (SCXML's `<initial>` with content); not when a transition names a state inside.
+    public var initialEffects: [Located<String>] = []
     /// `done:`, where the compound state goes once a terminal state inside it is reached: a
     /// target, or candidates tried in order like a choice state's `always` (the first whose
     /// condition holds is taken, with its effects), at the value's location.
@@ -317,6 +321,13 @@ public struct StateDetails: Sendable {
     /// `default:` on a history state: where it leads when its compound state was never left
     /// (its compound state's `initial` chain when absent).
     public var historyDefault: Located<Name>?
+    /// The `effects` of `default: { to: NAME, effects: [...] }` on a history state: run when it
+    /// takes its default, after the `entry` of its compound state and before the entries of
+    /// the default (SCXML's history transition with content); not when it resumes.
+    public var defaultEffects: [Located<String>] = []
+    /// The effects a state runs on the way in that are not its `entry`: its `initial`'s and,
+    /// for a history state, its default's (what names an effect besides `entry` and `exit`).
+    public var wayInEffects: [Located<String>] { initialEffects + defaultEffects }
     /// `run:`, the machine a state runs: entering the state starts that machine, whose
     /// terminal states are the state's outcomes.
     public var run: Located<String>?

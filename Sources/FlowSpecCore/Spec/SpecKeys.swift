@@ -19,6 +19,9 @@ public enum SpecKeys {
         case transition
         /// A `timeout`.
         case timeout
+        /// A way in written as a mapping: a compound state's `initial`, a history state's
+        /// `default` (`{ to: NAME, effects: [...] }`).
+        case wayIn
         /// A `retry`.
         case retry
         /// An activity's body.
@@ -48,6 +51,7 @@ public enum SpecKeys {
         case .historyState: StateDecoder.stateKeys.filter(HistoryRule.historyKeys.contains)
         case .transition: TransitionDecoder.candidateKeys
         case .timeout: TransitionDecoder.timeoutKeys
+        case .wayIn: StateDecoder.wayInKeys
         case .retry: TransitionDecoder.retryKeys
         case .activity: SectionDecoder.activityKeys
         case .sequence: SectionDecoder.sequenceKeys
@@ -106,6 +110,7 @@ public enum SpecKeys {
         case "on": return transitionPlace(Array(body.dropFirst()))
         case "always": return transitionPlace(["branch"] + body.dropFirst())
         case "timeout": return body.count == 1 ? .timeout : body.count == 2 && body.last == "retry" ? .retry : nil
+        case "initial", "default": return body.count == 1 ? .wayIn : nil
         default: return nil
         }
     }

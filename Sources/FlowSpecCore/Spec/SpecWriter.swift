@@ -186,8 +186,9 @@ enum SpecWriter {
             case .run: add(key, details.run.map { quoted($0.value) })
             case .summary: add(key, state.summary.map(quoted))
             case .deep: add(key, details.deep.map { "\($0.value)" })
-            case .default: add(key, details.historyDefault.map { quoted(machine.names[$0.value]) })
-            case .initial: add(key, details.initial.map { quoted($0.value) })
+            case .default:
+                add(key, details.historyDefault.map { wayIn(machine.names[$0.value], details.defaultEffects) })
+            case .initial: add(key, details.initial.map { wayIn($0.value, details.initialEffects) })
             case .entry: add(key, details.entry.isEmpty ? nil : list(details.entry.map(\.value)))
             case .exit: add(key, details.exit.isEmpty ? nil : list(details.exit.map(\.value)))
             case .activities: add(key, details.activities.isEmpty ? nil : list(details.activities.map(\.value)))
@@ -202,6 +203,12 @@ enum SpecWriter {
             }
         }
         return fields
+    }
+
+    /// An `initial` or a history's `default`: the state's name, or with effects
+    /// `{ to: NAME, effects: [...] }`.
+    private static func wayIn(_ target: String, _ effects: [Located<String>]) -> String {
+        effects.isEmpty ? quoted(target) : "{ to: \(quoted(target)), effects: \(list(effects.map(\.value))) }"
     }
 
     private static func on(_ transitions: TransitionStore.Transitions, _ machine: MachineSpec) -> String? {

@@ -358,6 +358,25 @@ enum StateDecoder {
         return state
     }
 
+    /// The keys of a way in written as a mapping: `initial: { to: NAME, effects: [...] }`, and
+    /// a history state's `default` alike.
+    static let wayInKeys = ["to", "effects"]
+
+    /// A way in (`initial`, or a history state's `default`): a state's name, or a mapping with
+    /// `to` and the `effects` taking it runs. The name is `nil` (after reporting) when unreadable.
+    private static func wayIn(_ id: YAMLDocument.NodeID, as key: String, reader: inout NodeReader) -> (
+        Located<String>?, [Located<String>]
+    ) {
+        guard reader.document[id].kind == .mapping else { return (reader.name(id, as: key), []) }
+        guard let fields = reader.fields(id, of: "`\(key)`", allowed: wayInKeys) else { return (nil, []) }
+        let effects = fields["effects"].map { reader.names($0, as: "an effect", list: "`effects`") } ?? []
+        guard let target = fields["to"] else {
+            reader.missing("to", in: "`\(key)`", at: reader.location(id), example: "{ to: first, effects: [prepare] }")
+            return (nil, effects)
+        }
+        return (reader.name(target, as: "`to`"), effects)
+    }
+
     /// `initial`, `entry`, `exit`, `run`, `done` and the `states` inside (or the regions of
     /// `parallel`).
     private static func decodeNesting(
@@ -366,7 +385,7 @@ enum StateDecoder {
         var details = StateDetails()
         var wrote = false
         if let initial = fields["initial"] {
-            details.initial = reader.name(initial, as: "initial")
+            (details.initial, details.initialEffects) = wayIn(initial, as: "initial", reader: &reader)
             wrote = true
         }
         if let entry = fields["entry"] {
@@ -405,7 +424,9 @@ enum StateDecoder {
             wrote = true
         }
         if let target = fields["default"] {
-            if let name = reader.name(target, as: "default") {
+            let (name, effects) = wayIn(target, as: "default", reader: &reader)
+            details.defaultEffects = effects
+            if let name {
                 details.historyDefault = Located(reader.nameTable.intern(name.value), at: name.location)
             } else {
                 reader.lostTransitions = true

@@ -159,6 +159,10 @@ final class AccountController {
     /// How many times the home feed was asked to refresh: a home view reloads on each change
     /// (`.task(id: controller.feedRefreshes)`).
     private(set) var feedRefreshes = 0
+    /// How many times the email field was asked to take the cursor: each time signing in
+    /// starts afresh, never when a refused attempt comes back to the form (a form view moves
+    /// its focus on each change, `.onChange(of: controller.emailFocusRequests)`).
+    private(set) var emailFocusRequests = 0
     /// Whether the offline banner shows, over whichever screen is on: the connection region
     /// shows it on losing the connection and hides it on finding it again or on leaving the app.
     private(set) var isOffline = false
@@ -338,6 +342,7 @@ final class AccountController {
         case .showOfflineBanner: isOffline = true
         case .hideOfflineBanner: isOffline = false
         case .showAccountCreated: show(.accountCreated)
+        case .focusEmail: emailFocusRequests += 1
         }
     }
 

@@ -298,6 +298,7 @@ struct AccountControllerTests {
         #expect(controller.notice == .credentialsRefused)
         #expect(flow.lastStep?.effects == [.showRejected])
         #expect(tracking.isOpen, "still signing in")
+        #expect(controller.emailFocusRequests == 1, "the cursor stays where the user fixes what they typed")
     }
 
     /// `cancel` is written once, on signIn; every page inside it inherits it.
@@ -426,8 +427,8 @@ struct AccountControllerTests {
         controller.send(.signOut)
         controller.send(.forgotPassword)
         controller.send(.back)
-        // Into signIn from the password reset: signIn's entry (it has none of its own inside).
-        #expect(flow.lastStep?.effects == [.startSignInTracking])
+        // Into signIn from the password reset: signIn's entry, then its `initial`'s effects.
+        #expect(flow.lastStep?.effects == [.startSignInTracking, .focusEmail])
         #expect(tracking.misuse.isEmpty)
     }
 
@@ -718,7 +719,7 @@ struct AccountControllerTests {
         await settle(until: { controller.state == .confirmEmail }, "the confirmation page")
         controller.send(.emailConfirmed)  // confirmed on another device: no session here
         #expect(controller.state == .credentials)
-        #expect(flow.lastStep?.effects == [.clearPassword, .showAccountCreated, .startSignInTracking])
+        #expect(flow.lastStep?.effects == [.clearPassword, .showAccountCreated, .startSignInTracking, .focusEmail])
         #expect(controller.notice == .accountCreated)
         #expect(controller.email == "ada@example.com", "the form keeps the new account's email")
         #expect(controller.password.isEmpty)
@@ -767,7 +768,7 @@ struct AccountControllerTests {
         controller.send(.dismiss)
         // The terminal `resetFinished` took forgotPassword's `done` into signIn.
         #expect(controller.state == .credentials)
-        #expect(flow.lastStep?.effects == [.startSignInTracking])
+        #expect(flow.lastStep?.effects == [.startSignInTracking, .focusEmail])
         #expect(flow.machine.armedTimeouts.map(\.after) == [.seconds(300)])
     }
 
