@@ -148,14 +148,20 @@ struct Navigation {
 
     /// What a history state leads to: where its compound state was left (the very state, for
     /// a deep one), else its default.
+    /// `, running `a`, `b`` for the effects of a way in, or nothing without any.
+    private static func running(_ effects: [Located<String>]) -> String {
+        effects.isEmpty ? "" : ", running " + effects.map { "`\($0.value)`" }.joined(separator: ", ")
+    }
+
     private func historyHover(_ index: Int, in parent: Int, _ machine: MachineSpec) -> String {
         let compound = machine.name(of: parent)
         let deep = machine.nesting.details[index]?.deep?.value == true
         let resumed =
             deep
             ? "the very state `\(compound)` was last left in" : "the state directly inside `\(compound)` that held it"
+        let details = machine.nesting.details[index]
         let fallback =
-            machine.nesting.details[index]?.historyDefault.map { "`\(machine.names[$0.value])`" }
+            details?.historyDefault.map { "`\(machine.names[$0.value])`" + Self.running(details?.defaultEffects ?? []) }
             ?? "`\(compound)`'s `initial`"
         return "resumes \(resumed); before `\(compound)` was ever left, \(fallback)"
     }
@@ -201,7 +207,7 @@ struct Navigation {
             }
         } else if let first = machine.nesting.children(of: index).first(where: { !machine.isHistory($0) }) {
             let initial = machine.nesting.details[index]?.initial?.value ?? machine.name(of: first)
-            text += "\n\nenters `\(initial)` first"
+            text += "\n\nenters `\(initial)` first" + Self.running(machine.nesting.details[index]?.initialEffects ?? [])
             if let done = machine.nesting.details[index]?.done {
                 text += "; once done, goes to " + Self.describe(done.value, machine)
             }

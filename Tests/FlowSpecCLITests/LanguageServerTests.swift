@@ -1452,6 +1452,25 @@ struct WayInServerTests {
                 == (try NestedStatesServerTests.linesWriting("restored", lines: Self.lines)))
     }
 
+    @Test func hoverSaysWhatTheWayInRuns() throws {
+        func position(_ prefix: String) throws -> [String: Any] {
+            let line = try #require(Self.lines.firstIndex { $0.hasPrefix(prefix) })
+            return ["textDocument": ["uri": Self.uri], "position": ["line": line, "character": prefix.count - 2]]
+        }
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, Self.text,
+            [
+                ("textDocument/hover", try position("      verifying:")),
+                ("textDocument/hover", try position("          last:"))
+            ])
+        func value(_ id: Int) -> String {
+            ((LanguageServerTests.result(id, messages) as? [String: Any])?["contents"] as? [String: Any])?["value"]
+                as? String ?? ""
+        }
+        #expect(value(2).contains("enters `sending` first, running `startAttempt`"), "\(value(2))")
+        #expect(value(3).contains("before `verifying` was ever left, `typing`, running `restored`"), "\(value(3))")
+    }
+
     @Test func aWayInWrittenAsAMappingOffersItsKeys() throws {
         let typing = Self.text.replacingOccurrences(of: "to: empty\n", with: "to: empty\n              eff\n")
         let lines = typing.components(separatedBy: "\n")
