@@ -200,7 +200,9 @@ struct Navigation {
         // A parallel state enters every region; a compound state its `initial`, else its first
         // state that is no history state.
         if machine.isParallel(index) {
-            let regions = machine.nesting.children(of: index).map { "`\(machine.name(of: $0))`" }
+            let regions = machine.nesting.children(of: index).filter { !machine.isHistory($0) }.map {
+                "`\(machine.name(of: $0))`"
+            }
             text += "\n\nenters every region at once: \(regions.joined(separator: ", "))"
             if let done = machine.nesting.details[index]?.done {
                 text += "; once every region has ended, goes to " + Self.describe(done.value, machine)

@@ -68,6 +68,16 @@ struct HistoryDiagramTests {
         #expect(DOTRenderer.render(diagram).contains("        s0 -> s1 [label=\"/ greet\"];\n"))
     }
 
+    /// A history state beside a parallel state's regions is none of them: Mermaid draws it with
+    /// the region before it, not as a concurrent region of its own.
+    @Test func aParallelStatesHistoryIsNoRegionInMermaid() throws {
+        let mermaid = MermaidRenderer.render(try Self.diagram(ParallelMachineTests.radio))
+        _ = try MermaidSyntax.parse(mermaid)
+        let separators = mermaid.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces) == "--" }
+        #expect(separators.count == 1, "\(mermaid)")
+        #expect(mermaid.contains("state \"H\" as"), "\(mermaid)")
+    }
+
     @Test func mermaidDrawsAHistoryStateAsAStateLabelledHInItsCompositeState() throws {
         let mermaid = MermaidRenderer.render(try Self.diagram())
         let parsed = try MermaidSyntax.parse(mermaid)

@@ -903,7 +903,10 @@ enum NestedChart {
         // state at once; the compound state is not left, so nothing more is recorded.
         var routers: [Int: Int] = [:]
         func routed(_ source: Int, _ target: Int) -> Int {
-            guard case .history = chart.nodes[target].kind, let parent = chart.nodes[target].parent else {
+            // A parallel state is no transition domain: SCXML leaves and enters it, as flowspec does.
+            guard case .history = chart.nodes[target].kind, let parent = chart.nodes[target].parent,
+                chart.nodes[parent].kind != .parallel
+            else {
                 return target
             }
             var ancestor = chart.nodes[source].parent

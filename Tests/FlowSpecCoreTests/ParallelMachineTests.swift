@@ -44,6 +44,9 @@ struct ParallelMachineTests {
         #expect(programs.contains { $0.compounds.contains { $0.isParallel && $0.done.count > 1 } })
         #expect(programs.contains { $0.compounds.contains { $0.isParallel && $0.timeout != nil } })
         #expect(programs.contains { !$0.histories.isEmpty })
+        // A shallow history state beside the regions, with and without a `default`.
+        #expect(drawn.contains { $0.text.contains("hp0: { kind: history }") })
+        #expect(drawn.contains { $0.text.contains("hp0: { kind: history, default: r2 }") })
         #expect(programs.contains { $0.hasEntryOrExitEffects })
         // A region whose `initial` runs effects, and a compound state inside a region whose does.
         #expect(
@@ -248,6 +251,77 @@ struct ParallelMachineTests {
         let programs = try #require(
             SpecGeneration.programs(result, diagnostics: result.diagnostics))
         return try Simulation(program: programs[0]).run(inputs).map(NestedMachineTests.stateAndEffects)
+    }
+
+    /// A radio whose parallel state `on` has a shallow history state `last` beside its regions.
+    static let radio = """
+        flowspec: 1
+        machines:
+          Radio:
+            initial: off
+            events: [power, halt, up, pause, back, restart]
+            effects: [turnOn, turnOff, rewind, resetVolume, startPlaying, startPause]
+            defaults: { kind: input }
+            states:
+              off: { on: { power: on, back: last } }
+              on:
+                entry: [turnOn]
+                exit: [turnOff]
+                on: { halt: off }
+                parallel:
+                  playback:
+                    initial: { to: playing, effects: [rewind] }
+                    states:
+                      playing: { entry: [startPlaying], on: { pause: paused } }
+                      paused: { entry: [startPause], on: { restart: last } }
+                  last: { kind: history, default: paused }
+                  volume:
+                    initial: { to: normal, effects: [resetVolume] }
+                    states:
+                      normal: { on: { up: loud } }
+                      loud: {}
+
+        """
+
+    /// A shallow history state beside the regions: before the parallel state was first left,
+    /// its `default`; after, the parallel state afresh, every region at its `initial` (SCXML
+    /// records the regions and enters each through its `initial`); from inside a region, it
+    /// leaves and enters the parallel state (a parallel state is no transition domain).
+    @Test func aHistoryOfAParallelStateEntersItAfresh() throws {
+        let spec = Self.radio
+        let result = SpecChecker().check(SourceFile(path: "radio.yaml", text: spec))
+        #expect(result.diagnostics.filter { $0.severity == .error }.isEmpty, "\(result.diagnostics)")
+        let program = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics)?.first)
+        let lines = try Simulation(program: program).run(
+            ["back", "halt", "power", "pause", "up", "halt", "back", "pause", "restart"].map { .event($0) }
+        ).map(NestedMachineTests.stateAndEffects)
+        #expect(
+            lines == [
+                "start -> off | effects: -",
+                "back -> paused, normal | effects: turnOn, startPause, resetVolume",
+                "halt -> off | effects: turnOff",
+                "power -> playing, normal | effects: turnOn, rewind, startPlaying, resetVolume",
+                "pause -> paused, normal | effects: startPause",
+                "up -> paused, loud | effects: -",
+                "halt -> off | effects: turnOff",
+                "back -> playing, normal | effects: turnOn, rewind, startPlaying, resetVolume",
+                "pause -> paused, normal | effects: startPause",
+                "restart -> playing, normal | effects: turnOff, turnOn, rewind, startPlaying, resetVolume"
+            ], "\(lines)")
+        // The same on the W3C-literal oracle, from the spec as written.
+        let machine = try #require(result.graphs.first?.machine)
+        var oracle = try StatechartOracle(try NestedChart.chart(machine, program), conditions: [])
+        var logged = [oracle.takeLog()]
+        for event in ["back", "halt", "power", "pause", "up", "halt", "back", "pause", "restart"] {
+            try oracle.send(event)
+            logged.append(oracle.takeLog())
+        }
+        #expect(
+            logged.map { $0.joined(separator: ", ") }
+                == lines.map {
+                    let effects = $0.components(separatedBy: "effects: ")[1]
+                    return effects == "-" ? "" : effects
+                })
     }
 
     @Test func enteringEntersEveryRegionAndLeavingLeavesThemInReverse() throws {
@@ -479,6 +553,25 @@ enum ParallelSpecs {
             outer.top[position] = .compound(written)
             break
         }
+        // Now and then a shallow history state beside the regions (`hp0`), which a top-level
+        // compound state's transition goes to, from a side generator of its own.
+        var back = Gen.SplitMix64(seed: random.state ^ 0xBAC0_0017)
+        var history: String?
+        if back.percent(40) {
+            history =
+                back.percent(50)
+                ? "          hp0: { kind: history }\n" : "          hp0: { kind: history, default: r2 }\n"
+            for (position, member) in outer.top.enumerated() {
+                guard case .compound(var written) = member,
+                    let event = back.shuffled(Array(0..<outer.flat.eventCount)).first(where: { event in
+                        !written.on.contains { $0.event == event }
+                    })
+                else { continue }
+                written.on.append((event, "hp0"))
+                outer.top[position] = .compound(written)
+                break
+            }
+        }
         var text = NestedSpecs.yaml(outer)
         text += "      p0:\n"
         text += decoration(outer.flat, free: free, done: true, &random, indent: "        ")
@@ -499,7 +592,7 @@ enum ParallelSpecs {
             let members = region.top.map { NestedSpecs.member(region, $0, indent: "              ") }.joined()
             text += rename(members, region: index + 1)
         }
-        return text
+        return text + (history ?? "")
     }
 
     /// A parallel state's or region's `entry`, `exit`, `on`, `timeout` and (for a parallel

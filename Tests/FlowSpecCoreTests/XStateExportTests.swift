@@ -178,6 +178,20 @@ struct XStateExportTests {
         #expect(back.contains("default: { to: typing, effects: [restored] }"), "\(back)")
     }
 
+    /// A parallel state's history state takes no router (SCXML leaves and enters the parallel
+    /// state on a transition into it from inside, as flowspec does); XState's domain is the
+    /// parallel state itself, which the config says.
+    @Test func aParallelStatesHistoryIsListedWhereXStateDiffers() throws {
+        let config = try Self.config(ofSpec: ParallelMachineTests.radio)
+        let root = try JSONReader.read(Array(config.utf8))
+        #expect(root["states"]?["on"]?["states"]?["last"]?["type"]?.string == "history", "\(config)")
+        #expect(
+            root["states"]?["on"]?["states"]?["playback"]?["states"]?["paused"]?["on"]?["restart"]?.string == "#last",
+            "\(config)")
+        let differences = root["meta"]?["flowspec"]?["differsInXState"]?.list.compactMap(\.string) ?? []
+        #expect(differences.contains { $0.hasPrefix("'on': a transition from inside it into its history state") })
+    }
+
     @Test func whatXStateCannotHoldIsListedInTheMeta() throws {
         let config = try Self.config("specs/app.yaml", machine: "Chapters")
         let meta = try #require(JSONReader.read(Array(config.utf8))["meta"]?["flowspec"])

@@ -88,7 +88,9 @@ struct DoneNeverFiresCheck: MachineCheck {
         let name = machine.name(of: index)
         let judgesPaths = !analysis.mayLackPaths && analysis.parentsFromInitial != nil && analysis.isReachable(index)
         var reasons: [(region: String, why: String)] = []
-        for region in machine.nesting.children(of: index) where !machine.states[region].isMalformed {
+        // A history state beside the regions is none of them.
+        for region in machine.nesting.children(of: index)
+        where !machine.states[region].isMalformed && !machine.isHistory(region) {
             let regionName = machine.name(of: region)
             guard machine.isCompound(region) else {
                 reasons.append((regionName, "region '\(regionName)' is a single state, which never ends"))

@@ -90,10 +90,11 @@ struct MachineAnalysis {
                 // one that writes the transition that holds the target too (a compound state's
                 // own transition to a state inside it leaves it and enters it again).
                 let declaring = graph.declaringState(of: edge)
+                let target = machine.historyOfParallel(edge.target) ?? edge.target
                 var inner: Int?
                 for ancestor in nesting.ancestors(of: edge.source) {
                     if let declaring, ancestor != declaring, nesting.isWithin(declaring, ancestor),
-                        ancestor != edge.target, nesting.isWithin(edge.target, ancestor)
+                        ancestor != target, nesting.isWithin(target, ancestor)
                     {
                         break
                     }

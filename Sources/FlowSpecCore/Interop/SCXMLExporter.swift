@@ -369,7 +369,7 @@ struct SCXMLDocumentWriter {
     /// ordinary states rather than SCXML's `<final>`.
     private func regionsEnded(_ parallel: Int) -> String? {
         var terms: [String] = []
-        for region in nesting.children(of: parallel) {
+        for region in nesting.children(of: parallel) where !machine.isHistory(region) {
             let ends = nesting.children(of: region).filter(machine.endsRegion)
             guard !ends.isEmpty else { return nil }
             terms.append(joined(ends.map { "In('\(ids[$0])')" }, all: false))
@@ -384,7 +384,8 @@ struct SCXMLDocumentWriter {
         if machine.isLeaf(index) {
             return machine.states[index].kind == .terminal && !isFinal(index) ? "In('\(ids[index])')" : nil
         }
-        let children = nesting.children(of: index).map(rests)
+        // A history state beside a parallel state's regions is none of them.
+        let children = nesting.children(of: index).filter { !machine.isHistory($0) }.map(rests)
         if machine.isParallel(index) {
             guard children.allSatisfy({ $0 != nil }) else { return nil }
             return joined(children.compactMap { $0 }, all: true)
@@ -481,10 +482,12 @@ struct SCXMLDocumentWriter {
     /// state inside a compound state on a transition into its history state from inside it;
     /// SCXML would leave only up to the state the history resumes. So such a transition goes
     /// to a router directly inside the compound state, which goes on to the history state at
-    /// once; the compound state is not left, so nothing more is recorded.
+    /// once; the compound state is not left, so nothing more is recorded. (A history state of a
+    /// parallel state needs none: a parallel state is no transition domain, so SCXML leaves it
+    /// and enters it again, as flowspec does.)
     private mutating func target(_ target: Int, from source: Int?) -> String {
         guard let source, machine.isHistory(target), let parent = nesting.parent(of: target),
-            nesting.isWithin(source, parent), source != parent
+            !machine.isParallel(parent), nesting.isWithin(source, parent), source != parent
         else { return ids[target] }
         if let router = routers[target] { return router }
         let router = unique("route_" + ids[target])

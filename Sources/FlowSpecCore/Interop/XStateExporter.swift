@@ -326,6 +326,15 @@ struct XStateConfigWriter {
         if !differences.contains(text) { differences.append(text) }
     }
 
+    /// A transition from inside a parallel state into its history state: flowspec leaves the
+    /// parallel state and enters it again (SCXML's domain is a compound state), XState's domain
+    /// is the parallel state itself, which it neither leaves nor enters.
+    private mutating func noteIntoHistory(of parallel: Int) {
+        let text =
+            "'\(keys[parallel])': a transition from inside it into its history state leaves and enters only its regions in XState, not '\(keys[parallel])' itself (its entry, exit and timeout)"
+        if !differences.contains(text) { differences.append(text) }
+    }
+
     /// A terminal state in a region ignores what the parallel state and the states around it
     /// handle only by not handling it (see ``regionAncestors(of:)``): once every region has
     /// ended, XState takes those transitions, and flowspec does not.
@@ -360,7 +369,7 @@ struct XStateConfigWriter {
         guard machine.endsRegion(index), let parallel = nesting.parent(of: parent) else { return false }
         return nesting.details[parallel]?.done != nil
             && nesting.children(of: parallel).allSatisfy { region in
-                nesting.children(of: region).contains(where: machine.endsRegion)
+                machine.isHistory(region) || nesting.children(of: region).contains(where: machine.endsRegion)
             }
     }
 
@@ -459,6 +468,13 @@ struct XStateConfigWriter {
     /// inside the compound state, so that history records where the flow was, which XState
     /// would not (the compound state is not left).
     private mutating func target(_ target: Int, from source: Int?) -> Node {
+        // Its own transition re-enters it (`reenter`), as flowspec does.
+        if let source, let parallel = machine.historyOfParallel(target), source != parallel,
+            nesting.isWithin(source, parallel)
+        {
+            noteIntoHistory(of: parallel)
+            return reference(target, from: source)
+        }
         guard let source, machine.isHistory(target), let parent = nesting.parent(of: target),
             nesting.isWithin(source, parent), source != parent
         else { return reference(target, from: source) }

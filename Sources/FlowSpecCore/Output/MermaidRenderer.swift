@@ -57,8 +57,9 @@ public enum MermaidRenderer {
                 let node = diagram.nodes[index]
                 let indent = indentation(depth)
                 let id = id(.state(index))
-                // Regions after the first are set apart, as Mermaid draws concurrent regions.
-                if let parent = node.parent, diagram.nodes[parent].isParallel, parent + 1 != index {
+                // Regions after the first are set apart, as Mermaid draws concurrent regions (a
+                // history state beside them is none: it stays with the region before it).
+                if let parent = node.parent, diagram.nodes[parent].isParallel, parent + 1 != index, !node.isHistory {
                     output.write("\(indent)--\n")
                 }
                 output.write("\(indent)state \"\(label(node))\" as \(id)\(node.isCompound ? " {" : "")\n")

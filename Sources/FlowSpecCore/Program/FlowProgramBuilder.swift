@@ -193,6 +193,9 @@ public enum FlowProgramBuilder {
         /// left.
         func keep(from source: Int?, to target: Int) -> Int {
             guard let source, machine.nesting.isNested else { return 0 }
+            // A history state directly under `parallel` enters its parallel state afresh: the
+            // transition's domain is the parallel state's, as if it targeted it.
+            let target = machine.historyOfParallel(target) ?? target
             for ancestor in machine.nesting.ancestors(of: source)
             where ancestor != target && machine.nesting.isWithin(target, ancestor) {
                 return machine.nesting.depth(of: ancestor) + 1

@@ -7,8 +7,11 @@
 ///
 /// - a parallel state has at least two regions, and writes neither `states` nor `initial`
 ///   (every region is entered), nor `kind` (it waits for nothing itself);
-/// - a region is a compound state or a state that waits (`input`, `task`): not a history,
-///   choice or terminal state, which a region the flow stays in cannot be;
+/// - a region is a compound state or a state that waits (`input`, `task`): not a choice or
+///   terminal state, which a region the flow stays in cannot be. A shallow history state may
+///   stand directly under `parallel` (it is no region: it enters the parallel state afresh once
+///   the parallel state was left); a deep one there would resume one state per region, and a
+///   history state remembers one;
 /// - a deep history state does not resume a compound state that holds a parallel state: it
 ///   remembers one state, and a parallel state is left in one state per region;
 /// - a transition written inside one region does not target a state of another region of the
@@ -20,7 +23,7 @@ enum ParallelRule: RuleHome {
         summary: "A parallel state or region written in a way that has no meaning.",
         reportedAt: "the key or name to fix",
         finding:
-            "a parallel state with fewer than two regions, or with `states`, `initial` or `kind`; a region that is a history, choice or terminal state; a deep history state around a parallel state; a transition from inside one region to a state of another region of the same parallel state"
+            "a parallel state with fewer than two regions, or with `states`, `initial` or `kind`; a region that is a choice or terminal state; a deep history state directly under or around a parallel state; a transition from inside one region to a state of another region of the same parallel state"
     )
 
     /// What a parallel state may not write: `states` (its regions are its states), `initial`
@@ -85,8 +88,20 @@ enum ParallelRule: RuleHome {
         }
     }
 
+    /// Whether a state's body, as written, makes it a history state (`kind: history`): one
+    /// under `parallel` is no region.
+    static func isHistory(_ body: YAMLDocument.NodeID, in document: YAMLDocument) -> Bool {
+        guard document[body].kind == .mapping else { return false }
+        let children = document.children(of: body)
+        for position in stride(from: children.startIndex, to: children.endIndex - 1, by: 2)
+        where document[children[position]].scalarValue == .string("kind") {
+            return document[children[position + 1]].scalarValue == .string("history")
+        }
+        return false
+    }
+
     /// The regions of the parallel state at `index`, once decoded: each is a compound state
-    /// or a state that waits.
+    /// or a state that waits; a history state beside them is shallow.
     static func checkRegions(of index: Int, in decoded: inout StateDecoder.Decoded, reader: inout NodeReader) {
         let name = reader.nameTable[decoded.states[index].name.value]
         var region = index + 1
@@ -95,28 +110,49 @@ enum ParallelRule: RuleHome {
             let isCompound = region + 1 < decoded.states.count && decoded.parents[region + 1] == Int32(region)
             let end = decoded.subtreeEnd(of: region)
             defer { region = end }
-            guard !isCompound, kind == .history || kind == .choice || kind == .terminal else { continue }
+            if !isCompound, kind == .history {
+                checkHistory(region, of: name, in: &decoded, reader: &reader)
+                continue
+            }
+            guard !isCompound, kind == .choice || kind == .terminal else { continue }
             let regionName = reader.nameTable[decoded.states[region].name.value]
             let why =
-                switch kind {
-                case .history: "a history state is never active, and a region is active while '\(name)' is"
-                case .choice: "a choice state leaves at once, and a region stays active while '\(name)' is"
-                default: "a terminal state inside a region ends the region; a region that is one would never run"
-                }
+                kind == .choice
+                ? "a choice state leaves at once, and a region stays active while '\(name)' is"
+                : "a terminal state inside a region ends the region; a region that is one would never run"
             reader.report(
                 .invalidParallel, "region '\(regionName)' of '\(name)' is a \(kind.rawValue) state: \(why)",
                 at: decoded.states[region].kindLocation ?? decoded.states[region].name.location,
                 subjects: [regionName],
                 notes: [
                     .init(
-                        kind == .history
-                            ? "move it into the `states` of the region it should resume"
-                            : "make '\(regionName)' a compound state, with `states` and `initial`, holding the \(kind.rawValue) state"
+                        "make '\(regionName)' a compound state, with `states` and `initial`, holding the \(kind.rawValue) state"
                     )
                 ])
             decoded.states[region].isMalformed = true
             decoded.states[region].hasLostTransitions = true
         }
+    }
+
+    /// A history state directly under `parallel`: a shallow one enters the parallel state
+    /// afresh (every region at its `initial`, as SCXML restores the regions it records); a deep
+    /// one would resume one state per region, where a history state remembers one.
+    private static func checkHistory(
+        _ index: Int, of parallel: String, in decoded: inout StateDecoder.Decoded, reader: inout NodeReader
+    ) {
+        guard let deep = decoded.details[index]?.deep, deep.value else { return }
+        let name = reader.nameTable[decoded.states[index].name.value]
+        reader.report(
+            .invalidParallel,
+            "deep history state '\(name)' of parallel state '\(parallel)' would resume one state in each region, and a history state remembers one",
+            at: deep.location, subjects: [name],
+            notes: [
+                .init(
+                    "make it shallow (it then enters '\(parallel)' afresh), or put a deep history state inside each region"
+                )
+            ])
+        decoded.states[index].isMalformed = true
+        decoded.states[index].hasLostTransitions = true
     }
 
     /// What only the whole machine shows: deep history states around parallel states, and
@@ -149,10 +185,13 @@ enum ParallelRule: RuleHome {
             let regions = nesting.regions(around: index)
             guard !regions.isEmpty else { continue }
             func check(_ target: Located<Name>) {
+                // A history state directly under the parallel state enters it afresh, as the
+                // parallel state itself does.
                 guard let resolved = indexOf[target.value],
                     let crossed = regions.first(where: {
                         nesting.descendants(of: $0.parallel).contains(resolved)
                             && !nesting.isWithin(resolved, $0.region)
+                            && !(machine.isHistory(resolved) && nesting.parent(of: resolved) == $0.parallel)
                     })
                 else { return }
                 let other = regionOf(resolved, in: crossed.parallel, nesting)

@@ -138,6 +138,13 @@ public struct MachineSpec: Sendable {
     @inline(__always)
     public func isHistory(_ state: Int) -> Bool { states[state].kind == .history }
 
+    /// For a history state directly under `parallel`, that parallel state: the history enters
+    /// it afresh, so a transition to the history leaves and enters what one to it would.
+    public func historyOfParallel(_ state: Int) -> Int? {
+        guard isHistory(state), let parent = nesting.parent(of: state), isParallel(parent) else { return nil }
+        return parent
+    }
+
     /// Whether the state at an index is a compound state with a history state directly inside:
     /// it then remembers the state it was last left in (what its history states resume).
     public func remembers(_ state: Int) -> Bool {

@@ -133,8 +133,9 @@ enum StateDecoder {
         if nested.isParallel {
             // Regions that could not be read at all are reported as such, not counted.
             if read != nil {
-                ParallelRule.checkRegionCount(
-                    childEntries.count, of: key.value, at: reader.location(children), reader: &reader)
+                // A history state beside the regions is none.
+                let regions = childEntries.count { !ParallelRule.isHistory($0.value, in: reader.document) }
+                ParallelRule.checkRegionCount(regions, of: key.value, at: reader.location(children), reader: &reader)
             }
             if childEntries.isEmpty { decoded.states[index].isMalformed = true }
         } else if childEntries.isEmpty {
