@@ -343,11 +343,7 @@ struct SCXMLDocumentWriter {
             element.attributes.append(("flowspec:name", machine.name(of: index)))
         }
         let target = machine.historyDefault(of: index, states: states)
-        // Without a `default`, the compound state's `initial` effects run on the way in.
-        let effects =
-            details?.historyDefault == nil
-            ? nesting.parent(of: index).flatMap { nesting.details[$0]?.initialEffects } ?? []
-            : details?.defaultEffects ?? []
+        let effects = machine.historyDefaultEffects(of: index)
         element.append(Element("transition", [("target", ids[target])], effects.map { .element(log($0.value)) }))
         return element
     }

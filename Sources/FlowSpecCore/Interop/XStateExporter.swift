@@ -228,11 +228,7 @@ struct XStateConfigWriter {
     private mutating func history(_ index: Int) -> Node {
         let details = nesting.details[index]
         let target = machine.historyDefault(of: index, states: states)
-        // Without a `default`, the compound state's `initial` effects run on the way in.
-        let effects =
-            details?.historyDefault == nil
-            ? nesting.parent(of: index).flatMap { nesting.details[$0]?.initialEffects } ?? []
-            : details?.defaultEffects ?? []
+        let effects = machine.historyDefaultEffects(of: index)
         var way = reference(target, from: index)
         if !effects.isEmpty, let parent = nesting.parent(of: index) {
             way = .string(wayIn(in: parent, to: target, from: index, effects))

@@ -350,15 +350,10 @@ struct EdgeCollector {
         guard let edge = graph.edges(from: index).first(where: { $0.triggerKind == .initial && !$0.isResume }) else {
             return
         }
-        // Without a `default`, the compound state's `initial`, effects and all.
-        let nesting = graph.machine.nesting
-        let effects =
-            nesting.details[index]?.historyDefault == nil
-            ? nesting.parent(of: index).flatMap { nesting.details[$0]?.initialEffects } ?? []
-            : nesting.details[index]?.defaultEffects ?? []
+        let effects = graph.machine.historyDefaultEffects(of: index).map(\.value)
         append(
-            TransitionLabel(trigger: .historyDefault, effects: effects.map(\.value)), from: .state(index),
-            to: edge.target, fallback: false)
+            TransitionLabel(trigger: .historyDefault, effects: effects), from: .state(index), to: edge.target,
+            fallback: false)
     }
 
     /// One grouped edge set per machine-wide event that at least one state inherits.

@@ -163,15 +163,10 @@ public enum FlowProgramBuilder {
                     failed = true
                     return nil
                 }
-                // Without a `default`, the compound state's `initial`, effects and all.
-                let details = machine.nesting.details[index]
-                let defaultEffects =
-                    details?.historyDefault == nil
-                    ? machine.nesting.details[parent]?.initialEffects ?? [] : details?.defaultEffects ?? []
                 return FlowProgram.History(
-                    name: machine.name(of: index), compound: compound, deep: details?.deep?.value == true,
-                    defaultTarget: leafOf[index], specIndex: index,
-                    defaultEffects: defaultEffects.map { effect($0.value) })
+                    name: machine.name(of: index), compound: compound,
+                    deep: machine.nesting.details[index]?.deep?.value == true, defaultTarget: leafOf[index],
+                    specIndex: index, defaultEffects: machine.historyDefaultEffects(of: index).map { effect($0.value) })
             }
         }
 

@@ -138,6 +138,14 @@ public struct MachineSpec: Sendable {
     @inline(__always)
     public func isHistory(_ state: Int) -> Bool { states[state].kind == .history }
 
+    /// The effects a history state runs taking its default: its `default`'s or, without a
+    /// `default`, its compound state's `initial`'s (the way in it then takes).
+    public func historyDefaultEffects(of history: Int) -> [Located<String>] {
+        let details = nesting.details[history]
+        guard details?.historyDefault == nil else { return details?.defaultEffects ?? [] }
+        return nesting.parent(of: history).flatMap { nesting.details[$0]?.initialEffects } ?? []
+    }
+
     /// For a history state directly under `parallel`, that parallel state: the history enters
     /// it afresh, so a transition to the history leaves and enters what one to it would.
     public func historyOfParallel(_ state: Int) -> Int? {
