@@ -175,9 +175,10 @@ extension FlowKernel {
         let settled = rules.hasEventless && settleRegions(conditions, rules, &sink)
         var chosen = scratch.chosen
         scratch.chosen = []
+        let seen = seenInRegions(conditions, rules)
         for (position, state) in active.enumerated() {
-            guard let step = rules.step(state, on: event, conditions) else { continue }
-            let declaredAt = rules.declaringDepth(of: state, on: event, conditions)
+            guard let step = rules.step(state, on: event, seen) else { continue }
+            let declaredAt = rules.declaringDepth(of: state, on: event, seen)
             choose(Chosen(position: position, step: step, declaredAt: declaredAt), into: &chosen, rules)
         }
         let handled = !chosen.isEmpty
@@ -548,6 +549,12 @@ extension FlowKernel {
 
     // MARK: Settling
 
+    /// The conditions as the guards read them where the flow is now: in every active state.
+    @inlinable @inline(__always)
+    internal func seenInRegions(_ conditions: Rules.Conditions, _ rules: Rules) -> Rules.Conditions {
+        rules.readsStates ? rules.conditions(conditions, whileIn: active) : conditions
+    }
+
     /// What the states the flow is in take at once, until none does: every choice state's
     /// branch and every `always` branch that holds of a state that waits, together; when there
     /// is none, one `done` (a terminal state's compound state's, then a parallel state's whose
@@ -561,18 +568,20 @@ extension FlowKernel {
         var took = false
         while true {
             chosen.removeAll(keepingCapacity: true)
+            // Every state chooses on the configuration the last microstep left.
+            let seen = seenInRegions(conditions, rules)
             for (position, state) in active.enumerated() {
-                if rules.kind(of: state) == .choice, let step = rules.always(state, conditions) {
+                if rules.kind(of: state) == .choice, let step = rules.always(state, seen) {
                     choose(
                         Chosen(position: position, step: step, declaredAt: rules.depth(of: state)), into: &chosen,
                         rules)
-                } else if rules.hasEventless, let branch = rules.eventless(state, conditions) {
+                } else if rules.hasEventless, let branch = rules.eventless(state, seen) {
                     choose(
                         Chosen(position: position, step: branch.step, declaredAt: branch.declaredAt), into: &chosen,
                         rules)
                 }
             }
-            if chosen.isEmpty, let done = nextDone(conditions, rules) { chosen.append(done) }
+            if chosen.isEmpty, let done = nextDone(seen, rules) { chosen.append(done) }
             guard !chosen.isEmpty else { break }
             microstep(chosen, conditions, rules, &sink)
             took = true

@@ -34,6 +34,14 @@ public protocol FlowRules {
     /// states around it, innermost first; with how deep the state that writes it stands (the
     /// state's own depth for its own). `nil` if none holds.
     func eventless(_ state: State, _ conditions: Conditions) -> (step: FlowStep<State>, declaredAt: Int)?
+    /// Whether some guard reads where the flow is (`in:`, `notIn:`): only then does the kernel
+    /// ask ``conditions(_:whileIn:)``, so a machine without pays nothing for them.
+    var readsStates: Bool { get }
+    /// `conditions` as the guards read them while the flow is in `states` (every state it is
+    /// in, one per region): the app's, with whether the flow is in each state a guard reads
+    /// set from `states` and the compound states around them. The kernel asks it before each
+    /// choice of steps, so every region chooses on the same configuration (SCXML's `In()`).
+    func conditions(_ conditions: Conditions, whileIn states: some Collection<State>) -> Conditions
     /// How long the state may be occupied, and where its timeout leads.
     func timeout(of state: State) -> (after: Duration, to: State)?
     /// The step the state's timeout takes, or `nil` if it has none.
@@ -106,6 +114,12 @@ public protocol FlowRules {
 extension FlowRules {
     /// None.
     @inlinable public var hasEventless: Bool { false }
+    /// None.
+    @inlinable public var readsStates: Bool { false }
+    /// The app's conditions: no guard reads where the flow is.
+    @inlinable public func conditions(_ conditions: Conditions, whileIn states: some Collection<State>) -> Conditions {
+        conditions
+    }
     /// None.
     @inlinable public var hasInitialEffects: Bool { false }
     /// Never asked of a machine without `initial` effects.
@@ -344,9 +358,15 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     ) -> Bool where Sink.State == Rules.State {
         if rules.maximumLeaves > 1 { return sendInRegions(event, conditions, rules, &sink) }
         let settled = rules.hasEventless && conditionsChanged(conditions, rules, &sink)
-        guard let step = rules.step(currentState, on: event, conditions) else { return settled }
+        guard let step = rules.step(currentState, on: event, seen(conditions, rules)) else { return settled }
         take(step, conditions, rules, &sink)
         return true
+    }
+
+    /// The conditions as the guards read them where the flow is now (one state at a time).
+    @inlinable @inline(__always)
+    internal func seen(_ conditions: Rules.Conditions, _ rules: Rules) -> Rules.Conditions {
+        rules.readsStates ? rules.conditions(conditions, whileIn: CollectionOfOne(currentState)) : conditions
     }
 
     /// Tries the `always` branches of the states the flow is in under `conditions`: what the
@@ -358,7 +378,7 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     ) -> Bool where Sink.State == Rules.State {
         guard rules.hasEventless else { return false }
         if rules.maximumLeaves > 1 { return settleRegions(conditions, rules, &sink) }
-        guard let branch = rules.eventless(currentState, conditions) else { return false }
+        guard let branch = rules.eventless(currentState, seen(conditions, rules)) else { return false }
         take(branch.step, conditions, rules, &sink)
         return true
     }
@@ -550,20 +570,21 @@ public struct FlowKernel<Rules: FlowRules>: Sendable, Hashable {
     /// compound state around it.
     @inlinable @inline(__always)
     internal mutating func entered(_ conditions: Rules.Conditions, _ rules: Rules) -> FlowStep<Rules.State>? {
+        let read = seen(conditions, rules)
         switch rules.kind(of: currentState) {
         case .input:
             for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
-            return rules.hasEventless ? rules.eventless(currentState, conditions)?.step : nil
+            return rules.hasEventless ? rules.eventless(currentState, read)?.step : nil
         case .terminal:
             for slot in retries.indices where retries[slot] != 0 { retries[slot] = 0 }
             // SCXML: eventless transitions are selected before the `done` event is handled.
-            if rules.hasEventless, let branch = rules.eventless(currentState, conditions) { return branch.step }
-            return rules.maximumDepth > 0 ? rules.always(currentState, conditions) : nil
+            if rules.hasEventless, let branch = rules.eventless(currentState, read) { return branch.step }
+            return rules.maximumDepth > 0 ? rules.always(currentState, read) : nil
         case .choice:
-            if let branch = rules.always(currentState, conditions) { return branch }
-            return rules.hasEventless ? rules.eventless(currentState, conditions)?.step : nil
+            if let branch = rules.always(currentState, read) { return branch }
+            return rules.hasEventless ? rules.eventless(currentState, read)?.step : nil
         case .task:
-            return rules.hasEventless ? rules.eventless(currentState, conditions)?.step : nil
+            return rules.hasEventless ? rules.eventless(currentState, read)?.step : nil
         }
     }
 }

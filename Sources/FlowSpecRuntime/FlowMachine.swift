@@ -265,6 +265,13 @@ internal struct FlowSpecRules<Spec: FlowSpec>: FlowRules, Sendable {
 
     @inlinable var hasEventless: Bool { Spec.hasEventless }
 
+    @inlinable var readsStates: Bool { Spec.readsStates }
+
+    @inlinable @inline(__always)
+    func conditions(_ conditions: Spec.Conditions, whileIn states: some Collection<Spec.State>) -> Spec.Conditions {
+        Spec.conditions(conditions, whileIn: states, tables)
+    }
+
     @inlinable @inline(__always)
     func eventless(_ state: Spec.State, _ conditions: Spec.Conditions) -> (
         step: FlowStep<Spec.State>, declaredAt: Int

@@ -52,6 +52,12 @@ public protocol FlowSpec {
     static func eventless(_ state: State, _ conditions: Conditions, _ tables: Tables) -> (
         step: FlowStep<State>, declaredAt: Int
     )?
+    /// Whether some guard reads where the flow is (`in:`, `notIn:`).
+    static var readsStates: Bool { get }
+    /// `conditions` as the guards read them while the flow is in `states`: the app's, with
+    /// the states guards read set from where the flow is (the app never sets those).
+    static func conditions(_ conditions: Conditions, whileIn states: some Collection<State>, _ tables: Tables)
+        -> Conditions
 
     /// The compound states, states that hold others (`Never` for a flat machine): the machine
     /// is never in one, but in a state inside it.

@@ -29,6 +29,16 @@ extension FlowSpec {
         step: FlowStep<State>, declaredAt: Int
     )? { nil }
 
+    /// No guard reads where the flow is.
+    @inlinable
+    public static var readsStates: Bool { false }
+
+    /// The app's conditions: no guard reads where the flow is.
+    @inlinable
+    public static func conditions(_ conditions: Conditions, whileIn states: some Collection<State>, _ tables: Tables)
+        -> Conditions
+    { conditions }
+
     /// No choice states.
     @inlinable
     public static func always(_ state: State, _ conditions: Conditions, _ tables: Tables) -> FlowStep<State>? { nil }

@@ -14,7 +14,7 @@ struct Completion {
     /// activities, and in an activity's `sends`, the events; after a compound state's
     /// `initial:` the states directly inside it, after a history state's `default:` the states
     /// inside its compound state; after `run:` the spec's other machines; where a state is
-    /// written (a target, `initial`, `done`, a requirement...) the states; elsewhere the
+    /// written (a target, `in`, `initial`, `done`, a requirement...) the states; elsewhere the
     /// machine's states and events.
     func completion(_ position: (line: Int, character: Int)) -> [[String: Any]] {
         guard lines.indices.contains(position.line) else { return [] }
@@ -122,7 +122,7 @@ struct Completion {
         case .sequence where key == "states": return true
         default: break
         }
-        if ["to", "then", "initial", "done", "default"].contains(key) { return true }
+        if ["to", "then", "in", "notIn", "initial", "done", "default"].contains(key) { return true }
         return ["resume", "migrate"].contains(context.path.last ?? "")
     }
 

@@ -133,6 +133,8 @@ struct Navigation {
             var text = candidate.target.map { "`\(machine.names[$0.value])`" } ?? "nowhere"
             if let condition = candidate.condition { text += " if `\(condition.value)`" }
             if let condition = candidate.unlessCondition { text += " unless `\(condition.value)`" }
+            if let state = candidate.inState { text += " in `\(machine.names[state.value])`" }
+            if let state = candidate.notInState { text += " not in `\(machine.names[state.value])`" }
             if !candidate.effects.isEmpty {
                 text += ", running " + candidate.effects.map { "`\($0.value)`" }.joined(separator: ", ")
             }
@@ -238,7 +240,9 @@ struct Navigation {
             let branches = always.value.compactMap { candidate -> String? in
                 guard let target = candidate.target else { return nil }
                 let terms = [
-                    candidate.condition.map { "`\($0.value)`" }, candidate.unlessCondition.map { "not `\($0.value)`" }
+                    candidate.condition.map { "`\($0.value)`" }, candidate.unlessCondition.map { "not `\($0.value)`" },
+                    candidate.inState.map { "in `\(machine.names[$0.value])`" },
+                    candidate.notInState.map { "not in `\(machine.names[$0.value])`" }
                 ]
                 return terms.compactMap { $0 }.joined(separator: " and ") + " → `\(machine.names[target.value])`"
             }

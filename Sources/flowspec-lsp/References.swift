@@ -1,7 +1,8 @@
 import FlowSpecCore
 
 /// Every place a machine writes a name, from the spec model: what find references lists and
-/// rename edits. A state is written as its key (at any depth), as targets, `then`, `initial`
+/// rename edits. A state is written as its key (at any depth), as targets, `then`, `in`,
+/// `notIn`, `initial`
 /// (of the machine or of a compound state), `done` (and each target of a running state's
 /// `done` mapping), a history state's `default`, `resume`,
 /// `migrate`, sequence members and requirements; an event, condition or effect as its declaration and its uses (requirements
@@ -40,6 +41,7 @@ struct References {
                 case .state:
                     add(candidate.target)
                     add(candidate.retry?.then)
+                    for term in candidate.stateTerms { add(term.state) }
                 case .condition:
                     add(candidate.condition)
                     add(candidate.unlessCondition)

@@ -53,7 +53,7 @@ struct KeyCompletionTests {
         ]
         let expectations: [[String]] = [
             rules, machineKeys, Self.stateKeys, ["submit", "done"],
-            ["to", "if", "unless", "effects", "retry"], Self.stateKeys,
+            ["to", "if", "unless", "in", "notIn", "effects", "retry"], Self.stateKeys,
             ["max", "then", "effects"],
             [
                 "reachable", "alwaysReachable", "within", "never", "before", "between", "everyEntry", "leadsTo",
@@ -91,7 +91,7 @@ struct KeyCompletionTests {
         try Self.expectCompletions(
             in: spec,
             [
-                Self.stateKeys, Self.stateKeys, ["submit"], ["to", "if", "unless", "effects", "retry"],
+                Self.stateKeys, Self.stateKeys, ["submit"], ["to", "if", "unless", "in", "notIn", "effects", "retry"],
                 Self.stateKeys, ["after", "to", "effects", "retry"]
             ])
     }
@@ -124,7 +124,7 @@ struct KeyCompletionTests {
             in: spec,
             [
                 Self.stateKeys, Self.stateKeys, Self.stateKeys, ["after", "to", "effects", "retry"], ["mute"],
-                ["to", "if", "unless", "effects", "retry"]
+                ["to", "if", "unless", "in", "notIn", "effects", "retry"]
             ])
     }
 

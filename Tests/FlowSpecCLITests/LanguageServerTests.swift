@@ -1488,3 +1488,53 @@ struct WayInServerTests {
         #expect(items.compactMap { $0["label"] as? String } == ["to", "effects"])
     }
 }
+
+/// A state a guard reads (`in:`, `notIn:`) in the editor (`Tests/Fixtures/gen/golden/instate.yaml`):
+/// completion after `in:` offers the machine's states, and references of a state list where a
+/// guard reads it.
+@Suite("flowspec-lsp guards on where the flow is (process)")
+struct InStateServerTests {
+    static let uri = "file:///w/instate.flowspec.yaml"
+    static var text: String {
+        get throws {
+            try String(
+                contentsOf: CLI.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/instate.yaml"),
+                encoding: .utf8)
+        }
+    }
+
+    @Test func completionAfterInOffersTheStates() throws {
+        let typing = try Self.text.replacingOccurrences(of: "notIn: ready }", with: "notIn:  }")
+        let lines = typing.components(separatedBy: "\n")
+        let line = try #require(lines.firstIndex { $0.contains("notIn:  }") })
+        let character = try #require(lines[line].range(of: "notIn: ")).upperBound.utf16Offset(in: lines[line])
+        let messages = try LanguageServerTests.session(
+            opening: Self.uri, typing,
+            [
+                (
+                    "textDocument/completion",
+                    ["textDocument": ["uri": Self.uri], "position": ["line": line, "character": character]]
+                )
+            ])
+        let result = LanguageServerTests.result(2, messages)
+        let items = (result as? [[String: Any]]) ?? ((result as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+        let labels = items.compactMap { $0["label"] as? String }
+        #expect(labels.contains("ready") && labels.contains("editing") && labels.contains("cancelled"), "\(labels)")
+        #expect(!labels.contains("pick"), "no events after `notIn:`")
+    }
+
+    @Test func referencesOfAStateIncludeTheGuardsThatReadIt() throws {
+        let text = try Self.text
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let declaration = try #require(lines.firstIndex { $0.hasPrefix("              ready: ") })
+        let at: [String: Any] = ["textDocument": ["uri": Self.uri], "position": ["line": declaration, "character": 16]]
+        let messages = try LanguageServerTests.session(opening: Self.uri, text, [("textDocument/references", at)])
+        let references = try #require(LanguageServerTests.result(2, messages) as? [[String: Any]])
+        let referenced = references.compactMap {
+            (($0["range"] as? [String: Any])?["start"] as? [String: Any])?["line"] as? Int
+        }
+        let reads = lines.indices.filter { lines[$0].contains("in: ready") || lines[$0].contains("notIn: ready") }
+        #expect(reads.count == 2)
+        #expect(Set(reads).isSubset(of: Set(referenced)), "\(referenced)")
+    }
+}

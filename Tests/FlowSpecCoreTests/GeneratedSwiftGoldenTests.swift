@@ -43,6 +43,9 @@ struct GeneratedSwiftGoldenTests {
             access: .internal),
         Case(
             spec: "Tests/Fixtures/gen/golden/initial.yaml", golden: "Tests/Fixtures/gen/golden/initial.swift.txt",
+            access: .internal),
+        Case(
+            spec: "Tests/Fixtures/gen/golden/instate.yaml", golden: "Tests/Fixtures/gen/golden/instate.swift.txt",
             access: .internal)
     ]
 
@@ -77,7 +80,7 @@ struct GeneratedSwiftGoldenTests {
     /// The runtime's tests drive the code of the golden specs, kept as source files of their
     /// target (`AppFlows.swift`, `FeaturesFlows.swift`, `NestedFlows.swift`, `HistoryFlows.swift`,
     /// `ParallelFlows.swift`, `SubflowsFlows.swift`, `ActivitiesFlows.swift`, `EventlessFlows.swift`,
-    /// `DoneFlows.swift`, `InitialFlows.swift`).
+    /// `DoneFlows.swift`, `InitialFlows.swift`, `InstateFlows.swift`).
     @Test("the runtime's tests drive the current generated code", arguments: cases)
     func runtimeTestsDriveTheCurrentGeneratedCode(testCase: Case) throws {
         let generated = try Self.generate(testCase)

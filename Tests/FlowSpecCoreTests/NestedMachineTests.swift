@@ -948,6 +948,12 @@ enum NestedChart {
                         guards.append(.not(try condition(written.value, conditions)))
                     }
                 }
+                // Where the flow is is no condition: read from the configuration, known or not.
+                let statesRead = try candidate.stateTerms.map { term -> Chart.Guard in
+                    let read = node(try stateIndex(machine.names[term.state.value], machine))
+                    return term.holds ? .inState(read) : .notInState(read)
+                }
+                guards += statesRead
                 let effects = candidate.effects.map { Chart.Action.log($0.value) }
                 // A candidate without a target is SCXML's targetless transition: no targets.
                 guard let written = candidate.target else {
@@ -965,7 +971,7 @@ enum NestedChart {
                 let givingUp = effects + retry.effects.map { Chart.Action.log($0.value) }
                 if unknownConditions {
                     // Its `then` whatever the count: the retries given up as an input chooses.
-                    append(source, event, [.condition(freeConditions)], [fallback], givingUp, &chart)
+                    append(source, event, [.condition(freeConditions)] + statesRead, [fallback], givingUp, &chart)
                     chart.writtenGuards[freeConditions] =
                         (candidate.condition.map { [($0.value, true)] } ?? [])
                         + (candidate.unlessCondition.map { [($0.value, false)] } ?? [])

@@ -47,6 +47,9 @@ struct ParallelMachineTests {
         // A shallow history state beside the regions, with and without a `default`.
         #expect(drawn.contains { $0.text.contains("hp0: { kind: history }") })
         #expect(drawn.contains { $0.text.contains("hp0: { kind: history, default: r2 }") })
+        // A region's transition that reads where another region is.
+        #expect(drawn.contains { $0.text.contains(", in: r") } && drawn.contains { $0.text.contains(", notIn: r") })
+        #expect(programs.contains { $0.readsStates })
         #expect(programs.contains { $0.hasEntryOrExitEffects })
         // A region whose `initial` runs effects, and a compound state inside a region whose does.
         #expect(
@@ -574,10 +577,13 @@ enum ParallelSpecs {
         }
         var text = NestedSpecs.yaml(outer)
         text += "      p0:\n"
-        text += decoration(outer.flat, free: free, done: true, &random, indent: "        ")
+        var unused = Gen.SplitMix64(seed: 0)
+        text += decoration(outer.flat, free: free, done: true, &random, indent: "        ", &unused)
         text += "        parallel:\n"
         // Now and then a region's `initial` runs effects, from a side generator of its own.
         var wayIn = Gen.SplitMix64(seed: random.state ^ 0x1417_1A1E)
+        // Now and then a region's transition reads where another region is (`in:`, `notIn:`).
+        var reads = Gen.SplitMix64(seed: random.state ^ 0x15EA_D0)
         for (index, region) in regions.enumerated() {
             text += "          r\(index + 1):\n"
             if outer.flat.effectCount > 0, wayIn.percent(30) {
@@ -587,7 +593,10 @@ enum ParallelSpecs {
             } else {
                 text += rename("            initial: \(region.initial)\n", region: index + 1)
             }
-            text += decoration(outer.flat, free: free, done: false, &random, indent: "            ")
+            let other = "r\((index + 1) % regions.count + 1)s0"
+            let read = reads.percent(40) ? (reads.percent(50) ? "in: " : "notIn: ") + other : nil
+            text += decoration(
+                outer.flat, free: free, done: false, &random, indent: "            ", read: read, &reads)
             text += "            states:\n"
             let members = region.top.map { NestedSpecs.member(region, $0, indent: "              ") }.joined()
             text += rename(members, region: index + 1)
@@ -598,7 +607,8 @@ enum ParallelSpecs {
     /// A parallel state's or region's `entry`, `exit`, `on`, `timeout` and (for a parallel
     /// state) `done`, now and then, going to the outer machine's free states.
     private static func decoration(
-        _ flat: Gen.Machine, free: [String], done: Bool, _ random: inout Gen.SplitMix64, indent: String
+        _ flat: Gen.Machine, free: [String], done: Bool, _ random: inout Gen.SplitMix64, indent: String,
+        read: String? = nil, _ side: inout Gen.SplitMix64
     ) -> String {
         var text = ""
         if flat.effectCount > 0 {
@@ -608,8 +618,16 @@ enum ParallelSpecs {
         guard !free.isEmpty else { return text }
         if random.percent(50) {
             text += "\(indent)on:\n"
-            for event in random.shuffled(Array(0..<flat.eventCount)).prefix(1 + random.below(2)) {
-                text += "\(indent)  e\(event): \(random.pick(free))\n"
+            for (position, event) in random.shuffled(Array(0..<flat.eventCount)).prefix(1 + random.below(2))
+                .enumerated()
+            {
+                let target = random.pick(free)
+                // A guard on where another region is, with a way on when it fails (drawn apart).
+                if position == 0, let read {
+                    text += "\(indent)  e\(event): [{ to: \(target), \(read) }, \(side.pick(free))]\n"
+                } else {
+                    text += "\(indent)  e\(event): \(target)\n"
+                }
             }
         }
         if random.percent(35) {

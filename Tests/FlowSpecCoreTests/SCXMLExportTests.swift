@@ -247,6 +247,10 @@ struct SCXMLExportTests {
             String(
                 contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/initial.yaml"),
                 encoding: .utf8), draws: 12)
+        machines += try Self.checked(
+            String(
+                contentsOf: Fixtures.packageRoot.appendingPathComponent("Tests/Fixtures/gen/golden/instate.yaml"),
+                encoding: .utf8), draws: 12)
         return machines
     }
 

@@ -56,7 +56,7 @@ enum SCXMLWriter {
         var attributes = ""
         if let event = t.event { attributes += #" event="\#(event)""# }
         if !t.guards.isEmpty {
-            attributes += #" cond="\#(escaped(t.guards.map(condition).joined(separator: " and ")))""#
+            attributes += #" cond="\#(escaped(t.guards.map { condition($0, chart) }.joined(separator: " and ")))""#
         }
         if !t.targets.isEmpty {
             attributes += #" target="\#(t.targets.map { chart.nodes[$0].id }.joined(separator: " "))""#
@@ -65,12 +65,14 @@ enum SCXMLWriter {
         return [#"<transition\#(attributes)>"#] + t.content.map(content) + ["</transition>"]
     }
 
-    private static func condition(_ term: Chart.Guard) -> String {
+    private static func condition(_ term: Chart.Guard, _ chart: Chart) -> String {
         switch term {
         case .condition(let index): "fs_c\(index)"
         case .not(let index): "not fs_c\(index)"
         case .below(let counter, let bound): "fs_r\(counter) < \(bound)"
         case .atLeast(let counter, let bound): "fs_r\(counter) >= \(bound)"
+        case .inState(let node): "In('\(chart.nodes[node].id)')"
+        case .notInState(let node): "not In('\(chart.nodes[node].id)')"
         }
     }
 

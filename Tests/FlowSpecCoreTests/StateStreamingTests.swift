@@ -198,7 +198,10 @@ struct StateStreamingTests {
             """
         let (spec, findings, _) = Self.streamed(Array(text.utf8))
         #expect(spec.machines[0].states.map(\.kind) == [.input, .input])
-        #expect(findings.contains { $0.message.hasPrefix("an `always` branch of 'b' has no `if` or `unless`") })
+        #expect(
+            findings.contains {
+                $0.message.hasPrefix("an `always` branch of 'b' has no `if`, `unless`, `in` or `notIn`")
+            })
         #expect(spec.machines[0].states[1].isMalformed)
         Self.expectSame(Array(text.utf8))
     }

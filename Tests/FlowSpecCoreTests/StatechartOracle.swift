@@ -4,7 +4,8 @@
 /// nothing of flowspec's model or runtime, on purpose.
 ///
 /// Covered: compound, parallel, final and history (shallow, deep) states; `initial`; events,
-/// eventless and `done.state.ID` transitions, guarded by boolean conditions and counters;
+/// eventless and `done.state.ID` transitions, guarded by boolean conditions, counters and
+/// `In()`;
 /// external and internal transitions; `onentry`, `onexit` and transition content that logs an
 /// effect or sets a counter. Not covered (flowspec has no use for them): the rest of the
 /// datamodel, `<raise>`, `<send>`, `<invoke>`, `donedata`.
@@ -31,6 +32,11 @@ struct StatechartOracle {
             case below(Int, Int)
             /// Counter N is at least the bound.
             case atLeast(Int, Int)
+            /// `In('ID')` of node N: "true if and only if that state is in the current state
+            /// configuration" (the recommendation's 5.9.1, Conditional Expressions).
+            case inState(Int)
+            /// `!In('ID')` of node N.
+            case notInState(Int)
         }
 
         enum Kind: Equatable {
@@ -386,6 +392,8 @@ struct StatechartOracle {
         case .not(let index): !conditions[index]
         case .below(let counter, let bound): counters[counter] < bound
         case .atLeast(let counter, let bound): counters[counter] >= bound
+        case .inState(let node): configuration.contains(node)
+        case .notInState(let node): !configuration.contains(node)
         }
     }
 

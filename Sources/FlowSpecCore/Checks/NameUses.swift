@@ -82,6 +82,8 @@ struct NameUses {
     private(set) var effects: Uses
     /// The activities the states run.
     private(set) var activities: Uses
+    /// Whether some guard reads where the flow is (`in:`, `notIn:`).
+    private(set) var readsStates = false
 
     init(_ machine: MachineSpec) {
         events = Uses(.event, in: machine)
@@ -125,6 +127,7 @@ struct NameUses {
     }
 
     private mutating func add(_ candidate: Candidate) {
+        if !readsStates, candidate.edgeFacts.readsStates { readsStates = true }
         if let condition = candidate.condition { conditions.record(condition) }
         if let condition = candidate.unlessCondition { conditions.record(condition) }
         for effect in candidate.effects { effects.record(effect) }

@@ -108,18 +108,20 @@ struct RegionConflictCheck: MachineCheck {
         return machine.names[first] < machine.names[second]
     }
 
-    /// Whether two eventless branches' conditions may hold at once: not when one requires a
-    /// condition the other forbids.
+    /// Whether two eventless branches' guards may hold at once: not when one requires a
+    /// condition the other forbids, or one must be in a state the other must not.
     private static func mayHoldTogether(_ first: Handler, _ second: Handler, _ machine: MachineSpec) -> Bool {
-        func guardOf(_ handler: Handler) -> (requires: String?, forbids: String?) {
-            let candidate = machine.states[handler.declaring].always?.value[handler.edge.candidateIndex]
-            return (candidate?.condition?.value, candidate?.unlessCondition?.value)
+        func guardOf(_ handler: Handler) -> [(term: String, holds: Bool)] {
+            guard let candidate = machine.states[handler.declaring].always?.value[handler.edge.candidateIndex] else {
+                return []
+            }
+            var terms = candidate.stateTerms.map { ("in " + machine.names[$0.state.value], $0.holds) }
+            if let condition = candidate.condition { terms.append((condition.value, true)) }
+            if let condition = candidate.unlessCondition { terms.append((condition.value, false)) }
+            return terms
         }
-        let (a, b) = (guardOf(first), guardOf(second))
-        func contradicts(_ required: String?, _ forbidden: String?) -> Bool {
-            required != nil && required == forbidden
-        }
-        return !contradicts(a.requires, b.forbids) && !contradicts(b.requires, a.forbids)
+        let a = guardOf(first)
+        return !guardOf(second).contains { term in a.contains { $0.term == term.term && $0.holds != term.holds } }
     }
 
     private func reportEventless(

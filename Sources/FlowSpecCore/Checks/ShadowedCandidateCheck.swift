@@ -87,6 +87,15 @@ struct ShadowedCandidateCheck: MachineCheck {
                 !machine.isCompound($0) && machine.states[$0].kind.inheritsMachineWideTransitions
             }
             for position in transitions.indices where !inherited.contains(key(index, position)) {
+                // Its edges may be gone because where the flow is keeps it from being taken
+                // (`fixed-state-condition` says so), not because it is overridden.
+                if transitions[position].candidates.contains(where: { $0.edgeFacts.readsStates }),
+                    waiting.contains(where: {
+                        !Self.isOverridden(transitions[position].event.value, in: $0, by: index, machine)
+                    })
+                {
+                    continue
+                }
                 let event = machine.names[transitions[position].event.value]
                 let name = machine.name(of: index)
                 let why =
@@ -99,6 +108,16 @@ struct ShadowedCandidateCheck: MachineCheck {
                     notes: [.init("remove it, or remove '\(event)' from the states inside that handle it")])
             }
         }
+    }
+
+    /// Whether `state`, or a compound state between it and `compound`, handles `event` itself.
+    private static func isOverridden(_ event: Name, in state: Int, by compound: Int, _ machine: MachineSpec) -> Bool {
+        var current: Int? = state
+        while let here = current, here != compound {
+            if machine.transitions(of: here).contains(where: { $0.event.value == event }) { return true }
+            current = machine.nesting.parent(of: here)
+        }
+        return false
     }
 
     private func report(

@@ -336,6 +336,8 @@ struct MachineExpansion {
             candidates.map { candidate in
                 var copied = candidate
                 copied.target = candidate.target.map { target($0, of: source, prefix: prefix) }
+                if let state = candidate.inState { copied.inState = target(state, of: source, prefix: prefix) }
+                if let state = candidate.notInState { copied.notInState = target(state, of: source, prefix: prefix) }
                 if let retry = candidate.retry { copied.retry = copy(retry, of: source, prefix: prefix) }
                 return copied
             })

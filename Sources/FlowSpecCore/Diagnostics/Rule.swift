@@ -31,6 +31,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
     case doneNeverFires = "done-never-fires"
     case unhandledOutcome = "unhandled-outcome"
     case regionConflict = "region-conflict"
+    case fixedStateCondition = "fixed-state-condition"
     case eventNeverArrives = "event-never-arrives"
     case requirementFailed = "requirement-failed"
     case invalidIdentifier = "invalid-identifier"
@@ -74,6 +75,7 @@ public enum Rule: String, CaseIterable, Sendable, Codable, Comparable {
         case .doneNeverFires: DoneNeverFiresCheck.self
         case .unhandledOutcome: UnhandledOutcomeCheck.self
         case .regionConflict: RegionConflictCheck.self
+        case .fixedStateCondition: FixedStateConditionCheck.self
         case .eventNeverArrives: EventNeverArrivesCheck.self
         case .requirementFailed: RequirementCheck.self
         case .invalidIdentifier: InvalidIdentifierCheck.self

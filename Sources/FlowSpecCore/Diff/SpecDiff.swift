@@ -203,6 +203,8 @@ struct MachineChanges {
             guard a.target.map({ oldNames[$0.value] }) == b.target.map({ newNames[$0.value] }) else { return false }
             guard a.hasExtras || b.hasExtras else { continue }
             guard a.condition?.value == b.condition?.value, a.unlessCondition?.value == b.unlessCondition?.value,
+                a.inState.map({ oldNames[$0.value] }) == b.inState.map({ newNames[$0.value] }),
+                a.notInState.map({ oldNames[$0.value] }) == b.notInState.map({ newNames[$0.value] }),
                 a.effects.map(\.value) == b.effects.map(\.value), sameRetry(a.retry, b.retry)
             else { return false }
         }
@@ -264,12 +266,14 @@ struct MachineChanges {
         }
     }
 
-    /// `'b' if ready / log, 'c' (retry ×3, then 'd')`.
+    /// `'b' if ready / log, 'c' in 'd' (retry ×3, then 'd')`.
     static func describe(_ candidates: Candidates, _ machine: MachineSpec) -> String {
         candidates.map { candidate in
             var text = candidate.target.map { "'\(machine.names[$0.value])'" } ?? "(stays)"
             if let condition = candidate.condition { text += " if \(condition.value)" }
             if let condition = candidate.unlessCondition { text += " unless \(condition.value)" }
+            if let state = candidate.inState { text += " in '\(machine.names[state.value])'" }
+            if let state = candidate.notInState { text += " not in '\(machine.names[state.value])'" }
             if !candidate.effects.isEmpty { text += " / " + candidate.effects.map(\.value).joined(separator: ", ") }
             if let retry = candidate.retry { text += describe(retry, machine) }
             return text

@@ -40,6 +40,7 @@ struct MachineEmitter {
             emitNames(program.events, type: "Event", &w)
             emitNames(program.effects, type: "Effect", &w)
             emitConditions(&w)
+            statesRead.emitReading(&w, tables: tables != nil)
             emitRuntimeTypes(&w)
             ActivityEmitter(program: program, access: access, tables: tables != nil).emit(&w)
             work.emitProtocol(&w)
@@ -154,8 +155,12 @@ struct MachineEmitter {
     /// raw value keeps the spec's spelling, such as `sign-in`).
     static func literal(_ name: String) -> String { "\"\(name)\"" }
 
+    private var statesRead: StatesReadEmitter {
+        StatesReadEmitter(program: program, access: access, state: state)
+    }
+
     private func emitConditions(_ w: inout SwiftWriter) {
-        guard !program.conditions.isEmpty else {
+        guard !program.conditions.isEmpty || program.readsStates else {
             w.line("\(access)typealias Conditions = FlowSpecRuntime.FlowNoConditions")
             return
         }
@@ -163,12 +168,16 @@ struct MachineEmitter {
             for condition in program.conditions {
                 w.line("\(access)var \(condition.swiftName.code) = false")
             }
-            if !access.isEmpty {
-                // Public: the synthesised initialisers would be internal.
+            statesRead.emitWords(&w)
+            if !access.isEmpty || program.readsStates {
+                // Public, or with the words private to the file: the synthesised initialisers
+                // would be internal, or private.
                 let parameters = program.conditions.map { "\($0.swiftName.code): Swift.Bool = false" }
-                w.block("\(access)init(\(parameters.joined(separator: ", ")))") { w in
-                    for condition in program.conditions {
-                        w.line("self.\(condition.swiftName.code) = \(condition.swiftName.code)")
+                if !parameters.isEmpty {
+                    w.block("\(access)init(\(parameters.joined(separator: ", ")))") { w in
+                        for condition in program.conditions {
+                            w.line("self.\(condition.swiftName.code) = \(condition.swiftName.code)")
+                        }
                     }
                 }
                 w.line("\(access)init() {}")
@@ -182,6 +191,7 @@ struct MachineEmitter {
                         for (index, condition) in program.conditions.enumerated() {
                             w.line("case \(index): self.\(condition.swiftName.code)")
                         }
+                        statesRead.emitSubscriptCases(&w)
                         w.line("default: false")
                     }
                 }

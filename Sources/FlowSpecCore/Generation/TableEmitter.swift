@@ -437,7 +437,7 @@ struct TableEmitter {
             "private static func firstHolding(_ group: Swift.Int, _ conditions: Conditions, _ tables: Tables) -> Swift.Int"
         ) { w in
             w.line("let count = candidatesStart &+ group")
-            if program.conditions.isEmpty {
+            if program.conditions.isEmpty && !program.readsStates {
                 w.line("return tables.table[count] > 0 ? count &+ 1 : -1")
                 return
             }
@@ -449,7 +449,7 @@ struct TableEmitter {
             }
             w.line("return -1")
         }
-        guard !program.conditions.isEmpty else { return }
+        guard !program.conditions.isEmpty || program.readsStates else { return }
         w.line()
         w.block(
             "private static func holds(_ candidate: Swift.Int, _ conditions: Conditions, _ tables: Tables) -> Swift.Bool"

@@ -322,7 +322,11 @@ struct TransitionEmitter {
     /// one taken whatever the conditions.
     private func condition(_ candidate: FlowProgram.Candidate) -> String? {
         let terms = CandidateChoice.terms(of: candidate).map { term in
-            (term.holds ? "" : "!") + "conditions.\(program.conditions[term.condition].swiftName.code)"
+            guard term.condition < program.conditions.count else {
+                return StatesReadEmitter(program: program, access: access, state: state)
+                    .term(term.condition, holds: term.holds)
+            }
+            return (term.holds ? "" : "!") + "conditions.\(program.conditions[term.condition].swiftName.code)"
         }
         return terms.isEmpty ? nil : terms.joined(separator: " && ")
     }

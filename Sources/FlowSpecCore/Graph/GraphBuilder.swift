@@ -253,6 +253,11 @@ struct GraphBuilder {
         // By position, not by element: iterating copies each candidate twice.
         for index in candidates.indices {
             let facts = candidates[index].edgeFacts
+            if facts.readsStates {
+                if levelsUp == 0 { resolveStates(read: candidates[index]) }
+                // Where the flow is, unlike a condition, may be known here: no edge if never taken.
+                if machine.isNeverTaken(candidates[index], from: source, stateIndex) { continue }
+            }
             guard let target = candidates[index].target else {
                 // It stays where it is: a loop on the source, flagged (it has no retry).
                 edges.append(
@@ -324,6 +329,7 @@ struct GraphBuilder {
                 for candidate in candidates.indices {
                     if let target = candidates[candidate].target { _ = resolve(target, as: "target") }
                     if let retry = candidates[candidate].retry { _ = resolve(retry.then, as: "retry's `then`") }
+                    resolveStates(read: candidates[candidate])
                 }
             }
             if let timeout = machine.states[index].timeout {
@@ -333,10 +339,12 @@ struct GraphBuilder {
             for candidate in machine.states[index].always?.value ?? [] {
                 if let target = candidate.target { _ = resolve(target, as: "target") }
                 if let retry = candidate.retry { _ = resolve(retry.then, as: "retry's `then`") }
+                resolveStates(read: candidate)
             }
             for candidate in machine.nesting.details[index]?.done?.value ?? [] {
                 if let target = candidate.target { _ = resolve(target, as: "`done` target") }
                 if let retry = candidate.retry { _ = resolve(retry.then, as: "retry's `then`") }
+                resolveStates(read: candidate)
             }
         }
     }
@@ -348,6 +356,7 @@ struct GraphBuilder {
             for candidate in transition.candidates {
                 if let target = candidate.target { _ = resolveMachineWide(target, as: "target") }
                 if let retry = candidate.retry { _ = resolveMachineWide(retry.then, as: "retry's `then`") }
+                resolveStates(read: candidate)
             }
         }
         for sequence in machine.sequences {
@@ -361,6 +370,11 @@ struct GraphBuilder {
         for requirement in machine.requirements {
             for state in requirement.states { _ = resolve(state, as: "state in a requirement") }
         }
+    }
+
+    /// Reports the states a candidate's guard reads (`in:`, `notIn:`) that are not states.
+    private mutating func resolveStates(read candidate: Candidate) {
+        for term in candidate.stateTerms { _ = resolve(term.state, as: term.holds ? "`in` state" : "`notIn` state") }
     }
 
     /// The index of the state a transition names, or `nil` after reporting `undefined-state`.

@@ -79,9 +79,8 @@ public struct MachineGraph: Sendable {
             let timeout = declaring.flatMap { machine.states[$0].timeout }
             return (edge.isRetryFallback ? timeout?.retry?.location : timeout?.location)
                 ?? machine.states[state].name.location
-        case .always:
-            let list = declaring.flatMap { edge.isDone ? machine.nesting.details[$0]?.done : machine.states[$0].always }
-            candidate = list?.value[edge.candidateIndex]
+        case .always, .event:
+            candidate = self.candidate(of: edge)
         case .initial:
             if machine.isHistory(state) {
                 return machine.nesting.details[state]?.historyDefault?.location ?? machine.states[state].name.location
@@ -89,15 +88,27 @@ public struct MachineGraph: Sendable {
             return machine.nesting.details[state]?.initial?.location
                 ?? machine.nesting.details[state]?.statesLocation
                 ?? machine.nesting.details[state]?.parallelLocation ?? machine.states[state].name.location
-        case .event:
-            if let declaring {
-                candidate = machine.transitions(of: declaring)[edge.transitionIndex].candidates[edge.candidateIndex]
-            } else {
-                candidate = machine.machineWide[edge.transitionIndex].candidates[edge.candidateIndex]
-            }
         }
         return (edge.isRetryFallback ? candidate?.retry?.location : candidate?.location)
             ?? machine.states[state].name.location
+    }
+
+    /// The candidate as written that an event's, `always` or `done` edge stands for; `nil` for
+    /// other edges.
+    public func candidate(of edge: Edge) -> Candidate? {
+        let declaring = declaringState(of: edge)
+        switch edge.triggerKind {
+        case .always:
+            let list = declaring.flatMap { edge.isDone ? machine.nesting.details[$0]?.done : machine.states[$0].always }
+            return list?.value[edge.candidateIndex]
+        case .event:
+            guard let declaring else {
+                return machine.machineWide[edge.transitionIndex].candidates[edge.candidateIndex]
+            }
+            return machine.transitions(of: declaring)[edge.transitionIndex].candidates[edge.candidateIndex]
+        case .timeout, .initial:
+            return nil
+        }
     }
 
     /// A short description of an edge, such as `on 'submit'`, `always` or `after 2s`.

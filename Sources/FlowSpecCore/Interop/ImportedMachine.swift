@@ -9,6 +9,9 @@ final class ImportedMachine {
         var target: String?
         var condition: String?
         var unless: String?
+        /// The states its guard reads (SCXML's `In()`, XState's `stateIn`): `in:`, `notIn:`.
+        var inState: String?
+        var notInState: String?
         var effects: [String] = []
         var retry: (max: Int, then: String, effects: [String])?
     }
@@ -212,7 +215,7 @@ final class ImportedMachine {
     }
 
     private static func isUnconditional(_ candidate: Candidate) -> Bool {
-        candidate.condition == nil && candidate.unless == nil
+        candidate.condition == nil && candidate.unless == nil && candidate.inState == nil && candidate.notInState == nil
     }
 
     /// Each state's index by its name (the first, where two share one).
@@ -416,10 +419,13 @@ private struct ImportedMachineBuilder {
     }
 
     private mutating func candidate(_ candidate: ImportedMachine.Candidate) -> Candidate {
-        Candidate(
+        var built = Candidate(
             location: at, target: candidate.target.map { name($0) }, condition: candidate.condition.map(located),
             unlessCondition: candidate.unless.map(located), effects: candidate.effects.map { effect($0) },
             retry: candidate.retry.map { retry($0) })
+        if let state = candidate.inState { built.inState = name(state) }
+        if let state = candidate.notInState { built.notInState = name(state) }
+        return built
     }
 
     private mutating func retry(_ retry: (max: Int, then: String, effects: [String])) -> Retry {

@@ -321,7 +321,13 @@ struct SCXMLDocumentWriter {
             if !machine.isParallel(index) {
                 transitions += candidates(done.value, event: "done.state." + ids[index], from: index, &slots)
             } else if let ended = regionsEnded(index) {
-                transitions += candidates(done.value, event: nil, guardedBy: [ended], from: index, &slots)
+                // Marked, so that the import tells the regions' ends from the candidates' own
+                // guards, which may read where the flow is too.
+                transitions += candidates(done.value, event: nil, guardedBy: [ended], from: index, &slots).map {
+                    var marked = $0
+                    marked.attributes.append(("flowspec:done", "true"))
+                    return marked
+                }
             }
         }
         // A terminal state that rests (the flow, or its region, has ended) ignores what the
@@ -427,6 +433,11 @@ struct SCXMLDocumentWriter {
             var guards = written
             if let condition = candidate.condition { guards.append(conditions[condition.value]!) }
             if let condition = candidate.unlessCondition { guards.append(negated(conditions[condition.value]!)) }
+            // Where the flow is: SCXML's own predicate, on the configuration.
+            for term in candidate.stateTerms {
+                let read = "In('\(ids[stateNamed(term.state.value)])')"
+                guards.append(term.holds ? read : negated(read))
+            }
             let effects = candidate.effects.map { log($0.value) }
             // A candidate without a target is SCXML's targetless transition, alike.
             let target = candidate.target.map { self.target(stateNamed($0.value), from: source) }

@@ -255,7 +255,7 @@ struct SCXMLMachineReader {
 
     /// The attributes `flowspec export` writes in its own namespace.
     static let flowspecAttributes: Set<String> = [
-        "name", "kind", "summary", "activities", "events", "role", "event", "stays"
+        "name", "kind", "summary", "activities", "events", "role", "event", "stays", "done"
     ]
 
     /// Notes, where each is written, every attribute of the machine's SCXML elements that SCXML
@@ -457,11 +457,16 @@ struct SCXMLMachineReader {
                 }
                 continue
             }
-            if event == nil, own.isParallel, let cond = transition.attribute("cond"), cond.contains("In(") {
-                // A parallel state's `done` as exported: its regions' ends (the `In()` terms),
-                // then the candidate's own condition, if any.
+            if event == nil, own.isParallel, let cond = transition.attribute("cond"),
+                flowspec(transition, "done") == "true" || cond.contains("In(")
+            {
+                // A parallel state's `done` as exported: its regions' ends (one term per region
+                // once marked; the `In()` terms before), then the candidate's own guard, if any.
                 var candidate = transition
-                let own = Self.terms(cond).filter { !$0.contains("In(") }
+                let regions = own.children.filter { machine.states[$0].deep == nil }.count
+                let own =
+                    flowspec(transition, "done") == "true"
+                    ? Array(Self.terms(cond).dropFirst(regions)) : Self.terms(cond).filter { !$0.contains("In(") }
                 candidate.attributes.removeAll { $0.name == "cond" }
                 if !own.isEmpty { candidate.attributes.append(("cond", own.joined(separator: " && "))) }
                 if let (_, candidates) = eventCandidates(candidate, owner: index, timeout: true) {
@@ -693,6 +698,16 @@ struct SCXMLMachineReader {
                 }
                 if let bound = counterTest(term) {
                     retryBound = bound
+                } else if let (id, holds) = Self.inState(term) {
+                    // SCXML's own predicate on the configuration: flowspec's `in:`, `notIn:`.
+                    let state = self.target(id)
+                    if holds {
+                        if candidate.inState != nil { return expression(cond, transition, target, effects, events) }
+                        candidate.inState = state
+                    } else {
+                        if candidate.notInState != nil { return expression(cond, transition, target, effects, events) }
+                        candidate.notInState = state
+                    }
                 } else if let name = variables[term] ?? (Self.isIdentifier(term) ? term : nil) {
                     if candidate.condition != nil { return expression(cond, transition, target, effects, events) }
                     candidate.condition = declare(name)
@@ -819,6 +834,19 @@ struct SCXMLMachineReader {
         var text = cond
         for and in [" && ", " and "] { text = text.split(separator: and).joined(separator: "\u{1}") }
         return text.split(separator: "\u{1}").map { String($0).trimmingSpaces() }
+    }
+
+    /// The state of an `In('id')` term, and whether it must hold (`!In('id')`, `not In('id')`).
+    static func inState(_ term: String) -> (id: String, holds: Bool)? {
+        let negated = self.negated(term)
+        let call = negated ?? term
+        guard call.hasPrefix("In("), call.hasSuffix(")") else { return nil }
+        let argument = String(call.dropFirst(3).dropLast()).trimmingSpaces()
+        guard argument.count >= 2, let quote = argument.first, quote == "'" || quote == "\"", argument.last == quote
+        else { return nil }
+        let id = String(argument.dropFirst().dropLast())
+        guard !id.isEmpty, !id.contains(quote) else { return nil }
+        return (id, negated == nil)
     }
 
     static func negated(_ term: String) -> String? {

@@ -322,6 +322,15 @@ struct XStateConfigWriter {
         if !differences.contains(text) { differences.append(text) }
     }
 
+    /// A guard that reads where the flow is (`in:`, `notIn:`): XState's `stateIn` is a function,
+    /// which JSON cannot carry, and a guard implemented by the app sees the context and the
+    /// event, not the snapshot.
+    private mutating func noteStatesRead() {
+        let text =
+            "guards that read where the flow is (`in`, `notIn` in `flowspec.when`'s params): XState's guards named in JSON cannot read the snapshot, so they are not taken as flowspec takes them"
+        if !differences.contains(text) { differences.append(text) }
+    }
+
     /// A transition from inside a parallel state into its history state: flowspec leaves the
     /// parallel state and enters it again (SCXML's domain is a compound state), XState's domain
     /// is the parallel state itself, which it neither leaves nor enters.
@@ -401,6 +410,7 @@ struct XStateConfigWriter {
         var nodes: [Node] = []
         for candidate in candidates {
             let effects = candidate.effects.map { Node.string($0.value) }
+            if !candidate.stateTerms.isEmpty { noteStatesRead() }
             guard let written = candidate.target else {
                 // XState's actions-only transition: no `target`, nothing exited or entered.
                 var members: [(key: String, value: Node)] = []
@@ -431,12 +441,18 @@ struct XStateConfigWriter {
     /// A candidate's guard: the name of its condition alone, else ``XStateExporter/guardType``
     /// with its conditions and retry bound as params.
     private func when(_ candidate: Candidate, retry: Int? = nil, below: Int? = nil, atLeast: Int? = nil) -> Node? {
-        if retry == nil, candidate.unlessCondition == nil, let condition = candidate.condition {
+        let statesRead = candidate.stateTerms
+        if retry == nil, candidate.unlessCondition == nil, statesRead.isEmpty, let condition = candidate.condition {
             return .string(condition.value)
         }
         var params: [(key: String, value: Node)] = []
         if let condition = candidate.condition { params.append(("if", .string(condition.value))) }
         if let condition = candidate.unlessCondition { params.append(("unless", .string(condition.value))) }
+        // Where the flow is, by the state's name: XState gives a guard of the config no way to
+        // read the snapshot (its `stateIn` is a function), so the machine lists it as a difference.
+        for term in statesRead {
+            params.append((term.holds ? "in" : "notIn", .string(machine.names[term.state.value])))
+        }
         if let retry { params.append(("retry", .int(retry))) }
         if let below { params.append(("below", .int(below))) }
         if let atLeast { params.append(("atLeast", .int(atLeast))) }

@@ -591,8 +591,25 @@ struct XStateMachineReader {
         if let written = object["guard"] ?? object["cond"] {
             (condition, unless) = guardConditions(written, retry: &retry)
         }
+        // `flowspec.when`'s states read, as the export writes them (`in:`, `notIn:`).
+        var statesRead: (inState: String?, notInState: String?)
+        if let written = object["guard"], written["type"]?.string == XStateExporter.guardType,
+            let params = written["params"]
+        {
+            statesRead = (
+                params["in"]?.string.map(SCXMLMachineReader.safeName),
+                params["notIn"]?.string.map(SCXMLMachineReader.safeName)
+            )
+        }
         if let inGuard = object["in"] {
-            note(inGuard, "not imported: an `in` guard; a flowspec condition is the app's, not a state test")
+            // XState v4's `in`: a state by `#id` or by its path from the machine (`b.b2`).
+            if let text = inGuard.string, statesRead.inState == nil, let node = resolve(text, from: nil),
+                let name = stateName(node)
+            {
+                statesRead.inState = name
+            } else {
+                note(inGuard, "not imported: an `in` guard that names no state of the machine (`#id` or `a.b`)")
+            }
         }
         let known: Set<String> = [
             "target", "actions", "guard", "cond", "reenter", "internal", "description", "meta", "in"
@@ -602,7 +619,10 @@ struct XStateMachineReader {
         }
         guard let written = object["target"], !written.isNull else {
             // `{}` is flowspec's own behaviour (an override); `{ actions: [] }` stays, doing nothing.
-            guard object["actions"] != nil || condition != nil || unless != nil else { return nil }
+            guard
+                object["actions"] != nil || condition != nil || unless != nil || statesRead.inState != nil
+                    || statesRead.notInState != nil
+            else { return nil }
             guard mayStay, retry == nil else {
                 note(
                     object,
@@ -612,7 +632,9 @@ struct XStateMachineReader {
             }
             // An actions-only transition: it runs its actions and stays, as flowspec's does.
             for effect in effects { declareEffect(effect) }
-            return Candidate(target: nil, condition: condition, unless: unless, effects: effects)
+            return Candidate(
+                target: nil, condition: condition, unless: unless, inState: statesRead.inState,
+                notInState: statesRead.notInState, effects: effects)
         }
         let targets = written.list.compactMap(\.string)
         if targets.count > 1 {
@@ -624,7 +646,8 @@ struct XStateMachineReader {
             // The root, a parallel state: the machine's own, entered afresh.
             for effect in effects { declareEffect(effect) }
             return Candidate(
-                target: ImportedMachine.machineName, condition: condition, unless: unless, effects: effects)
+                target: ImportedMachine.machineName, condition: condition, unless: unless,
+                inState: statesRead.inState, notInState: statesRead.notInState, effects: effects)
         }
         guard let text = targets.first, let node = resolve(text, from: owner),
             let target = stateName(routes[node] ?? node)
@@ -638,7 +661,9 @@ struct XStateMachineReader {
         }
         noteStaying(object, owner: owner, target: routes[node] ?? node, written: text)
         for effect in effects { declareEffect(effect) }
-        return Candidate(target: target, condition: condition, unless: unless, effects: effects)
+        return Candidate(
+            target: target, condition: condition, unless: unless, inState: statesRead.inState,
+            notInState: statesRead.notInState, effects: effects)
     }
 
     /// XState takes a transition into the state it is written on, or a state inside it, without

@@ -392,7 +392,9 @@ struct EdgeCollector {
             let label = TransitionLabel(
                 trigger: trigger, condition: candidate.condition?.value,
                 unlessCondition: candidate.unlessCondition?.value,
-                isLaterCandidate: position > 0, effects: candidate.effects.map(\.value),
+                inState: candidate.inState.map { graph.machine.names[$0.value] },
+                notInState: candidate.notInState.map { graph.machine.names[$0.value] }, isLaterCandidate: position > 0,
+                effects: candidate.effects.map(\.value),
                 exceptions: exceptions)
             guard let target = candidate.target else {
                 internalTransitions.append((source, label))

@@ -37,6 +37,10 @@ public struct TransitionLabel: Sendable, Equatable {
     public var condition: String?
     /// The `unless:` condition, if any.
     public var unlessCondition: String?
+    /// The state the flow must be in (`in:`), if any.
+    public var inState: String?
+    /// The state the flow must not be in (`notIn:`), if any.
+    public var notInState: String?
     /// Whether the candidate comes after another of its list (taken only when they are not).
     public var isLaterCandidate: Bool
     /// The effects, in order.
@@ -49,13 +53,15 @@ public struct TransitionLabel: Sendable, Equatable {
 
     /// Creates a label.
     public init(
-        trigger: Trigger, condition: String? = nil, unlessCondition: String? = nil,
-        isLaterCandidate: Bool = false, effects: [String] = [], retry: RetryRole? = nil,
+        trigger: Trigger, condition: String? = nil, unlessCondition: String? = nil, inState: String? = nil,
+        notInState: String? = nil, isLaterCandidate: Bool = false, effects: [String] = [], retry: RetryRole? = nil,
         exceptions: [String] = []
     ) {
         self.trigger = trigger
         self.condition = condition
         self.unlessCondition = unlessCondition
+        self.inState = inState
+        self.notInState = notInState
         self.isLaterCandidate = isLaterCandidate
         self.effects = effects
         self.retry = retry
@@ -72,11 +78,14 @@ public struct TransitionLabel: Sendable, Equatable {
         return text
     }
 
-    /// ` [if c] [unless d]`, with `else` in front of the first guard of a later candidate.
+    /// ` [if c] [unless d] [in s] [not in t]`, with `else` in front of the first guard of a
+    /// later candidate.
     private func guardText(_ escape: (String) -> String) -> String {
         var guards: [String] = []
         if let condition { guards.append("if \(escape(condition))") }
         if let unlessCondition { guards.append("unless \(escape(unlessCondition))") }
+        if let inState { guards.append("in \(escape(inState))") }
+        if let notInState { guards.append("not in \(escape(notInState))") }
         if isLaterCandidate { guards = guards.isEmpty ? ["else"] : ["else " + guards[0]] + guards.dropFirst() }
         return guards.map { " [\($0)]" }.joined()
     }

@@ -42,26 +42,32 @@ enum CandidateChoice {
     /// Fixes conditions so that the candidate at `position` is the one chosen: its guard holds,
     /// and each earlier one's fails on a condition not fixed yet. `false` when no assignment
     /// does it (the candidate is shadowed under what is fixed).
+    ///
+    /// `partial` holds the app's conditions only: a guard's states read (`in:`, `notIn:`, the
+    /// conditions after them) are where the flow is, which no assignment changes. They are left
+    /// to hold or not; an earlier candidate that only they can make fail is left to them too,
+    /// and the caller sees from the step taken whether the candidate was.
     static func steer(to position: Int, among candidates: [FlowProgram.Candidate], _ partial: inout [Bool?]) -> Bool {
+        let app = partial.indices
         let candidate = candidates[position]
-        for condition in candidate.requires {
+        for condition in candidate.requires where app.contains(condition) {
             if partial[condition] == false { return false }
             partial[condition] = true
         }
-        for condition in candidate.forbids {
+        for condition in candidate.forbids where app.contains(condition) {
             if partial[condition] == true { return false }
             partial[condition] = false
         }
         for earlier in candidates[..<position] {
-            let fails =
-                earlier.requires.contains { partial[$0] == false }
-                || earlier.forbids.contains { partial[$0] == true }
+            let requires = earlier.requires.filter(app.contains)
+            let forbids = earlier.forbids.filter(app.contains)
+            let fails = requires.contains { partial[$0] == false } || forbids.contains { partial[$0] == true }
             if fails { continue }
-            if let free = earlier.requires.first(where: { partial[$0] == nil }) {
+            if let free = requires.first(where: { partial[$0] == nil }) {
                 partial[free] = false
-            } else if let free = earlier.forbids.first(where: { partial[$0] == nil }) {
+            } else if let free = forbids.first(where: { partial[$0] == nil }) {
                 partial[free] = true
-            } else {
+            } else if requires.count == earlier.requires.count, forbids.count == earlier.forbids.count {
                 return false
             }
         }

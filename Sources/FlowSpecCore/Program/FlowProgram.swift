@@ -294,6 +294,16 @@ public struct FlowProgram: Sendable {
     public var events: [Name]
     /// Conditions, as declared.
     public var conditions: [Name]
+    /// The states guards read (`in:`, `notIn:`), by spec name: the one at position `k` is the
+    /// condition `conditions.count + k` of a candidate's ``Candidate/requires`` and
+    /// ``Candidate/forbids``, which the kernel sets from where the flow is, never the app
+    /// (`FlowRules.conditions(_:whileIn:)`). Empty for most machines.
+    public var statesRead: [String] = []
+    /// Per state, the positions in ``statesRead`` of the states the flow is in while it is in
+    /// that state: itself and the compound states around it. Empty when nothing is read.
+    public var statesReadWhileIn: [[Int]] = []
+    /// Whether some guard reads where the flow is.
+    public var readsStates: Bool { !statesRead.isEmpty }
     /// Effects, as declared.
     public var effects: [Name]
     /// Activities, as declared (empty for most machines).

@@ -26,6 +26,10 @@ public enum FlowProgramBuilder {
         var compoundTransitions: [Int: [(event: Name, candidates: [FlowProgram.Candidate])]] = [:]
         var compoundTimeouts: [Int: FlowProgram.Timeout?] = [:]
         var compoundEventless: [Int: [FlowProgram.Candidate]] = [:]
+        /// The states guards read (`in:`, `notIn:`), by state of the machine: their positions
+        /// in the program's ``FlowProgram/statesRead``, in the order first resolved.
+        var stateReadIndex: [Int: Int] = [:]
+        var statesRead: [Int] = []
 
         init(graph: MachineGraph) {
             self.graph = graph
@@ -92,6 +96,8 @@ public enum FlowProgramBuilder {
                 retrySlotCount: retrySlots, persist: persistence, compounds: compounds, histories: histories,
                 hasParallel: compounds.contains(where: \.isParallel))
             program.isStandalone = machine.isStandalone
+            program.statesRead = statesRead.map { machine.name(of: $0) }
+            program.statesReadWhileIn = statesReadWhileIn()
             program.initialFrom = initialFrom(initial)
             program.activities = activities
             program.ownActivityCount = machine.ownActivityCount ?? activities.count
@@ -345,10 +351,15 @@ public enum FlowProgramBuilder {
             return FlowProgram.Timeout(after: after, candidate: candidate)
         }
 
-        /// A candidate written by `source` (`nil`: the machine's `on`).
+        /// A candidate written by `source` (`nil`: the machine's `on`). A state its guard reads
+        /// is a condition after the declared ones (``FlowProgram/statesRead``).
         mutating func resolve(_ candidate: Candidate, from source: Int?) -> FlowProgram.Candidate {
-            let requires = candidate.condition.map { [condition($0.value)] } ?? []
-            let forbids = candidate.unlessCondition.map { [condition($0.value)] } ?? []
+            var requires = candidate.condition.map { [condition($0.value)] } ?? []
+            var forbids = candidate.unlessCondition.map { [condition($0.value)] } ?? []
+            for term in candidate.stateTerms {
+                let read = conditionIndex.count + stateRead(term.state.value)
+                if term.holds { requires.append(read) } else { forbids.append(read) }
+            }
             let effects = candidate.effects.map { effect($0.value) }
             guard let written = candidate.target else {
                 return FlowProgram.Candidate(
@@ -359,6 +370,32 @@ public enum FlowProgramBuilder {
                 target: leafOf[target], requires: requires, forbids: forbids, effects: effects,
                 retry: candidate.retry.map { retry($0, from: source) }, keep: keep(from: source, to: target),
                 history: historyIndex[target], initialFrom: initialFrom(target))
+        }
+
+        /// The position of a state a guard reads among those read so far, added if new.
+        mutating func stateRead(_ name: Name) -> Int {
+            guard let state = index(name) else { return 0 }
+            if let known = stateReadIndex[state] { return known }
+            stateReadIndex[state] = statesRead.count
+            statesRead.append(state)
+            return statesRead.count - 1
+        }
+
+        /// Per program state, the states read that the flow is in while it is in that state:
+        /// the state itself and those around it.
+        func statesReadWhileIn() -> [[Int]] {
+            guard !statesRead.isEmpty else { return [] }
+            var whileIn: [[Int]] = []
+            for index in machine.states.indices where machine.isLeaf(index) {
+                var read: [Int] = []
+                var around: Int? = index
+                while let state = around {
+                    if let position = stateReadIndex[state] { read.append(position) }
+                    around = machine.nesting.parent(of: state)
+                }
+                whileIn.append(read.sorted())
+            }
+            return whileIn
         }
 
         mutating func retry(_ retry: Retry, from source: Int?) -> FlowProgram.Retry {

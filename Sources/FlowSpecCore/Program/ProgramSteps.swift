@@ -98,6 +98,11 @@ struct ProgramSteps: Sendable {
     /// history may resume (keeping, entered through `initial` from), what entering it runs.
     let startRun: Range<Int>?
     let resumedRuns: [InitialEntries.ResumeKey: Range<Int>]
+    /// With guards that read where the flow is: how many conditions the app declares, and per
+    /// state the positions after them that hold while the flow is in it.
+    let declaredConditions: Int
+    let statesReadWhileIn: [[Int]]
+    let statesReadCount: Int
 
     /// The run of the effect list a list of effects has (empty for no effects).
     func run(of effects: [Int]) -> Range<Int> { effectRanges[effects] ?? 0..<0 }
@@ -118,6 +123,9 @@ struct ProgramSteps: Sendable {
         hasEventless = false
         startRun = nil
         resumedRuns = [:]
+        declaredConditions = 0
+        statesReadWhileIn = []
+        statesReadCount = 0
     }
 
     init(_ program: FlowProgram) {
@@ -127,6 +135,9 @@ struct ProgramSteps: Sendable {
         effectList = effectLists.flatMap { $0 }
         retrySlotCount = program.retrySlotCount
         hasEventless = program.states.contains { !$0.eventless.isEmpty }
+        declaredConditions = program.conditions.count
+        statesReadWhileIn = program.statesReadWhileIn
+        statesReadCount = program.statesRead.count
         memorySlotCount = program.memorySlotCount
         maximumDepth = program.maximumDepth
         compounds = program.compounds.map { ($0.memorySlot, $0.initialState, $0.entry.count) }
@@ -418,6 +429,17 @@ extension ProgramSteps: FlowRules {
     func kind(of state: Int) -> FlowStateKind { states[state].kind }
 
     func depth(of state: Int) -> Int { states[state].depth }
+
+    var readsStates: Bool { statesReadCount > 0 }
+
+    func conditions(_ conditions: [Bool], whileIn states: some Collection<Int>) -> [Bool] {
+        var seen = Array(conditions.prefix(declaredConditions))
+        seen += repeatElement(false, count: declaredConditions - seen.count + statesReadCount)
+        for state in states {
+            for read in statesReadWhileIn[state] { seen[declaredConditions + read] = true }
+        }
+        return seen
+    }
 
     func step(_ state: Int, on event: Int, _ conditions: [Bool]) -> FlowStep<Int>? {
         guard states[state].kind != .terminal, let position = states[state].position(of: event) else { return nil }

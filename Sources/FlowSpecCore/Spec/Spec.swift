@@ -689,6 +689,22 @@ public struct Candidate: Sendable {
         get { extras?.value.unlessCondition }
         set { updateExtras { $0.unlessCondition = newValue } }
     }
+    /// The state the flow must be in (`in:`): a state it rests in, or a compound state,
+    /// parallel state or region around one. The kernel reads it from where the flow is.
+    public var inState: Located<Name>? {
+        get { extras?.value.inState }
+        set { updateExtras { $0.inState = newValue } }
+    }
+    /// The state the flow must not be in (`notIn:`).
+    public var notInState: Located<Name>? {
+        get { extras?.value.notInState }
+        set { updateExtras { $0.notInState = newValue } }
+    }
+    /// The states its guard reads (`in:`, then `notIn:`), each with whether it must be in it.
+    public var stateTerms: [(state: Located<Name>, holds: Bool)] {
+        guard let box = extras, box.value.inState != nil || box.value.notInState != nil else { return [] }
+        return [box.value.inState.map { ($0, true) }, box.value.notInState.map { ($0, false) }].compactMap { $0 }
+    }
     /// Effects to run, in order.
     public var effects: [Located<String>] {
         get { extras?.value.effects ?? [] }
@@ -704,6 +720,8 @@ public struct Candidate: Sendable {
     fileprivate struct Extras: Sendable {
         var condition: Located<String>?
         var unlessCondition: Located<String>?
+        var inState: Located<Name>?
+        var notInState: Located<Name>?
         var effects: [Located<String>] = []
         /// Out of line again: few candidates retry, and inline it would make these extras half as
         /// large again.
@@ -713,7 +731,11 @@ public struct Candidate: Sendable {
         var location: SourceLocation?
 
         /// Whether there is a condition, an effect or a retry.
-        var hasAny: Bool { condition != nil || unlessCondition != nil || !effects.isEmpty || retry != nil }
+        var hasAny: Bool { isConditional || !effects.isEmpty || retry != nil }
+        /// Whether the guard reads a condition or where the flow is.
+        var isConditional: Bool {
+            condition != nil || unlessCondition != nil || inState != nil || notInState != nil
+        }
         var isEmpty: Bool { !hasAny && location == nil }
     }
 
@@ -727,9 +749,9 @@ public struct Candidate: Sendable {
 
     /// What the state graph needs of a candidate besides its target, read from the box in
     /// place: the getters above copy the extras whole, which costs more than the graph's edge.
-    var edgeFacts: (retry: Retry?, isConditional: Bool) {
-        guard let box = extras else { return (nil, false) }
-        return (box.value.retry, box.value.condition != nil || box.value.unlessCondition != nil)
+    var edgeFacts: (retry: Retry?, isConditional: Bool, readsStates: Bool) {
+        guard let box = extras else { return (nil, false, false) }
+        return (box.value.retry, box.value.isConditional, box.value.inState != nil || box.value.notInState != nil)
     }
 
     private mutating func updateExtras(_ change: (inout Extras) -> Void) {

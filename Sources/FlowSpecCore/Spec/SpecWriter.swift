@@ -241,6 +241,8 @@ enum SpecWriter {
         var extras = ""
         if let condition = candidate.condition { extras += ", if: " + quoted(condition.value) }
         if let unless = candidate.unlessCondition { extras += ", unless: " + quoted(unless.value) }
+        if let state = candidate.inState { extras += ", in: " + quoted(machine.names[state.value]) }
+        if let state = candidate.notInState { extras += ", notIn: " + quoted(machine.names[state.value]) }
         if !candidate.effects.isEmpty { extras += ", effects: " + list(candidate.effects.map(\.value)) }
         if let retry = candidate.retry { extras += ", retry: " + self.retry(retry, machine) }
         guard let target = candidate.target.map({ quoted(machine.names[$0.value]) }) else {

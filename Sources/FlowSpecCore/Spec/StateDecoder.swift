@@ -307,10 +307,12 @@ enum StateDecoder {
             let name = reader.nameTable[state.name.value]
             reader.report(
                 .invalidValue,
-                "an `always` branch of '\(name)' has no `if` or `unless`: it would leave the state every time it is entered, so the state would never wait",
+                "an `always` branch of '\(name)' has no `if`, `unless`, `in` or `notIn`: it would leave the state every time it is entered, so the state would never wait",
                 at: always.value[index].location, subjects: [name],
                 notes: [
-                    .init("give the branch an `if:` or `unless:` condition, or make '\(name)' a `choice` state")
+                    .init(
+                        "give the branch an `if:` or `unless:` condition (or `in:` a state), or make '\(name)' a `choice` state"
+                    )
                 ])
             state.isMalformed = true
         }

@@ -1,6 +1,6 @@
 /// Decodes transitions: `on:` maps, candidate lists, `always:`, `timeout:` and `retry:`.
 enum TransitionDecoder {
-    static let candidateKeys = ["to", "if", "unless", "effects", "retry"]
+    static let candidateKeys = ["to", "if", "unless", "in", "notIn", "effects", "retry"]
     static let timeoutKeys = ["after", "to", "effects", "retry"]
     static let retryKeys = ["max", "then", "effects"]
 
@@ -94,6 +94,8 @@ enum TransitionDecoder {
         var candidate = Candidate(location: location, target: target)
         if let condition = fields["if"] { candidate.condition = reader.name(condition, as: "`if`") }
         if let condition = fields["unless"] { candidate.unlessCondition = reader.name(condition, as: "`unless`") }
+        if let state = fields["in"] { candidate.inState = reader.nameReference(state, as: "`in`") }
+        if let state = fields["notIn"] { candidate.notInState = reader.nameReference(state, as: "`notIn`") }
         if let effects = fields["effects"] {
             candidate.effects = reader.names(effects, as: "an effect", list: "`effects`")
         }

@@ -464,6 +464,23 @@ struct AccountControllerTests {
         #expect(controller.state == .settings)
     }
 
+    @Test func pullingToRefreshReachesTheServerOnlyWhileOnline() async {
+        await signIn()
+        #expect(controller.feedRefreshes == 1, "home's entry")
+        controller.send(.refresh)
+        #expect(controller.feedRefreshes == 2)
+        #expect(flow.machine.states == [.home, .online], "it stays: nothing is left or entered")
+        // `in: online` reads the connection region: offline, home does not handle it.
+        controller.send(.connectionLost)
+        controller.send(.refresh)
+        #expect(controller.feedRefreshes == 2)
+        #expect(flow.lastStep?.ignored == true)
+        #expect(flow.machine.states == [.home, .offline])
+        controller.send(.connectionRestored)
+        controller.send(.refresh)
+        #expect(controller.feedRefreshes == 3)
+    }
+
     @Test func leavingTheAppHidesTheBannerAndComingBackStartsOnline() async {
         await reach(.profile)
         controller.send(.connectionLost)
