@@ -632,6 +632,18 @@ def bench_nested(report, args, codegen, reps, dispatch_events):
                times(parallel_ns / nested_ns), "", None)
     allocation_row(report, "  allocations in send, parallel", parallel)
 
+    # The same machine whose every state's first transition reads where the next region is
+    # (`notIn:`): the kernel sets what the guards read before each choice of steps.
+    spec = make_input(args.work, "parallelin", PARALLEL_STATES, 20)
+    source = os.path.join(work, "ParallelIn-%dx20.swift" % PARALLEL_STATES)
+    run([args.flowspec, "gen", spec, "--output", source])
+    reading = dispatch_binary(source, "dispatch-parallel-in-%dx20" % PARALLEL_STATES)
+    parallel_ns, reading_ns = side_by_side_ns(parallel, reading)
+    report.row("send, parallel, guards on where the flow is, 3 regions of %d states" % (PARALLEL_STATES // 3),
+               "%.1f ns/event" % reading_ns, "without them %.1f ns" % parallel_ns, times(reading_ns / parallel_ns),
+               "", None)
+    allocation_row(report, "  allocations in send, parallel with guards on where the flow is", reading)
+
     # A parallel machine too large for `switch` statements (the switch form of these 3,000
     # states takes minutes to compile) gets the table form.
     spec = make_input(args.work, "parallel", PARALLEL_TABLE_STATES, 20)
