@@ -112,6 +112,61 @@ struct InStateTests {
         #expect(mermaid.contains("always [not in ready]"))
     }
 
+    /// A machine whose guards read 70 states: the states read take two words in `Conditions`,
+    /// and both generated forms read each state's bit in its word as `simulate` does.
+    @Test func bothFormsReadMoreStatesThanAWordHolds() throws {
+        guard SwiftCompiler.swiftc != nil else {
+            Issue.record("swiftc is not on PATH: the test needs the Swift compiler to build the generated code")
+            return
+        }
+        func spec(_ name: String) -> String {
+            let count = 70
+            var lines = [
+                "  \(name):", "    initial: p",
+                "    events: [next, back, " + (0..<count).map { "p\($0)" }.joined(separator: ", ") + "]",
+                "    defaults: { kind: input }", "    states:", "      p:", "        parallel:", "          a:",
+                "            initial: a0", "            states:"
+            ]
+            lines += (0..<count).map { "              a\($0): { on: { next: a\(($0 + 1) % count) } }" }
+            let reads = (0..<count).map { "p\($0): { to: b1, in: a\($0) }" }.joined(separator: ", ")
+            lines += [
+                "          b:", "            initial: b0", "            states:",
+                "              b0: { on: { \(reads) } }",
+                "              b1: { on: { back: b0 } }"
+            ]
+            return lines.joined(separator: "\n") + "\n"
+        }
+        let result = SpecChecker().check(SourceFile(path: "wide.yaml", text: "flowspec: 1\nmachines:\n" + spec("Wide")))
+        let tables = SpecChecker().check(
+            SourceFile(path: "tables.yaml", text: "flowspec: 1\nmachines:\n" + spec("Tide")))
+        let wide = try #require(SpecGeneration.programs(result, diagnostics: result.diagnostics)?.first)
+        let tide = try #require(SpecGeneration.programs(tables, diagnostics: tables.diagnostics)?.first)
+        #expect(wide.statesRead.count == 70)
+        let steps: [Simulation.Step] =
+            Array(repeating: .event("next"), count: 66)
+            + ["p3", "p66", "back", "next", "p67", "back", "p64"].map {
+                .event($0)
+            }
+        let expected = try Simulation(program: wide).run(steps)
+        #expect(
+            expected.suffix(7).map { $0.components(separatedBy: " | ")[0] } == [
+                "p3 -> a66, b0 (ignored)", "p66 -> a66, b1", "back -> a66, b0", "next -> a67, b0", "p67 -> a67, b1",
+                "back -> a67, b0", "p64 -> a67, b0 (ignored)"
+            ])
+        let runs = [wide, tide].map { program in
+            DifferentialSpecs.Run(
+                machine: program.name.name, key: program.name.name, restoring: nil, steps: steps, expected: expected)
+        }
+        let actual = try DifferentialSpecs.runDriver([
+            "wide.swift": SwiftGenerator.file(for: [wide], options: GenerationOptions(sourcePath: "wide.yaml")),
+            "tables.swift": SwiftGenerator.file(
+                for: [tide], options: GenerationOptions(sourcePath: "tables.yaml", shape: .tables)),
+            "main.swift": DifferentialSpecs.driver(programs: [wide, tide], runs: runs)
+        ])
+        #expect(actual["Wide"] == expected)
+        #expect(actual["Tide"] == expected)
+    }
+
     @Test(arguments: ["scxml", "xstate"])
     func bothExportsComeBackWhole(format: String) throws {
         let (result, _) = try Self.checked()

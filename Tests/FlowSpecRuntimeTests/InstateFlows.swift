@@ -16,12 +16,15 @@ enum Upload: FlowSpecRuntime.FlowSpec {
     }
     struct Conditions: FlowSpecRuntime.FlowConditions {
         fileprivate var flowStatesRead0: Swift.UInt64 = 0
+        fileprivate func flowStatesRead(_ read: Swift.Int) -> Swift.Bool {
+            self.flowStatesRead0 & (1 &<< read) != 0
+        }
         init() {}
         static let names: [Swift.String] = []
         subscript(condition index: Swift.Int) -> Swift.Bool {
             get {
                 switch index {
-                case 0..<2: self.flowStatesRead0 & (1 &<< index) != 0
+                case 0..<2: self.flowStatesRead(index)
                 default: false
                 }
             }
@@ -72,14 +75,14 @@ enum Upload: FlowSpecRuntime.FlowSpec {
     static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch (state, event) {
         case (.idle, .pick): Step(.`sending`, keep: 2)
-        case (.idle, .cancel): conditions.flowStatesRead0 & 1 != 0 ? Step(.cancelled, effects: 0..<1) : nil  // `discard`
+        case (.idle, .cancel): conditions.flowStatesRead(0) ? Step(.cancelled, effects: 0..<1) : nil  // `discard`
         case (.`sending`, .uploaded): Step(.ready, keep: 2)
         case (.`sending`, .failed): Step(.idle, keep: 2)
-        case (.`sending`, .cancel): conditions.flowStatesRead0 & 1 != 0 ? Step(.cancelled, effects: 0..<1) : nil  // `discard`
+        case (.`sending`, .cancel): conditions.flowStatesRead(0) ? Step(.cancelled, effects: 0..<1) : nil  // `discard`
         case (.ready, .pick): Step(.`sending`, keep: 2)
-        case (.ready, .cancel): conditions.flowStatesRead0 & 1 != 0 ? Step(.cancelled, effects: 0..<1) : nil  // `discard`
-        case (.drafting, .publish): conditions.flowStatesRead0 & 2 != 0 ? Step(.publishing, effects: 1..<2, keep: 2) : Step(.drafting, effects: 2..<3, stays: true)  // post, warn
-        case (.publishing, .cancel): conditions.flowStatesRead0 & 1 != 0 ? Step(.cancelled, effects: 0..<1) : nil  // `discard`
+        case (.ready, .cancel): conditions.flowStatesRead(0) ? Step(.cancelled, effects: 0..<1) : nil  // `discard`
+        case (.drafting, .publish): conditions.flowStatesRead(1) ? Step(.publishing, effects: 1..<2, keep: 2) : Step(.drafting, effects: 2..<3, stays: true)  // post, warn
+        case (.publishing, .cancel): conditions.flowStatesRead(0) ? Step(.cancelled, effects: 0..<1) : nil  // `discard`
         case (.cancelled, .restart): Step(.idle)
         default: nil
         }
@@ -87,7 +90,7 @@ enum Upload: FlowSpecRuntime.FlowSpec {
     static let hasEventless = true
     static func eventless(_ state: State, _ conditions: Conditions, _: Tables) -> (step: FlowSpecRuntime.FlowStep<State>, declaredAt: Swift.Int)? {
         switch state {
-        case .publishing: conditions.flowStatesRead0 & 2 == 0 ? (Step(.drafting, keep: 2), 2) : nil
+        case .publishing: !conditions.flowStatesRead(1) ? (Step(.drafting, keep: 2), 2) : nil
         default: nil
         }
     }
@@ -215,12 +218,15 @@ enum Playback: FlowSpecRuntime.FlowSpec {
     }
     struct Conditions: FlowSpecRuntime.FlowConditions {
         fileprivate var flowStatesRead0: Swift.UInt64 = 0
+        fileprivate func flowStatesRead(_ read: Swift.Int) -> Swift.Bool {
+            self.flowStatesRead0 & (1 &<< read) != 0
+        }
         init() {}
         static let names: [Swift.String] = []
         subscript(condition index: Swift.Int) -> Swift.Bool {
             get {
                 switch index {
-                case 0..<1: self.flowStatesRead0 & (1 &<< index) != 0
+                case 0..<1: self.flowStatesRead(index)
                 default: false
                 }
             }
@@ -263,9 +269,9 @@ enum Playback: FlowSpecRuntime.FlowSpec {
     static func step(_ state: State, on event: Event, _ conditions: Conditions, _: Tables) -> FlowSpecRuntime.FlowStep<State>? {
         switch (state, event) {
         case (.playing, .pause): Step(.paused, keep: 1)
-        case (.playing, .back): conditions.flowStatesRead0 & 1 != 0 ? Step(.menu) : Step(.playing, effects: 0..<1, stays: true)  // askToPause
+        case (.playing, .back): conditions.flowStatesRead(0) ? Step(.menu) : Step(.playing, effects: 0..<1, stays: true)  // askToPause
         case (.paused, .resume): Step(.playing, keep: 1)
-        case (.paused, .back): conditions.flowStatesRead0 & 1 != 0 ? Step(.menu) : Step(.paused, effects: 0..<1, stays: true)  // askToPause
+        case (.paused, .back): conditions.flowStatesRead(0) ? Step(.menu) : Step(.paused, effects: 0..<1, stays: true)  // askToPause
         case (.menu, .stop): Step(.stopped)
         default: nil
         }

@@ -18,28 +18,39 @@ struct StatesReadEmitter {
     /// How many 64-bit words hold the states read.
     var wordCount: Int { (program.statesRead.count + 63) / 64 }
 
-    /// The words, in the `Conditions` struct: private to the file, so that the app never sets them.
+    /// The words, in the `Conditions` struct: private to the file, so that the app never sets
+    /// them; and the function that reads one state's bit, which every guard calls (a term of
+    /// integer literals and operators in a long `?:` chain would take the type checker ages).
     func emitWords(_ w: inout SwiftWriter) {
+        guard program.readsStates else { return }
         for word in 0..<wordCount { w.line("fileprivate var \(base)\(word): Swift.UInt64 = 0") }
+        w.block("fileprivate func \(base)(_ read: Swift.Int) -> Swift.Bool") { w in
+            guard wordCount > 1 else {
+                w.line("self.\(base)0 & (1 &<< read) != 0")
+                return
+            }
+            w.switchBlock("switch read &>> 6") { w in
+                for word in 0..<wordCount {
+                    w.line("case \(word): self.\(base)\(word) & (1 &<< (read & 63)) != 0")
+                }
+                w.line("default: false")
+            }
+        }
     }
 
-    /// The cases of `subscript(condition:)`'s getter that read the words (the table form reads
+    /// The case of `subscript(condition:)`'s getter that reads the words (the table form reads
     /// every guard through it).
     func emitSubscriptCases(_ w: inout SwiftWriter) {
+        guard program.readsStates else { return }
         let first = program.conditions.count
-        for word in 0..<wordCount {
-            let start = first + 64 * word
-            let end = first + Swift.min(program.statesRead.count, 64 * (word + 1))
-            let bit = start == 0 ? "index" : "(index &- \(start))"
-            w.line("case \(start)..<\(end): self.\(base)\(word) & (1 &<< \(bit)) != 0")
-        }
+        let read = first == 0 ? "index" : "index &- \(first)"
+        w.line("case \(first)..<\(first + program.statesRead.count): self.\(base)(\(read))")
     }
 
     /// A guard's term on a state read, as the switch form writes it: `position` among the
     /// conditions (after the app's).
     func term(_ position: Int, holds: Bool) -> String {
-        let read = position - program.conditions.count
-        return "conditions.\(base)\(read / 64) & \(UInt64(1) << UInt64(read % 64)) \(holds ? "!=" : "==") 0"
+        (holds ? "" : "!") + "conditions.\(base)(\(position - program.conditions.count))"
     }
 
     /// `readsStates` and `conditions(_:whileIn:_:)`: per state the flow can be in, the bits of
