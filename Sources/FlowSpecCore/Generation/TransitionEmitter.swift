@@ -98,14 +98,14 @@ struct TransitionEmitter {
             w.switchBlock("switch state") { w in
                 for index in waiting {
                     let lowered = steps.states[index]
-                    var expression = ""
-                    for (position, candidate) in program.states[index].eventless.enumerated() {
-                        let step =
-                            "(\(swift(lowered.eventless[position].step)), \(lowered.eventlessDeclaredAt[position]))"
+                    let arms = program.states[index].eventless.enumerated().map { position, candidate in
                         // Every branch of a state that waits has a condition (the decoder refuses one without).
-                        expression += "\(condition(candidate) ?? "true") ? \(step) : "
+                        (
+                            condition(candidate) ?? "true",
+                            "(\(swift(lowered.eventless[position].step)), \(lowered.eventlessDeclaredAt[position]))"
+                        )
                     }
-                    w.line("case \(state(index)): " + expression + "nil")
+                    w.line("case \(state(index)): " + Self.chain(arms, otherwise: "nil"))
                 }
                 if waiting.count < program.states.count { w.line("default: nil") }
             }
@@ -296,26 +296,42 @@ struct TransitionEmitter {
     }
 
     /// The candidates ``CandidateChoice`` may take, in order, as one expression,
-    /// `c ? Step(.a) : Step(.b)`, ending in `nil` when each has a guard; with a comment naming
+    /// `c ? Step(.a) : Step(.b)` (``chain(_:otherwise:)``), ending in `nil` when each has a
+    /// guard; with a comment naming
     /// the effects, if any. Each takes its step as the lowering made it (`taken`, in the same
     /// order), the very step `simulate` runs.
     func candidates(_ candidates: [FlowProgram.Candidate], _ taken: [FlowStep<Int>], from source: Int)
         -> String
     {
-        var expression = ""
+        var arms: [(condition: String, value: String)] = []
         var effects: [Int] = []
         var fallbackEffects: [Int] = []
         for (candidate, step) in zip(candidates, taken).prefix(CandidateChoice.takeable(candidates)) {
             effects += program.effects(of: candidate, from: source)
             if candidate.retry != nil { fallbackEffects += program.fallbackEffects(of: candidate, from: source) }
-            if let condition = condition(candidate) {
-                expression += "\(condition) ? \(swift(step)) : "
-            } else {
-                expression += swift(step)
-                return expression + effectsComment(effects, fallback: fallbackEffects)
+            guard let condition = condition(candidate) else {
+                return Self.chain(arms, otherwise: swift(step)) + effectsComment(effects, fallback: fallbackEffects)
             }
+            arms.append((condition, swift(step)))
         }
-        return expression + "nil" + effectsComment(effects, fallback: fallbackEffects)
+        return Self.chain(arms, otherwise: "nil") + effectsComment(effects, fallback: fallbackEffects)
+    }
+
+    /// The most guarded candidates written as a `?:` chain: past them, the type checker takes
+    /// time that grows fast with the chain (25 candidates do not type-check), so a longer one is
+    /// an `if` expression, whose branches are checked one by one.
+    static let longestConditionalChain = 4
+
+    /// `c ? a : d ? b : otherwise`, or past ``longestConditionalChain`` guards, `if c { a }
+    /// else if d { b } else { otherwise }`.
+    static func chain(_ arms: [(condition: String, value: String)], otherwise: String) -> String {
+        guard arms.count > longestConditionalChain else {
+            return arms.map { "\($0.condition) ? \($0.value) : " }.joined() + otherwise
+        }
+        return arms.enumerated().map {
+            "\($0.offset == 0 ? "if" : " else if") \($0.element.condition) { \($0.element.value) }"
+        }
+        .joined() + " else { \(otherwise) }"
     }
 
     /// A candidate's guard as a Swift condition (``CandidateChoice/terms(of:)``), or `nil` for
