@@ -167,6 +167,20 @@ struct InStateTests {
         #expect(actual["Tide"] == expected)
     }
 
+    /// XState v4's `in` on a transition, by `#id` path or by its path from the machine, is `in:`.
+    @Test(arguments: ["#M.p.a.a2", "p.a.a2"])
+    func anXStateV4InGuardIsRead(written: String) throws {
+        let config = """
+            { "id": "M", "initial": "p", "states": { "p": { "type": "parallel", "states": {
+              "a": { "initial": "a1", "states": { "a1": { "on": { "go": "a2" } }, "a2": {} } },
+              "b": { "initial": "b1", "states": {
+                "b1": { "on": { "finish": { "target": "b2", "in": "\(written)" } } }, "b2": {} } } } } } }
+            """
+        let imported = try MachineImporter.importMachine(Array(config.utf8), fallbackName: "M")
+        #expect(!imported.notImported.contains { $0.message.contains("`in` guard") }, "\(imported.notImported)")
+        #expect(imported.spec.contains("{ to: b2, in: a2 }"), "\(imported.spec)")
+    }
+
     @Test(arguments: ["scxml", "xstate"])
     func bothExportsComeBackWhole(format: String) throws {
         let (result, _) = try Self.checked()
